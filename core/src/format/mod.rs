@@ -1,0 +1,2 @@
+//! BEF bytes: primitives, sections, attributes, locations, reader, encoder
+//! and verifier.

@@ -1,0 +1,7 @@
+//! `bef`: the TFRT Binary Executable Format and host runtime.
+//!
+//! Module map (see `../shared/DESIGN.md`): `format` owns BEF bytes,
+//! `runtime` owns AsyncValue, work queues, allocators and the host context.
+
+pub mod format;
+pub mod runtime;
