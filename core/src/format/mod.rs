@@ -1,2 +1,20 @@
-//! BEF bytes: primitives, sections, attributes, locations, reader, encoder
-//! and verifier.
+//! BEF bytes: primitives, sections, attributes, locations, the zero-copy
+//! reader, the encoder and the verifier. No knowledge of kernels.
+
+pub mod attr;
+pub mod constants;
+pub mod dtype;
+pub mod emitter;
+pub mod encoder;
+pub mod error;
+pub mod location;
+pub mod model;
+pub mod reader;
+
+pub use attr::{Attribute, CompilationUnit, DenseAttr};
+pub use constants::{FunctionKind, SectionId};
+pub use dtype::{ArrayElement, AttrType, DType};
+pub use encoder::encode;
+pub use error::{DecodeError, DecodeResult, EncodeError, EncodeResult};
+pub use location::Location;
+pub use model::{Body, Function, Kernel, KernelLocation, Module};

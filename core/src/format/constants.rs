@@ -1,0 +1,137 @@
+//! Fixed numbers of the format (fact sheet `bef-encoding.md`, mirroring the
+//! reference `bef_encoding.h`).
+
+pub const MAGIC: [u8; 2] = [0x0B, 0xEF];
+pub const VERSION: u8 = 0;
+
+/// Code of the pseudo kernel that publishes a function's arguments.
+pub const PSEUDO_KERNEL_CODE: u32 = 0xABAB_ABAB;
+/// Location field of the pseudo kernel.
+pub const PSEUDO_KERNEL_LOCATION: u32 = 0xCDCD_CDCD;
+/// Offsets at or above this value in a location field are "virtual": the
+/// reference encoder hands them out, counting down from `u32::MAX`, to ops
+/// whose location it cannot encode.
+pub const FIRST_VIRTUAL_LOCATION: u64 = 0x8000_0000;
+/// Kernel records are arrays of FIXED32, 4-aligned.
+pub const KERNEL_ALIGNMENT: usize = 4;
+/// Deepest nesting of locations and aggregate attributes the decoder accepts.
+pub const MAX_NESTING: usize = 64;
+
+/// The standard section identifiers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(u8)]
+pub enum SectionId {
+    Strings = 0,
+    Attributes = 1,
+    Kernels = 2,
+    Types = 3,
+    FunctionIndex = 4,
+    Functions = 5,
+    LocationStrings = 6,
+    Locations = 7,
+    AttributeTypes = 8,
+    AttributeNames = 9,
+    RegisterTypes = 10,
+}
+
+impl SectionId {
+    pub const ALL: [SectionId; 11] = [
+        SectionId::Strings,
+        SectionId::Attributes,
+        SectionId::Kernels,
+        SectionId::Types,
+        SectionId::FunctionIndex,
+        SectionId::Functions,
+        SectionId::LocationStrings,
+        SectionId::Locations,
+        SectionId::AttributeTypes,
+        SectionId::AttributeNames,
+        SectionId::RegisterTypes,
+    ];
+
+    pub fn from_u8(id: u8) -> Option<SectionId> {
+        SectionId::ALL.get(usize::from(id)).copied()
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            SectionId::Strings => "Strings",
+            SectionId::Attributes => "Attributes",
+            SectionId::Kernels => "Kernels",
+            SectionId::Types => "Types",
+            SectionId::FunctionIndex => "FunctionIndex",
+            SectionId::Functions => "Functions",
+            SectionId::LocationStrings => "LocationStrings",
+            SectionId::Locations => "Locations",
+            SectionId::AttributeTypes => "AttributeTypes",
+            SectionId::AttributeNames => "AttributeNames",
+            SectionId::RegisterTypes => "RegisterTypes",
+        }
+    }
+
+    /// Looks a section up by name, ignoring case, `-` and `_`
+    /// (`function-index`, `FunctionIndex` and `function_index` all work).
+    pub fn from_name(name: &str) -> Option<SectionId> {
+        let wanted: String = name
+            .chars()
+            .filter(|c| *c != '-' && *c != '_')
+            .map(|c| c.to_ascii_lowercase())
+            .collect();
+        SectionId::ALL
+            .into_iter()
+            .find(|id| id.name().to_ascii_lowercase() == wanted)
+    }
+}
+
+/// How a function in the FunctionIndex is executed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FunctionKind {
+    /// Asynchronous dataflow function run by the BEF executor.
+    Bef = 0,
+    /// Host function resolved by name; no body.
+    Native = 1,
+    /// Function run sequentially by the sync interpreter.
+    Sync = 2,
+}
+
+impl FunctionKind {
+    pub fn from_u8(kind: u8) -> Option<FunctionKind> {
+        match kind {
+            0 => Some(FunctionKind::Bef),
+            1 => Some(FunctionKind::Native),
+            2 => Some(FunctionKind::Sync),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            FunctionKind::Bef => "bef",
+            FunctionKind::Native => "native",
+            FunctionKind::Sync => "sync",
+        }
+    }
+
+    pub fn has_body(self) -> bool {
+        self != FunctionKind::Native
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn section_names_round_trip() {
+        for id in SectionId::ALL {
+            assert_eq!(SectionId::from_u8(id as u8), Some(id));
+            assert_eq!(SectionId::from_name(id.name()), Some(id));
+        }
+        assert_eq!(
+            SectionId::from_name("function-index"),
+            Some(SectionId::FunctionIndex)
+        );
+        assert_eq!(SectionId::from_u8(11), None);
+    }
+}

@@ -1,0 +1,143 @@
+//! A byte buffer that tracks the alignment its contents require, the
+//! encoder-side mirror of `Reader`. Padding bytes are `0xCC`, as the
+//! reference encoder writes them.
+
+pub const PADDING_BYTE: u8 = 0xCC;
+
+#[derive(Default, Debug, Clone)]
+pub struct Emitter {
+    bytes: Vec<u8>,
+    required_alignment: usize,
+}
+
+/// Number of bytes of the VBR encoding of `value`.
+pub fn vbr_len(value: u64) -> usize {
+    let bits = 64 - value.leading_zeros() as usize;
+    bits.div_ceil(7).max(1)
+}
+
+/// Bytes needed to move `offset` up to a multiple of `alignment`.
+pub fn padding_for(offset: usize, alignment: usize) -> usize {
+    offset.next_multiple_of(alignment) - offset
+}
+
+impl Emitter {
+    pub fn new() -> Self {
+        Emitter {
+            bytes: Vec::new(),
+            required_alignment: 1,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.bytes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.bytes.is_empty()
+    }
+
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    pub fn into_bytes(self) -> Vec<u8> {
+        self.bytes
+    }
+
+    /// The largest alignment any content asked for (at least 1).
+    pub fn required_alignment(&self) -> usize {
+        self.required_alignment.max(1)
+    }
+
+    pub fn byte(&mut self, byte: u8) {
+        self.bytes.push(byte);
+    }
+
+    pub fn extend(&mut self, bytes: &[u8]) {
+        self.bytes.extend_from_slice(bytes);
+    }
+
+    pub fn vbr(&mut self, value: u64) {
+        let len = vbr_len(value);
+        for i in (0..len).rev() {
+            let group = ((value >> (7 * i)) & 0x7f) as u8;
+            self.bytes.push(if i > 0 { group | 0x80 } else { group });
+        }
+    }
+
+    /// Pads to a multiple of `alignment` (a power of two); 0 and 1 are
+    /// no-ops that do not raise the required alignment, as in the reference.
+    pub fn align(&mut self, alignment: usize) {
+        if alignment < 2 {
+            return;
+        }
+        debug_assert!(alignment.is_power_of_two());
+        let padding = padding_for(self.bytes.len(), alignment);
+        self.pad(alignment, padding);
+    }
+
+    /// Writes `count` padding bytes and records `alignment` as required.
+    pub fn pad(&mut self, alignment: usize, count: usize) {
+        self.bytes.resize(self.bytes.len() + count, PADDING_BYTE);
+        self.required_alignment = self.required_alignment.max(alignment);
+    }
+
+    pub fn u16(&mut self, value: u16) {
+        self.align(2);
+        self.extend(&value.to_le_bytes());
+    }
+
+    pub fn u32(&mut self, value: u32) {
+        self.align(4);
+        self.extend(&value.to_le_bytes());
+    }
+
+    pub fn u64(&mut self, value: u64) {
+        self.align(8);
+        self.extend(&value.to_le_bytes());
+    }
+
+    /// Appends another emitter's bytes at its required alignment.
+    pub fn append(&mut self, other: &Emitter) {
+        self.align(other.required_alignment());
+        self.extend(&other.bytes);
+    }
+
+    pub fn overwrite(&mut self, offset: usize, bytes: &[u8]) {
+        self.bytes[offset..offset + bytes.len()].copy_from_slice(bytes);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn vbr_matches_the_fact_sheet() {
+        for (value, bytes) in [
+            (0u64, &[0x00][..]),
+            (127, &[0x7f]),
+            (128, &[0x81, 0x00]),
+            (16383, &[0xff, 0x7f]),
+            (16384, &[0x81, 0x80, 0x00]),
+        ] {
+            let mut e = Emitter::new();
+            e.vbr(value);
+            assert_eq!(e.bytes(), bytes, "{value}");
+            assert_eq!(vbr_len(value), bytes.len());
+        }
+        assert_eq!(vbr_len(u64::MAX), 10);
+    }
+
+    #[test]
+    fn alignment_pads_with_cc_and_is_tracked() {
+        let mut e = Emitter::new();
+        e.byte(1);
+        e.u32(7);
+        assert_eq!(e.bytes(), &[1, 0xcc, 0xcc, 0xcc, 7, 0, 0, 0]);
+        assert_eq!(e.required_alignment(), 4);
+        e.align(1);
+        assert_eq!(e.required_alignment(), 4);
+    }
+}

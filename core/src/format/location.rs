@@ -1,0 +1,262 @@
+//! Locations (Locations and LocationStrings sections).
+
+use std::collections::HashMap;
+
+use super::constants::MAX_NESTING;
+use super::emitter::Emitter;
+use super::error::{DecodeError, DecodeResult};
+use super::reader::{Reader, c_string_at};
+
+/// A source location, as MLIR knows them.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Location {
+    Unknown,
+    FileLineCol { file: String, line: u64, column: u64 },
+    Name { name: String, child: Box<Location> },
+    CallSite { callee: Box<Location>, caller: Box<Location> },
+    Fused(Vec<Location>),
+}
+
+const UNKNOWN: u8 = 0;
+const FILE_LINE_COL: u8 = 1;
+const NAME: u8 = 2;
+const CALL_SITE: u8 = 3;
+const FUSED: u8 = 4;
+
+impl std::fmt::Display for Location {
+    /// MLIR's spelling without the `loc(...)` wrapper.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Location::Unknown => write!(f, "unknown"),
+            Location::FileLineCol { file, line, column } => write!(f, "{file:?}:{line}:{column}"),
+            Location::Name { name, child } => match **child {
+                Location::Unknown => write!(f, "{name:?}"),
+                ref child => write!(f, "{name:?}({child})"),
+            },
+            Location::CallSite { callee, caller } => write!(f, "callsite({callee} at {caller})"),
+            Location::Fused(locations) => {
+                write!(f, "fused[")?;
+                for (i, location) in locations.iter().enumerate() {
+                    if i > 0 {
+                        write!(f, ", ")?;
+                    }
+                    write!(f, "{location}")?;
+                }
+                write!(f, "]")
+            }
+        }
+    }
+}
+
+/// Builds the Locations and LocationStrings sections. Strings are shared;
+/// locations are written once per use, as the reference does.
+#[derive(Default)]
+pub struct LocationEmitter {
+    pub locations: Emitter,
+    pub strings: Emitter,
+    string_offsets: HashMap<String, u64>,
+    /// Number of concrete locations written; the two sections are only
+    /// emitted when this is non-zero.
+    pub concrete_count: usize,
+    next_virtual: u32,
+}
+
+impl LocationEmitter {
+    pub fn new() -> Self {
+        LocationEmitter {
+            locations: Emitter::new(),
+            strings: Emitter::new(),
+            string_offsets: HashMap::new(),
+            concrete_count: 0,
+            next_virtual: u32::MAX,
+        }
+    }
+
+    /// The location field for an op: the offset of its newly written
+    /// location, or for `None` the next virtual offset counting down from
+    /// `u32::MAX`.
+    pub fn op_location(&mut self, location: Option<&Location>) -> u64 {
+        match location {
+            Some(location) => {
+                self.concrete_count += 1;
+                self.emit(location)
+            }
+            None => {
+                self.next_virtual -= 1;
+                u64::from(self.next_virtual)
+            }
+        }
+    }
+
+    fn string(&mut self, s: &str) -> u64 {
+        if let Some(&offset) = self.string_offsets.get(s) {
+            return offset;
+        }
+        let offset = self.strings.len() as u64;
+        self.strings.extend(s.as_bytes());
+        self.strings.byte(0);
+        self.string_offsets.insert(s.to_owned(), offset);
+        offset
+    }
+
+    fn emit(&mut self, location: &Location) -> u64 {
+        let offset = self.locations.len() as u64;
+        match location {
+            Location::Unknown => self.locations.byte(UNKNOWN),
+            Location::FileLineCol { file, line, column } => {
+                self.locations.byte(FILE_LINE_COL);
+                let file = self.string(file);
+                self.locations.vbr(file);
+                self.locations.vbr(*line);
+                self.locations.vbr(*column);
+            }
+            Location::Name { name, child } => {
+                self.locations.byte(NAME);
+                let name = self.string(name);
+                self.locations.vbr(name);
+                self.emit(child);
+            }
+            Location::CallSite { callee, caller } => {
+                self.locations.byte(CALL_SITE);
+                self.emit(callee);
+                self.emit(caller);
+            }
+            Location::Fused(locations) => {
+                self.locations.byte(FUSED);
+                self.locations.vbr(locations.len() as u64);
+                for location in locations {
+                    self.emit(location);
+                }
+            }
+        }
+        offset
+    }
+}
+
+/// Reads locations from the two sections.
+#[derive(Clone, Copy)]
+pub struct LocationDecoder<'a> {
+    pub locations: &'a [u8],
+    pub locations_base: u64,
+    pub strings: &'a [u8],
+    pub strings_base: u64,
+}
+
+impl<'a> LocationDecoder<'a> {
+    /// Decodes the location at `offset` of the Locations section.
+    pub fn decode_at(&self, offset: u64) -> DecodeResult<Location> {
+        let start = usize::try_from(offset)
+            .ok()
+            .filter(|&start| start < self.locations.len())
+            .ok_or_else(|| {
+                DecodeError::new(
+                    self.locations_base,
+                    format!(
+                        "location offset {offset:#x} is outside the {}-byte Locations section",
+                        self.locations.len()
+                    ),
+                )
+            })?;
+        let mut reader = Reader::new(&self.locations[start..], self.locations_base + offset);
+        self.read(&mut reader, 0)
+    }
+
+    /// Decodes the next location from `reader`, which reads the Locations
+    /// section.
+    pub fn read(&self, r: &mut Reader<'a>, depth: usize) -> DecodeResult<Location> {
+        if depth > MAX_NESTING {
+            return Err(r.error(format!("locations nested deeper than {MAX_NESTING} levels")));
+        }
+        let kind_at = r.offset();
+        Ok(match r.u8("location kind")? {
+            UNKNOWN => Location::Unknown,
+            FILE_LINE_COL => {
+                let file = self.string(r, "file name")?;
+                let line = r.vbr("line")?;
+                let column = r.vbr("column")?;
+                Location::FileLineCol { file, line, column }
+            }
+            NAME => {
+                let name = self.string(r, "location name")?;
+                let child = Box::new(self.read(r, depth + 1)?);
+                Location::Name { name, child }
+            }
+            CALL_SITE => {
+                let callee = Box::new(self.read(r, depth + 1)?);
+                let caller = Box::new(self.read(r, depth + 1)?);
+                Location::CallSite { callee, caller }
+            }
+            FUSED => {
+                let count = r.count("fused location count", 1)?;
+                let locations = (0..count)
+                    .map(|_| self.read(r, depth + 1))
+                    .collect::<DecodeResult<Vec<_>>>()?;
+                Location::Fused(locations)
+            }
+            kind => return Err(DecodeError::new(kind_at, format!("unknown location kind {kind}"))),
+        })
+    }
+
+    fn string(&self, r: &mut Reader<'a>, what: &str) -> DecodeResult<String> {
+        let at = r.offset();
+        let offset = r.vbr(what)?;
+        c_string_at(self.strings, offset, self.strings_base, what)
+            .map(str::to_owned)
+            .map_err(|e| DecodeError::new(at, e.message))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Location {
+        Location::Fused(vec![
+            Location::FileLineCol { file: "a.py".into(), line: 42, column: 314 },
+            Location::Name {
+                name: "b".into(),
+                child: Box::new(Location::CallSite {
+                    callee: Box::new(Location::Unknown),
+                    caller: Box::new(Location::FileLineCol { file: "a.py".into(), line: 1, column: 2 }),
+                }),
+            },
+        ])
+    }
+
+    #[test]
+    fn every_kind_round_trips_and_strings_are_shared() {
+        let mut e = LocationEmitter::new();
+        let first = e.op_location(Some(&sample()));
+        let second = e.op_location(Some(&sample()));
+        assert_ne!(first, second, "locations are written once per use");
+        assert_eq!(e.strings.bytes(), b"a.py\0b\0");
+        let d = LocationDecoder {
+            locations: e.locations.bytes(),
+            locations_base: 0,
+            strings: e.strings.bytes(),
+            strings_base: 0,
+        };
+        assert_eq!(d.decode_at(second).unwrap(), sample());
+        assert_eq!(
+            sample().to_string(),
+            r#"fused["a.py":42:314, "b"(callsite(unknown at "a.py":1:2))]"#
+        );
+    }
+
+    #[test]
+    fn virtual_offsets_count_down() {
+        let mut e = LocationEmitter::new();
+        assert_eq!(e.op_location(None), 0xFFFF_FFFE);
+        assert_eq!(e.op_location(None), 0xFFFF_FFFD);
+        assert_eq!(e.concrete_count, 0);
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error() {
+        let mut bytes = vec![CALL_SITE; 10_000];
+        bytes.push(UNKNOWN);
+        let d = LocationDecoder { locations: &bytes, locations_base: 0, strings: &[], strings_base: 0 };
+        let err = d.decode_at(0).unwrap_err();
+        assert!(err.message.contains("nested deeper"), "{err}");
+    }
+}
