@@ -567,6 +567,9 @@ impl AttrDecoder<'_> {
             } else {
                 return Err(self.err(slot, format!("aggregate element {i} offset {relative} overlaps its neighbours or lies outside the aggregate")));
             };
+            if tag == AttrType::SYMBOL_REF {
+                return Err(self.err(at - 1, format!("aggregate element {i} is a symbol reference, which aggregates cannot hold")));
+            }
             let end = relative + attribute_extent(self.section, at, tag);
             if end > byte_size {
                 return Err(self.err(at, format!("aggregate element {i} runs past the end of the aggregate")));

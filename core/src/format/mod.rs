@@ -1,15 +1,20 @@
 //! BEF bytes: primitives, sections, attributes, locations, the zero-copy
 //! reader, the encoder and the verifier. No knowledge of kernels.
 
+pub mod arbitrary_model;
 pub mod attr;
+pub mod buffer;
 pub mod constants;
 pub mod dtype;
 pub mod emitter;
 pub mod encoder;
 pub mod error;
+pub mod file;
 pub mod location;
 pub mod model;
 pub mod reader;
+mod to_module;
+pub mod verify;
 
 pub use attr::{Attribute, CompilationUnit, DenseAttr};
 pub use constants::{FunctionKind, SectionId};
@@ -18,3 +23,6 @@ pub use encoder::encode;
 pub use error::{DecodeError, DecodeResult, EncodeError, EncodeResult};
 pub use location::Location;
 pub use model::{Body, Function, Kernel, KernelLocation, Module};
+pub use file::{BefFile, FunctionBody, FunctionEntry, KernelEntry, KernelRecord, SectionInfo, U32s};
+pub use buffer::BefBuffer;
+pub use verify::verify;

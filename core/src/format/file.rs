@@ -1,0 +1,629 @@
+//! `BefFile<'a>`: a zero-copy view of BEF bytes. Opening parses only the
+//! section table and the function index; everything else (kernel and type
+//! tables, function bodies, optional sections) is decoded when first asked
+//! for and cached.
+
+use std::ops::Range;
+use std::sync::OnceLock;
+
+use super::attr::{Attribute, decode_attribute};
+use super::constants::{FIRST_VIRTUAL_LOCATION, FunctionKind, KERNEL_ALIGNMENT, MAGIC, SectionId, VERSION};
+use super::dtype::AttrType;
+use super::error::{DecodeError, DecodeResult};
+use super::location::{Location, LocationDecoder};
+use super::reader::{Reader, c_string_at, u32_at};
+
+/// One section as framed in the file.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct SectionInfo {
+    pub id: u8,
+    /// Offset of the section id byte.
+    pub header_offset: u64,
+    /// Offset of the first data byte.
+    pub data_offset: u64,
+    pub len: u64,
+    /// Present when the header used the alignment form.
+    pub alignment: Option<u8>,
+}
+
+impl SectionInfo {
+    pub fn known(&self) -> Option<SectionId> {
+        SectionId::from_u8(self.id)
+    }
+
+    pub fn name(&self) -> String {
+        self.known().map_or_else(|| format!("Unknown({})", self.id), |id| id.name().to_owned())
+    }
+
+    fn range(&self) -> Range<usize> {
+        self.data_offset as usize..(self.data_offset + self.len) as usize
+    }
+}
+
+/// An entry of the FunctionIndex section.
+#[derive(Debug, Clone)]
+pub struct FunctionEntry<'a> {
+    pub kind: FunctionKind,
+    /// Offset of the body in the Functions section.
+    pub offset: u64,
+    pub name: &'a str,
+    /// Absolute offset of this index entry.
+    pub entry_offset: u64,
+    arg_types: Range<usize>,
+    result_types: Range<usize>,
+}
+
+/// The register and kernel tables of one function, decoded once.
+#[derive(Debug)]
+pub struct FunctionBody<'a> {
+    /// Location offset of the function (may be virtual).
+    pub location: u64,
+    /// Uses per register, as recorded in the register table.
+    pub register_uses: Vec<u32>,
+    pub kernels: Vec<KernelEntry>,
+    /// Result registers, one per function result.
+    pub results: Vec<u32>,
+    /// Absolute offset of the function body.
+    pub offset: u64,
+    /// Absolute offset of the kernel list.
+    pub kernel_list_offset: u64,
+    kernel_list: &'a [u8],
+}
+
+/// A row of a function's kernel table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KernelEntry {
+    /// Byte offset of the record in the kernel list.
+    pub offset: u32,
+    /// Operands that must be available before the kernel runs.
+    pub num_operands: u32,
+    pub stream_id: u64,
+}
+
+/// A kernel record: FIXED32 words read in place.
+#[derive(Debug, Clone, Copy)]
+pub struct KernelRecord<'a> {
+    words: U32s<'a>,
+    /// Absolute offset of the record.
+    pub offset: u64,
+}
+
+/// Little-endian u32 values read in place.
+#[derive(Debug, Clone, Copy)]
+pub struct U32s<'a>(&'a [u8]);
+
+impl<'a> U32s<'a> {
+    pub fn len(&self) -> usize {
+        self.0.len() / 4
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    pub fn get(&self, index: usize) -> Option<u32> {
+        u32_at(self.0, index.checked_mul(4)?)
+    }
+
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = u32> + 'a {
+        self.0.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+    }
+
+    pub fn to_vec(&self) -> Vec<u32> {
+        self.iter().collect()
+    }
+
+    fn slice(&self, words: Range<usize>) -> U32s<'a> {
+        U32s(&self.0[words.start * 4..words.end * 4])
+    }
+
+    pub fn bytes(&self) -> &'a [u8] {
+        self.0
+    }
+}
+
+const HEADER_WORDS: usize = 6;
+
+impl<'a> KernelRecord<'a> {
+    fn header(&self, i: usize) -> u32 {
+        self.words.get(i).unwrap_or(0)
+    }
+    pub fn code(&self) -> u32 {
+        self.header(0)
+    }
+    pub fn location(&self) -> u32 {
+        self.header(1)
+    }
+    pub fn num_args(&self) -> usize {
+        self.header(2) as usize
+    }
+    pub fn num_attributes(&self) -> usize {
+        self.header(3) as usize
+    }
+    pub fn num_functions(&self) -> usize {
+        self.header(4) as usize
+    }
+    pub fn num_results(&self) -> usize {
+        self.header(5) as usize
+    }
+    fn body_start(&self) -> usize {
+        HEADER_WORDS + self.num_results()
+    }
+    fn span(&self, skip: usize, len: usize) -> U32s<'a> {
+        let start = self.body_start() + skip;
+        self.words.slice(start..start + len)
+    }
+    pub fn args(&self) -> U32s<'a> {
+        self.span(0, self.num_args())
+    }
+    /// Offsets into the Attributes section.
+    pub fn attributes(&self) -> U32s<'a> {
+        self.span(self.num_args(), self.num_attributes())
+    }
+    /// Indices into the FunctionIndex.
+    pub fn functions(&self) -> U32s<'a> {
+        self.span(self.num_args() + self.num_attributes(), self.num_functions())
+    }
+    pub fn results(&self) -> U32s<'a> {
+        let skip = self.num_args() + self.num_attributes() + self.num_functions();
+        self.span(skip, self.num_results())
+    }
+    /// Number of users of each result.
+    pub fn num_used_by(&self) -> U32s<'a> {
+        self.words.slice(HEADER_WORDS..HEADER_WORDS + self.num_results())
+    }
+    /// Users of result `index` (kernel-table indices).
+    pub fn used_by(&self, index: usize) -> U32s<'a> {
+        let before: usize = self.num_used_by().iter().take(index).map(|n| n as usize).sum();
+        let count = self.num_used_by().get(index).unwrap_or(0) as usize;
+        let skip = self.num_args() + self.num_attributes() + self.num_functions() + self.num_results();
+        self.span(skip + before, count)
+    }
+    /// The record's bytes.
+    pub fn bytes(&self) -> &'a [u8] {
+        self.words.bytes()
+    }
+}
+
+/// Number of words of the record at `words`, validated against its length.
+fn record_words(words: U32s<'_>) -> Option<usize> {
+    let header: Vec<usize> = (0..HEADER_WORDS).map(|i| words.get(i).map(|w| w as usize)).collect::<Option<_>>()?;
+    let results = header[5];
+    let mut total = HEADER_WORDS.checked_add(results)?;
+    for count in &header[2..5] {
+        total = total.checked_add(*count)?;
+    }
+    total = total.checked_add(results)?;
+    if total > words.len() {
+        return None;
+    }
+    let users = words.slice(HEADER_WORDS..HEADER_WORDS + results);
+    let users = users.iter().try_fold(0usize, |acc, n| acc.checked_add(n as usize))?;
+    total = total.checked_add(users)?;
+    (total <= words.len()).then_some(total)
+}
+
+impl<'a> FunctionBody<'a> {
+    pub fn num_registers(&self) -> usize {
+        self.register_uses.len()
+    }
+
+    /// The record of kernel `index` (0 is the pseudo kernel).
+    pub fn kernel(&self, index: usize) -> KernelRecord<'a> {
+        let entry = self.kernels[index];
+        let words = U32s(&self.kernel_list[entry.offset as usize..]);
+        let len = record_words(words).unwrap_or(0);
+        KernelRecord {
+            words: words.slice(0..len),
+            offset: self.kernel_list_offset + u64::from(entry.offset),
+        }
+    }
+
+    pub fn kernel_records(&self) -> impl Iterator<Item = KernelRecord<'a>> + '_ {
+        (0..self.kernels.len()).map(|i| self.kernel(i))
+    }
+}
+
+/// A parsed BEF file borrowing its bytes.
+pub struct BefFile<'a> {
+    bytes: &'a [u8],
+    sections: Vec<SectionInfo>,
+    known: [Option<usize>; SectionId::ALL.len()],
+    functions: Vec<FunctionEntry<'a>>,
+    function_types: Vec<u32>,
+    /// End (exclusive, section-relative) of each function's bytes.
+    function_ends: Vec<u64>,
+    bodies: Vec<OnceLock<DecodeResult<FunctionBody<'a>>>>,
+    kernel_names: OnceLock<DecodeResult<Vec<&'a str>>>,
+    type_names: OnceLock<DecodeResult<Vec<&'a str>>>,
+    attribute_types: OnceLock<DecodeResult<Option<Vec<(u32, AttrType)>>>>,
+}
+
+impl std::fmt::Debug for BefFile<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BefFile")
+            .field("len", &self.bytes.len())
+            .field("sections", &self.sections)
+            .field("functions", &self.functions.len())
+            .finish()
+    }
+}
+
+impl<'a> BefFile<'a> {
+    /// Parses the header, the section table and the function index. The
+    /// buffer must start at an 8-byte-aligned address, as the reference
+    /// loader requires (attributes are aligned relative to it).
+    pub fn open(bytes: &'a [u8]) -> DecodeResult<BefFile<'a>> {
+        if (bytes.as_ptr() as usize) % 8 != 0 {
+            return Err(DecodeError::new(0, "BEF buffer is not 8-byte aligned (copy it into an aligned buffer)"));
+        }
+        let mut r = Reader::new(bytes, 0);
+        let magic = r.bytes(2, "BEF magic number")?;
+        if magic != MAGIC {
+            return Err(DecodeError::new(0, format!("not a BEF file: magic {:02x} {:02x}, expected 0b ef", magic[0], magic[1])));
+        }
+        let version = r.u8("BEF version")?;
+        if version != VERSION {
+            return Err(DecodeError::new(2, format!("unsupported BEF version {version}")));
+        }
+        let mut sections = Vec::new();
+        let mut known = [None; SectionId::ALL.len()];
+        while !r.is_empty() {
+            let header_offset = r.offset();
+            let id = r.u8("section id")?;
+            let length_and_flag = r.vbr("section length")?;
+            let alignment = if length_and_flag & 1 == 1 {
+                let alignment = r.u8("section alignment")?;
+                if !alignment.is_power_of_two() {
+                    return Err(DecodeError::new(r.offset() - 1, format!("section alignment {alignment} is not a power of two")));
+                }
+                r.align_to(usize::from(alignment), "section alignment padding")?;
+                Some(alignment)
+            } else {
+                None
+            };
+            let len = length_and_flag >> 1;
+            let data_offset = r.offset();
+            let name = SectionId::from_u8(id).map_or_else(|| format!("section {id}"), |s| format!("{} section", s.name()));
+            let len_usize = usize::try_from(len).map_err(|_| DecodeError::new(header_offset, format!("{name} length {len} is too large")))?;
+            r.bytes(len_usize, &name)?;
+            if SectionId::from_u8(id).is_some() {
+                if known[id as usize].is_some() {
+                    return Err(DecodeError::new(header_offset, format!("duplicate {name}")));
+                }
+                known[id as usize] = Some(sections.len());
+            }
+            sections.push(SectionInfo { id, header_offset, data_offset, len, alignment });
+        }
+        let mut file = BefFile {
+            bytes,
+            sections,
+            known,
+            functions: Vec::new(),
+            function_types: Vec::new(),
+            function_ends: Vec::new(),
+            bodies: Vec::new(),
+            kernel_names: OnceLock::new(),
+            type_names: OnceLock::new(),
+            attribute_types: OnceLock::new(),
+        };
+        file.read_function_index()?;
+        Ok(file)
+    }
+
+    fn read_function_index(&mut self) -> DecodeResult<()> {
+        let (data, base) = self.section_with_base(SectionId::FunctionIndex);
+        let mut r = Reader::new(data, base);
+        if data.is_empty() {
+            return Ok(());
+        }
+        // An entry takes at least 5 bytes: kind, offset, name, two counts.
+        let count = r.count("function count", 5)?;
+        let mut functions = Vec::with_capacity(count);
+        for _ in 0..count {
+            let entry_offset = r.offset();
+            let kind_byte = r.u8("function kind")?;
+            let kind = FunctionKind::from_u8(kind_byte)
+                .ok_or_else(|| DecodeError::new(entry_offset, format!("unknown function kind {kind_byte}")))?;
+            let offset = r.vbr("function offset")?;
+            let name_at = r.offset();
+            let name_offset = r.vbr("function name offset")?;
+            let name = self.string(name_offset).map_err(|e| DecodeError::new(name_at, e.message))?;
+            let mut types = |r: &mut Reader<'a>, what: &str| -> DecodeResult<Range<usize>> {
+                let n = r.count(what, 1)?;
+                let start = self.function_types.len();
+                for _ in 0..n {
+                    self.function_types.push(r.vbr_u32("type index")?);
+                }
+                Ok(start..self.function_types.len())
+            };
+            let arg_types = types(&mut r, "argument count")?;
+            let result_types = types(&mut r, "result count")?;
+            functions.push(FunctionEntry { kind, offset, name, entry_offset, arg_types, result_types });
+        }
+        r.expect_end("FunctionIndex section")?;
+        let functions_len = self.section_data(SectionId::Functions).len() as u64;
+        let mut starts: Vec<u64> = functions.iter().filter(|f| f.kind.has_body()).map(|f| f.offset).collect();
+        starts.sort_unstable();
+        starts.dedup();
+        self.function_ends = functions
+            .iter()
+            .map(|f| {
+                let next = starts.partition_point(|&s| s <= f.offset);
+                starts.get(next).copied().unwrap_or(functions_len)
+            })
+            .collect();
+        self.bodies = (0..functions.len()).map(|_| OnceLock::new()).collect();
+        self.functions = functions;
+        Ok(())
+    }
+
+    pub fn bytes(&self) -> &'a [u8] {
+        self.bytes
+    }
+
+    pub fn sections(&self) -> &[SectionInfo] {
+        &self.sections
+    }
+
+    pub fn section(&self, id: SectionId) -> Option<&SectionInfo> {
+        self.known[id as usize].map(|i| &self.sections[i])
+    }
+
+    /// The data of a section; empty when the section is absent.
+    pub fn section_data(&self, id: SectionId) -> &'a [u8] {
+        self.section_with_base(id).0
+    }
+
+    fn section_with_base(&self, id: SectionId) -> (&'a [u8], u64) {
+        match self.section(id) {
+            Some(s) => (&self.bytes[s.range()], s.data_offset),
+            None => (&[], self.bytes.len() as u64),
+        }
+    }
+
+    fn section_base(&self, id: SectionId) -> u64 {
+        self.section_with_base(id).1
+    }
+
+    /// The string at `offset` of the Strings section.
+    pub fn string(&self, offset: u64) -> DecodeResult<&'a str> {
+        let (data, base) = self.section_with_base(SectionId::Strings);
+        c_string_at(data, offset, base, "string")
+    }
+
+    fn name_table(&self, id: SectionId, what: &str) -> DecodeResult<Vec<&'a str>> {
+        let (data, base) = self.section_with_base(id);
+        if data.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut r = Reader::new(data, base);
+        let count = r.count(&format!("{what} count"), 1)?;
+        let mut names = Vec::with_capacity(count);
+        for _ in 0..count {
+            let at = r.offset();
+            let offset = r.vbr(&format!("{what} name offset"))?;
+            names.push(self.string(offset).map_err(|e| DecodeError::new(at, e.message))?);
+        }
+        r.expect_end(&format!("{} section", id.name()))?;
+        Ok(names)
+    }
+
+    /// Kernel names; kernel code N is the Nth.
+    pub fn kernel_names(&self) -> DecodeResult<&[&'a str]> {
+        self.kernel_names
+            .get_or_init(|| self.name_table(SectionId::Kernels, "kernel"))
+            .as_deref()
+            .map_err(Clone::clone)
+    }
+
+    /// Type names; type index N is the Nth.
+    pub fn type_names(&self) -> DecodeResult<&[&'a str]> {
+        self.type_names
+            .get_or_init(|| self.name_table(SectionId::Types, "type"))
+            .as_deref()
+            .map_err(Clone::clone)
+    }
+
+    pub fn functions(&self) -> &[FunctionEntry<'a>] {
+        &self.functions
+    }
+
+    pub fn function_arg_types(&self, index: usize) -> &[u32] {
+        &self.function_types[self.functions[index].arg_types.clone()]
+    }
+
+    pub fn function_result_types(&self, index: usize) -> &[u32] {
+        &self.function_types[self.functions[index].result_types.clone()]
+    }
+
+    /// Finds a function by name (the first one, if names repeat).
+    pub fn function_named(&self, name: &str) -> Option<usize> {
+        self.functions.iter().position(|f| f.name == name)
+    }
+
+    /// The decoded tables of function `index`, decoded on first use.
+    pub fn body(&self, index: usize) -> DecodeResult<&FunctionBody<'a>> {
+        let entry = self.functions.get(index).ok_or_else(|| {
+            DecodeError::new(self.section_base(SectionId::FunctionIndex), format!("function index {index} is out of range"))
+        })?;
+        if !entry.kind.has_body() {
+            return Err(DecodeError::new(entry.entry_offset, format!("function '{}' is native and has no body", entry.name)));
+        }
+        self.bodies[index].get_or_init(|| self.decode_body(index)).as_ref().map_err(Clone::clone)
+    }
+
+    fn decode_body(&self, index: usize) -> DecodeResult<FunctionBody<'a>> {
+        let entry = &self.functions[index];
+        let (data, base) = self.section_with_base(SectionId::Functions);
+        let end = self.function_ends[index] as usize;
+        let start = usize::try_from(entry.offset)
+            .ok()
+            .filter(|&start| start < end && end <= data.len())
+            .ok_or_else(|| {
+                DecodeError::new(entry.entry_offset, format!("function '{}' offset {:#x} is outside the {}-byte Functions section", entry.name, entry.offset, data.len()))
+            })?;
+        // Relative positions in `r` are function-relative; the kernel list is
+        // aligned relative to the section, so track the absolute start.
+        let mut r = Reader::new(&data[start..end], base + start as u64);
+        let location = r.vbr("function location")?;
+        let num_registers = r.count("register count", 1)?;
+        let register_uses = (0..num_registers).map(|_| r.vbr_u32("register use count")).collect::<DecodeResult<Vec<_>>>()?;
+        let num_kernels = r.count("kernel count", 3)?;
+        let mut kernels = Vec::with_capacity(num_kernels);
+        for _ in 0..num_kernels {
+            let at = r.offset();
+            let offset = r.vbr("kernel offset")?;
+            let offset = u32::try_from(offset)
+                .ok()
+                .filter(|o| *o as usize % KERNEL_ALIGNMENT == 0)
+                .ok_or_else(|| DecodeError::new(at, format!("kernel offset {offset} is not a 4-byte-aligned 32-bit value")))?;
+            let num_operands = r.vbr_u32("kernel operand count")?;
+            let stream_id = r.vbr("stream id")?;
+            kernels.push(KernelEntry { offset, num_operands, stream_id });
+        }
+        let num_results = entry.result_types.len();
+        let results = (0..num_results).map(|_| r.vbr_u32("result register")).collect::<DecodeResult<Vec<_>>>()?;
+        let list_start = (start + r.position()).next_multiple_of(KERNEL_ALIGNMENT);
+        let list_start = list_start.min(end);
+        let kernel_list = &data[list_start..end];
+        let kernel_list_offset = base + list_start as u64;
+        for (i, k) in kernels.iter().enumerate() {
+            let words = U32s(kernel_list.get(k.offset as usize..).unwrap_or_default());
+            if record_words(words).is_none() {
+                return Err(DecodeError::new(
+                    kernel_list_offset + u64::from(k.offset),
+                    format!("kernel {i} of function '{}' runs past the end of the function", entry.name),
+                ));
+            }
+        }
+        Ok(FunctionBody {
+            location,
+            register_uses,
+            kernels,
+            results,
+            offset: base + start as u64,
+            kernel_list_offset,
+            kernel_list,
+        })
+    }
+
+    /// The AttributeTypes section as (offset, type) pairs, if present.
+    pub fn attribute_types(&self) -> DecodeResult<Option<&[(u32, AttrType)]>> {
+        let parsed = self.attribute_types.get_or_init(|| {
+            let Some(_) = self.section(SectionId::AttributeTypes) else { return Ok(None) };
+            let (data, base) = self.section_with_base(SectionId::AttributeTypes);
+            let mut r = Reader::new(data, base);
+            let count = r.count("attribute count", 2)?;
+            let mut entries = Vec::with_capacity(count);
+            let mut previous: Option<u32> = None;
+            for _ in 0..count {
+                let at = r.offset();
+                let offset = r.vbr_u32("attribute offset")?;
+                if previous.is_some_and(|p| p >= offset) {
+                    return Err(DecodeError::new(at, format!("attribute offset {offset:#x} is not above the previous one")));
+                }
+                previous = Some(offset);
+                let ty = r.vbr("attribute type")?;
+                let ty = u8::try_from(ty).map_err(|_| DecodeError::new(at, format!("attribute type {ty} is not a byte")))?;
+                entries.push((offset, AttrType(ty)));
+            }
+            r.expect_end("AttributeTypes section")?;
+            Ok(Some(entries))
+        });
+        parsed.as_ref().map(Option::as_deref).map_err(Clone::clone)
+    }
+
+    /// Decodes the attribute of type `ty` at `offset` of the Attributes section.
+    pub fn attribute(&self, offset: u32, ty: AttrType) -> DecodeResult<Attribute> {
+        let (data, base) = self.section_with_base(SectionId::Attributes);
+        decode_attribute(data, base, offset as usize, ty)
+    }
+
+    pub fn location_decoder(&self) -> LocationDecoder<'a> {
+        let (locations, locations_base) = self.section_with_base(SectionId::Locations);
+        let (strings, strings_base) = self.section_with_base(SectionId::LocationStrings);
+        LocationDecoder { locations, locations_base, strings, strings_base }
+    }
+
+    /// The location at a kernel's or function's location offset; `None` for
+    /// virtual offsets.
+    pub fn location(&self, offset: u64) -> DecodeResult<Option<Location>> {
+        let len = self.section_data(SectionId::Locations).len() as u64;
+        if offset >= len && offset >= FIRST_VIRTUAL_LOCATION {
+            return Ok(None);
+        }
+        self.location_decoder().decode_at(offset).map(Some)
+    }
+
+    /// Parses the AttributeNames section: per function with a body, per
+    /// kernel, the names of its attributes. Entries of native functions are
+    /// absent (the reference writer counts them but writes nothing).
+    pub fn attribute_names(&self) -> DecodeResult<Option<Vec<Option<Vec<Vec<&'a str>>>>>> {
+        if self.section(SectionId::AttributeNames).is_none() {
+            return Ok(None);
+        }
+        let (data, base) = self.section_with_base(SectionId::AttributeNames);
+        let mut r = Reader::new(data, base);
+        self.expect_function_count(&mut r, "AttributeNames")?;
+        let mut all = Vec::with_capacity(self.functions.len());
+        for (index, function) in self.functions.iter().enumerate() {
+            if !function.kind.has_body() {
+                all.push(None);
+                continue;
+            }
+            let body = self.body(index)?;
+            let at = r.offset();
+            let count = r.count("kernel count", 0)?;
+            if count != body.kernels.len() {
+                return Err(DecodeError::new(at, format!("AttributeNames lists {count} kernels for function '{}' which has {}", function.name, body.kernels.len())));
+            }
+            let mut kernels = Vec::with_capacity(count);
+            for kernel in body.kernel_records() {
+                let names = (0..kernel.num_attributes())
+                    .map(|_| {
+                        let at = r.offset();
+                        let offset = r.vbr("attribute name offset")?;
+                        self.string(offset).map_err(|e| DecodeError::new(at, e.message))
+                    })
+                    .collect::<DecodeResult<Vec<_>>>()?;
+                kernels.push(names);
+            }
+            all.push(Some(kernels));
+        }
+        r.expect_end("AttributeNames section")?;
+        Ok(Some(all))
+    }
+
+    /// Parses the RegisterTypes section: per function with a body, a type
+    /// index per register.
+    pub fn register_types(&self) -> DecodeResult<Option<Vec<Option<Vec<u32>>>>> {
+        if self.section(SectionId::RegisterTypes).is_none() {
+            return Ok(None);
+        }
+        let (data, base) = self.section_with_base(SectionId::RegisterTypes);
+        let mut r = Reader::new(data, base);
+        self.expect_function_count(&mut r, "RegisterTypes")?;
+        let mut all = Vec::with_capacity(self.functions.len());
+        for function in &self.functions {
+            if !function.kind.has_body() {
+                all.push(None);
+                continue;
+            }
+            let count = r.count("register count", 1)?;
+            let types = (0..count).map(|_| r.vbr_u32("register type")).collect::<DecodeResult<Vec<_>>>()?;
+            all.push(Some(types));
+        }
+        r.expect_end("RegisterTypes section")?;
+        Ok(Some(all))
+    }
+
+    fn expect_function_count(&self, r: &mut Reader<'a>, section: &str) -> DecodeResult<()> {
+        let at = r.offset();
+        let count = r.vbr("function count")?;
+        if count != self.functions.len() as u64 {
+            return Err(DecodeError::new(at, format!("{section} lists {count} functions but the FunctionIndex has {}", self.functions.len())));
+        }
+        Ok(())
+    }
+}

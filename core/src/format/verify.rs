@@ -1,0 +1,258 @@
+//! Structural verification of a BEF file: what the decoder alone does not
+//! check (indices and offsets in range, counts consistent, used-by lists
+//! matching operands, pseudo-kernel conventions, optional sections
+//! agreeing with the functions).
+
+use std::collections::HashSet;
+
+use super::constants::{FIRST_VIRTUAL_LOCATION, FunctionKind, PSEUDO_KERNEL_CODE, PSEUDO_KERNEL_LOCATION, SectionId};
+use super::error::DecodeError;
+use super::file::{BefFile, FunctionBody, KernelRecord};
+use super::reader::Reader;
+
+/// Stop collecting after this many problems; the first ones matter most.
+const MAX_PROBLEMS: usize = 100;
+
+/// Verifies `file`, returning every problem found (up to a limit), each
+/// with the offset where it was found.
+pub fn verify(file: &BefFile<'_>) -> Result<(), Vec<DecodeError>> {
+    let mut v = Verifier { file, problems: Vec::new() };
+    v.run();
+    if v.problems.is_empty() { Ok(()) } else { Err(v.problems) }
+}
+
+struct Verifier<'f, 'a> {
+    file: &'f BefFile<'a>,
+    problems: Vec<DecodeError>,
+}
+
+impl Verifier<'_, '_> {
+    fn report(&mut self, offset: u64, message: impl Into<String>) {
+        if self.problems.len() < MAX_PROBLEMS {
+            self.problems.push(DecodeError::new(offset, message));
+        }
+    }
+
+    fn check<T>(&mut self, result: Result<T, DecodeError>) -> Option<T> {
+        result.map_err(|e| self.report(e.offset, e.message)).ok()
+    }
+
+    fn run(&mut self) {
+        let file = self.file;
+        for id in [SectionId::Strings, SectionId::Attributes, SectionId::Kernels, SectionId::Types, SectionId::FunctionIndex, SectionId::Functions] {
+            if file.section(id).is_none() {
+                self.report(file.bytes().len() as u64, format!("required {} section is missing", id.name()));
+            }
+        }
+        let strings = file.section_data(SectionId::Strings);
+        if strings.last().is_some_and(|&b| b != 0) {
+            let end = file.section(SectionId::Strings).map_or(0, |s| s.data_offset + s.len);
+            self.report(end - 1, "Strings section does not end with a NUL byte");
+        }
+        let num_kernel_names = self.check(file.kernel_names()).map_or(0, <[_]>::len);
+        let num_types = self.check(file.type_names()).map(<[_]>::len);
+        let attribute_offsets: Option<HashSet<u32>> = match self.check(file.attribute_types()) {
+            Some(Some(entries)) => Some(self.verify_attribute_types(entries)),
+            _ => None,
+        };
+        self.verify_locations_section();
+
+        let num_types = num_types.unwrap_or(usize::MAX);
+        for (index, function) in file.functions().iter().enumerate() {
+            for &ty in file.function_arg_types(index).iter().chain(file.function_result_types(index)) {
+                if ty as usize >= num_types {
+                    self.report(function.entry_offset, format!("function '{}' uses type index {ty}, but there are {num_types} types", function.name));
+                }
+            }
+            if !function.kind.has_body() {
+                continue;
+            }
+            let Some(body) = self.check(file.body(index)) else { continue };
+            let context = Context { index, num_kernel_names, attribute_offsets: attribute_offsets.as_ref() };
+            self.verify_body(&context, body);
+        }
+        self.check(file.attribute_names());
+        if let Some(Some(register_types)) = self.check(file.register_types()) {
+            let base = file.section(SectionId::RegisterTypes).map_or(0, |s| s.data_offset);
+            for (index, types) in register_types.iter().enumerate() {
+                let (Some(types), Ok(body)) = (types, file.body(index)) else { continue };
+                if types.len() != body.num_registers() {
+                    self.report(base, format!("RegisterTypes gives {} types for function {index} which has {} registers", types.len(), body.num_registers()));
+                }
+                if let Some(&bad) = types.iter().find(|&&ty| ty as usize >= num_types) {
+                    self.report(base, format!("RegisterTypes of function {index} uses type index {bad}, but there are {num_types} types"));
+                }
+            }
+        }
+    }
+
+    fn verify_attribute_types(&mut self, entries: &[(u32, super::dtype::AttrType)]) -> HashSet<u32> {
+        let base = self.file.section(SectionId::AttributeTypes).map_or(0, |s| s.data_offset);
+        for &(offset, ty) in entries {
+            if let Err(e) = self.file.attribute(offset, ty) {
+                self.report(e.offset, format!("attribute at {offset:#x} of type {}: {}", ty.name(), e.message));
+            }
+        }
+        let _ = base;
+        entries.iter().map(|&(offset, _)| offset).collect()
+    }
+
+    /// The Locations section is a sequence of records; each must decode.
+    fn verify_locations_section(&mut self) {
+        let decoder = self.file.location_decoder();
+        let mut r = Reader::new(decoder.locations, decoder.locations_base);
+        while !r.is_empty() {
+            if self.check(decoder.read(&mut r, 0)).is_none() {
+                return;
+            }
+        }
+    }
+
+    fn verify_location(&mut self, offset: u64, field_at: u64, what: &str) {
+        let len = self.file.section_data(SectionId::Locations).len() as u64;
+        if offset < len {
+            if let Err(e) = self.file.location(offset) {
+                self.report(field_at, format!("{what}: {}", e.message));
+            }
+        } else if offset < FIRST_VIRTUAL_LOCATION {
+            self.report(field_at, format!("{what} offset {offset:#x} is past the end of the {len}-byte Locations section"));
+        }
+    }
+
+    fn verify_body(&mut self, cx: &Context<'_>, body: &FunctionBody<'_>) {
+        let file = self.file;
+        let function = &file.functions()[cx.index];
+        let name = function.name;
+        let num_args = file.function_arg_types(cx.index).len();
+        let num_registers = body.num_registers();
+        let num_kernels = body.kernels.len();
+        let num_functions = file.functions().len();
+        let attributes_len = file.section_data(SectionId::Attributes).len();
+        self.verify_location(body.location, body.offset, &format!("location of function '{name}'"));
+        if num_registers < num_args {
+            self.report(body.offset, format!("function '{name}' has {num_registers} registers for {num_args} arguments"));
+            return;
+        }
+        if num_kernels == 0 {
+            self.report(body.offset, format!("function '{name}' has no pseudo kernel"));
+            return;
+        }
+
+        // Who defines and who uses each register (index num_registers is the
+        // pseudo register that triggers kernels without operands).
+        let mut defined_by: Vec<Option<usize>> = vec![None; num_registers + 1];
+        let mut uses: Vec<u32> = vec![0; num_registers];
+        let mut users: Vec<Vec<u32>> = vec![Vec::new(); num_registers + 1];
+        let mut previous_end = 0u64;
+        for (k, (record, entry)) in body.kernel_records().zip(&body.kernels).enumerate() {
+            let at = record.offset;
+            if at < previous_end {
+                self.report(at, format!("kernel {k} of '{name}' overlaps the previous kernel"));
+            }
+            previous_end = at + record.bytes().len() as u64;
+            if entry.num_operands as usize != record.num_args() {
+                self.report(at, format!("kernel {k} of '{name}' waits for {} operands but has {} arguments", entry.num_operands, record.num_args()));
+            }
+            if k == 0 {
+                self.verify_pseudo_kernel(&record, name, num_args, num_registers);
+            } else {
+                if record.code() as usize >= cx.num_kernel_names {
+                    self.report(at, format!("kernel {k} of '{name}' has code {} but there are {} kernel names", record.code(), cx.num_kernel_names));
+                }
+                self.verify_location(u64::from(record.location()), at + 4, &format!("location of kernel {k} of '{name}'"));
+            }
+            for reg in record.args().iter() {
+                match uses.get_mut(reg as usize) {
+                    Some(count) => {
+                        *count += 1;
+                        users[reg as usize].push(k as u32);
+                    }
+                    None => self.report(at, format!("kernel {k} of '{name}' reads register {reg} of {num_registers}")),
+                }
+            }
+            if record.num_args() == 0 && k > 0 {
+                users[num_registers].push(k as u32);
+            }
+            for offset in record.attributes().iter() {
+                let listed = cx.attribute_offsets.is_none_or(|set| set.contains(&offset));
+                if offset as usize >= attributes_len || !listed {
+                    self.report(at, format!("kernel {k} of '{name}' refers to attribute offset {offset:#x}, which is not an attribute"));
+                }
+            }
+            for f in record.functions().iter() {
+                if f as usize >= num_functions {
+                    self.report(at, format!("kernel {k} of '{name}' refers to function {f} of {num_functions}"));
+                }
+            }
+            for reg in record.results().iter() {
+                match defined_by.get_mut(reg as usize) {
+                    Some(slot @ None) => *slot = Some(k),
+                    Some(Some(other)) => self.report(at, format!("register {reg} of '{name}' is defined by kernels {other} and {k}")),
+                    None => self.report(at, format!("kernel {k} of '{name}' writes register {reg} of {num_registers}")),
+                }
+            }
+            for users_of in (0..record.num_results()).map(|r| record.used_by(r)) {
+                if let Some(bad) = users_of.iter().find(|&u| u == 0 || u as usize >= num_kernels) {
+                    self.report(at, format!("kernel {k} of '{name}' lists kernel {bad} as a user, but there are {num_kernels} kernels"));
+                }
+            }
+        }
+        for reg in body.results.iter() {
+            match uses.get_mut(*reg as usize) {
+                Some(count) => *count += 1,
+                None => self.report(body.offset, format!("function '{name}' returns register {reg} of {num_registers}")),
+            }
+        }
+        if function.kind == FunctionKind::Sync {
+            let mut seen = HashSet::new();
+            for (i, &reg) in body.results.iter().enumerate() {
+                if (reg as usize) < num_args {
+                    self.report(body.offset, format!("return value {i} is an argument in sync function '{name}'"));
+                }
+                if !seen.insert(reg) {
+                    self.report(body.offset, format!("return value {i} is duplicated in sync function '{name}'"));
+                }
+            }
+        }
+        for (reg, (&recorded, &counted)) in body.register_uses.iter().zip(&uses).enumerate() {
+            if recorded != counted {
+                self.report(body.offset, format!("register {reg} of '{name}' records {recorded} uses but is used {counted} times"));
+            }
+            if defined_by[reg].is_none() {
+                self.report(body.offset, format!("register {reg} of '{name}' is never defined"));
+            }
+        }
+        // Each result's used-by list must name its users once per use.
+        for (k, record) in body.kernel_records().enumerate() {
+            for (r, reg) in record.results().iter().enumerate() {
+                let Some(expected) = users.get_mut(reg as usize) else { continue };
+                let mut listed = record.used_by(r).to_vec();
+                listed.sort_unstable();
+                expected.sort_unstable();
+                if listed != *expected {
+                    self.report(record.offset, format!("kernel {k} of '{name}': users of register {reg} are listed as {listed:?} but are {expected:?}"));
+                }
+            }
+        }
+    }
+
+    fn verify_pseudo_kernel(&mut self, record: &KernelRecord<'_>, name: &str, num_args: usize, num_registers: usize) {
+        let at = record.offset;
+        if record.code() != PSEUDO_KERNEL_CODE || record.location() != PSEUDO_KERNEL_LOCATION {
+            self.report(at, format!("kernel 0 of '{name}' is not the pseudo kernel (code {:#x}, location {:#x})", record.code(), record.location()));
+        }
+        if record.num_args() + record.num_attributes() + record.num_functions() != 0 {
+            self.report(at, format!("pseudo kernel of '{name}' has arguments, attributes or functions"));
+        }
+        let expected: Vec<u32> = std::iter::once(num_registers as u32).chain(0..num_args as u32).collect();
+        if record.results().to_vec() != expected {
+            self.report(at, format!("pseudo kernel of '{name}' must define the pseudo register {num_registers} and arguments 0..{num_args}"));
+        }
+    }
+}
+
+struct Context<'s> {
+    index: usize,
+    num_kernel_names: usize,
+    attribute_offsets: Option<&'s HashSet<u32>>,
+}
