@@ -3,5 +3,6 @@
 //! Module map (see `../shared/DESIGN.md`): `format` owns BEF bytes,
 //! `runtime` owns AsyncValue, work queues, allocators and the host context.
 
+pub mod dump;
 pub mod format;
 pub mod runtime;

@@ -1,1 +1,112 @@
-fn main() {}
+//! `bef`: inspect and check Binary Executable Format files.
+
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use bef::dump::{DumpOptions, listing, write_json, write_text};
+use bef::format::{BefBuffer, SectionId, verify};
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(name = "bef", version, about = "Tools for TFRT Binary Executable Format (BEF) files")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// List the header, sections, strings, kernels, types, functions (registers,
+    /// kernels with operands, attributes, users and locations) and locations.
+    Dump {
+        /// BEF file to list; `-` reads standard input.
+        file: PathBuf,
+        /// Only list this section (e.g. strings, attributes, kernels, types,
+        /// function-index, functions, locations, location-strings).
+        #[arg(long, value_parser = parse_section)]
+        section: Option<SectionId>,
+        /// Show the raw bytes beside each decoded entry.
+        #[arg(long)]
+        hex: bool,
+        /// Print the listing as JSON, for scripts.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Check the file's structure: indices and offsets in range, register and
+    /// kernel counts, used-by lists, pseudo kernels, locations, optional sections.
+    Verify {
+        /// BEF file to check; `-` reads standard input.
+        file: PathBuf,
+    },
+}
+
+fn parse_section(name: &str) -> Result<SectionId, String> {
+    SectionId::from_name(name).ok_or_else(|| {
+        let names: Vec<&str> = SectionId::ALL.iter().map(|s| s.name()).collect();
+        format!("unknown section '{name}' (known: {})", names.join(", "))
+    })
+}
+
+/// Why a command failed. Messages from the decoder already read
+/// `<what> at offset 0x..`.
+enum Failure {
+    Message(String),
+    Output(io::Error),
+}
+
+impl From<io::Error> for Failure {
+    fn from(e: io::Error) -> Self {
+        Failure::Output(e)
+    }
+}
+
+fn load(path: &PathBuf) -> Result<BefBuffer, Failure> {
+    BefBuffer::load(path).map_err(|e| Failure::Message(format!("cannot read {}: {e}", path.display())))
+}
+
+fn run(cli: Cli) -> Result<(), Failure> {
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    match cli.command {
+        Command::Dump { file, section, hex, json } => {
+            let buffer = load(&file)?;
+            let bef = buffer.open().map_err(|e| Failure::Message(e.to_string()))?;
+            let listing = listing(&bef, &DumpOptions { section, hex }).map_err(|e| Failure::Message(e.to_string()))?;
+            if json {
+                write_json(&mut out, &listing)?;
+            } else {
+                write_text(&mut out, &listing)?;
+            }
+        }
+        Command::Verify { file } => {
+            let buffer = load(&file)?;
+            let bef = buffer.open().map_err(|e| Failure::Message(e.to_string()))?;
+            if let Err(problems) = verify(&bef) {
+                for problem in &problems {
+                    eprintln!("error: {problem}");
+                }
+                return Err(Failure::Message(format!("{} failed verification with {} problem(s)", file.display(), problems.len())));
+            }
+            writeln!(out, "{}: OK ({} functions)", file.display(), bef.functions().len())?;
+        }
+    }
+    out.flush()?;
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    match run(Cli::parse()) {
+        Ok(()) => ExitCode::SUCCESS,
+        // `bef dump x.bef | head` closes the pipe early; that is not an error.
+        Err(Failure::Output(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(Failure::Output(e)) => {
+            eprintln!("error: cannot write output: {e}");
+            ExitCode::FAILURE
+        }
+        Err(Failure::Message(message)) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -614,6 +614,17 @@ fn read_i64s(bytes: &[u8]) -> Vec<i64> {
         .collect()
 }
 
+fn compilation_unit_extent(section: &[u8], offset: usize) -> Option<usize> {
+    let mut r = Reader::new(section.get(offset..)?, 0);
+    r.vbr("id").ok()?;
+    let mut payload = r.vbr("root").ok()?;
+    for _ in 0..r.vbr("nested").ok()? {
+        payload = payload.checked_add(r.vbr("nested").ok()?)?;
+    }
+    payload = payload.checked_add(r.vbr("size").ok()?)?.checked_add(1)?;
+    usize::try_from(payload).ok()?.checked_add(r.position())
+}
+
 /// Byte length of the attribute of type `ty` at `offset`, for hex dumps.
 pub fn attribute_extent(section: &[u8], offset: usize, ty: AttrType) -> usize {
     let len_at = |pos: usize| u32_at(section, pos).map_or(0, |n| n as usize);
@@ -627,6 +638,7 @@ pub fn attribute_extent(section: &[u8], offset: usize, ty: AttrType) -> usize {
                 0 => 4,
                 _ => len_at(offset + 4),
             },
+            AttrType::SYMBOL_REF => compilation_unit_extent(section, offset).unwrap_or(0),
             AttrType(code) if code == DType::String as u8 => 4 + len_at(offset),
             AttrType(code) => DType::from_u8(code).and_then(DType::host_size).unwrap_or(0),
         }

@@ -5,6 +5,7 @@ pub mod arbitrary_model;
 pub mod attr;
 pub mod buffer;
 pub mod constants;
+pub mod display;
 pub mod dtype;
 pub mod emitter;
 pub mod encoder;
