@@ -1,2 +1,33 @@
-//! Host runtime primitives: AsyncValue, work queues, host allocators and the
-//! host context (issue 4).
+//! Host runtime primitives (issue 4): [`AsyncValue`], [`Chain`], work queues,
+//! host allocators and the [`HostContext`].
+//!
+//! This module holds the project's only lock-free `unsafe` code. Atomics,
+//! cells and threads come from [`sync`], which swaps in `loom` under
+//! `cfg(loom)`; see `core/tests/loom.rs`.
+
+pub mod allocator;
+pub mod async_value;
+pub mod chain;
+pub mod diagnostic;
+#[doc(hidden)]
+pub mod fuzz_body;
+pub mod host_context;
+pub(crate) mod sync;
+pub mod task;
+pub mod work_queue;
+
+pub use allocator::{
+    FixedSizeAllocator, HostAllocator, LeakCheckAllocator, MallocAllocator, ProfiledAllocator,
+};
+pub use async_value::{
+    AsyncState, AsyncValue, AsyncValueKind, AsyncValueRef, GetError, Rejected, SetError,
+    live_async_values,
+};
+pub use chain::{Chain, ready_chain, unavailable_chain};
+pub use diagnostic::{Diagnostic, ErrorCode, Location};
+pub use host_context::{HostContext, SharedContext};
+pub use task::Task;
+pub use work_queue::{
+    ConcurrentWorkQueue, MultiThreadedWorkQueue, SingleThreadedWorkQueue, WorkQueueError,
+    WorkQueueSpec, create_work_queue,
+};

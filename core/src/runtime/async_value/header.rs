@@ -1,0 +1,284 @@
+//! The in-memory block of an AsyncValue: header + payload in one allocation,
+//! its per-type function table, the state word and the reference count.
+//!
+//! # The state word (`Header::state`, one `AtomicUsize`)
+//!
+//! ```text
+//!  63 ............................ 3 |    2    |  1  0
+//!  head of the waiter list (8-aligned)| CLAIMED |  state
+//! ```
+//!
+//! * `state` (bits 0-1): `UNCONSTRUCTED` 0, `CONSTRUCTED` 1, `CONCRETE` 2,
+//!   `ERROR` 3. A value is *available* when `state >= CONCRETE`; both
+//!   available states are terminal.
+//! * `CLAIMED` (bit 2): set by compare-and-swap by the single writer that
+//!   will make the value available (emplace, set_state_concrete, set_error,
+//!   forward_to). A second writer finds it set and is refused, so payload
+//!   and `link` have exactly one writer. It stays set forever. Values created
+//!   available are created claimed.
+//! * waiter list (bits 3-63): head of an intrusive list of `and_then`
+//!   callbacks, null when empty. Pushed with a release CAS by `and_then`
+//!   while the value is unavailable; taken, together with the transition to
+//!   an available state, by one acquire-release swap by the writer, which
+//!   then runs the callbacks. An available word never has waiters.
+//!
+//! Orderings: the writer's swap is `Release` so that the payload / `link`
+//! writes before it are visible to whoever observes the available state with
+//! an `Acquire` load; it is also `Acquire` so that the writer sees the
+//! closures and `next` links of the nodes pushed with `Release` CAS.
+//!
+//! # Reference count
+//!
+//! `refcount` starts at 1. Increments are `Relaxed` (a new reference can only
+//! be made from an existing one). Decrements are `Release`, and the thread
+//! that drops the last reference issues an `Acquire` fence before destroying
+//! the value, as `std::sync::Arc` does. If a thread holding a reference
+//! observes the count equal to 1 (with an `Acquire` load) it owns the only
+//! reference and destroys the value without a read-modify-write.
+
+use std::alloc::Layout;
+use std::any::TypeId;
+use std::mem::MaybeUninit;
+use std::ptr::{self, NonNull};
+
+use super::live;
+use super::waiters::{self, WaiterHeader};
+use crate::runtime::diagnostic::Diagnostic;
+use crate::runtime::sync::{AtomicU32, AtomicUsize, Ordering, UnsafeCell, alloc, dealloc, fence};
+
+pub(crate) const STATE_MASK: usize = 0b011;
+pub(crate) const CLAIMED: usize = 0b100;
+pub(crate) const WAITERS_MASK: usize = !0b111;
+
+pub(crate) const UNCONSTRUCTED: usize = 0;
+pub(crate) const CONSTRUCTED: usize = 1;
+pub(crate) const CONCRETE: usize = 2;
+pub(crate) const ERROR: usize = 3;
+
+/// Tag bit in `link` of a concrete-kind value in the error state: the
+/// payload was kept (the value was created with keep-payload-on-error).
+pub(crate) const PAYLOAD_KEPT: usize = 0b1;
+
+/// Refcounts above this abort the process (overflow protection, as `Arc`).
+const MAX_REFCOUNT: u32 = i32::MAX as u32;
+
+#[inline(always)]
+pub(crate) fn is_available(word: usize) -> bool {
+    word & STATE_MASK >= CONCRETE
+}
+
+/// What kind of AsyncValue a block is; fixed at creation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum AsyncValueKind {
+    /// Holds a typed payload in place (may also end in the error state).
+    Concrete,
+    /// A placeholder that `forward_to` later points at another value.
+    Indirect,
+    /// Created in the error state; holds only a diagnostic.
+    Error,
+}
+
+/// Per-type function table, one `'static` instance per payload type (a
+/// promoted constant), shared by every value of that type.
+pub(crate) struct VTable {
+    pub(crate) type_id: TypeId,
+    pub(crate) type_name: fn() -> &'static str,
+    /// Drops the payload in place. Only called when it is constructed.
+    pub(crate) drop_payload: unsafe fn(NonNull<Header>),
+    /// Drops the (payload-less) block and frees its memory.
+    pub(crate) free: unsafe fn(NonNull<Header>),
+}
+
+/// Payload type of blocks that never hold a payload (error and indirect).
+pub(crate) struct NoPayload;
+/// Type of an indirect value created without an expected type.
+pub(crate) struct UnknownType;
+/// Type reported for error-kind values.
+pub(crate) struct ErrorType;
+
+pub(crate) struct VTables<T>(std::marker::PhantomData<T>);
+
+impl<T: Send + Sync + 'static> VTables<T> {
+    /// Table of concrete values holding a `T`.
+    pub(crate) const CONCRETE: VTable = VTable {
+        type_id: TypeId::of::<T>(),
+        type_name: std::any::type_name::<T>,
+        drop_payload: drop_payload::<T>,
+        free: free::<T>,
+    };
+    /// Table of payload-less blocks (indirect or error) that report type `T`.
+    pub(crate) const NO_PAYLOAD: VTable = VTable {
+        type_id: TypeId::of::<T>(),
+        type_name: std::any::type_name::<T>,
+        drop_payload: drop_nothing,
+        free: free::<NoPayload>,
+    };
+}
+
+#[repr(C)]
+pub(crate) struct Header {
+    pub(crate) state: AtomicUsize,
+    pub(crate) refcount: AtomicU32,
+    pub(crate) kind: AsyncValueKind,
+    pub(crate) keep_payload_on_error: bool,
+    pub(crate) vtable: &'static VTable,
+    /// Concrete and error kinds: `*mut Diagnostic` (tagged with
+    /// `PAYLOAD_KEPT`) once in the error state, else 0. Indirect kind: the
+    /// resolved target's `*const Header` once available, else 0. Written
+    /// only by the claimed writer before its release swap; read only after
+    /// an acquire load observed an available state (or with exclusive access
+    /// during destruction).
+    pub(crate) link: UnsafeCell<usize>,
+}
+
+#[repr(C)]
+pub(crate) struct Inner<T> {
+    header: Header,
+    payload: UnsafeCell<MaybeUninit<T>>,
+}
+
+/// Initial contents of a new block.
+pub(crate) struct Init {
+    pub(crate) kind: AsyncValueKind,
+    pub(crate) state: usize,
+    pub(crate) keep_payload_on_error: bool,
+    pub(crate) link: usize,
+}
+
+/// Allocates and initializes a block with refcount 1.
+pub(crate) fn allocate<T>(vtable: &'static VTable, init: Init, payload: Option<T>) -> NonNull<Header> {
+    let layout = Layout::new::<Inner<T>>();
+    // SAFETY: `Inner<T>` contains a `Header`, so the layout is not zero-sized.
+    let raw = unsafe { alloc(layout) }.cast::<Inner<T>>();
+    let Some(block) = NonNull::new(raw) else {
+        std::alloc::handle_alloc_error(layout)
+    };
+    let payload = match payload {
+        Some(v) => MaybeUninit::new(v),
+        None => MaybeUninit::uninit(),
+    };
+    // SAFETY: `block` is freshly allocated with the layout of `Inner<T>`.
+    unsafe {
+        ptr::write(
+            block.as_ptr(),
+            Inner {
+                header: Header {
+                    state: AtomicUsize::new(init.state),
+                    refcount: AtomicU32::new(1),
+                    kind: init.kind,
+                    keep_payload_on_error: init.keep_payload_on_error,
+                    vtable,
+                    link: UnsafeCell::new(init.link),
+                },
+                payload: UnsafeCell::new(payload),
+            },
+        );
+    }
+    live::add(1);
+    block.cast::<Header>()
+}
+
+/// The payload cell of a block whose payload type is `T`.
+///
+/// SAFETY: `h` is a live block allocated as `Inner<T>`.
+#[inline(always)]
+pub(crate) unsafe fn payload<'a, T>(h: NonNull<Header>) -> &'a UnsafeCell<MaybeUninit<T>> {
+    // SAFETY: `Inner<T>` is `repr(C)` with the header first, so the block
+    // pointer is a valid `*const Inner<T>`.
+    unsafe { &(*h.cast::<Inner<T>>().as_ptr()).payload }
+}
+
+unsafe fn drop_payload<T>(h: NonNull<Header>) {
+    // SAFETY: called with exclusive access on a block of `T` whose payload is
+    // constructed (checked by the caller from the state).
+    unsafe { payload::<T>(h).with_mut(|p| ptr::drop_in_place((*p).as_mut_ptr())) }
+}
+
+unsafe fn drop_nothing(_: NonNull<Header>) {}
+
+unsafe fn free<T>(h: NonNull<Header>) {
+    let block = h.cast::<Inner<T>>().as_ptr();
+    // SAFETY: exclusive access; drops the header fields and the payload cell
+    // (not the payload: `MaybeUninit`), then frees with the allocation layout.
+    unsafe {
+        ptr::drop_in_place(block);
+        dealloc(block.cast::<u8>(), Layout::new::<Inner<T>>());
+    }
+}
+
+/// Adds a reference.
+///
+/// SAFETY: `h` is live and the caller holds a reference to it (or runs
+/// inside a callback of it, see `forward_to`).
+#[inline]
+pub(crate) unsafe fn add_ref(h: NonNull<Header>) {
+    // SAFETY: the block is live per the contract.
+    let old = unsafe { h.as_ref() }.refcount.fetch_add(1, Ordering::Relaxed);
+    if old > MAX_REFCOUNT {
+        std::process::abort();
+    }
+}
+
+/// Drops a reference, destroying the block when it was the last.
+///
+/// SAFETY: the caller owns one reference to the live block `h`.
+#[inline]
+pub(crate) unsafe fn drop_ref(h: NonNull<Header>) {
+    // SAFETY: live per the contract.
+    let hdr = unsafe { h.as_ref() };
+    // Acquire: if we are the only holder, the writes of every former holder
+    // (each released by its decrement) happen-before the destruction.
+    if hdr.refcount.load(Ordering::Acquire) != 1 {
+        if hdr.refcount.fetch_sub(1, Ordering::Release) != 1 {
+            return;
+        }
+        fence(Ordering::Acquire);
+    }
+    // SAFETY: we dropped the last reference; no other thread can reach `h`.
+    unsafe { destroy(h) }
+}
+
+/// SAFETY: the last reference to `h` is gone and its writes are acquired.
+#[cold]
+unsafe fn destroy(h: NonNull<Header>) {
+    // SAFETY: exclusive access from here on.
+    let hdr = unsafe { h.as_ref() };
+    let word = hdr.state.load(Ordering::Relaxed);
+    // Waiters of a value that dies unavailable can never run; drop them.
+    // SAFETY: exclusive access to the list.
+    unsafe { waiters::drop_list((word & WAITERS_MASK) as *mut WaiterHeader) };
+    let state = word & STATE_MASK;
+    // SAFETY: exclusive access.
+    let link = hdr.link.with(|p| unsafe { *p });
+    match hdr.kind {
+        AsyncValueKind::Concrete => {
+            let payload_alive = match state {
+                CONSTRUCTED | CONCRETE => true,
+                ERROR => link & PAYLOAD_KEPT != 0,
+                _ => false,
+            };
+            if payload_alive {
+                // SAFETY: payload constructed and never dropped.
+                unsafe { (hdr.vtable.drop_payload)(h) };
+            }
+            if state == ERROR {
+                // SAFETY: `link` holds the boxed diagnostic set by set_error.
+                drop(unsafe { Box::from_raw((link & !PAYLOAD_KEPT) as *mut Diagnostic) });
+            }
+        }
+        AsyncValueKind::Error => {
+            // SAFETY: error-kind blocks always own a boxed diagnostic.
+            drop(unsafe { Box::from_raw(link as *mut Diagnostic) });
+        }
+        AsyncValueKind::Indirect => {
+            if is_available(word) {
+                // SAFETY: a resolved indirect owns one reference to its target.
+                unsafe { drop_ref(NonNull::new_unchecked(link as *mut Header)) };
+            }
+        }
+    }
+    live::add(-1);
+    // SAFETY: the payload (if any) is dropped; free the block.
+    unsafe { (hdr.vtable.free)(h) };
+}

@@ -1,0 +1,145 @@
+//! Diagnostics carried by error AsyncValues and reported to the host
+//! context's diagnostic sink.
+
+use std::fmt;
+
+/// Canonical error codes (the TFRT / absl set).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ErrorCode {
+    #[default]
+    Unknown,
+    Cancelled,
+    InvalidArgument,
+    DeadlineExceeded,
+    NotFound,
+    AlreadyExists,
+    PermissionDenied,
+    ResourceExhausted,
+    FailedPrecondition,
+    Aborted,
+    OutOfRange,
+    Unimplemented,
+    Internal,
+    Unavailable,
+    DataLoss,
+    Unauthenticated,
+}
+
+impl ErrorCode {
+    /// The code's name as TFRT prints it (`"INVALID_ARGUMENT"` ...).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::Unknown => "UNKNOWN",
+            ErrorCode::Cancelled => "CANCELLED",
+            ErrorCode::InvalidArgument => "INVALID_ARGUMENT",
+            ErrorCode::DeadlineExceeded => "DEADLINE_EXCEEDED",
+            ErrorCode::NotFound => "NOT_FOUND",
+            ErrorCode::AlreadyExists => "ALREADY_EXISTS",
+            ErrorCode::PermissionDenied => "PERMISSION_DENIED",
+            ErrorCode::ResourceExhausted => "RESOURCE_EXHAUSTED",
+            ErrorCode::FailedPrecondition => "FAILED_PRECONDITION",
+            ErrorCode::Aborted => "ABORTED",
+            ErrorCode::OutOfRange => "OUT_OF_RANGE",
+            ErrorCode::Unimplemented => "UNIMPLEMENTED",
+            ErrorCode::Internal => "INTERNAL",
+            ErrorCode::Unavailable => "UNAVAILABLE",
+            ErrorCode::DataLoss => "DATA_LOSS",
+            ErrorCode::Unauthenticated => "UNAUTHENTICATED",
+        }
+    }
+}
+
+impl fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A source location (file, 1-based line and column).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Location {
+    pub file: String,
+    pub line: u32,
+    pub column: u32,
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}:{}", self.file, self.line, self.column)
+    }
+}
+
+/// A decoded diagnostic: message, optional location and an error code.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Diagnostic {
+    pub message: String,
+    pub location: Option<Location>,
+    pub code: ErrorCode,
+}
+
+impl Diagnostic {
+    /// A diagnostic with code [`ErrorCode::Unknown`] and no location.
+    pub fn new(message: impl Into<String>) -> Self {
+        Diagnostic {
+            message: message.into(),
+            location: None,
+            code: ErrorCode::Unknown,
+        }
+    }
+
+    /// Sets the error code.
+    pub fn with_code(mut self, code: ErrorCode) -> Self {
+        self.code = code;
+        self
+    }
+
+    /// Sets the source location.
+    pub fn with_location(mut self, file: impl Into<String>, line: u32, column: u32) -> Self {
+        self.location = Some(Location {
+            file: file.into(),
+            line,
+            column,
+        });
+        self
+    }
+}
+
+impl From<&str> for Diagnostic {
+    fn from(message: &str) -> Self {
+        Diagnostic::new(message)
+    }
+}
+
+impl From<String> for Diagnostic {
+    fn from(message: String) -> Self {
+        Diagnostic::new(message)
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(loc) = &self.location {
+            write!(f, "{loc}: ")?;
+        }
+        if self.code != ErrorCode::Unknown {
+            write!(f, "{}: ", self.code)?;
+        }
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Diagnostic {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn display_includes_location_and_code() {
+        let d = Diagnostic::new("shape mismatch")
+            .with_code(ErrorCode::InvalidArgument)
+            .with_location("a.mlir", 3, 7);
+        assert_eq!(d.to_string(), "a.mlir:3:7: INVALID_ARGUMENT: shape mismatch");
+        assert_eq!(Diagnostic::from("x").to_string(), "x");
+    }
+}

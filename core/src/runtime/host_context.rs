@@ -1,0 +1,271 @@
+//! `HostContext`: what a kernel reaches besides its arguments: the work
+//! queue, the allocator, cancellation, shared per-context objects and the
+//! diagnostics sink.
+
+use std::any::{Any, TypeId};
+use std::collections::HashMap;
+use std::fmt;
+use std::ptr::NonNull;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use super::allocator::{HostAllocator, MallocAllocator};
+use super::async_value::{AsyncValue, AsyncValueRef};
+use super::chain::Chain;
+use super::diagnostic::{Diagnostic, ErrorCode};
+use super::task::Task;
+use super::work_queue::{ConcurrentWorkQueue, WorkQueueError, create_work_queue};
+
+/// An object shared by everything running in one host context, created on
+/// first use by [`HostContext::shared_context`].
+pub trait SharedContext: Send + Sync + 'static {
+    fn create(host: &HostContext) -> Self;
+}
+
+type Sink = Box<dyn Fn(&Diagnostic) + Send + Sync>;
+type Entry = Arc<OnceLock<Arc<dyn Any + Send + Sync>>>;
+
+/// The host runtime context.
+pub struct HostContext {
+    work_queue: Box<dyn ConcurrentWorkQueue>,
+    allocator: Box<dyn HostAllocator>,
+    cancel: OnceLock<AsyncValue>,
+    shared: Mutex<HashMap<TypeId, Entry>>,
+    sink: Sink,
+}
+
+impl HostContext {
+    /// A context over a work queue and an allocator, reporting diagnostics
+    /// to standard error.
+    pub fn new(work_queue: Box<dyn ConcurrentWorkQueue>, allocator: Box<dyn HostAllocator>) -> Self {
+        HostContext {
+            work_queue,
+            allocator,
+            cancel: OnceLock::new(),
+            shared: Mutex::new(HashMap::new()),
+            sink: Box::new(|d| eprintln!("error: {d}")),
+        }
+    }
+
+    /// A context with the work queue `name` (see
+    /// [`WorkQueueSpec::parse`](super::WorkQueueSpec::parse)) and malloc.
+    pub fn with_work_queue_name(name: &str) -> Result<Self, WorkQueueError> {
+        Ok(Self::new(create_work_queue(name)?, Box::new(MallocAllocator)))
+    }
+
+    /// Replaces the diagnostics sink.
+    pub fn with_diagnostic_sink(mut self, sink: impl Fn(&Diagnostic) + Send + Sync + 'static) -> Self {
+        self.sink = Box::new(sink);
+        self
+    }
+
+    pub fn work_queue(&self) -> &dyn ConcurrentWorkQueue {
+        &*self.work_queue
+    }
+
+    pub fn allocator(&self) -> &dyn HostAllocator {
+        &*self.allocator
+    }
+
+    /// Allocates room for `n` values of `T` from the context's allocator.
+    pub fn allocate<T>(&self, n: usize) -> Option<NonNull<T>> {
+        self.allocator().allocate::<T>(n)
+    }
+
+    /// Frees memory from [`allocate`](Self::allocate).
+    ///
+    /// # Safety
+    /// As [`HostAllocator::deallocate_bytes`], with the same `T` and `n`.
+    pub unsafe fn deallocate<T>(&self, ptr: NonNull<T>, n: usize) {
+        // SAFETY: forwarded contract.
+        unsafe { self.allocator().deallocate(ptr, n) }
+    }
+
+    /// Runs `f` on the work queue.
+    pub fn enqueue_work(&self, f: impl FnOnce() + Send + 'static) {
+        self.work_queue.add_task(Task::new(f));
+    }
+
+    /// Runs blocking `f` on the blocking pool (queued if no thread is
+    /// free). Returns false, dropping `f`, if the queue refused it.
+    pub fn enqueue_blocking_work(&self, f: impl FnOnce() + Send + 'static) -> bool {
+        self.work_queue.add_blocking_task(Task::new(f), true).is_none()
+    }
+
+    /// Runs blocking `f` on a blocking thread that starts it at once.
+    /// Returns false, dropping `f`, if no thread could take it.
+    pub fn run_blocking_work(&self, f: impl FnOnce() + Send + 'static) -> bool {
+        self.work_queue.add_blocking_task(Task::new(f), false).is_none()
+    }
+
+    /// Blocks until all `values` are available (see
+    /// [`ConcurrentWorkQueue::await_values`]).
+    pub fn await_values(&self, values: &[AsyncValue]) {
+        self.work_queue.await_values(values)
+    }
+
+    /// Blocks until the work queue is idle.
+    pub fn quiesce(&self) {
+        self.work_queue.quiesce()
+    }
+
+    pub fn parallelism_level(&self) -> usize {
+        self.work_queue.parallelism_level()
+    }
+
+    pub fn is_in_worker_thread(&self) -> bool {
+        self.work_queue.is_in_worker_thread()
+    }
+
+    /// Cancels execution: sets the cancel value to an error with code
+    /// `Cancelled`. Only the first call has an effect; returns whether this
+    /// call did. Any thread may call it.
+    pub fn cancel(&self, message: impl Into<String>) -> bool {
+        let mut first = false;
+        self.cancel.get_or_init(|| {
+            first = true;
+            AsyncValue::error(Diagnostic::new(message).with_code(ErrorCode::Cancelled))
+        });
+        first
+    }
+
+    /// The cancel value (an error value) once [`cancel`](Self::cancel) was
+    /// called. Kernels and the executor check it before starting work.
+    #[inline]
+    pub fn cancel_value(&self) -> Option<&AsyncValue> {
+        self.cancel.get()
+    }
+
+    #[inline]
+    pub fn is_cancelled(&self) -> bool {
+        self.cancel.get().is_some()
+    }
+
+    /// The context's shared `T`, created by `T::create` on first use. Each
+    /// `T` is created once even when requested by many threads at once; a
+    /// `create` may request other shared contexts (not its own type).
+    pub fn shared_context<T: SharedContext>(&self) -> Arc<T> {
+        let entry = {
+            let mut map = self.shared.lock().unwrap_or_else(|e| e.into_inner());
+            map.entry(TypeId::of::<T>()).or_default().clone()
+        };
+        let any = entry.get_or_init(|| Arc::new(T::create(self)) as Arc<dyn Any + Send + Sync>);
+        any.clone()
+            .downcast::<T>()
+            .unwrap_or_else(|_| unreachable!("entries are keyed by their type id"))
+    }
+
+    /// Sends a diagnostic to the sink.
+    pub fn emit_diagnostic(&self, diag: &Diagnostic) {
+        (self.sink)(diag)
+    }
+
+    /// Reports `diag` to the sink and returns it as an error value.
+    pub fn emit_error(&self, diag: impl Into<Diagnostic>) -> AsyncValue {
+        let diag = diag.into();
+        self.emit_diagnostic(&diag);
+        AsyncValue::error(diag)
+    }
+
+    /// A new available chain.
+    pub fn ready_chain(&self) -> AsyncValueRef<Chain> {
+        AsyncValueRef::available(Chain)
+    }
+}
+
+impl fmt::Debug for HostContext {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("HostContext")
+            .field("work_queue", &self.work_queue.name())
+            .field("cancelled", &self.is_cancelled())
+            .finish()
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+    use crate::runtime::allocator::LeakCheckAllocator;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    static CREATED: AtomicUsize = AtomicUsize::new(0);
+
+    struct Counter(AtomicUsize);
+    impl SharedContext for Counter {
+        fn create(host: &HostContext) -> Self {
+            CREATED.fetch_add(1, Ordering::SeqCst);
+            // Creating another shared context from `create` is allowed.
+            let dep = host.shared_context::<Dep>();
+            Counter(AtomicUsize::new(dep.0))
+        }
+    }
+    struct Dep(usize);
+    impl SharedContext for Dep {
+        fn create(host: &HostContext) -> Self {
+            Dep(host.parallelism_level())
+        }
+    }
+
+    #[test]
+    fn shared_context_created_once() {
+        let host = Arc::new(HostContext::with_work_queue_name("mstd:2").unwrap());
+        let threads: Vec<_> = (0..4)
+            .map(|_| {
+                let h = host.clone();
+                std::thread::spawn(move || {
+                    let c = h.shared_context::<Counter>();
+                    c.0.fetch_add(1, Ordering::SeqCst);
+                    Arc::as_ptr(&c) as usize
+                })
+            })
+            .collect();
+        let ptrs: Vec<usize> = threads.into_iter().map(|t| t.join().unwrap()).collect();
+        assert!(ptrs.windows(2).all(|w| w[0] == w[1]));
+        assert_eq!(CREATED.load(Ordering::SeqCst), 1);
+        assert_eq!(host.shared_context::<Counter>().0.load(Ordering::SeqCst), 2 + 4);
+    }
+
+    #[test]
+    fn cancel_is_set_once() {
+        let host = Arc::new(HostContext::with_work_queue_name("s").unwrap());
+        assert!(!host.is_cancelled() && host.cancel_value().is_none());
+        let wins: usize = (0..4)
+            .map(|i| {
+                let h = host.clone();
+                std::thread::spawn(move || h.cancel(format!("stop {i}")) as usize)
+            })
+            .map(|t| t.join().unwrap())
+            .sum();
+        assert_eq!(wins, 1);
+        let v = host.cancel_value().unwrap();
+        let d = v.error_diagnostic().unwrap();
+        assert_eq!(d.code, ErrorCode::Cancelled);
+        assert!(d.message.starts_with("stop "));
+        assert!(!host.cancel("again"));
+    }
+
+    #[test]
+    fn diagnostics_sink_and_allocator() {
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let s = seen.clone();
+        let host = HostContext::new(
+            Box::new(crate::runtime::work_queue::SingleThreadedWorkQueue::new()),
+            Box::new(LeakCheckAllocator::default()),
+        )
+        .with_diagnostic_sink(move |d| s.lock().unwrap().push(d.to_string()));
+        let e = host.emit_error(Diagnostic::new("bad shape").with_code(ErrorCode::InvalidArgument));
+        assert!(e.is_error());
+        assert_eq!(*seen.lock().unwrap(), ["INVALID_ARGUMENT: bad shape"]);
+        let p = host.allocate::<u32>(8).unwrap();
+        // SAFETY: allocated above with the same type and count.
+        unsafe { host.deallocate(p, 8) };
+        assert!(host.ready_chain().is_concrete());
+        let n = Arc::new(AtomicUsize::new(0));
+        let m = n.clone();
+        host.enqueue_work(move || {
+            m.fetch_add(1, Ordering::SeqCst);
+        });
+        assert!(!host.run_blocking_work(|| {}));
+        host.quiesce();
+        assert_eq!(n.load(Ordering::SeqCst), 1);
+    }
+}
