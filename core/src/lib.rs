@@ -5,4 +5,5 @@
 
 pub mod dump;
 pub mod format;
+pub mod fuzz_targets;
 pub mod runtime;

@@ -27,7 +27,15 @@ impl BefFile<'_> {
             .collect();
         let attribute_names = self.attribute_names()?;
         let register_types = self.register_types()?;
-        let optional_sections = attribute_types.is_some() && attribute_names.is_some() && register_types.is_some();
+        let present = [attribute_types.is_some(), attribute_names.is_some(), register_types.is_some()];
+        let optional_sections = present == [true; 3];
+        if present.contains(&true) && !optional_sections {
+            let first = [SectionId::AttributeTypes, SectionId::AttributeNames, SectionId::RegisterTypes]
+                .into_iter()
+                .find_map(|id| self.section(id))
+                .map_or(0, |s| s.header_offset);
+            return Err(DecodeError::new(first, "file has only some of the optional sections (AttributeTypes, AttributeNames, RegisterTypes); the model needs all or none"));
+        }
 
         let mut functions = Vec::with_capacity(self.functions().len());
         for (index, entry) in self.functions().iter().enumerate() {

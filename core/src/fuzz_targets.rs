@@ -1,0 +1,42 @@
+//! Bodies of the cargo-fuzz targets. They live in the library so that
+//! `cargo test` runs them too (`tests/fuzz_bodies.rs`) and the fuzz crate
+//! stays a thin shell.
+
+use arbitrary::Unstructured;
+
+use crate::dump::{DumpOptions, listing, write_json, write_text};
+use crate::format::arbitrary_model::arbitrary_module;
+use crate::format::{BefBuffer, encode, verify};
+
+/// Raw bytes → open, verify, dump, decode. Must never panic. A file that
+/// verifies and decodes must re-encode into a file that decodes the same.
+pub fn bef_decode(data: &[u8]) {
+    let buffer = BefBuffer::copy_from(data);
+    let Ok(file) = buffer.open() else { return };
+    let verified = verify(&file).is_ok();
+    for hex in [false, true] {
+        if let Ok(listing) = listing(&file, &DumpOptions { section: None, hex }) {
+            write_text(&mut std::io::sink(), &listing).expect("writing to a sink cannot fail");
+            write_json(&mut std::io::sink(), &listing).expect("writing to a sink cannot fail");
+        }
+    }
+    let Ok(module) = file.to_module() else { return };
+    if !verified {
+        return;
+    }
+    let bytes = encode(&module).expect("a verified, decoded module re-encodes");
+    let again = BefBuffer::copy_from(&bytes);
+    let decoded = again.open().expect("re-encoded bytes open").to_module().expect("re-encoded bytes decode");
+    assert_eq!(decoded, module, "decode(encode(module)) differs from module");
+}
+
+/// Structured model → encode → decode → compare, and encode is stable.
+pub fn bef_roundtrip(data: &[u8]) {
+    let Ok(module) = arbitrary_module(&mut Unstructured::new(data)) else { return };
+    let bytes = encode(&module).expect("generated modules encode");
+    let buffer = BefBuffer::copy_from(&bytes);
+    let file = buffer.open().expect("encoded modules open");
+    let decoded = file.to_module().expect("encoded modules decode");
+    assert_eq!(decoded, module);
+    assert_eq!(encode(&decoded).expect("decoded modules encode"), bytes);
+}

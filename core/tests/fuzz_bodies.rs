@@ -1,0 +1,66 @@
+//! The cargo-fuzz target bodies, run for a bounded number of seeded
+//! iterations: golden files, their truncations and bit flips, random bytes.
+
+use bef::fuzz_targets::{bef_decode, bef_roundtrip};
+
+struct XorShift(u64);
+
+impl XorShift {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn bytes(&mut self, len: usize) -> Vec<u8> {
+        (0..len).map(|_| self.next() as u8).collect()
+    }
+}
+
+fn seeds(target: &str) -> Vec<Vec<u8>> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/fuzz").join(target);
+    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())).map(|e| e.unwrap().path()).collect();
+    files.sort();
+    files.iter().map(|p| std::fs::read(p).unwrap()).collect()
+}
+
+#[test]
+fn bef_decode_survives_truncations_bit_flips_and_noise() {
+    let mut rng = XorShift(0x5eed);
+    let seeds = seeds("bef_decode");
+    assert!(seeds.len() >= 5);
+    for seed in &seeds {
+        for len in 0..=seed.len() {
+            bef_decode(&seed[..len]);
+        }
+        for _ in 0..300 {
+            let mut bytes = seed.clone();
+            for _ in 0..=rng.next() % 4 {
+                let bit = rng.next() as usize % (bytes.len() * 8);
+                bytes[bit / 8] ^= 1 << (bit % 8);
+            }
+            bef_decode(&bytes);
+        }
+    }
+    for _ in 0..500 {
+        let len = rng.next() as usize % 256;
+        let mut bytes = rng.bytes(len);
+        if len >= 3 {
+            bytes[..3].copy_from_slice(&[0x0b, 0xef, 0x00]);
+        }
+        bef_decode(&bytes);
+    }
+}
+
+#[test]
+fn bef_roundtrip_over_seeded_inputs() {
+    let mut rng = XorShift(0xfeed);
+    for seed in seeds("bef_roundtrip") {
+        bef_roundtrip(&seed);
+    }
+    for _ in 0..500 {
+        let len = rng.next() as usize % 4096;
+        bef_roundtrip(&rng.bytes(len));
+    }
+}
