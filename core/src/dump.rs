@@ -153,7 +153,11 @@ pub struct LocationRow {
 /// Bytes as spaced hex, shortened past 64 bytes.
 pub fn hex(bytes: &[u8]) -> String {
     const LIMIT: usize = 64;
-    let mut out: Vec<String> = bytes.iter().take(LIMIT).map(|b| format!("{b:02x}")).collect();
+    let mut out: Vec<String> = bytes
+        .iter()
+        .take(LIMIT)
+        .map(|b| format!("{b:02x}"))
+        .collect();
     if bytes.len() > LIMIT {
         out.push(format!("... ({} bytes)", bytes.len()));
     }
@@ -170,7 +174,12 @@ struct Builder<'f, 'a> {
 
 /// Builds the listing of `file`.
 pub fn listing(file: &BefFile<'_>, options: &DumpOptions) -> DecodeResult<Listing> {
-    Builder { file, options, locations: HashMap::new() }.build()
+    Builder {
+        file,
+        options,
+        locations: HashMap::new(),
+    }
+    .build()
 }
 
 impl Builder<'_, '_> {
@@ -197,15 +206,50 @@ impl Builder<'_, '_> {
                 hex: self.hex(&file.bytes()[s.header_offset as usize..s.data_offset as usize]),
             })
             .collect();
-        let strings = self.wants(SectionId::Strings).then(|| self.string_table(SectionId::Strings));
-        let location_strings = self.wants(SectionId::LocationStrings).then(|| self.string_table(SectionId::LocationStrings));
-        let attributes = if self.wants(SectionId::Attributes) { Some(self.attributes()?) } else { None };
-        let names = |table: &[&str]| table.iter().enumerate().map(|(index, n)| NameRow { index, name: (*n).to_owned() }).collect();
-        let kernels = if self.wants(SectionId::Kernels) { Some(names(file.kernel_names()?)) } else { None };
-        let types = if self.wants(SectionId::Types) { Some(names(file.type_names()?)) } else { None };
-        let function_index = self.wants(SectionId::FunctionIndex).then(|| self.function_index());
-        let functions = if self.wants(SectionId::Functions) { Some(self.functions()?) } else { None };
-        let locations = if self.wants(SectionId::Locations) { Some(self.locations_section()?) } else { None };
+        let strings = self
+            .wants(SectionId::Strings)
+            .then(|| self.string_table(SectionId::Strings));
+        let location_strings = self
+            .wants(SectionId::LocationStrings)
+            .then(|| self.string_table(SectionId::LocationStrings));
+        let attributes = if self.wants(SectionId::Attributes) {
+            Some(self.attributes()?)
+        } else {
+            None
+        };
+        let names = |table: &[&str]| {
+            table
+                .iter()
+                .enumerate()
+                .map(|(index, n)| NameRow {
+                    index,
+                    name: (*n).to_owned(),
+                })
+                .collect()
+        };
+        let kernels = if self.wants(SectionId::Kernels) {
+            Some(names(file.kernel_names()?))
+        } else {
+            None
+        };
+        let types = if self.wants(SectionId::Types) {
+            Some(names(file.type_names()?))
+        } else {
+            None
+        };
+        let function_index = self
+            .wants(SectionId::FunctionIndex)
+            .then(|| self.function_index());
+        let functions = if self.wants(SectionId::Functions) {
+            Some(self.functions()?)
+        } else {
+            None
+        };
+        let locations = if self.wants(SectionId::Locations) {
+            Some(self.locations_section()?)
+        } else {
+            None
+        };
         Ok(Listing {
             size: file.bytes().len() as u64,
             version: file.bytes()[2],
@@ -227,28 +271,46 @@ impl Builder<'_, '_> {
         let mut offset = 0;
         for piece in data.split_inclusive(|&b| b == 0) {
             let text = piece.strip_suffix(&[0]).unwrap_or(piece);
-            rows.push(StringRow { offset: offset as u64, value: String::from_utf8_lossy(text).into_owned(), hex: self.hex(piece) });
+            rows.push(StringRow {
+                offset: offset as u64,
+                value: String::from_utf8_lossy(text).into_owned(),
+                hex: self.hex(piece),
+            });
             offset += piece.len();
         }
         rows
     }
 
     fn attributes(&self) -> DecodeResult<Vec<AttributeRow>> {
-        let Some(entries) = self.file.attribute_types()? else { return Ok(Vec::new()) };
+        let Some(entries) = self.file.attribute_types()? else {
+            return Ok(Vec::new());
+        };
         let data = self.file.section_data(SectionId::Attributes);
         entries
             .iter()
             .map(|&(offset, ty)| {
                 let value = self.file.attribute(offset, ty)?.to_string();
                 let extent = crate::format::attr::attribute_extent(data, offset as usize, ty);
-                let bytes = data.get(offset as usize..offset as usize + extent).unwrap_or_default();
-                Ok(AttributeRow { offset, ty: ty.name(), value, hex: self.hex(bytes) })
+                let bytes = data
+                    .get(offset as usize..offset as usize + extent)
+                    .unwrap_or_default();
+                Ok(AttributeRow {
+                    offset,
+                    ty: ty.name(),
+                    value,
+                    hex: self.hex(bytes),
+                })
             })
             .collect()
     }
 
     fn type_name(&self, index: u32) -> String {
-        match self.file.type_names().ok().and_then(|t| t.get(index as usize)) {
+        match self
+            .file
+            .type_names()
+            .ok()
+            .and_then(|t| t.get(index as usize))
+        {
             Some(name) => (*name).to_owned(),
             None => format!("<type {index}>"),
         }
@@ -264,8 +326,16 @@ impl Builder<'_, '_> {
                 name: f.name.to_owned(),
                 kind: f.kind.name(),
                 offset: f.offset,
-                arguments: file.function_arg_types(index).iter().map(|&t| self.type_name(t)).collect(),
-                results: file.function_result_types(index).iter().map(|&t| self.type_name(t)).collect(),
+                arguments: file
+                    .function_arg_types(index)
+                    .iter()
+                    .map(|&t| self.type_name(t))
+                    .collect(),
+                results: file
+                    .function_result_types(index)
+                    .iter()
+                    .map(|&t| self.type_name(t))
+                    .collect(),
             })
             .collect()
     }
@@ -285,7 +355,12 @@ impl Builder<'_, '_> {
     fn functions(&mut self) -> DecodeResult<Vec<FunctionListing>> {
         let file = self.file;
         let kernel_names = file.kernel_names()?;
-        let attribute_types: HashMap<u32, AttrType> = file.attribute_types()?.unwrap_or_default().iter().copied().collect();
+        let attribute_types: HashMap<u32, AttrType> = file
+            .attribute_types()?
+            .unwrap_or_default()
+            .iter()
+            .copied()
+            .collect();
         let attribute_names = file.attribute_names()?;
         let register_types = file.register_types()?;
         let mut out = Vec::new();
@@ -299,7 +374,11 @@ impl Builder<'_, '_> {
                 .register_uses
                 .iter()
                 .enumerate()
-                .map(|(i, &uses)| RegisterRow { index: i, uses, ty: types.and_then(|t| t.get(i)).map(|&t| self.type_name(t)) })
+                .map(|(i, &uses)| RegisterRow {
+                    index: i,
+                    uses,
+                    ty: types.and_then(|t| t.get(i)).map(|&t| self.type_name(t)),
+                })
                 .collect();
             let names = attribute_names.as_ref().and_then(|all| all[index].as_ref());
             let mut kernels = Vec::with_capacity(body.kernels.len());
@@ -308,25 +387,58 @@ impl Builder<'_, '_> {
                 let name = if pseudo {
                     "<arguments>".to_owned()
                 } else {
-                    kernel_names.get(record.code() as usize).map_or_else(|| format!("<kernel {}>", record.code()), |n| (*n).to_owned())
+                    kernel_names.get(record.code() as usize).map_or_else(
+                        || format!("<kernel {}>", record.code()),
+                        |n| (*n).to_owned(),
+                    )
                 };
-                let location = if pseudo { String::new() } else { self.location_text(u64::from(record.location()))? };
+                let location = if pseudo {
+                    String::new()
+                } else {
+                    self.location_text(u64::from(record.location()))?
+                };
                 let attributes = record
                     .attributes()
                     .iter()
                     .enumerate()
                     .map(|(a, offset)| {
-                        let value = attribute_types.get(&offset).map(|&ty| file.attribute(offset, ty)).transpose()?.map(|v| v.to_string());
-                        let name = names.and_then(|n| n.get(k)).and_then(|n| n.get(a)).map(|s| (*s).to_owned());
-                        Ok(KernelAttribute { name, offset, value })
+                        let value = attribute_types
+                            .get(&offset)
+                            .map(|&ty| file.attribute(offset, ty))
+                            .transpose()?
+                            .map(|v| v.to_string());
+                        let name = names
+                            .and_then(|n| n.get(k))
+                            .and_then(|n| n.get(a))
+                            .map(|s| (*s).to_owned());
+                        Ok(KernelAttribute {
+                            name,
+                            offset,
+                            value,
+                        })
                     })
                     .collect::<DecodeResult<Vec<_>>>()?;
                 let functions = record
                     .functions()
                     .iter()
-                    .map(|f| NameRow { index: f as usize, name: file.functions().get(f as usize).map_or("<out of range>", |f| f.name).to_owned() })
+                    .map(|f| NameRow {
+                        index: f as usize,
+                        name: file
+                            .functions()
+                            .get(f as usize)
+                            .map_or("<out of range>", |f| f.name)
+                            .to_owned(),
+                    })
                     .collect();
-                let results = record.results().iter().enumerate().map(|(r, register)| ResultRow { register, used_by: record.used_by(r).to_vec() }).collect();
+                let results = record
+                    .results()
+                    .iter()
+                    .enumerate()
+                    .map(|(r, register)| ResultRow {
+                        register,
+                        used_by: record.used_by(r).to_vec(),
+                    })
+                    .collect();
                 kernels.push(KernelListing {
                     index: k,
                     offset: record.offset,
@@ -364,7 +476,11 @@ impl Builder<'_, '_> {
             let start = r.position();
             let location = decoder.read(&mut r, 0)?;
             let bytes = &decoder.locations[start..r.position()];
-            rows.push(LocationRow { offset: start as u64, location: location.to_string(), hex: self.hex(bytes) });
+            rows.push(LocationRow {
+                offset: start as u64,
+                location: location.to_string(),
+                hex: self.hex(bytes),
+            });
         }
         Ok(rows)
     }
@@ -372,13 +488,24 @@ impl Builder<'_, '_> {
 
 /// Renders a listing as text.
 pub fn write_text(out: &mut impl Write, listing: &Listing) -> io::Result<()> {
-    writeln!(out, "BEF file: {} bytes, format version {}", listing.size, listing.version)?;
+    writeln!(
+        out,
+        "BEF file: {} bytes, format version {}",
+        listing.size, listing.version
+    )?;
     writeln!(out)?;
     writeln!(out, "Sections:")?;
-    writeln!(out, "  [Nr] Id  Name              Header     Offset     Length     Align")?;
+    writeln!(
+        out,
+        "  [Nr] Id  Name              Header     Offset     Length     Align"
+    )?;
     for (i, s) in listing.sections.iter().enumerate() {
         let align = s.alignment.map_or("-".to_owned(), |a| a.to_string());
-        writeln!(out, "  [{i:2}] {:<3} {:<17} {:#010x} {:#010x} {:#010x} {align}", s.id, s.name, s.header_offset, s.data_offset, s.length)?;
+        writeln!(
+            out,
+            "  [{i:2}] {:<3} {:<17} {:#010x} {:#010x} {:#010x} {align}",
+            s.id, s.name, s.header_offset, s.data_offset, s.length
+        )?;
         if let Some(h) = &s.hex {
             writeln!(out, "       header bytes: {h}")?;
         }
@@ -414,22 +541,49 @@ pub fn write_text(out: &mut impl Write, listing: &Listing) -> io::Result<()> {
     if let Some(index) = &listing.function_index {
         writeln!(out, "\nFunction index ({}):", index.len())?;
         for f in index {
-            let name = if f.name.is_empty() { "<anonymous>".to_owned() } else { format!("@{}", f.name) };
-            writeln!(out, "  [{:3}] {:<7} {name}({}) -> ({})  body at {:#x}", f.index, f.kind, f.arguments.join(", "), f.results.join(", "), f.offset)?;
+            let name = if f.name.is_empty() {
+                "<anonymous>".to_owned()
+            } else {
+                format!("@{}", f.name)
+            };
+            writeln!(
+                out,
+                "  [{:3}] {:<7} {name}({}) -> ({})  body at {:#x}",
+                f.index,
+                f.kind,
+                f.arguments.join(", "),
+                f.results.join(", "),
+                f.offset
+            )?;
         }
     }
     if let Some(functions) = &listing.functions {
         for f in functions {
-            let name = if f.name.is_empty() { "<anonymous>".to_owned() } else { format!("@{}", f.name) };
-            writeln!(out, "\nFunction [{}] {name} ({}) at {:#x}, location {}", f.index, f.kind, f.offset, f.location)?;
+            let name = if f.name.is_empty() {
+                "<anonymous>".to_owned()
+            } else {
+                format!("@{}", f.name)
+            };
+            writeln!(
+                out,
+                "\nFunction [{}] {name} ({}) at {:#x}, location {}",
+                f.index, f.kind, f.offset, f.location
+            )?;
             writeln!(out, "  registers ({}):", f.registers.len())?;
             for r in &f.registers {
-                let ty = r.ty.as_deref().map(|t| format!(" : {t}")).unwrap_or_default();
+                let ty =
+                    r.ty.as_deref()
+                        .map(|t| format!(" : {t}"))
+                        .unwrap_or_default();
                 writeln!(out, "    %{}{ty}  uses {}", r.index, r.uses)?;
             }
             writeln!(out, "  kernels ({}):", f.kernels.len())?;
             for k in &f.kernels {
-                writeln!(out, "    [{}] {} at {:#x}  stream {}  operands {}", k.index, k.name, k.offset, k.stream_id, k.num_operands)?;
+                writeln!(
+                    out,
+                    "    [{}] {} at {:#x}  stream {}  operands {}",
+                    k.index, k.name, k.offset, k.stream_id, k.num_operands
+                )?;
                 if !k.location.is_empty() {
                     writeln!(out, "        loc {}", k.location)?;
                 }
@@ -439,15 +593,26 @@ pub fn write_text(out: &mut impl Write, listing: &Listing) -> io::Result<()> {
                 }
                 for a in &k.attributes {
                     let name = a.name.as_deref().unwrap_or("attr");
-                    let value = a.value.as_deref().unwrap_or("<type unknown: no AttributeTypes section>");
+                    let value = a
+                        .value
+                        .as_deref()
+                        .unwrap_or("<type unknown: no AttributeTypes section>");
                     writeln!(out, "        {name} = {value}  (attribute {:#x})", a.offset)?;
                 }
                 for func in &k.functions {
-                    let name = if func.name.is_empty() { "<anonymous>".to_owned() } else { format!("@{}", func.name) };
+                    let name = if func.name.is_empty() {
+                        "<anonymous>".to_owned()
+                    } else {
+                        format!("@{}", func.name)
+                    };
                     writeln!(out, "        function [{}] {name}", func.index)?;
                 }
                 for r in &k.results {
-                    writeln!(out, "        result %{} -> used by {:?}", r.register, r.used_by)?;
+                    writeln!(
+                        out,
+                        "        result %{} -> used by {:?}",
+                        r.register, r.used_by
+                    )?;
                 }
                 hex_line(out, &k.hex)?;
             }

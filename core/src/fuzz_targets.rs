@@ -26,13 +26,22 @@ pub fn bef_decode(data: &[u8]) {
     }
     let bytes = encode(&module).expect("a verified, decoded module re-encodes");
     let again = BefBuffer::copy_from(&bytes);
-    let decoded = again.open().expect("re-encoded bytes open").to_module().expect("re-encoded bytes decode");
-    assert_eq!(decoded, module, "decode(encode(module)) differs from module");
+    let decoded = again
+        .open()
+        .expect("re-encoded bytes open")
+        .to_module()
+        .expect("re-encoded bytes decode");
+    assert_eq!(
+        decoded, module,
+        "decode(encode(module)) differs from module"
+    );
 }
 
 /// Structured model → encode → decode → compare, and encode is stable.
 pub fn bef_roundtrip(data: &[u8]) {
-    let Ok(module) = arbitrary_module(&mut Unstructured::new(data)) else { return };
+    let Ok(module) = arbitrary_module(&mut Unstructured::new(data)) else {
+        return;
+    };
     let bytes = encode(&module).expect("generated modules encode");
     let buffer = BefBuffer::copy_from(&bytes);
     let file = buffer.open().expect("encoded modules open");

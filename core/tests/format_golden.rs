@@ -4,20 +4,33 @@
 
 use bef::format::dtype::ArrayElement;
 use bef::format::{
-    Attribute, BefBuffer, Body, CompilationUnit, DType, DenseAttr, Function, FunctionKind, Kernel, KernelLocation, Location, Module, encode,
-    verify,
+    Attribute, BefBuffer, Body, CompilationUnit, DType, DenseAttr, Function, FunctionKind, Kernel,
+    KernelLocation, Location, Module, encode, verify,
 };
 
 fn corpus(name: &str) -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/bef").join(name)
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../corpus/bef")
+        .join(name)
 }
 
 fn file_loc(line: u64, column: u64) -> Location {
-    Location::FileLineCol { file: "golden.mlir".into(), line, column }
+    Location::FileLineCol {
+        file: "golden.mlir".into(),
+        line,
+        column,
+    }
 }
 
 /// A kernel with used-by lists left for `Body::compute_used_by`.
-fn kernel(code: u32, args: &[u32], attributes: &[(u32, &str)], functions: &[u32], results: &[u32], location: KernelLocation) -> Kernel {
+fn kernel(
+    code: u32,
+    args: &[u32],
+    attributes: &[(u32, &str)],
+    functions: &[u32],
+    results: &[u32],
+    location: KernelLocation,
+) -> Kernel {
     Kernel {
         code,
         location,
@@ -31,26 +44,76 @@ fn kernel(code: u32, args: &[u32], attributes: &[(u32, &str)], functions: &[u32]
     }
 }
 
-fn body(num_args: u32, num_registers: u32, register_types: Vec<u32>, kernels: Vec<Kernel>, results: Vec<u32>, location: Option<Location>) -> Body {
-    let mut all = vec![Kernel::pseudo(num_args, num_registers, vec![Vec::new(); num_args as usize + 1], 0)];
+fn body(
+    num_args: u32,
+    num_registers: u32,
+    register_types: Vec<u32>,
+    kernels: Vec<Kernel>,
+    results: Vec<u32>,
+    location: Option<Location>,
+) -> Body {
+    let mut all = vec![Kernel::pseudo(
+        num_args,
+        num_registers,
+        vec![Vec::new(); num_args as usize + 1],
+        0,
+    )];
     all.extend(kernels);
-    let mut body = Body { location, num_registers, register_types, kernels: all, results };
+    let mut body = Body {
+        location,
+        num_registers,
+        register_types,
+        kernels: all,
+        results,
+    };
     body.compute_used_by();
     body
 }
 
-fn function(name: &str, kind: FunctionKind, args: &[u32], results: &[u32], body: Option<Body>) -> Function {
-    Function { kind, name: name.into(), arg_types: args.to_vec(), result_types: results.to_vec(), body }
+fn function(
+    name: &str,
+    kind: FunctionKind,
+    args: &[u32],
+    results: &[u32],
+    body: Option<Body>,
+) -> Function {
+    Function {
+        kind,
+        name: name.into(),
+        arg_types: args.to_vec(),
+        result_types: results.to_vec(),
+        body,
+    }
 }
 
 /// `func @add(%a: i32, %b: i32) -> i32 { %c = tfrt.add.i32 %a, %b; tfrt.return %c }`
 fn add_i32() -> Module {
-    let add = kernel(0, &[0, 1], &[], &[], &[2], KernelLocation::At(file_loc(2, 8)));
+    let add = kernel(
+        0,
+        &[0, 1],
+        &[],
+        &[],
+        &[2],
+        KernelLocation::At(file_loc(2, 8)),
+    );
     Module {
         kernel_names: vec!["tfrt.add.i32".into()],
         types: vec!["i32".into()],
         attributes: vec![],
-        functions: vec![function("add", FunctionKind::Bef, &[0, 0], &[0], Some(body(2, 3, vec![0, 0, 0], vec![add], vec![2], Some(file_loc(1, 1)))))],
+        functions: vec![function(
+            "add",
+            FunctionKind::Bef,
+            &[0, 0],
+            &[0],
+            Some(body(
+                2,
+                3,
+                vec![0, 0, 0],
+                vec![add],
+                vec![2],
+                Some(file_loc(1, 1)),
+            )),
+        )],
         optional_sections: true,
     }
 }
@@ -74,14 +137,34 @@ fn scalar_attributes() -> Module {
         Attribute::string(""),
         Attribute::Type(DType::F32),
     ];
-    let names = ["a_i1", "b_i8", "c_i16", "d_i32", "e_i64", "f_ui8", "g_ui16", "h_ui32", "i_ui64", "j_f16", "k_bf16", "l_f32", "m_f64", "n_str", "o_empty", "p_type"];
-    let attrs: Vec<(u32, &str)> = names.iter().enumerate().map(|(i, n)| (i as u32, *n)).collect();
-    let constant = kernel(0, &[], &attrs, &[], &[0], KernelLocation::At(file_loc(3, 5)));
+    let names = [
+        "a_i1", "b_i8", "c_i16", "d_i32", "e_i64", "f_ui8", "g_ui16", "h_ui32", "i_ui64", "j_f16",
+        "k_bf16", "l_f32", "m_f64", "n_str", "o_empty", "p_type",
+    ];
+    let attrs: Vec<(u32, &str)> = names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (i as u32, *n))
+        .collect();
+    let constant = kernel(
+        0,
+        &[],
+        &attrs,
+        &[],
+        &[0],
+        KernelLocation::At(file_loc(3, 5)),
+    );
     Module {
         kernel_names: vec!["tfrt_test.attributes".into()],
         types: vec!["!tfrt.chain".into()],
         attributes,
-        functions: vec![function("scalars", FunctionKind::Bef, &[], &[0], Some(body(0, 1, vec![0], vec![constant], vec![0], None)))],
+        functions: vec![function(
+            "scalars",
+            FunctionKind::Bef,
+            &[],
+            &[0],
+            Some(body(0, 1, vec![0], vec![constant], vec![0], None)),
+        )],
         optional_sections: true,
     }
 }
@@ -93,28 +176,64 @@ fn i32s(values: &[i32]) -> Vec<u8> {
 fn arrays_dense_shapes() -> Module {
     let array = |element, values| Attribute::Array { element, values };
     let attributes = vec![
-        array(ArrayElement::Scalar(DType::I32), vec![Attribute::I32(1), Attribute::I32(2), Attribute::I32(3)]),
+        array(
+            ArrayElement::Scalar(DType::I32),
+            vec![Attribute::I32(1), Attribute::I32(2), Attribute::I32(3)],
+        ),
         array(ArrayElement::Scalar(DType::I64), vec![Attribute::I64(7)]),
-        array(ArrayElement::Scalar(DType::F32), vec![Attribute::f32(0.5), Attribute::f32(2.0)]),
-        array(ArrayElement::Scalar(DType::I1), vec![Attribute::I1(true), Attribute::I1(false)]),
-        array(ArrayElement::Type, vec![Attribute::Type(DType::F64), Attribute::Type(DType::I32)]),
+        array(
+            ArrayElement::Scalar(DType::F32),
+            vec![Attribute::f32(0.5), Attribute::f32(2.0)],
+        ),
+        array(
+            ArrayElement::Scalar(DType::I1),
+            vec![Attribute::I1(true), Attribute::I1(false)],
+        ),
+        array(
+            ArrayElement::Type,
+            vec![Attribute::Type(DType::F64), Attribute::Type(DType::I32)],
+        ),
         array(ArrayElement::Scalar(DType::I32), vec![]),
-        Attribute::Dense(DenseAttr { dtype: DType::I32, shape: vec![2, 2], data: i32s(&[1, 2, 3, 4]) }),
-        Attribute::Dense(DenseAttr { dtype: DType::I1, shape: vec![3], data: vec![1, 0, 1] }),
-        Attribute::Dense(DenseAttr { dtype: DType::Complex64, shape: vec![1], data: [1.0f32, 2.0].iter().flat_map(|v| v.to_le_bytes()).collect() }),
-        Attribute::Dense(DenseAttr { dtype: DType::F64, shape: vec![], data: 3.0f64.to_le_bytes().to_vec() }),
+        Attribute::Dense(DenseAttr {
+            dtype: DType::I32,
+            shape: vec![2, 2],
+            data: i32s(&[1, 2, 3, 4]),
+        }),
+        Attribute::Dense(DenseAttr {
+            dtype: DType::I1,
+            shape: vec![3],
+            data: vec![1, 0, 1],
+        }),
+        Attribute::Dense(DenseAttr {
+            dtype: DType::Complex64,
+            shape: vec![1],
+            data: [1.0f32, 2.0].iter().flat_map(|v| v.to_le_bytes()).collect(),
+        }),
+        Attribute::Dense(DenseAttr {
+            dtype: DType::F64,
+            shape: vec![],
+            data: 3.0f64.to_le_bytes().to_vec(),
+        }),
         Attribute::Shape(Some(vec![1, -1, 3])),
         Attribute::Shape(Some(vec![])),
         Attribute::Shape(None),
     ];
-    let attrs: Vec<(u32, String)> = (0..attributes.len()).map(|i| (i as u32, format!("attr{i:02}"))).collect();
+    let attrs: Vec<(u32, String)> = (0..attributes.len())
+        .map(|i| (i as u32, format!("attr{i:02}")))
+        .collect();
     let attrs: Vec<(u32, &str)> = attrs.iter().map(|(i, n)| (*i, n.as_str())).collect();
     let k = kernel(0, &[], &attrs, &[], &[], KernelLocation::Virtual);
     Module {
         kernel_names: vec!["tfrt_test.arrays".into()],
         types: vec![],
         attributes,
-        functions: vec![function("arrays", FunctionKind::Bef, &[], &[], Some(body(0, 0, vec![], vec![k], vec![], None)))],
+        functions: vec![function(
+            "arrays",
+            FunctionKind::Bef,
+            &[],
+            &[],
+            Some(body(0, 0, vec![], vec![k], vec![], None)),
+        )],
         optional_sections: true,
     }
 }
@@ -123,28 +242,89 @@ fn arrays_dense_shapes() -> Module {
 /// aggregates, a function-name attribute and a compilation unit.
 fn functions_and_aggregates() -> Module {
     let attributes = vec![
-        Attribute::Aggregate(vec![Attribute::string("s"), Attribute::Array { element: ArrayElement::Scalar(DType::I32), values: vec![Attribute::I32(1)] }]),
-        Attribute::Aggregate(vec![Attribute::Aggregate(vec![Attribute::f32(1.0), Attribute::Shape(Some(vec![2]))]), Attribute::I64(9)]),
+        Attribute::Aggregate(vec![
+            Attribute::string("s"),
+            Attribute::Array {
+                element: ArrayElement::Scalar(DType::I32),
+                values: vec![Attribute::I32(1)],
+            },
+        ]),
+        Attribute::Aggregate(vec![
+            Attribute::Aggregate(vec![Attribute::f32(1.0), Attribute::Shape(Some(vec![2]))]),
+            Attribute::I64(9),
+        ]),
         Attribute::Func(b"callee".to_vec()),
-        Attribute::CompilationUnit(CompilationUnit { id: 3, root: b"kernels".to_vec(), nested: vec![b"fn".to_vec()], serialized: vec![0xde, 0xad] }),
+        Attribute::CompilationUnit(CompilationUnit {
+            id: 3,
+            root: b"kernels".to_vec(),
+            nested: vec![b"fn".to_vec()],
+            serialized: vec![0xde, 0xad],
+        }),
     ];
     // types: 0 = i32, 1 = !tfrt.chain
-    let region = body(1, 2, vec![0, 0], vec![kernel(1, &[0], &[], &[], &[1], KernelLocation::At(file_loc(4, 7)))], vec![1], Some(file_loc(4, 3)));
-    let sync = body(1, 2, vec![0, 0], vec![kernel(1, &[0], &[], &[], &[1], KernelLocation::At(file_loc(9, 7)))], vec![1], Some(file_loc(8, 1)));
+    let region = body(
+        1,
+        2,
+        vec![0, 0],
+        vec![kernel(
+            1,
+            &[0],
+            &[],
+            &[],
+            &[1],
+            KernelLocation::At(file_loc(4, 7)),
+        )],
+        vec![1],
+        Some(file_loc(4, 3)),
+    );
+    let sync = body(
+        1,
+        2,
+        vec![0, 0],
+        vec![kernel(
+            1,
+            &[0],
+            &[],
+            &[],
+            &[1],
+            KernelLocation::At(file_loc(9, 7)),
+        )],
+        vec![1],
+        Some(file_loc(8, 1)),
+    );
     let main = body(
         1,
         4,
         vec![0, 0, 0, 1],
         vec![
-            kernel(0, &[0], &[(0, "agg"), (1, "nested")], &[1, 2], &[1], KernelLocation::At(file_loc(3, 10))),
-            kernel(2, &[1], &[(2, "fn_name"), (3, "unit")], &[3], &[2], KernelLocation::At(file_loc(5, 10))),
+            kernel(
+                0,
+                &[0],
+                &[(0, "agg"), (1, "nested")],
+                &[1, 2],
+                &[1],
+                KernelLocation::At(file_loc(3, 10)),
+            ),
+            kernel(
+                2,
+                &[1],
+                &[(2, "fn_name"), (3, "unit")],
+                &[3],
+                &[2],
+                KernelLocation::At(file_loc(5, 10)),
+            ),
             kernel(3, &[], &[], &[], &[3], KernelLocation::At(file_loc(6, 10))),
         ],
         vec![2, 3],
         Some(file_loc(2, 1)),
     );
     Module {
-        kernel_names: vec!["tfrt.call".into(), "tfrt.add.i32".into(), "tfrt_test.native".into(), "tfrt.new.chain".into()],
+        kernel_names: vec![
+            "tfrt.call".into(),
+            "tfrt.add.i32".into(),
+            "tfrt_test.native".into(),
+            "tfrt.new.chain".into(),
+        ],
         types: vec!["i32".into(), "!tfrt.chain".into()],
         attributes,
         functions: vec![
@@ -159,9 +339,28 @@ fn functions_and_aggregates() -> Module {
 
 fn locations() -> Module {
     let unknown = Location::Unknown;
-    let name = Location::Name { name: "op_name".into(), child: Box::new(file_loc(1, 2)) };
-    let call = Location::CallSite { callee: Box::new(Location::Name { name: "f".into(), child: Box::new(Location::Unknown) }), caller: Box::new(file_loc(7, 3)) };
-    let fused = Location::Fused(vec![Location::FileLineCol { file: "a.py".into(), line: 42, column: 314 }, Location::Name { name: "b".into(), child: Box::new(Location::Unknown) }]);
+    let name = Location::Name {
+        name: "op_name".into(),
+        child: Box::new(file_loc(1, 2)),
+    };
+    let call = Location::CallSite {
+        callee: Box::new(Location::Name {
+            name: "f".into(),
+            child: Box::new(Location::Unknown),
+        }),
+        caller: Box::new(file_loc(7, 3)),
+    };
+    let fused = Location::Fused(vec![
+        Location::FileLineCol {
+            file: "a.py".into(),
+            line: 42,
+            column: 314,
+        },
+        Location::Name {
+            name: "b".into(),
+            child: Box::new(Location::Unknown),
+        },
+    ]);
     let kernels = [unknown, name, call, fused]
         .into_iter()
         .map(KernelLocation::At)
@@ -172,7 +371,20 @@ fn locations() -> Module {
         kernel_names: vec!["tfrt_test.print_hello".into()],
         types: vec![],
         attributes: vec![],
-        functions: vec![function("locations", FunctionKind::Bef, &[], &[], Some(body(0, 0, vec![], kernels, vec![], Some(file_loc(100_000, 1)))))],
+        functions: vec![function(
+            "locations",
+            FunctionKind::Bef,
+            &[],
+            &[],
+            Some(body(
+                0,
+                0,
+                vec![],
+                kernels,
+                vec![],
+                Some(file_loc(100_000, 1)),
+            )),
+        )],
         optional_sections: true,
     }
 }
@@ -188,7 +400,13 @@ fn without_optional_sections() -> Module {
 
 fn goldens() -> Vec<(&'static str, Module)> {
     vec![
-        ("empty.bef", Module { optional_sections: true, ..Module::default() }),
+        (
+            "empty.bef",
+            Module {
+                optional_sections: true,
+                ..Module::default()
+            },
+        ),
         ("add_i32.bef", add_i32()),
         ("scalar_attributes.bef", scalar_attributes()),
         ("arrays_dense_shapes.bef", arrays_dense_shapes()),
@@ -207,19 +425,29 @@ fn golden_files_match_byte_for_byte() {
         if bless {
             std::fs::write(&path, &bytes).unwrap();
         }
-        let expected = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e} (run with BLESS=1)", path.display()));
+        let expected = std::fs::read(&path)
+            .unwrap_or_else(|e| panic!("{}: {e} (run with BLESS=1)", path.display()));
         assert_eq!(bytes, expected, "{name} differs from the golden file");
         let buffer = BefBuffer::copy_from(&bytes);
         let file = buffer.open().unwrap();
         verify(&file).unwrap_or_else(|problems| panic!("{name}: {problems:?}"));
-        assert_eq!(file.to_module().unwrap(), module, "{name} decodes to its model");
+        assert_eq!(
+            file.to_module().unwrap(),
+            module,
+            "{name} decodes to its model"
+        );
     }
 }
 
 #[test]
 fn empty_module_matches_the_fact_sheet() {
-    let expected = "0b ef 00 00 00 01 00 02 02 00 03 02 00 04 02 00 05 00 08 02 00 09 02 00 0a 02 00";
-    let bytes = encode(&Module { optional_sections: true, ..Module::default() }).unwrap();
+    let expected =
+        "0b ef 00 00 00 01 00 02 02 00 03 02 00 04 02 00 05 00 08 02 00 09 02 00 0a 02 00";
+    let bytes = encode(&Module {
+        optional_sections: true,
+        ..Module::default()
+    })
+    .unwrap();
     assert_eq!(bef::dump::hex(&bytes), expected);
     assert_eq!(bytes.len(), 27);
 }

@@ -55,7 +55,17 @@ proptest! {
 
 #[test]
 fn vbr_edges() {
-    for v in [0, 1, 127, 128, 16383, 16384, u32::MAX as u64, 1 << 63, u64::MAX] {
+    for v in [
+        0,
+        1,
+        127,
+        128,
+        16383,
+        16384,
+        u32::MAX as u64,
+        1 << 63,
+        u64::MAX,
+    ] {
         let mut e = Emitter::new();
         e.vbr(v);
         assert_eq!(Reader::new(e.bytes(), 0).vbr("v").unwrap(), v, "{v}");
@@ -76,19 +86,37 @@ fn generator_covers_the_model() {
             state ^= state << 17;
             *byte = state as u8;
         }
-        let Some(module) = module_from(&seed) else { continue };
+        let Some(module) = module_from(&seed) else {
+            continue;
+        };
         for attr in &module.attributes {
             kinds.insert(attr.attr_type().name());
         }
         attrs += module.attributes.len();
-        kernels += module.functions.iter().filter_map(|f| f.body.as_ref()).map(|b| b.kernels.len() - 1).sum::<usize>();
+        kernels += module
+            .functions
+            .iter()
+            .filter_map(|f| f.body.as_ref())
+            .map(|b| b.kernels.len() - 1)
+            .sum::<usize>();
         let bytes = encode(&module).unwrap();
         let buffer = BefBuffer::copy_from(&bytes);
         assert_eq!(buffer.open().unwrap().to_module().unwrap(), module);
     }
     assert!(kernels > 300, "only {kernels} kernels generated");
     assert!(attrs > 300, "only {attrs} attributes generated");
-    for kind in ["aggregate", "dense", "shape", "string", "func", "type", "symbol_ref"] {
-        assert!(kinds.contains(kind), "no {kind} attribute generated: {kinds:?}");
+    for kind in [
+        "aggregate",
+        "dense",
+        "shape",
+        "string",
+        "func",
+        "type",
+        "symbol_ref",
+    ] {
+        assert!(
+            kinds.contains(kind),
+            "no {kind} attribute generated: {kinds:?}"
+        );
     }
 }

@@ -51,7 +51,16 @@ fn exercise(bytes: &[u8]) -> (Vec<DecodeError>, usize) {
             if let Err(problems) = verify(&file) {
                 errors.extend(problems);
             }
-            errors.extend(listing(&file, &DumpOptions { section: None, hex: true }).err());
+            errors.extend(
+                listing(
+                    &file,
+                    &DumpOptions {
+                        section: None,
+                        hex: true,
+                    },
+                )
+                .err(),
+            );
             errors.extend(file.to_module().err());
         }
     }
@@ -66,16 +75,29 @@ fn budget(len: usize) -> usize {
 
 fn expect_error(bytes: &[u8], needle: &str) {
     let (errors, peak) = exercise(bytes);
-    let error = errors.iter().find(|e| e.message.contains(needle)).unwrap_or_else(|| panic!("no error mentions {needle:?}: {errors:?}"));
+    let error = errors
+        .iter()
+        .find(|e| e.message.contains(needle))
+        .unwrap_or_else(|| panic!("no error mentions {needle:?}: {errors:?}"));
     assert!(error.to_string().contains(" at offset 0x"), "{error}");
-    assert!(peak <= budget(bytes.len()), "{peak} bytes for a {}-byte input", bytes.len());
+    assert!(
+        peak <= budget(bytes.len()),
+        "{peak} bytes for a {}-byte input",
+        bytes.len()
+    );
 }
 
 fn goldens() -> Vec<(String, Vec<u8>)> {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/bef");
-    let mut files: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
     files.sort();
-    files.into_iter().map(|p| (p.display().to_string(), std::fs::read(&p).unwrap())).collect()
+    files
+        .into_iter()
+        .map(|p| (p.display().to_string(), std::fs::read(&p).unwrap()))
+        .collect()
 }
 
 fn vbr(value: u64) -> Vec<u8> {
@@ -110,12 +132,21 @@ fn every_truncation_of_every_golden_file_fails_cleanly() {
         // Cutting the file at a section boundary leaves a shorter valid
         // file (e.g. without the optional sections); anywhere else it errs.
         let buffer = BefBuffer::copy_from(&bytes);
-        let boundaries: Vec<usize> = buffer.open().unwrap().sections().iter().map(|s| s.header_offset as usize).collect();
+        let boundaries: Vec<usize> = buffer
+            .open()
+            .unwrap()
+            .sections()
+            .iter()
+            .map(|s| s.header_offset as usize)
+            .collect();
         for len in 0..bytes.len() {
             let (errors, peak) = exercise(&bytes[..len]);
             assert!(peak <= budget(len), "{name}[..{len}]: {peak} bytes");
             if errors.is_empty() {
-                assert!(boundaries.contains(&len), "{name} truncated to {len} bytes was accepted");
+                assert!(
+                    boundaries.contains(&len),
+                    "{name} truncated to {len} bytes was accepted"
+                );
             }
             for error in errors {
                 assert!(error.to_string().contains(" at offset 0x"), "{error}");
@@ -127,13 +158,22 @@ fn every_truncation_of_every_golden_file_fails_cleanly() {
 #[test]
 fn huge_counts_are_refused_before_allocation() {
     let _turn = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
-    expect_error(&file(&[section(4, &vbr(HUGE))]), "function count 1152921504606846976 exceeds");
-    expect_error(&file(&[section(2, &vbr(HUGE))]), "kernel count 1152921504606846976 exceeds");
+    expect_error(
+        &file(&[section(4, &vbr(HUGE))]),
+        "function count 1152921504606846976 exceeds",
+    );
+    expect_error(
+        &file(&[section(2, &vbr(HUGE))]),
+        "kernel count 1152921504606846976 exceeds",
+    );
     expect_error(&file(&[section(3, &vbr(HUGE))]), "type count");
     // A function whose register table claims 2^60 registers.
     let index = [&[1u8, 0, 0, 0, 0, 0][..]].concat();
     let body = [vbr(0), vbr(HUGE)].concat();
-    expect_error(&file(&[section(0, b"f\0"), section(4, &index), section(5, &body)]), "register count 1152921504606846976 exceeds");
+    expect_error(
+        &file(&[section(0, b"f\0"), section(4, &index), section(5, &body)]),
+        "register count 1152921504606846976 exceeds",
+    );
     // A section claiming 2^60 bytes.
     let mut bytes = vec![0x0b, 0xef, 0x00, 0x07];
     bytes.extend(vbr(HUGE << 1));
@@ -143,7 +183,10 @@ fn huge_counts_are_refused_before_allocation() {
     agg.extend(&(1u32 << 30).to_le_bytes());
     agg.extend([0; 20]);
     let types = [vbr(1), vbr(0), vbr(u64::from(AttrType::AGGREGATE.0))].concat();
-    expect_error(&file(&[section(1, &agg), section(8, &types)]), "aggregate of 1073741824 elements");
+    expect_error(
+        &file(&[section(1, &agg), section(8, &types)]),
+        "aggregate of 1073741824 elements",
+    );
 }
 
 #[test]
@@ -151,12 +194,21 @@ fn offsets_past_the_end_are_reported() {
     let _turn = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     // Function body offset past the Functions section.
     let index = [&[1u8, 0][..], &vbr(1000), &[0, 0, 0]].concat();
-    expect_error(&file(&[section(0, b"f\0"), section(4, &index), section(5, &[])]), "outside the 0-byte Functions section");
+    expect_error(
+        &file(&[section(0, b"f\0"), section(4, &index), section(5, &[])]),
+        "outside the 0-byte Functions section",
+    );
     // A name offset past the string table.
     let index = [&[1u8, 0, 0][..], &vbr(77), &[0, 0]].concat();
-    expect_error(&file(&[section(0, b"f\0"), section(4, &index)]), "offset 77 is outside the 2-byte string table");
+    expect_error(
+        &file(&[section(0, b"f\0"), section(4, &index)]),
+        "offset 77 is outside the 2-byte string table",
+    );
     // A kernel whose location points past the Locations section.
-    let (_, mut add) = goldens().into_iter().find(|(n, _)| n.ends_with("add_i32.bef")).unwrap();
+    let (_, mut add) = goldens()
+        .into_iter()
+        .find(|(n, _)| n.ends_with("add_i32.bef"))
+        .unwrap();
     // The add kernel's header: code 0, location 4, 2 arguments.
     let header = [0u8, 0, 0, 0, 4, 0, 0, 0, 2, 0, 0, 0];
     let location_field = add.windows(12).position(|w| w == header).unwrap() + 4;
@@ -170,14 +222,24 @@ fn deep_nesting_is_bounded() {
     // 100,000 nested call sites.
     let mut locations = vec![3u8; 100_000];
     locations.push(0);
-    expect_error(&file(&[section(7, &locations)]), "locations nested deeper than 64 levels");
+    expect_error(
+        &file(&[section(7, &locations)]),
+        "locations nested deeper than 64 levels",
+    );
     // Aggregates nested 200 deep.
     let mut attr = Attribute::I32(1);
     for _ in 0..200 {
         attr = Attribute::Aggregate(vec![attr]);
     }
-    let module = Module { attributes: vec![attr], optional_sections: true, ..Module::default() };
-    expect_error(&encode(&module).unwrap(), "attributes nested deeper than 64 levels");
+    let module = Module {
+        attributes: vec![attr],
+        optional_sections: true,
+        ..Module::default()
+    };
+    expect_error(
+        &encode(&module).unwrap(),
+        "attributes nested deeper than 64 levels",
+    );
 }
 
 #[test]
@@ -193,7 +255,10 @@ fn random_bit_flips_never_panic_and_stay_in_budget() {
             let bit = state as usize % (flipped.len() * 8);
             flipped[bit / 8] ^= 1 << (bit % 8);
             let (_, peak) = exercise(&flipped);
-            assert!(peak <= budget(flipped.len()), "{name} with bit {bit} flipped: {peak} bytes");
+            assert!(
+                peak <= budget(flipped.len()),
+                "{name} with bit {bit} flipped: {peak} bytes"
+            );
         }
     }
 }

@@ -9,7 +9,11 @@ use bef::format::{BefBuffer, SectionId, verify};
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
-#[command(name = "bef", version, about = "Tools for TFRT Binary Executable Format (BEF) files")]
+#[command(
+    name = "bef",
+    version,
+    about = "Tools for TFRT Binary Executable Format (BEF) files"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -62,17 +66,24 @@ impl From<io::Error> for Failure {
 }
 
 fn load(path: &PathBuf) -> Result<BefBuffer, Failure> {
-    BefBuffer::load(path).map_err(|e| Failure::Message(format!("cannot read {}: {e}", path.display())))
+    BefBuffer::load(path)
+        .map_err(|e| Failure::Message(format!("cannot read {}: {e}", path.display())))
 }
 
 fn run(cli: Cli) -> Result<(), Failure> {
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     match cli.command {
-        Command::Dump { file, section, hex, json } => {
+        Command::Dump {
+            file,
+            section,
+            hex,
+            json,
+        } => {
             let buffer = load(&file)?;
             let bef = buffer.open().map_err(|e| Failure::Message(e.to_string()))?;
-            let listing = listing(&bef, &DumpOptions { section, hex }).map_err(|e| Failure::Message(e.to_string()))?;
+            let listing = listing(&bef, &DumpOptions { section, hex })
+                .map_err(|e| Failure::Message(e.to_string()))?;
             if json {
                 write_json(&mut out, &listing)?;
             } else {
@@ -86,9 +97,18 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 for problem in &problems {
                     eprintln!("error: {problem}");
                 }
-                return Err(Failure::Message(format!("{} failed verification with {} problem(s)", file.display(), problems.len())));
+                return Err(Failure::Message(format!(
+                    "{} failed verification with {} problem(s)",
+                    file.display(),
+                    problems.len()
+                )));
             }
-            writeln!(out, "{}: OK ({} functions)", file.display(), bef.functions().len())?;
+            writeln!(
+                out,
+                "{}: OK ({} functions)",
+                file.display(),
+                bef.functions().len()
+            )?;
         }
     }
     out.flush()?;

@@ -145,7 +145,13 @@ impl Attribute {
                 .scalar_dtype()
                 .and_then(DType::host_size)
                 // An i1 counts as zero bytes wide (1 bit / 8) in the reference.
-                .map_or(1, |size| if scalar.scalar_dtype() == Some(DType::I1) { 0 } else { size }),
+                .map_or(1, |size| {
+                    if scalar.scalar_dtype() == Some(DType::I1) {
+                        0
+                    } else {
+                        size
+                    }
+                }),
         }
     }
 
@@ -193,8 +199,11 @@ fn emit_header(
     byte_size: u32,
     fields: &[u32],
 ) -> EncodeResult<usize> {
-    let prefix = u16::try_from(prefix_size)
-        .map_err(|_| EncodeError(format!("attribute header prefix {prefix_size} exceeds 65535 bytes")))?;
+    let prefix = u16::try_from(prefix_size).map_err(|_| {
+        EncodeError(format!(
+            "attribute header prefix {prefix_size} exceeds 65535 bytes"
+        ))
+    })?;
     let padding = padding_for(e.len() + prefix_size, usize::from(alignment));
     e.pad(usize::from(alignment), padding);
     let offset = e.len();
@@ -210,7 +219,11 @@ fn emit_header(
 
 /// Writes the `u32 count` of an array so that its payload meets
 /// `payload_alignment` (`EncodeArrayAttrHeader`).
-fn emit_array_header(e: &mut Emitter, count: usize, payload_alignment: usize) -> EncodeResult<usize> {
+fn emit_array_header(
+    e: &mut Emitter,
+    count: usize,
+    payload_alignment: usize,
+) -> EncodeResult<usize> {
     if payload_alignment <= 4 {
         e.align(4);
     } else {
@@ -309,9 +322,18 @@ fn emit_dense(e: &mut Emitter, dense: &DenseAttr) -> EncodeResult<usize> {
         .dtype
         .host_size()
         .filter(|_| dense.dtype.is_dense_element())
-        .ok_or_else(|| EncodeError(format!("dense elements of {} cannot be encoded", dense.dtype.mlir_name())))?;
-    let count = dense_element_count(&dense.shape)
-        .ok_or_else(|| EncodeError(format!("dense shape {:?} has no valid element count", dense.shape)))?;
+        .ok_or_else(|| {
+            EncodeError(format!(
+                "dense elements of {} cannot be encoded",
+                dense.dtype.mlir_name()
+            ))
+        })?;
+    let count = dense_element_count(&dense.shape).ok_or_else(|| {
+        EncodeError(format!(
+            "dense shape {:?} has no valid element count",
+            dense.shape
+        ))
+    })?;
     if count.checked_mul(size as u64) != Some(dense.data.len() as u64) {
         return Err(EncodeError(format!(
             "dense data has {} bytes but shape {:?} of {} needs {count} elements",
@@ -355,7 +377,14 @@ fn emit_aggregate(e: &mut Emitter, elements: &[Attribute]) -> EncodeResult<usize
         .unwrap_or(1)
         .max(4);
     let count = to_u32(elements.len(), "aggregate length")?;
-    let offset = emit_header(e, alignment as u8, DType::Invalid, 12 + 4 * elements.len(), 0, &[count])?;
+    let offset = emit_header(
+        e,
+        alignment as u8,
+        DType::Invalid,
+        12 + 4 * elements.len(),
+        0,
+        &[count],
+    )?;
     let mut offset_slot = e.len();
     for _ in elements {
         e.extend(&0u32.to_le_bytes());
@@ -377,7 +406,12 @@ fn emit_aggregate(e: &mut Emitter, elements: &[Attribute]) -> EncodeResult<usize
 
 /// Decodes the attribute of type `ty` at `offset` of the Attributes section
 /// `section`, whose first byte is at absolute file offset `base`.
-pub fn decode_attribute(section: &[u8], base: u64, offset: usize, ty: AttrType) -> DecodeResult<Attribute> {
+pub fn decode_attribute(
+    section: &[u8],
+    base: u64,
+    offset: usize,
+    ty: AttrType,
+) -> DecodeResult<Attribute> {
     AttrDecoder { section, base }.decode(offset, ty, 0)
 }
 
@@ -404,13 +438,20 @@ impl AttrDecoder<'_> {
     }
 
     fn u32(&self, offset: usize, what: &str) -> DecodeResult<u32> {
-        u32_at(self.section, offset)
-            .ok_or_else(|| self.err(offset.min(self.section.len()), format!("{what} runs past the end of the Attributes section")))
+        u32_at(self.section, offset).ok_or_else(|| {
+            self.err(
+                offset.min(self.section.len()),
+                format!("{what} runs past the end of the Attributes section"),
+            )
+        })
     }
 
     fn decode(&self, offset: usize, ty: AttrType, depth: usize) -> DecodeResult<Attribute> {
         if depth > MAX_NESTING {
-            return Err(self.err(offset, format!("attributes nested deeper than {MAX_NESTING} levels")));
+            return Err(self.err(
+                offset,
+                format!("attributes nested deeper than {MAX_NESTING} levels"),
+            ));
         }
         if let Some(element) = ty.array_element() {
             return self.decode_array(offset, element);
@@ -421,18 +462,21 @@ impl AttrDecoder<'_> {
         match ty {
             AttrType::TYPE => {
                 let code = self.bytes(offset, 1, "type attribute")?[0];
-                let dtype = DType::from_u8(code)
-                    .ok_or_else(|| self.err(offset, format!("unknown dtype {code} in type attribute")))?;
+                let dtype = DType::from_u8(code).ok_or_else(|| {
+                    self.err(offset, format!("unknown dtype {code} in type attribute"))
+                })?;
                 Ok(Attribute::Type(dtype))
             }
-            AttrType::FUNC => Ok(Attribute::Func(self.length_prefixed(offset, "function name")?.to_vec())),
+            AttrType::FUNC => Ok(Attribute::Func(
+                self.length_prefixed(offset, "function name")?.to_vec(),
+            )),
             AttrType::SHAPE => self.decode_shape(offset),
             AttrType::DENSE => self.decode_dense(offset),
             AttrType::AGGREGATE => self.decode_aggregate(offset, depth),
             AttrType::SYMBOL_REF => self.decode_compilation_unit(offset),
-            AttrType(code) if code == DType::String as u8 => {
-                Ok(Attribute::String(self.length_prefixed(offset, "string attribute")?.to_vec()))
-            }
+            AttrType(code) if code == DType::String as u8 => Ok(Attribute::String(
+                self.length_prefixed(offset, "string attribute")?.to_vec(),
+            )),
             AttrType(code) => {
                 let kind = DType::from_u8(code)
                     .and_then(ScalarKind::from_dtype)
@@ -462,7 +506,12 @@ impl AttrDecoder<'_> {
             DType::I64 => Attribute::I64(u as i64),
             DType::UI64 => Attribute::UI64(u),
             DType::F64 => Attribute::F64(u),
-            other => return Err(self.err(offset, format!("{} is not a scalar attribute type", other.mlir_name()))),
+            other => {
+                return Err(self.err(
+                    offset,
+                    format!("{} is not a scalar attribute type", other.mlir_name()),
+                ));
+            }
         })
     }
 
@@ -497,7 +546,10 @@ impl AttrDecoder<'_> {
         let prefix = usize::from(u16::from_le_bytes([head[2], head[3]]));
         let byte_size = u32::from_le_bytes([head[4], head[5], head[6], head[7]]) as usize;
         if !alignment.is_power_of_two() {
-            return Err(self.err(offset, format!("{what} alignment {alignment} is not a power of two")));
+            return Err(self.err(
+                offset,
+                format!("{what} alignment {alignment} is not a power of two"),
+            ));
         }
         self.bytes(offset, byte_size, what)?;
         Ok((alignment, head[1], prefix, byte_size))
@@ -510,7 +562,10 @@ impl AttrDecoder<'_> {
         let (_, _, _, byte_size) = self.header(offset, "shape attribute")?;
         let rank = self.u32(offset + 8, "shape rank")? as usize;
         if rank.checked_mul(8).and_then(|n| n.checked_add(12)) != Some(byte_size) {
-            return Err(self.err(offset, format!("shape of rank {rank} cannot be {byte_size} bytes")));
+            return Err(self.err(
+                offset,
+                format!("shape of rank {rank} cannot be {byte_size} bytes"),
+            ));
         }
         let dims = self.bytes(offset + 12, rank * 8, "shape dimensions")?;
         Ok(Attribute::Shape(Some(read_i64s(dims))))
@@ -520,26 +575,50 @@ impl AttrDecoder<'_> {
         let (_, dtype_code, prefix, byte_size) = self.header(offset, "dense attribute")?;
         let dtype = DType::from_u8(dtype_code)
             .filter(|d| d.is_dense_element())
-            .ok_or_else(|| self.err(offset + 1, format!("dtype {dtype_code} cannot be a dense element type")))?;
+            .ok_or_else(|| {
+                self.err(
+                    offset + 1,
+                    format!("dtype {dtype_code} cannot be a dense element type"),
+                )
+            })?;
         let element_offset = self.u32(offset + 8, "dense element offset")? as usize;
         let element_count = u64::from(self.u32(offset + 12, "dense element count")?);
         let rank = self.u32(offset + 16, "dense rank")? as usize;
-        if rank.checked_mul(8).and_then(|n| n.checked_add(20)) != Some(element_offset) || prefix != element_offset {
-            return Err(self.err(offset + 8, format!("dense element offset {element_offset} does not match rank {rank}")));
+        if rank.checked_mul(8).and_then(|n| n.checked_add(20)) != Some(element_offset)
+            || prefix != element_offset
+        {
+            return Err(self.err(
+                offset + 8,
+                format!("dense element offset {element_offset} does not match rank {rank}"),
+            ));
         }
         if element_offset > byte_size {
-            return Err(self.err(offset + 4, format!("dense size {byte_size} is smaller than its header")));
+            return Err(self.err(
+                offset + 4,
+                format!("dense size {byte_size} is smaller than its header"),
+            ));
         }
         let shape = read_i64s(self.bytes(offset + 20, rank * 8, "dense shape")?);
         if dense_element_count(&shape) != Some(element_count) {
-            return Err(self.err(offset + 12, format!("dense element count {element_count} does not match shape {shape:?}")));
+            return Err(self.err(
+                offset + 12,
+                format!("dense element count {element_count} does not match shape {shape:?}"),
+            ));
         }
         let data_len = byte_size - element_offset;
         let size = dtype.host_size().unwrap_or(1) as u64;
         if element_count.checked_mul(size) != Some(data_len as u64) {
-            return Err(self.err(offset + 4, format!("dense data of {data_len} bytes does not hold {element_count} elements of {}", dtype.mlir_name())));
+            return Err(self.err(
+                offset + 4,
+                format!(
+                    "dense data of {data_len} bytes does not hold {element_count} elements of {}",
+                    dtype.mlir_name()
+                ),
+            ));
         }
-        let data = self.bytes(offset + element_offset, data_len, "dense elements")?.to_vec();
+        let data = self
+            .bytes(offset + element_offset, data_len, "dense elements")?
+            .to_vec();
         Ok(Attribute::Dense(DenseAttr { dtype, shape, data }))
     }
 
@@ -553,7 +632,12 @@ impl AttrDecoder<'_> {
             .checked_mul(4)
             .and_then(|n| n.checked_add(12))
             .filter(|&end| end <= byte_size)
-            .ok_or_else(|| self.err(offset + 8, format!("aggregate of {count} elements does not fit in {byte_size} bytes")))?;
+            .ok_or_else(|| {
+                self.err(
+                    offset + 8,
+                    format!("aggregate of {count} elements does not fit in {byte_size} bytes"),
+                )
+            })?;
         // Elements must be disjoint, in order and inside the aggregate, so that
         // decoding work stays proportional to the bytes (no shared subtrees).
         let mut elements = Vec::new();
@@ -568,11 +652,19 @@ impl AttrDecoder<'_> {
                 return Err(self.err(slot, format!("aggregate element {i} offset {relative} overlaps its neighbours or lies outside the aggregate")));
             };
             if tag == AttrType::SYMBOL_REF {
-                return Err(self.err(at - 1, format!("aggregate element {i} is a symbol reference, which aggregates cannot hold")));
+                return Err(self.err(
+                    at - 1,
+                    format!(
+                        "aggregate element {i} is a symbol reference, which aggregates cannot hold"
+                    ),
+                ));
             }
             let end = relative + attribute_extent(self.section, at, tag);
             if end > byte_size {
-                return Err(self.err(at, format!("aggregate element {i} runs past the end of the aggregate")));
+                return Err(self.err(
+                    at,
+                    format!("aggregate element {i} runs past the end of the aggregate"),
+                ));
             }
             elements.push(self.decode(at, tag, depth + 1)?);
             free_from = end;
@@ -591,7 +683,8 @@ impl AttrDecoder<'_> {
             .collect::<DecodeResult<Vec<_>>>()?;
         let serialized_len = r.vbr("compilation unit length")?;
         let mut take = |len: u64, what: &str| -> DecodeResult<Vec<u8>> {
-            let len = usize::try_from(len).map_err(|_| r.error(format!("{what} length {len} is too large")))?;
+            let len = usize::try_from(len)
+                .map_err(|_| r.error(format!("{what} length {len} is too large")))?;
             Ok(r.bytes(len, what)?.to_vec())
         };
         let root = take(root_len, "symbol name")?;
@@ -603,7 +696,12 @@ impl AttrDecoder<'_> {
         if r.u8("compilation unit terminator")? != 0 {
             return Err(r.error("compilation unit is not NUL-terminated"));
         }
-        Ok(Attribute::CompilationUnit(CompilationUnit { id, root, nested, serialized }))
+        Ok(Attribute::CompilationUnit(CompilationUnit {
+            id,
+            root,
+            nested,
+            serialized,
+        }))
     }
 }
 
@@ -726,7 +824,9 @@ mod tests {
         // header {8, i32, prefix 28, size 36}; element_offset 28; count 2; rank 1
         assert_eq!(
             &bytes[4..24],
-            &[8, 8, 28, 0, 36, 0, 0, 0, 28, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0]
+            &[
+                8, 8, 28, 0, 36, 0, 0, 0, 28, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0
+            ]
         );
         assert_eq!(bytes.len(), 4 + 36);
         round_trip(dense);
@@ -763,7 +863,11 @@ mod tests {
 
         // Two elements sharing one offset would let nested aggregates
         // multiply decoding work; they are rejected.
-        let mut bytes = encode(&Attribute::Aggregate(vec![Attribute::I8(1), Attribute::I8(2)])).0;
+        let mut bytes = encode(&Attribute::Aggregate(vec![
+            Attribute::I8(1),
+            Attribute::I8(2),
+        ]))
+        .0;
         let first = bytes[12];
         bytes[16] = first;
         let err = decode_attribute(&bytes, 0, 0, AttrType::AGGREGATE).unwrap_err();

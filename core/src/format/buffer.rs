@@ -15,7 +15,10 @@ pub struct BefBuffer {
 enum Storage {
     Mapped(memmap2::Mmap),
     /// `u64` words guarantee 8-byte alignment; `len` is the byte length.
-    Aligned { words: Vec<u64>, len: usize },
+    Aligned {
+        words: Vec<u64>,
+        len: usize,
+    },
 }
 
 impl BefBuffer {
@@ -31,7 +34,9 @@ impl BefBuffer {
         // fault (SIGBUS); that is the documented cost of mmap, accepted by
         // every mmap-based loader, and the reference loader alike.
         let map = unsafe { memmap2::Mmap::map(&file)? };
-        Ok(BefBuffer { storage: Storage::Mapped(map) })
+        Ok(BefBuffer {
+            storage: Storage::Mapped(map),
+        })
     }
 
     /// Copies `bytes` into an 8-byte-aligned buffer.
@@ -42,7 +47,12 @@ impl BefBuffer {
             raw[..chunk.len()].copy_from_slice(chunk);
             *word = u64::from_ne_bytes(raw);
         }
-        BefBuffer { storage: Storage::Aligned { words, len: bytes.len() } }
+        BefBuffer {
+            storage: Storage::Aligned {
+                words,
+                len: bytes.len(),
+            },
+        }
     }
 
     /// Reads everything from `reader` (e.g. stdin) into an aligned buffer.

@@ -19,7 +19,11 @@ pub fn write_string_literal(f: &mut impl Write, bytes: &[u8]) -> fmt::Result {
     f.write_char('"')
 }
 
-fn write_list<T>(f: &mut Formatter<'_>, items: &[T], mut item: impl FnMut(&mut Formatter<'_>, &T) -> fmt::Result) -> fmt::Result {
+fn write_list<T>(
+    f: &mut Formatter<'_>,
+    items: &[T],
+    mut item: impl FnMut(&mut Formatter<'_>, &T) -> fmt::Result,
+) -> fmt::Result {
     f.write_char('[')?;
     for (i, x) in items.iter().enumerate() {
         if i > 0 {
@@ -71,7 +75,12 @@ impl Display for Attribute {
                 for nested in &unit.nested {
                     write!(f, "::@{}", String::from_utf8_lossy(nested))?;
                 }
-                write!(f, " /* compilation unit {}, {} bytes */", unit.id, unit.serialized.len())
+                write!(
+                    f,
+                    " /* compilation unit {}, {} bytes */",
+                    unit.id,
+                    unit.serialized.len()
+                )
             }
         }
     }
@@ -94,7 +103,10 @@ fn element(dtype: DType, b: &[u8]) -> String {
         DType::F32 => format!("{:?}", f32::from_bits(u(4) as u32)),
         DType::F64 => format!("{:?}", f64::from_bits(u(8))),
         DType::Complex64 => {
-            let (re, im) = (f32::from_bits(u(4) as u32), f32::from_le_bytes([b[4], b[5], b[6], b[7]]));
+            let (re, im) = (
+                f32::from_bits(u(4) as u32),
+                f32::from_le_bytes([b[4], b[5], b[6], b[7]]),
+            );
             format!("({re:?}, {im:?})")
         }
         DType::Complex128 => {
@@ -107,7 +119,11 @@ fn element(dtype: DType, b: &[u8]) -> String {
 
 fn write_dense(f: &mut Formatter<'_>, dense: &DenseAttr) -> fmt::Result {
     let size = dense.dtype.host_size().unwrap_or(1);
-    let values: Vec<String> = dense.data.chunks_exact(size).map(|b| element(dense.dtype, b)).collect();
+    let values: Vec<String> = dense
+        .data
+        .chunks_exact(size)
+        .map(|b| element(dense.dtype, b))
+        .collect();
     f.write_str("dense<")?;
     if dense.shape.is_empty() {
         f.write_str(values.first().map_or("", String::as_str))?;
@@ -142,11 +158,27 @@ mod tests {
 
     #[test]
     fn prints_like_mlir() {
-        let array = Attribute::Array { element: ArrayElement::Scalar(DType::I32), values: vec![Attribute::I32(1), Attribute::I32(2)] };
+        let array = Attribute::Array {
+            element: ArrayElement::Scalar(DType::I32),
+            values: vec![Attribute::I32(1), Attribute::I32(2)],
+        };
         assert_eq!(array.to_string(), "[1 : i32, 2 : i32]");
-        let dense = Attribute::Dense(DenseAttr { dtype: DType::I32, shape: vec![2, 2], data: [1i32, 2, 3, 4].iter().flat_map(|v| v.to_le_bytes()).collect() });
-        assert_eq!(dense.to_string(), "dense<[[1, 2], [3, 4]]> : tensor<2x2xi32>");
-        assert_eq!(Attribute::Shape(Some(vec![1, -1, 3])).to_string(), "#corert.shape<1x?x3>");
+        let dense = Attribute::Dense(DenseAttr {
+            dtype: DType::I32,
+            shape: vec![2, 2],
+            data: [1i32, 2, 3, 4]
+                .iter()
+                .flat_map(|v| v.to_le_bytes())
+                .collect(),
+        });
+        assert_eq!(
+            dense.to_string(),
+            "dense<[[1, 2], [3, 4]]> : tensor<2x2xi32>"
+        );
+        assert_eq!(
+            Attribute::Shape(Some(vec![1, -1, 3])).to_string(),
+            "#corert.shape<1x?x3>"
+        );
         assert_eq!(Attribute::string("a\"\n").to_string(), r#""a\"\0A""#);
         assert_eq!(Attribute::f32(1.0).to_string(), "1.0 : f32");
     }

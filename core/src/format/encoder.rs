@@ -1,7 +1,9 @@
 //! Module model → BEF bytes, laid out byte for byte as the reference
 //! `mlir_to_bef` writes them (fact sheet `bef-encoding.md`).
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
+
+use rustc_hash::FxHashMap;
 
 use super::attr::emit_attribute;
 use super::constants::{MAGIC, PSEUDO_KERNEL_LOCATION, SectionId, VERSION};
@@ -17,7 +19,7 @@ pub fn encode(module: &Module) -> EncodeResult<Vec<u8>> {
 
 struct Encoder<'m> {
     module: &'m Module,
-    strings: HashMap<&'m str, u64>,
+    strings: FxHashMap<&'m str, u64>,
     string_section: Emitter,
     attribute_offsets: Vec<u32>,
 }
@@ -27,7 +29,8 @@ fn fail<T>(message: String) -> EncodeResult<T> {
 }
 
 fn fixed32(value: u64, what: &str) -> EncodeResult<u32> {
-    u32::try_from(value).map_err(|_| EncodeError(format!("{what} {value:#x} does not fit in a FIXED32 field")))
+    u32::try_from(value)
+        .map_err(|_| EncodeError(format!("{what} {value:#x} does not fit in a FIXED32 field")))
 }
 
 impl<'m> Encoder<'m> {
@@ -37,11 +40,15 @@ impl<'m> Encoder<'m> {
         names.extend(module.types.iter().map(String::as_str));
         names.extend(module.functions.iter().map(|f| f.name.as_str()));
         if module.optional_sections {
-            let kernels = module.functions.iter().filter_map(|f| f.body.as_ref()).flat_map(|b| &b.kernels);
+            let kernels = module
+                .functions
+                .iter()
+                .filter_map(|f| f.body.as_ref())
+                .flat_map(|b| &b.kernels);
             names.extend(kernels.flat_map(|k| k.attribute_names.iter().map(String::as_str)));
         }
         let mut string_section = Emitter::new();
-        let mut strings = HashMap::with_capacity(names.len());
+        let mut strings = FxHashMap::with_capacity_and_hasher(names.len(), Default::default());
         for name in names {
             if name.as_bytes().contains(&0) {
                 return fail(format!("string {name:?} contains a NUL byte"));
@@ -50,7 +57,12 @@ impl<'m> Encoder<'m> {
             string_section.extend(name.as_bytes());
             string_section.byte(0);
         }
-        Ok(Encoder { module, strings, string_section, attribute_offsets: Vec::new() })
+        Ok(Encoder {
+            module,
+            strings,
+            string_section,
+            attribute_offsets: Vec::new(),
+        })
     }
 
     fn string(&self, s: &str) -> u64 {
@@ -70,12 +82,17 @@ impl<'m> Encoder<'m> {
         attribute_types.vbr(module.attributes.len() as u64);
         for attr in &module.attributes {
             let offset = emit_attribute(&mut attributes, attr)?;
-            self.attribute_offsets.push(fixed32(offset as u64, "attribute offset")?);
+            self.attribute_offsets
+                .push(fixed32(offset as u64, "attribute offset")?);
             attribute_types.vbr(offset as u64);
             attribute_types.vbr(u64::from(attr.attr_type().0));
         }
         emit_section(&mut out, SectionId::Attributes, &attributes);
-        emit_section(&mut out, SectionId::Kernels, &self.name_table(&module.kernel_names));
+        emit_section(
+            &mut out,
+            SectionId::Kernels,
+            &self.name_table(&module.kernel_names),
+        );
         emit_section(&mut out, SectionId::Types, &self.name_table(&module.types));
 
         let mut locations = LocationEmitter::new();
@@ -90,11 +107,24 @@ impl<'m> Encoder<'m> {
             match (&function.body, function.kind.has_body()) {
                 (Some(body), true) => {
                     let context = format!("function {index} ('{}')", function.name);
-                    self.emit_body(body, function.arg_types.len(), &context, &mut functions, &mut locations, &mut attribute_names, &mut register_types)
-                        .map_err(|EncodeError(e)| EncodeError(format!("{context}: {e}")))?;
+                    self.emit_body(
+                        body,
+                        function.arg_types.len(),
+                        &context,
+                        &mut functions,
+                        &mut locations,
+                        &mut attribute_names,
+                        &mut register_types,
+                    )
+                    .map_err(|EncodeError(e)| EncodeError(format!("{context}: {e}")))?;
                 }
                 (None, false) => {}
-                (Some(_), false) => return fail(format!("native function '{}' cannot have a body", function.name)),
+                (Some(_), false) => {
+                    return fail(format!(
+                        "native function '{}' cannot have a body",
+                        function.name
+                    ));
+                }
                 (None, true) => return fail(format!("function '{}' needs a body", function.name)),
             }
         }
@@ -140,7 +170,10 @@ impl<'m> Encoder<'m> {
         if (ty as usize) < self.module.types.len() {
             Ok(())
         } else {
-            fail(format!("type index {ty} is out of range ({} types)", self.module.types.len()))
+            fail(format!(
+                "type index {ty} is out of range ({} types)",
+                self.module.types.len()
+            ))
         }
     }
 
@@ -157,7 +190,10 @@ impl<'m> Encoder<'m> {
     ) -> EncodeResult<()> {
         let _ = context;
         if (body.num_registers as usize) < num_args {
-            return fail(format!("{} registers cannot hold {num_args} arguments", body.num_registers));
+            return fail(format!(
+                "{} registers cannot hold {num_args} arguments",
+                body.num_registers
+            ));
         }
         let location = locations.op_location(body.location.as_ref());
         functions.vbr(location);
@@ -215,7 +251,12 @@ impl<'m> Encoder<'m> {
         Ok(())
     }
 
-    fn emit_kernel(&self, kernel: &Kernel, list: &mut Emitter, locations: &mut LocationEmitter) -> EncodeResult<()> {
+    fn emit_kernel(
+        &self,
+        kernel: &Kernel,
+        list: &mut Emitter,
+        locations: &mut LocationEmitter,
+    ) -> EncodeResult<()> {
         if kernel.used_by.len() != kernel.results.len() {
             return fail(format!(
                 "{} used-by lists for {} results",
@@ -230,7 +271,12 @@ impl<'m> Encoder<'m> {
         };
         list.u32(kernel.code);
         list.u32(fixed32(location, "location offset")?);
-        for count in [kernel.args.len(), kernel.attributes.len(), kernel.functions.len(), kernel.results.len()] {
+        for count in [
+            kernel.args.len(),
+            kernel.attributes.len(),
+            kernel.functions.len(),
+            kernel.results.len(),
+        ] {
             list.u32(fixed32(count as u64, "count")?);
         }
         for users in &kernel.used_by {
@@ -241,7 +287,10 @@ impl<'m> Encoder<'m> {
         }
         for &attr in &kernel.attributes {
             let offset = self.attribute_offsets.get(attr as usize).ok_or_else(|| {
-                EncodeError(format!("attribute index {attr} is out of range ({} attributes)", self.attribute_offsets.len()))
+                EncodeError(format!(
+                    "attribute index {attr} is out of range ({} attributes)",
+                    self.attribute_offsets.len()
+                ))
             })?;
             list.u32(*offset);
         }
@@ -283,11 +332,14 @@ mod tests {
 
     #[test]
     fn empty_module_is_27_bytes() {
-        let module = Module { optional_sections: true, ..Module::default() };
+        let module = Module {
+            optional_sections: true,
+            ..Module::default()
+        };
         let bytes = encode(&module).unwrap();
         let expected = [
-            0x0b, 0xef, 0x00, 0x00, 0x00, 0x01, 0x00, 0x02, 0x02, 0x00, 0x03, 0x02, 0x00, 0x04, 0x02, 0x00, 0x05,
-            0x00, 0x08, 0x02, 0x00, 0x09, 0x02, 0x00, 0x0a, 0x02, 0x00,
+            0x0b, 0xef, 0x00, 0x00, 0x00, 0x01, 0x00, 0x02, 0x02, 0x00, 0x03, 0x02, 0x00, 0x04,
+            0x02, 0x00, 0x05, 0x00, 0x08, 0x02, 0x00, 0x09, 0x02, 0x00, 0x0a, 0x02, 0x00,
         ];
         assert_eq!(bytes, expected);
     }

@@ -7,7 +7,9 @@ use std::ops::Range;
 use std::sync::OnceLock;
 
 use super::attr::{Attribute, decode_attribute};
-use super::constants::{FIRST_VIRTUAL_LOCATION, FunctionKind, KERNEL_ALIGNMENT, MAGIC, SectionId, VERSION};
+use super::constants::{
+    FIRST_VIRTUAL_LOCATION, FunctionKind, KERNEL_ALIGNMENT, MAGIC, SectionId, VERSION,
+};
 use super::dtype::AttrType;
 use super::error::{DecodeError, DecodeResult};
 use super::location::{Location, LocationDecoder};
@@ -32,7 +34,10 @@ impl SectionInfo {
     }
 
     pub fn name(&self) -> String {
-        self.known().map_or_else(|| format!("Unknown({})", self.id), |id| id.name().to_owned())
+        self.known().map_or_else(
+            || format!("Unknown({})", self.id),
+            |id| id.name().to_owned(),
+        )
     }
 
     fn range(&self) -> Range<usize> {
@@ -106,7 +111,9 @@ impl<'a> U32s<'a> {
     }
 
     pub fn iter(&self) -> impl ExactSizeIterator<Item = u32> + 'a {
-        self.0.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        self.0
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
     }
 
     pub fn to_vec(&self) -> Vec<u32> {
@@ -162,7 +169,10 @@ impl<'a> KernelRecord<'a> {
     }
     /// Indices into the FunctionIndex.
     pub fn functions(&self) -> U32s<'a> {
-        self.span(self.num_args() + self.num_attributes(), self.num_functions())
+        self.span(
+            self.num_args() + self.num_attributes(),
+            self.num_functions(),
+        )
     }
     pub fn results(&self) -> U32s<'a> {
         let skip = self.num_args() + self.num_attributes() + self.num_functions();
@@ -170,13 +180,20 @@ impl<'a> KernelRecord<'a> {
     }
     /// Number of users of each result.
     pub fn num_used_by(&self) -> U32s<'a> {
-        self.words.slice(HEADER_WORDS..HEADER_WORDS + self.num_results())
+        self.words
+            .slice(HEADER_WORDS..HEADER_WORDS + self.num_results())
     }
     /// Users of result `index` (kernel-table indices).
     pub fn used_by(&self, index: usize) -> U32s<'a> {
-        let before: usize = self.num_used_by().iter().take(index).map(|n| n as usize).sum();
+        let before: usize = self
+            .num_used_by()
+            .iter()
+            .take(index)
+            .map(|n| n as usize)
+            .sum();
         let count = self.num_used_by().get(index).unwrap_or(0) as usize;
-        let skip = self.num_args() + self.num_attributes() + self.num_functions() + self.num_results();
+        let skip =
+            self.num_args() + self.num_attributes() + self.num_functions() + self.num_results();
         self.span(skip + before, count)
     }
     /// The record's bytes.
@@ -187,7 +204,10 @@ impl<'a> KernelRecord<'a> {
 
 /// Number of words of the record at `words`, validated against its length.
 fn record_words(words: U32s<'_>) -> Option<usize> {
-    let header: Vec<usize> = (0..HEADER_WORDS).map(|i| words.get(i).map(|w| w as usize)).collect::<Option<_>>()?;
+    let mut header = [0usize; HEADER_WORDS];
+    for (i, slot) in header.iter_mut().enumerate() {
+        *slot = words.get(i)? as usize;
+    }
     let results = header[5];
     let mut total = HEADER_WORDS.checked_add(results)?;
     for count in &header[2..5] {
@@ -198,7 +218,9 @@ fn record_words(words: U32s<'_>) -> Option<usize> {
         return None;
     }
     let users = words.slice(HEADER_WORDS..HEADER_WORDS + results);
-    let users = users.iter().try_fold(0usize, |acc, n| acc.checked_add(n as usize))?;
+    let users = users
+        .iter()
+        .try_fold(0usize, |acc, n| acc.checked_add(n as usize))?;
     total = total.checked_add(users)?;
     (total <= words.len()).then_some(total)
 }
@@ -255,16 +277,28 @@ impl<'a> BefFile<'a> {
     /// loader requires (attributes are aligned relative to it).
     pub fn open(bytes: &'a [u8]) -> DecodeResult<BefFile<'a>> {
         if (bytes.as_ptr() as usize) % 8 != 0 {
-            return Err(DecodeError::new(0, "BEF buffer is not 8-byte aligned (copy it into an aligned buffer)"));
+            return Err(DecodeError::new(
+                0,
+                "BEF buffer is not 8-byte aligned (copy it into an aligned buffer)",
+            ));
         }
         let mut r = Reader::new(bytes, 0);
         let magic = r.bytes(2, "BEF magic number")?;
         if magic != MAGIC {
-            return Err(DecodeError::new(0, format!("not a BEF file: magic {:02x} {:02x}, expected 0b ef", magic[0], magic[1])));
+            return Err(DecodeError::new(
+                0,
+                format!(
+                    "not a BEF file: magic {:02x} {:02x}, expected 0b ef",
+                    magic[0], magic[1]
+                ),
+            ));
         }
         let version = r.u8("BEF version")?;
         if version != VERSION {
-            return Err(DecodeError::new(2, format!("unsupported BEF version {version}")));
+            return Err(DecodeError::new(
+                2,
+                format!("unsupported BEF version {version}"),
+            ));
         }
         let mut sections = Vec::new();
         let mut known = [None; SectionId::ALL.len()];
@@ -275,7 +309,10 @@ impl<'a> BefFile<'a> {
             let alignment = if length_and_flag & 1 == 1 {
                 let alignment = r.u8("section alignment")?;
                 if !alignment.is_power_of_two() {
-                    return Err(DecodeError::new(r.offset() - 1, format!("section alignment {alignment} is not a power of two")));
+                    return Err(DecodeError::new(
+                        r.offset() - 1,
+                        format!("section alignment {alignment} is not a power of two"),
+                    ));
                 }
                 r.align_to(usize::from(alignment), "section alignment padding")?;
                 Some(alignment)
@@ -284,8 +321,13 @@ impl<'a> BefFile<'a> {
             };
             let len = length_and_flag >> 1;
             let data_offset = r.offset();
-            let name = SectionId::from_u8(id).map_or_else(|| format!("section {id}"), |s| format!("{} section", s.name()));
-            let len_usize = usize::try_from(len).map_err(|_| DecodeError::new(header_offset, format!("{name} length {len} is too large")))?;
+            let name = SectionId::from_u8(id).map_or_else(
+                || format!("section {id}"),
+                |s| format!("{} section", s.name()),
+            );
+            let len_usize = usize::try_from(len).map_err(|_| {
+                DecodeError::new(header_offset, format!("{name} length {len} is too large"))
+            })?;
             r.bytes(len_usize, &name)?;
             if SectionId::from_u8(id).is_some() {
                 if known[id as usize].is_some() {
@@ -293,7 +335,13 @@ impl<'a> BefFile<'a> {
                 }
                 known[id as usize] = Some(sections.len());
             }
-            sections.push(SectionInfo { id, header_offset, data_offset, len, alignment });
+            sections.push(SectionInfo {
+                id,
+                header_offset,
+                data_offset,
+                len,
+                alignment,
+            });
         }
         let mut file = BefFile {
             bytes,
@@ -323,12 +371,15 @@ impl<'a> BefFile<'a> {
         for _ in 0..count {
             let entry_offset = r.offset();
             let kind_byte = r.u8("function kind")?;
-            let kind = FunctionKind::from_u8(kind_byte)
-                .ok_or_else(|| DecodeError::new(entry_offset, format!("unknown function kind {kind_byte}")))?;
+            let kind = FunctionKind::from_u8(kind_byte).ok_or_else(|| {
+                DecodeError::new(entry_offset, format!("unknown function kind {kind_byte}"))
+            })?;
             let offset = r.vbr("function offset")?;
             let name_at = r.offset();
             let name_offset = r.vbr("function name offset")?;
-            let name = self.string(name_offset).map_err(|e| DecodeError::new(name_at, e.message))?;
+            let name = self
+                .string(name_offset)
+                .map_err(|e| DecodeError::new(name_at, e.message))?;
             let mut types = |r: &mut Reader<'a>, what: &str| -> DecodeResult<Range<usize>> {
                 let n = r.count(what, 1)?;
                 let start = self.function_types.len();
@@ -339,11 +390,22 @@ impl<'a> BefFile<'a> {
             };
             let arg_types = types(&mut r, "argument count")?;
             let result_types = types(&mut r, "result count")?;
-            functions.push(FunctionEntry { kind, offset, name, entry_offset, arg_types, result_types });
+            functions.push(FunctionEntry {
+                kind,
+                offset,
+                name,
+                entry_offset,
+                arg_types,
+                result_types,
+            });
         }
         r.expect_end("FunctionIndex section")?;
         let functions_len = self.section_data(SectionId::Functions).len() as u64;
-        let mut starts: Vec<u64> = functions.iter().filter(|f| f.kind.has_body()).map(|f| f.offset).collect();
+        let mut starts: Vec<u64> = functions
+            .iter()
+            .filter(|f| f.kind.has_body())
+            .map(|f| f.offset)
+            .collect();
         starts.sort_unstable();
         starts.dedup();
         self.function_ends = functions
@@ -403,7 +465,10 @@ impl<'a> BefFile<'a> {
         for _ in 0..count {
             let at = r.offset();
             let offset = r.vbr(&format!("{what} name offset"))?;
-            names.push(self.string(offset).map_err(|e| DecodeError::new(at, e.message))?);
+            names.push(
+                self.string(offset)
+                    .map_err(|e| DecodeError::new(at, e.message))?,
+            );
         }
         r.expect_end(&format!("{} section", id.name()))?;
         Ok(names)
@@ -445,12 +510,21 @@ impl<'a> BefFile<'a> {
     /// The decoded tables of function `index`, decoded on first use.
     pub fn body(&self, index: usize) -> DecodeResult<&FunctionBody<'a>> {
         let entry = self.functions.get(index).ok_or_else(|| {
-            DecodeError::new(self.section_base(SectionId::FunctionIndex), format!("function index {index} is out of range"))
+            DecodeError::new(
+                self.section_base(SectionId::FunctionIndex),
+                format!("function index {index} is out of range"),
+            )
         })?;
         if !entry.kind.has_body() {
-            return Err(DecodeError::new(entry.entry_offset, format!("function '{}' is native and has no body", entry.name)));
+            return Err(DecodeError::new(
+                entry.entry_offset,
+                format!("function '{}' is native and has no body", entry.name),
+            ));
         }
-        self.bodies[index].get_or_init(|| self.decode_body(index)).as_ref().map_err(Clone::clone)
+        self.bodies[index]
+            .get_or_init(|| self.decode_body(index))
+            .as_ref()
+            .map_err(Clone::clone)
     }
 
     fn decode_body(&self, index: usize) -> DecodeResult<FunctionBody<'a>> {
@@ -461,14 +535,24 @@ impl<'a> BefFile<'a> {
             .ok()
             .filter(|&start| start < end && end <= data.len())
             .ok_or_else(|| {
-                DecodeError::new(entry.entry_offset, format!("function '{}' offset {:#x} is outside the {}-byte Functions section", entry.name, entry.offset, data.len()))
+                DecodeError::new(
+                    entry.entry_offset,
+                    format!(
+                        "function '{}' offset {:#x} is outside the {}-byte Functions section",
+                        entry.name,
+                        entry.offset,
+                        data.len()
+                    ),
+                )
             })?;
         // Relative positions in `r` are function-relative; the kernel list is
         // aligned relative to the section, so track the absolute start.
         let mut r = Reader::new(&data[start..end], base + start as u64);
         let location = r.vbr("function location")?;
         let num_registers = r.count("register count", 1)?;
-        let register_uses = (0..num_registers).map(|_| r.vbr_u32("register use count")).collect::<DecodeResult<Vec<_>>>()?;
+        let register_uses = (0..num_registers)
+            .map(|_| r.vbr_u32("register use count"))
+            .collect::<DecodeResult<Vec<_>>>()?;
         let num_kernels = r.count("kernel count", 3)?;
         let mut kernels = Vec::with_capacity(num_kernels);
         for _ in 0..num_kernels {
@@ -477,13 +561,24 @@ impl<'a> BefFile<'a> {
             let offset = u32::try_from(offset)
                 .ok()
                 .filter(|o| *o as usize % KERNEL_ALIGNMENT == 0)
-                .ok_or_else(|| DecodeError::new(at, format!("kernel offset {offset} is not a 4-byte-aligned 32-bit value")))?;
+                .ok_or_else(|| {
+                    DecodeError::new(
+                        at,
+                        format!("kernel offset {offset} is not a 4-byte-aligned 32-bit value"),
+                    )
+                })?;
             let num_operands = r.vbr_u32("kernel operand count")?;
             let stream_id = r.vbr("stream id")?;
-            kernels.push(KernelEntry { offset, num_operands, stream_id });
+            kernels.push(KernelEntry {
+                offset,
+                num_operands,
+                stream_id,
+            });
         }
         let num_results = entry.result_types.len();
-        let results = (0..num_results).map(|_| r.vbr_u32("result register")).collect::<DecodeResult<Vec<_>>>()?;
+        let results = (0..num_results)
+            .map(|_| r.vbr_u32("result register"))
+            .collect::<DecodeResult<Vec<_>>>()?;
         let list_start = (start + r.position()).next_multiple_of(KERNEL_ALIGNMENT);
         let list_start = list_start.min(end);
         let kernel_list = &data[list_start..end];
@@ -493,7 +588,10 @@ impl<'a> BefFile<'a> {
             if record_words(words).is_none() {
                 return Err(DecodeError::new(
                     kernel_list_offset + u64::from(k.offset),
-                    format!("kernel {i} of function '{}' runs past the end of the function", entry.name),
+                    format!(
+                        "kernel {i} of function '{}' runs past the end of the function",
+                        entry.name
+                    ),
                 ));
             }
         }
@@ -511,7 +609,9 @@ impl<'a> BefFile<'a> {
     /// The AttributeTypes section as (offset, type) pairs, if present.
     pub fn attribute_types(&self) -> DecodeResult<Option<&[(u32, AttrType)]>> {
         let parsed = self.attribute_types.get_or_init(|| {
-            let Some(_) = self.section(SectionId::AttributeTypes) else { return Ok(None) };
+            let Some(_) = self.section(SectionId::AttributeTypes) else {
+                return Ok(None);
+            };
             let (data, base) = self.section_with_base(SectionId::AttributeTypes);
             let mut r = Reader::new(data, base);
             let count = r.count("attribute count", 2)?;
@@ -521,11 +621,16 @@ impl<'a> BefFile<'a> {
                 let at = r.offset();
                 let offset = r.vbr_u32("attribute offset")?;
                 if previous.is_some_and(|p| p >= offset) {
-                    return Err(DecodeError::new(at, format!("attribute offset {offset:#x} is not above the previous one")));
+                    return Err(DecodeError::new(
+                        at,
+                        format!("attribute offset {offset:#x} is not above the previous one"),
+                    ));
                 }
                 previous = Some(offset);
                 let ty = r.vbr("attribute type")?;
-                let ty = u8::try_from(ty).map_err(|_| DecodeError::new(at, format!("attribute type {ty} is not a byte")))?;
+                let ty = u8::try_from(ty).map_err(|_| {
+                    DecodeError::new(at, format!("attribute type {ty} is not a byte"))
+                })?;
                 entries.push((offset, AttrType(ty)));
             }
             r.expect_end("AttributeTypes section")?;
@@ -543,7 +648,12 @@ impl<'a> BefFile<'a> {
     pub fn location_decoder(&self) -> LocationDecoder<'a> {
         let (locations, locations_base) = self.section_with_base(SectionId::Locations);
         let (strings, strings_base) = self.section_with_base(SectionId::LocationStrings);
-        LocationDecoder { locations, locations_base, strings, strings_base }
+        LocationDecoder {
+            locations,
+            locations_base,
+            strings,
+            strings_base,
+        }
     }
 
     /// The location at a kernel's or function's location offset; `None` for
@@ -576,7 +686,14 @@ impl<'a> BefFile<'a> {
             let at = r.offset();
             let count = r.count("kernel count", 0)?;
             if count != body.kernels.len() {
-                return Err(DecodeError::new(at, format!("AttributeNames lists {count} kernels for function '{}' which has {}", function.name, body.kernels.len())));
+                return Err(DecodeError::new(
+                    at,
+                    format!(
+                        "AttributeNames lists {count} kernels for function '{}' which has {}",
+                        function.name,
+                        body.kernels.len()
+                    ),
+                ));
             }
             let mut kernels = Vec::with_capacity(count);
             for kernel in body.kernel_records() {
@@ -584,7 +701,8 @@ impl<'a> BefFile<'a> {
                     .map(|_| {
                         let at = r.offset();
                         let offset = r.vbr("attribute name offset")?;
-                        self.string(offset).map_err(|e| DecodeError::new(at, e.message))
+                        self.string(offset)
+                            .map_err(|e| DecodeError::new(at, e.message))
                     })
                     .collect::<DecodeResult<Vec<_>>>()?;
                 kernels.push(names);
@@ -611,7 +729,9 @@ impl<'a> BefFile<'a> {
                 continue;
             }
             let count = r.count("register count", 1)?;
-            let types = (0..count).map(|_| r.vbr_u32("register type")).collect::<DecodeResult<Vec<_>>>()?;
+            let types = (0..count)
+                .map(|_| r.vbr_u32("register type"))
+                .collect::<DecodeResult<Vec<_>>>()?;
             all.push(Some(types));
         }
         r.expect_end("RegisterTypes section")?;
@@ -622,7 +742,13 @@ impl<'a> BefFile<'a> {
         let at = r.offset();
         let count = r.vbr("function count")?;
         if count != self.functions.len() as u64 {
-            return Err(DecodeError::new(at, format!("{section} lists {count} functions but the FunctionIndex has {}", self.functions.len())));
+            return Err(DecodeError::new(
+                at,
+                format!(
+                    "{section} lists {count} functions but the FunctionIndex has {}",
+                    self.functions.len()
+                ),
+            ));
         }
         Ok(())
     }

@@ -1,6 +1,6 @@
 //! Locations (Locations and LocationStrings sections).
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use super::constants::MAX_NESTING;
 use super::emitter::Emitter;
@@ -11,9 +11,19 @@ use super::reader::{Reader, c_string_at};
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Location {
     Unknown,
-    FileLineCol { file: String, line: u64, column: u64 },
-    Name { name: String, child: Box<Location> },
-    CallSite { callee: Box<Location>, caller: Box<Location> },
+    FileLineCol {
+        file: String,
+        line: u64,
+        column: u64,
+    },
+    Name {
+        name: String,
+        child: Box<Location>,
+    },
+    CallSite {
+        callee: Box<Location>,
+        caller: Box<Location>,
+    },
     Fused(Vec<Location>),
 }
 
@@ -54,7 +64,7 @@ impl std::fmt::Display for Location {
 pub struct LocationEmitter {
     pub locations: Emitter,
     pub strings: Emitter,
-    string_offsets: HashMap<String, u64>,
+    string_offsets: FxHashMap<String, u64>,
     /// Number of concrete locations written; the two sections are only
     /// emitted when this is non-zero.
     pub concrete_count: usize,
@@ -66,7 +76,7 @@ impl LocationEmitter {
         LocationEmitter {
             locations: Emitter::new(),
             strings: Emitter::new(),
-            string_offsets: HashMap::new(),
+            string_offsets: FxHashMap::default(),
             concrete_count: 0,
             next_virtual: u32::MAX,
         }
@@ -193,7 +203,12 @@ impl<'a> LocationDecoder<'a> {
                     .collect::<DecodeResult<Vec<_>>>()?;
                 Location::Fused(locations)
             }
-            kind => return Err(DecodeError::new(kind_at, format!("unknown location kind {kind}"))),
+            kind => {
+                return Err(DecodeError::new(
+                    kind_at,
+                    format!("unknown location kind {kind}"),
+                ));
+            }
         })
     }
 
@@ -212,12 +227,20 @@ mod tests {
 
     fn sample() -> Location {
         Location::Fused(vec![
-            Location::FileLineCol { file: "a.py".into(), line: 42, column: 314 },
+            Location::FileLineCol {
+                file: "a.py".into(),
+                line: 42,
+                column: 314,
+            },
             Location::Name {
                 name: "b".into(),
                 child: Box::new(Location::CallSite {
                     callee: Box::new(Location::Unknown),
-                    caller: Box::new(Location::FileLineCol { file: "a.py".into(), line: 1, column: 2 }),
+                    caller: Box::new(Location::FileLineCol {
+                        file: "a.py".into(),
+                        line: 1,
+                        column: 2,
+                    }),
                 }),
             },
         ])
@@ -255,7 +278,12 @@ mod tests {
     fn deep_nesting_is_an_error() {
         let mut bytes = vec![CALL_SITE; 10_000];
         bytes.push(UNKNOWN);
-        let d = LocationDecoder { locations: &bytes, locations_base: 0, strings: &[], strings_base: 0 };
+        let d = LocationDecoder {
+            locations: &bytes,
+            locations_base: 0,
+            strings: &[],
+            strings_base: 0,
+        };
         let err = d.decode_at(0).unwrap_err();
         assert!(err.message.contains("nested deeper"), "{err}");
     }

@@ -18,12 +18,14 @@ mod to_module;
 pub mod verify;
 
 pub use attr::{Attribute, CompilationUnit, DenseAttr};
+pub use buffer::BefBuffer;
 pub use constants::{FunctionKind, SectionId};
 pub use dtype::{ArrayElement, AttrType, DType};
 pub use encoder::encode;
 pub use error::{DecodeError, DecodeResult, EncodeError, EncodeResult};
+pub use file::{
+    BefFile, FunctionBody, FunctionEntry, KernelEntry, KernelRecord, SectionInfo, U32s,
+};
 pub use location::Location;
 pub use model::{Body, Function, Kernel, KernelLocation, Module};
-pub use file::{BefFile, FunctionBody, FunctionEntry, KernelEntry, KernelRecord, SectionInfo, U32s};
-pub use buffer::BefBuffer;
 pub use verify::verify;

@@ -82,7 +82,12 @@ impl Kernel {
     /// The pseudo kernel of a function with `num_args` arguments and
     /// `num_registers` registers; `used_by[0]` lists the kernels without
     /// operands, `used_by[1 + i]` the users of argument `i`.
-    pub fn pseudo(num_args: u32, num_registers: u32, used_by: Vec<Vec<u32>>, stream_id: u64) -> Kernel {
+    pub fn pseudo(
+        num_args: u32,
+        num_registers: u32,
+        used_by: Vec<Vec<u32>>,
+        stream_id: u64,
+    ) -> Kernel {
         let mut results = vec![num_registers];
         results.extend(0..num_args);
         Kernel {
@@ -129,7 +134,11 @@ impl Body {
     /// a function result, as the register table records them.
     pub fn register_uses(&self) -> Vec<u64> {
         let mut uses = vec![0u64; self.num_registers as usize];
-        let all = self.kernels.iter().flat_map(|k| k.args.iter()).chain(&self.results);
+        let all = self
+            .kernels
+            .iter()
+            .flat_map(|k| k.args.iter())
+            .chain(&self.results);
         for &reg in all {
             if let Some(count) = uses.get_mut(reg as usize) {
                 *count += 1;

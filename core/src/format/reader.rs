@@ -90,9 +90,10 @@ impl<'a> Reader<'a> {
     pub fn count(&mut self, what: &str, min_item_len: usize) -> DecodeResult<usize> {
         let start = self.offset();
         let count = self.vbr(what)?;
-        let fits = usize::try_from(count)
-            .ok()
-            .filter(|&n| n.checked_mul(min_item_len).is_some_and(|len| len <= self.remaining()));
+        let fits = usize::try_from(count).ok().filter(|&n| {
+            n.checked_mul(min_item_len)
+                .is_some_and(|len| len <= self.remaining())
+        });
         fits.ok_or_else(|| {
             DecodeError::new(
                 start,
@@ -148,7 +149,12 @@ pub fn u32_at(data: &[u8], pos: usize) -> Option<u32> {
 
 /// Reads the NUL-terminated UTF-8 string starting at `offset` of a string
 /// table whose first byte is at absolute file offset `base`.
-pub fn c_string_at<'a>(table: &'a [u8], offset: u64, base: u64, what: &str) -> DecodeResult<&'a str> {
+pub fn c_string_at<'a>(
+    table: &'a [u8],
+    offset: u64,
+    base: u64,
+    what: &str,
+) -> DecodeResult<&'a str> {
     let start = usize::try_from(offset)
         .ok()
         .filter(|&start| start < table.len())
@@ -193,7 +199,10 @@ mod tests {
         assert_eq!(err.offset, 16);
         assert!(err.message.contains("64 bits"), "{err}");
         let err = Reader::new(&[0x81], 3).vbr("count").unwrap_err();
-        assert_eq!(err.to_string(), "unexpected end of data reading count at offset 0x4");
+        assert_eq!(
+            err.to_string(),
+            "unexpected end of data reading count at offset 0x4"
+        );
     }
 
     #[test]

@@ -27,21 +27,35 @@ impl BefFile<'_> {
             .collect();
         let attribute_names = self.attribute_names()?;
         let register_types = self.register_types()?;
-        let present = [attribute_types.is_some(), attribute_names.is_some(), register_types.is_some()];
+        let present = [
+            attribute_types.is_some(),
+            attribute_names.is_some(),
+            register_types.is_some(),
+        ];
         let optional_sections = present == [true; 3];
         if present.contains(&true) && !optional_sections {
-            let first = [SectionId::AttributeTypes, SectionId::AttributeNames, SectionId::RegisterTypes]
-                .into_iter()
-                .find_map(|id| self.section(id))
-                .map_or(0, |s| s.header_offset);
-            return Err(DecodeError::new(first, "file has only some of the optional sections (AttributeTypes, AttributeNames, RegisterTypes); the model needs all or none"));
+            let first = [
+                SectionId::AttributeTypes,
+                SectionId::AttributeNames,
+                SectionId::RegisterTypes,
+            ]
+            .into_iter()
+            .find_map(|id| self.section(id))
+            .map_or(0, |s| s.header_offset);
+            return Err(DecodeError::new(
+                first,
+                "file has only some of the optional sections (AttributeTypes, AttributeNames, RegisterTypes); the model needs all or none",
+            ));
         }
 
         let mut functions = Vec::with_capacity(self.functions().len());
         for (index, entry) in self.functions().iter().enumerate() {
             let body = if entry.kind.has_body() {
                 let names = attribute_names.as_ref().and_then(|all| all[index].as_ref());
-                let types = register_types.as_ref().and_then(|all| all[index].clone()).unwrap_or_default();
+                let types = register_types
+                    .as_ref()
+                    .and_then(|all| all[index].clone())
+                    .unwrap_or_default();
                 Some(self.body_model(self.body(index)?, &attribute_index, names, types)?)
             } else {
                 None
@@ -55,7 +69,11 @@ impl BefFile<'_> {
             });
         }
         Ok(Module {
-            kernel_names: self.kernel_names()?.iter().map(|s| (*s).to_owned()).collect(),
+            kernel_names: self
+                .kernel_names()?
+                .iter()
+                .map(|s| (*s).to_owned())
+                .collect(),
             types: self.type_names()?.iter().map(|s| (*s).to_owned()).collect(),
             attributes,
             functions,
@@ -75,13 +93,23 @@ impl BefFile<'_> {
             if entry.num_operands as usize != record.num_args() {
                 return Err(DecodeError::new(
                     record.offset,
-                    format!("kernel {i} waits for {} operands but has {} arguments", entry.num_operands, record.num_args()),
+                    format!(
+                        "kernel {i} waits for {} operands but has {} arguments",
+                        entry.num_operands,
+                        record.num_args()
+                    ),
                 ));
             }
-            let location = if i == 0 && record.code() == PSEUDO_KERNEL_CODE && record.location() == PSEUDO_KERNEL_LOCATION {
+            let location = if i == 0
+                && record.code() == PSEUDO_KERNEL_CODE
+                && record.location() == PSEUDO_KERNEL_LOCATION
+            {
                 KernelLocation::Pseudo
             } else {
-                match self.location(u64::from(record.location())).map_err(|e| DecodeError::new(record.offset + 4, e.message))? {
+                match self
+                    .location(u64::from(record.location()))
+                    .map_err(|e| DecodeError::new(record.offset + 4, e.message))?
+                {
                     Some(location) => KernelLocation::At(location),
                     None => KernelLocation::Virtual,
                 }
@@ -108,7 +136,9 @@ impl BefFile<'_> {
                 attribute_names,
                 functions: record.functions().to_vec(),
                 results: record.results().to_vec(),
-                used_by: (0..record.num_results()).map(|r| record.used_by(r).to_vec()).collect(),
+                used_by: (0..record.num_results())
+                    .map(|r| record.used_by(r).to_vec())
+                    .collect(),
                 stream_id: entry.stream_id,
             });
         }

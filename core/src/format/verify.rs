@@ -5,7 +5,9 @@
 
 use std::collections::HashSet;
 
-use super::constants::{FIRST_VIRTUAL_LOCATION, FunctionKind, PSEUDO_KERNEL_CODE, PSEUDO_KERNEL_LOCATION, SectionId};
+use super::constants::{
+    FIRST_VIRTUAL_LOCATION, FunctionKind, PSEUDO_KERNEL_CODE, PSEUDO_KERNEL_LOCATION, SectionId,
+};
 use super::error::DecodeError;
 use super::file::{BefFile, FunctionBody, KernelRecord};
 use super::reader::Reader;
@@ -16,9 +18,16 @@ const MAX_PROBLEMS: usize = 100;
 /// Verifies `file`, returning every problem found (up to a limit), each
 /// with the offset where it was found.
 pub fn verify(file: &BefFile<'_>) -> Result<(), Vec<DecodeError>> {
-    let mut v = Verifier { file, problems: Vec::new() };
+    let mut v = Verifier {
+        file,
+        problems: Vec::new(),
+    };
     v.run();
-    if v.problems.is_empty() { Ok(()) } else { Err(v.problems) }
+    if v.problems.is_empty() {
+        Ok(())
+    } else {
+        Err(v.problems)
+    }
 }
 
 struct Verifier<'f, 'a> {
@@ -39,14 +48,26 @@ impl Verifier<'_, '_> {
 
     fn run(&mut self) {
         let file = self.file;
-        for id in [SectionId::Strings, SectionId::Attributes, SectionId::Kernels, SectionId::Types, SectionId::FunctionIndex, SectionId::Functions] {
+        for id in [
+            SectionId::Strings,
+            SectionId::Attributes,
+            SectionId::Kernels,
+            SectionId::Types,
+            SectionId::FunctionIndex,
+            SectionId::Functions,
+        ] {
             if file.section(id).is_none() {
-                self.report(file.bytes().len() as u64, format!("required {} section is missing", id.name()));
+                self.report(
+                    file.bytes().len() as u64,
+                    format!("required {} section is missing", id.name()),
+                );
             }
         }
         let strings = file.section_data(SectionId::Strings);
         if strings.last().is_some_and(|&b| b != 0) {
-            let end = file.section(SectionId::Strings).map_or(0, |s| s.data_offset + s.len);
+            let end = file
+                .section(SectionId::Strings)
+                .map_or(0, |s| s.data_offset + s.len);
             self.report(end - 1, "Strings section does not end with a NUL byte");
         }
         let num_kernel_names = self.check(file.kernel_names()).map_or(0, <[_]>::len);
@@ -59,23 +80,43 @@ impl Verifier<'_, '_> {
 
         let num_types = num_types.unwrap_or(usize::MAX);
         for (index, function) in file.functions().iter().enumerate() {
-            for &ty in file.function_arg_types(index).iter().chain(file.function_result_types(index)) {
+            for &ty in file
+                .function_arg_types(index)
+                .iter()
+                .chain(file.function_result_types(index))
+            {
                 if ty as usize >= num_types {
-                    self.report(function.entry_offset, format!("function '{}' uses type index {ty}, but there are {num_types} types", function.name));
+                    self.report(
+                        function.entry_offset,
+                        format!(
+                            "function '{}' uses type index {ty}, but there are {num_types} types",
+                            function.name
+                        ),
+                    );
                 }
             }
             if !function.kind.has_body() {
                 continue;
             }
-            let Some(body) = self.check(file.body(index)) else { continue };
-            let context = Context { index, num_kernel_names, attribute_offsets: attribute_offsets.as_ref() };
+            let Some(body) = self.check(file.body(index)) else {
+                continue;
+            };
+            let context = Context {
+                index,
+                num_kernel_names,
+                attribute_offsets: attribute_offsets.as_ref(),
+            };
             self.verify_body(&context, body);
         }
         self.check(file.attribute_names());
         if let Some(Some(register_types)) = self.check(file.register_types()) {
-            let base = file.section(SectionId::RegisterTypes).map_or(0, |s| s.data_offset);
+            let base = file
+                .section(SectionId::RegisterTypes)
+                .map_or(0, |s| s.data_offset);
             for (index, types) in register_types.iter().enumerate() {
-                let (Some(types), Ok(body)) = (types, file.body(index)) else { continue };
+                let (Some(types), Ok(body)) = (types, file.body(index)) else {
+                    continue;
+                };
                 if types.len() != body.num_registers() {
                     self.report(base, format!("RegisterTypes gives {} types for function {index} which has {} registers", types.len(), body.num_registers()));
                 }
@@ -86,11 +127,24 @@ impl Verifier<'_, '_> {
         }
     }
 
-    fn verify_attribute_types(&mut self, entries: &[(u32, super::dtype::AttrType)]) -> HashSet<u32> {
-        let base = self.file.section(SectionId::AttributeTypes).map_or(0, |s| s.data_offset);
+    fn verify_attribute_types(
+        &mut self,
+        entries: &[(u32, super::dtype::AttrType)],
+    ) -> HashSet<u32> {
+        let base = self
+            .file
+            .section(SectionId::AttributeTypes)
+            .map_or(0, |s| s.data_offset);
         for &(offset, ty) in entries {
             if let Err(e) = self.file.attribute(offset, ty) {
-                self.report(e.offset, format!("attribute at {offset:#x} of type {}: {}", ty.name(), e.message));
+                self.report(
+                    e.offset,
+                    format!(
+                        "attribute at {offset:#x} of type {}: {}",
+                        ty.name(),
+                        e.message
+                    ),
+                );
             }
         }
         let _ = base;
@@ -115,7 +169,12 @@ impl Verifier<'_, '_> {
                 self.report(field_at, format!("{what}: {}", e.message));
             }
         } else if offset < FIRST_VIRTUAL_LOCATION {
-            self.report(field_at, format!("{what} offset {offset:#x} is past the end of the {len}-byte Locations section"));
+            self.report(
+                field_at,
+                format!(
+                    "{what} offset {offset:#x} is past the end of the {len}-byte Locations section"
+                ),
+            );
         }
     }
 
@@ -128,13 +187,23 @@ impl Verifier<'_, '_> {
         let num_kernels = body.kernels.len();
         let num_functions = file.functions().len();
         let attributes_len = file.section_data(SectionId::Attributes).len();
-        self.verify_location(body.location, body.offset, &format!("location of function '{name}'"));
+        self.verify_location(
+            body.location,
+            body.offset,
+            &format!("location of function '{name}'"),
+        );
         if num_registers < num_args {
-            self.report(body.offset, format!("function '{name}' has {num_registers} registers for {num_args} arguments"));
+            self.report(
+                body.offset,
+                format!("function '{name}' has {num_registers} registers for {num_args} arguments"),
+            );
             return;
         }
         if num_kernels == 0 {
-            self.report(body.offset, format!("function '{name}' has no pseudo kernel"));
+            self.report(
+                body.offset,
+                format!("function '{name}' has no pseudo kernel"),
+            );
             return;
         }
 
@@ -147,19 +216,40 @@ impl Verifier<'_, '_> {
         for (k, (record, entry)) in body.kernel_records().zip(&body.kernels).enumerate() {
             let at = record.offset;
             if at < previous_end {
-                self.report(at, format!("kernel {k} of '{name}' overlaps the previous kernel"));
+                self.report(
+                    at,
+                    format!("kernel {k} of '{name}' overlaps the previous kernel"),
+                );
             }
             previous_end = at + record.bytes().len() as u64;
             if entry.num_operands as usize != record.num_args() {
-                self.report(at, format!("kernel {k} of '{name}' waits for {} operands but has {} arguments", entry.num_operands, record.num_args()));
+                self.report(
+                    at,
+                    format!(
+                        "kernel {k} of '{name}' waits for {} operands but has {} arguments",
+                        entry.num_operands,
+                        record.num_args()
+                    ),
+                );
             }
             if k == 0 {
                 self.verify_pseudo_kernel(&record, name, num_args, num_registers);
             } else {
                 if record.code() as usize >= cx.num_kernel_names {
-                    self.report(at, format!("kernel {k} of '{name}' has code {} but there are {} kernel names", record.code(), cx.num_kernel_names));
+                    self.report(
+                        at,
+                        format!(
+                            "kernel {k} of '{name}' has code {} but there are {} kernel names",
+                            record.code(),
+                            cx.num_kernel_names
+                        ),
+                    );
                 }
-                self.verify_location(u64::from(record.location()), at + 4, &format!("location of kernel {k} of '{name}'"));
+                self.verify_location(
+                    u64::from(record.location()),
+                    at + 4,
+                    &format!("location of kernel {k} of '{name}'"),
+                );
             }
             for reg in record.args().iter() {
                 match uses.get_mut(reg as usize) {
@@ -167,7 +257,10 @@ impl Verifier<'_, '_> {
                         *count += 1;
                         users[reg as usize].push(k as u32);
                     }
-                    None => self.report(at, format!("kernel {k} of '{name}' reads register {reg} of {num_registers}")),
+                    None => self.report(
+                        at,
+                        format!("kernel {k} of '{name}' reads register {reg} of {num_registers}"),
+                    ),
                 }
             }
             if record.num_args() == 0 && k > 0 {
@@ -181,18 +274,30 @@ impl Verifier<'_, '_> {
             }
             for f in record.functions().iter() {
                 if f as usize >= num_functions {
-                    self.report(at, format!("kernel {k} of '{name}' refers to function {f} of {num_functions}"));
+                    self.report(
+                        at,
+                        format!("kernel {k} of '{name}' refers to function {f} of {num_functions}"),
+                    );
                 }
             }
             for reg in record.results().iter() {
                 match defined_by.get_mut(reg as usize) {
                     Some(slot @ None) => *slot = Some(k),
-                    Some(Some(other)) => self.report(at, format!("register {reg} of '{name}' is defined by kernels {other} and {k}")),
-                    None => self.report(at, format!("kernel {k} of '{name}' writes register {reg} of {num_registers}")),
+                    Some(Some(other)) => self.report(
+                        at,
+                        format!("register {reg} of '{name}' is defined by kernels {other} and {k}"),
+                    ),
+                    None => self.report(
+                        at,
+                        format!("kernel {k} of '{name}' writes register {reg} of {num_registers}"),
+                    ),
                 }
             }
             for users_of in (0..record.num_results()).map(|r| record.used_by(r)) {
-                if let Some(bad) = users_of.iter().find(|&u| u == 0 || u as usize >= num_kernels) {
+                if let Some(bad) = users_of
+                    .iter()
+                    .find(|&u| u == 0 || u as usize >= num_kernels)
+                {
                     self.report(at, format!("kernel {k} of '{name}' lists kernel {bad} as a user, but there are {num_kernels} kernels"));
                 }
             }
@@ -200,17 +305,26 @@ impl Verifier<'_, '_> {
         for reg in body.results.iter() {
             match uses.get_mut(*reg as usize) {
                 Some(count) => *count += 1,
-                None => self.report(body.offset, format!("function '{name}' returns register {reg} of {num_registers}")),
+                None => self.report(
+                    body.offset,
+                    format!("function '{name}' returns register {reg} of {num_registers}"),
+                ),
             }
         }
         if function.kind == FunctionKind::Sync {
             let mut seen = HashSet::new();
             for (i, &reg) in body.results.iter().enumerate() {
                 if (reg as usize) < num_args {
-                    self.report(body.offset, format!("return value {i} is an argument in sync function '{name}'"));
+                    self.report(
+                        body.offset,
+                        format!("return value {i} is an argument in sync function '{name}'"),
+                    );
                 }
                 if !seen.insert(reg) {
-                    self.report(body.offset, format!("return value {i} is duplicated in sync function '{name}'"));
+                    self.report(
+                        body.offset,
+                        format!("return value {i} is duplicated in sync function '{name}'"),
+                    );
                 }
             }
         }
@@ -219,13 +333,18 @@ impl Verifier<'_, '_> {
                 self.report(body.offset, format!("register {reg} of '{name}' records {recorded} uses but is used {counted} times"));
             }
             if defined_by[reg].is_none() {
-                self.report(body.offset, format!("register {reg} of '{name}' is never defined"));
+                self.report(
+                    body.offset,
+                    format!("register {reg} of '{name}' is never defined"),
+                );
             }
         }
         // Each result's used-by list must name its users once per use.
         for (k, record) in body.kernel_records().enumerate() {
             for (r, reg) in record.results().iter().enumerate() {
-                let Some(expected) = users.get_mut(reg as usize) else { continue };
+                let Some(expected) = users.get_mut(reg as usize) else {
+                    continue;
+                };
                 let mut listed = record.used_by(r).to_vec();
                 listed.sort_unstable();
                 expected.sort_unstable();
@@ -236,15 +355,33 @@ impl Verifier<'_, '_> {
         }
     }
 
-    fn verify_pseudo_kernel(&mut self, record: &KernelRecord<'_>, name: &str, num_args: usize, num_registers: usize) {
+    fn verify_pseudo_kernel(
+        &mut self,
+        record: &KernelRecord<'_>,
+        name: &str,
+        num_args: usize,
+        num_registers: usize,
+    ) {
         let at = record.offset;
         if record.code() != PSEUDO_KERNEL_CODE || record.location() != PSEUDO_KERNEL_LOCATION {
-            self.report(at, format!("kernel 0 of '{name}' is not the pseudo kernel (code {:#x}, location {:#x})", record.code(), record.location()));
+            self.report(
+                at,
+                format!(
+                    "kernel 0 of '{name}' is not the pseudo kernel (code {:#x}, location {:#x})",
+                    record.code(),
+                    record.location()
+                ),
+            );
         }
         if record.num_args() + record.num_attributes() + record.num_functions() != 0 {
-            self.report(at, format!("pseudo kernel of '{name}' has arguments, attributes or functions"));
+            self.report(
+                at,
+                format!("pseudo kernel of '{name}' has arguments, attributes or functions"),
+            );
         }
-        let expected: Vec<u32> = std::iter::once(num_registers as u32).chain(0..num_args as u32).collect();
+        let expected: Vec<u32> = std::iter::once(num_registers as u32)
+            .chain(0..num_args as u32)
+            .collect();
         if record.results().to_vec() != expected {
             self.report(at, format!("pseudo kernel of '{name}' must define the pseudo register {num_registers} and arguments 0..{num_args}"));
         }

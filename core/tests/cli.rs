@@ -1,0 +1,128 @@
+//! The `bef` binary end to end: exit codes, error format, output modes.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn bef(args: &[&str], stdin: Option<&[u8]>) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bef"))
+        .args(args)
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    input.write_all(stdin.unwrap_or_default()).unwrap();
+    drop(input);
+    child.wait_with_output().unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn dump_lists_every_part() {
+    let out = bef(&["dump", "corpus/bef/functions_and_aggregates.bef"], None);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    for needle in [
+        "Sections:",
+        "FunctionIndex",
+        "Strings (14):",
+        "aggregate    [\"s\", [1 : i32]]",
+        "Function index (4):",
+        "native  @native_fn(i32) -> (i32)",
+        "[1] tfrt.call at 0x200",
+        "loc \"golden.mlir\":3:10",
+        "function [2] @sync_inc",
+        "result %1 -> used by [2]",
+        "Locations (",
+    ] {
+        assert!(stdout.contains(needle), "missing {needle:?} in:\n{stdout}");
+    }
+}
+
+#[test]
+fn dump_hex_json_section_and_stdin() {
+    let out = bef(&["dump", "--hex", "corpus/bef/add_i32.bef"], None);
+    assert!(text(&out.stdout).contains("bytes: ab ab ab ab cd cd cd cd"));
+
+    let out = bef(&["dump", "--json", "corpus/bef/add_i32.bef"], None);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("valid JSON");
+    assert_eq!(json["functions"][0]["kernels"][1]["name"], "tfrt.add.i32");
+    assert_eq!(json["size"], 202);
+
+    let out = bef(
+        &["dump", "--section", "kernels", "corpus/bef/add_i32.bef"],
+        None,
+    );
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("Kernels (1):") && !stdout.contains("Strings ("),
+        "{stdout}"
+    );
+
+    let bytes = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../corpus/bef/add_i32.bef"
+    ))
+    .unwrap();
+    let out = bef(&["dump", "-"], Some(&bytes));
+    assert!(out.status.success());
+    assert!(text(&out.stdout).contains("tfrt.add.i32"));
+}
+
+#[test]
+fn bad_input_is_an_error_with_an_offset_never_a_panic() {
+    let out = bef(&["dump", "-"], Some(&[0x0b, 0xef, 0x00, 0x04, 0x02, 0x85]));
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stderr),
+        "error: unexpected end of data reading function count at offset 0x6\n"
+    );
+
+    let out = bef(&["dump", "-"], Some(b"hello"));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).starts_with("error: not a BEF file"),
+        "{}",
+        text(&out.stderr)
+    );
+
+    let out = bef(&["dump", "no/such/file.bef"], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("cannot read no/such/file.bef"));
+
+    let out = bef(
+        &["dump", "--section", "bogus", "corpus/bef/add_i32.bef"],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2), "clap usage errors exit with 2");
+    assert!(text(&out.stderr).contains("unknown section 'bogus'"));
+}
+
+#[test]
+fn verify_reports_ok_and_problems() {
+    let out = bef(&["verify", "corpus/bef/functions_and_aggregates.bef"], None);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("OK (4 functions)"));
+
+    let mut bytes = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../corpus/bef/add_i32.bef"
+    ))
+    .unwrap();
+    // Make the add kernel read register 9 instead of register 1.
+    let header = [0u8, 0, 0, 0, 4, 0, 0, 0, 2, 0, 0, 0];
+    let at = bytes.windows(12).position(|w| w == header).unwrap();
+    bytes[at + 32] = 9;
+    let out = bef(&["verify", "-"], Some(&bytes));
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("kernel 1 of 'add' reads register 9 of 3 at offset 0x"),
+        "{stderr}"
+    );
+}
