@@ -139,7 +139,10 @@ mod tests {
         let d = Diagnostic::new("shape mismatch")
             .with_code(ErrorCode::InvalidArgument)
             .with_location("a.mlir", 3, 7);
-        assert_eq!(d.to_string(), "a.mlir:3:7: INVALID_ARGUMENT: shape mismatch");
+        assert_eq!(
+            d.to_string(),
+            "a.mlir:3:7: INVALID_ARGUMENT: shape mismatch"
+        );
         assert_eq!(Diagnostic::from("x").to_string(), "x");
     }
 }

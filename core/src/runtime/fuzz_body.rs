@@ -33,7 +33,10 @@ struct Payload {
 impl Payload {
     fn new(value: u16, live: &Arc<AtomicIsize>) -> Self {
         live.fetch_add(1, Ordering::SeqCst);
-        Payload { value, live: live.clone() }
+        Payload {
+            value,
+            live: live.clone(),
+        }
     }
 }
 
@@ -68,10 +71,36 @@ enum Op {
     Drop(u8),
 }
 
-#[derive(Arbitrary, Debug)]
+#[derive(Debug)]
 struct Program {
     values: Vec<Make>,
     threads: Vec<Vec<Op>>,
+}
+
+impl Program {
+    /// Bounded decoding: 1..=8 values, 1..=3 threads of up to 48 operations
+    /// (the derived `Vec` decoding spends the input on lengths and yields
+    /// mostly empty programs).
+    fn decode(u: &mut Unstructured<'_>) -> arbitrary::Result<Program> {
+        let n_values = u.int_in_range(1..=MAX_VALUES)?;
+        let values = (0..n_values)
+            .map(|_| Make::arbitrary(u))
+            .collect::<arbitrary::Result<_>>()?;
+        let n_threads = u.int_in_range(1..=MAX_THREADS)?;
+        let mut threads = Vec::with_capacity(n_threads);
+        for _ in 0..n_threads {
+            let n_ops = u.int_in_range(0..=MAX_OPS)?;
+            let mut ops = Vec::with_capacity(n_ops);
+            for _ in 0..n_ops {
+                if u.is_empty() {
+                    break;
+                }
+                ops.push(Op::arbitrary(u)?);
+            }
+            threads.push(ops);
+        }
+        Ok(Program { values, threads })
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -100,7 +129,9 @@ fn make(m: Make, live: &Arc<AtomicIsize>) -> AsyncValue {
     match m {
         Make::Unconstructed => AsyncValue::unconstructed::<Payload>(),
         Make::Constructed(v) => AsyncValue::constructed(Payload::new(v, live)),
-        Make::ConstructedKeep(v) => AsyncValue::constructed_keep_payload_on_error(Payload::new(v, live)),
+        Make::ConstructedKeep(v) => {
+            AsyncValue::constructed_keep_payload_on_error(Payload::new(v, live))
+        }
         Make::Available(v) => AsyncValue::available(Payload::new(v, live)),
         Make::Error => AsyncValue::error("made as error"),
         Make::Indirect => AsyncValue::indirect_of::<Payload>(),
@@ -151,7 +182,9 @@ fn run_ops(shared: &Arc<Shared>, ops: &[Op]) {
                 if b < a {
                     continue;
                 }
-                let (Some(ha), Some(hb)) = (mine[a].last(), mine[b].last()) else { continue };
+                let (Some(ha), Some(hb)) = (mine[a].last(), mine[b].last()) else {
+                    continue;
+                };
                 if ha.try_forward_to(hb.clone()).is_ok() {
                     shared.winners.lock().unwrap()[a].push(Write::Forward(b));
                 }
@@ -189,17 +222,10 @@ fn run_ops(shared: &Arc<Shared>, ops: &[Op]) {
     }
 }
 
-/// Decodes a program from `u` and runs it, panicking on a violated invariant.
-pub fn async_value_ops(u: &mut Unstructured<'_>) -> arbitrary::Result<()> {
-    let mut program = Program::arbitrary(u)?;
-    program.values.truncate(MAX_VALUES);
-    if program.values.is_empty() {
-        program.values.push(Make::Unconstructed);
-    }
-    program.threads.truncate(MAX_THREADS);
-    for t in &mut program.threads {
-        t.truncate(MAX_OPS);
-    }
+/// Decodes a program from `u` and runs it, panicking on a violated
+/// invariant. Returns the number of operations run.
+pub fn async_value_ops(u: &mut Unstructured<'_>) -> arbitrary::Result<usize> {
+    let program = Program::decode(u)?;
     let live = Arc::new(AtomicIsize::new(0));
     let roots: Vec<AsyncValue> = program.values.iter().map(|&m| make(m, &live)).collect();
     let shared = Arc::new(Shared {
@@ -219,8 +245,12 @@ pub fn async_value_ops(u: &mut Unstructured<'_>) -> arbitrary::Result<()> {
     });
     check(&shared);
     drop(shared);
-    assert_eq!(live.load(Ordering::SeqCst), 0, "payload leaked or dropped twice");
-    Ok(())
+    assert_eq!(
+        live.load(Ordering::SeqCst),
+        0,
+        "payload leaked or dropped twice"
+    );
+    Ok(program.threads.iter().map(Vec::len).sum())
 }
 
 fn check(shared: &Arc<Shared>) {
@@ -230,7 +260,11 @@ fn check(shared: &Arc<Shared>) {
     // forward targets (higher indices) settle first.
     for i in (0..n).rev() {
         let v = &shared.roots[i];
-        assert!(winners[i].len() <= 1, "value {i} written twice: {:?}", winners[i]);
+        assert!(
+            winners[i].len() <= 1,
+            "value {i} written twice: {:?}",
+            winners[i]
+        );
         let created_available = matches!(shared.made[i], Make::Available(_) | Make::Error);
         if created_available {
             assert!(winners[i].is_empty(), "write to a value created available");
@@ -242,12 +276,17 @@ fn check(shared: &Arc<Shared>) {
         }
     }
     for (i, v) in shared.roots.iter().enumerate() {
-        assert!(v.is_available(), "value {i} not available after all writes: {v:?}");
+        assert!(
+            v.is_available(),
+            "value {i} not available after all writes: {v:?}"
+        );
         let expected: Option<Option<u16>> = match (shared.made[i], winners[i].first()) {
             (Make::Available(x), None) => Some(Some(x)),
             (Make::Error, None) => Some(None),
             (_, Some(Write::Emplace(x))) => Some(Some(*x)),
-            (Make::Constructed(x) | Make::ConstructedKeep(x), Some(Write::Concrete)) => Some(Some(x)),
+            (Make::Constructed(x) | Make::ConstructedKeep(x), Some(Write::Concrete)) => {
+                Some(Some(x))
+            }
             (_, Some(Write::Error)) => Some(None),
             (_, Some(Write::Forward(_))) => None,
             (m, w) => panic!("impossible write {w:?} on {m:?}"),
@@ -256,7 +295,9 @@ fn check(shared: &Arc<Shared>) {
         match expected {
             Some(e) => assert_eq!(actual, e, "value {i}"),
             None => {
-                let Some(Write::Forward(t)) = winners[i].first() else { unreachable!() };
+                let Some(Write::Forward(t)) = winners[i].first() else {
+                    unreachable!()
+                };
                 let target = &shared.roots[*t];
                 if *t == i {
                     assert!(v.is_error());
@@ -267,14 +308,30 @@ fn check(shared: &Arc<Shared>) {
             }
         }
         if let Some(p) = v.kept_payload::<Payload>() {
-            assert!(matches!(shared.made[i], Make::ConstructedKeep(x) if x == p.value));
+            // Follow forwards to the value that holds the payload.
+            let mut src = i;
+            while let Some(Write::Forward(t)) = winners[src].first() {
+                if *t == src {
+                    break;
+                }
+                src = *t;
+            }
+            assert!(
+                matches!(shared.made[src], Make::ConstructedKeep(x) if x == p.value),
+                "value {i}: kept payload {} not from a keep-on-error value",
+                p.value
+            );
         }
         assert_ne!(v.state(), AsyncState::Constructed);
         assert!(v.kind() != AsyncValueKind::Error || v.is_error());
     }
     for &(i, value) in shared.reads.lock().unwrap().iter() {
         let now = shared.roots[i].get::<Payload>().map(|p| p.value);
-        assert_eq!(now, Ok(value), "payload of value {i} changed after it was read");
+        assert_eq!(
+            now,
+            Ok(value),
+            "payload of value {i} changed after it was read"
+        );
     }
     assert_eq!(
         shared.callbacks_run.load(Ordering::SeqCst),
@@ -283,8 +340,9 @@ fn check(shared: &Arc<Shared>) {
     );
 }
 
-/// Runs `iterations` programs decoded from seeded pseudo-random bytes.
-pub fn run_seeded(seed: u64, iterations: usize) {
+/// Runs `iterations` programs decoded from seeded pseudo-random bytes and
+/// returns the total number of operations run.
+pub fn run_seeded(seed: u64, iterations: usize) -> usize {
     let mut state = seed;
     let mut next = move || {
         // splitmix64
@@ -295,6 +353,7 @@ pub fn run_seeded(seed: u64, iterations: usize) {
         z ^ (z >> 31)
     };
     let mut bytes = Vec::new();
+    let mut total = 0;
     for _ in 0..iterations {
         let len = 16 + (next() % 512) as usize;
         bytes.clear();
@@ -303,14 +362,17 @@ pub fn run_seeded(seed: u64, iterations: usize) {
         }
         let mut u = Unstructured::new(&bytes);
         // Running out of bytes mid-program is fine: that is a short program.
-        let _ = async_value_ops(&mut u);
+        total += async_value_ops(&mut u).unwrap_or(0);
     }
+    total
 }
 
 #[cfg(all(test, not(loom)))]
 mod tests {
     #[test]
     fn seeded_async_value_ops() {
-        super::run_seeded(0x5EED, 300);
+        let ops = super::run_seeded(0x5EED, 300);
+        // The generator must produce real programs, not empty ones.
+        assert!(ops > 300 * 10, "only {ops} operations");
     }
 }

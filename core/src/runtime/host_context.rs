@@ -36,7 +36,10 @@ pub struct HostContext {
 impl HostContext {
     /// A context over a work queue and an allocator, reporting diagnostics
     /// to standard error.
-    pub fn new(work_queue: Box<dyn ConcurrentWorkQueue>, allocator: Box<dyn HostAllocator>) -> Self {
+    pub fn new(
+        work_queue: Box<dyn ConcurrentWorkQueue>,
+        allocator: Box<dyn HostAllocator>,
+    ) -> Self {
         HostContext {
             work_queue,
             allocator,
@@ -49,11 +52,17 @@ impl HostContext {
     /// A context with the work queue `name` (see
     /// [`WorkQueueSpec::parse`](super::WorkQueueSpec::parse)) and malloc.
     pub fn with_work_queue_name(name: &str) -> Result<Self, WorkQueueError> {
-        Ok(Self::new(create_work_queue(name)?, Box::new(MallocAllocator)))
+        Ok(Self::new(
+            create_work_queue(name)?,
+            Box::new(MallocAllocator),
+        ))
     }
 
     /// Replaces the diagnostics sink.
-    pub fn with_diagnostic_sink(mut self, sink: impl Fn(&Diagnostic) + Send + Sync + 'static) -> Self {
+    pub fn with_diagnostic_sink(
+        mut self,
+        sink: impl Fn(&Diagnostic) + Send + Sync + 'static,
+    ) -> Self {
         self.sink = Box::new(sink);
         self
     }
@@ -88,13 +97,17 @@ impl HostContext {
     /// Runs blocking `f` on the blocking pool (queued if no thread is
     /// free). Returns false, dropping `f`, if the queue refused it.
     pub fn enqueue_blocking_work(&self, f: impl FnOnce() + Send + 'static) -> bool {
-        self.work_queue.add_blocking_task(Task::new(f), true).is_none()
+        self.work_queue
+            .add_blocking_task(Task::new(f), true)
+            .is_none()
     }
 
     /// Runs blocking `f` on a blocking thread that starts it at once.
     /// Returns false, dropping `f`, if no thread could take it.
     pub fn run_blocking_work(&self, f: impl FnOnce() + Send + 'static) -> bool {
-        self.work_queue.add_blocking_task(Task::new(f), false).is_none()
+        self.work_queue
+            .add_blocking_task(Task::new(f), false)
+            .is_none()
     }
 
     /// Blocks until all `values` are available (see
@@ -221,7 +234,10 @@ mod tests {
         let ptrs: Vec<usize> = threads.into_iter().map(|t| t.join().unwrap()).collect();
         assert!(ptrs.windows(2).all(|w| w[0] == w[1]));
         assert_eq!(CREATED.load(Ordering::SeqCst), 1);
-        assert_eq!(host.shared_context::<Counter>().0.load(Ordering::SeqCst), 2 + 4);
+        assert_eq!(
+            host.shared_context::<Counter>().0.load(Ordering::SeqCst),
+            2 + 4
+        );
     }
 
     #[test]

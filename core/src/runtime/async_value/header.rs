@@ -62,6 +62,14 @@ pub(crate) const PAYLOAD_KEPT: usize = 0b1;
 /// Refcounts above this abort the process (overflow protection, as `Arc`).
 const MAX_REFCOUNT: u32 = i32::MAX as u32;
 
+/// Whether `vt` is the table of payload type `T`: a pointer compare when the
+/// table is the same promoted constant (the common case), else a type-id
+/// compare (constants may be duplicated across codegen units).
+#[inline(always)]
+pub(crate) fn vtable_is<T: 'static>(vt: &'static VTable) -> bool {
+    std::ptr::eq(vt, &VTables::<T>::CONCRETE) || (vt.type_id)() == TypeId::of::<T>()
+}
+
 #[inline(always)]
 pub(crate) fn is_available(word: usize) -> bool {
     word & STATE_MASK >= CONCRETE
@@ -82,7 +90,9 @@ pub enum AsyncValueKind {
 /// Per-type function table, one `'static` instance per payload type (a
 /// promoted constant), shared by every value of that type.
 pub(crate) struct VTable {
-    pub(crate) type_id: TypeId,
+    /// `TypeId::of::<T>` (a function: `TypeId::of` is const only since
+    /// Rust 1.91, above this crate's MSRV).
+    pub(crate) type_id: fn() -> TypeId,
     pub(crate) type_name: fn() -> &'static str,
     /// Drops the payload in place. Only called when it is constructed.
     pub(crate) drop_payload: unsafe fn(NonNull<Header>),
@@ -99,17 +109,17 @@ pub(crate) struct ErrorType;
 
 pub(crate) struct VTables<T>(std::marker::PhantomData<T>);
 
-impl<T: Send + Sync + 'static> VTables<T> {
+impl<T: 'static> VTables<T> {
     /// Table of concrete values holding a `T`.
     pub(crate) const CONCRETE: VTable = VTable {
-        type_id: TypeId::of::<T>(),
+        type_id: TypeId::of::<T>,
         type_name: std::any::type_name::<T>,
         drop_payload: drop_payload::<T>,
         free: free::<T>,
     };
     /// Table of payload-less blocks (indirect or error) that report type `T`.
     pub(crate) const NO_PAYLOAD: VTable = VTable {
-        type_id: TypeId::of::<T>(),
+        type_id: TypeId::of::<T>,
         type_name: std::any::type_name::<T>,
         drop_payload: drop_nothing,
         free: free::<NoPayload>,
@@ -147,7 +157,11 @@ pub(crate) struct Init {
 }
 
 /// Allocates and initializes a block with refcount 1.
-pub(crate) fn allocate<T>(vtable: &'static VTable, init: Init, payload: Option<T>) -> NonNull<Header> {
+pub(crate) fn allocate<T>(
+    vtable: &'static VTable,
+    init: Init,
+    payload: Option<T>,
+) -> NonNull<Header> {
     let layout = Layout::new::<Inner<T>>();
     // SAFETY: `Inner<T>` contains a `Header`, so the layout is not zero-sized.
     let raw = unsafe { alloc(layout) }.cast::<Inner<T>>();
@@ -214,7 +228,9 @@ unsafe fn free<T>(h: NonNull<Header>) {
 #[inline]
 pub(crate) unsafe fn add_ref(h: NonNull<Header>) {
     // SAFETY: the block is live per the contract.
-    let old = unsafe { h.as_ref() }.refcount.fetch_add(1, Ordering::Relaxed);
+    let old = unsafe { h.as_ref() }
+        .refcount
+        .fetch_add(1, Ordering::Relaxed);
     if old > MAX_REFCOUNT {
         std::process::abort();
     }

@@ -15,9 +15,9 @@
 
 mod header;
 mod live;
-mod waiters;
 #[cfg(test)]
 mod tests;
+mod waiters;
 
 use std::any::TypeId;
 use std::fmt;
@@ -25,11 +25,11 @@ use std::marker::PhantomData;
 use std::ops::Deref;
 use std::ptr::NonNull;
 
+pub use self::header::AsyncValueKind;
 use self::header::{
     CLAIMED, CONCRETE, CONSTRUCTED, ERROR, Header, Init, NoPayload, PAYLOAD_KEPT, STATE_MASK,
-    UNCONSTRUCTED, UnknownType, VTable, VTables, WAITERS_MASK, is_available,
+    UNCONSTRUCTED, UnknownType, VTable, VTables, WAITERS_MASK, is_available, vtable_is,
 };
-pub use self::header::AsyncValueKind;
 pub use self::live::live_async_values;
 use super::diagnostic::{Diagnostic, ErrorCode};
 use super::sync::Ordering;
@@ -83,7 +83,10 @@ impl fmt::Display for GetError<'_> {
             GetError::Unavailable => f.write_str("async value is not available"),
             GetError::Error(d) => write!(f, "async value is an error: {d}"),
             GetError::TypeMismatch { expected, actual } => {
-                write!(f, "async value type mismatch: expected '{expected}', found '{actual}'")
+                write!(
+                    f,
+                    "async value type mismatch: expected '{expected}', found '{actual}'"
+                )
             }
         }
     }
@@ -296,7 +299,7 @@ impl AsyncValue {
     /// whether it expects `T`).
     pub fn is_type<T: 'static>(&self) -> bool {
         let h = self.resolved().map_or(self.header(), |(h, _)| h);
-        h.vtable.type_id == TypeId::of::<T>()
+        vtable_is::<T>(h.vtable)
     }
 
     /// The payload type's name (for error values, an internal marker type).
@@ -311,7 +314,7 @@ impl AsyncValue {
         match self.resolved() {
             None => Err(GetError::Unavailable),
             Some((h, CONCRETE)) => {
-                if h.vtable.type_id != TypeId::of::<T>() {
+                if !vtable_is::<T>(h.vtable) {
                     return Err(GetError::TypeMismatch {
                         expected: std::any::type_name::<T>(),
                         actual: (h.vtable.type_name)(),
@@ -353,7 +356,7 @@ impl AsyncValue {
         }
         // SAFETY: see `diagnostic_of`.
         let link = h.link.with(|p| unsafe { *p });
-        if link & PAYLOAD_KEPT == 0 || h.vtable.type_id != TypeId::of::<T>() {
+        if link & PAYLOAD_KEPT == 0 || !vtable_is::<T>(h.vtable) {
             return None;
         }
         // SAFETY: the payload is kept (never dropped before destruction) and
@@ -392,7 +395,10 @@ impl AsyncValue {
             // Release publishes the node (closure and `next`) to the writer's
             // acquire swap. Acquire on failure: if the value became
             // available, the callback must see its data.
-            match h.state.compare_exchange_weak(cur, new, Ordering::Release, Ordering::Acquire) {
+            match h
+                .state
+                .compare_exchange_weak(cur, new, Ordering::Release, Ordering::Acquire)
+            {
                 Ok(_) => return,
                 Err(actual) => {
                     cur = actual;
@@ -419,7 +425,12 @@ impl AsyncValue {
             // Relaxed suffices: only the claim's atomicity matters (state
             // bits change only under a claim, and payload data written by the
             // creator reached us with the handle).
-            match h.state.compare_exchange_weak(cur, cur | CLAIMED, Ordering::Relaxed, Ordering::Relaxed) {
+            match h.state.compare_exchange_weak(
+                cur,
+                cur | CLAIMED,
+                Ordering::Relaxed,
+                Ordering::Relaxed,
+            ) {
                 Ok(_) => return Ok(cur & STATE_MASK),
                 Err(actual) => cur = actual,
             }
@@ -442,9 +453,12 @@ impl AsyncValue {
         match h.kind {
             AsyncValueKind::Indirect => {
                 if self.is_available() || h.state.load(Ordering::Relaxed) & CLAIMED != 0 {
-                    return Err(Rejected { value, reason: SetError::AlreadySet });
+                    return Err(Rejected {
+                        value,
+                        reason: SetError::AlreadySet,
+                    });
                 }
-                let expected = h.vtable.type_id;
+                let expected = (h.vtable.type_id)();
                 if expected != TypeId::of::<UnknownType>() && expected != TypeId::of::<T>() {
                     let reason = SetError::TypeMismatch {
                         expected: (h.vtable.type_name)(),
@@ -452,17 +466,21 @@ impl AsyncValue {
                     };
                     return Err(Rejected { value, reason });
                 }
-                self.try_forward_to(AsyncValue::available(value)).map_err(|r| Rejected {
-                    value: r
-                        .value
-                        .take_available_payload::<T>()
-                        .expect("fresh unshared value"),
-                    reason: r.reason,
-                })
+                self.try_forward_to(AsyncValue::available(value))
+                    .map_err(|r| Rejected {
+                        value: r
+                            .value
+                            .take_available_payload::<T>()
+                            .expect("fresh unshared value"),
+                        reason: r.reason,
+                    })
             }
-            AsyncValueKind::Error => Err(Rejected { value, reason: SetError::AlreadySet }),
+            AsyncValueKind::Error => Err(Rejected {
+                value,
+                reason: SetError::AlreadySet,
+            }),
             AsyncValueKind::Concrete => {
-                if h.vtable.type_id != TypeId::of::<T>() {
+                if !vtable_is::<T>(h.vtable) {
                     let reason = SetError::TypeMismatch {
                         expected: (h.vtable.type_name)(),
                         actual: std::any::type_name::<T>(),
@@ -493,7 +511,7 @@ impl AsyncValue {
     fn take_available_payload<T: Send + Sync + 'static>(self) -> Option<T> {
         let h = self.header();
         if h.kind != AsyncValueKind::Concrete
-            || h.vtable.type_id != TypeId::of::<T>()
+            || !vtable_is::<T>(h.vtable)
             || self.ref_count() != 1
             || !self.is_concrete()
         {
@@ -548,20 +566,36 @@ impl AsyncValue {
         let diag = diag.into();
         let h = self.header();
         match h.kind {
-            AsyncValueKind::Error => Err(Rejected { value: diag, reason: SetError::AlreadySet }),
+            AsyncValueKind::Error => Err(Rejected {
+                value: diag,
+                reason: SetError::AlreadySet,
+            }),
             AsyncValueKind::Indirect => {
                 if h.state.load(Ordering::Relaxed) & CLAIMED != 0 {
-                    return Err(Rejected { value: diag, reason: SetError::AlreadySet });
+                    return Err(Rejected {
+                        value: diag,
+                        reason: SetError::AlreadySet,
+                    });
                 }
-                self.try_forward_to(AsyncValue::error(diag)).map_err(|r| Rejected {
-                    value: r.value.error_diagnostic().cloned().unwrap_or_else(|| Diagnostic::new("")),
-                    reason: r.reason,
-                })
+                self.try_forward_to(AsyncValue::error(diag))
+                    .map_err(|r| Rejected {
+                        value: r
+                            .value
+                            .error_diagnostic()
+                            .cloned()
+                            .unwrap_or_else(|| Diagnostic::new("")),
+                        reason: r.reason,
+                    })
             }
             AsyncValueKind::Concrete => {
                 let prev = match self.claim(|_| Ok(())) {
                     Ok(s) => s,
-                    Err(reason) => return Err(Rejected { value: diag, reason }),
+                    Err(reason) => {
+                        return Err(Rejected {
+                            value: diag,
+                            reason,
+                        });
+                    }
                 };
                 let mut tag = 0;
                 if prev == CONSTRUCTED {
@@ -599,14 +633,21 @@ impl AsyncValue {
     /// error. Longer cycles are never resolved.
     pub fn try_forward_to(&self, target: AsyncValue) -> Result<(), Rejected<AsyncValue>> {
         if self.header().kind != AsyncValueKind::Indirect {
-            return Err(Rejected { value: target, reason: SetError::NotIndirect });
+            return Err(Rejected {
+                value: target,
+                reason: SetError::NotIndirect,
+            });
         }
         if let Err(reason) = self.claim(|_| Ok(())) {
-            return Err(Rejected { value: target, reason });
+            return Err(Rejected {
+                value: target,
+                reason,
+            });
         }
         if AsyncValue::ptr_eq(self, &target) {
             drop(target);
-            let diag = Diagnostic::new("indirect async value forwarded to itself").with_code(ErrorCode::Internal);
+            let diag = Diagnostic::new("indirect async value forwarded to itself")
+                .with_code(ErrorCode::Internal);
             self.resolve(AsyncValue::error(diag));
             return Ok(());
         }
@@ -648,12 +689,12 @@ impl AsyncValue {
             let inner = unsafe { AsyncValue::clone_from_raw(NonNull::from(inner)) };
             target = inner;
         }
-        let expected = self.header().vtable.type_id;
+        let expected = (self.header().vtable.type_id)();
         let th = target.header();
         if expected != TypeId::of::<UnknownType>()
             && th.kind == AsyncValueKind::Concrete
             && target.is_concrete()
-            && th.vtable.type_id != expected
+            && (th.vtable.type_id)() != expected
         {
             let diag = Diagnostic::new(format!(
                 "indirect async value of type '{}' forwarded to a value of type '{}'",
@@ -677,15 +718,18 @@ impl AsyncValue {
     /// or an unknown type.
     pub fn downcast<T: Send + Sync + 'static>(self) -> Result<AsyncValueRef<T>, AsyncValue> {
         let ok = match self.resolved() {
-            Some((h, ERROR)) => h.kind != AsyncValueKind::Concrete || h.vtable.type_id == TypeId::of::<T>(),
-            Some((h, _)) => h.vtable.type_id == TypeId::of::<T>(),
+            Some((h, ERROR)) => h.kind != AsyncValueKind::Concrete || vtable_is::<T>(h.vtable),
+            Some((h, _)) => vtable_is::<T>(h.vtable),
             None => {
-                let id = self.header().vtable.type_id;
+                let id = (self.header().vtable.type_id)();
                 id == TypeId::of::<T>() || id == TypeId::of::<UnknownType>()
             }
         };
         if ok {
-            Ok(AsyncValueRef { value: self, _marker: PhantomData })
+            Ok(AsyncValueRef {
+                value: self,
+                _marker: PhantomData,
+            })
         } else {
             Err(self)
         }
@@ -731,7 +775,10 @@ pub struct AsyncValueRef<T> {
 
 impl<T: Send + Sync + 'static> AsyncValueRef<T> {
     fn wrap(value: AsyncValue) -> Self {
-        AsyncValueRef { value, _marker: PhantomData }
+        AsyncValueRef {
+            value,
+            _marker: PhantomData,
+        }
     }
 
     /// An available value.
@@ -807,7 +854,10 @@ impl<T> Deref for AsyncValueRef<T> {
 
 impl<T> Clone for AsyncValueRef<T> {
     fn clone(&self) -> Self {
-        AsyncValueRef { value: self.value.clone(), _marker: PhantomData }
+        AsyncValueRef {
+            value: self.value.clone(),
+            _marker: PhantomData,
+        }
     }
 }
 

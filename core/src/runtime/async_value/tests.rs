@@ -84,7 +84,10 @@ fn add_and_drop_refs() {
 #[test]
 fn payload_dropped_exactly_once() {
     let drops = Arc::new(AtomicUsize::new(0));
-    let v = AsyncValueRef::available(Payload { value: 7, drops: drops.clone() });
+    let v = AsyncValueRef::available(Payload {
+        value: 7,
+        drops: drops.clone(),
+    });
     let w = v.clone();
     drop(v);
     assert_eq!(drops.load(Ordering::SeqCst), 0);
@@ -93,11 +96,20 @@ fn payload_dropped_exactly_once() {
     assert_eq!(drops.load(Ordering::SeqCst), 1);
     // Unconstructed values drop nothing; constructed ones drop their payload.
     drop(AsyncValueRef::<Payload>::unconstructed());
-    drop(AsyncValueRef::constructed(Payload { value: 1, drops: drops.clone() }));
+    drop(AsyncValueRef::constructed(Payload {
+        value: 1,
+        drops: drops.clone(),
+    }));
     assert_eq!(drops.load(Ordering::SeqCst), 2);
     // Emplace over a constructed payload replaces (drops) it.
-    let v = AsyncValueRef::constructed(Payload { value: 1, drops: drops.clone() });
-    v.emplace(Payload { value: 2, drops: drops.clone() });
+    let v = AsyncValueRef::constructed(Payload {
+        value: 1,
+        drops: drops.clone(),
+    });
+    v.emplace(Payload {
+        value: 2,
+        drops: drops.clone(),
+    });
     assert_eq!(drops.load(Ordering::SeqCst), 3);
     assert_eq!(v.get().unwrap().value, 2);
     drop(v);
@@ -107,7 +119,10 @@ fn payload_dropped_exactly_once() {
 #[test]
 fn error_drops_payload_by_default() {
     let drops = Arc::new(AtomicUsize::new(0));
-    let v = AsyncValueRef::constructed(Payload { value: 1, drops: drops.clone() });
+    let v = AsyncValueRef::constructed(Payload {
+        value: 1,
+        drops: drops.clone(),
+    });
     v.set_error("error");
     assert_eq!(drops.load(Ordering::SeqCst), 1);
     assert!(v.kept_payload().is_none());
@@ -119,14 +134,20 @@ fn error_drops_payload_by_default() {
 fn keep_payload_on_error() {
     let drops = Arc::new(AtomicUsize::new(0));
     {
-        let v = AsyncValueRef::constructed_keep_payload_on_error(Payload { value: 1, drops: drops.clone() });
+        let v = AsyncValueRef::constructed_keep_payload_on_error(Payload {
+            value: 1,
+            drops: drops.clone(),
+        });
         v.set_state_concrete();
         assert_eq!(v.get().unwrap().value, 1);
         assert!(!v.is_error());
     }
     assert_eq!(drops.load(Ordering::SeqCst), 1);
     {
-        let v = AsyncValueRef::constructed_keep_payload_on_error(Payload { value: 1, drops: drops.clone() });
+        let v = AsyncValueRef::constructed_keep_payload_on_error(Payload {
+            value: 1,
+            drops: drops.clone(),
+        });
         v.set_error("error");
         assert_eq!(drops.load(Ordering::SeqCst), 1);
         assert_eq!(v.kept_payload().unwrap().value, 1);
@@ -149,24 +170,44 @@ fn type_mismatch_is_an_error() {
     assert!(v.is_type::<u32>() && !v.is_type::<i64>());
     let u = AsyncValue::unconstructed::<u32>();
     let r = u.try_emplace(1i64).unwrap_err();
-    assert_eq!(r.reason, SetError::TypeMismatch { expected: "u32", actual: "i64" });
+    assert_eq!(
+        r.reason,
+        SetError::TypeMismatch {
+            expected: "u32",
+            actual: "i64"
+        }
+    );
     assert!(u.is_unavailable());
     assert!(v.clone().downcast::<u32>().is_ok());
     assert!(v.downcast::<i64>().is_err());
     assert_eq!(
-        GetError::TypeMismatch { expected: "i64", actual: "u32" }.to_string(),
+        GetError::TypeMismatch {
+            expected: "i64",
+            actual: "u32"
+        }
+        .to_string(),
         "async value type mismatch: expected 'i64', found 'u32'"
     );
 }
 
 #[test]
 fn error_values() {
-    let e = AsyncValue::error(Diagnostic::new("boom").with_code(ErrorCode::Internal).with_location("f.mlir", 1, 2));
+    let e = AsyncValue::error(
+        Diagnostic::new("boom")
+            .with_code(ErrorCode::Internal)
+            .with_location("f.mlir", 1, 2),
+    );
     assert_eq!(e.kind(), AsyncValueKind::Error);
     assert!(e.is_error() && e.is_available());
     let d = e.error_diagnostic().unwrap();
-    assert_eq!((d.code, d.location.as_ref().unwrap().line), (ErrorCode::Internal, 1));
-    assert_eq!(e.try_set_error("again").unwrap_err().reason, SetError::AlreadySet);
+    assert_eq!(
+        (d.code, d.location.as_ref().unwrap().line),
+        (ErrorCode::Internal, 1)
+    );
+    assert_eq!(
+        e.try_set_error("again").unwrap_err().reason,
+        SetError::AlreadySet
+    );
     assert_eq!(e.try_emplace(1).unwrap_err().reason, SetError::AlreadySet);
     let (ran, cb) = flag();
     e.and_then(cb);
@@ -201,7 +242,12 @@ fn indirect_forward_to_unavailable() {
     let (ran, cb) = flag();
     i.and_then(cb);
     assert!(i.is_unavailable());
-    assert_eq!(i.try_forward_to(AsyncValue::available(1)).unwrap_err().reason, SetError::AlreadySet);
+    assert_eq!(
+        i.try_forward_to(AsyncValue::available(1))
+            .unwrap_err()
+            .reason,
+        SetError::AlreadySet
+    );
     target.emplace(9);
     assert_eq!(ran.load(Ordering::SeqCst), 1);
     assert_eq!(i.get::<i32>(), Ok(&9));
@@ -263,7 +309,13 @@ fn indirect_type_checks_and_self_forward() {
     let typed = AsyncValueRef::<i32>::indirect();
     typed.forward_to(AsyncValue::available(1u8));
     assert!(typed.is_error());
-    assert!(typed.error_diagnostic().unwrap().message.contains("forwarded to a value of type 'u8'"));
+    assert!(
+        typed
+            .error_diagnostic()
+            .unwrap()
+            .message
+            .contains("forwarded to a value of type 'u8'")
+    );
     let typed = AsyncValueRef::<i32>::indirect();
     assert_eq!(typed.try_emplace(3).map_err(|r| r.reason), Ok(()));
     assert_eq!(typed.get(), Ok(&3));
@@ -272,7 +324,13 @@ fn indirect_type_checks_and_self_forward() {
     assert!(me.is_error());
     assert_eq!(me.ref_count(), 1);
     let not_indirect = AsyncValue::unconstructed::<i32>();
-    assert_eq!(not_indirect.try_forward_to(AsyncValue::available(1)).unwrap_err().reason, SetError::NotIndirect);
+    assert_eq!(
+        not_indirect
+            .try_forward_to(AsyncValue::available(1))
+            .unwrap_err()
+            .reason,
+        SetError::NotIndirect
+    );
 }
 
 #[test]
@@ -351,8 +409,14 @@ fn set_from_another_thread() {
 
 #[test]
 fn handles_are_one_pointer() {
-    assert_eq!(std::mem::size_of::<AsyncValue>(), std::mem::size_of::<usize>());
-    assert_eq!(std::mem::size_of::<Option<AsyncValueRef<u8>>>(), std::mem::size_of::<usize>());
+    assert_eq!(
+        std::mem::size_of::<AsyncValue>(),
+        std::mem::size_of::<usize>()
+    );
+    assert_eq!(
+        std::mem::size_of::<Option<AsyncValueRef<u8>>>(),
+        std::mem::size_of::<usize>()
+    );
     let v = AsyncValue::available(1u8);
     assert!(format!("{v:?}").contains("Concrete"));
 }

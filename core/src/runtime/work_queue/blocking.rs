@@ -89,7 +89,10 @@ impl BlockingPool {
                 Err(_) => {
                     st.threads -= 1;
                     st.idle -= 1;
-                    let task = st.queue.pop_back().expect("task pushed under the same lock");
+                    let task = st
+                        .queue
+                        .pop_back()
+                        .expect("task pushed under the same lock");
                     if !allow_queuing {
                         return Some(task);
                     }
@@ -120,7 +123,10 @@ impl BlockingPool {
             if st.shutdown {
                 break;
             }
-            let (guard, timeout) = self.cv.wait_timeout(st, IDLE_TIMEOUT).unwrap_or_else(|e| e.into_inner());
+            let (guard, timeout) = self
+                .cv
+                .wait_timeout(st, IDLE_TIMEOUT)
+                .unwrap_or_else(|e| e.into_inner());
             st = guard;
             if timeout.timed_out() && st.queue.is_empty() {
                 break;

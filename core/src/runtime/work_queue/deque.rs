@@ -31,7 +31,10 @@ use crate::runtime::task::Task;
 /// Items a deque can hold: anything convertible to a thin owning pointer.
 pub trait RawItem: Send + Sized {
     fn into_raw(self) -> NonNull<()>;
-    /// SAFETY: `p` came from `into_raw` of the same type and is reclaimed once.
+    /// Rebuilds an item from [`into_raw`](Self::into_raw).
+    ///
+    /// # Safety
+    /// `p` came from `into_raw` of the same type and is reclaimed once.
     unsafe fn from_raw(p: NonNull<()>) -> Self;
 }
 
@@ -113,7 +116,10 @@ unsafe impl<T: RawItem> Sync for Stealer<T> {}
 
 impl<T: RawItem> Clone for Stealer<T> {
     fn clone(&self) -> Self {
-        Stealer { inner: self.inner.clone(), _marker: PhantomData }
+        Stealer {
+            inner: self.inner.clone(),
+            _marker: PhantomData,
+        }
     }
 }
 
@@ -138,8 +144,14 @@ pub fn deque<T: RawItem>(capacity: usize) -> (Worker<T>, Stealer<T>) {
         drop_item: drop_item::<T>,
     });
     (
-        Worker { inner: inner.clone(), _marker: PhantomData },
-        Stealer { inner, _marker: PhantomData },
+        Worker {
+            inner: inner.clone(),
+            _marker: PhantomData,
+        },
+        Stealer {
+            inner,
+            _marker: PhantomData,
+        },
     )
 }
 
@@ -203,7 +215,10 @@ impl<T: RawItem> Worker<T> {
 
     /// A thief handle for this deque.
     pub fn stealer(&self) -> Stealer<T> {
-        Stealer { inner: self.inner.clone(), _marker: PhantomData }
+        Stealer {
+            inner: self.inner.clone(),
+            _marker: PhantomData,
+        }
     }
 }
 

@@ -59,9 +59,10 @@ pub trait ConcurrentWorkQueue: Send + Sync {
 pub fn create_work_queue(name: &str) -> Result<Box<dyn ConcurrentWorkQueue>, WorkQueueError> {
     Ok(match WorkQueueSpec::parse(name)? {
         WorkQueueSpec::SingleThreaded => Box::new(SingleThreadedWorkQueue::new()),
-        WorkQueueSpec::MultiThreaded { threads, blocking_threads } => {
-            Box::new(MultiThreadedWorkQueue::new(threads, blocking_threads))
-        }
+        WorkQueueSpec::MultiThreaded {
+            threads,
+            blocking_threads,
+        } => Box::new(MultiThreadedWorkQueue::new(threads, blocking_threads)),
     })
 }
 

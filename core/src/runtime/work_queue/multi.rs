@@ -87,7 +87,7 @@ impl Shared {
         // `worker_main`, which outlives every task run on that thread, and is
         // reset before that frame ends.
         let ctx = unsafe { ctx.as_ref()? };
-        (ctx.shared == self as *const Shared).then_some(ctx)
+        std::ptr::eq(ctx.shared, self).then_some(ctx)
     }
 
     fn inject(&self, task: Task) {
@@ -180,7 +180,10 @@ impl Shared {
     }
 
     fn find_task(&self, ctx: &WorkerContext) -> Option<Task> {
-        ctx.local.pop().or_else(|| self.pop_injector(ctx)).or_else(|| self.steal(ctx))
+        ctx.local
+            .pop()
+            .or_else(|| self.pop_injector(ctx))
+            .or_else(|| self.steal(ctx))
     }
 
     fn run_task(&self, task: Task) {
@@ -211,7 +214,9 @@ fn worker_main(shared: Arc<Shared>, index: usize, local: Worker<Task>) {
     let ctx = WorkerContext {
         shared: Arc::as_ptr(&shared),
         local,
-        rng: Cell::new(0x9E37_79B9_7F4A_7C15 ^ (index as u64 + 1).wrapping_mul(0xD1B5_4A32_D192_ED03)),
+        rng: Cell::new(
+            0x9E37_79B9_7F4A_7C15 ^ (index as u64 + 1).wrapping_mul(0xD1B5_4A32_D192_ED03),
+        ),
         finished: Cell::new(0),
     };
     CURRENT.with(|c| c.set(&ctx));
@@ -271,7 +276,10 @@ impl MultiThreadedWorkQueue {
         let shared = Arc::new(Shared {
             stealers,
             slots: (0..threads)
-                .map(|_| Slot { sleeping: AtomicBool::new(false), thread: OnceLock::new() })
+                .map(|_| Slot {
+                    sleeping: AtomicBool::new(false),
+                    thread: OnceLock::new(),
+                })
                 .collect(),
             injector: Mutex::new(VecDeque::new()),
             injector_len: AtomicUsize::new(0),
@@ -296,7 +304,11 @@ impl MultiThreadedWorkQueue {
                 h
             })
             .collect();
-        MultiThreadedWorkQueue { shared, threads: handles, max_blocking }
+        MultiThreadedWorkQueue {
+            shared,
+            threads: handles,
+            max_blocking,
+        }
     }
 
     fn is_blocking_thread(&self) -> bool {

@@ -17,7 +17,10 @@ pub enum WorkQueueSpec {
     /// `s`: tasks run on the caller's thread inside await and quiesce.
     SingleThreaded,
     /// `mstd:N,M`: N compute threads, up to M blocking threads.
-    MultiThreaded { threads: usize, blocking_threads: usize },
+    MultiThreaded {
+        threads: usize,
+        blocking_threads: usize,
+    },
 }
 
 /// A malformed work queue name.
@@ -27,7 +30,9 @@ pub enum WorkQueueError {
     UnknownType(String),
     #[error("work queue type 's' takes no arguments, got '{0}'")]
     UnexpectedArguments(String),
-    #[error("invalid {what} '{value}' in work queue '{name}': expected an integer from {min} to {max}")]
+    #[error(
+        "invalid {what} '{value}' in work queue '{name}': expected an integer from {min} to {max}"
+    )]
     InvalidCount {
         what: &'static str,
         value: String,
@@ -39,7 +44,13 @@ pub enum WorkQueueError {
     TooManyArguments(String),
 }
 
-fn count(what: &'static str, value: &str, name: &str, min: usize, max: usize) -> Result<usize, WorkQueueError> {
+fn count(
+    what: &'static str,
+    value: &str,
+    name: &str,
+    min: usize,
+    max: usize,
+) -> Result<usize, WorkQueueError> {
     let err = || WorkQueueError::InvalidCount {
         what,
         value: value.to_string(),
@@ -84,12 +95,21 @@ impl WorkQueueSpec {
                 let threads = count("number of threads", n, name, 1, MAX_THREADS)?;
                 let blocking_threads = match parts.next() {
                     None => DEFAULT_BLOCKING_THREADS,
-                    Some(m) => count("number of blocking threads", m, name, 1, MAX_BLOCKING_THREADS)?,
+                    Some(m) => count(
+                        "number of blocking threads",
+                        m,
+                        name,
+                        1,
+                        MAX_BLOCKING_THREADS,
+                    )?,
                 };
                 if parts.next().is_some() {
                     return Err(WorkQueueError::TooManyArguments(name.to_string()));
                 }
-                Ok(WorkQueueSpec::MultiThreaded { threads, blocking_threads })
+                Ok(WorkQueueSpec::MultiThreaded {
+                    threads,
+                    blocking_threads,
+                })
             }
             _ => Err(WorkQueueError::UnknownType(kind.to_string())),
         }
@@ -100,7 +120,10 @@ impl fmt::Display for WorkQueueSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             WorkQueueSpec::SingleThreaded => f.write_str("s"),
-            WorkQueueSpec::MultiThreaded { threads, blocking_threads } => {
+            WorkQueueSpec::MultiThreaded {
+                threads,
+                blocking_threads,
+            } => {
                 write!(f, "mstd:{threads},{blocking_threads}")
             }
         }
@@ -123,17 +146,26 @@ mod tests {
         assert_eq!(WorkQueueSpec::parse("s"), Ok(WorkQueueSpec::SingleThreaded));
         assert_eq!(
             WorkQueueSpec::parse("mstd:2"),
-            Ok(WorkQueueSpec::MultiThreaded { threads: 2, blocking_threads: DEFAULT_BLOCKING_THREADS })
+            Ok(WorkQueueSpec::MultiThreaded {
+                threads: 2,
+                blocking_threads: DEFAULT_BLOCKING_THREADS
+            })
         );
         assert_eq!(
             WorkQueueSpec::parse("mstd:4,8"),
-            Ok(WorkQueueSpec::MultiThreaded { threads: 4, blocking_threads: 8 })
+            Ok(WorkQueueSpec::MultiThreaded {
+                threads: 4,
+                blocking_threads: 8
+            })
         );
         match WorkQueueSpec::parse("mstd").unwrap() {
             WorkQueueSpec::MultiThreaded { threads, .. } => assert!(threads >= 1),
             other => panic!("unexpected {other:?}"),
         }
-        assert_eq!(WorkQueueSpec::parse("mstd:3,5").unwrap().to_string(), "mstd:3,5");
+        assert_eq!(
+            WorkQueueSpec::parse("mstd:3,5").unwrap().to_string(),
+            "mstd:3,5"
+        );
     }
 
     #[test]
@@ -142,7 +174,10 @@ mod tests {
         assert!(msg("foo").starts_with("unknown work queue type 'foo'"));
         assert!(msg("").starts_with("unknown work queue type ''"));
         assert!(msg("S").starts_with("unknown work queue type 'S'"));
-        assert_eq!(msg("s:1"), "work queue type 's' takes no arguments, got 's:1'");
+        assert_eq!(
+            msg("s:1"),
+            "work queue type 's' takes no arguments, got 's:1'"
+        );
         assert_eq!(
             msg("mstd:0"),
             "invalid number of threads '0' in work queue 'mstd:0': expected an integer from 1 to 1024"

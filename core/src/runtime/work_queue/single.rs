@@ -107,7 +107,11 @@ impl ConcurrentWorkQueue for SingleThreadedWorkQueue {
                     self.run(task);
                     break;
                 }
-                tasks = self.shared.cv.wait(tasks).unwrap_or_else(|e| e.into_inner());
+                tasks = self
+                    .shared
+                    .cv
+                    .wait(tasks)
+                    .unwrap_or_else(|e| e.into_inner());
             }
         }
     }

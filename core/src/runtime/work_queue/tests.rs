@@ -8,13 +8,19 @@ use super::*;
 use crate::runtime::async_value::AsyncValueRef;
 
 fn queues() -> Vec<Box<dyn ConcurrentWorkQueue>> {
-    ["s", "mstd:2", "mstd:3,2"].iter().map(|n| create_work_queue(n).unwrap()).collect()
+    ["s", "mstd:2", "mstd:3,2"]
+        .iter()
+        .map(|n| create_work_queue(n).unwrap())
+        .collect()
 }
 
 #[test]
 fn names_and_parallelism() {
     let q = create_work_queue("mstd:3,7").unwrap();
-    assert_eq!((q.name(), q.parallelism_level()), ("mstd:3,7".to_string(), 3));
+    assert_eq!(
+        (q.name(), q.parallelism_level()),
+        ("mstd:3,7".to_string(), 3)
+    );
     let s = create_work_queue("s").unwrap();
     assert_eq!((s.name(), s.parallelism_level()), ("s".to_string(), 1));
     assert_eq!(
@@ -126,7 +132,10 @@ fn blocking_tasks_and_refusal() {
     );
     gate.emplace(());
     q.quiesce();
-    assert_eq!((started.load(Ordering::SeqCst), ran.load(Ordering::SeqCst)), (2, 1));
+    assert_eq!(
+        (started.load(Ordering::SeqCst), ran.load(Ordering::SeqCst)),
+        (2, 1)
+    );
 }
 
 #[test]
@@ -135,12 +144,17 @@ fn worker_threads_know_they_are_workers() {
     let other: Arc<dyn ConcurrentWorkQueue> = Arc::from(create_work_queue("mstd:1,1").unwrap());
     let v = AsyncValueRef::<(bool, bool, bool)>::unconstructed();
     let (w, q2, o2) = (v.clone(), q.clone(), other.clone());
-    q.add_task(Task::new(move || w.emplace((q2.is_in_worker_thread(), o2.is_in_worker_thread(), false))));
+    q.add_task(Task::new(move || {
+        w.emplace((q2.is_in_worker_thread(), o2.is_in_worker_thread(), false))
+    }));
     q.await_values(&[v.clone().into_untyped()]);
     assert_eq!(v.get(), Ok(&(true, false, false)));
     let b = AsyncValueRef::<bool>::unconstructed();
     let (w, q3) = (b.clone(), q.clone());
-    assert!(q.add_blocking_task(Task::new(move || w.emplace(q3.is_in_worker_thread())), true).is_none());
+    assert!(
+        q.add_blocking_task(Task::new(move || w.emplace(q3.is_in_worker_thread())), true)
+            .is_none()
+    );
     q.await_values(&[b.clone().into_untyped()]);
     assert_eq!(b.get(), Ok(&true));
     q.quiesce();

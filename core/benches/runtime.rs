@@ -1,0 +1,224 @@
+//! Runtime benchmarks, each against a baseline measured in the same run:
+//!
+//! * `available_value`: make an available AsyncValue, read it, drop it,
+//!   versus `Box::new`, read, drop (target ratio <= 1.5).
+//! * `cross_thread_set`: an unavailable value gets a continuation
+//!   (`and_then`), another thread sets it and runs the continuation, versus
+//!   a `tokio::sync::oneshot` whose receiver registered a waker before the
+//!   other thread sends (target: at least 2x faster). Values travel to the
+//!   setter thread in batches of `BATCH` so the hand-off cost is amortized
+//!   equally for both.
+//! * `million_tasks`: one million empty tasks through `mstd:2` (then
+//!   quiesce), versus `spawn` on a two-thread rayon pool (then waiting for
+//!   a countdown). Target: at least as fast.
+//!
+//! `cargo bench -p bef --bench runtime`
+
+use std::hint::black_box;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::sync::{Arc, Condvar, Mutex};
+use std::task::{Context, Poll, Wake, Waker};
+use std::time::{Duration, Instant};
+
+use bef::runtime::{AsyncValueRef, ConcurrentWorkQueue, Task, create_work_queue};
+use criterion::{Criterion, criterion_group, criterion_main};
+
+fn available_value(c: &mut Criterion) {
+    let mut g = c.benchmark_group("available_value");
+    g.bench_function("async_value_make_read_drop", |b| {
+        b.iter(|| {
+            let v = black_box(AsyncValueRef::available(black_box(42u64)));
+            let x = *v.get().unwrap();
+            drop(v);
+            x
+        })
+    });
+    g.bench_function("box_make_read_drop", |b| {
+        b.iter(|| {
+            let v = black_box(Box::new(black_box(42u64)));
+            let x = *v;
+            drop(v);
+            x
+        })
+    });
+    g.finish();
+}
+
+const BATCH: usize = 256;
+
+/// A thread that applies `f` to every item of each batch it receives, then
+/// acknowledges the batch.
+struct Helper<T: Send + 'static> {
+    tx: Option<mpsc::Sender<Vec<T>>>,
+    ack: mpsc::Receiver<()>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl<T: Send + 'static> Helper<T> {
+    fn new(f: impl Fn(T) + Send + 'static) -> Self {
+        let (tx, rx) = mpsc::channel::<Vec<T>>();
+        let (ack_tx, ack) = mpsc::channel();
+        let thread = std::thread::spawn(move || {
+            for batch in rx {
+                for item in batch {
+                    f(item);
+                }
+                ack_tx.send(()).unwrap();
+            }
+        });
+        Helper {
+            tx: Some(tx),
+            ack,
+            thread: Some(thread),
+        }
+    }
+
+    fn run(&self, batch: Vec<T>) {
+        self.tx.as_ref().unwrap().send(batch).unwrap();
+        self.ack.recv().unwrap();
+    }
+}
+
+impl<T: Send + 'static> Drop for Helper<T> {
+    fn drop(&mut self) {
+        drop(self.tx.take());
+        self.thread.take().unwrap().join().unwrap();
+    }
+}
+
+static CONTINUATIONS: AtomicUsize = AtomicUsize::new(0);
+
+struct CountingWaker;
+impl Wake for CountingWaker {
+    fn wake(self: Arc<Self>) {
+        CONTINUATIONS.fetch_add(1, Ordering::Relaxed);
+    }
+    fn wake_by_ref(self: &Arc<Self>) {
+        CONTINUATIONS.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+fn cross_thread_set(c: &mut Criterion) {
+    let mut g = c.benchmark_group("cross_thread_set");
+    g.throughput(criterion::Throughput::Elements(1));
+    {
+        let helper = Helper::new(|v: AsyncValueRef<u64>| v.emplace(7));
+        g.bench_function("async_value_and_then_set", |b| {
+            b.iter_custom(|iters| {
+                let mut elapsed = Duration::ZERO;
+                let mut left = iters as usize;
+                while left > 0 {
+                    let n = left.min(BATCH);
+                    left -= n;
+                    let start = Instant::now();
+                    let mut batch = Vec::with_capacity(n);
+                    for _ in 0..n {
+                        let v = AsyncValueRef::<u64>::unconstructed();
+                        v.and_then(|| {
+                            CONTINUATIONS.fetch_add(1, Ordering::Relaxed);
+                        });
+                        batch.push(v);
+                    }
+                    helper.run(batch);
+                    elapsed += start.elapsed();
+                }
+                elapsed
+            })
+        });
+    }
+    {
+        let helper = Helper::new(|tx: tokio::sync::oneshot::Sender<u64>| {
+            let _ = tx.send(7);
+        });
+        let waker = Waker::from(Arc::new(CountingWaker));
+        g.bench_function("tokio_oneshot_waker_send", |b| {
+            b.iter_custom(|iters| {
+                let mut cx = Context::from_waker(&waker);
+                let mut elapsed = Duration::ZERO;
+                let mut left = iters as usize;
+                while left > 0 {
+                    let n = left.min(BATCH);
+                    left -= n;
+                    let start = Instant::now();
+                    let mut senders = Vec::with_capacity(n);
+                    let mut receivers = Vec::with_capacity(n);
+                    for _ in 0..n {
+                        let (tx, mut rx) = tokio::sync::oneshot::channel::<u64>();
+                        // Register the continuation (waker) before the send.
+                        assert!(std::pin::Pin::new(&mut rx).poll(&mut cx).is_pending());
+                        senders.push(tx);
+                        receivers.push(rx);
+                    }
+                    helper.run(senders);
+                    for mut rx in receivers.drain(..) {
+                        match std::pin::Pin::new(&mut rx).poll(&mut cx) {
+                            Poll::Ready(Ok(v)) => {
+                                black_box(v);
+                            }
+                            other => panic!("not sent: {other:?}"),
+                        }
+                    }
+                    elapsed += start.elapsed();
+                }
+                elapsed
+            })
+        });
+    }
+    g.finish();
+}
+
+use std::future::Future;
+
+const TASKS: usize = 1_000_000;
+
+fn million_tasks(c: &mut Criterion) {
+    let mut g = c.benchmark_group("million_tasks");
+    g.sample_size(10);
+    g.measurement_time(Duration::from_secs(15));
+    {
+        let q = create_work_queue("mstd:2").unwrap();
+        g.bench_function("mstd2_add_task_quiesce", |b| {
+            b.iter(|| {
+                for _ in 0..TASKS {
+                    q.add_task(Task::new(|| {}));
+                }
+                q.quiesce();
+            })
+        });
+        let q: &dyn ConcurrentWorkQueue = &*q;
+        black_box(q.parallelism_level());
+    }
+    {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        // 'static so the tasks capture plain references (no Arc traffic).
+        let done: &'static (Mutex<bool>, Condvar) =
+            Box::leak(Box::new((Mutex::new(false), Condvar::new())));
+        let left: &'static AtomicUsize = Box::leak(Box::new(AtomicUsize::new(0)));
+        g.bench_function("rayon_spawn_2_threads", |b| {
+            b.iter(|| {
+                left.store(TASKS, Ordering::SeqCst);
+                *done.0.lock().unwrap() = false;
+                for _ in 0..TASKS {
+                    pool.spawn(move || {
+                        if left.fetch_sub(1, Ordering::AcqRel) == 1 {
+                            *done.0.lock().unwrap() = true;
+                            done.1.notify_all();
+                        }
+                    });
+                }
+                let mut d = done.0.lock().unwrap();
+                while !*d {
+                    d = done.1.wait(d).unwrap();
+                }
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, available_value, cross_thread_set, million_tasks);
+criterion_main!(benches);
