@@ -1,7 +1,7 @@
 //! `bef`: inspect and check Binary Executable Format files.
 
 use std::io::{self, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use bef::dump::{DumpOptions, listing, write_json, write_text};
@@ -65,7 +65,7 @@ impl From<io::Error> for Failure {
     }
 }
 
-fn load(path: &PathBuf) -> Result<BefBuffer, Failure> {
+fn load(path: &Path) -> Result<BefBuffer, Failure> {
     BefBuffer::load(path)
         .map_err(|e| Failure::Message(format!("cannot read {}: {e}", path.display())))
 }

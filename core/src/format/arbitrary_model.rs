@@ -222,7 +222,7 @@ fn body(
     let register = |u: &mut Unstructured<'_>| index(u, num_registers.max(1) as usize);
     let users = |u: &mut Unstructured<'_>| {
         list(u, 0, 3, |u| {
-            Ok(u.int_in_range(1..=num_kernels.max(2) as u32 - 1)?)
+            u.int_in_range(1..=num_kernels.max(2) as u32 - 1)
         })
     };
     let pseudo_used_by = (0..=num_args)

@@ -258,8 +258,14 @@ pub struct BefFile<'a> {
     bodies: Vec<OnceLock<DecodeResult<FunctionBody<'a>>>>,
     kernel_names: OnceLock<DecodeResult<Vec<&'a str>>>,
     type_names: OnceLock<DecodeResult<Vec<&'a str>>>,
-    attribute_types: OnceLock<DecodeResult<Option<Vec<(u32, AttrType)>>>>,
+    attribute_types: OnceLock<DecodeResult<Option<AttributeTable>>>,
 }
+
+/// The AttributeTypes section: (offset, type) of every attribute.
+pub type AttributeTable = Vec<(u32, AttrType)>;
+
+/// Attribute names per kernel (`[kernel][attribute]`) of one function.
+pub type KernelAttributeNames<'a> = Vec<Vec<&'a str>>;
 
 impl std::fmt::Debug for BefFile<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -669,7 +675,7 @@ impl<'a> BefFile<'a> {
     /// Parses the AttributeNames section: per function with a body, per
     /// kernel, the names of its attributes. Entries of native functions are
     /// absent (the reference writer counts them but writes nothing).
-    pub fn attribute_names(&self) -> DecodeResult<Option<Vec<Option<Vec<Vec<&'a str>>>>>> {
+    pub fn attribute_names(&self) -> DecodeResult<Option<Vec<Option<KernelAttributeNames<'a>>>>> {
         if self.section(SectionId::AttributeNames).is_none() {
             return Ok(None);
         }
