@@ -48,23 +48,24 @@ fn available_value(c: &mut Criterion) {
 const BATCH: usize = 256;
 
 /// A thread that applies `f` to every item of each batch it receives, then
-/// acknowledges the batch.
+/// sends the batch back, so that the items are dropped on the main thread
+/// (like the tokio receivers, which stay there).
 struct Helper<T: Send + 'static> {
     tx: Option<mpsc::Sender<Vec<T>>>,
-    ack: mpsc::Receiver<()>,
+    ack: mpsc::Receiver<Vec<T>>,
     thread: Option<std::thread::JoinHandle<()>>,
 }
 
 impl<T: Send + 'static> Helper<T> {
-    fn new(f: impl Fn(T) + Send + 'static) -> Self {
+    fn new(f: impl Fn(&mut T) + Send + 'static) -> Self {
         let (tx, rx) = mpsc::channel::<Vec<T>>();
         let (ack_tx, ack) = mpsc::channel();
         let thread = std::thread::spawn(move || {
-            for batch in rx {
-                for item in batch {
+            for mut batch in rx {
+                for item in batch.iter_mut() {
                     f(item);
                 }
-                ack_tx.send(()).unwrap();
+                ack_tx.send(batch).unwrap();
             }
         });
         Helper {
@@ -74,9 +75,9 @@ impl<T: Send + 'static> Helper<T> {
         }
     }
 
-    fn run(&self, batch: Vec<T>) {
+    fn run(&self, batch: Vec<T>) -> Vec<T> {
         self.tx.as_ref().unwrap().send(batch).unwrap();
-        self.ack.recv().unwrap();
+        self.ack.recv().unwrap()
     }
 }
 
@@ -103,7 +104,7 @@ fn cross_thread_set(c: &mut Criterion) {
     let mut g = c.benchmark_group("cross_thread_set");
     g.throughput(criterion::Throughput::Elements(1));
     {
-        let helper = Helper::new(|v: AsyncValueRef<u64>| v.emplace(7));
+        let helper = Helper::<AsyncValueRef<u64>>::new(|v: &mut AsyncValueRef<u64>| v.emplace(7));
         g.bench_function("async_value_and_then_set", |b| {
             b.iter_custom(|iters| {
                 let mut elapsed = Duration::ZERO;
@@ -120,7 +121,7 @@ fn cross_thread_set(c: &mut Criterion) {
                         });
                         batch.push(v);
                     }
-                    helper.run(batch);
+                    drop(helper.run(batch));
                     elapsed += start.elapsed();
                 }
                 elapsed
@@ -128,9 +129,11 @@ fn cross_thread_set(c: &mut Criterion) {
         });
     }
     {
-        let helper = Helper::new(|tx: tokio::sync::oneshot::Sender<u64>| {
-            let _ = tx.send(7);
-        });
+        let helper = Helper::<Option<tokio::sync::oneshot::Sender<u64>>>::new(
+            |tx: &mut Option<tokio::sync::oneshot::Sender<u64>>| {
+                let _ = tx.take().unwrap().send(7);
+            },
+        );
         let waker = Waker::from(Arc::new(CountingWaker));
         g.bench_function("tokio_oneshot_waker_send", |b| {
             b.iter_custom(|iters| {
@@ -147,10 +150,10 @@ fn cross_thread_set(c: &mut Criterion) {
                         let (tx, mut rx) = tokio::sync::oneshot::channel::<u64>();
                         // Register the continuation (waker) before the send.
                         assert!(std::pin::Pin::new(&mut rx).poll(&mut cx).is_pending());
-                        senders.push(tx);
+                        senders.push(Some(tx));
                         receivers.push(rx);
                     }
-                    helper.run(senders);
+                    drop(helper.run(senders));
                     for mut rx in receivers.drain(..) {
                         match std::pin::Pin::new(&mut rx).poll(&mut cx) {
                             Poll::Ready(Ok(v)) => {
