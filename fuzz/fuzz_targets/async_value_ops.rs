@@ -9,5 +9,9 @@ fuzz_target!(|data: &[u8]| {
     let before = bef::runtime::live_async_values();
     let mut u = Unstructured::new(data);
     let _ = bef::runtime::fuzz_body::async_value_ops(&mut u);
-    assert_eq!(bef::runtime::live_async_values(), before, "AsyncValue leaked");
+    assert_eq!(
+        bef::runtime::live_async_values(),
+        before,
+        "AsyncValue leaked"
+    );
 });
