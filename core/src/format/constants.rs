@@ -35,6 +35,16 @@ pub enum SectionId {
 }
 
 impl SectionId {
+    /// Sections every BEF writer emits (the rest are optional).
+    pub const REQUIRED: [SectionId; 6] = [
+        SectionId::Strings,
+        SectionId::Attributes,
+        SectionId::Kernels,
+        SectionId::Types,
+        SectionId::FunctionIndex,
+        SectionId::Functions,
+    ];
+
     pub const ALL: [SectionId; 11] = [
         SectionId::Strings,
         SectionId::Attributes,

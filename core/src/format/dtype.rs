@@ -120,24 +120,8 @@ impl DType {
 
     /// Types the reference encoder accepts as dense-elements element types.
     pub fn is_dense_element(self) -> bool {
-        matches!(
-            self,
-            DType::UI8
-                | DType::UI16
-                | DType::UI32
-                | DType::UI64
-                | DType::I1
-                | DType::I8
-                | DType::I16
-                | DType::I32
-                | DType::I64
-                | DType::BF16
-                | DType::F16
-                | DType::F32
-                | DType::F64
-                | DType::Complex64
-                | DType::Complex128
-        )
+        ScalarKind::from_dtype(self).is_some()
+            || matches!(self, DType::Complex64 | DType::Complex128)
     }
 }
 

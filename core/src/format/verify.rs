@@ -48,14 +48,7 @@ impl Verifier<'_, '_> {
 
     fn run(&mut self) {
         let file = self.file;
-        for id in [
-            SectionId::Strings,
-            SectionId::Attributes,
-            SectionId::Kernels,
-            SectionId::Types,
-            SectionId::FunctionIndex,
-            SectionId::Functions,
-        ] {
+        for id in SectionId::REQUIRED {
             if file.section(id).is_none() {
                 self.report(
                     file.bytes().len() as u64,
