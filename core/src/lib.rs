@@ -6,4 +6,5 @@
 pub mod dump;
 pub mod format;
 pub mod fuzz_targets;
+pub mod ir;
 pub mod runtime;

@@ -1,0 +1,141 @@
+//! Attributes of the host-program IR: everything BEF can encode, plus the
+//! builtin forms the parser must hold to report a precise error later (for
+//! example a unit attribute, which BEF cannot encode).
+
+use super::location::Location;
+use super::types::Type;
+
+/// `name = value` in an attribute dictionary.
+pub type NamedAttribute = (String, Attribute);
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Attribute {
+    /// `unit`, or a dictionary key without a value.
+    Unit,
+    /// `true` / `false` (MLIR's `i1` integer attribute printed as a bool).
+    Bool(bool),
+    /// `42 : i32`, `7 : index`. The value is sign-extended from the type's
+    /// width; unsigned values above `i64::MAX` fit because the store is i128.
+    Integer { value: i128, ty: Type },
+    /// `1.5 : f32`, kept as the bit pattern of the type's format so that
+    /// printing and re-parsing never changes a bit.
+    Float { bits: u128, ty: Type },
+    /// `"text"` or `"text" : type`; bytes, since `\xx` escapes may produce
+    /// anything.
+    String { value: Vec<u8>, ty: Option<Type> },
+    /// A type used as an attribute: `value = f32`.
+    Type(Type),
+    /// `@root::@nested`
+    SymbolRef { root: String, nested: Vec<String> },
+    /// `[a, b, c]`
+    Array(Vec<Attribute>),
+    /// `{a = 1 : i32, b}`; keys sorted and unique.
+    Dictionary(Vec<NamedAttribute>),
+    /// `dense<...> : tensor<...>`.
+    DenseElements(DenseElements),
+    /// `array<i32: 1, 2>`: elements of `element`, little-endian.
+    DenseArray { element: Type, data: Vec<u8> },
+    /// `#corert.shape<1x?x3>` (BEF's shape attribute); `None` is unranked.
+    /// Unknown dimensions are `-1`, as BEF stores them.
+    Shape(Option<Vec<i64>>),
+    /// A location used as an attribute (fused-location metadata and such).
+    Location(Box<Location>),
+    /// Any other dialect attribute, `#dialect.body` or `#dialect<body>`,
+    /// kept verbatim.
+    Dialect { dialect: String, body: String },
+}
+
+/// Dense elements stored the way MLIR's bytecode stores them: one
+/// little-endian element after another in row-major order (complex numbers
+/// as real then imaginary part), `i1` as one byte per element, and a single
+/// element for a splat.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct DenseElements {
+    /// The shaped type after the colon (a tensor or vector type).
+    pub ty: Type,
+    pub splat: bool,
+    pub data: Vec<u8>,
+}
+
+impl Attribute {
+    pub fn i32(value: i32) -> Attribute {
+        Attribute::Integer {
+            value: value.into(),
+            ty: Type::i(32),
+        }
+    }
+
+    pub fn i64(value: i64) -> Attribute {
+        Attribute::Integer {
+            value: value.into(),
+            ty: Type::i(64),
+        }
+    }
+
+    pub fn f32(value: f32) -> Attribute {
+        Attribute::Float {
+            bits: value.to_bits().into(),
+            ty: Type::f32(),
+        }
+    }
+
+    pub fn f64(value: f64) -> Attribute {
+        Attribute::Float {
+            bits: value.to_bits().into(),
+            ty: Type::f64(),
+        }
+    }
+
+    pub fn string(value: &str) -> Attribute {
+        Attribute::String {
+            value: value.as_bytes().to_vec(),
+            ty: None,
+        }
+    }
+
+    /// `@name`
+    pub fn symbol(name: &str) -> Attribute {
+        Attribute::SymbolRef {
+            root: name.to_string(),
+            nested: Vec::new(),
+        }
+    }
+
+    /// The referenced name of a flat symbol reference (`@f`), else `None`.
+    pub fn as_flat_symbol(&self) -> Option<&str> {
+        match self {
+            Attribute::SymbolRef { root, nested } if nested.is_empty() => Some(root),
+            _ => None,
+        }
+    }
+
+    pub fn as_integer(&self) -> Option<i128> {
+        match self {
+            Attribute::Integer { value, .. } => Some(*value),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(&self) -> Option<&[u8]> {
+        match self {
+            Attribute::String { value, .. } => Some(value),
+            _ => None,
+        }
+    }
+}
+
+/// Looks `name` up in a sorted attribute dictionary.
+pub fn find_attribute<'a>(attributes: &'a [NamedAttribute], name: &str) -> Option<&'a Attribute> {
+    attributes
+        .binary_search_by(|(key, _)| key.as_str().cmp(name))
+        .ok()
+        .map(|i| &attributes[i].1)
+}
+
+/// Inserts or replaces `name`, keeping the dictionary sorted.
+pub fn set_attribute(attributes: &mut Vec<NamedAttribute>, name: &str, value: Attribute) {
+    match attributes.binary_search_by(|(key, _)| key.as_str().cmp(name)) {
+        Ok(i) => attributes[i].1 = value,
+        Err(i) => attributes.insert(i, (name.to_string(), value)),
+    }
+}

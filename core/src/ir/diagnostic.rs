@@ -1,0 +1,36 @@
+//! Errors found in a host program, parse and translation alike: a message
+//! and the location it belongs to. `text::render_diagnostic` turns one into
+//! `file:line:col: error: message` with the source line and a caret.
+
+use std::fmt;
+
+use super::location::Location;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub location: Location,
+    pub message: String,
+}
+
+impl Diagnostic {
+    pub fn new(location: Location, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            location,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    /// `file:line:col: error: message` (without the source excerpt).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.location.primary_position() {
+            Some((file, line, column)) => {
+                write!(f, "{file}:{line}:{column}: error: {}", self.message)
+            }
+            None => write!(f, "error: {}", self.message),
+        }
+    }
+}
+
+impl std::error::Error for Diagnostic {}

@@ -1,0 +1,348 @@
+//! The host-program IR shared by the text parser and printer, the BEF
+//! translators and the MLIR bytecode reader and writer.
+//!
+//! It is generic MLIR: a module is a `builtin.module` op whose single region
+//! holds `func.func` ops, and every op is a name, operands, results,
+//! attributes, regions and a location. SSA values live in one arena owned
+//! by the module and are referred to by `ValueId`, so ops stay small and
+//! translation can number registers with a plain array.
+//!
+//! Canonical form: value ids are numbered in definition order of a
+//! pre-order walk (an op's results, then its regions; a block's arguments,
+//! then its ops). Everything that builds a module (parser, BEF decoder,
+//! generators) calls `Module::renumber_values`, so two modules describing
+//! the same program compare equal with `==`.
+
+mod attr;
+mod diagnostic;
+mod location;
+mod types;
+
+pub use attr::{Attribute, DenseElements, NamedAttribute, find_attribute, set_attribute};
+pub use diagnostic::Diagnostic;
+pub use location::Location;
+pub use types::{DYNAMIC, FloatKind, Signedness, Type};
+
+/// An SSA value: index into `Module::values`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ValueId(pub u32);
+
+impl ValueId {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ValueData {
+    pub ty: Type,
+    /// Block arguments may carry their own location; op results take the
+    /// op's.
+    pub location: Option<Location>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Module {
+    /// The `builtin.module` op. Its single region has one block holding
+    /// the module's ops.
+    pub op: Op,
+    pub values: Vec<ValueData>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Op {
+    /// Full name, `dialect.op` (`tfrt.add.i32`, `func.func`).
+    pub name: String,
+    pub operands: Vec<ValueId>,
+    pub results: Vec<ValueId>,
+    /// Successor blocks, as indices into the parent region's blocks.
+    pub successors: Vec<u32>,
+    /// The attribute dictionary, sorted by name. Inherent attributes of
+    /// the ops this project knows (`value`, `callee`, `sym_name`) live here
+    /// too, as they did in the MLIR versions TFRT was built with.
+    pub attributes: Vec<NamedAttribute>,
+    /// Properties written in generic form as `<{...}>`, kept apart so they
+    /// print back where they came from.
+    pub properties: Option<Box<Attribute>>,
+    pub regions: Vec<Region>,
+    pub location: Location,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Region {
+    pub blocks: Vec<Block>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Block {
+    pub arguments: Vec<ValueId>,
+    pub ops: Vec<Op>,
+}
+
+/// How BEF runs a function (`format::FunctionKind` mirrors it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FuncKind {
+    /// Asynchronous dataflow.
+    Bef,
+    /// `attributes {tfrt.sync}`: run sequentially.
+    Sync,
+    /// `attributes {tfrt.native}`: declared, resolved by name at run time.
+    Native,
+}
+
+pub const MODULE_OP: &str = "builtin.module";
+pub const FUNC_OP: &str = "func.func";
+
+impl Op {
+    pub fn new(name: impl Into<String>, location: Location) -> Op {
+        Op {
+            name: name.into(),
+            location,
+            ..Op::default()
+        }
+    }
+
+    /// An attribute from the dictionary, or else from the properties.
+    pub fn attribute(&self, name: &str) -> Option<&Attribute> {
+        find_attribute(&self.attributes, name).or_else(|| match self.properties.as_deref() {
+            Some(Attribute::Dictionary(entries)) => find_attribute(entries, name),
+            _ => None,
+        })
+    }
+
+    /// Dictionary and properties merged, sorted by name: what MLIR's
+    /// `getAttrs()` gives the BEF encoder.
+    pub fn all_attributes(&self) -> Vec<&NamedAttribute> {
+        let mut all: Vec<&NamedAttribute> = self.attributes.iter().collect();
+        if let Some(Attribute::Dictionary(entries)) = self.properties.as_deref() {
+            all.extend(entries.iter());
+            all.sort_by(|a, b| a.0.cmp(&b.0));
+        }
+        all
+    }
+
+    pub fn set_attribute(&mut self, name: &str, value: Attribute) {
+        set_attribute(&mut self.attributes, name, value);
+    }
+
+    /// The dialect prefix of the name (`tfrt` for `tfrt.add.i32`).
+    pub fn dialect(&self) -> &str {
+        self.name.split_once('.').map_or(&self.name, |(d, _)| d)
+    }
+}
+
+impl Region {
+    /// The region's only block, if it has exactly one.
+    pub fn single_block(&self) -> Option<&Block> {
+        match self.blocks.as_slice() {
+            [block] => Some(block),
+            _ => None,
+        }
+    }
+}
+
+/// A view of a `func.func` op as a host-program function.
+#[derive(Debug, Clone, Copy)]
+pub struct Func<'a> {
+    pub op: &'a Op,
+}
+
+impl<'a> Func<'a> {
+    /// Views `op` as a function when it is a `func.func` (or the older
+    /// `func`) with a name and a function type.
+    pub fn new(op: &'a Op) -> Option<Func<'a>> {
+        let is_func = op.name == FUNC_OP || op.name == "func";
+        let func = Func { op };
+        (is_func && func.sym_name().is_some() && func.function_type().is_some()).then_some(func)
+    }
+
+    pub fn sym_name(&self) -> Option<&'a str> {
+        match self.op.attribute("sym_name")? {
+            Attribute::String { value, .. } => std::str::from_utf8(value).ok(),
+            _ => None,
+        }
+    }
+
+    pub fn name(&self) -> &'a str {
+        self.sym_name().unwrap_or_default()
+    }
+
+    /// `(inputs, results)` of the `function_type` attribute.
+    pub fn function_type(&self) -> Option<(&'a [Type], &'a [Type])> {
+        match self.op.attribute("function_type")? {
+            Attribute::Type(Type::Function { inputs, results }) => Some((inputs, results)),
+            _ => None,
+        }
+    }
+
+    pub fn inputs(&self) -> &'a [Type] {
+        self.function_type().map_or(&[], |(inputs, _)| inputs)
+    }
+
+    pub fn results(&self) -> &'a [Type] {
+        self.function_type().map_or(&[], |(_, results)| results)
+    }
+
+    pub fn kind(&self) -> FuncKind {
+        if self.op.attribute("tfrt.native").is_some() {
+            FuncKind::Native
+        } else if self.op.attribute("tfrt.sync").is_some() {
+            FuncKind::Sync
+        } else {
+            FuncKind::Bef
+        }
+    }
+
+    /// The body region, `None` for a declaration (`func.func private @f(i32)`).
+    pub fn body(&self) -> Option<&'a Region> {
+        self.op.regions.first().filter(|r| !r.blocks.is_empty())
+    }
+
+    pub fn is_private(&self) -> bool {
+        matches!(
+            self.op.attribute("sym_visibility"),
+            Some(Attribute::String { value, .. }) if value == b"private"
+        )
+    }
+}
+
+impl Module {
+    /// An empty module: `builtin.module` with one empty block.
+    pub fn new(location: Location) -> Module {
+        let mut op = Op::new(MODULE_OP, location);
+        op.regions.push(Region {
+            blocks: vec![Block::default()],
+        });
+        Module {
+            op,
+            values: Vec::new(),
+        }
+    }
+
+    pub fn body(&self) -> &Block {
+        &self.op.regions[0].blocks[0]
+    }
+
+    pub fn body_mut(&mut self) -> &mut Block {
+        &mut self.op.regions[0].blocks[0]
+    }
+
+    /// The module's `func.func` ops, in order.
+    pub fn functions(&self) -> impl Iterator<Item = Func<'_>> {
+        self.body().ops.iter().filter_map(Func::new)
+    }
+
+    pub fn new_value(&mut self, ty: Type, location: Option<Location>) -> ValueId {
+        let id = ValueId(u32::try_from(self.values.len()).expect("fewer than 2^32 values"));
+        self.values.push(ValueData { ty, location });
+        id
+    }
+
+    pub fn value_type(&self, value: ValueId) -> &Type {
+        &self.values[value.index()].ty
+    }
+
+    /// Renumbers values in canonical order (see the module comment) and
+    /// drops values no block or op defines.
+    pub fn renumber_values(&mut self) {
+        let mut order: Vec<ValueId> = Vec::with_capacity(self.values.len());
+        visit_definitions(&self.op, &mut order);
+        let mut new_id = vec![u32::MAX; self.values.len()];
+        let mut values = Vec::with_capacity(order.len());
+        for (new, old) in order.iter().enumerate() {
+            new_id[old.index()] = new as u32;
+            values.push(self.values[old.index()].clone());
+        }
+        rename_op(&mut self.op, &new_id);
+        self.values = values;
+    }
+}
+
+/// Definitions in canonical order, iteratively (nesting depth is untrusted).
+fn visit_definitions(root: &Op, order: &mut Vec<ValueId>) {
+    enum Item<'a> {
+        Op(&'a Op),
+        Block(&'a Block),
+    }
+    let mut stack = vec![Item::Op(root)];
+    while let Some(item) = stack.pop() {
+        match item {
+            Item::Op(op) => {
+                order.extend_from_slice(&op.results);
+                for region in op.regions.iter().rev() {
+                    for block in region.blocks.iter().rev() {
+                        stack.push(Item::Block(block));
+                    }
+                }
+            }
+            Item::Block(block) => {
+                order.extend_from_slice(&block.arguments);
+                for op in block.ops.iter().rev() {
+                    stack.push(Item::Op(op));
+                }
+            }
+        }
+    }
+}
+
+fn rename_op(root: &mut Op, new_id: &[u32]) {
+    let rename = |v: &mut ValueId| {
+        let n = new_id[v.index()];
+        debug_assert!(n != u32::MAX, "use of a value nobody defines");
+        *v = ValueId(n);
+    };
+    let mut stack: Vec<&mut Op> = vec![root];
+    while let Some(op) = stack.pop() {
+        op.operands.iter_mut().for_each(rename);
+        op.results.iter_mut().for_each(rename);
+        for region in &mut op.regions {
+            for block in &mut region.blocks {
+                block.arguments.iter_mut().for_each(rename);
+                stack.extend(block.ops.iter_mut());
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn renumbering_follows_definition_order() {
+        let mut module = Module::new(Location::Unknown);
+        // Define values out of order on purpose.
+        let late = module.new_value(Type::i(32), None);
+        let arg = module.new_value(Type::i(32), None);
+        let mut func = Op::new(FUNC_OP, Location::Unknown);
+        func.set_attribute("sym_name", Attribute::string("f"));
+        func.set_attribute(
+            "function_type",
+            Attribute::Type(Type::Function {
+                inputs: vec![Type::i(32)],
+                results: vec![Type::i(32)],
+            }),
+        );
+        let mut add = Op::new("tfrt.add.i32", Location::Unknown);
+        add.operands = vec![arg, arg];
+        add.results = vec![late];
+        let mut ret = Op::new("tfrt.return", Location::Unknown);
+        ret.operands = vec![late];
+        func.regions.push(Region {
+            blocks: vec![Block {
+                arguments: vec![arg],
+                ops: vec![add, ret],
+            }],
+        });
+        module.body_mut().ops.push(func);
+        module.renumber_values();
+        let func = module.functions().next().unwrap();
+        let block = func.body().unwrap().single_block().unwrap();
+        assert_eq!(block.arguments, vec![ValueId(0)]);
+        assert_eq!(block.ops[0].results, vec![ValueId(1)]);
+        assert_eq!(block.ops[1].operands, vec![ValueId(1)]);
+        assert_eq!(func.name(), "f");
+        assert_eq!(func.kind(), FuncKind::Bef);
+        assert_eq!(func.inputs(), &[Type::i(32)]);
+    }
+}

@@ -1,0 +1,295 @@
+//! Types of the host-program IR: MLIR's builtin types and opaque dialect
+//! types. `Display` writes MLIR's printed form, which is also the spelling
+//! BEF stores in its Types section.
+
+use std::fmt;
+use std::sync::Arc;
+
+/// MLIR's marker for a dynamic dimension (`?`), `ShapedType::kDynamic`.
+pub const DYNAMIC: i64 = i64::MIN;
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Type {
+    /// `i32`, `si8`, `ui64`, `i1`; width 0 is legal in MLIR.
+    Integer {
+        width: u32,
+        signedness: Signedness,
+    },
+    Index,
+    Float(FloatKind),
+    /// `complex<f32>`
+    Complex(Box<Type>),
+    /// `none`
+    None,
+    /// `tensor<2x?xf32>`; `shape: None` is `tensor<*xf32>`. Dynamic
+    /// dimensions are `DYNAMIC`.
+    Tensor {
+        shape: Option<Vec<i64>>,
+        element: Box<Type>,
+    },
+    /// `vector<4xf32>`
+    Vector {
+        shape: Vec<i64>,
+        element: Box<Type>,
+    },
+    /// `(i32, f32) -> i1`
+    Function {
+        inputs: Vec<Type>,
+        results: Vec<Type>,
+    },
+    /// `tuple<i32, f32>`
+    Tuple(Vec<Type>),
+    /// An opaque dialect type `!dialect.body` (`!tfrt.chain`) or
+    /// `!dialect<body>`; `body` is kept verbatim, including any `<...>`.
+    Dialect {
+        dialect: Arc<str>,
+        body: Arc<str>,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Signedness {
+    Signless,
+    Signed,
+    Unsigned,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FloatKind {
+    BF16,
+    F16,
+    TF32,
+    F32,
+    F64,
+    F80,
+    F128,
+}
+
+impl FloatKind {
+    pub const ALL: [FloatKind; 7] = [
+        FloatKind::BF16,
+        FloatKind::F16,
+        FloatKind::TF32,
+        FloatKind::F32,
+        FloatKind::F64,
+        FloatKind::F80,
+        FloatKind::F128,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            FloatKind::BF16 => "bf16",
+            FloatKind::F16 => "f16",
+            FloatKind::TF32 => "tf32",
+            FloatKind::F32 => "f32",
+            FloatKind::F64 => "f64",
+            FloatKind::F80 => "f80",
+            FloatKind::F128 => "f128",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<FloatKind> {
+        FloatKind::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    /// Bits of the storage format (what a float attribute's `bits` holds).
+    pub fn bit_width(self) -> u32 {
+        match self {
+            FloatKind::BF16 | FloatKind::F16 => 16,
+            FloatKind::TF32 => 19,
+            FloatKind::F32 => 32,
+            FloatKind::F64 => 64,
+            FloatKind::F80 => 80,
+            FloatKind::F128 => 128,
+        }
+    }
+}
+
+impl Type {
+    pub fn i(width: u32) -> Type {
+        Type::Integer {
+            width,
+            signedness: Signedness::Signless,
+        }
+    }
+
+    pub fn ui(width: u32) -> Type {
+        Type::Integer {
+            width,
+            signedness: Signedness::Unsigned,
+        }
+    }
+
+    pub fn f32() -> Type {
+        Type::Float(FloatKind::F32)
+    }
+
+    pub fn f64() -> Type {
+        Type::Float(FloatKind::F64)
+    }
+
+    /// `!dialect.body`
+    pub fn dialect(dialect: &str, body: &str) -> Type {
+        Type::Dialect {
+            dialect: dialect.into(),
+            body: body.into(),
+        }
+    }
+
+    /// `!tfrt.chain`, the type of ordering tokens.
+    pub fn chain() -> Type {
+        Type::dialect("tfrt", "chain")
+    }
+
+    pub fn is_integer(&self) -> bool {
+        matches!(self, Type::Integer { .. })
+    }
+}
+
+impl fmt::Display for Type {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Type::Integer { width, signedness } => {
+                let prefix = match signedness {
+                    Signedness::Signless => "i",
+                    Signedness::Signed => "si",
+                    Signedness::Unsigned => "ui",
+                };
+                write!(f, "{prefix}{width}")
+            }
+            Type::Index => f.write_str("index"),
+            Type::Float(kind) => f.write_str(kind.name()),
+            Type::Complex(element) => write!(f, "complex<{element}>"),
+            Type::None => f.write_str("none"),
+            Type::Tensor { shape, element } => {
+                f.write_str("tensor<")?;
+                match shape {
+                    None => f.write_str("*x")?,
+                    Some(dims) => write_dims(f, dims)?,
+                }
+                write!(f, "{element}>")
+            }
+            Type::Vector { shape, element } => {
+                f.write_str("vector<")?;
+                write_dims(f, shape)?;
+                write!(f, "{element}>")
+            }
+            Type::Function { inputs, results } => {
+                f.write_str("(")?;
+                write_list(f, inputs)?;
+                f.write_str(") -> ")?;
+                // A single non-function result goes without parentheses.
+                match results.as_slice() {
+                    [single] if !matches!(single, Type::Function { .. }) => write!(f, "{single}"),
+                    _ => {
+                        f.write_str("(")?;
+                        write_list(f, results)?;
+                        f.write_str(")")
+                    }
+                }
+            }
+            Type::Tuple(elements) => {
+                f.write_str("tuple<")?;
+                write_list(f, elements)?;
+                f.write_str(">")
+            }
+            Type::Dialect { dialect, body } => {
+                if body.starts_with('<') {
+                    write!(f, "!{dialect}{body}")
+                } else {
+                    write!(f, "!{dialect}.{body}")
+                }
+            }
+        }
+    }
+}
+
+/// `2x?x` — every dimension followed by `x`.
+fn write_dims(f: &mut fmt::Formatter<'_>, dims: &[i64]) -> fmt::Result {
+    for &dim in dims {
+        if dim == DYNAMIC {
+            f.write_str("?x")?;
+        } else {
+            write!(f, "{dim}x")?;
+        }
+    }
+    Ok(())
+}
+
+pub(crate) fn write_list<T: fmt::Display>(f: &mut fmt::Formatter<'_>, items: &[T]) -> fmt::Result {
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            f.write_str(", ")?;
+        }
+        write!(f, "{item}")?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prints_like_mlir() {
+        let cases = [
+            (Type::i(32), "i32"),
+            (Type::ui(64), "ui64"),
+            (
+                Type::Integer {
+                    width: 8,
+                    signedness: Signedness::Signed,
+                },
+                "si8",
+            ),
+            (Type::chain(), "!tfrt.chain"),
+            (Type::dialect("t", "tensor"), "!t.tensor"),
+            (Type::dialect("foo", "<\"x\">"), "!foo<\"x\">"),
+            (
+                Type::Tensor {
+                    shape: Some(vec![2, DYNAMIC]),
+                    element: Box::new(Type::f32()),
+                },
+                "tensor<2x?xf32>",
+            ),
+            (
+                Type::Tensor {
+                    shape: None,
+                    element: Box::new(Type::i(1)),
+                },
+                "tensor<*xi1>",
+            ),
+            (
+                Type::Tensor {
+                    shape: Some(vec![]),
+                    element: Box::new(Type::Complex(Box::new(Type::f64()))),
+                },
+                "tensor<complex<f64>>",
+            ),
+            (
+                Type::Function {
+                    inputs: vec![Type::i(32), Type::chain()],
+                    results: vec![Type::i(1)],
+                },
+                "(i32, !tfrt.chain) -> i1",
+            ),
+            (
+                Type::Function {
+                    inputs: vec![],
+                    results: vec![],
+                },
+                "() -> ()",
+            ),
+            (
+                Type::Function {
+                    inputs: vec![],
+                    results: vec![Type::i(1), Type::i(1)],
+                },
+                "() -> (i1, i1)",
+            ),
+        ];
+        for (ty, text) in cases {
+            assert_eq!(ty.to_string(), text);
+        }
+    }
+}
