@@ -115,6 +115,7 @@ fn add_i32() -> Module {
             )),
         )],
         optional_sections: true,
+        extra_strings: Vec::new(),
     }
 }
 
@@ -166,6 +167,7 @@ fn scalar_attributes() -> Module {
             Some(body(0, 1, vec![0], vec![constant], vec![0], None)),
         )],
         optional_sections: true,
+        extra_strings: Vec::new(),
     }
 }
 
@@ -235,6 +237,7 @@ fn arrays_dense_shapes() -> Module {
             Some(body(0, 0, vec![], vec![k], vec![], None)),
         )],
         optional_sections: true,
+        extra_strings: Vec::new(),
     }
 }
 
@@ -334,6 +337,7 @@ fn functions_and_aggregates() -> Module {
             function("native_fn", FunctionKind::Native, &[0], &[0], None),
         ],
         optional_sections: true,
+        extra_strings: Vec::new(),
     }
 }
 
@@ -386,6 +390,7 @@ fn locations() -> Module {
             )),
         )],
         optional_sections: true,
+        extra_strings: Vec::new(),
     }
 }
 
@@ -445,6 +450,7 @@ fn empty_module_matches_the_fact_sheet() {
         "0b ef 00 00 00 01 00 02 02 00 03 02 00 04 02 00 05 00 08 02 00 09 02 00 0a 02 00";
     let bytes = encode(&Module {
         optional_sections: true,
+        extra_strings: Vec::new(),
         ..Module::default()
     })
     .unwrap();

@@ -234,6 +234,7 @@ fn deep_nesting_is_bounded() {
     let module = Module {
         attributes: vec![attr],
         optional_sections: true,
+        extra_strings: Vec::new(),
         ..Module::default()
     };
     expect_error(

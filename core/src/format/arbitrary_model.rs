@@ -38,6 +38,7 @@ pub fn arbitrary_module(u: &mut Unstructured<'_>) -> Result<Module> {
         attributes,
         functions,
         optional_sections,
+        extra_strings: Vec::new(),
     })
 }
 

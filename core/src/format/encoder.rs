@@ -39,6 +39,7 @@ impl<'m> Encoder<'m> {
         names.extend(module.kernel_names.iter().map(String::as_str));
         names.extend(module.types.iter().map(String::as_str));
         names.extend(module.functions.iter().map(|f| f.name.as_str()));
+        names.extend(module.extra_strings.iter().map(String::as_str));
         if module.optional_sections {
             let kernels = module
                 .functions
@@ -334,6 +335,7 @@ mod tests {
     fn empty_module_is_27_bytes() {
         let module = Module {
             optional_sections: true,
+            extra_strings: Vec::new(),
             ..Module::default()
         };
         let bytes = encode(&module).unwrap();

@@ -19,6 +19,11 @@ pub struct Module {
     /// Write the AttributeTypes, AttributeNames and RegisterTypes sections
     /// (needed to turn BEF back into text, not to run it).
     pub optional_sections: bool,
+    /// Strings the Strings section holds although nothing refers to them.
+    /// The reference encoder adds the name of every attribute that holds an
+    /// array of symbol references (`branches` of `tfrt.case`) although only
+    /// the functions are written.
+    pub extra_strings: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

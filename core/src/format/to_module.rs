@@ -1,7 +1,7 @@
 //! BEF bytes → module model, the inverse of `encode`. Needs the optional
 //! sections whenever the file has attributes (their types live there).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::constants::{PSEUDO_KERNEL_CODE, PSEUDO_KERNEL_LOCATION, SectionId};
 use super::error::{DecodeError, DecodeResult};
@@ -68,7 +68,7 @@ impl BefFile<'_> {
                 body,
             });
         }
-        Ok(Module {
+        let mut module = Module {
             kernel_names: self
                 .kernel_names()?
                 .iter()
@@ -78,7 +78,46 @@ impl BefFile<'_> {
             attributes,
             functions,
             optional_sections,
-        })
+            extra_strings: Vec::new(),
+        };
+        module.extra_strings = self.unreferenced_strings(&module)?;
+        Ok(module)
+    }
+
+    /// Strings of the Strings section that no table refers to, in section
+    /// order (which is sorted order in files the reference writes).
+    fn unreferenced_strings(&self, module: &Module) -> DecodeResult<Vec<String>> {
+        let mut referenced: HashSet<&str> = HashSet::new();
+        referenced.extend(module.kernel_names.iter().map(String::as_str));
+        referenced.extend(module.types.iter().map(String::as_str));
+        referenced.extend(module.functions.iter().map(|f| f.name.as_str()));
+        let kernels = module
+            .functions
+            .iter()
+            .filter_map(|f| f.body.as_ref())
+            .flat_map(|b| &b.kernels);
+        referenced.extend(kernels.flat_map(|k| k.attribute_names.iter().map(String::as_str)));
+        let data = self.section_data(SectionId::Strings);
+        let base = self.section(SectionId::Strings).map_or(0, |s| s.data_offset);
+        let mut extra = Vec::new();
+        let mut start = 0;
+        while start < data.len() {
+            let Some(len) = data[start..].iter().position(|&b| b == 0) else {
+                return Err(DecodeError::new(
+                    base + start as u64,
+                    "string is not NUL-terminated before the end of the Strings section",
+                ));
+            };
+            let bytes = &data[start..start + len];
+            let text = std::str::from_utf8(bytes).map_err(|_| {
+                DecodeError::new(base + start as u64, "string is not valid UTF-8")
+            })?;
+            if !referenced.contains(text) {
+                extra.push(text.to_owned());
+            }
+            start += len + 1;
+        }
+        Ok(extra)
     }
 
     fn body_model(
