@@ -49,3 +49,28 @@ pub fn bef_roundtrip(data: &[u8]) {
     assert_eq!(decoded, module);
     assert_eq!(encode(&decoded).expect("decoded modules encode"), bytes);
 }
+
+/// Any bytes → parse as MLIR text. Must never panic. When the text parses,
+/// printing (custom and generic form, with locations) and parsing again
+/// must reach a fixed point, and translating to BEF must not panic either.
+pub fn mlir_parse(data: &[u8]) {
+    let Ok(source) = std::str::from_utf8(data) else {
+        return;
+    };
+    let Ok(module) = crate::text::parse_module(source, "fuzz.mlir") else {
+        return;
+    };
+    let _ = crate::translate::mlir_to_bef(&module, Default::default());
+    for generic in [false, true] {
+        let options = crate::text::PrintOptions {
+            generic,
+            debug_info: true,
+        };
+        let printed = crate::text::print_module(&module, options);
+        let reparsed = crate::text::parse_module(&printed, "fuzz.mlir")
+            .unwrap_or_else(|e| panic!("printed module does not parse: {e}\n{printed}"));
+        assert_eq!(reparsed, module, "print → parse changed the module:\n{printed}");
+        let again = crate::text::print_module(&reparsed, options);
+        assert_eq!(again, printed, "printing is not a fixed point");
+    }
+}

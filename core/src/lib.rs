@@ -3,8 +3,10 @@
 //! Module map (see `../shared/DESIGN.md`): `format` owns BEF bytes,
 //! `runtime` owns AsyncValue, work queues, allocators and the host context.
 
+pub mod cli;
 pub mod dump;
 pub mod format;
 pub mod fuzz_targets;
 pub mod ir;
 pub mod runtime;
+pub mod translate;

@@ -126,3 +126,69 @@ fn verify_reports_ok_and_problems() {
         "{stderr}"
     );
 }
+
+const ADD_I32: &str = "func.func @add(%a: i32, %b: i32) -> i32 {\n  %c = tfrt.add.i32 %a, %b\n  tfrt.return %c : i32\n}\n";
+
+#[test]
+fn translate_detects_the_direction_and_round_trips() {
+    let out = bef(&["translate", "-"], Some(ADD_I32.as_bytes()));
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let bef_bytes = out.stdout;
+    assert_eq!(&bef_bytes[..3], &[0x0b, 0xef, 0x00]);
+    let out = bef(&["translate", "-", "--print-debuginfo"], Some(&bef_bytes));
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let printed = text(&out.stdout);
+    assert!(printed.contains("tfrt.add.i32"), "{printed}");
+    assert!(printed.contains("loc("), "{printed}");
+    let again = bef(&["translate", "--mlir-to-bef", "-"], Some(printed.as_bytes()));
+    assert!(again.status.success(), "{}", text(&again.stderr));
+    assert_eq!(again.stdout, bef_bytes);
+    // Generic form on request, reference spellings with one dash.
+    let out = bef(&["translate", "-bef-to-mlir", "-mlir-print-op-generic", "-"], Some(&bef_bytes));
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("\"tfrt.add.i32\"("), "{}", text(&out.stdout));
+}
+
+#[test]
+fn translate_reports_errors_with_source_line_and_caret() {
+    let source = "func.func @f() {\n  %x = tfrt.constant.i32 1\n}\n";
+    let out = bef(&["translate", "-"], Some(source.as_bytes()));
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("<stdin>:2:") && stderr.contains("error: all functions need to have a tfrt.return"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("%x = tfrt.constant.i32 1") && stderr.contains('^'), "{stderr}");
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn translate_verify_diagnostics_passes_on_the_error_corpus() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/mlir/errors");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "mlir") {
+            continue;
+        }
+        let relative = format!("corpus/mlir/errors/{}", path.file_name().unwrap().to_str().unwrap());
+        let out = bef(
+            &["translate", "-mlir-to-bef", "-split-input-file", "-verify-diagnostics", &relative],
+            None,
+        );
+        assert!(out.status.success(), "{relative}:\n{}", text(&out.stderr));
+        checked += 1;
+    }
+    assert!(checked >= 2);
+}
+
+#[test]
+fn translate_verify_diagnostics_fails_on_mismatch() {
+    let source = "// expected-error @+1 {{something else}}\nfunc.func @f() {\n  %x = tfrt.constant.i32 1\n}\n";
+    let out = bef(&["translate", "--verify-diagnostics", "-"], Some(source.as_bytes()));
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("unexpected error: all functions need to have a tfrt.return"), "{stderr}");
+    assert!(stderr.contains("expected error \"something else\" was not produced"), "{stderr}");
+}

@@ -1,7 +1,7 @@
 //! The cargo-fuzz target bodies, run for a bounded number of seeded
 //! iterations: golden files, their truncations and bit flips, random bytes.
 
-use bef::fuzz_targets::{bef_decode, bef_roundtrip};
+use bef::fuzz_targets::{bef_decode, bef_roundtrip, mlir_parse};
 
 struct XorShift(u64);
 
@@ -67,5 +67,43 @@ fn bef_roundtrip_over_seeded_inputs() {
     for _ in 0..500 {
         let len = rng.next() as usize % 4096;
         bef_roundtrip(&rng.bytes(len));
+    }
+}
+
+#[test]
+fn mlir_parse_survives_truncations_mutations_and_the_corpus() {
+    let mut rng = XorShift(0x3113);
+    let mut inputs = seeds("mlir_parse");
+    let programs = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/mlir");
+    for entry in std::fs::read_dir(&programs).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "mlir") {
+            inputs.push(std::fs::read(path).unwrap());
+        }
+    }
+    assert!(inputs.len() >= 10);
+    // Punctuation and keywords mutate text far better than random bytes.
+    const PIECES: &[&str] = &[
+        "(", ")", "{", "}", "[", "]", "<", ">", ",", ":", "=", "%", "@", "^", "#", "!", "\"",
+        "->", "loc(", "dense<", "tensor<", "0x", "-1", "1.5e3", "i32", "%0", "tfrt.return",
+        "\n", " ", "// -----", "\\",
+    ];
+    for input in &inputs {
+        for cut in (0..input.len()).step_by(7) {
+            mlir_parse(&input[..cut]);
+        }
+        for _ in 0..40 {
+            let mut bytes = input.clone();
+            for _ in 0..=rng.next() % 3 {
+                let at = rng.next() as usize % (bytes.len() + 1);
+                if rng.next() % 2 == 0 && at < bytes.len() {
+                    bytes.remove(at);
+                } else {
+                    let piece = PIECES[rng.next() as usize % PIECES.len()];
+                    bytes.splice(at..at, piece.bytes());
+                }
+            }
+            mlir_parse(&bytes);
+        }
     }
 }

@@ -1,9 +1,11 @@
-//! `bef`: inspect and check Binary Executable Format files.
+//! `bef`: translate, inspect and check Binary Executable Format files.
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use bef::cli::translate::{REFERENCE_LONG_OPTIONS, TranslateArgs};
+use bef::cli::{Failure, args::normalize_single_dash};
 use bef::dump::{DumpOptions, listing, write_json, write_text};
 use bef::format::{BefBuffer, SectionId, verify};
 use clap::{Parser, Subcommand};
@@ -21,6 +23,11 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Translate MLIR host programs to BEF and BEF back to MLIR text. The
+    /// direction follows the input (BEF starts with the bytes 0B EF) unless
+    /// --mlir-to-bef or --bef-to-mlir says otherwise. Options of the
+    /// reference `tfrt_translate` are accepted, also with a single dash.
+    Translate(TranslateArgs),
     /// List the header, sections, strings, kernels, types, functions (registers,
     /// kernels with operands, attributes, users and locations) and locations.
     Dump {
@@ -52,19 +59,6 @@ fn parse_section(name: &str) -> Result<SectionId, String> {
     })
 }
 
-/// Why a command failed. Messages from the decoder already read
-/// `<what> at offset 0x..`.
-enum Failure {
-    Message(String),
-    Output(io::Error),
-}
-
-impl From<io::Error> for Failure {
-    fn from(e: io::Error) -> Self {
-        Failure::Output(e)
-    }
-}
-
 fn load(path: &Path) -> Result<BefBuffer, Failure> {
     BefBuffer::load(path)
         .map_err(|e| Failure::Message(format!("cannot read {}: {e}", path.display())))
@@ -74,6 +68,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     match cli.command {
+        Command::Translate(args) => bef::cli::translate::run(&args)?,
         Command::Dump {
             file,
             section,
@@ -116,7 +111,8 @@ fn run(cli: Cli) -> Result<(), Failure> {
 }
 
 fn main() -> ExitCode {
-    match run(Cli::parse()) {
+    let args = normalize_single_dash(std::env::args_os(), REFERENCE_LONG_OPTIONS);
+    match run(Cli::parse_from(args)) {
         Ok(()) => ExitCode::SUCCESS,
         // `bef dump x.bef | head` closes the pipe early; that is not an error.
         Err(Failure::Output(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
@@ -128,5 +124,6 @@ fn main() -> ExitCode {
             eprintln!("error: {message}");
             ExitCode::FAILURE
         }
+        Err(Failure::Reported) => ExitCode::FAILURE,
     }
 }

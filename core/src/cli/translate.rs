@@ -1,0 +1,194 @@
+//! `bef translate`: MLIR text ↔ BEF.
+
+use std::io::{IsTerminal, Read, Write};
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::Failure;
+use super::diagnostics;
+use crate::format::{BefBuffer, constants::MAGIC};
+use crate::ir::Diagnostic;
+use crate::text::{self, PrintOptions};
+use crate::translate::{self as tr, TranslateOptions};
+
+/// Long options of `tfrt_translate` that scripts spell with one dash.
+pub const REFERENCE_LONG_OPTIONS: &[&str] = &[
+    "mlir-to-bef",
+    "bef-to-mlir",
+    "disable-optional-sections",
+    "split-input-file",
+    "verify-diagnostics",
+    "mlir-print-op-generic",
+    "mlir-print-debuginfo",
+    "print-generic",
+    "print-debuginfo",
+];
+
+#[derive(Args, Debug)]
+pub struct TranslateArgs {
+    /// Input: MLIR text (`.mlir`) or a BEF file; `-` reads standard input.
+    #[arg(default_value = "-")]
+    pub input: PathBuf,
+    /// Output file; `-` writes standard output (binary BEF is not written
+    /// to a terminal).
+    #[arg(short = 'o', default_value = "-")]
+    pub output: PathBuf,
+    /// Translate MLIR text to BEF (the default for input that is not BEF).
+    #[arg(long, conflicts_with = "bef_to_mlir")]
+    pub mlir_to_bef: bool,
+    /// Translate BEF to MLIR text (the default for input starting with the
+    /// BEF magic bytes 0B EF).
+    #[arg(long)]
+    pub bef_to_mlir: bool,
+    /// Leave out the AttributeTypes, AttributeNames and RegisterTypes
+    /// sections: smaller files that can no longer be turned back into text.
+    #[arg(long)]
+    pub disable_optional_sections: bool,
+    /// Treat `// -----` lines as separators of independent inputs.
+    #[arg(long)]
+    pub split_input_file: bool,
+    /// Check errors against `// expected-error {{...}}` annotations instead
+    /// of printing them; exit 1 on any mismatch.
+    #[arg(long)]
+    pub verify_diagnostics: bool,
+    /// Print ops in MLIR's generic form (`"tfrt.add.i32"(%0, %1) : ...`).
+    #[arg(long, visible_alias = "mlir-print-op-generic")]
+    pub print_generic: bool,
+    /// Print every op's location (`loc(...)`).
+    #[arg(long, visible_alias = "mlir-print-debuginfo")]
+    pub print_debuginfo: bool,
+}
+
+/// Runs the command; `Ok` means exit status 0.
+pub fn run(args: &TranslateArgs) -> Result<(), Failure> {
+    let input = read_input(&args.input)?;
+    let name = display_name(&args.input);
+    let is_bef = input.starts_with(&MAGIC);
+    let to_mlir = if args.bef_to_mlir {
+        true
+    } else if args.mlir_to_bef {
+        false
+    } else {
+        is_bef
+    };
+    let output = if to_mlir {
+        bef_to_text(&input, args)?.into_bytes()
+    } else {
+        let source = std::str::from_utf8(&input).map_err(|e| {
+            Failure::Message(format!(
+                "{name} is neither BEF nor UTF-8 text (invalid UTF-8 at byte {})",
+                e.valid_up_to()
+            ))
+        })?;
+        match text_to_bef(source, &name, args)? {
+            Some(bytes) => bytes,
+            None => return Ok(()),
+        }
+    };
+    write_output(&args.output, &output, !to_mlir)
+}
+
+fn display_name(path: &std::path::Path) -> String {
+    if path.as_os_str() == "-" {
+        "<stdin>".to_string()
+    } else {
+        path.display().to_string()
+    }
+}
+
+fn read_input(path: &std::path::Path) -> Result<Vec<u8>, Failure> {
+    let mut bytes = Vec::new();
+    let result = if path.as_os_str() == "-" {
+        std::io::stdin().read_to_end(&mut bytes).map(|_| ())
+    } else {
+        std::fs::File::open(path).and_then(|mut f| f.read_to_end(&mut bytes).map(|_| ()))
+    };
+    result.map_err(|e| Failure::Message(format!("cannot read {}: {e}", display_name(path))))?;
+    Ok(bytes)
+}
+
+fn write_output(path: &std::path::Path, bytes: &[u8], binary: bool) -> Result<(), Failure> {
+    if path.as_os_str() == "-" {
+        let stdout = std::io::stdout();
+        if binary && stdout.is_terminal() {
+            return Err(Failure::Message(
+                "refusing to write binary BEF to a terminal; redirect it or pass -o FILE".into(),
+            ));
+        }
+        let mut lock = stdout.lock();
+        lock.write_all(bytes)?;
+        lock.flush()?;
+        Ok(())
+    } else {
+        std::fs::write(path, bytes).map_err(|e| {
+            Failure::Message(format!("cannot write {}: {e}", path.display()))
+        })
+    }
+}
+
+fn bef_to_text(input: &[u8], args: &TranslateArgs) -> Result<String, Failure> {
+    let buffer = BefBuffer::copy_from(input);
+    let file = buffer.open().map_err(|e| Failure::Message(e.to_string()))?;
+    let module = tr::bef_to_mlir(&file).map_err(|e| Failure::Message(e.to_string()))?;
+    Ok(text::print_module(
+        &module,
+        PrintOptions {
+            generic: args.print_generic,
+            debug_info: args.print_debuginfo,
+        },
+    ))
+}
+
+/// Parses and translates every chunk. Returns the BEF bytes to write, or
+/// `None` when verifying diagnostics (nothing is written then).
+fn text_to_bef(source: &str, name: &str, args: &TranslateArgs) -> Result<Option<Vec<u8>>, Failure> {
+    let chunks = if args.split_input_file {
+        text::split_input(source)
+    } else {
+        vec![text::Chunk {
+            text: source,
+            first_line: 1,
+        }]
+    };
+    if chunks.len() > 1 && !args.verify_diagnostics {
+        return Err(Failure::Message(format!(
+            "--split-input-file found {} chunks; BEF output holds one module (use --verify-diagnostics to check them all)",
+            chunks.len()
+        )));
+    }
+    let options = TranslateOptions {
+        optional_sections: !args.disable_optional_sections,
+    };
+    let render = |d: &Diagnostic| text::render_diagnostic(d, source);
+    let mut all_passed = true;
+    let mut output = None;
+    for chunk in &chunks {
+        let result = text::parse_module_at(chunk.text, name, chunk.first_line)
+            .map_err(|d| vec![d])
+            .and_then(|module| tr::mlir_to_bef(&module, options));
+        if args.verify_diagnostics {
+            let produced = result.err().unwrap_or_default();
+            let expected = text::expected_diagnostics(chunk.text, chunk.first_line);
+            let check = diagnostics::check(name, &produced, &expected, render);
+            for problem in &check.problems {
+                eprintln!("{problem}");
+            }
+            all_passed &= check.passed();
+            continue;
+        }
+        match result {
+            Ok(bytes) => output = Some(bytes),
+            Err(diagnostics) => {
+                for d in &diagnostics {
+                    eprintln!("{}", render(d));
+                }
+                return Err(Failure::Reported);
+            }
+        }
+    }
+    if !all_passed {
+        return Err(Failure::Reported);
+    }
+    Ok(output)
+}

@@ -1,0 +1,394 @@
+//! BEF → IR. Needs the optional sections (attribute names and register
+//! types); the rest comes from the tables every file has.
+//!
+//! Named functions become `func.func` ops in FunctionIndex order; anonymous
+//! functions become the regions of the kernel that lists them. Function
+//! references of kernels get the attribute names of the reference TFRT ops
+//! (`callee`, `a_true_fn`, ...), which BEF does not store. Stream ids that
+//! the default stream analysis would not reproduce (they came from costs
+//! BEF does not store) are kept as `_tfrt_stream_id` attributes.
+
+use super::attributes;
+use super::streams::{self, StreamOp, StreamOptions};
+use super::to_bef::RETURN_OP;
+use super::{ROOT_STREAM_IDS_ATTRIBUTE, STREAM_ID_ATTRIBUTE};
+use crate::format::{
+    self, BefFile, Body, DecodeError, FunctionKind, KernelLocation, Location as BefLocation,
+};
+use crate::ir::{
+    Attribute, Block, FUNC_OP, Location, Module, NamedAttribute, Op, Region, Type, ValueId,
+    set_attribute,
+};
+use crate::text;
+
+/// Anonymous functions nested deeper than this are refused.
+const MAX_REGION_DEPTH: usize = 256;
+
+/// Rebuilds the module a BEF file was translated from.
+pub fn bef_to_mlir(file: &BefFile<'_>) -> Result<Module, DecodeError> {
+    let model = file.to_module()?;
+    if !model.optional_sections {
+        return Err(DecodeError::new(
+            0,
+            "the file has no AttributeTypes, AttributeNames and RegisterTypes sections (it was written with optional sections disabled), so it cannot be turned back into MLIR",
+        ));
+    }
+    let types = model
+        .types
+        .iter()
+        .enumerate()
+        .map(|(i, name)| {
+            text::parse_type(name).map_err(|e| {
+                DecodeError::new(0, format!("type {i} '{name}' is not an MLIR type: {}", e.message))
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    check_region_owners(&model)?;
+    let mut builder = Builder {
+        model: &model,
+        types,
+        module: Module::new(Location::Unknown),
+    };
+    for (index, function) in model.functions.iter().enumerate() {
+        if function.name.is_empty() {
+            continue;
+        }
+        let op = builder.function_op(index)?;
+        builder.module.body_mut().ops.push(op);
+    }
+    let mut module = builder.module;
+    module.renumber_values();
+    Ok(module)
+}
+
+fn error(message: impl Into<String>) -> DecodeError {
+    DecodeError::new(0, message)
+}
+
+/// For every anonymous function, the (function, kernel) that owns it as a
+/// region; each must be owned exactly once.
+fn check_region_owners(model: &format::Module) -> Result<(), DecodeError> {
+    let mut owner = vec![None; model.functions.len()];
+    for (f, function) in model.functions.iter().enumerate() {
+        let Some(body) = &function.body else { continue };
+        for (k, kernel) in body.kernels.iter().enumerate().skip(1) {
+            for &callee in &kernel.functions {
+                let target = model.functions.get(callee as usize).ok_or_else(|| {
+                    error(format!("function {f} kernel {k} refers to function {callee}, which does not exist"))
+                })?;
+                if target.name.is_empty() {
+                    if owner[callee as usize].is_some() {
+                        return Err(error(format!(
+                            "anonymous function {callee} is the region of more than one kernel"
+                        )));
+                    }
+                    owner[callee as usize] = Some((f, k));
+                }
+            }
+        }
+    }
+    for (index, function) in model.functions.iter().enumerate() {
+        if function.name.is_empty() && owner[index].is_none() {
+            return Err(error(format!(
+                "anonymous function {index} is not the region of any kernel"
+            )));
+        }
+    }
+    Ok(())
+}
+
+struct Builder<'a> {
+    model: &'a format::Module,
+    types: Vec<Type>,
+    module: Module,
+}
+
+pub(super) fn from_bef_location(location: &BefLocation) -> Location {
+    match location {
+        BefLocation::Unknown => Location::Unknown,
+        BefLocation::FileLineCol { file, line, column } => Location::FileLineCol {
+            file: file.clone(),
+            line: u32::try_from(*line).unwrap_or(u32::MAX),
+            column: u32::try_from(*column).unwrap_or(u32::MAX),
+        },
+        BefLocation::Name { name, child } => Location::Name {
+            name: name.clone(),
+            child: Box::new(from_bef_location(child)),
+        },
+        BefLocation::CallSite { callee, caller } => Location::CallSite {
+            callee: Box::new(from_bef_location(callee)),
+            caller: Box::new(from_bef_location(caller)),
+        },
+        BefLocation::Fused(locations) => Location::Fused {
+            locations: locations.iter().map(from_bef_location).collect(),
+            metadata: None,
+        },
+    }
+}
+
+/// A location the writer replaced by a virtual offset: an empty fused
+/// location is one MLIR can spell and BEF cannot hold, so it comes back out
+/// as a virtual offset again.
+fn virtual_location() -> Location {
+    Location::Fused {
+        locations: Vec::new(),
+        metadata: None,
+    }
+}
+
+/// Names of the function attributes of the reference TFRT ops, in the
+/// order their sorted names give the functions list.
+fn function_attribute_names(kernel: &str, count: usize) -> FunctionNames {
+    let fixed: &[&str] = match kernel {
+        "tfrt.call" | "tfrt.parallel_call.i32" => &["callee"],
+        "tfrt.cond" => &["a_true_fn", "b_false_fn"],
+        "tfrt.while" => &["body_fn"],
+        "tfrt.once" => &["function"],
+        "tfrt.case" => return FunctionNames::Array("branches".into()),
+        _ => &[],
+    };
+    if fixed.len() == count {
+        return FunctionNames::Each(fixed.iter().map(|s| s.to_string()).collect());
+    }
+    match count {
+        1 => FunctionNames::Each(vec!["callee".into()]),
+        _ => {
+            let width = (count - 1).to_string().len();
+            FunctionNames::Each((0..count).map(|i| format!("fn_{i:0width$}")).collect())
+        }
+    }
+}
+
+enum FunctionNames {
+    Each(Vec<String>),
+    Array(String),
+}
+
+impl Builder<'_> {
+    fn ty(&self, index: u32) -> Result<Type, DecodeError> {
+        self.types
+            .get(index as usize)
+            .cloned()
+            .ok_or_else(|| error(format!("type index {index} is out of range")))
+    }
+
+    fn function_op(&mut self, index: usize) -> Result<Op, DecodeError> {
+        let function = &self.model.functions[index];
+        let inputs = function
+            .arg_types
+            .iter()
+            .map(|&t| self.ty(t))
+            .collect::<Result<Vec<_>, _>>()?;
+        let results = function
+            .result_types
+            .iter()
+            .map(|&t| self.ty(t))
+            .collect::<Result<Vec<_>, _>>()?;
+        let location = match &function.body {
+            Some(body) => body.location.as_ref().map_or_else(virtual_location, from_bef_location),
+            None => Location::Unknown,
+        };
+        let mut op = Op::new(FUNC_OP, location);
+        op.set_attribute("sym_name", Attribute::string(&function.name));
+        op.set_attribute(
+            "function_type",
+            Attribute::Type(Type::Function { inputs, results }),
+        );
+        match function.kind {
+            FunctionKind::Native => {
+                op.set_attribute("sym_visibility", Attribute::string("private"));
+                op.set_attribute("tfrt.native", Attribute::Unit);
+                op.regions.push(Region::default());
+            }
+            FunctionKind::Sync | FunctionKind::Bef => {
+                if function.kind == FunctionKind::Sync {
+                    op.set_attribute("tfrt.sync", Attribute::Unit);
+                }
+                let (region, root) = self.region(index, 0)?;
+                op.regions.push(region);
+                if let Some(root) = root {
+                    op.set_attribute(ROOT_STREAM_IDS_ATTRIBUTE, Attribute::Array(vec![root]));
+                }
+            }
+        }
+        Ok(op)
+    }
+
+    /// The body of function `index` as a region, and the root stream
+    /// override when the analysis would not reproduce the file's streams.
+    fn region(&mut self, index: usize, depth: usize) -> Result<(Region, Option<Attribute>), DecodeError> {
+        if depth > MAX_REGION_DEPTH {
+            return Err(error(format!(
+                "anonymous functions nested deeper than {MAX_REGION_DEPTH} levels"
+            )));
+        }
+        let model = self.model;
+        let function = &model.functions[index];
+        let body: &Body = function
+            .body
+            .as_ref()
+            .ok_or_else(|| error(format!("function {index} has no body")))?;
+        let num_registers = body.num_registers as usize;
+        if body.register_types.len() != num_registers {
+            return Err(error(format!(
+                "function {index} has {} register types for {num_registers} registers",
+                body.register_types.len()
+            )));
+        }
+        let mut values: Vec<Option<ValueId>> = vec![None; num_registers];
+        let mut block = Block::default();
+        let pseudo = body
+            .kernels
+            .first()
+            .ok_or_else(|| error(format!("function {index} has no kernels")))?;
+        for &register in pseudo.results.iter().skip(1) {
+            let id = self.define(&mut values, body, index, register)?;
+            block.arguments.push(id);
+        }
+        let mut decoded_streams = Vec::with_capacity(body.kernels.len());
+        for (k, kernel) in body.kernels.iter().enumerate().skip(1) {
+            let name = model
+                .kernel_names
+                .get(kernel.code as usize)
+                .ok_or_else(|| error(format!("function {index} kernel {k}: kernel code {} is out of range", kernel.code)))?;
+            let location = match &kernel.location {
+                KernelLocation::At(location) => from_bef_location(location),
+                KernelLocation::Virtual | KernelLocation::Pseudo => virtual_location(),
+            };
+            let mut op = Op::new(name.clone(), location);
+            for &register in &kernel.args {
+                let value = values
+                    .get(register as usize)
+                    .copied()
+                    .flatten()
+                    .ok_or_else(|| error(format!("function {index} kernel {k}: argument register {register} is not defined before it")))?;
+                op.operands.push(value);
+            }
+            let mut attrs: Vec<NamedAttribute> = Vec::with_capacity(kernel.attributes.len());
+            if kernel.attribute_names.len() != kernel.attributes.len() {
+                return Err(error(format!("function {index} kernel {k}: attribute names do not match attributes")));
+            }
+            for (&pool, name) in kernel.attributes.iter().zip(&kernel.attribute_names) {
+                let bef = model
+                    .attributes
+                    .get(pool as usize)
+                    .ok_or_else(|| error(format!("function {index} kernel {k}: attribute {pool} is out of range")))?;
+                let value = attributes::from_bef(bef).ok_or_else(|| {
+                    error(format!("function {index} kernel {k}: attribute '{name}' has a kind MLIR text cannot express"))
+                })?;
+                attrs.push((name.clone(), value));
+            }
+            let (symbols, regions): (Vec<u32>, Vec<u32>) = kernel
+                .functions
+                .iter()
+                .partition(|&&f| !model.functions[f as usize].name.is_empty());
+            if !symbols.is_empty() {
+                let symbol = |f: u32| Attribute::symbol(&model.functions[f as usize].name);
+                match function_attribute_names(name, symbols.len()) {
+                    FunctionNames::Each(names) => {
+                        for (attr_name, f) in names.into_iter().zip(&symbols) {
+                            attrs.push((attr_name, symbol(*f)));
+                        }
+                    }
+                    FunctionNames::Array(attr_name) => {
+                        attrs.push((attr_name, Attribute::Array(symbols.iter().map(|&f| symbol(f)).collect())));
+                    }
+                }
+            }
+            for (name, value) in attrs {
+                if op.attribute(&name).is_some() {
+                    return Err(error(format!("function {index} kernel {k}: attribute '{name}' appears twice")));
+                }
+                set_attribute(&mut op.attributes, &name, value);
+            }
+            let mut root_ids = Vec::new();
+            for &region_function in &regions {
+                let (region, root) = self.region(region_function as usize, depth + 1)?;
+                op.regions.push(region);
+                root_ids.push(root);
+            }
+            if root_ids.iter().any(Option::is_some) {
+                let ids = root_ids
+                    .into_iter()
+                    .map(|r| r.unwrap_or(Attribute::i64(-1)))
+                    .collect();
+                op.set_attribute(ROOT_STREAM_IDS_ATTRIBUTE, Attribute::Array(ids));
+            }
+            for &register in &kernel.results {
+                let id = self.define(&mut values, body, index, register)?;
+                op.results.push(id);
+            }
+            decoded_streams.push(kernel.stream_id);
+            block.ops.push(op);
+        }
+        let mut ret = Op::new(RETURN_OP, Location::Unknown);
+        for &register in &body.results {
+            let value = values
+                .get(register as usize)
+                .copied()
+                .flatten()
+                .ok_or_else(|| error(format!("function {index}: result register {register} is not defined")))?;
+            ret.operands.push(value);
+        }
+        block.ops.push(ret);
+
+        let root = self.keep_streams(&mut block, &decoded_streams, body.kernels[0].stream_id);
+        Ok((
+            Region {
+                blocks: vec![block],
+            },
+            root,
+        ))
+    }
+
+    /// A new value for `register`, typed from the register types.
+    fn define(
+        &mut self,
+        values: &mut [Option<ValueId>],
+        body: &Body,
+        index: usize,
+        register: u32,
+    ) -> Result<ValueId, DecodeError> {
+        let slot = values
+            .get_mut(register as usize)
+            .ok_or_else(|| error(format!("function {index}: register {register} is out of range")))?;
+        if slot.is_some() {
+            return Err(error(format!("function {index}: register {register} is defined twice")));
+        }
+        let ty = self.ty(body.register_types[register as usize])?;
+        let id = self.module.new_value(ty, None);
+        *slot = Some(id);
+        Ok(id)
+    }
+
+    /// Runs the default stream analysis over the rebuilt block; when it
+    /// disagrees with the file, pins every kernel's stream (and returns the
+    /// root's) so that re-encoding writes the file's streams.
+    fn keep_streams(&self, block: &mut Block, decoded: &[u64], decoded_root: u64) -> Option<Attribute> {
+        let mut producer = std::collections::HashMap::new();
+        let mut input = Vec::with_capacity(block.ops.len());
+        for (i, op) in block.ops.iter().enumerate() {
+            input.push(StreamOp {
+                operands: op.operands.iter().map(|v| producer.get(v).copied()).collect(),
+                operand_is_chain: op
+                    .operands
+                    .iter()
+                    .map(|v| self.module.values[v.index()].ty == Type::chain())
+                    .collect(),
+                cost: 1,
+            });
+            for &result in &op.results {
+                producer.insert(result, i);
+            }
+        }
+        let analysed = streams::analyze(&input, StreamOptions::default());
+        let kernels = &analysed.ops[..decoded.len()];
+        if kernels == decoded && analysed.root == decoded_root {
+            return None;
+        }
+        for (op, &stream) in block.ops.iter_mut().zip(decoded) {
+            op.set_attribute(STREAM_ID_ATTRIBUTE, Attribute::i64(stream as i64));
+        }
+        Some(Attribute::i64(decoded_root as i64))
+    }
+}

@@ -1,0 +1,708 @@
+//! IR → BEF, following the reference `mlir_to_bef` in two phases: collect
+//! (walk the module in post-order, as MLIR's `walk` does, gathering kernel
+//! names, types, functions and attributes in first-seen order, and
+//! reporting every encoder restriction), then emit each function body.
+
+use std::collections::HashMap;
+
+use super::attributes;
+use super::streams::{self, StreamOp, StreamOptions};
+use super::{ROOT_STREAM_IDS_ATTRIBUTE, STREAM_ID_ATTRIBUTE, is_skipped_attribute};
+use crate::format::{
+    self, Attribute as BefAttribute, Body, FunctionKind, Kernel, KernelLocation,
+    Location as BefLocation,
+};
+use crate::ir::{Attribute, Diagnostic, Func, FuncKind, Location, Module, Op, Region, Type, ValueId};
+
+/// The op that ends every function body; not a kernel.
+pub const RETURN_OP: &str = "tfrt.return";
+
+/// Nesting of regions deeper than this is refused rather than recursed into.
+const MAX_REGION_DEPTH: usize = 256;
+
+#[derive(Debug, Clone, Copy)]
+pub struct TranslateOptions {
+    /// Write the AttributeTypes, AttributeNames and RegisterTypes sections,
+    /// which `bef_to_mlir` needs (`--disable-optional-sections` clears it).
+    pub optional_sections: bool,
+}
+
+impl Default for TranslateOptions {
+    fn default() -> Self {
+        TranslateOptions {
+            optional_sections: true,
+        }
+    }
+}
+
+/// Translates `module` to BEF bytes, or reports every problem the reference
+/// encoder would report.
+pub fn mlir_to_bef(module: &Module, options: TranslateOptions) -> Result<Vec<u8>, Vec<Diagnostic>> {
+    let model = mlir_to_bef_model(module, options)?;
+    format::encode(&model).map_err(|e| vec![Diagnostic::new(module.op.location.clone(), e.0)])
+}
+
+/// Translates `module` to the BEF model (what `format::encode` writes).
+pub fn mlir_to_bef_model(
+    module: &Module,
+    options: TranslateOptions,
+) -> Result<format::Module, Vec<Diagnostic>> {
+    let mut collector = Collector::new(module, options);
+    for op in &module.body().ops {
+        collector.visit(op, ParentRegion::Module, 0, false);
+    }
+    collector.check_function_references();
+    if !collector.errors.is_empty() {
+        return Err(collector.errors);
+    }
+    collector.emit()
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ParentRegion {
+    Module,
+    Region(*const Region),
+}
+
+struct FunctionEntry<'m> {
+    name: String,
+    kind: FunctionKind,
+    /// The op whose location the body carries and whose options (cost
+    /// threshold) the stream analysis reads.
+    owner: &'m Op,
+    region_index: usize,
+    /// `None` for native functions.
+    region: Option<&'m Region>,
+    inputs: Vec<Type>,
+    results: Vec<Type>,
+}
+
+struct Collector<'m> {
+    module: &'m Module,
+    options: TranslateOptions,
+    errors: Vec<Diagnostic>,
+    kernel_names: Vec<String>,
+    kernel_ids: HashMap<&'m str, u32>,
+    types: Vec<Type>,
+    type_ids: HashMap<Type, u32>,
+    functions: Vec<FunctionEntry<'m>>,
+    named_functions: HashMap<&'m str, u32>,
+    region_functions: HashMap<*const Region, u32>,
+    attributes: Vec<BefAttribute>,
+    attribute_ids: HashMap<Attribute, u32>,
+    extra_strings: Vec<String>,
+    /// Symbol references to check once every function is known.
+    function_references: Vec<(&'m Attribute, Location)>,
+    /// The region that defines each value (`None`: not yet seen).
+    value_region: Vec<Option<ParentRegion>>,
+}
+
+/// MLIR uniques `true` and `1 : i1` to the same attribute; so must the
+/// de-duplication.
+fn canonical(attr: &Attribute) -> Attribute {
+    match attr {
+        Attribute::Integer {
+            value,
+            ty: Type::Integer { width: 1, signedness: crate::ir::Signedness::Signless },
+        } => Attribute::Bool(*value & 1 == 1),
+        Attribute::Array(elements) => Attribute::Array(elements.iter().map(canonical).collect()),
+        other => other.clone(),
+    }
+}
+
+impl<'m> Collector<'m> {
+    fn new(module: &'m Module, options: TranslateOptions) -> Self {
+        let mut value_region = vec![None; module.values.len()];
+        record_value_regions(&module.op, ParentRegion::Module, &mut value_region);
+        Collector {
+            module,
+            options,
+            errors: Vec::new(),
+            kernel_names: Vec::new(),
+            kernel_ids: HashMap::new(),
+            types: Vec::new(),
+            type_ids: HashMap::new(),
+            functions: Vec::new(),
+            named_functions: HashMap::new(),
+            region_functions: HashMap::new(),
+            attributes: Vec::new(),
+            attribute_ids: HashMap::new(),
+            extra_strings: Vec::new(),
+            function_references: Vec::new(),
+            value_region,
+        }
+    }
+
+    fn error(&mut self, location: &Location, message: impl Into<String>) {
+        self.errors.push(Diagnostic::new(location.clone(), message));
+    }
+
+    fn add_type(&mut self, ty: &Type) {
+        if !self.type_ids.contains_key(ty) {
+            self.type_ids.insert(ty.clone(), self.types.len() as u32);
+            self.types.push(ty.clone());
+        }
+    }
+
+    /// Post-order visit of `op`: nested ops first, as MLIR's walk.
+    /// `is_last`: whether `op` ends its block (a return must).
+    fn visit(&mut self, op: &'m Op, parent: ParentRegion, depth: usize, is_last: bool) {
+        if depth > MAX_REGION_DEPTH {
+            self.error(&op.location, format!("regions nested deeper than {MAX_REGION_DEPTH} levels"));
+            return;
+        }
+        for region in &op.regions {
+            for block in &region.blocks {
+                for (i, nested) in block.ops.iter().enumerate() {
+                    let last = i + 1 == block.ops.len();
+                    self.visit(nested, ParentRegion::Region(region), depth + 1, last);
+                }
+            }
+        }
+        if op.name == RETURN_OP {
+            if !is_last {
+                self.error(&op.location, "return op must be at the end of its block");
+            }
+            return;
+        }
+        for &result in &op.results {
+            self.add_type(&self.module.values[result.index()].ty.clone());
+        }
+        for &operand in &op.operands {
+            if self.value_region.get(operand.index()).copied().flatten() != Some(parent) {
+                self.error(
+                    &op.location,
+                    "BEF executor only supports references to kernels within the current region",
+                );
+                return;
+            }
+        }
+        match Func::new(op) {
+            Some(func) => self.add_function(func),
+            None => self.add_kernel(op),
+        }
+    }
+
+    fn add_function(&mut self, func: Func<'m>) {
+        let op = func.op;
+        if func.kind() == FuncKind::Native {
+            for ty in func.inputs().iter().chain(func.results()) {
+                self.add_type(ty);
+            }
+            self.named_functions.insert(func.name(), self.functions.len() as u32);
+            self.functions.push(FunctionEntry {
+                name: func.name().to_string(),
+                kind: FunctionKind::Native,
+                owner: op,
+                region_index: 0,
+                region: None,
+                inputs: func.inputs().to_vec(),
+                results: func.results().to_vec(),
+            });
+            return;
+        }
+        let Some(body) = func.body() else {
+            self.error(&op.location, "external functions are not allowed");
+            return;
+        };
+        let Some(block) = body.blocks.first() else {
+            return;
+        };
+        match block.ops.last() {
+            Some(last) if last.name == RETURN_OP => {
+                if func.kind() == FuncKind::Sync {
+                    self.check_sync_return(last, &block.arguments);
+                }
+            }
+            Some(last) => {
+                self.error(&last.location, "all functions need to have a tfrt.return");
+                return;
+            }
+            None => {
+                self.error(&op.location, "all functions need to have a tfrt.return");
+                return;
+            }
+        }
+        let kind = match func.kind() {
+            FuncKind::Sync => FunctionKind::Sync,
+            _ => FunctionKind::Bef,
+        };
+        self.add_region_function(op, 0, body, func.name(), kind);
+    }
+
+    fn check_sync_return(&mut self, ret: &Op, arguments: &[ValueId]) {
+        let mut seen: Vec<ValueId> = Vec::new();
+        for (index, operand) in ret.operands.iter().enumerate() {
+            if arguments.contains(operand) {
+                self.error(
+                    &ret.location,
+                    format!("return value {index} is an argument in a sync function"),
+                );
+                return;
+            }
+            if seen.contains(operand) {
+                self.error(
+                    &ret.location,
+                    format!("return value {index} is duplicated in a sync function"),
+                );
+                return;
+            }
+            seen.push(*operand);
+        }
+    }
+
+    fn add_region_function(
+        &mut self,
+        owner: &'m Op,
+        region_index: usize,
+        region: &'m Region,
+        name: &'m str,
+        kind: FunctionKind,
+    ) {
+        let block = match region.blocks.as_slice() {
+            [block] => block,
+            _ => {
+                self.error(&owner.location, "multi-block regions cannot be emitted to BEF files");
+                return;
+            }
+        };
+        let inputs: Vec<Type> = block
+            .arguments
+            .iter()
+            .map(|a| self.module.values[a.index()].ty.clone())
+            .collect();
+        for ty in &inputs {
+            self.add_type(ty);
+        }
+        let results = match block.ops.last() {
+            Some(last) if last.name == RETURN_OP => last
+                .operands
+                .iter()
+                .map(|v| self.module.values[v.index()].ty.clone())
+                .collect(),
+            Some(last) => {
+                self.error(&last.location, "all functions need to have a tfrt.return");
+                return;
+            }
+            None => {
+                self.error(&owner.location, "all functions need to have a tfrt.return");
+                return;
+            }
+        };
+        let index = self.functions.len() as u32;
+        self.region_functions.insert(region, index);
+        self.named_functions.insert(name, index);
+        self.functions.push(FunctionEntry {
+            name: name.to_string(),
+            kind,
+            owner,
+            region_index,
+            region: Some(region),
+            inputs,
+            results,
+        });
+    }
+
+    fn add_kernel(&mut self, op: &'m Op) {
+        if !self.kernel_ids.contains_key(op.name.as_str()) {
+            self.kernel_ids.insert(&op.name, self.kernel_names.len() as u32);
+            self.kernel_names.push(op.name.clone());
+        }
+        for (name, value) in op.all_attributes() {
+            if is_skipped_attribute(name) {
+                continue;
+            }
+            if let Attribute::SymbolRef { nested, .. } = value {
+                if nested.is_empty() {
+                    self.function_references.push((value, op.location.clone()));
+                    continue;
+                }
+            }
+            let symbol_array = matches!(value, Attribute::Array(elements)
+                if matches!(elements.first(), Some(Attribute::SymbolRef { .. })));
+            let supported = if symbol_array {
+                let Attribute::Array(elements) = value else { unreachable!() };
+                elements
+                    .iter()
+                    .all(|e| matches!(e, Attribute::SymbolRef { nested, .. } if nested.is_empty()))
+            } else {
+                attributes::to_bef(value).is_ok()
+            };
+            if !supported {
+                if self.errors.is_empty() {
+                    self.error(&op.location, format!("BEF files cannot encode the '{name}' attribute"));
+                }
+                return;
+            }
+            if self.options.optional_sections {
+                if symbol_array {
+                    // Named in the Strings section although nothing refers
+                    // to the name: the reference adds it before it notices
+                    // the array holds functions.
+                    self.extra_strings.push(name.clone());
+                }
+                self.add_attribute_types(value);
+            }
+            if symbol_array {
+                let Attribute::Array(elements) = value else { unreachable!() };
+                for element in elements {
+                    self.function_references.push((element, op.location.clone()));
+                }
+                continue;
+            }
+            let key = canonical(value);
+            if !self.attribute_ids.contains_key(&key) {
+                let Ok(converted) = attributes::to_bef(value) else {
+                    unreachable!("checked above")
+                };
+                self.attribute_ids.insert(key, self.attributes.len() as u32);
+                self.attributes.push(converted);
+            }
+        }
+        for (index, region) in op.regions.iter().enumerate() {
+            self.add_region_function(op, index, region, "", FunctionKind::Bef);
+        }
+    }
+
+    /// Integer and float types of an attribute (and of array elements), as
+    /// the reference records them for the optional sections.
+    fn add_attribute_types(&mut self, attr: &Attribute) {
+        match attr {
+            Attribute::Bool(_) => self.add_type(&Type::i(1)),
+            Attribute::Integer { ty, .. } if ty.is_integer() => self.add_type(ty),
+            Attribute::String { ty: Some(ty), .. } if ty.is_integer() => self.add_type(ty),
+            Attribute::Float { ty, .. } => self.add_type(ty),
+            Attribute::Array(elements) => {
+                for element in elements {
+                    self.add_attribute_types(element);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn check_function_references(&mut self) {
+        if !self.errors.is_empty() {
+            return;
+        }
+        for (attr, location) in std::mem::take(&mut self.function_references) {
+            if let Attribute::SymbolRef { root, nested } = attr {
+                if !self.named_functions.contains_key(root.as_str()) || root.is_empty() {
+                    let mut printed = format!("@{root}");
+                    for n in nested {
+                        printed.push_str(&format!("::@{n}"));
+                    }
+                    self.error(&location, format!("function {printed} not defined"));
+                    return;
+                }
+            }
+        }
+    }
+
+    fn type_index(&self, ty: &Type) -> u32 {
+        self.type_ids[ty]
+    }
+
+    fn emit(self) -> Result<format::Module, Vec<Diagnostic>> {
+        let mut emitter = FunctionEmitter {
+            collector: &self,
+            register: vec![u32::MAX; self.module.values.len()],
+            errors: Vec::new(),
+        };
+        let mut functions = Vec::with_capacity(self.functions.len());
+        for entry in &self.functions {
+            let body = match entry.region {
+                Some(region) => emitter.body(entry, region),
+                None => None,
+            };
+            functions.push(format::Function {
+                kind: entry.kind,
+                name: entry.name.clone(),
+                arg_types: entry.inputs.iter().map(|t| self.type_index(t)).collect(),
+                result_types: entry.results.iter().map(|t| self.type_index(t)).collect(),
+                body,
+            });
+        }
+        if !emitter.errors.is_empty() {
+            return Err(emitter.errors);
+        }
+        let mut extra_strings = self.extra_strings.clone();
+        extra_strings.sort();
+        extra_strings.dedup();
+        Ok(format::Module {
+            kernel_names: self.kernel_names.clone(),
+            types: self.types.iter().map(Type::to_string).collect(),
+            attributes: self.attributes.clone(),
+            functions,
+            optional_sections: self.options.optional_sections,
+            extra_strings,
+        })
+    }
+}
+
+fn record_value_regions(root: &Op, parent: ParentRegion, out: &mut [Option<ParentRegion>]) {
+    let mut stack: Vec<(&Op, ParentRegion)> = vec![(root, parent)];
+    while let Some((op, parent)) = stack.pop() {
+        for result in &op.results {
+            if let Some(slot) = out.get_mut(result.index()) {
+                *slot = Some(parent);
+            }
+        }
+        for region in &op.regions {
+            let here = ParentRegion::Region(region);
+            for block in &region.blocks {
+                for argument in &block.arguments {
+                    if let Some(slot) = out.get_mut(argument.index()) {
+                        *slot = Some(here);
+                    }
+                }
+                stack.extend(block.ops.iter().map(|nested| (nested, here)));
+            }
+        }
+    }
+}
+
+/// A location BEF can write (`BefLocationEmitter::IsSupportedLocation`),
+/// or `None` for one it replaces by a virtual offset.
+pub(super) fn to_bef_location(location: &Location) -> Option<BefLocation> {
+    Some(match location {
+        Location::Unknown => BefLocation::Unknown,
+        Location::FileLineCol { file, line, column } => BefLocation::FileLineCol {
+            file: file.clone(),
+            line: u64::from(*line),
+            column: u64::from(*column),
+        },
+        Location::Name { name, child } => BefLocation::Name {
+            name: name.clone(),
+            child: Box::new(to_bef_location(child).unwrap_or(BefLocation::Unknown)),
+        },
+        Location::CallSite { callee, caller } => BefLocation::CallSite {
+            callee: Box::new(to_bef_location(callee)?),
+            caller: Box::new(to_bef_location(caller)?),
+        },
+        Location::Fused { locations, .. } => {
+            let supported: Vec<BefLocation> = locations.iter().filter_map(to_bef_location).collect();
+            if supported.is_empty() {
+                return None;
+            }
+            BefLocation::Fused(supported)
+        }
+    })
+}
+
+struct FunctionEmitter<'c, 'm> {
+    collector: &'c Collector<'m>,
+    /// Register number of each value in the function being emitted.
+    register: Vec<u32>,
+    errors: Vec<Diagnostic>,
+}
+
+/// Stream options of a block: the function's own attributes first, then the
+/// module's (`GetOptionAttribute` in the reference).
+fn stream_options(module: &Module, owner: &Op) -> StreamOptions {
+    let lookup = |name: &str| {
+        let from_func = Func::new(owner).and_then(|f| f.op.attribute(name));
+        from_func.or_else(|| module.op.attribute(name))
+    };
+    let mut options = StreamOptions::default();
+    if let Some(value) = lookup("tfrt.cost_threshold").and_then(Attribute::as_integer) {
+        options.cost_threshold = (value as i64).max(1);
+    }
+    if let Some(value) = lookup("tfrt.upper_cost_threshold").and_then(Attribute::as_integer) {
+        options.upper_cost_threshold = value as i64;
+    }
+    if let Some(Attribute::Bool(value)) = lookup("tfrt.merge_inter_dependent_streams") {
+        options.merge_inter_dependent_streams = *value;
+    }
+    options
+}
+
+impl FunctionEmitter<'_, '_> {
+    fn body(&mut self, entry: &FunctionEntry<'_>, region: &Region) -> Option<Body> {
+        let collector = self.collector;
+        let module = collector.module;
+        let block = region.blocks.first()?;
+        let optional = collector.options.optional_sections;
+
+        // Registers: arguments, then results in op order.
+        let mut register_types = Vec::new();
+        let mut num_registers = 0u32;
+        let values = block
+            .arguments
+            .iter()
+            .chain(block.ops.iter().flat_map(|op| op.results.iter()));
+        for &value in values {
+            self.register[value.index()] = num_registers;
+            num_registers += 1;
+            if optional {
+                register_types.push(collector.type_index(&module.values[value.index()].ty));
+            }
+        }
+
+        // Kernel numbering (the return op is not a kernel) and producers.
+        let mut kernel_of_op = Vec::with_capacity(block.ops.len());
+        let mut next_kernel = 1u32;
+        let mut producer: HashMap<ValueId, usize> = HashMap::new();
+        let mut return_op = None;
+        for (i, op) in block.ops.iter().enumerate() {
+            if op.name == RETURN_OP {
+                // Collection made sure it is the last op.
+                return_op = Some(op);
+                kernel_of_op.push(u32::MAX);
+            } else {
+                kernel_of_op.push(next_kernel);
+                next_kernel += 1;
+            }
+            for (index, operand) in op.operands.iter().enumerate() {
+                let defined_before =
+                    block.arguments.contains(operand) || producer.contains_key(operand);
+                if !defined_before {
+                    self.errors.push(Diagnostic::new(
+                        op.location.clone(),
+                        format!("operand #{index} does not dominate this use"),
+                    ));
+                    return None;
+                }
+            }
+            for &result in &op.results {
+                producer.insert(result, i);
+            }
+        }
+
+        // Uses, in MLIR use-list order: the newest use first.
+        let mut users: HashMap<ValueId, Vec<u32>> = HashMap::new();
+        for (i, op) in block.ops.iter().enumerate() {
+            for operand in &op.operands {
+                if kernel_of_op[i] != u32::MAX {
+                    users.entry(*operand).or_default().push(kernel_of_op[i]);
+                }
+            }
+        }
+        let users_of = |value: &ValueId| -> Vec<u32> {
+            let mut list = users.get(value).cloned().unwrap_or_default();
+            list.reverse();
+            list
+        };
+
+        // Streams.
+        let options = stream_options(module, entry.owner);
+        let analysis_input: Vec<StreamOp> = block
+            .ops
+            .iter()
+            .map(|op| StreamOp {
+                operands: op.operands.iter().map(|v| producer.get(v).copied()).collect(),
+                operand_is_chain: op
+                    .operands
+                    .iter()
+                    .map(|v| module.values[v.index()].ty == Type::chain())
+                    .collect(),
+                cost: op_cost(op, options.cost_threshold),
+            })
+            .collect();
+        let streams = streams::analyze(&analysis_input, options);
+        let root_override = match entry.owner.attribute(ROOT_STREAM_IDS_ATTRIBUTE) {
+            Some(Attribute::Array(ids)) => ids
+                .get(entry.region_index)
+                .and_then(Attribute::as_integer)
+                .filter(|&id| id >= 0)
+                .map(|id| id as u64),
+            _ => None,
+        };
+
+        let mut kernels = Vec::with_capacity(next_kernel as usize);
+        let mut pseudo_users: Vec<Vec<u32>> = Vec::with_capacity(block.arguments.len() + 1);
+        pseudo_users.push(
+            block
+                .ops
+                .iter()
+                .zip(&kernel_of_op)
+                .filter(|(op, k)| op.operands.is_empty() && **k != u32::MAX)
+                .map(|(_, &k)| k)
+                .collect(),
+        );
+        pseudo_users.extend(block.arguments.iter().map(users_of));
+        kernels.push(Kernel::pseudo(
+            block.arguments.len() as u32,
+            num_registers,
+            pseudo_users,
+            root_override.unwrap_or(streams.root),
+        ));
+
+        for (i, op) in block.ops.iter().enumerate() {
+            if kernel_of_op[i] == u32::MAX {
+                continue;
+            }
+            let mut attribute_indices = Vec::new();
+            let mut attribute_names = Vec::new();
+            let mut functions = Vec::new();
+            for (name, value) in op.all_attributes() {
+                if is_skipped_attribute(name) {
+                    continue;
+                }
+                match value {
+                    Attribute::SymbolRef { root, .. } => {
+                        functions.push(collector.named_functions[root.as_str()]);
+                    }
+                    Attribute::Array(elements)
+                        if matches!(elements.first(), Some(Attribute::SymbolRef { .. })) =>
+                    {
+                        for element in elements {
+                            if let Attribute::SymbolRef { root, .. } = element {
+                                functions.push(collector.named_functions[root.as_str()]);
+                            }
+                        }
+                    }
+                    _ => {
+                        attribute_indices.push(collector.attribute_ids[&canonical(value)]);
+                        if optional {
+                            attribute_names.push(name.clone());
+                        }
+                    }
+                }
+            }
+            for region in &op.regions {
+                functions.push(collector.region_functions[&(region as *const Region)]);
+            }
+            let stream_id = match op.attribute(STREAM_ID_ATTRIBUTE).and_then(Attribute::as_integer)
+            {
+                Some(id) if id >= 0 => id as u64,
+                _ => streams.ops[i],
+            };
+            kernels.push(Kernel {
+                code: collector.kernel_ids[op.name.as_str()],
+                location: match to_bef_location(&op.location) {
+                    Some(location) => KernelLocation::At(location),
+                    None => KernelLocation::Virtual,
+                },
+                args: op.operands.iter().map(|v| self.register[v.index()]).collect(),
+                attributes: attribute_indices,
+                attribute_names,
+                functions,
+                results: op.results.iter().map(|v| self.register[v.index()]).collect(),
+                used_by: op.results.iter().map(users_of).collect(),
+                stream_id,
+            });
+        }
+        Some(Body {
+            location: to_bef_location(&entry.owner.location),
+            num_registers,
+            register_types,
+            kernels,
+            results: return_op
+                .map(|ret| ret.operands.iter().map(|v| self.register[v.index()]).collect())
+                .unwrap_or_default(),
+        })
+    }
+}
+
+/// `GetOperationCost`: returns and chain merges are cheap; an op with a
+/// `_tfrt_cost` states its own; anything else costs the threshold.
+fn op_cost(op: &Op, cost_threshold: i64) -> i64 {
+    if op.name == RETURN_OP || op.name == "tfrt.merge.chains" {
+        return 1;
+    }
+    match op.attribute(super::COST_ATTRIBUTE).and_then(Attribute::as_integer) {
+        Some(cost) if cost > 0 => cost as i64,
+        _ => cost_threshold,
+    }
+}
