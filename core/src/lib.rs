@@ -8,3 +8,4 @@ pub mod format;
 pub mod fuzz_targets;
 pub mod ir;
 pub mod runtime;
+pub mod text;
