@@ -1,7 +1,9 @@
 //! `bef`: the TFRT Binary Executable Format and host runtime.
 //!
 //! Module map (see `../shared/DESIGN.md`): `format` owns BEF bytes,
-//! `runtime` owns AsyncValue, work queues, allocators and the host context.
+//! `ir` is the host-program IR, `text` its MLIR syntax, `translate` moves
+//! programs between IR and BEF, `runtime` owns AsyncValue, work queues,
+//! allocators and the host context, `cli` the command front ends.
 
 pub mod cli;
 pub mod dump;
@@ -9,4 +11,5 @@ pub mod format;
 pub mod fuzz_targets;
 pub mod ir;
 pub mod runtime;
+pub mod text;
 pub mod translate;

@@ -1,0 +1,1 @@
+//! Arbitrary IR for property tests and fuzzing.

@@ -1,0 +1,210 @@
+//! Rendering diagnostics with a source excerpt, `// -----` chunks, and
+//! `expected-error` annotations for `--verify-diagnostics`.
+
+use crate::ir::Diagnostic;
+
+/// `file:line:col: error: message`, then the source line and a caret under
+/// the column (tabs before the column are kept so the caret lines up).
+pub fn render_diagnostic(diag: &Diagnostic, source: &str) -> String {
+    let Some((file, line, column)) = diag.location.primary_position() else {
+        return format!("error: {}\n", diag.message);
+    };
+    let mut out = if file.is_empty() {
+        format!("{line}:{column}: error: {}\n", diag.message)
+    } else {
+        format!("{file}:{line}:{column}: error: {}\n", diag.message)
+    };
+    if line == 0 {
+        return out;
+    }
+    if let Some(text) = source.lines().nth(line as usize - 1) {
+        let text = text.strip_suffix('\r').unwrap_or(text);
+        out.push_str(text);
+        out.push('\n');
+        let col = (column as usize).saturating_sub(1);
+        for (i, b) in text.bytes().enumerate() {
+            if i >= col {
+                break;
+            }
+            // Continuation bytes of a UTF-8 character take no column on screen.
+            if b & 0xC0 == 0x80 {
+                continue;
+            }
+            out.push(if b == b'\t' { '\t' } else { ' ' });
+        }
+        for _ in text.len()..col {
+            out.push(' ');
+        }
+        out.push_str("^\n");
+    }
+    out
+}
+
+/// One `// -----` chunk of a split input file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Chunk<'a> {
+    pub text: &'a str,
+    /// 1-based line of the chunk's first line in the whole file.
+    pub first_line: u32,
+}
+
+/// Splits at lines that are exactly `// -----` (modulo surrounding
+/// whitespace). The separator lines belong to no chunk.
+pub fn split_input(source: &str) -> Vec<Chunk<'_>> {
+    let mut chunks = Vec::new();
+    let mut start = 0usize;
+    let mut first_line = 1u32;
+    let mut line = 1u32;
+    let mut pos = 0usize;
+    while pos < source.len() {
+        let end = source[pos..]
+            .find('\n')
+            .map_or(source.len(), |i| pos + i + 1);
+        if source[pos..end].trim() == "// -----" {
+            chunks.push(Chunk {
+                text: &source[start..pos],
+                first_line,
+            });
+            start = end;
+            first_line = line + 1;
+        }
+        pos = end;
+        line += 1;
+    }
+    chunks.push(Chunk {
+        text: &source[start..],
+        first_line,
+    });
+    chunks
+}
+
+/// An `expected-error` annotation: the line the error must be reported on
+/// and (a substring of) its message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExpectedDiagnostic {
+    pub line: u32,
+    pub message: String,
+}
+
+/// Collects `// expected-error {{msg}}`, `@+N`, `@-N`, `@above`, `@below`
+/// annotations. `first_line` is the file line of the first line of
+/// `source`.
+pub fn expected_diagnostics(source: &str, first_line: u32) -> Vec<ExpectedDiagnostic> {
+    let mut out = Vec::new();
+    for (i, text) in source.lines().enumerate() {
+        let line = first_line + i as u32;
+        let mut rest = text;
+        while let Some(at) = rest.find("expected-error") {
+            rest = &rest[at + "expected-error".len()..];
+            let mut target = i64::from(line);
+            let trimmed = rest.trim_start();
+            let mut after = trimmed;
+            if let Some(spec) = trimmed.strip_prefix('@') {
+                let end = spec
+                    .find(|c: char| c.is_whitespace() || c == '{')
+                    .unwrap_or(spec.len());
+                let offset = &spec[..end];
+                target = match offset {
+                    "above" => target - 1,
+                    "below" => target + 1,
+                    _ => match offset
+                        .strip_prefix('+')
+                        .or(Some(offset))
+                        .and_then(|n| n.parse::<i64>().ok())
+                    {
+                        Some(n) => target + n,
+                        None => continue,
+                    },
+                };
+                after = spec[end..].trim_start();
+            }
+            let Some(body) = after.strip_prefix("{{") else {
+                continue;
+            };
+            let Some(close) = body.find("}}") else {
+                continue;
+            };
+            if target >= 1 && target <= i64::from(u32::MAX) {
+                out.push(ExpectedDiagnostic {
+                    line: target as u32,
+                    message: body[..close].to_string(),
+                });
+            }
+            rest = &body[close + 2..];
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::Location;
+
+    #[test]
+    fn renders_caret() {
+        let src = "func.func @f() {\n\t  %x = foo\n}\n";
+        let d = Diagnostic::new(
+            Location::file_line_col("a.mlir", 2, 9),
+            "custom op 'foo' is unknown",
+        );
+        assert_eq!(
+            render_diagnostic(&d, src),
+            "a.mlir:2:9: error: custom op 'foo' is unknown\n\t  %x = foo\n\t       ^\n"
+        );
+        let d = Diagnostic::new(Location::Unknown, "boom");
+        assert_eq!(render_diagnostic(&d, src), "error: boom\n");
+        let d = Diagnostic::new(Location::file_line_col("a.mlir", 9, 1), "far");
+        assert_eq!(render_diagnostic(&d, src), "a.mlir:9:1: error: far\n");
+        // Caret after the end of the line (e.g. "expected '}'" at EOF).
+        let d = Diagnostic::new(Location::file_line_col("a.mlir", 3, 3), "x");
+        assert_eq!(render_diagnostic(&d, src), "a.mlir:3:3: error: x\n}\n  ^\n");
+    }
+
+    #[test]
+    fn splits() {
+        let src = "a\n// -----\nb\nc\n  // -----  \nd";
+        let chunks = split_input(src);
+        assert_eq!(
+            chunks,
+            vec![
+                Chunk {
+                    text: "a\n",
+                    first_line: 1
+                },
+                Chunk {
+                    text: "b\nc\n",
+                    first_line: 3
+                },
+                Chunk {
+                    text: "d",
+                    first_line: 6
+                },
+            ]
+        );
+        assert_eq!(split_input("x").len(), 1);
+        assert_eq!(split_input("// ------\n").len(), 1);
+    }
+
+    #[test]
+    fn expectations() {
+        let src = "foo // expected-error {{bad thing}}\n\
+                   // expected-error @+1 {{next}}\n\
+                   bar\n\
+                   // expected-error@-2 {{up}} expected-error @above {{prev}}\n\
+                   // expected-error @below {{down}}\n\
+                   // expected-error {{unterminated\n";
+        let e = expected_diagnostics(src, 10);
+        let pairs: Vec<(u32, &str)> = e.iter().map(|d| (d.line, d.message.as_str())).collect();
+        assert_eq!(
+            pairs,
+            vec![
+                (10, "bad thing"),
+                (12, "next"),
+                (11, "up"),
+                (12, "prev"),
+                (15, "down")
+            ]
+        );
+    }
+}

@@ -1,0 +1,95 @@
+//! MLIR text front end: lexer, parser (generic form and the custom forms of
+//! the standard kernels), printer and diagnostics.
+//!
+//! - A file without a top-level `module` (or with several top-level ops) is
+//!   wrapped in an implicit module located at `filename:0:0`, as MLIR does.
+//! - Ops without `loc(...)` get the file:line:col of their name token;
+//!   function and block arguments the position of their `%name`.
+//! - Location aliases (`#loc0 = loc(...)`) may be defined after their uses.
+//! - Custom forms: see `custom.rs` (one table for the parser and printer).
+//! - Untrusted input never panics; nesting deeper than 256 levels is
+//!   rejected with `nesting too deep`; numbers in the input are never used
+//!   as allocation sizes and splats are not expanded.
+
+mod custom;
+mod dense;
+mod diagnostics;
+mod lexer;
+mod num;
+mod parser;
+mod printer;
+
+pub mod arbitrary_ir;
+
+pub use diagnostics::{
+    Chunk, ExpectedDiagnostic, expected_diagnostics, render_diagnostic, split_input,
+};
+
+use crate::ir::{self, Diagnostic};
+
+/// How `print_module` writes a module.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct PrintOptions {
+    /// Generic op form everywhere (`--mlir-print-op-generic`).
+    pub generic: bool,
+    /// `loc(...)` after every op and argument (`--mlir-print-debuginfo`).
+    pub debug_info: bool,
+}
+
+/// Parses a whole file.
+pub fn parse_module(source: &str, filename: &str) -> Result<ir::Module, Diagnostic> {
+    parse_module_at(source, filename, 1)
+}
+
+/// Like `parse_module`, for one `// -----` chunk that starts at 1-based line
+/// `first_line` of the file, so locations and errors keep the file's line
+/// numbers.
+pub fn parse_module_at(
+    source: &str,
+    filename: &str,
+    first_line: u32,
+) -> Result<ir::Module, Diagnostic> {
+    parser::Parser::new(source, filename, first_line)?.parse_top_level()
+}
+
+/// Parses one type (`i32`, `!tfrt.chain`, `tensor<2x?xf32>`); errors are
+/// located in a file named `<type>`.
+pub fn parse_type(text: &str) -> Result<ir::Type, Diagnostic> {
+    let mut p = parser::Parser::new(text, "<type>", 1)?;
+    let ty = p.parse_type()?;
+    if !p.at(lexer::Kind::Eof) {
+        return Err(p.err_here("unexpected text after type"));
+    }
+    Ok(ty)
+}
+
+/// Parses one attribute (`1 : i32`, `[@a, @b]`, `dense<1> : tensor<2xi32>`);
+/// errors are located in a file named `<attribute>`.
+pub fn parse_attribute(text: &str) -> Result<ir::Attribute, Diagnostic> {
+    let mut p = parser::Parser::new(text, "<attribute>", 1)?;
+    let attr = p.parse_attribute()?;
+    if !p.at(lexer::Kind::Eof) {
+        return Err(p.err_here("unexpected text after attribute"));
+    }
+    Ok(attr)
+}
+
+/// Prints a module; see `PrintOptions`.
+pub fn print_module(module: &ir::Module, options: PrintOptions) -> String {
+    printer::print_module(module, options)
+}
+
+/// An attribute in MLIR syntax (as it appears in an attribute dictionary).
+pub fn print_attribute(attr: &ir::Attribute) -> String {
+    let mut s = String::new();
+    printer::write_attr(&mut s, attr);
+    s
+}
+
+/// `loc(...)`
+pub fn print_location(loc: &ir::Location) -> String {
+    printer::location_string(loc)
+}
+
+#[cfg(test)]
+mod tests;

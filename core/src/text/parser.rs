@@ -1,0 +1,1540 @@
+//! The MLIR text parser: top level, generic op form, regions and blocks,
+//! SSA value scopes with forward references, attributes, types and
+//! locations. Custom op forms live in `custom.rs`.
+//!
+//! Recursion (regions, attributes, types, locations) is bounded by
+//! `MAX_NESTING`; nothing is allocated from a number in the input (tensor
+//! dimensions are only stored, splats are never expanded).
+
+use rustc_hash::FxHashMap;
+
+use super::lexer::{Kind, LexError, Lexer, Token};
+use super::num::{self, IntLiteral};
+use crate::ir::{
+    Attribute, Block, DYNAMIC, Diagnostic, FloatKind, Location, Module, NamedAttribute, Op, Region,
+    Signedness, Type, ValueId,
+};
+
+pub(crate) type R<T> = Result<T, Diagnostic>;
+
+/// Deepest nesting of regions, attributes, types and locations together.
+pub(crate) const MAX_NESTING: u32 = 256;
+
+/// A region costs this much of `MAX_NESTING` (so at most 64 nested regions).
+const REGION_WEIGHT: u32 = 4;
+
+/// File name of placeholder locations for forward-referenced `#loc`
+/// aliases (`line` is the index of the reference); replaced after parsing.
+const LOC_ALIAS_MARK: &str = "\u{0}#loc-alias";
+
+/// A use of an SSA value as written: `%name` or `%name#idx`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Use<'a> {
+    pub name: &'a str,
+    pub idx: u32,
+    pub tok: Token,
+    /// End of the use's text (after `#idx` when present).
+    pub end: u32,
+}
+
+/// An argument of a region's entry block given by the op (function
+/// signature or implicit operand names).
+#[derive(Debug, Clone)]
+pub(crate) struct EntryArg<'a> {
+    pub name: &'a str,
+    pub idx: u32,
+    pub tok: Token,
+    pub ty: Type,
+    pub loc: Location,
+}
+
+#[derive(Default)]
+struct Scope<'a> {
+    defs: FxHashMap<(&'a str, u32), ValueId>,
+    fwd: FxHashMap<(&'a str, u32), (ValueId, Token)>,
+    isolated: bool,
+}
+
+#[derive(Default)]
+struct Labels<'a> {
+    ids: FxHashMap<&'a str, u32>,
+    /// Position in the region's blocks per label id, `u32::MAX` while only
+    /// referenced.
+    pos: Vec<u32>,
+    first_use: Vec<Option<Token>>,
+}
+
+struct Binding<'a> {
+    name: &'a str,
+    count: u32,
+    tok: Token,
+}
+
+pub(crate) struct Parser<'a> {
+    pub src: &'a str,
+    pub file: &'a str,
+    lex: Lexer<'a>,
+    pub tok: Token,
+    depth: u32,
+    pub module: Module,
+    scopes: Vec<Scope<'a>>,
+    nscopes: usize,
+    labels: Vec<Labels<'a>>,
+    nlabels: usize,
+    bindings: Vec<Binding<'a>>,
+    attr_aliases: FxHashMap<&'a str, Attribute>,
+    type_aliases: FxHashMap<&'a str, Type>,
+    loc_aliases: FxHashMap<&'a str, Location>,
+    loc_alias_refs: Vec<(&'a str, Token)>,
+    pub chain: Type,
+}
+
+impl<'a> Parser<'a> {
+    pub fn new(src: &'a str, file: &'a str, first_line: u32) -> R<Parser<'a>> {
+        let mut lex = Lexer::new(src, first_line.max(1));
+        let tok = lex.next_token().map_err(|e| {
+            Diagnostic::new(Location::file_line_col(file, e.line, e.col), e.message)
+        })?;
+        Ok(Parser {
+            src,
+            file,
+            lex,
+            tok,
+            depth: 0,
+            module: Module::new(Location::Unknown),
+            scopes: Vec::new(),
+            nscopes: 0,
+            labels: Vec::new(),
+            nlabels: 0,
+            bindings: Vec::new(),
+            attr_aliases: FxHashMap::default(),
+            type_aliases: FxHashMap::default(),
+            loc_aliases: FxHashMap::default(),
+            loc_alias_refs: Vec::new(),
+            chain: Type::chain(),
+        })
+    }
+
+    // ---- tokens and errors -------------------------------------------
+
+    pub fn text(&self, t: Token) -> &'a str {
+        &self.src[t.start as usize..t.end as usize]
+    }
+
+    pub fn loc_at(&self, t: Token) -> Location {
+        Location::FileLineCol {
+            file: self.file.to_string(),
+            line: t.line,
+            column: t.col,
+        }
+    }
+
+    pub fn err(&self, t: Token, message: impl Into<String>) -> Diagnostic {
+        Diagnostic::new(self.loc_at(t), message)
+    }
+
+    /// An error at the current token.
+    pub fn err_here(&self, message: impl Into<String>) -> Diagnostic {
+        self.err(self.tok, message)
+    }
+
+    fn lex_err(&self, e: LexError) -> Diagnostic {
+        Diagnostic::new(Location::file_line_col(self.file, e.line, e.col), e.message)
+    }
+
+    pub fn bump(&mut self) -> R<()> {
+        self.tok = self.lex.next_token().map_err(|e| self.lex_err(e))?;
+        Ok(())
+    }
+
+    pub fn peek_kind(&self) -> Kind {
+        self.lex.clone().next_token().map_or(Kind::Eof, |t| t.kind)
+    }
+
+    pub fn at(&self, kind: Kind) -> bool {
+        self.tok.kind == kind
+    }
+
+    pub fn at_keyword(&self, word: &str) -> bool {
+        self.tok.kind == Kind::BareId && self.text(self.tok) == word
+    }
+
+    pub fn eat(&mut self, kind: Kind) -> R<bool> {
+        if self.tok.kind == kind {
+            self.bump()?;
+            Ok(true)
+        } else {
+            Ok(false)
+        }
+    }
+
+    pub fn expect(&mut self, kind: Kind, message: &str) -> R<Token> {
+        let t = self.tok;
+        if t.kind != kind {
+            return Err(self.err_here(message));
+        }
+        self.bump()?;
+        Ok(t)
+    }
+
+    pub fn expect_keyword(&mut self, word: &str) -> R<()> {
+        if !self.at_keyword(word) {
+            return Err(self.err_here(format!("expected '{word}'")));
+        }
+        self.bump()
+    }
+
+    pub fn enter(&mut self) -> R<()> {
+        self.enter_weighted(1)
+    }
+
+    /// Regions recurse through several large frames (op, custom form,
+    /// region), so they count for more of the nesting budget.
+    fn enter_weighted(&mut self, weight: u32) -> R<()> {
+        self.depth += weight;
+        if self.depth > MAX_NESTING {
+            return Err(self.err_here("nesting too deep"));
+        }
+        Ok(())
+    }
+
+    pub fn leave(&mut self) {
+        self.depth -= 1;
+    }
+
+    fn leave_weighted(&mut self, weight: u32) {
+        self.depth -= weight;
+    }
+
+    // ---- strings --------------------------------------------------------
+
+    /// Decodes a string literal token (with quotes) into bytes.
+    pub fn decode_string(&self, t: Token) -> R<Vec<u8>> {
+        let text = self.text(t);
+        let inner = &text.as_bytes()[1..text.len() - 1];
+        if !inner.contains(&b'\\') {
+            return Ok(inner.to_vec());
+        }
+        let mut out = Vec::with_capacity(inner.len());
+        let mut i = 0;
+        while i < inner.len() {
+            let c = inner[i];
+            if c != b'\\' {
+                out.push(c);
+                i += 1;
+                continue;
+            }
+            let bad = || {
+                let (line, col) = (t.line, t.col + 1 + i as u32);
+                Diagnostic::new(
+                    Location::file_line_col(self.file, line, col),
+                    "unknown escape in string literal",
+                )
+            };
+            let next = *inner.get(i + 1).ok_or_else(bad)?;
+            match next {
+                b'n' => out.push(b'\n'),
+                b't' => out.push(b'\t'),
+                b'"' => out.push(b'"'),
+                b'\\' => out.push(b'\\'),
+                h if h.is_ascii_hexdigit() => {
+                    let l = *inner
+                        .get(i + 2)
+                        .filter(|c| c.is_ascii_hexdigit())
+                        .ok_or_else(bad)?;
+                    let hex = |c: u8| (c as char).to_digit(16).unwrap_or(0) as u8;
+                    out.push(hex(h) * 16 + hex(l));
+                    i += 3;
+                    continue;
+                }
+                _ => return Err(bad()),
+            }
+            i += 2;
+        }
+        Ok(out)
+    }
+
+    pub fn decode_string_utf8(&self, t: Token) -> R<String> {
+        let bytes = self.decode_string(t)?;
+        Ok(String::from_utf8(bytes)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
+    }
+
+    /// `@name` or `@"name"` at the current token.
+    pub fn parse_symbol_name(&mut self) -> R<String> {
+        let t = self.expect(Kind::AtId, "expected symbol reference")?;
+        let text = self.text(t);
+        if text.as_bytes().get(1) == Some(&b'"') {
+            let inner = Token {
+                start: t.start + 1,
+                col: t.col + 1,
+                ..t
+            };
+            self.decode_string_utf8(inner)
+        } else {
+            Ok(text[1..].to_string())
+        }
+    }
+
+    // ---- SSA values -----------------------------------------------------
+
+    fn push_scope(&mut self, isolated: bool) {
+        if self.nscopes == self.scopes.len() {
+            self.scopes.push(Scope::default());
+        }
+        let scope = &mut self.scopes[self.nscopes];
+        scope.defs.clear();
+        scope.fwd.clear();
+        scope.isolated = isolated;
+        self.nscopes += 1;
+    }
+
+    fn pop_scope(&mut self) -> R<()> {
+        self.nscopes -= 1;
+        let top = self.nscopes;
+        if self.scopes[top].fwd.is_empty() {
+            return Ok(());
+        }
+        let isolated = self.scopes[top].isolated;
+        if isolated || top == 0 {
+            let first = self.scopes[top]
+                .fwd
+                .values()
+                .map(|(_, t)| *t)
+                .min_by_key(|t| t.start)
+                .expect("non-empty");
+            return Err(self.err(first, "use of undeclared SSA value name"));
+        }
+        let fwd = std::mem::take(&mut self.scopes[top].fwd);
+        let parent = &mut self.scopes[top - 1];
+        for (k, v) in fwd {
+            parent.fwd.entry(k).or_insert(v);
+        }
+        Ok(())
+    }
+
+    /// The scopes a lookup may see: from the innermost out to the nearest
+    /// isolated one.
+    fn visible_scopes(&self) -> std::ops::Range<usize> {
+        let mut lo = self.nscopes.saturating_sub(1);
+        while lo > 0 && !self.scopes[lo].isolated {
+            lo -= 1;
+        }
+        lo..self.nscopes
+    }
+
+    fn use_text(&self, u: &Use<'a>) -> &'a str {
+        &self.src[u.tok.start as usize..u.end as usize]
+    }
+
+    pub fn parse_use(&mut self) -> R<Use<'a>> {
+        let tok = self.tok;
+        if tok.kind != Kind::PercentId {
+            return Err(self.err_here("expected SSA operand"));
+        }
+        let name = &self.text(tok)[1..];
+        self.bump()?;
+        let mut idx = 0;
+        let mut end = tok.end;
+        if self.tok.kind == Kind::HashId && self.tok.start == tok.end {
+            let digits = &self.text(self.tok)[1..];
+            if !digits.bytes().all(|c| c.is_ascii_digit()) {
+                return Err(self.err_here("expected result number"));
+            }
+            idx = digits
+                .parse::<u32>()
+                .map_err(|_| self.err_here("invalid result number"))?;
+            end = self.tok.end;
+            self.bump()?;
+        }
+        Ok(Use {
+            name,
+            idx,
+            tok,
+            end,
+        })
+    }
+
+    /// `%a, %b#1, ...` (possibly empty, when the next token is no `%`).
+    pub fn parse_use_list(&mut self) -> R<Vec<Use<'a>>> {
+        let mut uses = Vec::new();
+        if self.tok.kind != Kind::PercentId {
+            return Ok(uses);
+        }
+        loop {
+            uses.push(self.parse_use()?);
+            if !self.eat(Kind::Comma)? {
+                return Ok(uses);
+            }
+        }
+    }
+
+    /// Resolves a use against the visible definitions, or records a
+    /// forward reference.
+    pub fn resolve(&mut self, u: &Use<'a>, ty: &Type) -> R<ValueId> {
+        let key = (u.name, u.idx);
+        let range = self.visible_scopes();
+        let mut found = None;
+        for s in range.clone().rev() {
+            if let Some(&v) = self.scopes[s].defs.get(&key) {
+                found = Some(v);
+                break;
+            }
+        }
+        if found.is_none() {
+            for s in range.rev() {
+                if let Some(&(v, _)) = self.scopes[s].fwd.get(&key) {
+                    found = Some(v);
+                    break;
+                }
+            }
+        }
+        if let Some(v) = found {
+            let prior = self.module.value_type(v);
+            if prior != ty {
+                return Err(self.err(
+                    u.tok,
+                    format!(
+                        "use of value '{}' expects different type than prior uses: '{ty}' vs '{prior}'",
+                        self.use_text(u)
+                    ),
+                ));
+            }
+            return Ok(v);
+        }
+        let v = self.module.new_value(ty.clone(), None);
+        let top = self.nscopes - 1;
+        self.scopes[top].fwd.insert(key, (v, u.tok));
+        Ok(v)
+    }
+
+    pub fn resolve_all(&mut self, uses: &[Use<'a>], types: &[Type], at: Token) -> R<Vec<ValueId>> {
+        if uses.len() != types.len() {
+            return Err(self.err(
+                at,
+                format!(
+                    "{} operands present, but expected {}",
+                    uses.len(),
+                    types.len()
+                ),
+            ));
+        }
+        uses.iter()
+            .zip(types)
+            .map(|(u, t)| self.resolve(u, t))
+            .collect()
+    }
+
+    /// Defines `%name` (`#idx`) in the innermost scope.
+    pub fn define(
+        &mut self,
+        name: &'a str,
+        idx: u32,
+        tok: Token,
+        ty: Type,
+        loc: Option<Location>,
+    ) -> R<ValueId> {
+        let key = (name, idx);
+        for s in self.visible_scopes() {
+            if self.scopes[s].defs.contains_key(&key) {
+                return Err(self.err(tok, format!("redefinition of SSA value '%{name}'")));
+            }
+        }
+        let top = self.nscopes - 1;
+        let v = if let Some((v, _)) = self.scopes[top].fwd.remove(&key) {
+            let prior = self.module.value_type(v);
+            if *prior != ty {
+                return Err(self.err(
+                    tok,
+                    format!(
+                        "definition of SSA value '%{name}#{idx}' has type '{ty}' but was used with type '{prior}'"
+                    ),
+                ));
+            }
+            self.module.values[v.index()].location = loc;
+            v
+        } else {
+            self.module.new_value(ty, loc)
+        };
+        self.scopes[top].defs.insert(key, v);
+        Ok(v)
+    }
+
+    // ---- top level ------------------------------------------------------
+
+    pub fn parse_top_level(mut self) -> R<Module> {
+        self.push_scope(true);
+        self.push_labels();
+        let mut ops = Vec::new();
+        loop {
+            match self.tok.kind {
+                Kind::Eof => break,
+                Kind::HashId if self.peek_kind() == Kind::Equal => self.parse_attr_alias_def()?,
+                Kind::BangId if self.peek_kind() == Kind::Equal => self.parse_type_alias_def()?,
+                _ => ops.push(self.parse_operation()?),
+            }
+        }
+        let mut region = Region {
+            blocks: vec![Block {
+                arguments: Vec::new(),
+                ops,
+            }],
+        };
+        self.finish_labels(&mut region)?;
+        self.pop_scope()?;
+        let ops = std::mem::take(&mut region.blocks[0].ops);
+        let mut module = std::mem::replace(&mut self.module, Module::new(Location::Unknown));
+        let values = std::mem::take(&mut module.values);
+        let is_module = |op: &Op| {
+            op.name == crate::ir::MODULE_OP
+                && op.results.is_empty()
+                && op.operands.is_empty()
+                && op.successors.is_empty()
+                && op.regions.len() == 1
+                && op.regions[0].blocks.len() == 1
+                && op.regions[0].blocks[0].arguments.is_empty()
+        };
+        let mut module = if ops.len() == 1 && is_module(&ops[0]) {
+            Module {
+                op: ops.into_iter().next().expect("one op"),
+                values,
+            }
+        } else {
+            let mut m = Module::new(Location::file_line_col(self.file, 0, 0));
+            m.values = values;
+            m.body_mut().ops = ops;
+            m
+        };
+        if !self.loc_alias_refs.is_empty() {
+            self.resolve_loc_aliases(&mut module)?;
+        }
+        module.renumber_values();
+        Ok(module)
+    }
+
+    fn parse_attr_alias_def(&mut self) -> R<()> {
+        let t = self.tok;
+        let name = &self.text(t)[1..];
+        if name.contains('<') || name.contains('.') || name.is_empty() {
+            return Err(self.err(t, "invalid attribute alias name"));
+        }
+        if self.attr_aliases.contains_key(name) || self.loc_aliases.contains_key(name) {
+            return Err(self.err(t, format!("redefinition of attribute alias id '{name}'")));
+        }
+        self.bump()?;
+        self.expect(Kind::Equal, "expected '='")?;
+        if self.at_keyword("loc") && self.peek_kind() == Kind::LParen {
+            let loc = self.parse_trailing_loc()?;
+            self.loc_aliases.insert(name, loc);
+        } else {
+            let attr = self.parse_attribute()?;
+            self.attr_aliases.insert(name, attr);
+        }
+        Ok(())
+    }
+
+    fn parse_type_alias_def(&mut self) -> R<()> {
+        let t = self.tok;
+        let name = &self.text(t)[1..];
+        if name.contains('<') || name.contains('.') || name.is_empty() {
+            return Err(self.err(t, "invalid type alias name"));
+        }
+        if self.type_aliases.contains_key(name) {
+            return Err(self.err(t, format!("redefinition of type alias id '{name}'")));
+        }
+        self.bump()?;
+        self.expect(Kind::Equal, "expected '='")?;
+        let ty = self.parse_type()?;
+        self.type_aliases.insert(name, ty);
+        Ok(())
+    }
+
+    fn resolve_loc_aliases(&self, module: &mut Module) -> R<()> {
+        let mut stack: Vec<&mut Op> = vec![&mut module.op];
+        while let Some(op) = stack.pop() {
+            self.fix_loc(&mut op.location, 0)?;
+            for region in &mut op.regions {
+                for block in &mut region.blocks {
+                    stack.extend(block.ops.iter_mut());
+                }
+            }
+        }
+        for value in &mut module.values {
+            if let Some(loc) = &mut value.location {
+                self.fix_loc(loc, 0)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn fix_loc(&self, loc: &mut Location, depth: u32) -> R<()> {
+        if depth > MAX_NESTING {
+            return Err(Diagnostic::new(
+                loc.clone(),
+                "location alias nesting too deep",
+            ));
+        }
+        match loc {
+            Location::FileLineCol { file, line, column }
+                if file == LOC_ALIAS_MARK && *column == u32::MAX =>
+            {
+                let (name, tok) = self.loc_alias_refs[*line as usize];
+                let Some(target) = self.loc_aliases.get(name) else {
+                    return Err(self.err(tok, format!("undefined symbol alias id '{name}'")));
+                };
+                *loc = target.clone();
+                self.fix_loc(loc, depth + 1)?;
+            }
+            Location::Name { child, .. } => self.fix_loc(child, depth + 1)?,
+            Location::CallSite { callee, caller } => {
+                self.fix_loc(callee, depth + 1)?;
+                self.fix_loc(caller, depth + 1)?;
+            }
+            Location::Fused { locations, .. } => {
+                for l in locations {
+                    self.fix_loc(l, depth + 1)?;
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    // ---- operations -----------------------------------------------------
+
+    pub fn parse_operation(&mut self) -> R<Op> {
+        self.enter()?;
+        let base = self.bindings.len();
+        if self.tok.kind == Kind::PercentId {
+            loop {
+                let t = self.tok;
+                if t.kind != Kind::PercentId {
+                    return Err(self.err_here("expected SSA identifier"));
+                }
+                let name = &self.text(t)[1..];
+                self.bump()?;
+                let mut count = 1;
+                if self.eat(Kind::Colon)? {
+                    let n = self.expect(Kind::Integer, "expected integer number of results")?;
+                    count = self
+                        .text(n)
+                        .parse::<u32>()
+                        .ok()
+                        .filter(|&c| c > 0)
+                        .ok_or_else(|| {
+                            self.err(n, "expected named operation to have at least 1 result")
+                        })?;
+                }
+                self.bindings.push(Binding {
+                    name,
+                    count,
+                    tok: t,
+                });
+                if !self.eat(Kind::Comma)? {
+                    break;
+                }
+            }
+            self.expect(Kind::Equal, "expected '=' after SSA name")?;
+        }
+        let name_tok = self.tok;
+        let (mut op, result_types) = match name_tok.kind {
+            Kind::String => self.parse_generic_op()?,
+            Kind::BareId => self.parse_custom_op()?,
+            _ => return Err(self.err_here("expected operation name in quotes")),
+        };
+        op.location = if self.at_keyword("loc") && self.peek_kind() == Kind::LParen {
+            self.parse_trailing_loc()?
+        } else {
+            self.loc_at(name_tok)
+        };
+        let bindings = self.bindings.split_off(base);
+        let bound: u64 = bindings.iter().map(|b| u64::from(b.count)).sum();
+        if !bindings.is_empty() && bound != result_types.len() as u64 {
+            return Err(self.err(
+                bindings[0].tok,
+                format!(
+                    "operation defines {} results but was provided {bound} to bind",
+                    result_types.len()
+                ),
+            ));
+        }
+        op.results.reserve_exact(result_types.len());
+        let mut types = result_types.into_iter();
+        for b in &bindings {
+            for i in 0..b.count {
+                let ty = types.next().expect("counted");
+                op.results.push(self.define(b.name, i, b.tok, ty, None)?);
+            }
+        }
+        for ty in types {
+            op.results.push(self.module.new_value(ty, None));
+        }
+        self.leave();
+        Ok(op)
+    }
+
+    fn parse_generic_op(&mut self) -> R<(Op, Vec<Type>)> {
+        let name_tok = self.tok;
+        let name = String::from_utf8(self.decode_string(name_tok)?)
+            .ok()
+            .filter(|n| !n.is_empty())
+            .ok_or_else(|| self.err(name_tok, "invalid operation name"))?;
+        self.bump()?;
+        self.expect(Kind::LParen, "expected '(' to start operand list")?;
+        let uses = self.parse_use_list()?;
+        self.expect(Kind::RParen, "expected ')' to end operand list")?;
+        let mut op = Op::new(name, Location::Unknown);
+        if self.eat(Kind::LSquare)? {
+            loop {
+                let t = self.expect(Kind::CaretId, "expected block name")?;
+                if self.at(Kind::LParen) {
+                    return Err(self.err_here("successor operands are not supported"));
+                }
+                op.successors.push(self.label_use(t));
+                if !self.eat(Kind::Comma)? {
+                    break;
+                }
+            }
+            self.expect(Kind::RSquare, "expected ']' to end successor list")?;
+        }
+        if self.eat(Kind::Less)? {
+            let props = self.parse_attribute()?;
+            self.expect(Kind::Greater, "expected '>' to close properties")?;
+            op.properties = Some(Box::new(props));
+        }
+        if self.at(Kind::LParen) && self.peek_kind() == Kind::LBrace {
+            self.bump()?;
+            let isolated = op.name == crate::ir::FUNC_OP || op.name == crate::ir::MODULE_OP;
+            loop {
+                op.regions.push(self.parse_region(isolated, None)?);
+                if !self.eat(Kind::Comma)? {
+                    break;
+                }
+            }
+            self.expect(Kind::RParen, "expected ')' to end region list")?;
+            if op.name == crate::ir::MODULE_OP
+                && op.regions.len() == 1
+                && op.regions[0].blocks.is_empty()
+            {
+                op.regions[0].blocks.push(Block::default());
+            }
+        }
+        if self.at(Kind::LBrace) {
+            op.attributes = self.parse_attr_dict()?;
+        }
+        self.expect(Kind::Colon, "expected ':' followed by operation type")?;
+        let ty_tok = self.tok;
+        let Type::Function { inputs, results } = self.parse_type()? else {
+            return Err(self.err(ty_tok, "expected function type"));
+        };
+        if inputs.len() != uses.len() {
+            return Err(self.err(
+                ty_tok,
+                format!(
+                    "expected {} operand type{} but had {}",
+                    uses.len(),
+                    if uses.len() == 1 { "" } else { "s" },
+                    inputs.len()
+                ),
+            ));
+        }
+        op.operands = self.resolve_all(&uses, &inputs, ty_tok)?;
+        Ok((op, results))
+    }
+
+    // ---- regions and blocks ---------------------------------------------
+
+    fn push_labels(&mut self) {
+        if self.nlabels == self.labels.len() {
+            self.labels.push(Labels::default());
+        }
+        let l = &mut self.labels[self.nlabels];
+        l.ids.clear();
+        l.pos.clear();
+        l.first_use.clear();
+        self.nlabels += 1;
+    }
+
+    fn label_id(&mut self, name: &'a str) -> u32 {
+        let l = &mut self.labels[self.nlabels - 1];
+        let next = l.pos.len() as u32;
+        let id = *l.ids.entry(name).or_insert(next);
+        if id == next {
+            l.pos.push(u32::MAX);
+            l.first_use.push(None);
+        }
+        id
+    }
+
+    fn label_use(&mut self, t: Token) -> u32 {
+        let id = self.label_id(&self.text(t)[1..]);
+        let l = &mut self.labels[self.nlabels - 1];
+        l.first_use[id as usize].get_or_insert(t);
+        id
+    }
+
+    /// Maps successor label ids to block positions and pops the labels.
+    fn finish_labels(&mut self, region: &mut Region) -> R<()> {
+        self.nlabels -= 1;
+        let l = &self.labels[self.nlabels];
+        if l.pos.is_empty() {
+            return Ok(());
+        }
+        for (id, &pos) in l.pos.iter().enumerate() {
+            if pos == u32::MAX {
+                let t = l.first_use[id].expect("used label");
+                return Err(self.err(t, "reference to an undefined block"));
+            }
+        }
+        for block in &mut region.blocks {
+            for op in &mut block.ops {
+                for s in &mut op.successors {
+                    *s = l.pos[*s as usize];
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `{ ... }`. `entry` gives the entry block's arguments when the op
+    /// names them (function signature, implicit operand names).
+    pub fn parse_region(&mut self, isolated: bool, entry: Option<Vec<EntryArg<'a>>>) -> R<Region> {
+        self.enter_weighted(REGION_WEIGHT)?;
+        self.expect(Kind::LBrace, "expected '{' to begin a region")?;
+        self.push_scope(isolated);
+        self.push_labels();
+        let mut region = Region::default();
+        let entry = entry.unwrap_or_default();
+        let named_entry = !entry.is_empty();
+        if self.at(Kind::CaretId) {
+            if named_entry {
+                return Err(self.err_here("invalid block name in region with named arguments"));
+            }
+        } else if named_entry || !self.at(Kind::RBrace) {
+            let mut arguments = Vec::with_capacity(entry.len());
+            for a in entry {
+                arguments.push(self.define(a.name, a.idx, a.tok, a.ty, Some(a.loc))?);
+            }
+            let ops = self.parse_block_ops()?;
+            region.blocks.push(Block { arguments, ops });
+        }
+        while self.at(Kind::CaretId) {
+            let t = self.tok;
+            let id = self.label_id(&self.text(t)[1..]);
+            let pos = region.blocks.len() as u32;
+            let l = &mut self.labels[self.nlabels - 1];
+            if l.pos[id as usize] != u32::MAX {
+                return Err(self.err(t, format!("redefinition of block '{}'", self.text(t))));
+            }
+            l.pos[id as usize] = pos;
+            self.bump()?;
+            let mut arguments = Vec::new();
+            if self.eat(Kind::LParen)? && !self.eat(Kind::RParen)? {
+                loop {
+                    let at = self.tok;
+                    let u = self.parse_use()?;
+                    if u.idx != 0 || u.end != at.end {
+                        return Err(self.err(at, "invalid block argument name"));
+                    }
+                    self.expect(Kind::Colon, "expected ':' and type for SSA operand")?;
+                    let ty = self.parse_type()?;
+                    let loc = if self.at_keyword("loc") {
+                        self.parse_trailing_loc()?
+                    } else {
+                        self.loc_at(at)
+                    };
+                    arguments.push(self.define(u.name, 0, at, ty, Some(loc))?);
+                    if !self.eat(Kind::Comma)? {
+                        break;
+                    }
+                }
+                self.expect(Kind::RParen, "expected ')' to end argument list")?;
+            }
+            self.expect(Kind::Colon, "expected ':' after block name")?;
+            let ops = self.parse_block_ops()?;
+            region.blocks.push(Block { arguments, ops });
+        }
+        self.expect(Kind::RBrace, "expected '}' to end region")?;
+        self.finish_labels(&mut region)?;
+        self.pop_scope()?;
+        self.leave_weighted(REGION_WEIGHT);
+        Ok(region)
+    }
+
+    fn parse_block_ops(&mut self) -> R<Vec<Op>> {
+        let mut ops = Vec::new();
+        while !matches!(self.tok.kind, Kind::RBrace | Kind::CaretId | Kind::Eof) {
+            ops.push(self.parse_operation()?);
+        }
+        Ok(ops)
+    }
+
+    // ---- locations ------------------------------------------------------
+
+    /// `loc(...)` at the current token.
+    pub fn parse_trailing_loc(&mut self) -> R<Location> {
+        self.expect_keyword("loc")?;
+        self.expect(Kind::LParen, "expected '(' in location")?;
+        let loc = self.parse_loc_body()?;
+        self.expect(Kind::RParen, "expected ')' in location")?;
+        Ok(loc)
+    }
+
+    fn parse_u32(&mut self, what: &str) -> R<u32> {
+        let t = self.expect(
+            Kind::Integer,
+            &format!("expected integer {what} in location"),
+        )?;
+        self.text(t)
+            .parse::<u32>()
+            .map_err(|_| self.err(t, format!("expected integer {what} in location")))
+    }
+
+    /// Location bodies recurse through small frames only: the leaves (and
+    /// their error paths) live in `loc_leaf`.
+    fn parse_loc_body(&mut self) -> R<Location> {
+        self.enter()?;
+        let r = self.parse_loc_inner();
+        self.leave();
+        r
+    }
+
+    fn parse_loc_inner(&mut self) -> R<Location> {
+        if self.at_keyword("callsite") {
+            self.bump()?;
+            self.expect(Kind::LParen, "expected '(' in callsite location")?;
+            let callee = self.parse_loc_body()?;
+            self.expect_keyword("at")?;
+            let caller = self.parse_loc_body()?;
+            self.expect(Kind::RParen, "expected ')' in callsite location")?;
+            return Ok(Location::CallSite {
+                callee: Box::new(callee),
+                caller: Box::new(caller),
+            });
+        }
+        if self.at_keyword("fused") {
+            self.bump()?;
+            let metadata = if self.eat(Kind::Less)? {
+                // Attributes inside locations cost more of the budget.
+                self.enter_weighted(REGION_WEIGHT)?;
+                let a = self.parse_attribute();
+                self.leave_weighted(REGION_WEIGHT);
+                let a = a?;
+                self.expect(Kind::Greater, "expected '>' after fused location metadata")?;
+                Some(Box::new(a))
+            } else {
+                None
+            };
+            self.expect(Kind::LSquare, "expected '[' in fused location")?;
+            let mut locations = Vec::new();
+            if !self.at(Kind::RSquare) {
+                loop {
+                    locations.push(self.parse_loc_body()?);
+                    if !self.eat(Kind::Comma)? {
+                        break;
+                    }
+                }
+            }
+            self.expect(Kind::RSquare, "expected ']' in fused location")?;
+            return Ok(Location::Fused {
+                locations,
+                metadata,
+            });
+        }
+        let (loc, named) = self.loc_leaf()?;
+        if let Some(name) = named {
+            let child = self.parse_loc_body()?;
+            self.expect(Kind::RParen, "expected ')' after child location of NameLoc")?;
+            return Ok(Location::Name {
+                name,
+                child: Box::new(child),
+            });
+        }
+        Ok(loc)
+    }
+
+    /// A location without nested locations; `(_, Some(name))` when a
+    /// `"name"(` was read and the child location follows.
+    #[inline(never)]
+    fn loc_leaf(&mut self) -> R<(Location, Option<String>)> {
+        let t = self.tok;
+        let loc = match t.kind {
+            Kind::BareId if self.text(t) == "unknown" => {
+                self.bump()?;
+                Location::Unknown
+            }
+            Kind::String => {
+                let s = self.decode_string_utf8(t)?;
+                self.bump()?;
+                if self.eat(Kind::Colon)? {
+                    let line = self.parse_u32("line number")?;
+                    self.expect(Kind::Colon, "expected ':' in FileLineColLoc")?;
+                    let column = self.parse_u32("column number")?;
+                    Location::FileLineCol {
+                        file: s,
+                        line,
+                        column,
+                    }
+                } else if self.eat(Kind::LParen)? {
+                    return Ok((Location::Unknown, Some(s)));
+                } else {
+                    Location::Name {
+                        name: s,
+                        child: Box::new(Location::Unknown),
+                    }
+                }
+            }
+            Kind::HashId => {
+                let name = &self.text(t)[1..];
+                self.bump()?;
+                match self.loc_aliases.get(name) {
+                    Some(l) => l.clone(),
+                    None => {
+                        let index = self.loc_alias_refs.len() as u32;
+                        self.loc_alias_refs.push((name, t));
+                        Location::FileLineCol {
+                            file: LOC_ALIAS_MARK.to_string(),
+                            line: index,
+                            column: u32::MAX,
+                        }
+                    }
+                }
+            }
+            _ => return Err(self.err_here("expected location instance")),
+        };
+        Ok((loc, None))
+    }
+
+    // ---- types ------------------------------------------------------------
+
+    /// Types recurse through small frames only: `type_head` reads
+    /// everything up to a nested type.
+    pub fn parse_type(&mut self) -> R<Type> {
+        self.enter()?;
+        let r = self.parse_type_inner();
+        self.leave();
+        r
+    }
+
+    fn parse_type_inner(&mut self) -> R<Type> {
+        Ok(match self.type_head()? {
+            Head::Done(ty) => ty,
+            Head::Function => {
+                let inputs = self.parse_type_list_until(Kind::RParen)?;
+                self.expect(Kind::RParen, "expected ')'")?;
+                self.expect(Kind::Arrow, "expected '->' in function type")?;
+                let results = self.parse_function_results()?;
+                Type::Function { inputs, results }
+            }
+            Head::Complex => {
+                let e = self.parse_type()?;
+                self.expect(Kind::Greater, "expected '>' in complex type")?;
+                Type::Complex(Box::new(e))
+            }
+            Head::Tuple => {
+                let es = self.parse_type_list_until(Kind::Greater)?;
+                self.expect(Kind::Greater, "expected '>' in tuple type")?;
+                Type::Tuple(es)
+            }
+            Head::Tensor(shape) => {
+                let element = Box::new(self.parse_type()?);
+                self.expect(Kind::Greater, "expected '>' in tensor type")?;
+                Type::Tensor { shape, element }
+            }
+            Head::Vector(shape) => {
+                let element = Box::new(self.parse_type()?);
+                self.expect(Kind::Greater, "expected '>' in vector type")?;
+                Type::Vector { shape, element }
+            }
+        })
+    }
+
+    #[inline(never)]
+    fn type_head(&mut self) -> R<Head> {
+        let t = self.tok;
+        match t.kind {
+            Kind::BareId => self.keyword_type_head(),
+            Kind::LParen => {
+                self.bump()?;
+                Ok(Head::Function)
+            }
+            Kind::BangId => {
+                self.bump()?;
+                Ok(Head::Done(self.dialect_type(t)?))
+            }
+            _ => Err(self.err_here("expected type")),
+        }
+    }
+
+    /// `(t, ...)` or a single non-function type after `->`.
+    pub fn parse_function_results(&mut self) -> R<Vec<Type>> {
+        if self.eat(Kind::LParen)? {
+            let results = self.parse_type_list_until(Kind::RParen)?;
+            self.expect(Kind::RParen, "expected ')'")?;
+            Ok(results)
+        } else {
+            let t = self.tok;
+            let ty = self.parse_type()?;
+            if matches!(ty, Type::Function { .. }) {
+                return Err(self.err(t, "expected non-function type"));
+            }
+            Ok(vec![ty])
+        }
+    }
+
+    /// Comma-separated types, empty when the next token is `end`.
+    pub fn parse_type_list_until(&mut self, end: Kind) -> R<Vec<Type>> {
+        let mut types = Vec::new();
+        if self.at(end) {
+            return Ok(types);
+        }
+        loop {
+            types.push(self.parse_type()?);
+            if !self.eat(Kind::Comma)? {
+                return Ok(types);
+            }
+        }
+    }
+
+    /// Comma-separated types, at least one.
+    pub fn parse_type_list(&mut self) -> R<Vec<Type>> {
+        let mut types = Vec::new();
+        loop {
+            types.push(self.parse_type()?);
+            if !self.eat(Kind::Comma)? {
+                return Ok(types);
+            }
+        }
+    }
+
+    fn dialect_type(&self, t: Token) -> R<Type> {
+        let body = &self.text(t)[1..];
+        let lt = body.find('<');
+        let dot = body.find('.');
+        match (dot, lt) {
+            (Some(d), l) if l.is_none_or(|l| d < l) => {
+                let (dialect, rest) = (&body[..d], &body[d + 1..]);
+                if dialect.is_empty() || rest.is_empty() {
+                    return Err(self.err(t, "invalid dialect type"));
+                }
+                Ok(Type::dialect(dialect, rest))
+            }
+            (_, Some(l)) => {
+                if l == 0 {
+                    return Err(self.err(t, "invalid dialect type"));
+                }
+                Ok(Type::dialect(&body[..l], &body[l..]))
+            }
+            _ => self
+                .type_aliases
+                .get(body)
+                .cloned()
+                .ok_or_else(|| self.err(t, format!("undefined symbol alias id '{body}'"))),
+        }
+    }
+
+    fn keyword_type_head(&mut self) -> R<Head> {
+        let t = self.tok;
+        let word = self.text(t);
+        let simple = match word {
+            "index" => Some(Type::Index),
+            "none" => Some(Type::None),
+            _ => FloatKind::from_name(word).map(Type::Float),
+        };
+        if let Some(ty) = simple {
+            self.bump()?;
+            return Ok(Head::Done(ty));
+        }
+        let int = |prefix: &str, s: Signedness| {
+            word.strip_prefix(prefix)
+                .filter(|d| !d.is_empty() && d.bytes().all(|c| c.is_ascii_digit()))
+                .map(|d| (d, s))
+        };
+        if let Some((digits, signedness)) = int("i", Signedness::Signless)
+            .or_else(|| int("si", Signedness::Signed))
+            .or_else(|| int("ui", Signedness::Unsigned))
+        {
+            let width = digits
+                .parse::<u32>()
+                .ok()
+                .filter(|&w| w <= 16_777_215)
+                .ok_or_else(|| self.err(t, "invalid integer width"))?;
+            self.bump()?;
+            return Ok(Head::Done(Type::Integer { width, signedness }));
+        }
+        match word {
+            "complex" | "tuple" => {
+                self.bump()?;
+                self.expect(Kind::Less, &format!("expected '<' in {word} type"))?;
+                Ok(if word == "complex" {
+                    Head::Complex
+                } else {
+                    Head::Tuple
+                })
+            }
+            "tensor" | "vector" => {
+                let tensor = word == "tensor";
+                self.bump()?;
+                if !self.at(Kind::Less) {
+                    return Err(self.err_here(format!("expected '<' in {word} type")));
+                }
+                let shape = self.scan_dims(tensor)?;
+                Ok(if tensor {
+                    Head::Tensor(shape)
+                } else {
+                    Head::Vector(shape.unwrap_or_default())
+                })
+            }
+            _ => Err(self.err(t, "expected non-function type")),
+        }
+    }
+
+    /// With the current token `<`: scans `2x?x` (or `*x`) by hand, since
+    /// the lexer would glue `x3xf32` into an identifier, and leaves the
+    /// current token at the element type. `None` is unranked.
+    fn scan_dims(&mut self, allow_unranked: bool) -> R<Option<Vec<i64>>> {
+        let bytes = self.src.as_bytes();
+        let mut i = self.tok.end as usize;
+        let skip = |mut i: usize| {
+            while i < bytes.len() && matches!(bytes[i], b' ' | b'\t' | b'\r' | b'\n') {
+                i += 1;
+            }
+            i
+        };
+        let mut dims = Vec::new();
+        let mut unranked = false;
+        loop {
+            i = skip(i);
+            let at = i;
+            match bytes.get(i) {
+                Some(b'*') if allow_unranked && dims.is_empty() && !unranked => {
+                    unranked = true;
+                    i += 1;
+                }
+                Some(b'?') if !unranked => {
+                    dims.push(DYNAMIC);
+                    i += 1;
+                }
+                Some(c) if c.is_ascii_digit() && !unranked => {
+                    while i < bytes.len() && bytes[i].is_ascii_digit() {
+                        i += 1;
+                    }
+                    let d = self.src[at..i]
+                        .parse::<i64>()
+                        .map_err(|_| self.err_at_byte(at, "invalid dimension"))?;
+                    dims.push(d);
+                }
+                _ => break,
+            }
+            i = skip(i);
+            if bytes.get(i) != Some(&b'x') {
+                return Err(self.err_at_byte(i, "expected 'x' in dimension list"));
+            }
+            i += 1;
+            if unranked {
+                break;
+            }
+        }
+        self.lex.reset_to(i);
+        self.bump()?;
+        Ok(if unranked { None } else { Some(dims) })
+    }
+
+    fn err_at_byte(&self, pos: usize, message: &str) -> Diagnostic {
+        let (line, col) = self.lex.line_col_at(pos);
+        Diagnostic::new(Location::file_line_col(self.file, line, col), message)
+    }
+
+    // ---- attributes -------------------------------------------------------
+
+    /// `{a = 1, b}`: sorted by name, duplicates rejected.
+    pub fn parse_attr_dict(&mut self) -> R<Vec<NamedAttribute>> {
+        self.enter()?;
+        self.expect(Kind::LBrace, "expected '{' in attribute dictionary")?;
+        let mut entries: Vec<(String, Attribute, Token)> = Vec::new();
+        if !self.at(Kind::RBrace) {
+            loop {
+                let t = self.tok;
+                let key = match t.kind {
+                    Kind::BareId => self.text(t).to_string(),
+                    Kind::String => self.decode_string_utf8(t)?,
+                    _ => return Err(self.err_here("expected attribute name")),
+                };
+                self.bump()?;
+                let value = if self.eat(Kind::Equal)? {
+                    self.parse_attribute()?
+                } else {
+                    Attribute::Unit
+                };
+                entries.push((key, value, t));
+                if !self.eat(Kind::Comma)? {
+                    break;
+                }
+            }
+        }
+        self.expect(Kind::RBrace, "expected '}' in attribute dictionary")?;
+        self.leave();
+        self.sorted_dict(entries)
+    }
+
+    pub fn sorted_dict(
+        &self,
+        mut entries: Vec<(String, Attribute, Token)>,
+    ) -> R<Vec<NamedAttribute>> {
+        if !entries.is_sorted_by(|a, b| a.0 < b.0) {
+            entries.sort_by(|a, b| a.0.cmp(&b.0).then(a.2.start.cmp(&b.2.start)));
+            if let Some(w) = entries.windows(2).find(|w| w[0].0 == w[1].0) {
+                return Err(self.err(
+                    w[1].2,
+                    format!("duplicate key '{}' in dictionary attribute", w[1].0),
+                ));
+            }
+        }
+        Ok(entries.into_iter().map(|(k, v, _)| (k, v)).collect())
+    }
+
+    /// Attributes recurse through small frames only (arrays and
+    /// dictionaries); everything else is read by `attribute_leaf`.
+    pub fn parse_attribute(&mut self) -> R<Attribute> {
+        self.enter()?;
+        let r = match self.tok.kind {
+            Kind::LSquare => self.parse_array_attr(),
+            Kind::LBrace => self.parse_attr_dict().map(Attribute::Dictionary),
+            _ => self.attribute_leaf(),
+        };
+        self.leave();
+        r
+    }
+
+    fn parse_array_attr(&mut self) -> R<Attribute> {
+        self.bump()?;
+        let mut items = Vec::new();
+        if !self.at(Kind::RSquare) {
+            loop {
+                items.push(self.parse_attribute()?);
+                if !self.eat(Kind::Comma)? {
+                    break;
+                }
+            }
+        }
+        self.expect(Kind::RSquare, "expected ']' in array attribute")?;
+        Ok(Attribute::Array(items))
+    }
+
+    #[inline(never)]
+    fn attribute_leaf(&mut self) -> R<Attribute> {
+        let t = self.tok;
+        let attr = match t.kind {
+            Kind::String => {
+                let value = self.decode_string(t)?;
+                self.bump()?;
+                let ty = if self.eat(Kind::Colon)? {
+                    Some(self.parse_type()?)
+                } else {
+                    None
+                };
+                Attribute::String { value, ty }
+            }
+            Kind::AtId => {
+                let root = self.parse_symbol_name()?;
+                let mut nested = Vec::new();
+                while self.eat(Kind::ColonColon)? {
+                    nested.push(self.parse_symbol_name()?);
+                }
+                Attribute::SymbolRef { root, nested }
+            }
+            Kind::Integer | Kind::Float | Kind::Minus => {
+                let negative = self.eat(Kind::Minus)?;
+                let num = self.tok;
+                if !matches!(num.kind, Kind::Integer | Kind::Float) {
+                    return Err(self.err_here("expected integer or float literal"));
+                }
+                self.bump()?;
+                let ty = if self.eat(Kind::Colon)? {
+                    Some(self.parse_type()?)
+                } else {
+                    None
+                };
+                self.number_attr(negative, num, ty)?
+            }
+            Kind::HashId => {
+                self.bump()?;
+                self.hash_attr(t)?
+            }
+            Kind::BangId | Kind::LParen => Attribute::Type(self.parse_type()?),
+            Kind::BareId => match self.text(t) {
+                "true" | "false" => {
+                    self.bump()?;
+                    Attribute::Bool(self.text(t) == "true")
+                }
+                "unit" => {
+                    self.bump()?;
+                    Attribute::Unit
+                }
+                "dense" => self.parse_dense()?,
+                "array" => self.parse_dense_array()?,
+                "loc" if self.peek_kind() == Kind::LParen => {
+                    self.enter_weighted(REGION_WEIGHT)?;
+                    let loc = self.parse_trailing_loc();
+                    self.leave_weighted(REGION_WEIGHT);
+                    Attribute::Location(Box::new(loc?))
+                }
+                _ => Attribute::Type(self.parse_type().map_err(|e| {
+                    if e.location == self.loc_at(t) {
+                        self.err(t, "expected attribute value")
+                    } else {
+                        e
+                    }
+                })?),
+            },
+            _ => return Err(self.err_here("expected attribute value")),
+        };
+        Ok(attr)
+    }
+
+    pub(crate) fn int_literal(&self, negative: bool, num: Token) -> R<IntLiteral> {
+        let text = self.text(num);
+        let (magnitude, hex) = match text.strip_prefix("0x") {
+            Some(h) => (num::parse_hex(h), true),
+            None => (num::parse_dec(text), false),
+        };
+        let magnitude = magnitude
+            .ok_or_else(|| self.err(num, "integer constant out of range for attribute"))?;
+        Ok(IntLiteral {
+            negative,
+            magnitude,
+            hex,
+        })
+    }
+
+    /// An integer or float literal (after an optional `-`) with its type.
+    pub fn number_attr(&self, negative: bool, num: Token, ty: Option<Type>) -> R<Attribute> {
+        match num.kind {
+            Kind::Integer => {
+                let ty = ty.unwrap_or(Type::i(64));
+                if let Type::Float(kind) = ty {
+                    let bits = self.float_bits(negative, num, kind, false)?;
+                    return Ok(Attribute::Float { bits, ty });
+                }
+                if num::int_type_info(&ty).is_none() {
+                    return Err(self.err(num, "integer literal not valid for specified type"));
+                }
+                let lit = self.int_literal(negative, num)?;
+                let value = num::integer_value(lit, &ty).map_err(|m| self.err(num, m))?;
+                Ok(Attribute::Integer { value, ty })
+            }
+            _ => {
+                let ty = ty.unwrap_or(Type::f64());
+                let Type::Float(kind) = ty else {
+                    return Err(self.err(num, "floating point value not valid for specified type"));
+                };
+                let bits = self.float_bits(negative, num, kind, false)?;
+                Ok(Attribute::Float { bits, ty })
+            }
+        }
+    }
+
+    /// Bits of a float literal token in `kind`: hex integers are the bit
+    /// pattern, decimal integers and floats are converted.
+    pub(crate) fn float_bits(
+        &self,
+        negative: bool,
+        num: Token,
+        kind: FloatKind,
+        allow_int: bool,
+    ) -> R<u128> {
+        let text = self.text(num);
+        let width = kind.bit_width();
+        if let Some(h) = text.strip_prefix("0x") {
+            if negative {
+                return Err(self.err(
+                    num,
+                    "hexadecimal float literal should not have a leading minus",
+                ));
+            }
+            let bits = num::parse_hex(h)
+                .filter(|&b| width >= 128 || b < (1u128 << width))
+                .ok_or_else(|| self.err(num, "hexadecimal float constant out of range for type"))?;
+            return Ok(bits);
+        }
+        if num.kind == Kind::Integer && !allow_int {
+            return Err(self.err(
+                num,
+                "unexpected decimal integer literal for a floating point value",
+            ));
+        }
+        let bits = num::float_bits_from_decimal(text, kind)
+            .ok_or_else(|| self.err(num, "invalid floating point literal"))?;
+        Ok(if negative {
+            bits | (1u128 << (width - 1))
+        } else {
+            bits
+        })
+    }
+
+    fn hash_attr(&self, t: Token) -> R<Attribute> {
+        let body = &self.text(t)[1..];
+        let lt = body.find('<');
+        let dot = body.find('.');
+        let (dialect, rest) = match (dot, lt) {
+            (Some(d), l) if l.is_none_or(|l| d < l) => (&body[..d], &body[d + 1..]),
+            (_, Some(l)) => (&body[..l], &body[l..]),
+            _ => {
+                if let Some(a) = self.attr_aliases.get(body) {
+                    return Ok(a.clone());
+                }
+                if let Some(l) = self.loc_aliases.get(body) {
+                    return Ok(Attribute::Location(Box::new(l.clone())));
+                }
+                return Err(self.err(t, format!("undefined symbol alias id '{body}'")));
+            }
+        };
+        if dialect.is_empty() || rest.is_empty() {
+            return Err(self.err(t, "invalid dialect attribute"));
+        }
+        if dialect == "corert" {
+            if let Some(shape) = rest
+                .strip_prefix("shape<")
+                .and_then(|s| s.strip_suffix('>'))
+            {
+                if let Some(dims) = parse_shape_body(shape) {
+                    return Ok(Attribute::Shape(dims));
+                }
+            }
+        }
+        Ok(Attribute::Dialect {
+            dialect: dialect.to_string(),
+            body: rest.to_string(),
+        })
+    }
+}
+
+/// What `type_head` read: a complete type, or the start of one that
+/// contains nested types.
+enum Head {
+    Done(Type),
+    Function,
+    Complex,
+    Tuple,
+    Tensor(Option<Vec<i64>>),
+    Vector(Vec<i64>),
+}
+
+/// `1x?x3`, `*`, or empty (rank 0). `?` is stored as -1, like BEF.
+fn parse_shape_body(body: &str) -> Option<Option<Vec<i64>>> {
+    let body = body.trim();
+    if body == "*" {
+        return Some(None);
+    }
+    if body.is_empty() {
+        return Some(Some(Vec::new()));
+    }
+    body.split('x')
+        .map(|d| match d.trim() {
+            "?" => Some(-1),
+            d if !d.is_empty() && d.bytes().all(|c| c.is_ascii_digit()) => d.parse().ok(),
+            _ => None,
+        })
+        .collect::<Option<Vec<i64>>>()
+        .map(Some)
+}
