@@ -111,14 +111,19 @@ impl Op {
     }
 
     /// Dictionary and properties merged, sorted by name: what MLIR's
-    /// `getAttrs()` gives the BEF encoder.
-    pub fn all_attributes(&self) -> Vec<&NamedAttribute> {
-        let mut all: Vec<&NamedAttribute> = self.attributes.iter().collect();
-        if let Some(Attribute::Dictionary(entries)) = self.properties.as_deref() {
-            all.extend(entries.iter());
-            all.sort_by(|a, b| a.0.cmp(&b.0));
-        }
-        all
+    /// `getAttrs()` gives the BEF encoder. Allocates nothing.
+    pub fn all_attributes(&self) -> impl Iterator<Item = &NamedAttribute> + '_ {
+        let properties: &[NamedAttribute] = match self.properties.as_deref() {
+            Some(Attribute::Dictionary(entries)) => entries,
+            _ => &[],
+        };
+        let mut a = self.attributes.iter().peekable();
+        let mut b = properties.iter().peekable();
+        std::iter::from_fn(move || match (a.peek(), b.peek()) {
+            (Some(x), Some(y)) if y.0 < x.0 => b.next(),
+            (Some(_), _) => a.next(),
+            (None, _) => b.next(),
+        })
     }
 
     pub fn set_attribute(&mut self, name: &str, value: Attribute) {

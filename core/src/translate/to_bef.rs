@@ -3,7 +3,7 @@
 //! names, types, functions and attributes in first-seen order, and
 //! reporting every encoder restriction), then emit each function body.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use super::attributes;
 use super::streams::{self, StreamOp, StreamOptions};
@@ -98,14 +98,32 @@ struct Collector<'m> {
 }
 
 /// MLIR uniques `true` and `1 : i1` to the same attribute; so must the
-/// de-duplication.
-fn canonical(attr: &Attribute) -> Attribute {
+/// de-duplication. Borrows unless something changes.
+fn canonical(attr: &Attribute) -> std::borrow::Cow<'_, Attribute> {
+    if has_i1_integer(attr) {
+        std::borrow::Cow::Owned(canonical_owned(attr))
+    } else {
+        std::borrow::Cow::Borrowed(attr)
+    }
+}
+
+fn has_i1_integer(attr: &Attribute) -> bool {
+    match attr {
+        Attribute::Integer { ty, .. } => *ty == Type::i(1),
+        Attribute::Array(elements) => elements.iter().any(has_i1_integer),
+        _ => false,
+    }
+}
+
+fn canonical_owned(attr: &Attribute) -> Attribute {
     match attr {
         Attribute::Integer {
             value,
             ty: Type::Integer { width: 1, signedness: crate::ir::Signedness::Signless },
         } => Attribute::Bool(*value & 1 == 1),
-        Attribute::Array(elements) => Attribute::Array(elements.iter().map(canonical).collect()),
+        Attribute::Array(elements) => {
+            Attribute::Array(elements.iter().map(canonical_owned).collect())
+        }
         other => other.clone(),
     }
 }
@@ -119,14 +137,14 @@ impl<'m> Collector<'m> {
             options,
             errors: Vec::new(),
             kernel_names: Vec::new(),
-            kernel_ids: HashMap::new(),
+            kernel_ids: HashMap::default(),
             types: Vec::new(),
-            type_ids: HashMap::new(),
+            type_ids: HashMap::default(),
             functions: Vec::new(),
-            named_functions: HashMap::new(),
-            region_functions: HashMap::new(),
+            named_functions: HashMap::default(),
+            region_functions: HashMap::default(),
             attributes: Vec::new(),
-            attribute_ids: HashMap::new(),
+            attribute_ids: HashMap::default(),
             extra_strings: Vec::new(),
             function_references: Vec::new(),
             value_region,
@@ -165,8 +183,9 @@ impl<'m> Collector<'m> {
             }
             return;
         }
+        let module = self.module;
         for &result in &op.results {
-            self.add_type(&self.module.values[result.index()].ty.clone());
+            self.add_type(&module.values[result.index()].ty);
         }
         for &operand in &op.operands {
             if self.value_region.get(operand.index()).copied().flatten() != Some(parent) {
@@ -351,11 +370,11 @@ impl<'m> Collector<'m> {
                 continue;
             }
             let key = canonical(value);
-            if !self.attribute_ids.contains_key(&key) {
+            if !self.attribute_ids.contains_key(key.as_ref()) {
                 let Ok(converted) = attributes::to_bef(value) else {
                     unreachable!("checked above")
                 };
-                self.attribute_ids.insert(key, self.attributes.len() as u32);
+                self.attribute_ids.insert(key.into_owned(), self.attributes.len() as u32);
                 self.attributes.push(converted);
             }
         }
@@ -407,6 +426,7 @@ impl<'m> Collector<'m> {
         let mut emitter = FunctionEmitter {
             collector: &self,
             register: vec![u32::MAX; self.module.values.len()],
+            producer: vec![0; self.module.values.len()],
             errors: Vec::new(),
         };
         let mut functions = Vec::with_capacity(self.functions.len());
@@ -494,6 +514,8 @@ struct FunctionEmitter<'c, 'm> {
     collector: &'c Collector<'m>,
     /// Register number of each value in the function being emitted.
     register: Vec<u32>,
+    /// Per value: 0 before its definition, else its producer (see `body`).
+    producer: Vec<u32>,
     errors: Vec<Diagnostic>,
 }
 
@@ -539,11 +561,16 @@ impl FunctionEmitter<'_, '_> {
             }
         }
 
-        // Kernel numbering (the return op is not a kernel) and producers.
+        // Kernel numbering (the return op is not a kernel) and producers:
+        // `producer` holds op index + 1, `ARGUMENT` for block arguments.
+        const ARGUMENT: u32 = u32::MAX;
+        for &argument in &block.arguments {
+            self.producer[argument.index()] = ARGUMENT;
+        }
         let mut kernel_of_op = Vec::with_capacity(block.ops.len());
         let mut next_kernel = 1u32;
-        let mut producer: HashMap<ValueId, usize> = HashMap::new();
         let mut return_op = None;
+        let mut failed = None;
         for (i, op) in block.ops.iter().enumerate() {
             if op.name == RETURN_OP {
                 // Collection made sure it is the last op.
@@ -553,48 +580,68 @@ impl FunctionEmitter<'_, '_> {
                 kernel_of_op.push(next_kernel);
                 next_kernel += 1;
             }
-            for (index, operand) in op.operands.iter().enumerate() {
-                let defined_before =
-                    block.arguments.contains(operand) || producer.contains_key(operand);
-                if !defined_before {
-                    self.errors.push(Diagnostic::new(
-                        op.location.clone(),
-                        format!("operand #{index} does not dominate this use"),
-                    ));
-                    return None;
-                }
+            if let Some(index) = op.operands.iter().position(|v| self.producer[v.index()] == 0) {
+                failed = Some(Diagnostic::new(
+                    op.location.clone(),
+                    format!("operand #{index} does not dominate this use"),
+                ));
+                break;
             }
             for &result in &op.results {
-                producer.insert(result, i);
+                self.producer[result.index()] = i as u32 + 1;
             }
         }
+        if let Some(diagnostic) = failed {
+            self.errors.push(diagnostic);
+            return None;
+        }
+        let producer_of = |producer: &[u32], v: &ValueId| match producer[v.index()] {
+            ARGUMENT | 0 => None,
+            p => Some(p as usize - 1),
+        };
 
-        // Uses, in MLIR use-list order: the newest use first.
-        let mut users: HashMap<ValueId, Vec<u32>> = HashMap::new();
-        for (i, op) in block.ops.iter().enumerate() {
-            for operand in &op.operands {
-                if kernel_of_op[i] != u32::MAX {
-                    users.entry(*operand).or_default().push(kernel_of_op[i]);
+        // Uses per register in MLIR use-list order (newest first), laid
+        // out in one array: `user_start[r]..user_start[r + 1]`.
+        let mut user_start = vec![0u32; num_registers as usize + 2];
+        for (op, &kernel) in block.ops.iter().zip(&kernel_of_op) {
+            if kernel != u32::MAX {
+                for v in &op.operands {
+                    user_start[self.register[v.index()] as usize + 2] += 1;
+                }
+            }
+        }
+        for r in 2..user_start.len() {
+            user_start[r] += user_start[r - 1];
+        }
+        let mut user_list = vec![0u32; user_start[num_registers as usize + 1] as usize];
+        for (op, &kernel) in block.ops.iter().zip(&kernel_of_op) {
+            if kernel != u32::MAX {
+                for v in &op.operands {
+                    let slot = &mut user_start[self.register[v.index()] as usize + 1];
+                    user_list[*slot as usize] = kernel;
+                    *slot += 1;
                 }
             }
         }
         let users_of = |value: &ValueId| -> Vec<u32> {
-            let mut list = users.get(value).cloned().unwrap_or_default();
+            let r = self.register[value.index()] as usize;
+            let mut list = user_list[user_start[r] as usize..user_start[r + 1] as usize].to_vec();
             list.reverse();
             list
         };
 
         // Streams.
         let options = stream_options(module, entry.owner);
+        let chain = Type::chain();
         let analysis_input: Vec<StreamOp> = block
             .ops
             .iter()
             .map(|op| StreamOp {
-                operands: op.operands.iter().map(|v| producer.get(v).copied()).collect(),
+                operands: op.operands.iter().map(|v| producer_of(&self.producer, v)).collect(),
                 operand_is_chain: op
                     .operands
                     .iter()
-                    .map(|v| module.values[v.index()].ty == Type::chain())
+                    .map(|v| module.values[v.index()].ty == chain)
                     .collect(),
                 cost: op_cost(op, options.cost_threshold),
             })
@@ -653,7 +700,7 @@ impl FunctionEmitter<'_, '_> {
                         }
                     }
                     _ => {
-                        attribute_indices.push(collector.attribute_ids[&canonical(value)]);
+                        attribute_indices.push(collector.attribute_ids[canonical(value).as_ref()]);
                         if optional {
                             attribute_names.push(name.clone());
                         }
