@@ -1041,7 +1041,11 @@ impl Printer<'_> {
                 }
             }
             Form::Return => {
-                if !(no_regions && op.results.is_empty() && op.attributes.is_empty()) {
+                if !(no_regions
+                    && op.results.is_empty()
+                    && op.attributes.is_empty()
+                    && (!op.operands.is_empty() || !self.next_has_results))
+                {
                     return false;
                 }
                 if !op.operands.is_empty() {
