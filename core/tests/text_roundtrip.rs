@@ -24,20 +24,49 @@ fn strip_locations(m: &mut Module) {
 
 fn check(m: &Module) -> Result<(), TestCaseError> {
     for generic in [false, true] {
-        let text = print_module(m, PrintOptions { generic, debug_info: true });
-        let back = parse_module(&text, "p.mlir")
-            .map_err(|e| TestCaseError::fail(format!("{}\n{text}", render_diagnostic(&e, &text))))?;
+        let text = print_module(
+            m,
+            PrintOptions {
+                generic,
+                debug_info: true,
+            },
+        );
+        let back = parse_module(&text, "p.mlir").map_err(|e| {
+            TestCaseError::fail(format!("{}\n{text}", render_diagnostic(&e, &text)))
+        })?;
         prop_assert_eq!(&back, m, "generic={} text:\n{}", generic, text);
         // A fixed point: printing the parsed module gives the same text.
-        prop_assert_eq!(print_module(&back, PrintOptions { generic, debug_info: true }), text);
+        prop_assert_eq!(
+            print_module(
+                &back,
+                PrintOptions {
+                    generic,
+                    debug_info: true
+                }
+            ),
+            text
+        );
 
-        let text = print_module(m, PrintOptions { generic, debug_info: false });
-        let mut back = parse_module(&text, "p.mlir")
-            .map_err(|e| TestCaseError::fail(format!("{}\n{text}", render_diagnostic(&e, &text))))?;
+        let text = print_module(
+            m,
+            PrintOptions {
+                generic,
+                debug_info: false,
+            },
+        );
+        let mut back = parse_module(&text, "p.mlir").map_err(|e| {
+            TestCaseError::fail(format!("{}\n{text}", render_diagnostic(&e, &text)))
+        })?;
         let mut expected = m.clone();
         strip_locations(&mut back);
         strip_locations(&mut expected);
-        prop_assert_eq!(back, expected, "generic={} without locations:\n{}", generic, text);
+        prop_assert_eq!(
+            back,
+            expected,
+            "generic={} without locations:\n{}",
+            generic,
+            text
+        );
     }
     Ok(())
 }

@@ -77,8 +77,8 @@ pub fn arbitrary_module_with(u: &mut Unstructured, cfg: Config) -> Result<Module
         ops.push(g.function(u, name)?);
     }
     if !cfg.bef_encodable && u.ratio(1, 4)? {
-        let mut visible = Vec::new();
-        ops.push(g.generic_op(u, &mut visible, 1)?);
+        let visible: Vec<ValueId> = Vec::new();
+        ops.push(g.generic_op(u, &visible, 1)?);
     }
     g.module.body_mut().ops = ops;
     g.module.renumber_values();
@@ -102,13 +102,22 @@ const OP_NAMES: [&str; 8] = [
     "weird \"op\"\\name",
 ];
 
-const BEF_OP_NAMES: [&str; 4] = ["tfrt_test.kernel", "tfrt_test.do.async", "test.k", "tfrt_test.print_hello"];
+const BEF_OP_NAMES: [&str; 4] = [
+    "tfrt_test.kernel",
+    "tfrt_test.do.async",
+    "test.k",
+    "tfrt_test.print_hello",
+];
 
 const FILES: [&str; 4] = ["a.mlir", "dir/b.py", "", "odd \"file\"\t"];
 
 impl Gen {
     fn location(&mut self, u: &mut Unstructured, depth: u32) -> Result<Location> {
-        let choice = if depth == 0 { u.int_in_range(0..=1)? } else { u.int_in_range(0..=4)? };
+        let choice = if depth == 0 {
+            u.int_in_range(0..=1)?
+        } else {
+            u.int_in_range(0..=4)?
+        };
         Ok(match choice {
             0 => Location::Unknown,
             1 => Location::FileLineCol {
@@ -126,7 +135,9 @@ impl Gen {
             },
             _ => {
                 let n = u.int_in_range(0..=3)?;
-                let locations = (0..n).map(|_| self.location(u, depth - 1)).collect::<Result<_>>()?;
+                let locations = (0..n)
+                    .map(|_| self.location(u, depth - 1))
+                    .collect::<Result<_>>()?;
                 let metadata = if u.ratio(1, 3)? {
                     Some(Box::new(Attribute::string(u.choose(&["meta", "m2"])?)))
                 } else {
@@ -143,11 +154,23 @@ impl Gen {
     fn int_type(&self, u: &mut Unstructured) -> Result<Type> {
         if self.cfg.bef_encodable {
             return Ok(u
-                .choose(&[Type::i(1), Type::i(8), Type::i(16), Type::i(32), Type::i(64), Type::ui(32), Type::ui(64)])?
+                .choose(&[
+                    Type::i(1),
+                    Type::i(8),
+                    Type::i(16),
+                    Type::i(32),
+                    Type::i(64),
+                    Type::ui(32),
+                    Type::ui(64),
+                ])?
                 .clone());
         }
         let width = *u.choose(&[0u32, 1, 7, 8, 16, 32, 64, 128])?;
-        let signedness = *u.choose(&[Signedness::Signless, Signedness::Signed, Signedness::Unsigned])?;
+        let signedness = *u.choose(&[
+            Signedness::Signless,
+            Signedness::Signed,
+            Signedness::Unsigned,
+        ])?;
         if u.ratio(1, 8)? {
             return Ok(Type::Index);
         }
@@ -156,7 +179,12 @@ impl Gen {
 
     fn float_kind(&self, u: &mut Unstructured) -> Result<FloatKind> {
         if self.cfg.bef_encodable {
-            return Ok(*u.choose(&[FloatKind::F16, FloatKind::BF16, FloatKind::F32, FloatKind::F64])?);
+            return Ok(*u.choose(&[
+                FloatKind::F16,
+                FloatKind::BF16,
+                FloatKind::F32,
+                FloatKind::F64,
+            ])?);
         }
         Ok(*u.choose(&FloatKind::ALL)?)
     }
@@ -194,7 +222,11 @@ impl Gen {
             3 => Type::None,
             4 => Type::Complex(Box::new(self.scalar_type(u)?)),
             5 => {
-                let shape = if u.ratio(1, 4)? { None } else { Some(self.dims(u, true)?) };
+                let shape = if u.ratio(1, 4)? {
+                    None
+                } else {
+                    Some(self.dims(u, true)?)
+                };
                 Type::Tensor {
                     shape,
                     element: Box::new(self.scalar_type(u)?),
@@ -208,13 +240,21 @@ impl Gen {
                 let n = u.int_in_range(0..=2)?;
                 let m = u.int_in_range(0..=2)?;
                 Type::Function {
-                    inputs: (0..n).map(|_| self.ty(u, depth - 1)).collect::<Result<_>>()?,
-                    results: (0..m).map(|_| self.ty(u, depth - 1)).collect::<Result<_>>()?,
+                    inputs: (0..n)
+                        .map(|_| self.ty(u, depth - 1))
+                        .collect::<Result<_>>()?,
+                    results: (0..m)
+                        .map(|_| self.ty(u, depth - 1))
+                        .collect::<Result<_>>()?,
                 }
             }
             8 => {
                 let n = u.int_in_range(0..=2)?;
-                Type::Tuple((0..n).map(|_| self.ty(u, depth - 1)).collect::<Result<_>>()?)
+                Type::Tuple(
+                    (0..n)
+                        .map(|_| self.ty(u, depth - 1))
+                        .collect::<Result<_>>()?,
+                )
             }
             _ => Type::Index,
         })
@@ -246,7 +286,11 @@ impl Gen {
             (0, _) => 0,
             (1, Signedness::Signless) => (raw & 1) as i128,
             (w, Signedness::Unsigned) => {
-                let masked = if w >= 128 { raw >> 1 } else { raw & ((1u128 << w) - 1) };
+                let masked = if w >= 128 {
+                    raw >> 1
+                } else {
+                    raw & ((1u128 << w) - 1)
+                };
                 masked as i128
             }
             (w, _) => {
@@ -260,14 +304,22 @@ impl Gen {
         let w = kind.bit_width();
         let raw: u128 = if u.ratio(1, 2)? {
             match kind {
-                FloatKind::F32 => u128::from((f32::from(u.int_in_range(-100i16..=100)?) / 4.0).to_bits()),
-                FloatKind::F64 => u128::from((f64::from(u.int_in_range(-100i16..=100)?) / 8.0).to_bits()),
+                FloatKind::F32 => {
+                    u128::from((f32::from(u.int_in_range(-100i16..=100)?) / 4.0).to_bits())
+                }
+                FloatKind::F64 => {
+                    u128::from((f64::from(u.int_in_range(-100i16..=100)?) / 8.0).to_bits())
+                }
                 _ => u.arbitrary()?,
             }
         } else {
             u.arbitrary()?
         };
-        Ok(if w >= 128 { raw } else { raw & ((1u128 << w) - 1) })
+        Ok(if w >= 128 {
+            raw
+        } else {
+            raw & ((1u128 << w) - 1)
+        })
     }
 
     fn scalar_attr(&mut self, u: &mut Unstructured) -> Result<Attribute> {
@@ -361,12 +413,21 @@ impl Gen {
                 0 | 1 => self.scalar_attr(u)?,
                 2 if depth > 0 => {
                     let n = u.int_in_range(0..=3)?;
-                    Attribute::Array((0..n).map(|_| self.attribute(u, depth - 1)).collect::<Result<_>>()?)
+                    Attribute::Array(
+                        (0..n)
+                            .map(|_| self.attribute(u, depth - 1))
+                            .collect::<Result<_>>()?,
+                    )
                 }
                 2 => Attribute::Shape(if u.ratio(1, 4)? {
                     None
                 } else {
-                    Some(self.dims(u, false)?.into_iter().map(|d| if d == 3 { -1 } else { d }).collect())
+                    Some(
+                        self.dims(u, false)?
+                            .into_iter()
+                            .map(|d| if d == 3 { -1 } else { d })
+                            .collect(),
+                    )
                 }),
                 _ => Attribute::DenseElements(self.dense(u)?),
             });
@@ -379,7 +440,12 @@ impl Gen {
             5 => Attribute::Shape(if u.ratio(1, 4)? {
                 None
             } else {
-                Some(self.dims(u, false)?.into_iter().map(|d| if d == 3 { -1 } else { d }).collect())
+                Some(
+                    self.dims(u, false)?
+                        .into_iter()
+                        .map(|d| if d == 3 { -1 } else { d })
+                        .collect(),
+                )
             }),
             6 => u
                 .choose(&[
@@ -399,7 +465,11 @@ impl Gen {
                 .clone(),
             7 => {
                 let n = u.int_in_range(0..=3)?;
-                Attribute::Array((0..n).map(|_| self.attribute(u, depth - 1)).collect::<Result<_>>()?)
+                Attribute::Array(
+                    (0..n)
+                        .map(|_| self.attribute(u, depth - 1))
+                        .collect::<Result<_>>()?,
+                )
             }
             8 => Attribute::Dictionary(self.dictionary(u, depth - 1)?),
             9 => Attribute::DenseElements(self.dense(u)?),
@@ -425,7 +495,9 @@ impl Gen {
         let n = u.int_in_range(0..=3)?;
         let mut entries: Vec<(String, Attribute)> = Vec::new();
         for _ in 0..n {
-            let key = u.choose(&["a", "value", "tfrt.sync", "b.c", "key with space", "_x"])?.to_string();
+            let key = u
+                .choose(&["a", "value", "tfrt.sync", "b.c", "key with space", "_x"])?
+                .to_string();
             let value = self.attribute(u, depth)?;
             if !entries.iter().any(|(k, _)| *k == key) {
                 entries.push((key, value));
@@ -473,14 +545,26 @@ impl Gen {
         }
         if u.ratio(1, 4)? {
             let key = *u.choose(&["tfrt.sync", "tfrt.cost_threshold"])?;
-            let v = if key == "tfrt.sync" { Attribute::Unit } else { Attribute::i64(2) };
+            let v = if key == "tfrt.sync" {
+                Attribute::Unit
+            } else {
+                Attribute::i64(2)
+            };
             op.set_attribute(key, v);
         }
-        op.set_attribute("function_type", Attribute::Type(Type::Function { inputs, results }));
+        op.set_attribute(
+            "function_type",
+            Attribute::Type(Type::Function { inputs, results }),
+        );
         Ok(op)
     }
 
-    fn ops(&mut self, u: &mut Unstructured, visible: &mut Vec<ValueId>, depth: u32) -> Result<Vec<Op>> {
+    fn ops(
+        &mut self,
+        u: &mut Unstructured,
+        visible: &mut Vec<ValueId>,
+        depth: u32,
+    ) -> Result<Vec<Op>> {
         let n = u.int_in_range(0..=self.cfg.max_ops)?;
         let mut ops = Vec::with_capacity(n);
         for _ in 0..n {
@@ -498,8 +582,17 @@ impl Gen {
         Ok(ops)
     }
 
-    fn find(&self, u: &mut Unstructured, visible: &[ValueId], ty: &Type) -> Result<Option<ValueId>> {
-        let candidates: Vec<ValueId> = visible.iter().copied().filter(|v| self.module.value_type(*v) == ty).collect();
+    fn find(
+        &self,
+        u: &mut Unstructured,
+        visible: &[ValueId],
+        ty: &Type,
+    ) -> Result<Option<ValueId>> {
+        let candidates: Vec<ValueId> = visible
+            .iter()
+            .copied()
+            .filter(|v| self.module.value_type(*v) == ty)
+            .collect();
         Ok(u.choose(&candidates).ok().copied())
     }
 
@@ -527,11 +620,17 @@ impl Gen {
                 }
                 _ => {
                     op = Op::new("tfrt.constant.f32", loc);
-                    op.set_attribute("value", Attribute::f32(f32::from(u.arbitrary::<i8>()?) / 3.0));
+                    op.set_attribute(
+                        "value",
+                        Attribute::f32(f32::from(u.arbitrary::<i8>()?) / 3.0),
+                    );
                     op.results.push(self.module.new_value(Type::f32(), None));
                 }
             },
-            3 => match (self.find(u, visible, &i32t)?, self.find(u, visible, &chain)?) {
+            3 => match (
+                self.find(u, visible, &i32t)?,
+                self.find(u, visible, &chain)?,
+            ) {
                 (Some(a), Some(c)) => {
                     op = Op::new("tfrt.print.i32", loc);
                     op.operands = vec![a, c];
@@ -539,13 +638,23 @@ impl Gen {
                 }
                 _ => {
                     op = Op::new("tfrt.constant.i1", loc);
-                    op.set_attribute("value", Attribute::Integer { value: u.int_in_range(0..=1)?, ty: Type::i(1) });
+                    op.set_attribute(
+                        "value",
+                        Attribute::Integer {
+                            value: u.int_in_range(0..=1)?,
+                            ty: Type::i(1),
+                        },
+                    );
                     op.results.push(self.module.new_value(Type::i(1), None));
                 }
             },
             4 => {
                 op = Op::new("tfrt.call", loc);
-                let callee = u.choose(&self.functions).ok().cloned().unwrap_or_else(|| "missing".into());
+                let callee = u
+                    .choose(&self.functions)
+                    .ok()
+                    .cloned()
+                    .unwrap_or_else(|| "missing".into());
                 op.set_attribute("callee", Attribute::symbol(&callee));
                 let n = u.int_in_range(0..=2)?;
                 for _ in 0..n {
@@ -581,7 +690,7 @@ impl Gen {
         let mut op = Op::new("tfrt.if", self.location(u, 1)?);
         let cond = match self.find(u, visible, &Type::i(1))? {
             Some(c) => c,
-            None => return self.generic_op(u, &mut visible.to_vec(), depth),
+            None => return self.generic_op(u, visible, depth),
         };
         op.operands.push(cond);
         let n = u.int_in_range(0..=2)?;
@@ -594,7 +703,10 @@ impl Gen {
             }
         }
         op.operands.extend_from_slice(&operands);
-        let types: Vec<Type> = operands.iter().map(|v| self.module.value_type(*v).clone()).collect();
+        let types: Vec<Type> = operands
+            .iter()
+            .map(|v| self.module.value_type(*v).clone())
+            .collect();
         // Results: the types of some arguments, returned by both branches.
         let picks: Vec<usize> = (0..u.int_in_range(0..=types.len())?).collect();
         for _ in 0..2 {
@@ -612,14 +724,19 @@ impl Gen {
             });
         }
         for &i in &picks {
-            op.results.push(self.module.new_value(types[i].clone(), None));
+            op.results
+                .push(self.module.new_value(types[i].clone(), None));
         }
         Ok(op)
     }
 
-    fn generic_op(&mut self, u: &mut Unstructured, visible: &mut Vec<ValueId>, depth: u32) -> Result<Op> {
+    fn generic_op(&mut self, u: &mut Unstructured, visible: &[ValueId], depth: u32) -> Result<Op> {
         let bef = self.cfg.bef_encodable;
-        let name = if bef { *u.choose(&BEF_OP_NAMES)? } else { *u.choose(&OP_NAMES)? };
+        let name = if bef {
+            *u.choose(&BEF_OP_NAMES)?
+        } else {
+            *u.choose(&OP_NAMES)?
+        };
         let mut op = Op::new(name, self.location(u, 2)?);
         let n = u.int_in_range(0..=3)?;
         for _ in 0..n {
@@ -646,7 +763,7 @@ impl Gen {
                     }
                     // BEF regions only see their own values; others also see
                     // the enclosing ones.
-                    let mut inner = if bef { Vec::new() } else { visible.clone() };
+                    let mut inner = if bef { Vec::new() } else { visible.to_vec() };
                     inner.extend_from_slice(&arguments);
                     let mut ops = self.ops(u, &mut inner, depth + 1)?;
                     if bef {
