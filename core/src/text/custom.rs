@@ -231,7 +231,7 @@ impl<'a> Parser<'a> {
         let form = lookup(keyword)
             .ok_or_else(|| self.err(t, format!("custom op '{keyword}' is unknown")))?;
         self.bump()?;
-        let mut op = Op::new(op_name(keyword), self.loc_at(t));
+        let mut op = Op::new(op_name(keyword), Location::Unknown);
         let chain = self.chain.clone();
         let results = match form {
             Form::Constant(ty) => {
@@ -736,11 +736,7 @@ impl Printer<'_> {
 
     /// Operands of an isolated custom form that its region's entry block
     /// arguments shadow, when the op can print that way.
-    pub(crate) fn shadow_operands<'o>(
-        &self,
-        op: &'o Op,
-        form: &Form,
-    ) -> Option<Vec<crate::ir::ValueId>> {
+    pub(crate) fn shadow_operands(&self, op: &Op, form: &Form) -> Option<Vec<crate::ir::ValueId>> {
         if !Self::plain(op) {
             return None;
         }
@@ -1041,7 +1037,11 @@ impl Printer<'_> {
                 }
             }
             Form::Return => {
-                if !(no_regions && op.results.is_empty() && op.attributes.is_empty()) {
+                if !(no_regions
+                    && op.results.is_empty()
+                    && op.attributes.is_empty()
+                    && (!op.operands.is_empty() || !self.next_has_results))
+                {
                     return false;
                 }
                 if !op.operands.is_empty() {

@@ -48,6 +48,9 @@ pub(crate) struct Printer<'m> {
     depth: usize,
     names: Vec<Name>,
     pub shadowed: FxHashSet<*const Op>,
+    /// Whether the op after the one being printed binds results (a bare
+    /// `tfrt.return` would swallow its `%name` as an operand).
+    pub next_has_results: bool,
 }
 
 /// Ops whose regions start a new naming (and parsing) scope.
@@ -63,6 +66,7 @@ pub(crate) fn print_module(m: &Module, opts: PrintOptions) -> String {
         depth: 0,
         names: vec![Name::default(); m.values.len()],
         shadowed: FxHashSet::default(),
+        next_has_results: false,
     };
     let mut c = Counters::default();
     p.name_results(&m.op, &mut c);
@@ -354,7 +358,8 @@ impl Printer<'_> {
                 }
                 self.out.push_str(":\n");
             }
-            for op in &block.ops {
+            for (k, op) in block.ops.iter().enumerate() {
+                self.next_has_results = block.ops.get(k + 1).is_some_and(|n| !n.results.is_empty());
                 self.print_op(op);
             }
         }
