@@ -69,7 +69,10 @@ pub fn mlir_parse(data: &[u8]) {
         let printed = crate::text::print_module(&module, options);
         let reparsed = crate::text::parse_module(&printed, "fuzz.mlir")
             .unwrap_or_else(|e| panic!("printed module does not parse: {e}\n{printed}"));
-        assert_eq!(reparsed, module, "print → parse changed the module:\n{printed}");
+        assert_eq!(
+            reparsed, module,
+            "print → parse changed the module:\n{printed}"
+        );
         let again = crate::text::print_module(&reparsed, options);
         assert_eq!(again, printed, "printing is not a fixed point");
     }

@@ -140,13 +140,23 @@ fn translate_detects_the_direction_and_round_trips() {
     let printed = text(&out.stdout);
     assert!(printed.contains("tfrt.add.i32"), "{printed}");
     assert!(printed.contains("loc("), "{printed}");
-    let again = bef(&["translate", "--mlir-to-bef", "-"], Some(printed.as_bytes()));
+    let again = bef(
+        &["translate", "--mlir-to-bef", "-"],
+        Some(printed.as_bytes()),
+    );
     assert!(again.status.success(), "{}", text(&again.stderr));
     assert_eq!(again.stdout, bef_bytes);
     // Generic form on request, reference spellings with one dash.
-    let out = bef(&["translate", "-bef-to-mlir", "-mlir-print-op-generic", "-"], Some(&bef_bytes));
+    let out = bef(
+        &["translate", "-bef-to-mlir", "-mlir-print-op-generic", "-"],
+        Some(&bef_bytes),
+    );
     assert!(out.status.success(), "{}", text(&out.stderr));
-    assert!(text(&out.stdout).contains("\"tfrt.add.i32\"("), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stdout).contains("\"tfrt.add.i32\"("),
+        "{}",
+        text(&out.stdout)
+    );
 }
 
 #[test]
@@ -156,10 +166,14 @@ fn translate_reports_errors_with_source_line_and_caret() {
     assert_eq!(out.status.code(), Some(1));
     let stderr = text(&out.stderr);
     assert!(
-        stderr.contains("<stdin>:2:") && stderr.contains("error: all functions need to have a tfrt.return"),
+        stderr.contains("<stdin>:2:")
+            && stderr.contains("error: all functions need to have a tfrt.return"),
         "{stderr}"
     );
-    assert!(stderr.contains("%x = tfrt.constant.i32 1") && stderr.contains('^'), "{stderr}");
+    assert!(
+        stderr.contains("%x = tfrt.constant.i32 1") && stderr.contains('^'),
+        "{stderr}"
+    );
     assert!(out.stdout.is_empty());
 }
 
@@ -172,9 +186,18 @@ fn translate_verify_diagnostics_passes_on_the_error_corpus() {
         if path.extension().is_none_or(|e| e != "mlir") {
             continue;
         }
-        let relative = format!("corpus/mlir/errors/{}", path.file_name().unwrap().to_str().unwrap());
+        let relative = format!(
+            "corpus/mlir/errors/{}",
+            path.file_name().unwrap().to_str().unwrap()
+        );
         let out = bef(
-            &["translate", "-mlir-to-bef", "-split-input-file", "-verify-diagnostics", &relative],
+            &[
+                "translate",
+                "-mlir-to-bef",
+                "-split-input-file",
+                "-verify-diagnostics",
+                &relative,
+            ],
             None,
         );
         assert!(out.status.success(), "{relative}:\n{}", text(&out.stderr));
@@ -186,9 +209,18 @@ fn translate_verify_diagnostics_passes_on_the_error_corpus() {
 #[test]
 fn translate_verify_diagnostics_fails_on_mismatch() {
     let source = "// expected-error @+1 {{something else}}\nfunc.func @f() {\n  %x = tfrt.constant.i32 1\n}\n";
-    let out = bef(&["translate", "--verify-diagnostics", "-"], Some(source.as_bytes()));
+    let out = bef(
+        &["translate", "--verify-diagnostics", "-"],
+        Some(source.as_bytes()),
+    );
     assert_eq!(out.status.code(), Some(1));
     let stderr = text(&out.stderr);
-    assert!(stderr.contains("unexpected error: all functions need to have a tfrt.return"), "{stderr}");
-    assert!(stderr.contains("expected error \"something else\" was not produced"), "{stderr}");
+    assert!(
+        stderr.contains("unexpected error: all functions need to have a tfrt.return"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("expected error \"something else\" was not produced"),
+        "{stderr}"
+    );
 }

@@ -20,8 +20,8 @@ fn programs() -> Vec<PathBuf> {
 }
 
 fn to_bef(source: &str, name: &str) -> Vec<u8> {
-    let module = parse_module(source, name)
-        .unwrap_or_else(|d| panic!("{}", render_diagnostic(&d, source)));
+    let module =
+        parse_module(source, name).unwrap_or_else(|d| panic!("{}", render_diagnostic(&d, source)));
     mlir_to_bef(&module, TranslateOptions::default()).unwrap_or_else(|ds| {
         let rendered: Vec<String> = ds.iter().map(|d| render_diagnostic(d, source)).collect();
         panic!("{}", rendered.join("\n"))
@@ -31,7 +31,10 @@ fn to_bef(source: &str, name: &str) -> Vec<u8> {
 fn to_text(bef: &[u8], options: PrintOptions) -> String {
     let buffer = BefBuffer::copy_from(bef);
     let file = buffer.open().expect("translated BEF opens");
-    print_module(&bef_to_mlir(&file).expect("translated BEF decodes"), options)
+    print_module(
+        &bef_to_mlir(&file).expect("translated BEF decodes"),
+        options,
+    )
 }
 
 #[test]
@@ -54,7 +57,11 @@ fn corpus_programs_round_trip_to_identical_bytes() {
                 "{name}: text → BEF → text (generic: {generic}) → BEF changed the bytes; text was:\n{text}"
             );
             // Printing what was parsed back is a fixed point.
-            assert_eq!(to_text(&second, options), text, "{name}: printing is not stable");
+            assert_eq!(
+                to_text(&second, options),
+                text,
+                "{name}: printing is not stable"
+            );
         }
     }
 }
@@ -77,6 +84,9 @@ fn corpus_programs_translate_without_optional_sections() {
         let buffer = BefBuffer::copy_from(&lean);
         let file = buffer.open().unwrap();
         bef::format::verify(&file).unwrap_or_else(|e| panic!("{name}: {e:?}"));
-        assert!(bef_to_mlir(&file).is_err(), "{name}: needs the optional sections");
+        assert!(
+            bef_to_mlir(&file).is_err(),
+            "{name}: needs the optional sections"
+        );
     }
 }

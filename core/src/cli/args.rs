@@ -36,7 +36,16 @@ mod tests {
 
     #[test]
     fn rewrites_only_known_long_options() {
-        let args = ["bef", "translate", "-mlir-to-bef", "-o", "-", "x.mlir", "-work_queue_type=mstd", "--print-generic"];
+        let args = [
+            "bef",
+            "translate",
+            "-mlir-to-bef",
+            "-o",
+            "-",
+            "x.mlir",
+            "-work_queue_type=mstd",
+            "--print-generic",
+        ];
         let out = normalize_single_dash(
             args.iter().map(|s| s.into()),
             &["mlir-to-bef", "work_queue_type"],
@@ -44,7 +53,16 @@ mod tests {
         let out: Vec<&str> = out.iter().map(|s| s.to_str().unwrap()).collect();
         assert_eq!(
             out,
-            ["bef", "translate", "--mlir-to-bef", "-o", "-", "x.mlir", "--work_queue_type=mstd", "--print-generic"]
+            [
+                "bef",
+                "translate",
+                "--mlir-to-bef",
+                "-o",
+                "-",
+                "x.mlir",
+                "--work_queue_type=mstd",
+                "--print-generic"
+            ]
         );
     }
 }

@@ -78,7 +78,10 @@ mod tests {
 
     #[test]
     fn matches_by_line_and_substring_once_each() {
-        let produced = [at(4, "function @f not defined"), at(4, "function @g not defined")];
+        let produced = [
+            at(4, "function @f not defined"),
+            at(4, "function @g not defined"),
+        ];
         let expected = [expect(4, "@f not"), expect(4, "not defined")];
         assert!(check("f.mlir", &produced, &expected, |d| d.to_string()).passed());
     }

@@ -121,9 +121,8 @@ fn write_output(path: &std::path::Path, bytes: &[u8], binary: bool) -> Result<()
         lock.flush()?;
         Ok(())
     } else {
-        std::fs::write(path, bytes).map_err(|e| {
-            Failure::Message(format!("cannot write {}: {e}", path.display()))
-        })
+        std::fs::write(path, bytes)
+            .map_err(|e| Failure::Message(format!("cannot write {}: {e}", path.display())))
     }
 }
 

@@ -98,7 +98,9 @@ impl BefFile<'_> {
             .flat_map(|b| &b.kernels);
         referenced.extend(kernels.flat_map(|k| k.attribute_names.iter().map(String::as_str)));
         let data = self.section_data(SectionId::Strings);
-        let base = self.section(SectionId::Strings).map_or(0, |s| s.data_offset);
+        let base = self
+            .section(SectionId::Strings)
+            .map_or(0, |s| s.data_offset);
         let mut extra = Vec::new();
         let mut start = 0;
         while start < data.len() {
@@ -109,9 +111,8 @@ impl BefFile<'_> {
                 ));
             };
             let bytes = &data[start..start + len];
-            let text = std::str::from_utf8(bytes).map_err(|_| {
-                DecodeError::new(base + start as u64, "string is not valid UTF-8")
-            })?;
+            let text = std::str::from_utf8(bytes)
+                .map_err(|_| DecodeError::new(base + start as u64, "string is not valid UTF-8"))?;
             if !referenced.contains(text) {
                 extra.push(text.to_owned());
             }

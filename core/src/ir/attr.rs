@@ -139,3 +139,19 @@ pub fn set_attribute(attributes: &mut Vec<NamedAttribute>, name: &str, value: At
         Err(i) => attributes.insert(i, (name.to_string(), value)),
     }
 }
+
+impl DenseElements {
+    /// MLIR stores dense elements whose values are all equal as a splat
+    /// (and prints them as one value); this brings expanded data into that
+    /// form. `element_size` is the byte size of one element.
+    pub fn make_splat_if_uniform(&mut self, element_size: usize) {
+        if self.splat || element_size == 0 || self.data.len() < element_size {
+            return;
+        }
+        let first = &self.data[..element_size];
+        if self.data.chunks(element_size).all(|chunk| chunk == first) {
+            self.data.truncate(element_size);
+            self.splat = true;
+        }
+    }
+}

@@ -413,11 +413,13 @@ impl Gen {
                 0 | 1 => self.scalar_attr(u)?,
                 2 if depth > 0 => {
                     let n = u.int_in_range(0..=3)?;
-                    Attribute::Array(
-                        (0..n)
-                            .map(|_| self.attribute(u, depth - 1))
-                            .collect::<Result<_>>()?,
-                    )
+                    let mut elements = (0..n)
+                        .map(|_| self.attribute(u, depth - 1))
+                        .collect::<Result<Vec<_>>>()?;
+                    // BEF takes an array that starts with a symbol as a
+                    // list of functions; symbols elsewhere it cannot hold.
+                    elements.retain(|e| !matches!(e, Attribute::SymbolRef { .. }));
+                    Attribute::Array(elements)
                 }
                 2 => Attribute::Shape(if u.ratio(1, 4)? {
                     None
@@ -508,6 +510,19 @@ impl Gen {
     }
 
     fn function(&mut self, u: &mut Unstructured, name: &str) -> Result<Op> {
+        // A sync function may not return an argument or a value twice.
+        fn sync_can_return(op: &Op) -> bool {
+            let Some(block) = op.regions.first().and_then(|r| r.blocks.first()) else {
+                return false;
+            };
+            let Some(ret) = block.ops.last() else {
+                return false;
+            };
+            ret.operands
+                .iter()
+                .enumerate()
+                .all(|(i, v)| !block.arguments.contains(v) && !ret.operands[..i].contains(v))
+        }
         let mut op = Op::new(FUNC_OP, self.location(u, 2)?);
         op.set_attribute("sym_name", Attribute::string(name));
         let n = u.int_in_range(0..=3)?;
@@ -516,6 +531,10 @@ impl Gen {
         let mut results = Vec::new();
         if declaration {
             op.set_attribute("sym_visibility", Attribute::string("private"));
+            if self.cfg.bef_encodable {
+                // BEF only knows declarations of native functions.
+                op.set_attribute("tfrt.native", Attribute::Unit);
+            }
             let m = u.int_in_range(0..=2)?;
             results = (0..m).map(|_| self.ty(u, 1)).collect::<Result<_>>()?;
             op.regions.push(Region::default());
@@ -543,8 +562,11 @@ impl Gen {
                 blocks: vec![Block { arguments, ops }],
             });
         }
-        if u.ratio(1, 4)? {
-            let key = *u.choose(&["tfrt.sync", "tfrt.cost_threshold"])?;
+        if u.ratio(1, 4)? && !(declaration && self.cfg.bef_encodable) {
+            let mut key = *u.choose(&["tfrt.sync", "tfrt.cost_threshold"])?;
+            if key == "tfrt.sync" && self.cfg.bef_encodable && !sync_can_return(&op) {
+                key = "tfrt.cost_threshold";
+            }
             let v = if key == "tfrt.sync" {
                 Attribute::Unit
             } else {

@@ -135,10 +135,11 @@ fn dense_to_bef(dense: &DenseElements) -> Result<DenseAttr, Unsupported> {
         return Err(Unsupported);
     };
     let dtype = dtype_of(element).ok_or(Unsupported)?;
-    if matches!(
-        dtype,
-        DType::String | DType::Resource | DType::Variant
-    ) || matches!(dtype, DType::QUI8 | DType::QUI16 | DType::QI8 | DType::QI16 | DType::QI32)
+    if matches!(dtype, DType::String | DType::Resource | DType::Variant)
+        || matches!(
+            dtype,
+            DType::QUI8 | DType::QUI16 | DType::QI8 | DType::QI16 | DType::QI32
+        )
     {
         return Err(Unsupported);
     }

@@ -39,7 +39,10 @@ pub fn bef_to_mlir(file: &BefFile<'_>) -> Result<Module, DecodeError> {
         .enumerate()
         .map(|(i, name)| {
             text::parse_type(name).map_err(|e| {
-                DecodeError::new(0, format!("type {i} '{name}' is not an MLIR type: {}", e.message))
+                DecodeError::new(
+                    0,
+                    format!("type {i} '{name}' is not an MLIR type: {}", e.message),
+                )
             })
         })
         .collect::<Result<Vec<_>, _>>()?;
@@ -74,7 +77,9 @@ fn check_region_owners(model: &format::Module) -> Result<(), DecodeError> {
         for (k, kernel) in body.kernels.iter().enumerate().skip(1) {
             for &callee in &kernel.functions {
                 let target = model.functions.get(callee as usize).ok_or_else(|| {
-                    error(format!("function {f} kernel {k} refers to function {callee}, which does not exist"))
+                    error(format!(
+                        "function {f} kernel {k} refers to function {callee}, which does not exist"
+                    ))
                 })?;
                 if target.name.is_empty() {
                     if owner[callee as usize].is_some() {
@@ -185,7 +190,10 @@ impl Builder<'_> {
             .map(|&t| self.ty(t))
             .collect::<Result<Vec<_>, _>>()?;
         let location = match &function.body {
-            Some(body) => body.location.as_ref().map_or_else(virtual_location, from_bef_location),
+            Some(body) => body
+                .location
+                .as_ref()
+                .map_or_else(virtual_location, from_bef_location),
             None => Location::Unknown,
         };
         let mut op = Op::new(FUNC_OP, location);
@@ -216,7 +224,11 @@ impl Builder<'_> {
 
     /// The body of function `index` as a region, and the root stream
     /// override when the analysis would not reproduce the file's streams.
-    fn region(&mut self, index: usize, depth: usize) -> Result<(Region, Option<Attribute>), DecodeError> {
+    fn region(
+        &mut self,
+        index: usize,
+        depth: usize,
+    ) -> Result<(Region, Option<Attribute>), DecodeError> {
         if depth > MAX_REGION_DEPTH {
             return Err(error(format!(
                 "anonymous functions nested deeper than {MAX_REGION_DEPTH} levels"
@@ -250,7 +262,12 @@ impl Builder<'_> {
             let name = model
                 .kernel_names
                 .get(kernel.code as usize)
-                .ok_or_else(|| error(format!("function {index} kernel {k}: kernel code {} is out of range", kernel.code)))?;
+                .ok_or_else(|| {
+                    error(format!(
+                        "function {index} kernel {k}: kernel code {} is out of range",
+                        kernel.code
+                    ))
+                })?;
             let location = match &kernel.location {
                 KernelLocation::At(location) => from_bef_location(location),
                 KernelLocation::Virtual | KernelLocation::Pseudo => virtual_location(),
@@ -266,13 +283,16 @@ impl Builder<'_> {
             }
             let mut attrs: Vec<NamedAttribute> = Vec::with_capacity(kernel.attributes.len());
             if kernel.attribute_names.len() != kernel.attributes.len() {
-                return Err(error(format!("function {index} kernel {k}: attribute names do not match attributes")));
+                return Err(error(format!(
+                    "function {index} kernel {k}: attribute names do not match attributes"
+                )));
             }
             for (&pool, name) in kernel.attributes.iter().zip(&kernel.attribute_names) {
-                let bef = model
-                    .attributes
-                    .get(pool as usize)
-                    .ok_or_else(|| error(format!("function {index} kernel {k}: attribute {pool} is out of range")))?;
+                let bef = model.attributes.get(pool as usize).ok_or_else(|| {
+                    error(format!(
+                        "function {index} kernel {k}: attribute {pool} is out of range"
+                    ))
+                })?;
                 let value = attributes::from_bef(bef).ok_or_else(|| {
                     error(format!("function {index} kernel {k}: attribute '{name}' has a kind MLIR text cannot express"))
                 })?;
@@ -291,13 +311,18 @@ impl Builder<'_> {
                         }
                     }
                     FunctionNames::Array(attr_name) => {
-                        attrs.push((attr_name, Attribute::Array(symbols.iter().map(|&f| symbol(f)).collect())));
+                        attrs.push((
+                            attr_name,
+                            Attribute::Array(symbols.iter().map(|&f| symbol(f)).collect()),
+                        ));
                     }
                 }
             }
             for (name, value) in attrs {
                 if op.attribute(&name).is_some() {
-                    return Err(error(format!("function {index} kernel {k}: attribute '{name}' appears twice")));
+                    return Err(error(format!(
+                        "function {index} kernel {k}: attribute '{name}' appears twice"
+                    )));
                 }
                 set_attribute(&mut op.attributes, &name, value);
             }
@@ -327,7 +352,11 @@ impl Builder<'_> {
                 .get(register as usize)
                 .copied()
                 .flatten()
-                .ok_or_else(|| error(format!("function {index}: result register {register} is not defined")))?;
+                .ok_or_else(|| {
+                    error(format!(
+                        "function {index}: result register {register} is not defined"
+                    ))
+                })?;
             ret.operands.push(value);
         }
         block.ops.push(ret);
@@ -349,11 +378,15 @@ impl Builder<'_> {
         index: usize,
         register: u32,
     ) -> Result<ValueId, DecodeError> {
-        let slot = values
-            .get_mut(register as usize)
-            .ok_or_else(|| error(format!("function {index}: register {register} is out of range")))?;
+        let slot = values.get_mut(register as usize).ok_or_else(|| {
+            error(format!(
+                "function {index}: register {register} is out of range"
+            ))
+        })?;
         if slot.is_some() {
-            return Err(error(format!("function {index}: register {register} is defined twice")));
+            return Err(error(format!(
+                "function {index}: register {register} is defined twice"
+            )));
         }
         let ty = self.ty(body.register_types[register as usize])?;
         let id = self.module.new_value(ty, None);
@@ -364,12 +397,21 @@ impl Builder<'_> {
     /// Runs the default stream analysis over the rebuilt block; when it
     /// disagrees with the file, pins every kernel's stream (and returns the
     /// root's) so that re-encoding writes the file's streams.
-    fn keep_streams(&self, block: &mut Block, decoded: &[u64], decoded_root: u64) -> Option<Attribute> {
+    fn keep_streams(
+        &self,
+        block: &mut Block,
+        decoded: &[u64],
+        decoded_root: u64,
+    ) -> Option<Attribute> {
         let mut producer = std::collections::HashMap::new();
         let mut input = Vec::with_capacity(block.ops.len());
         for (i, op) in block.ops.iter().enumerate() {
             input.push(StreamOp {
-                operands: op.operands.iter().map(|v| producer.get(v).copied()).collect(),
+                operands: op
+                    .operands
+                    .iter()
+                    .map(|v| producer.get(v).copied())
+                    .collect(),
                 operand_is_chain: op
                     .operands
                     .iter()

@@ -87,7 +87,9 @@ pub fn analyze(block: &[StreamOp], options: StreamOptions) -> Streams {
     }
     analysis.build_stream(ROOT);
     let root = analysis.resolve(ROOT) as u64;
-    let ops = (1..=block.len()).map(|n| analysis.resolve(n) as u64).collect();
+    let ops = (1..=block.len())
+        .map(|n| analysis.resolve(n) as u64)
+        .collect();
     Streams { root, ops }
 }
 
@@ -138,7 +140,9 @@ impl Analysis {
 
     /// The final stream of `node`, compressing the merge chain on the way.
     fn resolve(&mut self, node: Node) -> usize {
-        let start = self.ops[node].stream.expect("streams are built before they are resolved");
+        let start = self.ops[node]
+            .stream
+            .expect("streams are built before they are resolved");
         let last = self.latest(start);
         let mut stream = start;
         while let Some(next) = self.streams[stream].merged_into {
@@ -159,13 +163,17 @@ impl Analysis {
         }
         self.streams[from].side_deps = deps;
         self.streams[to].side_deps.retain(|&d| d != from);
-        self.streams[to].cost = self.streams[to].cost.saturating_add(self.streams[from].cost);
+        self.streams[to].cost = self.streams[to]
+            .cost
+            .saturating_add(self.streams[from].cost);
         self.streams[from].merged_into = Some(to);
     }
 
     fn assign(&mut self, node: Node, stream: usize) {
         self.ops[node].stream = Some(stream);
-        self.streams[stream].cost = self.streams[stream].cost.saturating_add(self.ops[node].cost);
+        self.streams[stream].cost = self.streams[stream]
+            .cost
+            .saturating_add(self.ops[node].cost);
         let users = self.ops[node].side_uses.clone();
         for user in users {
             let id = self.resolve(user);

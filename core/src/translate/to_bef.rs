@@ -12,7 +12,9 @@ use crate::format::{
     self, Attribute as BefAttribute, Body, FunctionKind, Kernel, KernelLocation,
     Location as BefLocation,
 };
-use crate::ir::{Attribute, Diagnostic, Func, FuncKind, Location, Module, Op, Region, Type, ValueId};
+use crate::ir::{
+    Attribute, Diagnostic, Func, FuncKind, Location, Module, Op, Region, Type, ValueId,
+};
 
 /// The op that ends every function body; not a kernel.
 pub const RETURN_OP: &str = "tfrt.return";
@@ -119,7 +121,11 @@ fn canonical_owned(attr: &Attribute) -> Attribute {
     match attr {
         Attribute::Integer {
             value,
-            ty: Type::Integer { width: 1, signedness: crate::ir::Signedness::Signless },
+            ty:
+                Type::Integer {
+                    width: 1,
+                    signedness: crate::ir::Signedness::Signless,
+                },
         } => Attribute::Bool(*value & 1 == 1),
         Attribute::Array(elements) => {
             Attribute::Array(elements.iter().map(canonical_owned).collect())
@@ -166,7 +172,10 @@ impl<'m> Collector<'m> {
     /// `is_last`: whether `op` ends its block (a return must).
     fn visit(&mut self, op: &'m Op, parent: ParentRegion, depth: usize, is_last: bool) {
         if depth > MAX_REGION_DEPTH {
-            self.error(&op.location, format!("regions nested deeper than {MAX_REGION_DEPTH} levels"));
+            self.error(
+                &op.location,
+                format!("regions nested deeper than {MAX_REGION_DEPTH} levels"),
+            );
             return;
         }
         for region in &op.regions {
@@ -197,6 +206,10 @@ impl<'m> Collector<'m> {
             }
         }
         match Func::new(op) {
+            Some(_) if parent != ParentRegion::Module => self.error(
+                &op.location,
+                "'func.func' op symbol's parent must have the SymbolTable trait",
+            ),
             Some(func) => self.add_function(func),
             None => self.add_kernel(op),
         }
@@ -208,7 +221,8 @@ impl<'m> Collector<'m> {
             for ty in func.inputs().iter().chain(func.results()) {
                 self.add_type(ty);
             }
-            self.named_functions.insert(func.name(), self.functions.len() as u32);
+            self.named_functions
+                .insert(func.name(), self.functions.len() as u32);
             self.functions.push(FunctionEntry {
                 name: func.name().to_string(),
                 kind: FunctionKind::Native,
@@ -281,7 +295,10 @@ impl<'m> Collector<'m> {
         let block = match region.blocks.as_slice() {
             [block] => block,
             _ => {
-                self.error(&owner.location, "multi-block regions cannot be emitted to BEF files");
+                self.error(
+                    &owner.location,
+                    "multi-block regions cannot be emitted to BEF files",
+                );
                 return;
             }
         };
@@ -324,7 +341,8 @@ impl<'m> Collector<'m> {
 
     fn add_kernel(&mut self, op: &'m Op) {
         if !self.kernel_ids.contains_key(op.name.as_str()) {
-            self.kernel_ids.insert(&op.name, self.kernel_names.len() as u32);
+            self.kernel_ids
+                .insert(&op.name, self.kernel_names.len() as u32);
             self.kernel_names.push(op.name.clone());
         }
         for (name, value) in op.all_attributes() {
@@ -340,7 +358,9 @@ impl<'m> Collector<'m> {
             let symbol_array = matches!(value, Attribute::Array(elements)
                 if matches!(elements.first(), Some(Attribute::SymbolRef { .. })));
             let supported = if symbol_array {
-                let Attribute::Array(elements) = value else { unreachable!() };
+                let Attribute::Array(elements) = value else {
+                    unreachable!()
+                };
                 elements
                     .iter()
                     .all(|e| matches!(e, Attribute::SymbolRef { nested, .. } if nested.is_empty()))
@@ -349,7 +369,10 @@ impl<'m> Collector<'m> {
             };
             if !supported {
                 if self.errors.is_empty() {
-                    self.error(&op.location, format!("BEF files cannot encode the '{name}' attribute"));
+                    self.error(
+                        &op.location,
+                        format!("BEF files cannot encode the '{name}' attribute"),
+                    );
                 }
                 return;
             }
@@ -363,9 +386,12 @@ impl<'m> Collector<'m> {
                 self.add_attribute_types(value);
             }
             if symbol_array {
-                let Attribute::Array(elements) = value else { unreachable!() };
+                let Attribute::Array(elements) = value else {
+                    unreachable!()
+                };
                 for element in elements {
-                    self.function_references.push((element, op.location.clone()));
+                    self.function_references
+                        .push((element, op.location.clone()));
                 }
                 continue;
             }
@@ -374,7 +400,8 @@ impl<'m> Collector<'m> {
                 let Ok(converted) = attributes::to_bef(value) else {
                     unreachable!("checked above")
                 };
-                self.attribute_ids.insert(key.into_owned(), self.attributes.len() as u32);
+                self.attribute_ids
+                    .insert(key.into_owned(), self.attributes.len() as u32);
                 self.attributes.push(converted);
             }
         }
@@ -501,7 +528,8 @@ pub(super) fn to_bef_location(location: &Location) -> Option<BefLocation> {
             caller: Box::new(to_bef_location(caller)?),
         },
         Location::Fused { locations, .. } => {
-            let supported: Vec<BefLocation> = locations.iter().filter_map(to_bef_location).collect();
+            let supported: Vec<BefLocation> =
+                locations.iter().filter_map(to_bef_location).collect();
             if supported.is_empty() {
                 return None;
             }
@@ -580,7 +608,11 @@ impl FunctionEmitter<'_, '_> {
                 kernel_of_op.push(next_kernel);
                 next_kernel += 1;
             }
-            if let Some(index) = op.operands.iter().position(|v| self.producer[v.index()] == 0) {
+            if let Some(index) = op
+                .operands
+                .iter()
+                .position(|v| self.producer[v.index()] == 0)
+            {
                 failed = Some(Diagnostic::new(
                     op.location.clone(),
                     format!("operand #{index} does not dominate this use"),
@@ -637,7 +669,11 @@ impl FunctionEmitter<'_, '_> {
             .ops
             .iter()
             .map(|op| StreamOp {
-                operands: op.operands.iter().map(|v| producer_of(&self.producer, v)).collect(),
+                operands: op
+                    .operands
+                    .iter()
+                    .map(|v| producer_of(&self.producer, v))
+                    .collect(),
                 operand_is_chain: op
                     .operands
                     .iter()
@@ -710,7 +746,9 @@ impl FunctionEmitter<'_, '_> {
             for region in &op.regions {
                 functions.push(collector.region_functions[&(region as *const Region)]);
             }
-            let stream_id = match op.attribute(STREAM_ID_ATTRIBUTE).and_then(Attribute::as_integer)
+            let stream_id = match op
+                .attribute(STREAM_ID_ATTRIBUTE)
+                .and_then(Attribute::as_integer)
             {
                 Some(id) if id >= 0 => id as u64,
                 _ => streams.ops[i],
@@ -721,11 +759,19 @@ impl FunctionEmitter<'_, '_> {
                     Some(location) => KernelLocation::At(location),
                     None => KernelLocation::Virtual,
                 },
-                args: op.operands.iter().map(|v| self.register[v.index()]).collect(),
+                args: op
+                    .operands
+                    .iter()
+                    .map(|v| self.register[v.index()])
+                    .collect(),
                 attributes: attribute_indices,
                 attribute_names,
                 functions,
-                results: op.results.iter().map(|v| self.register[v.index()]).collect(),
+                results: op
+                    .results
+                    .iter()
+                    .map(|v| self.register[v.index()])
+                    .collect(),
                 used_by: op.results.iter().map(users_of).collect(),
                 stream_id,
             });
@@ -736,7 +782,12 @@ impl FunctionEmitter<'_, '_> {
             register_types,
             kernels,
             results: return_op
-                .map(|ret| ret.operands.iter().map(|v| self.register[v.index()]).collect())
+                .map(|ret| {
+                    ret.operands
+                        .iter()
+                        .map(|v| self.register[v.index()])
+                        .collect()
+                })
                 .unwrap_or_default(),
         })
     }
@@ -748,7 +799,10 @@ fn op_cost(op: &Op, cost_threshold: i64) -> i64 {
     if op.name == RETURN_OP || op.name == "tfrt.merge.chains" {
         return 1;
     }
-    match op.attribute(super::COST_ATTRIBUTE).and_then(Attribute::as_integer) {
+    match op
+        .attribute(super::COST_ATTRIBUTE)
+        .and_then(Attribute::as_integer)
+    {
         Some(cost) if cost > 0 => cost as i64,
         _ => cost_threshold,
     }

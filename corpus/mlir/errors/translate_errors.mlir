@@ -198,3 +198,13 @@ func.func @second_operand_before_definition() -> i32 {
   %later = tfrt.constant.i32 2
   tfrt.return %y : i32
 }
+
+// -----
+
+func.func @outer() {
+  // expected-error @+1 {{symbol's parent must have the SymbolTable trait}}
+  func.func @inner() {
+    tfrt.return
+  }
+  tfrt.return
+}
