@@ -61,6 +61,7 @@ fn synthetic_module(functions: usize, kernels: u32) -> Module {
         attributes: (0..4).map(Attribute::I32).collect(),
         functions: (0..functions).map(function).collect(),
         optional_sections: true,
+        extra_strings: Vec::new(),
     }
 }
 

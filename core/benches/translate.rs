@@ -19,7 +19,11 @@ fn generate(target_bytes: usize) -> String {
     text.push_str("func.func @leaf(%a: i32, %b: i32) -> i32 {\n  %c = tfrt.add.i32 %a, %b\n  tfrt.return %c : i32\n}\n");
     let mut n = 0;
     while text.len() < target_bytes {
-        writeln!(text, "func.func @f{n}(%x: i32, %ch0: !tfrt.chain) -> (i32, !tfrt.chain) {{").unwrap();
+        writeln!(
+            text,
+            "func.func @f{n}(%x: i32, %ch0: !tfrt.chain) -> (i32, !tfrt.chain) {{"
+        )
+        .unwrap();
         writeln!(text, "  %one = tfrt.constant.i32 1").unwrap();
         let mut prev = "%x".to_string();
         for i in 0..40 {
@@ -27,7 +31,11 @@ fn generate(target_bytes: usize) -> String {
             prev = format!("%v{i}");
         }
         writeln!(text, "  %ch1 = tfrt.print.i32 {prev}, %ch0").unwrap();
-        writeln!(text, "  %s = tfrt.call @leaf({prev}, %one) : (i32, i32) -> i32").unwrap();
+        writeln!(
+            text,
+            "  %s = tfrt.call @leaf({prev}, %one) : (i32, i32) -> i32"
+        )
+        .unwrap();
         writeln!(text, "  %cond = tfrt.constant.i1 1").unwrap();
         writeln!(text, "  %r = tfrt.if %cond, %s : (i32) -> (i32) {{").unwrap();
         writeln!(text, "    tfrt.return %s : i32").unwrap();
@@ -49,7 +57,12 @@ fn text_to_bef(c: &mut Criterion) {
     g.sample_size(10);
     g.throughput(Throughput::Bytes(text.len() as u64));
     g.bench_function("baseline_count_lines", |b| {
-        b.iter(|| black_box(text.as_bytes()).iter().filter(|&&c| c == b'\n').count())
+        b.iter(|| {
+            black_box(text.as_bytes())
+                .iter()
+                .filter(|&&c| c == b'\n')
+                .count()
+        })
     });
     g.bench_function("parse", |b| {
         b.iter(|| parse_module(black_box(&text), "generated.mlir").unwrap())

@@ -1,14 +1,17 @@
 //! Source locations, as MLIR knows them.
 
+use std::sync::Arc;
+
 use super::attr::Attribute;
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 pub enum Location {
     #[default]
     Unknown,
-    /// `"file.mlir":3:7`
+    /// `"file.mlir":3:7`. The file name is shared: every op of a file
+    /// carries one.
     FileLineCol {
-        file: String,
+        file: Arc<str>,
         line: u32,
         column: u32,
     },
@@ -29,7 +32,7 @@ pub enum Location {
 impl Location {
     pub fn file_line_col(file: &str, line: u32, column: u32) -> Location {
         Location::FileLineCol {
-            file: file.to_string(),
+            file: file.into(),
             line,
             column,
         }
@@ -41,7 +44,7 @@ impl Location {
     pub fn primary_position(&self) -> Option<(&str, u32, u32)> {
         match self {
             Location::Unknown => None,
-            Location::FileLineCol { file, line, column } => Some((file, *line, *column)),
+            Location::FileLineCol { file, line, column } => Some((&**file, *line, *column)),
             Location::Name { child, .. } => child.primary_position(),
             Location::CallSite { callee, .. } => callee.primary_position(),
             Location::Fused { locations, .. } => {

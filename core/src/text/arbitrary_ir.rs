@@ -121,7 +121,7 @@ impl Gen {
         Ok(match choice {
             0 => Location::Unknown,
             1 => Location::FileLineCol {
-                file: u.choose(&FILES)?.to_string(),
+                file: (*u.choose(&FILES)?).into(),
                 line: u.arbitrary()?,
                 column: u.arbitrary::<u32>()? % 100_000,
             },

@@ -73,6 +73,8 @@ struct Binding<'a> {
 pub(crate) struct Parser<'a> {
     pub src: &'a str,
     pub file: &'a str,
+    /// `file` shared by every location the parser makes.
+    file_name: std::sync::Arc<str>,
     lex: Lexer<'a>,
     pub tok: Token,
     depth: u32,
@@ -98,6 +100,7 @@ impl<'a> Parser<'a> {
         Ok(Parser {
             src,
             file,
+            file_name: file.into(),
             lex,
             tok,
             depth: 0,
@@ -123,7 +126,7 @@ impl<'a> Parser<'a> {
 
     pub fn loc_at(&self, t: Token) -> Location {
         Location::FileLineCol {
-            file: self.file.to_string(),
+            file: self.file_name.clone(),
             line: t.line,
             column: t.col,
         }
@@ -576,7 +579,7 @@ impl<'a> Parser<'a> {
         }
         match loc {
             Location::FileLineCol { file, line, column }
-                if file == LOC_ALIAS_MARK && *column == u32::MAX =>
+                if &**file == LOC_ALIAS_MARK && *column == u32::MAX =>
             {
                 let (name, tok) = self.loc_alias_refs[*line as usize];
                 let Some(target) = self.loc_aliases.get(name) else {
@@ -971,7 +974,7 @@ impl<'a> Parser<'a> {
                     self.expect(Kind::Colon, "expected ':' in FileLineColLoc")?;
                     let column = self.parse_u32("column number")?;
                     Location::FileLineCol {
-                        file: s,
+                        file: s.into(),
                         line,
                         column,
                     }
@@ -993,7 +996,7 @@ impl<'a> Parser<'a> {
                         let index = self.loc_alias_refs.len() as u32;
                         self.loc_alias_refs.push((name, t));
                         Location::FileLineCol {
-                            file: LOC_ALIAS_MARK.to_string(),
+                            file: LOC_ALIAS_MARK.into(),
                             line: index,
                             column: u32::MAX,
                         }

@@ -515,7 +515,7 @@ pub(super) fn to_bef_location(location: &Location) -> Option<BefLocation> {
     Some(match location {
         Location::Unknown => BefLocation::Unknown,
         Location::FileLineCol { file, line, column } => BefLocation::FileLineCol {
-            file: file.clone(),
+            file: file.to_string(),
             line: u64::from(*line),
             column: u64::from(*column),
         },
