@@ -21,6 +21,10 @@ pub fn bef_decode(data: &[u8]) {
         }
     }
     let Ok(module) = file.to_module() else { return };
+    // Back to MLIR text: must not panic; what it produces must print.
+    if let Ok(ir) = crate::translate::bef_to_mlir(&file) {
+        let _ = crate::text::print_module(&ir, crate::text::PrintOptions::default());
+    }
     if !verified {
         return;
     }

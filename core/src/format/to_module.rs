@@ -84,8 +84,8 @@ impl BefFile<'_> {
         Ok(module)
     }
 
-    /// Strings of the Strings section that no table refers to, in section
-    /// order (which is sorted order in files the reference writes).
+    /// Strings of the Strings section that no table refers to, sorted and
+    /// without repeats (the encoder writes a sorted set of strings).
     fn unreferenced_strings(&self, module: &Module) -> DecodeResult<Vec<String>> {
         let mut referenced: HashSet<&str> = HashSet::new();
         referenced.extend(module.kernel_names.iter().map(String::as_str));
@@ -118,6 +118,8 @@ impl BefFile<'_> {
             }
             start += len + 1;
         }
+        extra.sort();
+        extra.dedup();
         Ok(extra)
     }
 
