@@ -252,6 +252,11 @@ impl Module {
     pub fn renumber_values(&mut self) {
         let mut order: Vec<ValueId> = Vec::with_capacity(self.values.len());
         visit_definitions(&self.op, &mut order);
+        // Already canonical (the parser's usual case): nothing to rename.
+        if order.len() == self.values.len() && order.iter().enumerate().all(|(i, v)| v.index() == i)
+        {
+            return;
+        }
         let mut new_id = vec![u32::MAX; self.values.len()];
         let mut values = Vec::with_capacity(order.len());
         for (new, old) in order.iter().enumerate() {

@@ -112,7 +112,7 @@ pub(super) fn from_bef_location(location: &BefLocation) -> Location {
     match location {
         BefLocation::Unknown => Location::Unknown,
         BefLocation::FileLineCol { file, line, column } => Location::FileLineCol {
-            file: file.as_str().into(),
+            file: file.clone(),
             line: u32::try_from(*line).unwrap_or(u32::MAX),
             column: u32::try_from(*column).unwrap_or(u32::MAX),
         },

@@ -515,7 +515,7 @@ pub(super) fn to_bef_location(location: &Location) -> Option<BefLocation> {
     Some(match location {
         Location::Unknown => BefLocation::Unknown,
         Location::FileLineCol { file, line, column } => BefLocation::FileLineCol {
-            file: file.to_string(),
+            file: file.clone(),
             line: u64::from(*line),
             column: u64::from(*column),
         },
@@ -657,9 +657,11 @@ impl FunctionEmitter<'_, '_> {
         }
         let users_of = |value: &ValueId| -> Vec<u32> {
             let r = self.register[value.index()] as usize;
-            let mut list = user_list[user_start[r] as usize..user_start[r + 1] as usize].to_vec();
-            list.reverse();
-            list
+            user_list[user_start[r] as usize..user_start[r + 1] as usize]
+                .iter()
+                .rev()
+                .copied()
+                .collect()
         };
 
         // Streams.
