@@ -667,21 +667,27 @@ impl FunctionEmitter<'_, '_> {
         // Streams.
         let options = stream_options(module, entry.owner);
         let chain = Type::chain();
+        let all_operands = block.ops.iter().flat_map(|op| op.operands.iter());
+        let operand_producers: Vec<Option<usize>> = all_operands
+            .clone()
+            .map(|v| producer_of(&self.producer, v))
+            .collect();
+        let operand_is_chain: Vec<bool> = all_operands
+            .map(|v| module.values[v.index()].ty == chain)
+            .collect();
+        let mut start = 0;
         let analysis_input: Vec<StreamOp> = block
             .ops
             .iter()
-            .map(|op| StreamOp {
-                operands: op
-                    .operands
-                    .iter()
-                    .map(|v| producer_of(&self.producer, v))
-                    .collect(),
-                operand_is_chain: op
-                    .operands
-                    .iter()
-                    .map(|v| module.values[v.index()].ty == chain)
-                    .collect(),
-                cost: op_cost(op, options.cost_threshold),
+            .map(|op| {
+                let end = start + op.operands.len();
+                let range = start..end;
+                start = end;
+                StreamOp {
+                    operands: &operand_producers[range.clone()],
+                    operand_is_chain: &operand_is_chain[range],
+                    cost: op_cost(op, options.cost_threshold),
+                }
             })
             .collect();
         let streams = streams::analyze(&analysis_input, options);
