@@ -139,6 +139,21 @@ fn bef_to_text(input: &[u8], args: &TranslateArgs) -> Result<String, Failure> {
     ))
 }
 
+/// `tr::mlir_to_bef`, without freeing the module and the BEF model: this
+/// process ends soon, and freeing the millions of small allocations of a
+/// large program takes longer than the exit reclaiming them at once.
+fn translate_and_leak(
+    module: crate::ir::Module,
+    options: TranslateOptions,
+) -> Result<Vec<u8>, Vec<Diagnostic>> {
+    let model = tr::mlir_to_bef_model(&module, options)?;
+    let result = crate::format::encode(&model)
+        .map_err(|e| vec![Diagnostic::new(module.op.location.clone(), e.0)]);
+    std::mem::forget(model);
+    std::mem::forget(module);
+    result
+}
+
 /// Parses and translates every chunk. Returns the BEF bytes to write, or
 /// `None` when verifying diagnostics (nothing is written then).
 fn text_to_bef(source: &str, name: &str, args: &TranslateArgs) -> Result<Option<Vec<u8>>, Failure> {
@@ -165,7 +180,7 @@ fn text_to_bef(source: &str, name: &str, args: &TranslateArgs) -> Result<Option<
     for chunk in &chunks {
         let result = text::parse_module_at(chunk.text, name, chunk.first_line)
             .map_err(|d| vec![d])
-            .and_then(|module| tr::mlir_to_bef(&module, options));
+            .and_then(|module| translate_and_leak(module, options));
         if args.verify_diagnostics {
             let produced = result.err().unwrap_or_default();
             let expected = text::expected_diagnostics(chunk.text, chunk.first_line);

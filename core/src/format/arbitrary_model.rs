@@ -80,7 +80,7 @@ fn location(u: &mut Unstructured<'_>, depth: usize) -> Result<Location> {
     Ok(match u.int_in_range(0..=if leaf { 1 } else { 4 })? {
         0 => Location::Unknown,
         1 => Location::FileLineCol {
-            file: name(u)?,
+            file: name(u)?.into(),
             line: u.arbitrary()?,
             column: u.arbitrary()?,
         },

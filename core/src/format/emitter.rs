@@ -29,6 +29,21 @@ impl Emitter {
         }
     }
 
+    /// Empties the buffer (keeping its capacity) and resets the required
+    /// alignment.
+    pub fn clear(&mut self) {
+        self.bytes.clear();
+        self.required_alignment = 1;
+    }
+
+    /// An empty emitter with room for `capacity` bytes.
+    pub fn with_capacity(capacity: usize) -> Self {
+        Emitter {
+            bytes: Vec::with_capacity(capacity),
+            required_alignment: 1,
+        }
+    }
+
     pub fn len(&self) -> usize {
         self.bytes.len()
     }
@@ -79,7 +94,9 @@ impl Emitter {
 
     /// Writes `count` padding bytes and records `alignment` as required.
     pub fn pad(&mut self, alignment: usize, count: usize) {
-        self.bytes.resize(self.bytes.len() + count, PADDING_BYTE);
+        if count > 0 {
+            self.bytes.resize(self.bytes.len() + count, PADDING_BYTE);
+        }
         self.required_alignment = self.required_alignment.max(alignment);
     }
 

@@ -73,11 +73,6 @@ impl<'m> Encoder<'m> {
     fn finish(mut self) -> EncodeResult<Vec<u8>> {
         let module = self.module;
         let optional = module.optional_sections;
-        let mut out = Emitter::new();
-        out.extend(&MAGIC);
-        out.byte(VERSION);
-        emit_section(&mut out, SectionId::Strings, &self.string_section);
-
         let mut attributes = Emitter::new();
         let mut attribute_types = Emitter::new();
         attribute_types.vbr(module.attributes.len() as u64);
@@ -88,13 +83,8 @@ impl<'m> Encoder<'m> {
             attribute_types.vbr(offset as u64);
             attribute_types.vbr(u64::from(attr.attr_type().0));
         }
-        emit_section(&mut out, SectionId::Attributes, &attributes);
-        emit_section(
-            &mut out,
-            SectionId::Kernels,
-            &self.name_table(&module.kernel_names),
-        );
-        emit_section(&mut out, SectionId::Types, &self.name_table(&module.types));
+        let kernel_table = self.name_table(&module.kernel_names);
+        let type_table = self.name_table(&module.types);
 
         let mut locations = LocationEmitter::new();
         let mut functions = Emitter::new();
@@ -103,21 +93,23 @@ impl<'m> Encoder<'m> {
         attribute_names.vbr(module.functions.len() as u64);
         register_types.vbr(module.functions.len() as u64);
         let mut function_offsets = Vec::with_capacity(module.functions.len());
+        let mut kernel_list = Emitter::new();
         for (index, function) in module.functions.iter().enumerate() {
             function_offsets.push(functions.len() as u64);
             match (&function.body, function.kind.has_body()) {
                 (Some(body), true) => {
-                    let context = format!("function {index} ('{}')", function.name);
                     self.emit_body(
                         body,
                         function.arg_types.len(),
-                        &context,
+                        &mut kernel_list,
                         &mut functions,
                         &mut locations,
                         &mut attribute_names,
                         &mut register_types,
                     )
-                    .map_err(|EncodeError(e)| EncodeError(format!("{context}: {e}")))?;
+                    .map_err(|EncodeError(e)| {
+                        EncodeError(format!("function {index} ('{}'): {e}", function.name))
+                    })?;
                 }
                 (None, false) => {}
                 (Some(_), false) => {
@@ -144,6 +136,28 @@ impl<'m> Encoder<'m> {
                 }
             }
         }
+        // Sections are built first so the output is allocated once.
+        let sections = [
+            &self.string_section,
+            &attributes,
+            &kernel_table,
+            &type_table,
+            &index,
+            &functions,
+            &locations.strings,
+            &locations.locations,
+            &attribute_types,
+            &attribute_names,
+            &register_types,
+        ];
+        let capacity = sections.iter().map(|s| s.len() + 24).sum::<usize>() + 8;
+        let mut out = Emitter::with_capacity(capacity);
+        out.extend(&MAGIC);
+        out.byte(VERSION);
+        emit_section(&mut out, SectionId::Strings, &self.string_section);
+        emit_section(&mut out, SectionId::Attributes, &attributes);
+        emit_section(&mut out, SectionId::Kernels, &kernel_table);
+        emit_section(&mut out, SectionId::Types, &type_table);
         emit_section(&mut out, SectionId::FunctionIndex, &index);
         emit_section(&mut out, SectionId::Functions, &functions);
         if locations.concrete_count > 0 {
@@ -183,13 +197,12 @@ impl<'m> Encoder<'m> {
         &self,
         body: &Body,
         num_args: usize,
-        context: &str,
+        kernel_list: &mut Emitter,
         functions: &mut Emitter,
         locations: &mut LocationEmitter,
         attribute_names: &mut Emitter,
         register_types: &mut Emitter,
     ) -> EncodeResult<()> {
-        let _ = context;
         if (body.num_registers as usize) < num_args {
             return fail(format!(
                 "{} registers cannot hold {num_args} arguments",
@@ -209,12 +222,12 @@ impl<'m> Encoder<'m> {
         if optional {
             attribute_names.vbr(body.kernels.len() as u64);
         }
-        let mut kernel_list = Emitter::new();
+        kernel_list.clear();
         for (index, kernel) in body.kernels.iter().enumerate() {
             functions.vbr(kernel_list.len() as u64);
             functions.vbr(kernel.args.len() as u64);
             functions.vbr(kernel.stream_id);
-            self.emit_kernel(kernel, &mut kernel_list, locations)
+            self.emit_kernel(kernel, kernel_list, locations)
                 .map_err(|EncodeError(e)| EncodeError(format!("kernel {index}: {e}")))?;
             if optional {
                 if kernel.attribute_names.len() != kernel.attributes.len() {
@@ -233,7 +246,7 @@ impl<'m> Encoder<'m> {
             functions.vbr(u64::from(reg));
         }
         functions.align(4);
-        functions.append(&kernel_list);
+        functions.append(kernel_list);
 
         if optional {
             if body.register_types.len() != body.num_registers as usize {

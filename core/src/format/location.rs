@@ -12,7 +12,8 @@ use super::reader::{Reader, c_string_at};
 pub enum Location {
     Unknown,
     FileLineCol {
-        file: String,
+        /// Shared: every location of a file names the same string.
+        file: std::sync::Arc<str>,
         line: u64,
         column: u64,
     },
@@ -181,7 +182,7 @@ impl<'a> LocationDecoder<'a> {
         Ok(match r.u8("location kind")? {
             UNKNOWN => Location::Unknown,
             FILE_LINE_COL => {
-                let file = self.string(r, "file name")?;
+                let file = self.string(r, "file name")?.into();
                 let line = r.vbr("line")?;
                 let column = r.vbr("column")?;
                 Location::FileLineCol { file, line, column }

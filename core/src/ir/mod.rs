@@ -252,14 +252,40 @@ impl Module {
     pub fn renumber_values(&mut self) {
         let mut order: Vec<ValueId> = Vec::with_capacity(self.values.len());
         visit_definitions(&self.op, &mut order);
+        // Already canonical: nothing to rename.
+        if order.len() == self.values.len() && order.iter().enumerate().all(|(i, v)| v.index() == i)
+        {
+            return;
+        }
         let mut new_id = vec![u32::MAX; self.values.len()];
-        let mut values = Vec::with_capacity(order.len());
+        let mut defined_once = true;
         for (new, old) in order.iter().enumerate() {
+            defined_once &= new_id[old.index()] == u32::MAX;
             new_id[old.index()] = new as u32;
-            values.push(self.values[old.index()].clone());
         }
         rename_op(&mut self.op, &new_id);
-        self.values = values;
+        if !defined_once {
+            // A value defined twice keeps one copy per definition.
+            self.values = order
+                .iter()
+                .map(|old| self.values[old.index()].clone())
+                .collect();
+            return;
+        }
+        // Move the values in place: values nobody defines take the ids
+        // after the defined ones and are cut off.
+        let undefined = new_id.iter_mut().filter(|id| **id == u32::MAX);
+        for (next, id) in (order.len() as u32..).zip(undefined) {
+            *id = next;
+        }
+        for i in 0..new_id.len() {
+            while new_id[i] as usize != i {
+                let j = new_id[i] as usize;
+                self.values.swap(i, j);
+                new_id.swap(i, j);
+            }
+        }
+        self.values.truncate(order.len());
     }
 }
 

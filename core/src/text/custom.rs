@@ -232,7 +232,6 @@ impl<'a> Parser<'a> {
             .ok_or_else(|| self.err(t, format!("custom op '{keyword}' is unknown")))?;
         self.bump()?;
         let mut op = Op::new(op_name(keyword), Location::Unknown);
-        let chain = self.chain.clone();
         let results = match form {
             Form::Constant(ty) => {
                 let value = self.parse_constant_value(&ty)?;
@@ -242,7 +241,7 @@ impl<'a> Parser<'a> {
             }
             Form::NewChain => {
                 self.opt_attr_dict(&mut op)?;
-                vec![chain]
+                vec![self.chain.clone()]
             }
             Form::MergeChains => {
                 let uses = self.parse_use_list()?;
@@ -254,7 +253,7 @@ impl<'a> Parser<'a> {
                 let at = self.tok;
                 let types = self.parse_type_list()?;
                 op.operands = self.resolve_all(&uses, &types, at)?;
-                vec![chain]
+                vec![self.chain.clone()]
             }
             Form::Binary { ty, out } => {
                 self.fixed_operands(&mut op, &[ty.clone(), ty.clone()], t)?;
@@ -262,21 +261,21 @@ impl<'a> Parser<'a> {
                 binary_results(&ty, out)
             }
             Form::Print(ty) => {
-                self.fixed_operands(&mut op, &[ty, chain.clone()], t)?;
+                self.fixed_operands(&mut op, &[ty, self.chain.clone()], t)?;
                 self.opt_attr_dict(&mut op)?;
-                vec![chain]
+                vec![self.chain.clone()]
             }
             Form::PrintTensor => {
-                self.fixed_operands(&mut op, &[tensor_type(), chain.clone()], t)?;
+                self.fixed_operands(&mut op, &[tensor_type(), self.chain.clone()], t)?;
                 self.opt_attr_dict(&mut op)?;
-                vec![chain]
+                vec![self.chain.clone()]
             }
             Form::TensorAttr(attr) => {
-                self.fixed_operands(&mut op, &[tensor_type(), chain.clone()], t)?;
+                self.fixed_operands(&mut op, &[tensor_type(), self.chain.clone()], t)?;
                 let value = self.parse_attribute()?;
                 op.attributes.push((attr.into(), value));
                 self.opt_attr_dict(&mut op)?;
-                vec![chain]
+                vec![self.chain.clone()]
             }
             Form::AttrResult { attr, result } => {
                 let value = self.parse_attribute()?;
@@ -359,7 +358,7 @@ impl<'a> Parser<'a> {
                     op.operands.push(self.resolve(b, &Type::i(32))?);
                 }
                 op.operands.extend(self.resolve_all(&uses, &types, at)?);
-                vec![chain]
+                vec![self.chain.clone()]
             }
             Form::Return => {
                 let uses = self.parse_use_list()?;
@@ -447,7 +446,7 @@ impl<'a> Parser<'a> {
                 arg_types.extend(types);
                 op.regions
                     .push(self.parse_region(true, Some(implicit_args(&names, &arg_types)))?);
-                vec![chain]
+                vec![self.chain.clone()]
             }
             Form::Func => {
                 self.parse_func_body(&mut op)?;
@@ -539,8 +538,12 @@ impl<'a> Parser<'a> {
     }
 
     fn fixed_operands(&mut self, op: &mut Op, types: &[Type], at: super::lexer::Token) -> R<()> {
-        let uses = self.parse_use_list()?;
+        // A buffer kept by the parser: most ops come here.
+        let mut uses = std::mem::take(&mut self.use_buffer);
+        uses.clear();
+        self.parse_use_list_into(&mut uses)?;
         op.operands = self.resolve_all(&uses, types, at)?;
+        self.use_buffer = uses;
         Ok(())
     }
 

@@ -64,6 +64,7 @@ struct Labels<'a> {
     first_use: Vec<Option<Token>>,
 }
 
+#[derive(Clone, Copy)]
 struct Binding<'a> {
     name: &'a str,
     count: u32,
@@ -84,6 +85,8 @@ pub(crate) struct Parser<'a> {
     labels: Vec<Labels<'a>>,
     nlabels: usize,
     bindings: Vec<Binding<'a>>,
+    /// Reused by `fixed_operands`.
+    pub(crate) use_buffer: Vec<Use<'a>>,
     attr_aliases: FxHashMap<&'a str, Attribute>,
     type_aliases: FxHashMap<&'a str, Type>,
     loc_aliases: FxHashMap<&'a str, Location>,
@@ -110,6 +113,7 @@ impl<'a> Parser<'a> {
             labels: Vec::new(),
             nlabels: 0,
             bindings: Vec::new(),
+            use_buffer: Vec::new(),
             attr_aliases: FxHashMap::default(),
             type_aliases: FxHashMap::default(),
             loc_aliases: FxHashMap::default(),
@@ -361,13 +365,19 @@ impl<'a> Parser<'a> {
     /// `%a, %b#1, ...` (possibly empty, when the next token is no `%`).
     pub fn parse_use_list(&mut self) -> R<Vec<Use<'a>>> {
         let mut uses = Vec::new();
+        self.parse_use_list_into(&mut uses)?;
+        Ok(uses)
+    }
+
+    /// `parse_use_list`, appending to `uses`.
+    pub fn parse_use_list_into(&mut self, uses: &mut Vec<Use<'a>>) -> R<()> {
         if self.tok.kind != Kind::PercentId {
-            return Ok(uses);
+            return Ok(());
         }
         loop {
             uses.push(self.parse_use()?);
             if !self.eat(Kind::Comma)? {
-                return Ok(uses);
+                return Ok(());
             }
         }
     }
@@ -650,11 +660,13 @@ impl<'a> Parser<'a> {
         } else {
             self.loc_at(name_tok)
         };
-        let bindings = self.bindings.split_off(base);
-        let bound: u64 = bindings.iter().map(|b| u64::from(b.count)).sum();
-        if !bindings.is_empty() && bound != result_types.len() as u64 {
+        let bound: u64 = self.bindings[base..]
+            .iter()
+            .map(|b| u64::from(b.count))
+            .sum();
+        if self.bindings.len() > base && bound != result_types.len() as u64 {
             return Err(self.err(
-                bindings[0].tok,
+                self.bindings[base].tok,
                 format!(
                     "operation defines {} results but was provided {bound} to bind",
                     result_types.len()
@@ -663,12 +675,14 @@ impl<'a> Parser<'a> {
         }
         op.results.reserve_exact(result_types.len());
         let mut types = result_types.into_iter();
-        for b in &bindings {
+        for index in base..self.bindings.len() {
+            let b = self.bindings[index];
             for i in 0..b.count {
                 let ty = types.next().expect("counted");
                 op.results.push(self.define(b.name, i, b.tok, ty, None)?);
             }
         }
+        self.bindings.truncate(base);
         for ty in types {
             op.results.push(self.module.new_value(ty, None));
         }

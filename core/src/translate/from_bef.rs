@@ -112,7 +112,7 @@ pub(super) fn from_bef_location(location: &BefLocation) -> Location {
     match location {
         BefLocation::Unknown => Location::Unknown,
         BefLocation::FileLineCol { file, line, column } => Location::FileLineCol {
-            file: file.as_str().into(),
+            file: file.clone(),
             line: u32::try_from(*line).unwrap_or(u32::MAX),
             column: u32::try_from(*column).unwrap_or(u32::MAX),
         },
@@ -404,24 +404,29 @@ impl Builder<'_> {
         decoded_root: u64,
     ) -> Option<Attribute> {
         let mut producer = std::collections::HashMap::new();
-        let mut input = Vec::with_capacity(block.ops.len());
+        let mut operands = Vec::new();
+        let mut operand_is_chain = Vec::new();
         for (i, op) in block.ops.iter().enumerate() {
-            input.push(StreamOp {
-                operands: op
-                    .operands
+            operands.extend(op.operands.iter().map(|v| producer.get(v).copied()));
+            operand_is_chain.extend(
+                op.operands
                     .iter()
-                    .map(|v| producer.get(v).copied())
-                    .collect(),
-                operand_is_chain: op
-                    .operands
-                    .iter()
-                    .map(|v| self.module.values[v.index()].ty == Type::chain())
-                    .collect(),
-                cost: 1,
-            });
+                    .map(|v| self.module.values[v.index()].ty == Type::chain()),
+            );
             for &result in &op.results {
                 producer.insert(result, i);
             }
+        }
+        let mut input = Vec::with_capacity(block.ops.len());
+        let mut start = 0;
+        for op in &block.ops {
+            let end = start + op.operands.len();
+            input.push(StreamOp {
+                operands: &operands[start..end],
+                operand_is_chain: &operand_is_chain[start..end],
+                cost: 1,
+            });
+            start = end;
         }
         let analysed = streams::analyze(&input, StreamOptions::default());
         let kernels = &analysed.ops[..decoded.len()];

@@ -11,12 +11,14 @@
 //! the most expensive child stream.
 
 /// One op of the block, as the analysis sees it.
-pub struct StreamOp {
+/// Borrows its operand lists, so that a caller can lay out the operands
+/// of a whole block in two arrays.
+pub struct StreamOp<'a> {
     /// Producer of each operand: `None` for a block argument (the root),
     /// else the index of the producing op in the block.
-    pub operands: Vec<Option<usize>>,
+    pub operands: &'a [Option<usize>],
     /// Whether each operand is a `!tfrt.chain` (control, not data).
-    pub operand_is_chain: Vec<bool>,
+    pub operand_is_chain: &'a [bool],
     pub cost: i64,
 }
 
@@ -75,7 +77,7 @@ struct Analysis {
     streams: Vec<StreamInfo>,
 }
 
-pub fn analyze(block: &[StreamOp], options: StreamOptions) -> Streams {
+pub fn analyze(block: &[StreamOp<'_>], options: StreamOptions) -> Streams {
     let mut analysis = Analysis {
         options,
         ops: vec![OpInfo::default(); block.len() + 1],
@@ -100,7 +102,7 @@ fn insert_unique<T: PartialEq>(set: &mut Vec<T>, value: T) {
 }
 
 impl Analysis {
-    fn forward(&mut self, block: &[StreamOp]) {
+    fn forward(&mut self, block: &[StreamOp<'_>]) {
         self.ops[ROOT].cost = 1;
         let mut cost_from_root = vec![0i64; block.len() + 1];
         cost_from_root[ROOT] = 1;
@@ -113,7 +115,7 @@ impl Analysis {
             } else {
                 let mut parent = ROOT;
                 let mut parent_cost = 0;
-                for (&producer, &is_chain) in op.operands.iter().zip(&op.operand_is_chain) {
+                for (&producer, &is_chain) in op.operands.iter().zip(op.operand_is_chain) {
                     let def = producer.map_or(ROOT, |p| p + 1);
                     if !is_chain {
                         insert_unique(&mut self.ops[def].side_uses, node);
@@ -282,10 +284,11 @@ impl Analysis {
 mod tests {
     use super::*;
 
-    fn op(operands: &[Option<usize>], cost: i64) -> StreamOp {
+    fn op(operands: &'static [Option<usize>], cost: i64) -> StreamOp<'static> {
+        static NO_CHAINS: [bool; 8] = [false; 8];
         StreamOp {
-            operands: operands.to_vec(),
-            operand_is_chain: vec![false; operands.len()],
+            operands,
+            operand_is_chain: &NO_CHAINS[..operands.len()],
             cost,
         }
     }

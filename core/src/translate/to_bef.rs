@@ -515,7 +515,7 @@ pub(super) fn to_bef_location(location: &Location) -> Option<BefLocation> {
     Some(match location {
         Location::Unknown => BefLocation::Unknown,
         Location::FileLineCol { file, line, column } => BefLocation::FileLineCol {
-            file: file.to_string(),
+            file: file.clone(),
             line: u64::from(*line),
             column: u64::from(*column),
         },
@@ -657,29 +657,37 @@ impl FunctionEmitter<'_, '_> {
         }
         let users_of = |value: &ValueId| -> Vec<u32> {
             let r = self.register[value.index()] as usize;
-            let mut list = user_list[user_start[r] as usize..user_start[r + 1] as usize].to_vec();
-            list.reverse();
-            list
+            user_list[user_start[r] as usize..user_start[r + 1] as usize]
+                .iter()
+                .rev()
+                .copied()
+                .collect()
         };
 
         // Streams.
         let options = stream_options(module, entry.owner);
         let chain = Type::chain();
+        let all_operands = block.ops.iter().flat_map(|op| op.operands.iter());
+        let operand_producers: Vec<Option<usize>> = all_operands
+            .clone()
+            .map(|v| producer_of(&self.producer, v))
+            .collect();
+        let operand_is_chain: Vec<bool> = all_operands
+            .map(|v| module.values[v.index()].ty == chain)
+            .collect();
+        let mut start = 0;
         let analysis_input: Vec<StreamOp> = block
             .ops
             .iter()
-            .map(|op| StreamOp {
-                operands: op
-                    .operands
-                    .iter()
-                    .map(|v| producer_of(&self.producer, v))
-                    .collect(),
-                operand_is_chain: op
-                    .operands
-                    .iter()
-                    .map(|v| module.values[v.index()].ty == chain)
-                    .collect(),
-                cost: op_cost(op, options.cost_threshold),
+            .map(|op| {
+                let end = start + op.operands.len();
+                let range = start..end;
+                start = end;
+                StreamOp {
+                    operands: &operand_producers[range.clone()],
+                    operand_is_chain: &operand_is_chain[range],
+                    cost: op_cost(op, options.cost_threshold),
+                }
             })
             .collect();
         let streams = streams::analyze(&analysis_input, options);
