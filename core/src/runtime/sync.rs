@@ -7,7 +7,9 @@
 
 #[cfg(not(loom))]
 mod imp {
-    pub(crate) use std::sync::atomic::{AtomicIsize, AtomicPtr, AtomicU32, AtomicUsize, fence};
+    pub(crate) use std::sync::atomic::{
+        AtomicBool, AtomicIsize, AtomicPtr, AtomicU32, AtomicUsize, fence,
+    };
 
     /// `UnsafeCell` with loom's closure-based API. In normal builds the
     /// closures are inlined and the wrapper costs nothing.
@@ -55,7 +57,9 @@ mod imp {
 mod imp {
     pub(crate) use loom::alloc::{alloc, dealloc};
     pub(crate) use loom::cell::UnsafeCell;
-    pub(crate) use loom::sync::atomic::{AtomicIsize, AtomicPtr, AtomicU32, AtomicUsize, fence};
+    pub(crate) use loom::sync::atomic::{
+        AtomicBool, AtomicIsize, AtomicPtr, AtomicU32, AtomicUsize, fence,
+    };
 }
 
 #[allow(unused_imports)]
