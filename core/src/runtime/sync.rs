@@ -1,6 +1,7 @@
-//! Synchronization shim: std atomics, cells, threads and raw allocation in
-//! normal builds, their `loom` model-checked counterparts under `cfg(loom)`
-//! (as tokio's `src/loom/`). Every lock-free structure of the runtime imports
+//! Synchronization shim: std atomics and cells in normal builds, their
+//! `loom` model-checked counterparts under `cfg(loom)` (as tokio's
+//! `src/loom/`), plus loom's leak-checked raw allocation for AsyncValue
+//! blocks (normal builds use `async_value/block.rs`). Every lock-free structure of the runtime imports
 //! its primitives from here, never from `std` directly, so that
 //! `RUSTFLAGS="--cfg loom" cargo test --release --test loom` checks the real
 //! code rather than a copy.
@@ -36,20 +37,6 @@ mod imp {
         pub(crate) fn with_mut<R>(&self, f: impl FnOnce(*mut T) -> R) -> R {
             f(self.0.get())
         }
-    }
-
-    /// Raw allocation of the AsyncValue blocks (loom tracks these for leaks).
-    #[inline(always)]
-    pub(crate) unsafe fn alloc(layout: std::alloc::Layout) -> *mut u8 {
-        // SAFETY: forwarded; the caller guarantees a non-zero-sized layout.
-        unsafe { std::alloc::alloc(layout) }
-    }
-
-    #[inline(always)]
-    pub(crate) unsafe fn dealloc(ptr: *mut u8, layout: std::alloc::Layout) {
-        // SAFETY: forwarded; the caller guarantees `ptr` came from `alloc`
-        // with this layout.
-        unsafe { std::alloc::dealloc(ptr, layout) }
     }
 }
 

@@ -69,9 +69,13 @@ use std::ptr::{self, NonNull};
 use super::live;
 use super::waiters::{self, InlineSlot, WaiterHeader};
 use crate::runtime::diagnostic::Diagnostic;
-use crate::runtime::sync::{
-    AtomicBool, AtomicU32, AtomicUsize, Ordering, UnsafeCell, alloc, dealloc, fence,
-};
+use crate::runtime::sync::{AtomicBool, AtomicU32, AtomicUsize, Ordering, UnsafeCell, fence};
+// Blocks come from the per-thread block cache, or from loom's allocator
+// (which checks for leaks) in loom models.
+#[cfg(not(loom))]
+use super::block::{allocate as alloc, deallocate as dealloc};
+#[cfg(loom)]
+use crate::runtime::sync::{alloc, dealloc};
 
 pub(crate) const STATE_MASK: usize = 0b0011;
 pub(crate) const CLAIMED: usize = 0b0100;

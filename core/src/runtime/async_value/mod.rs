@@ -13,6 +13,8 @@
 //!   makes the value available, in the order they were added, or at once on
 //!   the caller's thread if the value is already available.
 
+#[cfg(not(loom))]
+mod block;
 mod header;
 mod live;
 #[cfg(test)]

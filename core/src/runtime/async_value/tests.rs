@@ -461,3 +461,12 @@ fn small_closure_in_the_inline_slot_then_heap_nodes() {
     // The handles captured by the callbacks were released.
     assert_eq!(v.ref_count(), 1);
 }
+
+#[test]
+fn small_values_fit_one_cache_line() {
+    assert!(std::mem::size_of::<header::Inner<u64>>() <= 64);
+    for _ in 0..10 {
+        let v = AsyncValueRef::available(1u64);
+        assert_eq!(v.as_untyped().ptr.as_ptr() as usize % 64, 0);
+    }
+}
