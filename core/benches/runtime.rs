@@ -52,21 +52,29 @@ const SENT: usize = 1;
 const DONE: usize = 2;
 const QUIT: usize = 3;
 
-/// Waits until `phase` holds one of `want`: spinning first (a batch takes
-/// some microseconds), then yielding (in case the other thread shares this
-/// core), then sleeping briefly so that an idle helper does not burn a core
-/// while criterion analyses.
+/// Waits until `phase` holds one of `want`: spinning for up to 200 us (a
+/// batch takes some microseconds: neither side should pay a system call per
+/// batch, and the slower side would pay more of them), then yielding for up
+/// to 2 ms (in case the other thread shares this core), then sleeping
+/// briefly, so that an idle helper does not burn a core while criterion
+/// analyses.
 fn wait_for(phase: &AtomicUsize, want: &[usize]) -> usize {
+    let start = Instant::now();
     let mut tries = 0u32;
     loop {
         let p = phase.load(Ordering::Acquire);
         if want.contains(&p) {
             return p;
         }
-        tries += 1;
-        if tries < 1 << 12 {
+        tries = tries.wrapping_add(1);
+        if tries % 64 != 0 {
             std::hint::spin_loop();
-        } else if tries < 1 << 14 {
+            continue;
+        }
+        let waited = start.elapsed();
+        if waited < Duration::from_micros(200) {
+            std::hint::spin_loop();
+        } else if waited < Duration::from_millis(2) {
             std::thread::yield_now();
         } else {
             std::thread::sleep(Duration::from_micros(50));
