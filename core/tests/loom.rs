@@ -14,23 +14,47 @@
 //! ordered by happens-before ("Causality violation"), and reports leaked
 //! allocations of AsyncValue blocks.
 //!
-//! WEAKENED-ORDERING EXPERIMENT (done once, by hand, then reverted):
-//! * `and_then`'s push CAS `Release` -> `Relaxed` (async_value/mod.rs):
-//!   `set_vs_and_then`, `set_error_vs_two_waiters` and
-//!   `forward_to_vs_and_then` all fail with "Causality violation: Concurrent
-//!   read and write accesses." at waiters.rs `next_of` (the setter reads a
-//!   node's `next` that the pushing thread wrote without happens-before).
+//! WEAKENED-ORDERING EXPERIMENTS (each done once, by hand, then reverted;
+//! every model run on its own, since loom aborts the process after the
+//! first failure):
+//! * `and_then`'s `INLINE_READY` CAS `Release` -> `Relaxed` (`publish_inline`
+//!   in async_value/mod.rs): `set_vs_and_then`, `forward_to_vs_and_then`
+//!   and `inline_slot_claim_vs_set` fail with "Causality violation:
+//!   Concurrent read and write accesses." at waiters.rs `consume_inline`
+//!   (the setter reads the inline slot's closure, written by the `and_then`
+//!   thread without happens-before). `drop_unavailable_with_waiters` still
+//!   passes, as it should: destruction is ordered by the reference count.
+//! * `and_then`'s heap-node push CAS `Release` -> `Relaxed` (`push_node`):
+//!   `set_error_vs_two_waiters`, `forward_to_vs_and_then`,
+//!   `inline_slot_claim_vs_set` and `large_then_small_waiter_keep_order_vs_set`
+//!   fail with the same causality violation at waiters.rs `next_of` (the
+//!   setter reads a node's `next` that the pushing thread wrote without
+//!   happens-before).
+//! * the store of `inline_taken = true` by an `and_then` whose closure does
+//!   not fit the inline slot, removed: `large_then_small_waiter_keep_order_vs_set`
+//!   fails (left: (1, ThreadId(1)), right: (3, ThreadId(1))): the later,
+//!   small callback took the inline slot and the setter ran it first.
 //! * `drop_ref`'s decrement `Release` -> `Relaxed` (async_value/header.rs):
 //!   `concurrent_drop_of_last_refs` fails with "Causality violation:
 //!   Concurrent read and write accesses to `UnsafeCell`" at `destroy`'s
 //!   `drop_payload` (the payload is dropped while another thread's `get`
-//!   read is not ordered before it).
+//!   read is not ordered before it); `drop_unavailable_with_waiters` fails
+//!   with a leaked callback (left: 1, right: 2): the destroying thread's
+//!   load of the state word missed the other thread's waiter.
 //! * the deque's `pop` fence `SeqCst` -> `AcqRel` (work_queue/deque.rs):
 //!   `deque_push_pop_steal` fails with "an item was taken twice" (left: 2,
 //!   right: 0): owner and thief both took item 2, the store-load reordering
 //!   the SeqCst fence forbids.
 //!
-//! With the orderings as committed, all five models pass (about 1 s).
+//! The claim of the inline slot (`inline_taken.swap(true, Relaxed)`) needs
+//! no ordering: only one thread can win it, and what it writes reaches the
+//! setter through the `INLINE_READY` CAS above.
+//!
+//! Closures capturing a loom `Arc` (16 bytes) plus anything else do not fit
+//! the inline slot (16 bytes): the models choose their captures to cover
+//! both the inline slot and heap nodes, as each one's comment says.
+//!
+//! With the orderings as committed, all eight models pass (about 6 s).
 
 #![cfg(loom)]
 
@@ -40,8 +64,8 @@ use std::ptr::NonNull;
 
 use bef::runtime::work_queue::deque::{RawItem, Steal, deque};
 use bef::runtime::{AsyncValue, AsyncValueRef};
-use loom::sync::Arc;
 use loom::sync::atomic::{AtomicUsize, Ordering};
+use loom::sync::{Arc, Mutex};
 use loom::thread;
 
 fn model(f: impl Fn() + Sync + Send + 'static) {
@@ -60,29 +84,40 @@ impl Drop for Counted {
     }
 }
 
+/// A drop-counting token of 16 bytes (a loom `Arc`), small enough for the
+/// inline callback slot when captured alone.
+struct Token(Arc<AtomicUsize>);
+impl Drop for Token {
+    fn drop(&mut self) {
+        self.0.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
 /// One thread sets the value while another adds a callback: the callback
 /// runs exactly once, on whichever thread comes second, and sees the payload.
+/// The callback captures two pointers, so it goes into the inline slot (see
+/// [`inline_slot_claim_vs_set`]); `set_error_vs_two_waiters` covers heap
+/// nodes. It reports by setting `done` (a second set would panic).
 #[test]
 fn set_vs_and_then() {
     model(|| {
         let v = AsyncValueRef::<u32>::unconstructed();
-        let ran = Arc::new(AtomicUsize::new(0));
+        let done = AsyncValueRef::<u32>::unconstructed();
         let setter = {
             let v = v.clone();
             thread::spawn(move || v.emplace(42))
         };
-        let (r, w) = (ran.clone(), v.clone());
-        v.and_then(move || {
-            assert_eq!(w.get(), Ok(&42));
-            r.fetch_add(1, Ordering::Relaxed);
-        });
+        let (d, w) = (done.clone(), v.clone());
+        v.and_then(move || d.emplace(*w.get().unwrap()));
         setter.join().unwrap();
-        assert_eq!(ran.load(Ordering::Relaxed), 1);
+        assert_eq!(done.get(), Ok(&42));
         assert_eq!(v.get(), Ok(&42));
     });
 }
 
-/// Two callbacks from two threads racing with set_error.
+/// Two callbacks from two threads racing with set_error. Both capture a
+/// loom `Arc` (16 bytes) and a handle: too large for the inline slot, so
+/// these are heap nodes.
 #[test]
 fn set_error_vs_two_waiters() {
     model(|| {
@@ -159,6 +194,98 @@ fn forward_to_vs_and_then() {
         forwarder.join().unwrap();
         assert_eq!(ran.load(Ordering::Relaxed), 1);
         assert_eq!(ind.get::<u32>(), Ok(&9));
+    });
+}
+
+/// The inline callback slot: two threads race to claim it (one gets it, the
+/// other falls back to a heap node) while a third sets the value. Both
+/// callbacks (two pointers each, so both fit) run exactly once and see the
+/// payload.
+#[test]
+fn inline_slot_claim_vs_set() {
+    model(|| {
+        let v = AsyncValueRef::<u32>::unconstructed();
+        let done = [(); 2].map(|_| AsyncValueRef::<u32>::unconstructed());
+        let setter = {
+            let v = v.clone();
+            thread::spawn(move || v.emplace(3))
+        };
+        let waiter = {
+            let (v, d) = (v.clone(), done[0].clone());
+            thread::spawn(move || {
+                let w = v.clone();
+                v.and_then(move || d.emplace(*w.get().unwrap()));
+            })
+        };
+        let (d, w) = (done[1].clone(), v.clone());
+        v.and_then(move || d.emplace(*w.get().unwrap() + 1));
+        setter.join().unwrap();
+        waiter.join().unwrap();
+        assert_eq!(done[0].get(), Ok(&3));
+        assert_eq!(done[1].get(), Ok(&4));
+    });
+}
+
+/// A callback too large for the inline slot (heap node), then a small one,
+/// racing with the setter. If the small one is still pending when the value
+/// becomes available, so is the large one, and the setter runs the large one
+/// first (the small one must not have taken the inline slot, which runs
+/// first). A callback added after availability runs at once on its own
+/// thread, unordered with the setter's (as before the inline slot).
+#[test]
+fn large_then_small_waiter_keep_order_vs_set() {
+    model(|| {
+        let v = AsyncValueRef::<u32>::unconstructed();
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let setter = {
+            let v = v.clone();
+            thread::spawn(move || v.emplace(1))
+        };
+        let (l, pad) = (log.clone(), [1usize, 2, 3]);
+        v.and_then(move || {
+            let pad = pad;
+            l.lock().unwrap().push((pad.len(), thread::current().id()));
+        });
+        let l = log.clone();
+        v.and_then(move || l.lock().unwrap().push((1, thread::current().id())));
+        let setter_id = setter.thread().id();
+        setter.join().unwrap();
+        let log = log.lock().unwrap();
+        assert_eq!(log.len(), 2);
+        if log.iter().any(|&(n, t)| n == 1 && t == setter_id) {
+            assert_eq!(log[0], (3, setter_id), "{log:?}");
+        }
+    });
+}
+
+/// A value dropped while unavailable, from two threads, with an inline and
+/// a heap callback: neither runs, each closure is dropped exactly once (the
+/// counted payloads), and the block is freed.
+#[test]
+fn drop_unavailable_with_waiters() {
+    model(|| {
+        let drops = Arc::new(AtomicUsize::new(0));
+        let v = AsyncValueRef::<u32>::unconstructed();
+        let other = {
+            let (v, t) = (v.clone(), Token(drops.clone()));
+            thread::spawn(move || {
+                // 16 bytes: fits in the inline slot (if it is still free).
+                v.and_then(move || {
+                    let t = t;
+                    panic!("ran {:p}", &t)
+                });
+                drop(v);
+            })
+        };
+        let (c, pad) = (Counted(drops.clone(), 1), [0usize; 3]);
+        // 48 bytes: a heap node.
+        v.and_then(move || {
+            let (c, pad) = (c, pad);
+            panic!("ran {} {pad:?}", c.1)
+        });
+        drop(v);
+        other.join().unwrap();
+        assert_eq!(drops.load(Ordering::Relaxed), 2);
     });
 }
 

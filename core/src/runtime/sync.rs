@@ -1,13 +1,16 @@
-//! Synchronization shim: std atomics, cells, threads and raw allocation in
-//! normal builds, their `loom` model-checked counterparts under `cfg(loom)`
-//! (as tokio's `src/loom/`). Every lock-free structure of the runtime imports
+//! Synchronization shim: std atomics and cells in normal builds, their
+//! `loom` model-checked counterparts under `cfg(loom)` (as tokio's
+//! `src/loom/`), plus loom's leak-checked raw allocation for AsyncValue
+//! blocks (normal builds use `async_value/block.rs`). Every lock-free structure of the runtime imports
 //! its primitives from here, never from `std` directly, so that
 //! `RUSTFLAGS="--cfg loom" cargo test --release --test loom` checks the real
 //! code rather than a copy.
 
 #[cfg(not(loom))]
 mod imp {
-    pub(crate) use std::sync::atomic::{AtomicIsize, AtomicPtr, AtomicU32, AtomicUsize, fence};
+    pub(crate) use std::sync::atomic::{
+        AtomicBool, AtomicIsize, AtomicPtr, AtomicU32, AtomicUsize, fence,
+    };
 
     /// `UnsafeCell` with loom's closure-based API. In normal builds the
     /// closures are inlined and the wrapper costs nothing.
@@ -35,27 +38,15 @@ mod imp {
             f(self.0.get())
         }
     }
-
-    /// Raw allocation of the AsyncValue blocks (loom tracks these for leaks).
-    #[inline(always)]
-    pub(crate) unsafe fn alloc(layout: std::alloc::Layout) -> *mut u8 {
-        // SAFETY: forwarded; the caller guarantees a non-zero-sized layout.
-        unsafe { std::alloc::alloc(layout) }
-    }
-
-    #[inline(always)]
-    pub(crate) unsafe fn dealloc(ptr: *mut u8, layout: std::alloc::Layout) {
-        // SAFETY: forwarded; the caller guarantees `ptr` came from `alloc`
-        // with this layout.
-        unsafe { std::alloc::dealloc(ptr, layout) }
-    }
 }
 
 #[cfg(loom)]
 mod imp {
     pub(crate) use loom::alloc::{alloc, dealloc};
     pub(crate) use loom::cell::UnsafeCell;
-    pub(crate) use loom::sync::atomic::{AtomicIsize, AtomicPtr, AtomicU32, AtomicUsize, fence};
+    pub(crate) use loom::sync::atomic::{
+        AtomicBool, AtomicIsize, AtomicPtr, AtomicU32, AtomicUsize, fence,
+    };
 }
 
 #[allow(unused_imports)]

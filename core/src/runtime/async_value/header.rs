@@ -4,8 +4,8 @@
 //! # The state word (`Header::state`, one `AtomicUsize`)
 //!
 //! ```text
-//!  63 ............................ 3 |    2    |  1  0
-//!  head of the waiter list (8-aligned)| CLAIMED |  state
+//!  63 ........................... 4 |      3       |    2    |  1  0
+//!  head of the waiter list (16-align)| INLINE_READY | CLAIMED |  state
 //! ```
 //!
 //! * `state` (bits 0-1): `UNCONSTRUCTED` 0, `CONSTRUCTED` 1, `CONCRETE` 2,
@@ -16,16 +16,41 @@
 //!   forward_to). A second writer finds it set and is refused, so payload
 //!   and `link` have exactly one writer. It stays set forever. Values created
 //!   available are created claimed.
-//! * waiter list (bits 3-63): head of an intrusive list of `and_then`
+//! * `INLINE_READY` (bit 3): the inline callback slot (`Header::inline`)
+//!   holds a callback. Set with a release CAS by the `and_then` that claimed
+//!   the slot, after writing the closure, while the value is unavailable.
+//! * waiter list (bits 4-63): head of an intrusive list of further `and_then`
 //!   callbacks, null when empty. Pushed with a release CAS by `and_then`
-//!   while the value is unavailable; taken, together with the transition to
-//!   an available state, by one acquire-release swap by the writer, which
-//!   then runs the callbacks. An available word never has waiters.
+//!   while the value is unavailable.
+//!
+//! The writer takes `INLINE_READY` and the list together with the transition
+//! to an available state, by one acquire-release swap, then runs the inline
+//! callback followed by the list. An available word never has waiters
+//! (`INLINE_READY` clear, list null): once a CAS of `and_then` fails on an
+//! available word, `and_then` runs its callback itself.
+//!
+//! # The inline slot
+//!
+//! The first `and_then` whose closure fits in [`waiters::INLINE_WORDS`] words
+//! claims the slot by swapping `Header::inline_taken` from false to true. The
+//! flag is never cleared: one inline callback per value lifetime. `Relaxed`
+//! suffices for the claim, only its atomicity matters (one thread wins); the
+//! slot's contents reach the writer through the `INLINE_READY` CAS / swap
+//! pair. So the slot costs one more read-modify-write than a heap node (the
+//! claim), but no allocation on this thread and no free on the writer's.
+//!
+//! An `and_then` whose closure does not fit stores `true` into
+//! `inline_taken` before pushing its heap node. Hence no callback can take
+//! the slot after a heap node was pushed (by the same thread, or one
+//! synchronized with it): the inline callback, if any, is the oldest one, and
+//! running it first keeps callbacks in the order they were added. (One whose
+//! claim raced with a push was concurrent with it: either order is valid.)
 //!
 //! Orderings: the writer's swap is `Release` so that the payload / `link`
 //! writes before it are visible to whoever observes the available state with
 //! an `Acquire` load; it is also `Acquire` so that the writer sees the
-//! closures and `next` links of the nodes pushed with `Release` CAS.
+//! closures and `next` links of the nodes pushed, and the inline slot
+//! published, with `Release` CAS.
 //!
 //! # Reference count
 //!
@@ -42,13 +67,20 @@ use std::mem::MaybeUninit;
 use std::ptr::{self, NonNull};
 
 use super::live;
-use super::waiters::{self, WaiterHeader};
+use super::waiters::{self, InlineSlot, WaiterHeader};
 use crate::runtime::diagnostic::Diagnostic;
-use crate::runtime::sync::{AtomicU32, AtomicUsize, Ordering, UnsafeCell, alloc, dealloc, fence};
+use crate::runtime::sync::{AtomicBool, AtomicU32, AtomicUsize, Ordering, UnsafeCell, fence};
+// Blocks come from the per-thread block cache, or from loom's allocator
+// (which checks for leaks) in loom models.
+#[cfg(not(loom))]
+use super::block::{allocate as alloc, deallocate as dealloc};
+#[cfg(loom)]
+use crate::runtime::sync::{alloc, dealloc};
 
-pub(crate) const STATE_MASK: usize = 0b011;
-pub(crate) const CLAIMED: usize = 0b100;
-pub(crate) const WAITERS_MASK: usize = !0b111;
+pub(crate) const STATE_MASK: usize = 0b0011;
+pub(crate) const CLAIMED: usize = 0b0100;
+pub(crate) const INLINE_READY: usize = 0b1000;
+pub(crate) const WAITERS_MASK: usize = !0b1111;
 
 pub(crate) const UNCONSTRUCTED: usize = 0;
 pub(crate) const CONSTRUCTED: usize = 1;
@@ -132,6 +164,8 @@ pub(crate) struct Header {
     pub(crate) refcount: AtomicU32,
     pub(crate) kind: AsyncValueKind,
     pub(crate) keep_payload_on_error: bool,
+    /// Whether an `and_then` has claimed `inline` (see the module docs).
+    pub(crate) inline_taken: AtomicBool,
     pub(crate) vtable: &'static VTable,
     /// Concrete and error kinds: `*mut Diagnostic` (tagged with
     /// `PAYLOAD_KEPT`) once in the error state, else 0. Indirect kind: the
@@ -140,6 +174,8 @@ pub(crate) struct Header {
     /// an acquire load observed an available state (or with exclusive access
     /// during destruction).
     pub(crate) link: UnsafeCell<usize>,
+    /// The inline callback slot (see the module docs).
+    pub(crate) inline: InlineSlot,
 }
 
 #[repr(C)]
@@ -182,8 +218,10 @@ pub(crate) fn allocate<T>(
                     refcount: AtomicU32::new(1),
                     kind: init.kind,
                     keep_payload_on_error: init.keep_payload_on_error,
+                    inline_taken: AtomicBool::new(false),
                     vtable,
                     link: UnsafeCell::new(init.link),
+                    inline: InlineSlot::new(),
                 },
                 payload: UnsafeCell::new(payload),
             },
@@ -262,6 +300,10 @@ unsafe fn destroy(h: NonNull<Header>) {
     let hdr = unsafe { h.as_ref() };
     let word = hdr.state.load(Ordering::Relaxed);
     // Waiters of a value that dies unavailable can never run; drop them.
+    if word & INLINE_READY != 0 {
+        // SAFETY: exclusive access; the slot holds a published closure.
+        unsafe { waiters::consume_inline(&hdr.inline, false) };
+    }
     // SAFETY: exclusive access to the list.
     unsafe { waiters::drop_list((word & WAITERS_MASK) as *mut WaiterHeader) };
     let state = word & STATE_MASK;

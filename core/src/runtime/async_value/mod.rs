@@ -13,6 +13,8 @@
 //!   makes the value available, in the order they were added, or at once on
 //!   the caller's thread if the value is already available.
 
+#[cfg(not(loom))]
+mod block;
 mod header;
 mod live;
 #[cfg(test)]
@@ -27,8 +29,8 @@ use std::ptr::NonNull;
 
 pub use self::header::AsyncValueKind;
 use self::header::{
-    CLAIMED, CONCRETE, CONSTRUCTED, ERROR, Header, Init, NoPayload, PAYLOAD_KEPT, STATE_MASK,
-    UNCONSTRUCTED, UnknownType, VTable, VTables, WAITERS_MASK, is_available, vtable_is,
+    CLAIMED, CONCRETE, CONSTRUCTED, ERROR, Header, INLINE_READY, Init, NoPayload, PAYLOAD_KEPT,
+    STATE_MASK, UNCONSTRUCTED, UnknownType, VTable, VTables, WAITERS_MASK, is_available, vtable_is,
 };
 pub use self::live::live_async_values;
 use super::diagnostic::{Diagnostic, ErrorCode};
@@ -382,19 +384,68 @@ impl AsyncValue {
     #[inline]
     pub fn and_then<F: FnOnce() + Send + 'static>(&self, f: F) {
         let h = self.header();
-        let mut cur = h.state.load(Ordering::Acquire);
+        let cur = h.state.load(Ordering::Acquire);
         if is_available(cur) {
             f();
             return;
         }
-        let node = waiters::new_node(f);
+        // `fits_inline` is a constant per `F`: one of these branches remains.
+        if waiters::fits_inline::<F>() {
+            if !h.inline_taken.load(Ordering::Relaxed)
+                && !h.inline_taken.swap(true, Ordering::Relaxed)
+            {
+                // SAFETY: `fits_inline`, and the swap returned false: this
+                // thread claimed the slot, once for the value's lifetime, so
+                // nobody else writes it; it is not published yet.
+                unsafe { waiters::init_inline(&h.inline, f) };
+                self.publish_inline(cur);
+                return;
+            }
+        } else if !h.inline_taken.load(Ordering::Relaxed) {
+            // No later callback may take the slot (it runs first): FIFO.
+            h.inline_taken.store(true, Ordering::Relaxed);
+        }
+        self.push_node(waiters::new_node(f), cur);
+    }
+
+    /// Sets `INLINE_READY` for the slot this thread just filled, or runs the
+    /// callback at once if the value became available meanwhile.
+    #[inline]
+    fn publish_inline(&self, mut cur: usize) {
+        let h = self.header();
+        loop {
+            // Release publishes the slot to the writer's acquire swap.
+            // Acquire on failure: if the value became available, the
+            // callback must see its data.
+            match h.state.compare_exchange_weak(
+                cur,
+                cur | INLINE_READY,
+                Ordering::Release,
+                Ordering::Acquire,
+            ) {
+                Ok(_) => return,
+                Err(actual) => {
+                    cur = actual;
+                    if is_available(cur) {
+                        // SAFETY: never published; this thread still owns
+                        // the slot it filled.
+                        unsafe { waiters::consume_inline(&h.inline, true) };
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Pushes a heap node, or runs it at once if the value became available.
+    fn push_node(&self, node: *mut waiters::WaiterHeader, mut cur: usize) {
+        let h = self.header();
         loop {
             // SAFETY: `node` is ours until the CAS below publishes it.
             unsafe { waiters::set_next(node, (cur & WAITERS_MASK) as *mut _) };
             let new = node as usize | (cur & !WAITERS_MASK);
             // Release publishes the node (closure and `next`) to the writer's
-            // acquire swap. Acquire on failure: if the value became
-            // available, the callback must see its data.
+            // acquire swap. Acquire on failure: as in `publish_inline`.
             match h
                 .state
                 .compare_exchange_weak(cur, new, Ordering::Release, Ordering::Acquire)
@@ -439,10 +490,13 @@ impl AsyncValue {
 
     /// Publishes an available state and runs the waiters. Caller holds the claim.
     fn publish(&self, state: usize) {
-        let prev = self.header().state.swap(state | CLAIMED, Ordering::AcqRel);
+        let h = self.header();
+        let prev = h.state.swap(state | CLAIMED, Ordering::AcqRel);
         debug_assert!(prev & CLAIMED != 0 && !is_available(prev));
-        // SAFETY: the swap took the list exclusively (acquire).
-        unsafe { waiters::run_list((prev & WAITERS_MASK) as *mut _) };
+        let inline = (prev & INLINE_READY != 0).then_some(&h.inline);
+        // SAFETY: the swap took the inline callback and the list exclusively
+        // (acquire).
+        unsafe { waiters::run_all(inline, (prev & WAITERS_MASK) as *mut _) };
     }
 
     /// Stores `value` and makes the value concrete, running its waiters. On

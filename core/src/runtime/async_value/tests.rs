@@ -427,3 +427,46 @@ fn double_emplace_panics() {
     let v = AsyncValue::available(1i32);
     v.emplace(2i32);
 }
+
+#[test]
+fn waiter_order_with_large_and_small_closures() {
+    // A closure too large for the inline slot, then small ones: the small
+    // ones must not overtake it (the inline slot's callback runs first).
+    let v = AsyncValue::unconstructed::<()>();
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let (l, big) = (log.clone(), [7u64; 4]);
+    v.and_then(move || l.lock().unwrap().push(big[0] as usize));
+    for i in 0..3 {
+        let l = log.clone();
+        v.and_then(move || l.lock().unwrap().push(i));
+    }
+    v.emplace(());
+    assert_eq!(*log.lock().unwrap(), [7, 0, 1, 2]);
+}
+
+#[test]
+fn small_closure_in_the_inline_slot_then_heap_nodes() {
+    let v = AsyncValueRef::<u32>::unconstructed();
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let (l, w) = (log.clone(), v.clone());
+    // Two pointers: the inline slot.
+    v.and_then(move || l.lock().unwrap().push(*w.get().unwrap()));
+    let (l, w, big) = (log.clone(), v.clone(), [1u32; 9]);
+    v.and_then(move || l.lock().unwrap().push(*w.get().unwrap() + big[8]));
+    let l = log.clone();
+    v.and_then(move || l.lock().unwrap().push(0));
+    assert!(log.lock().unwrap().is_empty());
+    v.emplace(10);
+    assert_eq!(*log.lock().unwrap(), [10, 11, 0]);
+    // The handles captured by the callbacks were released.
+    assert_eq!(v.ref_count(), 1);
+}
+
+#[test]
+fn small_values_fit_one_cache_line() {
+    assert!(std::mem::size_of::<header::Inner<u64>>() <= 64);
+    for _ in 0..10 {
+        let v = AsyncValueRef::available(1u64);
+        assert_eq!(v.as_untyped().ptr.as_ptr() as usize % 64, 0);
+    }
+}
