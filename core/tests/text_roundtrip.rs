@@ -2,25 +2,10 @@
 //! without locations) → parse → the same module.
 
 use arbitrary::Unstructured;
-use bef::ir::{Location, Module};
+use bef::ir::Module;
 use bef::text::arbitrary_ir::{Config, arbitrary_module_with};
 use bef::text::{PrintOptions, parse_module, print_module, render_diagnostic};
 use proptest::prelude::*;
-
-fn strip_locations(m: &mut Module) {
-    let mut stack = vec![&mut m.op];
-    while let Some(op) = stack.pop() {
-        op.location = Location::Unknown;
-        for r in &mut op.regions {
-            for b in &mut r.blocks {
-                stack.extend(b.ops.iter_mut());
-            }
-        }
-    }
-    for v in &mut m.values {
-        v.location = None;
-    }
-}
 
 fn check(m: &Module) -> Result<(), TestCaseError> {
     for generic in [false, true] {
@@ -58,8 +43,8 @@ fn check(m: &Module) -> Result<(), TestCaseError> {
             TestCaseError::fail(format!("{}\n{text}", render_diagnostic(&e, &text)))
         })?;
         let mut expected = m.clone();
-        strip_locations(&mut back);
-        strip_locations(&mut expected);
+        Module::strip_locations(&mut back);
+        Module::strip_locations(&mut expected);
         prop_assert_eq!(
             back,
             expected,

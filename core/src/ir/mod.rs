@@ -247,6 +247,24 @@ impl Module {
         &self.values[value.index()].ty
     }
 
+    /// Forgets every location (ops and block arguments): what a module
+    /// printed without `--print-debuginfo` and parsed back can be compared
+    /// with.
+    pub fn strip_locations(&mut self) {
+        let mut stack = vec![&mut self.op];
+        while let Some(op) = stack.pop() {
+            op.location = Location::Unknown;
+            for region in &mut op.regions {
+                for block in &mut region.blocks {
+                    stack.extend(block.ops.iter_mut());
+                }
+            }
+        }
+        for value in &mut self.values {
+            value.location = None;
+        }
+    }
+
     /// Renumbers values in canonical order (see the module comment) and
     /// drops values no block or op defines.
     pub fn renumber_values(&mut self) {

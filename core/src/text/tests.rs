@@ -11,21 +11,6 @@ fn parse(src: &str) -> Module {
     }
 }
 
-fn strip_locations(m: &mut Module) {
-    let mut stack = vec![&mut m.op];
-    while let Some(op) = stack.pop() {
-        op.location = Location::Unknown;
-        for r in &mut op.regions {
-            for b in &mut r.blocks {
-                stack.extend(b.ops.iter_mut());
-            }
-        }
-    }
-    for v in &mut m.values {
-        v.location = None;
-    }
-}
-
 /// print → parse gives the same module, for all four print modes.
 fn roundtrip(m: &Module) {
     for generic in [false, true] {
@@ -52,8 +37,8 @@ fn roundtrip(m: &Module) {
         let mut back = parse_module(&text, "printed.mlir")
             .unwrap_or_else(|e| panic!("{}\n{text}", render_diagnostic(&e, &text)));
         let mut expected = m.clone();
-        strip_locations(&mut back);
-        strip_locations(&mut expected);
+        Module::strip_locations(&mut back);
+        Module::strip_locations(&mut expected);
         assert_eq!(
             back, expected,
             "round trip without locations (generic={generic}):\n{text}"

@@ -9,8 +9,8 @@
 //! BEF does not store) are kept as `_tfrt_stream_id` attributes.
 
 use super::attributes;
-use super::streams::{self, StreamOp, StreamOptions};
-use super::to_bef::RETURN_OP;
+use super::streams::StreamOptions;
+use super::to_bef::{RETURN_OP, analyze_block};
 use super::{ROOT_STREAM_IDS_ATTRIBUTE, STREAM_ID_ATTRIBUTE};
 use crate::format::{
     self, BefFile, Body, DecodeError, FunctionKind, KernelLocation, Location as BefLocation,
@@ -403,32 +403,15 @@ impl Builder<'_> {
         decoded: &[u64],
         decoded_root: u64,
     ) -> Option<Attribute> {
-        let mut producer = std::collections::HashMap::new();
-        let mut operands = Vec::new();
-        let mut operand_is_chain = Vec::new();
-        for (i, op) in block.ops.iter().enumerate() {
-            operands.extend(op.operands.iter().map(|v| producer.get(v).copied()));
-            operand_is_chain.extend(
-                op.operands
-                    .iter()
-                    .map(|v| self.module.values[v.index()].ty == Type::chain()),
-            );
-            for &result in &op.results {
-                producer.insert(result, i);
-            }
-        }
-        let mut input = Vec::with_capacity(block.ops.len());
-        let mut start = 0;
-        for op in &block.ops {
-            let end = start + op.operands.len();
-            input.push(StreamOp {
-                operands: &operands[start..end],
-                operand_is_chain: &operand_is_chain[start..end],
-                cost: 1,
-            });
-            start = end;
-        }
-        let analysed = streams::analyze(&input, StreamOptions::default());
+        let producer: rustc_hash::FxHashMap<ValueId, usize> = block
+            .ops
+            .iter()
+            .enumerate()
+            .flat_map(|(i, op)| op.results.iter().map(move |&r| (r, i)))
+            .collect();
+        let analysed = analyze_block(&self.module, block, StreamOptions::default(), |v| {
+            producer.get(v).copied()
+        });
         let kernels = &analysed.ops[..decoded.len()];
         if kernels == decoded && analysed.root == decoded_root {
             return None;

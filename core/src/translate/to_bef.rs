@@ -13,7 +13,7 @@ use crate::format::{
     Location as BefLocation,
 };
 use crate::ir::{
-    Attribute, Diagnostic, Func, FuncKind, Location, Module, Op, Region, Type, ValueId,
+    Attribute, Block, Diagnostic, Func, FuncKind, Location, Module, Op, Region, Type, ValueId,
 };
 
 /// The op that ends every function body; not a kernel.
@@ -666,31 +666,7 @@ impl FunctionEmitter<'_, '_> {
 
         // Streams.
         let options = stream_options(module, entry.owner);
-        let chain = Type::chain();
-        let all_operands = block.ops.iter().flat_map(|op| op.operands.iter());
-        let operand_producers: Vec<Option<usize>> = all_operands
-            .clone()
-            .map(|v| producer_of(&self.producer, v))
-            .collect();
-        let operand_is_chain: Vec<bool> = all_operands
-            .map(|v| module.values[v.index()].ty == chain)
-            .collect();
-        let mut start = 0;
-        let analysis_input: Vec<StreamOp> = block
-            .ops
-            .iter()
-            .map(|op| {
-                let end = start + op.operands.len();
-                let range = start..end;
-                start = end;
-                StreamOp {
-                    operands: &operand_producers[range.clone()],
-                    operand_is_chain: &operand_is_chain[range],
-                    cost: op_cost(op, options.cost_threshold),
-                }
-            })
-            .collect();
-        let streams = streams::analyze(&analysis_input, options);
+        let streams = analyze_block(module, block, options, |v| producer_of(&self.producer, v));
         let root_override = match entry.owner.attribute(ROOT_STREAM_IDS_ATTRIBUTE) {
             Some(Attribute::Array(ids)) => ids
                 .get(entry.region_index)
@@ -799,6 +775,37 @@ impl FunctionEmitter<'_, '_> {
                 .unwrap_or_default(),
         })
     }
+}
+
+/// Runs the stream analysis over `block`; `producer` gives the index of
+/// the op defining an operand (`None` for block arguments).
+pub(super) fn analyze_block(
+    module: &Module,
+    block: &Block,
+    options: StreamOptions,
+    producer: impl Fn(&ValueId) -> Option<usize>,
+) -> streams::Streams {
+    let chain = Type::chain();
+    let all_operands = block.ops.iter().flat_map(|op| op.operands.iter());
+    let operand_producers: Vec<Option<usize>> = all_operands.clone().map(&producer).collect();
+    let operand_is_chain: Vec<bool> = all_operands
+        .map(|v| module.values[v.index()].ty == chain)
+        .collect();
+    let mut start = 0;
+    let input: Vec<StreamOp> = block
+        .ops
+        .iter()
+        .map(|op| {
+            let range = start..start + op.operands.len();
+            start = range.end;
+            StreamOp {
+                operands: &operand_producers[range.clone()],
+                operand_is_chain: &operand_is_chain[range],
+                cost: op_cost(op, options.cost_threshold),
+            }
+        })
+        .collect();
+    streams::analyze(&input, options)
 }
 
 /// `GetOperationCost`: returns and chain merges are cheap; an op with a
