@@ -1,6 +1,6 @@
 //! `bef translate`: MLIR text ↔ BEF.
 
-use std::io::{IsTerminal, Read, Write};
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
 use clap::Args;
@@ -62,8 +62,12 @@ pub struct TranslateArgs {
 
 /// Runs the command; `Ok` means exit status 0.
 pub fn run(args: &TranslateArgs) -> Result<(), Failure> {
-    let input = read_input(&args.input)?;
     let name = display_name(&args.input);
+    // Loaded the way BEF wants it (mmap or an 8-aligned copy), which text
+    // does not mind.
+    let buffer = BefBuffer::load(&args.input)
+        .map_err(|e| Failure::Message(format!("cannot read {name}: {e}")))?;
+    let input = buffer.bytes();
     let is_bef = input.starts_with(&MAGIC);
     let to_mlir = if args.bef_to_mlir {
         true
@@ -73,9 +77,9 @@ pub fn run(args: &TranslateArgs) -> Result<(), Failure> {
         is_bef
     };
     let output = if to_mlir {
-        bef_to_text(&input, args)?.into_bytes()
+        bef_to_text(&buffer, args)?.into_bytes()
     } else {
-        let source = std::str::from_utf8(&input).map_err(|e| {
+        let source = std::str::from_utf8(input).map_err(|e| {
             Failure::Message(format!(
                 "{name} is neither BEF nor UTF-8 text (invalid UTF-8 at byte {})",
                 e.valid_up_to()
@@ -97,17 +101,6 @@ fn display_name(path: &std::path::Path) -> String {
     }
 }
 
-fn read_input(path: &std::path::Path) -> Result<Vec<u8>, Failure> {
-    let mut bytes = Vec::new();
-    let result = if path.as_os_str() == "-" {
-        std::io::stdin().read_to_end(&mut bytes).map(|_| ())
-    } else {
-        std::fs::File::open(path).and_then(|mut f| f.read_to_end(&mut bytes).map(|_| ()))
-    };
-    result.map_err(|e| Failure::Message(format!("cannot read {}: {e}", display_name(path))))?;
-    Ok(bytes)
-}
-
 fn write_output(path: &std::path::Path, bytes: &[u8], binary: bool) -> Result<(), Failure> {
     if path.as_os_str() == "-" {
         let stdout = std::io::stdout();
@@ -126,8 +119,7 @@ fn write_output(path: &std::path::Path, bytes: &[u8], binary: bool) -> Result<()
     }
 }
 
-fn bef_to_text(input: &[u8], args: &TranslateArgs) -> Result<String, Failure> {
-    let buffer = BefBuffer::copy_from(input);
+fn bef_to_text(buffer: &BefBuffer, args: &TranslateArgs) -> Result<String, Failure> {
     let file = buffer.open().map_err(|e| Failure::Message(e.to_string()))?;
     let module = tr::bef_to_mlir(&file).map_err(|e| Failure::Message(e.to_string()))?;
     Ok(text::print_module(
