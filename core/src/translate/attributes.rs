@@ -7,7 +7,7 @@ use crate::ir::{Attribute, DenseElements, FloatKind, Signedness, Type};
 /// Expanded dense payloads larger than this are refused: BEF stores every
 /// element of a splat, and a tiny `dense<0> : tensor<99999999999xi8>` must
 /// not allocate without bound.
-pub const MAX_DENSE_BYTES: u64 = 1 << 28;
+pub const MAX_DENSE_BYTES: u64 = 1 << 26;
 
 /// The BEF data type of a scalar or tensor element type.
 pub fn dtype_of(ty: &Type) -> Option<DType> {
@@ -80,7 +80,13 @@ pub fn type_of(dtype: DType) -> Option<Type> {
 }
 
 /// Why an attribute cannot be written; the caller names the attribute.
-pub struct Unsupported;
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unsupported {
+    /// BEF has no encoding for this kind of attribute.
+    Kind,
+    /// Dense elements that would expand to this many bytes.
+    TooLarge(u64),
+}
 
 /// Converts an attribute that is not a function reference. `Err` means
 /// "BEF files cannot encode" it.
@@ -93,18 +99,18 @@ pub fn to_bef(attr: &Attribute) -> Result<BefAttribute, Unsupported> {
             Type::Float(FloatKind::BF16) => BefAttribute::BF16(*bits as u16),
             Type::Float(FloatKind::F32) => BefAttribute::F32(*bits as u32),
             Type::Float(FloatKind::F64) => BefAttribute::F64(*bits as u64),
-            _ => return Err(Unsupported),
+            _ => return Err(Unsupported::Kind),
         },
         Attribute::String { value, .. } => BefAttribute::String(value.clone()),
         Attribute::Type(ty) => match dtype_of(ty) {
             // Unsigned i1 has no data type; the reference would crash.
             Some(dtype) => BefAttribute::Type(dtype),
-            None => return Err(Unsupported),
+            None => return Err(Unsupported::Kind),
         },
         Attribute::Shape(dims) => BefAttribute::Shape(dims.clone()),
         Attribute::DenseElements(dense) => BefAttribute::Dense(dense_to_bef(dense)?),
         Attribute::Array(elements) => array(elements)?,
-        _ => return Err(Unsupported),
+        _ => return Err(Unsupported::Kind),
     })
 }
 
@@ -122,7 +128,7 @@ fn integer(value: i128, ty: &Type) -> Result<BefAttribute, Unsupported> {
         Some(DType::UI16) => BefAttribute::UI16(bits as u16),
         Some(DType::UI32) => BefAttribute::UI32(bits as u32),
         Some(DType::UI64) => BefAttribute::UI64(bits),
-        _ => return Err(Unsupported),
+        _ => return Err(Unsupported::Kind),
     })
 }
 
@@ -132,35 +138,39 @@ fn dense_to_bef(dense: &DenseElements) -> Result<DenseAttr, Unsupported> {
         element,
     } = &dense.ty
     else {
-        return Err(Unsupported);
+        return Err(Unsupported::Kind);
     };
-    let dtype = dtype_of(element).ok_or(Unsupported)?;
+    let dtype = dtype_of(element).ok_or(Unsupported::Kind)?;
     if matches!(dtype, DType::String | DType::Resource | DType::Variant)
         || matches!(
             dtype,
             DType::QUI8 | DType::QUI16 | DType::QI8 | DType::QI16 | DType::QI32
         )
     {
-        return Err(Unsupported);
+        return Err(Unsupported::Kind);
     }
-    let size = dtype.host_size().ok_or(Unsupported)? as u64;
+    let size = dtype.host_size().ok_or(Unsupported::Kind)? as u64;
     let mut count: u64 = 1;
     for &dim in shape {
-        let dim = u64::try_from(dim).map_err(|_| Unsupported)?;
-        count = count.checked_mul(dim).ok_or(Unsupported)?;
+        let dim = u64::try_from(dim).map_err(|_| Unsupported::Kind)?;
+        count = count
+            .checked_mul(dim)
+            .ok_or(Unsupported::TooLarge(u64::MAX))?;
     }
-    let total = count.checked_mul(size).ok_or(Unsupported)?;
+    let total = count
+        .checked_mul(size)
+        .ok_or(Unsupported::TooLarge(u64::MAX))?;
     if total > MAX_DENSE_BYTES {
-        return Err(Unsupported);
+        return Err(Unsupported::TooLarge(total));
     }
     let data = if dense.splat {
         if dense.data.len() as u64 != size {
-            return Err(Unsupported);
+            return Err(Unsupported::Kind);
         }
         dense.data.repeat(count as usize)
     } else {
         if dense.data.len() as u64 != total {
-            return Err(Unsupported);
+            return Err(Unsupported::Kind);
         }
         dense.data.clone()
     };

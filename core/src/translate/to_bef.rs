@@ -5,7 +5,7 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
-use super::attributes;
+use super::attributes::{self, Unsupported};
 use super::streams::{self, StreamOp, StreamOptions};
 use super::{ROOT_STREAM_IDS_ATTRIBUTE, STREAM_ID_ATTRIBUTE, is_skipped_attribute};
 use crate::format::{
@@ -355,29 +355,41 @@ impl<'m> Collector<'m> {
                     continue;
                 }
             }
-            let symbol_array = matches!(value, Attribute::Array(elements)
-                if matches!(elements.first(), Some(Attribute::SymbolRef { .. })));
-            let supported = if symbol_array {
-                let Attribute::Array(elements) = value else {
-                    unreachable!()
-                };
-                elements
+            // An array that starts with a symbol holds functions.
+            let symbols = match value {
+                Attribute::Array(elements)
+                    if matches!(elements.first(), Some(Attribute::SymbolRef { .. })) =>
+                {
+                    Some(elements)
+                }
+                _ => None,
+            };
+            let converted = match symbols {
+                Some(elements) => elements
                     .iter()
                     .all(|e| matches!(e, Attribute::SymbolRef { nested, .. } if nested.is_empty()))
-            } else {
-                attributes::to_bef(value).is_ok()
+                    .then_some(None)
+                    .ok_or(Unsupported::Kind),
+                None => attributes::to_bef(value).map(Some),
             };
-            if !supported {
-                if self.errors.is_empty() {
-                    self.error(
-                        &op.location,
-                        format!("BEF files cannot encode the '{name}' attribute"),
-                    );
+            let converted = match converted {
+                Ok(converted) => converted,
+                Err(reason) => {
+                    if self.errors.is_empty() {
+                        let mut message = format!("BEF files cannot encode the '{name}' attribute");
+                        if let Unsupported::TooLarge(bytes) = reason {
+                            message.push_str(&format!(
+                                ": its dense elements expand to {bytes} bytes, more than the {} the translator allows",
+                                attributes::MAX_DENSE_BYTES
+                            ));
+                        }
+                        self.error(&op.location, message);
+                    }
+                    return;
                 }
-                return;
-            }
+            };
             if self.options.optional_sections {
-                if symbol_array {
+                if symbols.is_some() {
                     // Named in the Strings section although nothing refers
                     // to the name: the reference adds it before it notices
                     // the array holds functions.
@@ -385,21 +397,18 @@ impl<'m> Collector<'m> {
                 }
                 self.add_attribute_types(value);
             }
-            if symbol_array {
-                let Attribute::Array(elements) = value else {
-                    unreachable!()
-                };
+            if let Some(elements) = symbols {
                 for element in elements {
                     self.function_references
                         .push((element, op.location.clone()));
                 }
                 continue;
             }
+            let Some(converted) = converted else {
+                continue;
+            };
             let key = canonical(value);
             if !self.attribute_ids.contains_key(key.as_ref()) {
-                let Ok(converted) = attributes::to_bef(value) else {
-                    unreachable!("checked above")
-                };
                 self.attribute_ids
                     .insert(key.into_owned(), self.attributes.len() as u32);
                 self.attributes.push(converted);

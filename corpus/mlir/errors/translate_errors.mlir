@@ -208,3 +208,12 @@ func.func @outer() {
   }
   tfrt.return
 }
+
+// -----
+
+// A few bytes of text must not make the translator allocate 100 GB.
+func.func @huge_splat() {
+  // expected-error @+1 {{its dense elements expand to 99999999999 bytes}}
+  "tfrt_test.k"() {big = dense<0> : tensor<99999999999xi8>} : () -> ()
+  tfrt.return
+}
