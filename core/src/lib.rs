@@ -7,6 +7,7 @@
 
 pub mod cli;
 pub mod dump;
+pub mod exec;
 pub mod format;
 pub mod fuzz_targets;
 pub mod ir;

@@ -274,6 +274,20 @@ pub(crate) unsafe fn add_ref(h: NonNull<Header>) {
     }
 }
 
+/// Adds `n` references.
+///
+/// SAFETY: as [`add_ref`].
+#[inline]
+pub(crate) unsafe fn add_refs(h: NonNull<Header>, n: u32) {
+    // SAFETY: the block is live per the contract.
+    let old = unsafe { h.as_ref() }
+        .refcount
+        .fetch_add(n, Ordering::Relaxed);
+    if old.saturating_add(n) > MAX_REFCOUNT {
+        std::process::abort();
+    }
+}
+
 /// Drops a reference, destroying the block when it was the last.
 ///
 /// SAFETY: the caller owns one reference to the live block `h`.

@@ -372,6 +372,50 @@ impl AsyncValue {
         self.header().refcount.load(Ordering::Relaxed)
     }
 
+    /// Adds `n` references at once (one atomic operation), each to be
+    /// released by a later [`from_raw`](Self::from_raw) + drop. Used by the
+    /// executor, whose registers hand one reference to each user.
+    #[inline]
+    pub fn add_refs(&self, n: u32) {
+        if n == 0 {
+            return;
+        }
+        // SAFETY: we hold a reference, so the block is live.
+        unsafe { header::add_refs(self.ptr, n) }
+    }
+
+    /// Gives up this handle's reference, returning the raw block pointer.
+    #[inline]
+    pub fn into_raw(self) -> NonNull<()> {
+        let ptr = self.ptr.cast();
+        std::mem::forget(self);
+        ptr
+    }
+
+    /// Re-forms a handle from a pointer made by [`into_raw`](Self::into_raw).
+    ///
+    /// # Safety
+    /// `ptr` came from `into_raw` (possibly of another handle to the same
+    /// value) and the caller owns one reference that this handle takes over
+    /// (one from `into_raw`, or one added by [`add_refs`](Self::add_refs)).
+    #[inline]
+    pub unsafe fn from_raw(ptr: NonNull<()>) -> Self {
+        AsyncValue { ptr: ptr.cast() }
+    }
+
+    /// Borrows the value behind a raw pointer without taking a reference.
+    ///
+    /// # Safety
+    /// `ptr` came from `into_raw` and a reference to the value is held
+    /// elsewhere for the whole lifetime `'a`.
+    #[inline]
+    pub unsafe fn borrow_raw<'a>(ptr: &'a NonNull<()>) -> &'a AsyncValue {
+        // SAFETY: `AsyncValue` is a transparent wrapper of a `NonNull`
+        // pointer, so a `&NonNull<()>` to a block has the layout of a
+        // `&AsyncValue`; liveness is the caller's contract.
+        unsafe { &*(ptr as *const NonNull<()>).cast::<AsyncValue>() }
+    }
+
     /// Whether two handles point at the same value.
     pub fn ptr_eq(a: &AsyncValue, b: &AsyncValue) -> bool {
         a.ptr == b.ptr

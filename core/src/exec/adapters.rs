@@ -1,0 +1,571 @@
+//! Typed kernel adapters: [`kernel!`](crate::kernel) turns a function whose
+//! parameters are extractors ([`Argument<T>`], [`Out<T>`], [`Attribute<T>`],
+//! ...) and whose return value is a result (a value, a tuple, `()` or a
+//! `Result`) into a [`KernelFn`](super::KernelFn).
+//!
+//! Extractors take the frame's arguments, results, attributes and functions
+//! in declaration order. A wrong argument type or a missing attribute
+//! becomes an error value on every result (and a reported diagnostic), never
+//! undefined behaviour.
+
+use std::marker::PhantomData;
+use std::ops::Deref;
+
+use super::attribute::{ArrayAttr, AttrScalar, AttributeReader};
+use super::context::ExecutionContext;
+use super::frame::KernelFrame;
+use super::function::Function;
+use crate::format::{AttrType, Attribute as BefAttribute};
+use crate::runtime::{AsyncValue, AsyncValueRef, Chain, Diagnostic, ErrorCode, HostContext};
+
+/// Where the next extractor reads from.
+#[derive(Default, Debug)]
+pub struct Cursor {
+    argument: usize,
+    result: usize,
+    attribute: usize,
+    function: usize,
+}
+
+/// A kernel parameter built from the frame.
+pub trait FromFrame<'f>: Sized {
+    fn from_frame(frame: &'f KernelFrame<'_>, cursor: &mut Cursor) -> Result<Self, Diagnostic>;
+}
+
+fn next_argument<'f>(
+    frame: &'f KernelFrame<'_>,
+    cursor: &mut Cursor,
+) -> Result<&'f AsyncValue, Diagnostic> {
+    let index = cursor.argument;
+    cursor.argument += 1;
+    frame.args.get(index).ok_or_else(|| {
+        Diagnostic::new(format!(
+            "'{}' expects at least {} arguments but the program passes {}",
+            frame.kernel_name(),
+            index + 1,
+            frame.args.len()
+        ))
+        .with_code(ErrorCode::InvalidArgument)
+    })
+}
+
+fn next_attribute(frame: &KernelFrame<'_>, cursor: &mut Cursor) -> Result<u32, Diagnostic> {
+    let index = cursor.attribute;
+    cursor.attribute += 1;
+    frame.attributes.get(index).copied().ok_or_else(|| {
+        Diagnostic::new(format!(
+            "'{}' expects at least {} attributes but the program gives {}",
+            frame.kernel_name(),
+            index + 1,
+            frame.attributes.len()
+        ))
+        .with_code(ErrorCode::InvalidArgument)
+    })
+}
+
+fn next_result(frame: &KernelFrame<'_>, cursor: &mut Cursor) -> Result<usize, Diagnostic> {
+    let index = cursor.result;
+    cursor.result += 1;
+    if index < frame.results.len() {
+        Ok(index)
+    } else {
+        Err(Diagnostic::new(format!(
+            "'{}' produces at least {} results but the program declares {}",
+            frame.kernel_name(),
+            index + 1,
+            frame.results.len()
+        ))
+        .with_code(ErrorCode::InvalidArgument))
+    }
+}
+
+fn attribute_error(frame: &KernelFrame<'_>, message: String) -> Diagnostic {
+    Diagnostic::new(format!("'{}': {message}", frame.kernel_name()))
+        .with_code(ErrorCode::InvalidArgument)
+}
+
+/// An available argument of type `T`.
+pub struct Argument<'f, T> {
+    value: &'f AsyncValue,
+    payload: &'f T,
+}
+
+impl<'f, T> Argument<'f, T> {
+    /// The argument's AsyncValue (to forward it as a result, or keep it).
+    pub fn value(&self) -> &'f AsyncValue {
+        self.value
+    }
+
+    pub fn get(&self) -> &'f T {
+        self.payload
+    }
+}
+
+impl<T> Deref for Argument<'_, T> {
+    type Target = T;
+    #[inline(always)]
+    fn deref(&self) -> &T {
+        self.payload
+    }
+}
+
+impl<'f, T: Send + Sync + 'static> FromFrame<'f> for Argument<'f, T> {
+    #[inline(always)]
+    fn from_frame(frame: &'f KernelFrame<'_>, cursor: &mut Cursor) -> Result<Self, Diagnostic> {
+        let index = cursor.argument;
+        let value = next_argument(frame, cursor)?;
+        match value.get::<T>() {
+            Ok(payload) => Ok(Argument { value, payload }),
+            Err(e) => Err(Diagnostic::new(format!(
+                "'{}' argument #{index}: {e}",
+                frame.kernel_name()
+            ))
+            .with_code(ErrorCode::InvalidArgument)),
+        }
+    }
+}
+
+/// An argument of any type that may still be unavailable (for non-strict
+/// kernels and kernels that forward values).
+pub struct AnyArgument<'f>(&'f AsyncValue);
+
+impl Deref for AnyArgument<'_> {
+    type Target = AsyncValue;
+    fn deref(&self) -> &AsyncValue {
+        self.0
+    }
+}
+
+impl<'f> FromFrame<'f> for AnyArgument<'f> {
+    fn from_frame(frame: &'f KernelFrame<'_>, cursor: &mut Cursor) -> Result<Self, Diagnostic> {
+        next_argument(frame, cursor).map(AnyArgument)
+    }
+}
+
+/// The arguments not taken by earlier extractors.
+pub struct RemainingArguments<'f>(&'f [AsyncValue]);
+
+impl Deref for RemainingArguments<'_> {
+    type Target = [AsyncValue];
+    fn deref(&self) -> &[AsyncValue] {
+        self.0
+    }
+}
+
+impl<'f> FromFrame<'f> for RemainingArguments<'f> {
+    fn from_frame(frame: &'f KernelFrame<'_>, cursor: &mut Cursor) -> Result<Self, Diagnostic> {
+        let rest = frame.args.get(cursor.argument..).unwrap_or_default();
+        cursor.argument = frame.args.len();
+        Ok(RemainingArguments(rest))
+    }
+}
+
+/// A result slot of type `T`.
+pub struct Out<'f, T> {
+    frame: &'f KernelFrame<'f>,
+    index: usize,
+    _marker: PhantomData<fn(T)>,
+}
+
+impl<'f, T: Send + Sync + 'static> Out<'f, T> {
+    /// Makes the result an available `value`.
+    #[inline]
+    pub fn emplace(&self, value: T) {
+        self.frame
+            .set_result(self.index, AsyncValue::available(value));
+    }
+
+    /// Makes the result an existing value (e.g. an argument).
+    pub fn set(&self, value: AsyncValue) {
+        self.frame.set_result(self.index, value);
+    }
+
+    /// Makes the result a new unavailable value and returns it, to be
+    /// completed later (possibly on another thread).
+    pub fn allocate(&self) -> AsyncValueRef<T> {
+        let value = AsyncValueRef::<T>::unconstructed();
+        self.frame
+            .set_result(self.index, value.clone().into_untyped());
+        value
+    }
+
+    /// Reports `message` at the kernel and makes this result that error.
+    pub fn set_error(&self, message: impl Into<String>) {
+        let error = self.frame.emit_error(message);
+        self.frame.set_result(self.index, error);
+    }
+}
+
+impl<'f, T> FromFrame<'f> for Out<'f, T> {
+    fn from_frame(frame: &'f KernelFrame<'_>, cursor: &mut Cursor) -> Result<Self, Diagnostic> {
+        let index = next_result(frame, cursor)?;
+        // SAFETY-free variance: the frame outlives 'f by construction of the
+        // extractor call; we only narrow its lifetime parameter.
+        let frame: &'f KernelFrame<'f> = shorten(frame);
+        Ok(Out {
+            frame,
+            index,
+            _marker: PhantomData,
+        })
+    }
+}
+
+/// `KernelFrame<'a>` is covariant in `'a`, so a frame borrowed for `'f`
+/// can be viewed with its parameter shortened to `'f`.
+#[inline(always)]
+fn shorten<'f, 'a: 'f>(frame: &'f KernelFrame<'a>) -> &'f KernelFrame<'f> {
+    frame
+}
+
+/// The result slots not taken by earlier extractors.
+pub struct RemainingResults<'f> {
+    frame: &'f KernelFrame<'f>,
+    start: usize,
+}
+
+impl<'f> RemainingResults<'f> {
+    pub fn len(&self) -> usize {
+        self.frame.results.len() - self.start
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn set(&self, index: usize, value: AsyncValue) {
+        self.frame.set_result(self.start + index, value);
+    }
+
+    pub fn emplace<T: Send + Sync + 'static>(&self, index: usize, value: T) {
+        self.set(index, AsyncValue::available(value));
+    }
+
+    /// Makes result `index` a new unresolved indirect value, to be forwarded
+    /// to the real value later.
+    pub fn allocate_indirect(&self, index: usize) -> AsyncValue {
+        let value = AsyncValue::indirect();
+        self.set(index, value.clone());
+        value
+    }
+
+    /// Sets every remaining result to `value`.
+    pub fn set_all(&self, value: &AsyncValue) {
+        for i in 0..self.len() {
+            self.set(i, value.clone());
+        }
+    }
+
+    /// The frame (for location and context).
+    pub fn frame(&self) -> &'f KernelFrame<'f> {
+        self.frame
+    }
+}
+
+impl<'f> FromFrame<'f> for RemainingResults<'f> {
+    fn from_frame(frame: &'f KernelFrame<'_>, cursor: &mut Cursor) -> Result<Self, Diagnostic> {
+        let start = cursor.result.min(frame.results.len());
+        cursor.result = frame.results.len();
+        Ok(RemainingResults {
+            frame: shorten(frame),
+            start,
+        })
+    }
+}
+
+/// A scalar attribute.
+#[derive(Clone, Copy, Debug)]
+pub struct Attribute<T>(pub T);
+
+impl<T> Deref for Attribute<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<'f, T: AttrScalar> FromFrame<'f> for Attribute<T> {
+    #[inline]
+    fn from_frame(frame: &'f KernelFrame<'_>, cursor: &mut Cursor) -> Result<Self, Diagnostic> {
+        let offset = next_attribute(frame, cursor)?;
+        reader(frame)
+            .scalar::<T>(offset)
+            .map(Attribute)
+            .map_err(|m| attribute_error(frame, m))
+    }
+}
+
+fn reader<'f>(frame: &'f KernelFrame<'_>) -> AttributeReader<'f> {
+    AttributeReader {
+        section: frame.program.attribute_bytes(),
+    }
+}
+
+/// A string attribute.
+#[derive(Clone, Copy, Debug)]
+pub struct StringAttribute<'f>(pub &'f str);
+
+impl Deref for StringAttribute<'_> {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.0
+    }
+}
+
+impl<'f> FromFrame<'f> for StringAttribute<'f> {
+    fn from_frame(frame: &'f KernelFrame<'_>, cursor: &mut Cursor) -> Result<Self, Diagnostic> {
+        let offset = next_attribute(frame, cursor)?;
+        reader(frame)
+            .string(offset)
+            .map(StringAttribute)
+            .map_err(|m| attribute_error(frame, m))
+    }
+}
+
+/// An array attribute of fixed-width elements.
+pub struct ArrayAttribute<'f, T>(pub ArrayAttr<'f, T>);
+
+impl<'f, T> Deref for ArrayAttribute<'f, T> {
+    type Target = ArrayAttr<'f, T>;
+    fn deref(&self) -> &ArrayAttr<'f, T> {
+        &self.0
+    }
+}
+
+impl<'f, T: AttrScalar> FromFrame<'f> for ArrayAttribute<'f, T> {
+    fn from_frame(frame: &'f KernelFrame<'_>, cursor: &mut Cursor) -> Result<Self, Diagnostic> {
+        let offset = next_attribute(frame, cursor)?;
+        reader(frame)
+            .array::<T>(offset)
+            .map(ArrayAttribute)
+            .map_err(|m| attribute_error(frame, m))
+    }
+}
+
+/// A mixed or nested array attribute, decoded to a tree.
+#[derive(Debug, Clone)]
+pub struct AggregateAttribute(pub Vec<BefAttribute>);
+
+impl<'f> FromFrame<'f> for AggregateAttribute {
+    fn from_frame(frame: &'f KernelFrame<'_>, cursor: &mut Cursor) -> Result<Self, Diagnostic> {
+        let offset = next_attribute(frame, cursor)?;
+        match reader(frame).decode(offset, AttrType::AGGREGATE) {
+            Ok(BefAttribute::Aggregate(elements)) => Ok(AggregateAttribute(elements)),
+            Ok(_) => Err(attribute_error(
+                frame,
+                "expected an aggregate attribute".into(),
+            )),
+            Err(m) => Err(attribute_error(frame, m)),
+        }
+    }
+}
+
+/// A function attribute (`@f`, or a region).
+impl<'f> FromFrame<'f> for Function {
+    fn from_frame(frame: &'f KernelFrame<'_>, cursor: &mut Cursor) -> Result<Self, Diagnostic> {
+        let index = cursor.function;
+        cursor.function += 1;
+        frame.function(index).ok_or_else(|| {
+            attribute_error(
+                frame,
+                format!(
+                    "expects at least {} function attributes but the program gives {}",
+                    index + 1,
+                    frame.num_functions()
+                ),
+            )
+        })
+    }
+}
+
+/// The function attributes not taken by earlier extractors.
+pub struct RemainingFunctions(pub Vec<Function>);
+
+impl Deref for RemainingFunctions {
+    type Target = [Function];
+    fn deref(&self) -> &[Function] {
+        &self.0
+    }
+}
+
+impl<'f> FromFrame<'f> for RemainingFunctions {
+    fn from_frame(frame: &'f KernelFrame<'_>, cursor: &mut Cursor) -> Result<Self, Diagnostic> {
+        let functions = (cursor.function..frame.num_functions())
+            .filter_map(|i| frame.function(i))
+            .collect();
+        cursor.function = frame.num_functions();
+        Ok(RemainingFunctions(functions))
+    }
+}
+
+/// Reports errors at the kernel's location.
+pub struct KernelErrorHandler<'f> {
+    frame: &'f KernelFrame<'f>,
+}
+
+impl<'f> KernelErrorHandler<'f> {
+    /// Reports `message` and makes every result not yet set an error.
+    pub fn report_error(&self, message: impl Into<String>) {
+        self.frame.report_error(message, ErrorCode::Unknown);
+    }
+
+    /// As [`report_error`](Self::report_error) with an error code.
+    pub fn report_error_with_code(&self, message: impl Into<String>, code: ErrorCode) {
+        self.frame.report_error(message, code);
+    }
+
+    /// A reported error value at the kernel's location, for results
+    /// completed later.
+    pub fn emit_error(&self, message: impl Into<String>) -> AsyncValue {
+        self.frame.emit_error(message)
+    }
+
+    pub fn frame(&self) -> &'f KernelFrame<'f> {
+        self.frame
+    }
+}
+
+impl<'f> FromFrame<'f> for KernelErrorHandler<'f> {
+    fn from_frame(frame: &'f KernelFrame<'_>, _: &mut Cursor) -> Result<Self, Diagnostic> {
+        Ok(KernelErrorHandler {
+            frame: shorten(frame),
+        })
+    }
+}
+
+impl<'f> FromFrame<'f> for &'f ExecutionContext {
+    fn from_frame(frame: &'f KernelFrame<'_>, _: &mut Cursor) -> Result<Self, Diagnostic> {
+        Ok(frame.ctx)
+    }
+}
+
+impl<'f> FromFrame<'f> for &'f HostContext {
+    fn from_frame(frame: &'f KernelFrame<'_>, _: &mut Cursor) -> Result<Self, Diagnostic> {
+        Ok(frame.ctx.host())
+    }
+}
+
+impl<'f> FromFrame<'f> for &'f KernelFrame<'f> {
+    fn from_frame(frame: &'f KernelFrame<'_>, _: &mut Cursor) -> Result<Self, Diagnostic> {
+        Ok(shorten(frame))
+    }
+}
+
+/// A single kernel result.
+pub trait IntoResult {
+    fn into_value(self) -> AsyncValue;
+}
+
+macro_rules! available_result {
+    ($($t:ty),* $(,)?) => {$(
+        impl IntoResult for $t {
+            #[inline(always)]
+            fn into_value(self) -> AsyncValue {
+                AsyncValue::available(self)
+            }
+        }
+    )*};
+}
+
+available_result!(
+    bool, i8, i16, i32, i64, u8, u16, u32, u64, f32, f64, Chain, String
+);
+
+impl IntoResult for AsyncValue {
+    fn into_value(self) -> AsyncValue {
+        self
+    }
+}
+
+impl<T> IntoResult for AsyncValueRef<T> {
+    fn into_value(self) -> AsyncValue {
+        self.into()
+    }
+}
+
+/// What a kernel returns: `()`, one result, a tuple of results, or a
+/// `Result` whose error becomes every unset result.
+pub trait IntoResults {
+    fn into_results(self, frame: &KernelFrame<'_>, cursor: &Cursor);
+}
+
+impl IntoResults for () {
+    #[inline(always)]
+    fn into_results(self, _: &KernelFrame<'_>, _: &Cursor) {}
+}
+
+impl<T: IntoResult> IntoResults for T {
+    #[inline(always)]
+    fn into_results(self, frame: &KernelFrame<'_>, cursor: &Cursor) {
+        frame.set_result(cursor.result, self.into_value());
+    }
+}
+
+macro_rules! tuple_results {
+    ($(($($name:ident $i:tt),+)),* $(,)?) => {$(
+        impl<$($name: IntoResult),+> IntoResults for ($($name,)+) {
+            fn into_results(self, frame: &KernelFrame<'_>, cursor: &Cursor) {
+                $(frame.set_result(cursor.result + $i, self.$i.into_value());)+
+            }
+        }
+    )*};
+}
+
+tuple_results!((A 0, B 1), (A 0, B 1, C 2), (A 0, B 1, C 2, D 3));
+
+impl<R: IntoResults, E: Into<Diagnostic>> IntoResults for Result<R, E> {
+    fn into_results(self, frame: &KernelFrame<'_>, cursor: &Cursor) {
+        match self {
+            Ok(results) => results.into_results(frame, cursor),
+            Err(error) => frame.report(error.into()),
+        }
+    }
+}
+
+/// Defines a kernel from a function whose parameters are extractors:
+///
+/// ```
+/// use bef::exec::{Argument, Out};
+/// bef::kernel! {
+///     /// `tfrt.add.i32`
+///     pub fn add_i32(a: Argument<i32>, b: Argument<i32>) -> i32 {
+///         a.wrapping_add(*b)
+///     }
+/// }
+/// bef::kernel! {
+///     pub fn div_i32(a: Argument<i32>, b: Argument<i32>, q: Out<i32>, r: Out<i32>)
+///         -> Result<(), String>
+///     {
+///         if *b == 0 { return Err("divide by zero".into()); }
+///         q.emplace(*a / *b);
+///         r.emplace(*a % *b);
+///         Ok(())
+///     }
+/// }
+/// ```
+///
+/// The result is a `fn(&KernelFrame)` to register in a
+/// [`KernelRegistry`](crate::exec::KernelRegistry). Returned values fill the
+/// results after those taken by `Out` parameters.
+#[macro_export]
+macro_rules! kernel {
+    ($(#[$meta:meta])* $vis:vis fn $name:ident ( $($arg:ident : $ty:ty),* $(,)? ) $(-> $ret:ty)? $body:block) => {
+        $(#[$meta])*
+        $vis fn $name(frame: &$crate::exec::KernelFrame<'_>) {
+            #[inline(always)]
+            #[allow(clippy::too_many_arguments)]
+            fn body($($arg: $ty),*) $(-> $ret)? $body
+            #[allow(unused_mut)]
+            let mut cursor = $crate::exec::Cursor::default();
+            $(
+                let $arg = match <$ty as $crate::exec::FromFrame<'_>>::from_frame(frame, &mut cursor) {
+                    Ok(value) => value,
+                    Err(diag) => {
+                        frame.report(diag);
+                        return;
+                    }
+                };
+            )*
+            $crate::exec::IntoResults::into_results(body($($arg),*), frame, &cursor);
+        }
+    };
+}

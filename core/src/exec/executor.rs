@@ -1,0 +1,540 @@
+//! The BEF executor: asynchronous dataflow over one function's kernels, as
+//! the reference BEFExecutor does it.
+//!
+//! * Each kernel has a ready count (its operands); a producer publishing a
+//!   result decrements the count of every user, and the one that reaches
+//!   zero makes the user ready.
+//! * Ready kernels of the current stream run inline on this thread, newest
+//!   first (LIFO, for locality); ready kernels of other streams are enqueued
+//!   on the work queue, one task per stream.
+//! * An unavailable result defers its users with `and_then`; when the
+//!   continuation would nest too deep it is enqueued instead.
+//! * A kernel with an error argument (or any kernel once the host context is
+//!   cancelled) does not run: its results are that error.
+//!
+//! Registers hold raw AsyncValue pointers carrying one reference per
+//! reading operand; each reader takes one when it runs. A register that is
+//! a function result (or that a non-strict kernel read before its producer
+//! ran) holds an indirect placeholder, pinned by one more reference, that
+//! the producer forwards to its value.
+
+use std::cell::Cell;
+use std::ptr::NonNull;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicPtr, AtomicU32, Ordering};
+use std::time::Instant;
+
+use super::context::ExecutionContext;
+use super::frame::KernelFrame;
+use super::observer::{ExecEvent, ExecutionId};
+use super::program::Program;
+use super::tables::FunctionTables;
+use crate::runtime::{AsyncValue, Diagnostic, ErrorCode};
+
+/// Continuations nested deeper than this are enqueued instead of run.
+const MAX_STACK_DEPTH: u32 = 100;
+
+thread_local! {
+    static STACK_DEPTH: Cell<u32> = const { Cell::new(0) };
+}
+
+/// Counts nesting of continuations on this thread while alive.
+struct StackGuard;
+
+impl StackGuard {
+    fn enter() -> (StackGuard, bool) {
+        let depth = STACK_DEPTH.with(|d| {
+            let v = d.get() + 1;
+            d.set(v);
+            v
+        });
+        (StackGuard, depth >= MAX_STACK_DEPTH)
+    }
+}
+
+impl Drop for StackGuard {
+    fn drop(&mut self) {
+        STACK_DEPTH.with(|d| d.set(d.get() - 1));
+    }
+}
+
+/// One execution of one function.
+struct Execution {
+    program: Arc<Program>,
+    tables: Arc<FunctionTables>,
+    ctx: ExecutionContext,
+    registers: Box<[AtomicPtr<()>]>,
+    ready: Box<[AtomicU32]>,
+    /// Non-zero when an observer is attached.
+    id: ExecutionId,
+}
+
+/// Runs BEF function `tables` of `program` on `args`, appending one value
+/// per function result to `results` (unavailable until computed).
+pub(crate) fn execute(
+    program: &Arc<Program>,
+    tables: &Arc<FunctionTables>,
+    ctx: &ExecutionContext,
+    args: &[AsyncValue],
+    results: &mut Vec<AsyncValue>,
+) {
+    let id = match ctx.observer() {
+        Some(observer) => {
+            let id = ExecutionContext::next_execution_id();
+            observer.on_event(&ExecEvent::FunctionBegin {
+                execution: id,
+                function: tables.index,
+                name: &tables.name,
+                thread: std::thread::current().id(),
+                time: Instant::now(),
+            });
+            id
+        }
+        None => 0,
+    };
+    let exec = Arc::new(Execution {
+        program: program.clone(),
+        tables: tables.clone(),
+        ctx: ctx.clone(),
+        registers: (0..tables.num_registers())
+            .map(|_| AtomicPtr::new(std::ptr::null_mut()))
+            .collect(),
+        ready: tables
+            .kernels
+            .iter()
+            .map(|k| AtomicU32::new(k.ready_count))
+            .collect(),
+        id,
+    });
+    // Results are indirect placeholders, forwarded when their producers run.
+    for &register in tables.results.iter() {
+        let slot = &exec.registers[register as usize];
+        let current = slot.load(Ordering::Relaxed);
+        if let Some(existing) = NonNull::new(current) {
+            // SAFETY: the register holds a reference (its pin) until the
+            // producer runs, which cannot happen before execution starts.
+            results.push(unsafe { AsyncValue::borrow_raw(&existing) }.clone());
+            continue;
+        }
+        // The register owns one reference per reader plus the pin (the
+        // clone's); `results` keeps the original one.
+        let placeholder = AsyncValue::indirect();
+        placeholder.add_refs(tables.reader_counts[register as usize]);
+        slot.store(placeholder.clone().into_raw().as_ptr(), Ordering::Relaxed);
+        results.push(placeholder);
+    }
+    exec.run(args);
+}
+
+/// Ready kernels found while processing one sequential path.
+struct ReadyQueue {
+    stream: u32,
+    inline: Vec<u32>,
+    outline: Vec<u32>,
+}
+
+impl ReadyQueue {
+    fn new(stream: u32) -> Self {
+        ReadyQueue {
+            stream,
+            inline: Vec::new(),
+            outline: Vec::new(),
+        }
+    }
+
+    /// When nothing of the current stream is ready, adopt the stream of the
+    /// first outline kernel and take all of that stream's kernels inline.
+    fn switch_stream(&mut self, exec: &Execution) {
+        let Some(&first) = self.outline.first() else {
+            return;
+        };
+        self.stream = exec.tables.kernels[first as usize].stream_id;
+        let stream = self.stream;
+        let kernels = &exec.tables.kernels;
+        self.outline.retain(|&id| {
+            if kernels[id as usize].stream_id == stream {
+                self.inline.push(id);
+                false
+            } else {
+                true
+            }
+        });
+    }
+}
+
+/// Reusable argument and result buffers of one processing loop.
+struct FrameBuffers {
+    args: Vec<AsyncValue>,
+    results: Vec<Cell<Option<AsyncValue>>>,
+}
+
+impl Execution {
+    fn run(self: &Arc<Self>, args: &[AsyncValue]) {
+        let tables = &self.tables;
+        let mut queue = ReadyQueue::new(tables.kernels[0].stream_id);
+        let pseudo = tables.record(0);
+        let counts = pseudo.used_by_counts();
+        let mut at = pseudo.used_by_start();
+        let words = pseudo.words();
+        // Result 0 triggers the kernels without operands.
+        let users = &words[at..at + counts[0] as usize];
+        at += counts[0] as usize;
+        self.decrement(users, None, &mut queue);
+        for (n, &register) in pseudo.results().iter().enumerate().skip(1) {
+            let users = &words[at..at + counts[n] as usize];
+            at += counts[n] as usize;
+            let value = match args.get(n - 1) {
+                Some(arg) => arg.clone(),
+                None => AsyncValue::error(
+                    Diagnostic::new(format!(
+                        "function '{}' takes {} arguments but was called with {}",
+                        tables.name,
+                        tables.num_arguments,
+                        args.len()
+                    ))
+                    .with_code(ErrorCode::InvalidArgument),
+                ),
+            };
+            self.publish(register, value, (0, n), users, &mut queue);
+        }
+        self.process(queue);
+    }
+
+    #[inline]
+    fn observe(&self, event: impl FnOnce() -> ExecEvent<'static>) {
+        if let Some(observer) = self.ctx.observer() {
+            observer.on_event(&event());
+        }
+    }
+
+    /// Makes `value` the content of `register` and schedules `users` (the
+    /// users of result `n` of kernel `producer`), now if the value is
+    /// available, otherwise when it becomes available.
+    #[inline]
+    fn publish(
+        self: &Arc<Self>,
+        register: u32,
+        value: AsyncValue,
+        (producer, n): (u32, usize),
+        users: &[u32],
+        queue: &mut ReadyQueue,
+    ) {
+        if value.is_available() || users.is_empty() {
+            self.set_register(register, value);
+            self.decrement(users, Some(register), queue);
+            return;
+        }
+        let exec = self.clone();
+        let stream = queue.stream;
+        let waiting = value.clone();
+        waiting.and_then(move || {
+            let (_guard, must_enqueue) = StackGuard::enter();
+            if must_enqueue {
+                let ctx = exec.ctx.clone();
+                ctx.enqueue_work(move || exec.resume(stream, register, value, producer, n));
+            } else {
+                exec.resume(stream, register, value, producer, n);
+            }
+        });
+    }
+
+    /// The deferred half of [`publish`](Self::publish).
+    fn resume(
+        self: &Arc<Self>,
+        stream: u32,
+        register: u32,
+        value: AsyncValue,
+        producer: u32,
+        n: usize,
+    ) {
+        let mut queue = ReadyQueue::new(stream);
+        self.set_register(register, value);
+        let users = self.tables.record(producer as usize).users(n);
+        self.decrement(users, Some(register), &mut queue);
+        self.process(queue);
+    }
+
+    fn set_register(&self, register: u32, value: AsyncValue) {
+        let r = register as usize;
+        let readers = self.tables.reader_counts[r];
+        let slot = &self.registers[r];
+        if self.id != 0 {
+            let state = value.state();
+            self.observe(|| ExecEvent::RegisterSet {
+                execution: self.id,
+                register,
+                state,
+            });
+        }
+        if !self.tables.is_result[r] {
+            if readers == 0 {
+                return; // nobody reads it: drop the value
+            }
+            value.add_refs(readers - 1);
+            let raw = value.into_raw();
+            match slot.compare_exchange(
+                std::ptr::null_mut(),
+                raw.as_ptr(),
+                Ordering::Release,
+                Ordering::Acquire,
+            ) {
+                Ok(_) => return,
+                Err(_) => {
+                    // A non-strict reader installed a placeholder first: take
+                    // back the added references and forward the placeholder.
+                    for _ in 1..readers {
+                        // SAFETY: we added `readers - 1` references, none of
+                        // which was published.
+                        drop(unsafe { AsyncValue::from_raw(raw) });
+                    }
+                    // SAFETY: the reference the value came with.
+                    let value = unsafe { AsyncValue::from_raw(raw) };
+                    self.forward_placeholder(slot, value);
+                    return;
+                }
+            }
+        }
+        self.forward_placeholder(slot, value);
+    }
+
+    /// Forwards the placeholder in `slot` to `value` and drops its pin.
+    fn forward_placeholder(&self, slot: &AtomicPtr<()>, value: AsyncValue) {
+        let Some(placeholder) = NonNull::new(slot.load(Ordering::Acquire)) else {
+            return;
+        };
+        // SAFETY: the register owns the pin reference, which only this
+        // producer releases (below), so the placeholder is live.
+        let indirect = unsafe { AsyncValue::from_raw(placeholder) };
+        let _ = indirect.try_forward_to(value);
+        drop(indirect); // the pin
+    }
+
+    /// Decrements the ready count of each user; collects those now ready.
+    #[inline]
+    fn decrement(&self, users: &[u32], register: Option<u32>, queue: &mut ReadyQueue) {
+        for &user in users {
+            let info = &self.tables.kernels[user as usize];
+            if info.non_strict {
+                let first = self.tables.record(user as usize).arguments()[0];
+                if register != Some(first) {
+                    continue;
+                }
+            }
+            let count = &self.ready[user as usize];
+            if count.load(Ordering::Acquire) == 1 || count.fetch_sub(1, Ordering::AcqRel) == 1 {
+                if self.id != 0 {
+                    self.observe(|| ExecEvent::KernelReady {
+                        execution: self.id,
+                        kernel: user,
+                    });
+                }
+                if info.stream_id == queue.stream {
+                    queue.inline.push(user);
+                } else {
+                    queue.outline.push(user);
+                }
+            }
+        }
+    }
+
+    /// Runs ready kernels until none is left on this path.
+    fn process(self: &Arc<Self>, mut queue: ReadyQueue) {
+        let mut buffers = FrameBuffers {
+            args: Vec::new(),
+            results: Vec::new(),
+        };
+        loop {
+            if queue.inline.is_empty() {
+                queue.switch_stream(self);
+            }
+            if !queue.outline.is_empty() {
+                self.enqueue_outline(&mut queue.outline);
+            }
+            let Some(id) = queue.inline.pop() else {
+                break;
+            };
+            self.run_kernel(id, &mut buffers, &mut queue);
+        }
+    }
+
+    /// Enqueues outline kernels, one task per stream.
+    #[cold]
+    fn enqueue_outline(self: &Arc<Self>, ids: &mut Vec<u32>) {
+        let kernels = &self.tables.kernels;
+        ids.sort_by_key(|&id| kernels[id as usize].stream_id);
+        for group in
+            ids.chunk_by(|&a, &b| kernels[a as usize].stream_id == kernels[b as usize].stream_id)
+        {
+            let stream = kernels[group[0] as usize].stream_id;
+            let exec = self.clone();
+            let inline = group.to_vec();
+            self.ctx.enqueue_work(move || {
+                let queue = ReadyQueue {
+                    stream,
+                    inline,
+                    outline: Vec::new(),
+                };
+                exec.process(queue);
+            });
+        }
+        ids.clear();
+    }
+
+    /// Takes one reference from `register` for a strict reader.
+    #[inline]
+    fn take(&self, register: u32) -> AsyncValue {
+        match NonNull::new(self.registers[register as usize].load(Ordering::Acquire)) {
+            // SAFETY: the register owns one reference per reader, and this
+            // reader runs once.
+            Some(ptr) => unsafe { AsyncValue::from_raw(ptr) },
+            None => AsyncValue::error(
+                Diagnostic::new(format!(
+                    "register {register} of '{}' was read before it was written",
+                    self.tables.name
+                ))
+                .with_code(ErrorCode::Internal),
+            ),
+        }
+    }
+
+    /// Takes one reference from `register` for a non-strict reader,
+    /// installing a placeholder if its producer has not run.
+    fn take_or_placeholder(&self, register: u32) -> AsyncValue {
+        let slot = &self.registers[register as usize];
+        if let Some(ptr) = NonNull::new(slot.load(Ordering::Acquire)) {
+            // SAFETY: as in `take`.
+            return unsafe { AsyncValue::from_raw(ptr) };
+        }
+        let readers = self.tables.reader_counts[register as usize];
+        let placeholder = AsyncValue::indirect();
+        // Readers plus the pin, of which we keep one reader's share.
+        placeholder.add_refs(readers);
+        let raw = placeholder.into_raw();
+        match slot.compare_exchange(
+            std::ptr::null_mut(),
+            raw.as_ptr(),
+            Ordering::AcqRel,
+            Ordering::Acquire,
+        ) {
+            // SAFETY: one of the references we added is this reader's.
+            Ok(_) => unsafe { AsyncValue::from_raw(raw) },
+            Err(published) => {
+                for _ in 0..=readers {
+                    // SAFETY: nobody else saw the placeholder; release all
+                    // `readers + 1` references.
+                    drop(unsafe { AsyncValue::from_raw(raw) });
+                }
+                // SAFETY: as in `take` (the producer won the race).
+                unsafe { AsyncValue::from_raw(NonNull::new(published).expect("non-null")) }
+            }
+        }
+    }
+
+    fn run_kernel(self: &Arc<Self>, id: u32, buffers: &mut FrameBuffers, queue: &mut ReadyQueue) {
+        let tables = &*self.tables;
+        let info = tables.kernels[id as usize];
+        let record = tables.record(id as usize);
+        let kernel = self.program.kernel_impl(record.code());
+        let host = self.ctx.host();
+        let mut error: Option<&AsyncValue> = host.cancel_value();
+        buffers.args.clear();
+        if info.non_strict {
+            for &register in record.arguments() {
+                buffers.args.push(self.take_or_placeholder(register));
+            }
+        } else {
+            for &register in record.arguments() {
+                buffers.args.push(self.take(register));
+            }
+        }
+        let num_results = record.num_results();
+        buffers.results.clear();
+        buffers.results.resize_with(num_results, || Cell::new(None));
+        if !info.non_strict {
+            if let Some(e) = buffers.args.iter().find(|a| a.is_error()) {
+                error = Some(e);
+            }
+        }
+        let observed = self.id != 0;
+        if observed {
+            let name = self.program.kernel_names()[record.code() as usize].as_str();
+            if let Some(observer) = self.ctx.observer() {
+                observer.on_event(&ExecEvent::KernelStart {
+                    execution: self.id,
+                    kernel: id,
+                    name,
+                    thread: std::thread::current().id(),
+                    time: Instant::now(),
+                });
+            }
+        }
+        let skipped = error.is_some();
+        match error {
+            None => {
+                let frame = KernelFrame {
+                    args: &buffers.args,
+                    results: &buffers.results,
+                    attributes: record.attributes(),
+                    functions: record.functions(),
+                    program: &self.program,
+                    ctx: &self.ctx,
+                    code: record.code(),
+                    location: record.location(),
+                };
+                (kernel.func)(&frame);
+            }
+            Some(e) => {
+                for slot in &buffers.results {
+                    slot.set(Some(e.clone()));
+                }
+            }
+        }
+        if observed {
+            self.observe(|| ExecEvent::KernelEnd {
+                execution: self.id,
+                kernel: id,
+                thread: std::thread::current().id(),
+                time: Instant::now(),
+                skipped,
+            });
+        }
+        buffers.args.clear();
+        let counts = record.used_by_counts();
+        let mut at = record.used_by_start();
+        let words = record.words();
+        for (n, &register) in record.results().iter().enumerate() {
+            let users = &words[at..at + counts[n] as usize];
+            at += counts[n] as usize;
+            let value = match buffers.results[n].take() {
+                Some(value) => value,
+                None => self.missing_result(record.code(), record.location(), n),
+            };
+            self.publish(register, value, (id, n), users, queue);
+        }
+    }
+
+    #[cold]
+    fn missing_result(&self, code: u32, location: u32, n: usize) -> AsyncValue {
+        let mut diag = Diagnostic::new(format!(
+            "kernel '{}' did not set its result #{n}",
+            self.program.kernel_names()[code as usize]
+        ))
+        .with_code(ErrorCode::Internal);
+        diag.location = self.program.location(location);
+        self.ctx.emit_error(diag)
+    }
+}
+
+impl Drop for Execution {
+    fn drop(&mut self) {
+        if self.id != 0 {
+            if let Some(observer) = self.ctx.observer() {
+                observer.on_event(&ExecEvent::FunctionEnd {
+                    execution: self.id,
+                    thread: std::thread::current().id(),
+                    time: Instant::now(),
+                });
+            }
+        }
+    }
+}

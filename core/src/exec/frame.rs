@@ -1,0 +1,139 @@
+//! The kernel frame: what the executor hands a kernel (its arguments,
+//! result slots, attributes, functions, location and context).
+
+use std::cell::Cell;
+use std::sync::Arc;
+
+use super::context::ExecutionContext;
+use super::function::Function;
+use super::program::Program;
+use crate::runtime::{AsyncValue, Diagnostic, ErrorCode, HostContext, Location};
+
+/// A kernel invocation. Kernels normally use the typed extractors of
+/// [`kernel!`](crate::kernel) rather than the frame itself.
+pub struct KernelFrame<'a> {
+    pub(crate) args: &'a [AsyncValue],
+    pub(crate) results: &'a [Cell<Option<AsyncValue>>],
+    pub(crate) attributes: &'a [u32],
+    pub(crate) functions: &'a [u32],
+    pub(crate) program: &'a Arc<Program>,
+    pub(crate) ctx: &'a ExecutionContext,
+    pub(crate) code: u32,
+    pub(crate) location: u32,
+}
+
+impl<'a> KernelFrame<'a> {
+    /// The kernel's name as the program spells it.
+    pub fn kernel_name(&self) -> &'a str {
+        self.program
+            .kernel_names()
+            .get(self.code as usize)
+            .map_or("?", String::as_str)
+    }
+
+    #[inline]
+    pub fn arguments(&self) -> &'a [AsyncValue] {
+        self.args
+    }
+
+    #[inline]
+    pub fn num_results(&self) -> usize {
+        self.results.len()
+    }
+
+    /// Sets result `index` (ignored past the number of results the program
+    /// declares: the executor then reports the missing results instead).
+    #[inline]
+    pub fn set_result(&self, index: usize, value: AsyncValue) {
+        if let Some(slot) = self.results.get(index) {
+            slot.set(Some(value));
+        }
+    }
+
+    /// Whether result `index` has been set.
+    pub fn has_result(&self, index: usize) -> bool {
+        self.results.get(index).is_some_and(|slot| {
+            let value = slot.take();
+            let set = value.is_some();
+            slot.set(value);
+            set
+        })
+    }
+
+    /// Offsets of the kernel's attributes in the Attributes section.
+    #[inline]
+    pub fn attribute_offsets(&self) -> &'a [u32] {
+        self.attributes
+    }
+
+    /// The Attributes section.
+    #[inline]
+    pub fn attribute_section(&self) -> &'a [u8] {
+        self.program.attribute_bytes()
+    }
+
+    pub fn num_functions(&self) -> usize {
+        self.functions.len()
+    }
+
+    /// Function attribute `index` as a handle the kernel may keep.
+    pub fn function(&self, index: usize) -> Option<Function> {
+        let f = *self.functions.get(index)?;
+        Some(Function::new(self.program.clone(), f as usize))
+    }
+
+    pub fn program(&self) -> &'a Arc<Program> {
+        self.program
+    }
+
+    #[inline]
+    pub fn context(&self) -> &'a ExecutionContext {
+        self.ctx
+    }
+
+    #[inline]
+    pub fn host(&self) -> &'a HostContext {
+        self.ctx.host()
+    }
+
+    /// The kernel's source location (decoded on demand).
+    pub fn location(&self) -> Option<Location> {
+        self.program.location(self.location)
+    }
+
+    /// A diagnostic at the kernel's location.
+    pub fn diagnostic(&self, message: impl Into<String>) -> Diagnostic {
+        let mut diag = Diagnostic::new(message);
+        diag.location = self.location();
+        diag
+    }
+
+    /// Reports `message` at the kernel's location and returns the error
+    /// value (for results completed later).
+    pub fn emit_error(&self, message: impl Into<String>) -> AsyncValue {
+        self.ctx.emit_error(self.diagnostic(message))
+    }
+
+    /// Reports `diag` (located at the kernel unless it has a location) and
+    /// makes every result not yet set that error.
+    pub fn report(&self, mut diag: Diagnostic) {
+        if diag.location.is_none() {
+            diag.location = self.location();
+        }
+        let error = self.ctx.emit_error(diag);
+        self.set_unset_results(&error);
+    }
+
+    /// Like [`report`](Self::report) with a message and a code.
+    pub fn report_error(&self, message: impl Into<String>, code: ErrorCode) {
+        self.report(Diagnostic::new(message).with_code(code));
+    }
+
+    /// Sets every unset result to `value`.
+    pub fn set_unset_results(&self, value: &AsyncValue) {
+        for slot in self.results {
+            let current = slot.take();
+            slot.set(Some(current.unwrap_or_else(|| value.clone())));
+        }
+    }
+}

@@ -1,0 +1,144 @@
+//! `Function`: a handle to one function of a loaded program, callable from
+//! the runner and from control-flow kernels (`tfrt.call`, `tfrt.if`, ...).
+
+use std::sync::Arc;
+
+use super::context::ExecutionContext;
+use super::program::{FunctionInfo, Program};
+use super::{executor, sync_interpreter};
+use crate::format::FunctionKind;
+use crate::runtime::{AsyncValue, Diagnostic, ErrorCode};
+
+/// A function of a program (cheap to clone: an `Arc` and an index).
+#[derive(Clone)]
+pub struct Function {
+    program: Arc<Program>,
+    index: usize,
+}
+
+impl std::fmt::Debug for Function {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Function")
+            .field("name", &self.name())
+            .field("index", &self.index)
+            .finish()
+    }
+}
+
+impl Function {
+    /// Function `index` of `program`; `index` must be in range.
+    pub fn new(program: Arc<Program>, index: usize) -> Self {
+        assert!(
+            index < program.functions().len(),
+            "function index out of range"
+        );
+        Function { program, index }
+    }
+
+    pub fn program(&self) -> &Arc<Program> {
+        &self.program
+    }
+
+    pub fn index(&self) -> usize {
+        self.index
+    }
+
+    pub fn info(&self) -> &FunctionInfo {
+        &self.program.functions()[self.index]
+    }
+
+    pub fn name(&self) -> &str {
+        &self.info().name
+    }
+
+    pub fn kind(&self) -> FunctionKind {
+        self.info().kind
+    }
+
+    pub fn num_arguments(&self) -> usize {
+        self.info().argument_types.len()
+    }
+
+    pub fn num_results(&self) -> usize {
+        self.info().result_types.len()
+    }
+
+    /// Runs the function on `args` and returns its results (unavailable
+    /// until computed; errors as error values).
+    pub fn execute(&self, ctx: &ExecutionContext, args: &[AsyncValue]) -> Vec<AsyncValue> {
+        let mut results = Vec::with_capacity(self.num_results());
+        self.execute_into(ctx, args, &mut results);
+        results
+    }
+
+    /// Like [`execute`](Self::execute), appending the results to `results`.
+    pub fn execute_into(
+        &self,
+        ctx: &ExecutionContext,
+        args: &[AsyncValue],
+        results: &mut Vec<AsyncValue>,
+    ) {
+        let num_results = self.num_results();
+        if args.len() != self.num_arguments() {
+            let error = AsyncValue::error(
+                Diagnostic::new(format!(
+                    "function '{}' takes {} arguments but was called with {}",
+                    self.name(),
+                    self.num_arguments(),
+                    args.len()
+                ))
+                .with_code(ErrorCode::InvalidArgument),
+            );
+            results.extend(std::iter::repeat_n(error, num_results));
+            return;
+        }
+        match self.kind() {
+            FunctionKind::Native => self.execute_native(ctx, args, results),
+            kind => match self.program.tables(self.index) {
+                Ok(tables) if kind == FunctionKind::Sync => {
+                    sync_interpreter::execute(&self.program, tables, ctx, args, results)
+                }
+                Ok(tables) => executor::execute(&self.program, tables, ctx, args, results),
+                Err(e) => {
+                    let error = AsyncValue::error(
+                        Diagnostic::new(format!("could not read function '{}': {e}", self.name()))
+                            .with_code(ErrorCode::Internal),
+                    );
+                    results.extend(std::iter::repeat_n(error, num_results));
+                }
+            },
+        }
+    }
+
+    fn execute_native(
+        &self,
+        ctx: &ExecutionContext,
+        args: &[AsyncValue],
+        results: &mut Vec<AsyncValue>,
+    ) {
+        let Some(native) = self.program.native(self.index) else {
+            let error = AsyncValue::error(
+                Diagnostic::new(format!(
+                    "native function '{}' is not registered",
+                    self.name()
+                ))
+                .with_code(ErrorCode::NotFound),
+            );
+            results.extend(std::iter::repeat_n(error, self.num_results()));
+            return;
+        };
+        let mut slots: Vec<Option<AsyncValue>> = vec![None; self.num_results()];
+        native(ctx, args, &mut slots);
+        for (i, slot) in slots.into_iter().enumerate() {
+            results.push(slot.unwrap_or_else(|| {
+                AsyncValue::error(
+                    Diagnostic::new(format!(
+                        "native function '{}' did not set its result #{i}",
+                        self.name()
+                    ))
+                    .with_code(ErrorCode::Internal),
+                )
+            }));
+        }
+    }
+}

@@ -1,0 +1,88 @@
+//! The kernel registry: kernel implementations and native functions by
+//! name. Filled once (usually by `kernels::register_all`), then shared.
+
+use std::collections::HashMap;
+
+use super::context::ExecutionContext;
+use super::frame::KernelFrame;
+use crate::runtime::AsyncValue;
+
+/// A kernel: reads arguments and attributes from the frame, sets every
+/// result (available, unavailable or error) before returning.
+pub type KernelFn = fn(&KernelFrame<'_>);
+
+/// A native (host) function called by BEF functions: `results` has one
+/// slot per declared result, each to be set before returning.
+pub type NativeFn = fn(&ExecutionContext, &[AsyncValue], &mut [Option<AsyncValue>]);
+
+/// A registered kernel.
+#[derive(Clone, Copy, Debug)]
+pub struct KernelImpl {
+    pub func: KernelFn,
+    /// Runs as soon as its first argument is available; the other arguments
+    /// may still be unavailable (the kernel attaches continuations).
+    pub non_strict: bool,
+}
+
+#[derive(Default)]
+pub struct KernelRegistry {
+    kernels: HashMap<String, KernelImpl>,
+    natives: HashMap<String, NativeFn>,
+}
+
+impl std::fmt::Debug for KernelRegistry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("KernelRegistry")
+            .field("kernels", &self.kernels.len())
+            .field("natives", &self.natives.len())
+            .finish()
+    }
+}
+
+impl KernelRegistry {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Registers a strict kernel (runs when every argument is available).
+    /// A later registration of the same name replaces the earlier one.
+    pub fn add_kernel(&mut self, name: &str, func: KernelFn) {
+        self.kernels.insert(
+            name.to_string(),
+            KernelImpl {
+                func,
+                non_strict: false,
+            },
+        );
+    }
+
+    /// Registers a non-strict kernel.
+    pub fn add_non_strict_kernel(&mut self, name: &str, func: KernelFn) {
+        self.kernels.insert(
+            name.to_string(),
+            KernelImpl {
+                func,
+                non_strict: true,
+            },
+        );
+    }
+
+    pub fn add_native_function(&mut self, name: &str, func: NativeFn) {
+        self.natives.insert(name.to_string(), func);
+    }
+
+    pub fn kernel(&self, name: &str) -> Option<KernelImpl> {
+        self.kernels.get(name).copied()
+    }
+
+    pub fn native_function(&self, name: &str) -> Option<NativeFn> {
+        self.natives.get(name).copied()
+    }
+
+    /// Registered kernel names, sorted.
+    pub fn kernel_names(&self) -> Vec<&str> {
+        let mut names: Vec<&str> = self.kernels.keys().map(String::as_str).collect();
+        names.sort_unstable();
+        names
+    }
+}

@@ -1,0 +1,381 @@
+//! A function's register and kernel tables in the form the executor reads,
+//! decoded once from the BEF body and validated so that execution can index
+//! without checks: every register a kernel reads has exactly one producer
+//! that names the reader in its used-by list, ready counts match the
+//! producers, and every index is in range. A file that breaks these rules is
+//! refused at load with the offset of the offending kernel, instead of
+//! hanging or corrupting reference counts at run time.
+
+use super::error::LoadError;
+use crate::format::{BefFile, DecodeError, FunctionKind};
+
+/// Fixed header words of a kernel record: code, location, nargs, nattrs,
+/// nfuncs, nresults.
+const HEADER: usize = 6;
+/// Sentinel of an unproduced register in the producer map.
+const NONE: u32 = u32::MAX;
+
+/// One kernel of a function.
+#[derive(Debug, Clone, Copy)]
+pub struct KernelInfo {
+    /// Word index of the record in [`FunctionTables::words`].
+    pub offset: u32,
+    /// Producers that must publish before the kernel runs.
+    pub ready_count: u32,
+    pub stream_id: u32,
+    /// Runs when its first argument is available (a registration property);
+    /// only that argument's producer counts towards `ready_count`.
+    pub non_strict: bool,
+}
+
+/// Decoded tables of one BEF or sync function.
+#[derive(Debug)]
+pub struct FunctionTables {
+    pub index: usize,
+    pub name: String,
+    pub kind: FunctionKind,
+    pub num_arguments: usize,
+    /// Location offset of the function.
+    pub location: u64,
+    /// Kernel 0 is the argument pseudo kernel.
+    pub kernels: Box<[KernelInfo]>,
+    /// The kernel list as FIXED32 words.
+    pub words: Box<[u32]>,
+    /// Number of kernel operands reading each register (each reader holds
+    /// one reference while it runs). Function results are counted apart.
+    pub reader_counts: Box<[u32]>,
+    /// Result register of each function result.
+    pub results: Box<[u32]>,
+    /// Per register: whether it is a function result.
+    pub is_result: Box<[bool]>,
+}
+
+/// A kernel record viewed in place.
+#[derive(Clone, Copy)]
+pub struct Record<'a> {
+    words: &'a [u32],
+}
+
+impl<'a> Record<'a> {
+    #[inline(always)]
+    pub fn code(&self) -> u32 {
+        self.words[0]
+    }
+    #[inline(always)]
+    pub fn location(&self) -> u32 {
+        self.words[1]
+    }
+    #[inline(always)]
+    fn count(&self, i: usize) -> usize {
+        self.words[2 + i] as usize
+    }
+    #[inline(always)]
+    pub fn num_arguments(&self) -> usize {
+        self.count(0)
+    }
+    #[inline(always)]
+    pub fn num_results(&self) -> usize {
+        self.count(3)
+    }
+    #[inline(always)]
+    fn body(&self) -> usize {
+        HEADER + self.num_results()
+    }
+    #[inline(always)]
+    pub fn arguments(&self) -> &'a [u32] {
+        let start = self.body();
+        &self.words[start..start + self.count(0)]
+    }
+    #[inline(always)]
+    pub fn attributes(&self) -> &'a [u32] {
+        let start = self.body() + self.count(0);
+        &self.words[start..start + self.count(1)]
+    }
+    #[inline(always)]
+    pub fn functions(&self) -> &'a [u32] {
+        let start = self.body() + self.count(0) + self.count(1);
+        &self.words[start..start + self.count(2)]
+    }
+    #[inline(always)]
+    pub fn results(&self) -> &'a [u32] {
+        let start = self.body() + self.count(0) + self.count(1) + self.count(2);
+        &self.words[start..start + self.num_results()]
+    }
+    /// The users of every result, one slice after the other.
+    #[inline(always)]
+    pub fn used_by_counts(&self) -> &'a [u32] {
+        &self.words[HEADER..HEADER + self.num_results()]
+    }
+    #[inline(always)]
+    pub fn used_by_start(&self) -> usize {
+        self.body() + self.count(0) + self.count(1) + self.count(2) + self.num_results()
+    }
+    /// The users of result `n`.
+    pub fn users(&self, n: usize) -> &'a [u32] {
+        let counts = self.used_by_counts();
+        let start = self.used_by_start() + counts[..n].iter().map(|&c| c as usize).sum::<usize>();
+        &self.words[start..start + counts[n] as usize]
+    }
+    #[inline(always)]
+    pub fn words(&self) -> &'a [u32] {
+        self.words
+    }
+}
+
+impl FunctionTables {
+    /// The record of kernel `id`.
+    #[inline(always)]
+    pub fn record(&self, id: usize) -> Record<'_> {
+        Record {
+            words: &self.words[self.kernels[id].offset as usize..],
+        }
+    }
+
+    pub fn num_registers(&self) -> usize {
+        self.reader_counts.len()
+    }
+
+    /// Decodes and validates function `index` of `bef`.
+    pub fn decode(
+        bef: &BefFile<'_>,
+        index: usize,
+        num_kernel_codes: usize,
+        is_non_strict: &dyn Fn(u32) -> bool,
+    ) -> Result<FunctionTables, LoadError> {
+        let entry = &bef.functions()[index];
+        let body = bef.body(index).map_err(|e| LoadError::decode(e))?;
+        let name = entry.name.to_string();
+        let bad = |offset: u64, message: String| {
+            LoadError::decode(DecodeError::new(
+                offset,
+                format!("function '{name}': {message}"),
+            ))
+        };
+        let num_registers = body.num_registers();
+        let num_kernels = body.kernels.len();
+        if num_kernels == 0 {
+            return Err(bad(body.offset, "has no argument pseudo kernel".into()));
+        }
+        let num_arguments = bef.function_arg_types(index).len();
+        let mut words = Vec::new();
+        let mut kernels = Vec::with_capacity(num_kernels);
+        for (id, record) in body.kernel_records().enumerate() {
+            let offset = u32::try_from(words.len())
+                .map_err(|_| bad(record.offset, "kernel list is larger than 16 GiB".into()))?;
+            words.extend(
+                record
+                    .bytes()
+                    .chunks_exact(4)
+                    .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])),
+            );
+            let stream_id = u32::try_from(body.kernels[id].stream_id).unwrap_or(u32::MAX);
+            kernels.push(KernelInfo {
+                offset,
+                // Kernels without operands wait for the pseudo register.
+                ready_count: body.kernels[id].num_operands.max(1),
+                stream_id,
+                non_strict: false,
+            });
+        }
+        let mut tables = FunctionTables {
+            index,
+            name: name.clone(),
+            kind: entry.kind,
+            num_arguments,
+            location: body.location,
+            kernels: kernels.into_boxed_slice(),
+            words: words.into_boxed_slice(),
+            reader_counts: vec![0; num_registers].into_boxed_slice(),
+            results: body.results.clone().into_boxed_slice(),
+            is_result: vec![false; num_registers].into_boxed_slice(),
+        };
+        let record_offset =
+            |id: usize| body.kernel_list_offset + u64::from(body.kernels[id].offset);
+
+        // Producer of every register: (kernel, result number).
+        let mut producer = vec![(NONE, NONE); num_registers];
+        let pseudo = tables.record(0);
+        if pseudo.num_arguments() != 0
+            || pseudo.attributes().len() + pseudo.functions().len() != 0
+            || pseudo.num_results() != num_arguments + 1
+        {
+            return Err(bad(
+                record_offset(0),
+                format!(
+                    "the argument pseudo kernel must have no operands and {} results",
+                    num_arguments + 1
+                ),
+            ));
+        }
+        for id in 0..num_kernels {
+            let record = tables.record(id);
+            if id > 0 && record.code() as usize >= num_kernel_codes {
+                return Err(bad(
+                    record_offset(id),
+                    format!(
+                        "kernel {id} has code {} but the file names {num_kernel_codes} kernels",
+                        record.code()
+                    ),
+                ));
+            }
+            for (n, &register) in record.results().iter().enumerate() {
+                if id == 0 && n == 0 {
+                    continue; // the pseudo register that triggers operand-less kernels
+                }
+                let slot = producer.get_mut(register as usize).ok_or_else(|| {
+                    bad(
+                        record_offset(id),
+                        format!("kernel {id} writes register {register} of {num_registers}"),
+                    )
+                })?;
+                if slot.0 != NONE {
+                    return Err(bad(
+                        record_offset(id),
+                        format!(
+                            "register {register} is written by kernels {} and {id}",
+                            slot.0
+                        ),
+                    ));
+                }
+                *slot = (id as u32, n as u32);
+            }
+            for &f in record.functions() {
+                if f as usize >= bef.functions().len() {
+                    return Err(bad(
+                        record_offset(id),
+                        format!(
+                            "kernel {id} names function {f} of {}",
+                            bef.functions().len()
+                        ),
+                    ));
+                }
+            }
+        }
+
+        // Every read needs a producer that lists the reader once per read;
+        // every kernel without operands is triggered by the pseudo register.
+        let mut expected_in = vec![0u32; num_kernels];
+        let mut reader_counts = vec![0u32; num_registers];
+        for id in 1..num_kernels {
+            let record = tables.record(id);
+            if record.num_arguments() == 0 {
+                expected_in[id] = 1;
+            }
+            for &register in record.arguments() {
+                let Some(&(p, _)) = producer.get(register as usize) else {
+                    return Err(bad(
+                        record_offset(id),
+                        format!("kernel {id} reads register {register} of {num_registers}"),
+                    ));
+                };
+                if p == NONE {
+                    return Err(bad(
+                        record_offset(id),
+                        format!("kernel {id} reads register {register}, which nothing writes"),
+                    ));
+                }
+                if p as usize >= id && tables.kind == FunctionKind::Sync {
+                    return Err(bad(
+                        record_offset(id),
+                        format!("sync kernel {id} reads register {register} before it is written"),
+                    ));
+                }
+                reader_counts[register as usize] += 1;
+                expected_in[id] += 1;
+            }
+        }
+        tables.reader_counts = reader_counts.into_boxed_slice();
+        let mut listed = vec![0u32; num_kernels];
+        for id in 0..num_kernels {
+            let record = tables.record(id);
+            let mut at = record.used_by_start();
+            for (n, &count) in record.used_by_counts().iter().enumerate() {
+                let register = record.results()[n];
+                for &user in &record.words()[at..at + count as usize] {
+                    if user == 0 || user as usize >= num_kernels {
+                        return Err(bad(
+                            record_offset(id),
+                            format!("kernel {id} lists user {user} of {num_kernels} kernels"),
+                        ));
+                    }
+                    let reads = if id == 0 && n == 0 {
+                        (tables.record(user as usize).num_arguments() == 0) as usize
+                    } else {
+                        tables
+                            .record(user as usize)
+                            .arguments()
+                            .iter()
+                            .filter(|&&r| r == register)
+                            .count()
+                    };
+                    if reads == 0 {
+                        return Err(bad(
+                            record_offset(id),
+                            format!(
+                                "kernel {id} lists kernel {user} as a user of register {register}, \
+                                 which it does not read"
+                            ),
+                        ));
+                    }
+                    listed[user as usize] += 1;
+                }
+                at += count as usize;
+            }
+        }
+        for id in 1..num_kernels {
+            if listed[id] != expected_in[id] || tables.kernels[id].ready_count != expected_in[id] {
+                return Err(bad(
+                    record_offset(id),
+                    format!(
+                        "kernel {id} has {} operands but {} reads and {} producer links",
+                        tables.kernels[id].ready_count, expected_in[id], listed[id]
+                    ),
+                ));
+            }
+        }
+        for &register in tables.results.iter() {
+            match producer.get(register as usize) {
+                Some(&(p, _)) if p != NONE => tables.is_result[register as usize] = true,
+                _ => {
+                    return Err(bad(
+                        body.offset,
+                        format!("result register {register} is never written"),
+                    ));
+                }
+            }
+        }
+        // A non-strict kernel waits only for its first argument's producer.
+        for id in 1..num_kernels {
+            let record = tables.record(id);
+            if let Some(&first) = record.arguments().first() {
+                if is_non_strict(record.code()) {
+                    let reads = record.arguments().iter().filter(|&&r| r == first).count();
+                    tables.kernels[id].non_strict = true;
+                    tables.kernels[id].ready_count = reads as u32;
+                }
+            }
+        }
+        if tables.kind == FunctionKind::Sync {
+            check_sync_function(&tables).map_err(|m| bad(body.offset, m))?;
+        }
+        Ok(tables)
+    }
+}
+
+/// Sync functions may not return an argument or the same value twice (the
+/// interpreter moves each result out of its register).
+fn check_sync_function(tables: &FunctionTables) -> Result<(), String> {
+    let pseudo = tables.record(0);
+    let arguments = &pseudo.results()[1..];
+    for (i, register) in tables.results.iter().enumerate() {
+        if arguments.contains(register) {
+            return Err(format!(
+                "sync function returns argument register {register}"
+            ));
+        }
+        if tables.results[..i].contains(register) {
+            return Err(format!("sync function returns register {register} twice"));
+        }
+    }
+    Ok(())
+}
