@@ -4,7 +4,8 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use bef::cli::translate::{REFERENCE_LONG_OPTIONS, TranslateArgs};
+use bef::cli::run::RunArgs;
+use bef::cli::translate::TranslateArgs;
 use bef::cli::{Failure, args::normalize_single_dash};
 use bef::dump::{DumpOptions, listing, write_json, write_text};
 use bef::format::{BefBuffer, SectionId, verify};
@@ -28,6 +29,12 @@ enum Command {
     /// --mlir-to-bef or --bef-to-mlir says otherwise. Options of the
     /// reference `tfrt_translate` are accepted, also with a single dash.
     Translate(TranslateArgs),
+    /// Run every function of a BEF file (or of an MLIR host program,
+    /// translated first) and print what the reference `bef_executor` test
+    /// driver prints: `--- Running 'f':`, kernel output, `'f' returned ...`.
+    /// Options of the reference driver are accepted too
+    /// (`--work_queue_type=mstd`, also with a single dash).
+    Run(RunArgs),
     /// List the header, sections, strings, kernels, types, functions (registers,
     /// kernels with operands, attributes, users and locations) and locations.
     Dump {
@@ -69,6 +76,10 @@ fn run(cli: Cli) -> Result<(), Failure> {
     let mut out = io::BufWriter::new(stdout.lock());
     match cli.command {
         Command::Translate(args) => bef::cli::translate::run(&args)?,
+        Command::Run(args) => {
+            let registry = bef::exec::KernelRegistry::new();
+            bef::cli::run::run(&args, &registry)?
+        }
         Command::Dump {
             file,
             section,
@@ -111,7 +122,12 @@ fn run(cli: Cli) -> Result<(), Failure> {
 }
 
 fn main() -> ExitCode {
-    let args = normalize_single_dash(std::env::args_os(), REFERENCE_LONG_OPTIONS);
+    let reference_options: Vec<&str> = bef::cli::translate::REFERENCE_LONG_OPTIONS
+        .iter()
+        .chain(bef::cli::run::REFERENCE_LONG_OPTIONS)
+        .copied()
+        .collect();
+    let args = normalize_single_dash(std::env::args_os(), &reference_options);
     match run(Cli::parse_from(args)) {
         Ok(()) => ExitCode::SUCCESS,
         // `bef dump x.bef | head` closes the pipe early; that is not an error.

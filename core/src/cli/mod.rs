@@ -4,6 +4,7 @@
 
 pub mod args;
 pub mod diagnostics;
+pub mod run;
 pub mod translate;
 
 /// Why a command failed.

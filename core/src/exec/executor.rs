@@ -436,7 +436,8 @@ impl Execution {
         let record = tables.record(id as usize);
         let kernel = self.program.kernel_impl(record.code());
         let host = self.ctx.host();
-        let mut error: Option<&AsyncValue> = host.cancel_value();
+        let cancelled = host.cancel_value();
+        let mut error: Option<&AsyncValue> = cancelled.as_ref();
         buffers.args.clear();
         if info.non_strict {
             for &register in record.arguments() {

@@ -39,9 +39,9 @@ pub(crate) fn execute(
         );
         kernel_results.clear();
         kernel_results.resize_with(record.num_results(), || Cell::new(None));
-        let error = ctx
-            .host()
-            .cancel_value()
+        let cancelled = ctx.host().cancel_value();
+        let error = cancelled
+            .as_ref()
             .or_else(|| kernel_args.iter().find(|a| a.is_error()));
         match error {
             Some(e) => kernel_results

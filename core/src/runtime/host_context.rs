@@ -6,6 +6,7 @@ use std::any::{Any, TypeId};
 use std::collections::HashMap;
 use std::fmt;
 use std::ptr::NonNull;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use super::allocator::{HostAllocator, MallocAllocator};
@@ -28,7 +29,9 @@ type Entry = Arc<OnceLock<Arc<dyn Any + Send + Sync>>>;
 pub struct HostContext {
     work_queue: Box<dyn ConcurrentWorkQueue>,
     allocator: Box<dyn HostAllocator>,
-    cancel: OnceLock<AsyncValue>,
+    /// Fast check for the executor's per-kernel test.
+    cancelled: AtomicBool,
+    cancel: Mutex<Option<AsyncValue>>,
     shared: Mutex<HashMap<TypeId, Entry>>,
     sink: Sink,
 }
@@ -43,7 +46,8 @@ impl HostContext {
         HostContext {
             work_queue,
             allocator,
-            cancel: OnceLock::new(),
+            cancelled: AtomicBool::new(false),
+            cancel: Mutex::new(None),
             shared: Mutex::new(HashMap::new()),
             sink: Box::new(|d| eprintln!("error: {d}")),
         }
@@ -133,24 +137,42 @@ impl HostContext {
     /// `Cancelled`. Only the first call has an effect; returns whether this
     /// call did. Any thread may call it.
     pub fn cancel(&self, message: impl Into<String>) -> bool {
-        let mut first = false;
-        self.cancel.get_or_init(|| {
-            first = true;
-            AsyncValue::error(Diagnostic::new(message).with_code(ErrorCode::Cancelled))
-        });
-        first
+        let mut cancel = self.cancel.lock().unwrap_or_else(|e| e.into_inner());
+        if cancel.is_some() {
+            return false;
+        }
+        *cancel = Some(AsyncValue::error(
+            Diagnostic::new(message).with_code(ErrorCode::Cancelled),
+        ));
+        self.cancelled.store(true, Ordering::Release);
+        true
     }
 
     /// The cancel value (an error value) once [`cancel`](Self::cancel) was
-    /// called. Kernels and the executor check it before starting work.
+    /// called. Kernels and the executor check it before starting work; the
+    /// common, uncancelled case is one atomic load.
     #[inline]
-    pub fn cancel_value(&self) -> Option<&AsyncValue> {
-        self.cancel.get()
+    pub fn cancel_value(&self) -> Option<AsyncValue> {
+        if !self.cancelled.load(Ordering::Acquire) {
+            return None;
+        }
+        self.cancel
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
     }
 
     #[inline]
     pub fn is_cancelled(&self) -> bool {
-        self.cancel.get().is_some()
+        self.cancelled.load(Ordering::Acquire)
+    }
+
+    /// Clears a cancellation so the context can run again (the runner does
+    /// this between functions, as the reference's `Restart`).
+    pub fn restart(&self) {
+        let mut cancel = self.cancel.lock().unwrap_or_else(|e| e.into_inner());
+        self.cancelled.store(false, Ordering::Release);
+        cancel.take();
     }
 
     /// The context's shared `T`, created by `T::create` on first use. Each
