@@ -55,7 +55,9 @@ const STAGE_TIMEOUT: Duration = Duration::from_secs(20);
 const SHOW_LIMIT: usize = 6000;
 
 fn corpus_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/conformance")
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/conformance");
+    // Canonical, so that paths in messages and diagnostics read cleanly.
+    dir.canonicalize().unwrap_or(dir)
 }
 
 /// The directives of one program.
