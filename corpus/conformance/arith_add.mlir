@@ -23,15 +23,15 @@ func.func @add_i64() -> i64 {
 }
 
 // CHECK-LABEL: --- Running 'add_f32':
-func.func @add_f32() -> f32 {
+func.func @add_f32() -> (f32, !tfrt.chain) {
   %a = tfrt.constant.f32 1.25
   %b = tfrt.constant.f32 6.5
   %c = tfrt.add.f32 %a, %b
   %ch0 = tfrt.new.chain
   // CHECK-NEXT: f32 = 7.750000
   %ch1 = tfrt.print.f32 %c, %ch0
-  // CHECK-NEXT: 'add_f32' returned 7.75
-  tfrt.return %c : f32
+  // CHECK-NEXT: 'add_f32' returned 7.75,!tfrt.chain value
+  tfrt.return %c, %ch1 : f32, !tfrt.chain
 }
 
 // CHECK-LABEL: --- Running 'add_f64':

@@ -3,14 +3,14 @@
 // RUN: bef run --work-queue mstd:2 %s | FileCheck %s
 
 // CHECK-LABEL: --- Running 'cast_i64_to_f64':
-func.func @cast_i64_to_f64() -> f64 {
+func.func @cast_i64_to_f64() -> (f64, !tfrt.chain) {
   %a = tfrt.constant.i64 -12
   %f = "tfrt.cast.i64_to_f64"(%a) : (i64) -> f64
   %ch0 = tfrt.new.chain
   // CHECK-NEXT: f64 = -12.000000
   %ch1 = tfrt.print.f64 %f, %ch0
-  // CHECK-NEXT: 'cast_i64_to_f64' returned -12.0
-  tfrt.return %f : f64
+  // CHECK-NEXT: 'cast_i64_to_f64' returned -12.0,!tfrt.chain value
+  tfrt.return %f, %ch1 : f64, !tfrt.chain
 }
 
 // CHECK-LABEL: --- Running 'cast_f64_to_i64':

@@ -16,7 +16,7 @@ func.func @compare_i32() -> (i1, i1, i1, i1, i1) {
 }
 
 // CHECK-LABEL: --- Running 'compare_i64':
-func.func @compare_i64() -> (i1, i1) {
+func.func @compare_i64() -> (i1, i1, !tfrt.chain) {
   %a = tfrt.constant.i64 -5000000000
   %b = tfrt.constant.i64 5000000000
   %le = tfrt.lessequal.i64 %a, %b
@@ -26,6 +26,6 @@ func.func @compare_i64() -> (i1, i1) {
   %ch1 = tfrt.print.i1 %le, %ch0
   // CHECK-NEXT: int1 = 0
   %ch2 = tfrt.print.i1 %eq, %ch1
-  // CHECK-NEXT: 'compare_i64' returned 1,0
-  tfrt.return %le, %eq : i1, i1
+  // CHECK-NEXT: 'compare_i64' returned 1,0,!tfrt.chain value
+  tfrt.return %le, %eq, %ch2 : i1, i1, !tfrt.chain
 }

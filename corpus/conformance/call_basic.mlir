@@ -16,7 +16,7 @@ func.func @add_one(%x: i32) -> i32 {
 }
 
 // CHECK-LABEL: --- Running 'caller':
-func.func @caller() -> i32 {
+func.func @caller() -> (i32, !tfrt.chain) {
   %ch0 = tfrt.new.chain
   %c = tfrt.constant.i32 10
   // CHECK-NEXT: int32 = 10
@@ -25,6 +25,6 @@ func.func @caller() -> i32 {
   // CHECK-NEXT: int32 = 11
   %ch2 = tfrt.call @print_arg(%d, %ch1) : (i32, !tfrt.chain) -> !tfrt.chain
   %e = tfrt.call @add_one(%d) : (i32) -> i32
-  // CHECK-NEXT: 'caller' returned 12
-  tfrt.return %e : i32
+  // CHECK-NEXT: 'caller' returned 12,!tfrt.chain value
+  tfrt.return %e, %ch2 : i32, !tfrt.chain
 }

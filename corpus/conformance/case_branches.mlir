@@ -20,7 +20,7 @@ func.func @branch2(%ch: !tfrt.chain, %arg: i32) -> (!tfrt.chain, i32) {
 }
 
 // CHECK-LABEL: --- Running 'case_each_branch':
-func.func @case_each_branch() -> (i32, i32, i32) {
+func.func @case_each_branch() -> (i32, i32, i32, !tfrt.chain) {
   %ch0 = tfrt.new.chain
   %arg = tfrt.constant.i32 5
   %i0 = tfrt.constant.i32 0
@@ -30,6 +30,6 @@ func.func @case_each_branch() -> (i32, i32, i32) {
   %ch2, %r1 = tfrt.case %i1 [@branch0, @branch1, @branch2] (%ch1, %arg) : (!tfrt.chain, i32) -> (!tfrt.chain, i32)
   %ch3, %r2 = tfrt.case %i2 [@branch0, @branch1, @branch2] (%ch2, %arg) : (!tfrt.chain, i32) -> (!tfrt.chain, i32)
   // CHECK-NEXT: hello host executor!
-  // CHECK-NEXT: 'case_each_branch' returned 105,205,5
-  tfrt.return %r0, %r1, %r2 : i32, i32, i32
+  // CHECK-NEXT: 'case_each_branch' returned 105,205,5,!tfrt.chain value
+  tfrt.return %r0, %r1, %r2, %ch3 : i32, i32, i32, !tfrt.chain
 }

@@ -3,7 +3,7 @@
 // RUN: bef run --work-queue mstd:2 %s | FileCheck %s
 
 // CHECK-LABEL: --- Running 'f32_values':
-func.func @f32_values() -> (f32, f32, f32, f32) {
+func.func @f32_values() -> (f32, f32, f32, f32, !tfrt.chain) {
   %ch0 = tfrt.new.chain
   %zero = tfrt.constant.f32 0.0
   %one = tfrt.constant.f32 1.0
@@ -17,8 +17,8 @@ func.func @f32_values() -> (f32, f32, f32, f32) {
   %ch3 = tfrt.print.f32 %tenth, %ch2
   // CHECK-NEXT: f32 = -2.500000
   %ch4 = tfrt.print.f32 %neg, %ch3
-  // CHECK-NEXT: 'f32_values' returned 0.0,1.0,0.1,-2.5
-  tfrt.return %zero, %one, %tenth, %neg : f32, f32, f32, f32
+  // CHECK-NEXT: 'f32_values' returned 0.0,1.0,0.1,-2.5,!tfrt.chain value
+  tfrt.return %zero, %one, %tenth, %neg, %ch4 : f32, f32, f32, f32, !tfrt.chain
 }
 
 // CHECK-LABEL: --- Running 'f32_exponent':

@@ -4,7 +4,7 @@
 
 // CHECK: Choosing malloc.
 // CHECK-LABEL: --- Running 'i1_spellings':
-func.func @i1_spellings() -> (i1, i1, i1, i1) {
+func.func @i1_spellings() -> (i1, i1, i1, i1, !tfrt.chain) {
   %ch0 = tfrt.new.chain
   %a = tfrt.constant.i1 0
   %b = tfrt.constant.i1 1
@@ -18,6 +18,6 @@ func.func @i1_spellings() -> (i1, i1, i1, i1) {
   %ch3 = tfrt.print.i1 %c, %ch2
   // CHECK-NEXT: int1 = 1
   %ch4 = tfrt.print.i1 %d, %ch3
-  // CHECK-NEXT: 'i1_spellings' returned 0,1,0,1
-  tfrt.return %a, %b, %c, %d : i1, i1, i1, i1
+  // CHECK-NEXT: 'i1_spellings' returned 0,1,0,1,!tfrt.chain value
+  tfrt.return %a, %b, %c, %d, %ch4 : i1, i1, i1, i1, !tfrt.chain
 }

@@ -3,7 +3,7 @@
 // RUN: bef run --work-queue mstd:2 %s | FileCheck %s
 
 // CHECK-LABEL: --- Running 'i32_values':
-func.func @i32_values() -> (i32, i32, i32) {
+func.func @i32_values() -> (i32, i32, i32, !tfrt.chain) {
   %ch0 = tfrt.new.chain
   %zero = tfrt.constant.i32 0
   %max = tfrt.constant.i32 2147483647
@@ -14,8 +14,8 @@ func.func @i32_values() -> (i32, i32, i32) {
   %ch2 = tfrt.print.i32 %max, %ch1
   // CHECK-NEXT: int32 = -2147483648
   %ch3 = tfrt.print.i32 %min, %ch2
-  // CHECK-NEXT: 'i32_values' returned 0,2147483647,-2147483648
-  tfrt.return %zero, %max, %min : i32, i32, i32
+  // CHECK-NEXT: 'i32_values' returned 0,2147483647,-2147483648,!tfrt.chain value
+  tfrt.return %zero, %max, %min, %ch3 : i32, i32, i32, !tfrt.chain
 }
 
 // CHECK-LABEL: --- Running 'i32_negative':

@@ -4,7 +4,7 @@
 // RUN: bef run --verify-diagnostics --work-queue mstd:2 %s | FileCheck %s
 
 // CHECK-LABEL: --- Running 'only_downstream_skipped':
-func.func @only_downstream_skipped() -> (i32, i32, i32) {
+func.func @only_downstream_skipped() -> (i32, i32, i32, !tfrt.chain) {
   %ch0 = tfrt.new.chain
   %bad = "tfrt_test.fail"() : () -> i32 // expected-error {{something bad happened}}
   %good = tfrt.constant.i32 10
@@ -15,9 +15,9 @@ func.func @only_downstream_skipped() -> (i32, i32, i32) {
   %ch1 = tfrt.print.i32 %y, %ch0
   // CHECK: int32 = 20
   %ch2 = tfrt.print.i32 %z, %ch0
-  tfrt.return %x, %y, %z : i32, i32, i32
+  tfrt.return %x, %y, %z, %ch2 : i32, i32, i32, !tfrt.chain
 }
-// CHECK-NEXT: 'only_downstream_skipped' returned <<error: something bad happened>>,<<error: something bad happened>>,20
+// CHECK-NEXT: 'only_downstream_skipped' returned <<error: something bad happened>>,<<error: something bad happened>>,20,!tfrt.chain value
 
 // CHECK-LABEL: --- Running 'error_through_chain':
 func.func @error_through_chain() -> !tfrt.chain {
@@ -38,13 +38,13 @@ func.func @add(%x: i32, %y: i32) -> i32 {
 }
 
 // CHECK-LABEL: --- Running 'error_into_call':
-func.func @error_into_call() -> i32 {
+func.func @error_into_call() -> (i32, !tfrt.chain) {
   %ch0 = tfrt.new.chain
   %bad = "tfrt_test.fail"() : () -> i32 // expected-error {{something bad happened}}
   %one = "tfrt_test.async_constant.i32"() { value = 1 : i32 } : () -> i32
-  tfrt.print.i32 %one, %ch0
+  %ch1 = tfrt.print.i32 %one, %ch0
   %out = tfrt.call @add(%bad, %one) : (i32, i32) -> i32
-  tfrt.return %out : i32
+  tfrt.return %out, %ch1 : i32, !tfrt.chain
 }
 // CHECK-NEXT: int32 = 1
-// CHECK-NEXT: 'error_into_call' returned <<error: something bad happened>>
+// CHECK-NEXT: 'error_into_call' returned <<error: something bad happened>>,!tfrt.chain value

@@ -5,13 +5,13 @@
 
 // CHECK: Choosing memory leak check allocator.
 // CHECK-LABEL: --- Running 'no_leak':
-func.func @no_leak() -> i32 {
+func.func @no_leak() -> (i32, !tfrt.chain) {
   %a = tfrt.constant.i32 2
   %b = "tfrt_test.async_add.i32"(%a, %a) : (i32, i32) -> i32
   %s = "tfrt_test.get_string"() { value = "kept" } : () -> !tfrt.string
   %ch0 = tfrt.new.chain
   %ch1 = "tfrt_test.print_string"(%s, %ch0) : (!tfrt.string, !tfrt.chain) -> !tfrt.chain
-  tfrt.return %b : i32
+  tfrt.return %b, %ch1 : i32, !tfrt.chain
 }
 // CHECK-NEXT: string = kept
-// CHECK-NEXT: 'no_leak' returned 4
+// CHECK-NEXT: 'no_leak' returned 4,!tfrt.chain value

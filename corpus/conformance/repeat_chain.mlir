@@ -3,7 +3,7 @@
 // RUN: bef run --work-queue mstd:2 %s | FileCheck %s
 
 // CHECK-LABEL: --- Running 'repeat_doubling':
-func.func @repeat_doubling() -> i32 {
+func.func @repeat_doubling() -> (i32, !tfrt.chain) {
   %count = tfrt.constant.i32 5
   %ch0 = tfrt.new.chain
   %v0 = tfrt.constant.i32 3
@@ -19,8 +19,8 @@ func.func @repeat_doubling() -> i32 {
   // CHECK-NEXT: int32 = 48
   // CHECK-NEXT: hello host executor!
   %ch4 = "tfrt_test.print_hello"(%ch3#0) : (!tfrt.chain) -> !tfrt.chain
-  // CHECK-NEXT: 'repeat_doubling' returned 96
-  tfrt.return %ch3#1 : i32
+  // CHECK-NEXT: 'repeat_doubling' returned 96,!tfrt.chain value
+  tfrt.return %ch3#1, %ch4 : i32, !tfrt.chain
 }
 
 // CHECK-LABEL: --- Running 'repeat_chain_only':

@@ -15,14 +15,14 @@ func.func @async_add_chain() -> i32 {
 }
 
 // CHECK-LABEL: --- Running 'async_constant_and_copy':
-func.func @async_constant_and_copy() -> (i32, i32) {
+func.func @async_constant_and_copy() -> (i32, i32, !tfrt.chain) {
   %a = "tfrt_test.async_constant.i32"() { value = 7 : i32 } : () -> i32
   %b = "tfrt_test.async_copy.i32"(%a) : (i32) -> i32
   %ch0 = tfrt.new.chain
   // CHECK-NEXT: int32 = 7
   %ch1 = tfrt.print.i32 %b, %ch0
-  // CHECK-NEXT: 'async_constant_and_copy' returned 7,7
-  tfrt.return %a, %b : i32, i32
+  // CHECK-NEXT: 'async_constant_and_copy' returned 7,7,!tfrt.chain value
+  tfrt.return %a, %b, %ch1 : i32, i32, !tfrt.chain
 }
 
 // CHECK-LABEL: --- Running 'copy_with_delay':

@@ -14,11 +14,11 @@ func.func @cancel_skips_downstream() -> !tfrt.chain {
 // CHECK: 'cancel_skips_downstream' returned <<error: Cancelled>>
 
 // CHECK-LABEL: --- Running 'after_cancel':
-func.func @after_cancel() -> i32 {
+func.func @after_cancel() -> (i32, !tfrt.chain) {
   %ch0 = tfrt.new.chain
   %x = tfrt.constant.i32 5
   // CHECK-NEXT: int32 = 5
   %ch1 = tfrt.print.i32 %x, %ch0
-  tfrt.return %x : i32
+  tfrt.return %x, %ch1 : i32, !tfrt.chain
 }
-// CHECK-NEXT: 'after_cancel' returned 5
+// CHECK-NEXT: 'after_cancel' returned 5,!tfrt.chain value
