@@ -210,7 +210,13 @@ fn substitute(cmd: &str, file: &Path, tmp: &Path) -> String {
         }
         match chars.peek() {
             Some('s') => out.push_str(&file.display().to_string()),
-            Some('S') => out.push_str(&file.parent().unwrap_or(Path::new(".")).display().to_string()),
+            Some('S') => out.push_str(
+                &file
+                    .parent()
+                    .unwrap_or(Path::new("."))
+                    .display()
+                    .to_string(),
+            ),
             Some('t') => out.push_str(&tmp.display().to_string()),
             Some('%') => out.push('%'),
             _ => {
@@ -248,7 +254,9 @@ fn command_line(argv: &[String]) -> Result<Vec<String>, String> {
 
 fn run_process(argv: &[String], input: Vec<u8>, merge_stderr: bool) -> Result<Outcome, String> {
     let mut cmd = Command::new(&argv[0]);
-    cmd.args(&argv[1..]).stdin(Stdio::piped()).env("NO_COLOR", "1");
+    cmd.args(&argv[1..])
+        .stdin(Stdio::piped())
+        .env("NO_COLOR", "1");
     // With `2>&1` both streams share one pipe so that their lines keep the
     // order in which the program wrote them, as in a shell.
     let (merged_reader, stderr_reader) = if merge_stderr {
@@ -419,11 +427,8 @@ fn run_line(cmd: &str, file: &Path, tmp: &Path) -> Result<(), String> {
                 Err(message) => Outcome {
                     status: Some(1),
                     stdout: Vec::new(),
-                    stderr: format!(
-                        "{message}\n  checked input:\n{}",
-                        indent(&show(&input))
-                    )
-                    .into_bytes(),
+                    stderr: format!("{message}\n  checked input:\n{}", indent(&show(&input)))
+                        .into_bytes(),
                 },
             },
             "cat" => {
@@ -454,7 +459,9 @@ fn run_line(cmd: &str, file: &Path, tmp: &Path) -> Result<(), String> {
             };
             let status = outcome
                 .status
-                .map_or("killed by a signal".to_string(), |c| format!("exit status {c}"));
+                .map_or("killed by a signal".to_string(), |c| {
+                    format!("exit status {c}")
+                });
             let mut msg = format!("{label}: expected {expectation}; {status}\n");
             if stage.argv[0] == "FileCheck" {
                 msg.push_str(&String::from_utf8_lossy(&outcome.stderr));
@@ -480,11 +487,12 @@ fn run_line(cmd: &str, file: &Path, tmp: &Path) -> Result<(), String> {
 /// Runs one program's RUN lines; returns the failure report, if any.
 fn run_file(path: &Path) -> Result<usize, String> {
     let name = path.file_name().unwrap().to_string_lossy().into_owned();
-    let source =
-        std::fs::read_to_string(path).map_err(|e| format!("{name}: cannot read: {e}"))?;
+    let source = std::fs::read_to_string(path).map_err(|e| format!("{name}: cannot read: {e}"))?;
     let directives = parse_directives(&source);
     if directives.runs.is_empty() {
-        return Err(format!("{name}: no RUN lines: a program must check something"));
+        return Err(format!(
+            "{name}: no RUN lines: a program must check something"
+        ));
     }
     let tmp = Path::new(env!("CARGO_TARGET_TMPDIR"))
         .join("conformance")
@@ -561,7 +569,8 @@ fn conformance() {
 
 #[test]
 fn directives_join_continuations() {
-    let src = "// RUN: bef run %s \\\n//  RUN:   | FileCheck %s\nx\n// RUN: true\n// XFAIL: bug 7\n";
+    let src =
+        "// RUN: bef run %s \\\n//  RUN:   | FileCheck %s\nx\n// RUN: true\n// XFAIL: bug 7\n";
     let d = parse_directives(src);
     assert_eq!(
         d.runs,
@@ -592,7 +601,11 @@ fn pipelines_split_with_not_and_redirections() {
 
 #[test]
 fn substitutions() {
-    let got = substitute("%s %S %t.bef 100%%", Path::new("/c/p.mlir"), Path::new("/tmp/p"));
+    let got = substitute(
+        "%s %S %t.bef 100%%",
+        Path::new("/c/p.mlir"),
+        Path::new("/tmp/p"),
+    );
     assert_eq!(got, "/c/p.mlir /c /tmp/p.bef 100%");
 }
 
@@ -619,8 +632,17 @@ fn filecheck_accepts_and_rejects() {
     let noisy = b"--- Running 'f':\nint32 = 1\nerror: x\n'f' returned 1\n";
     assert!(filecheck(&[arg(&path)], noisy).is_err());
     // Prefix selection, in the single-dash spelling.
-    assert_eq!(filecheck(&[arg(&path), arg("-check-prefix=ALT")], b"only\n"), Ok(()));
-    assert!(filecheck(&[arg(&path), arg("--check-prefix"), arg("ALT")], b"not only\n").is_err());
+    assert_eq!(
+        filecheck(&[arg(&path), arg("-check-prefix=ALT")], b"only\n"),
+        Ok(())
+    );
+    assert!(
+        filecheck(
+            &[arg(&path), arg("--check-prefix"), arg("ALT")],
+            b"not only\n"
+        )
+        .is_err()
+    );
 }
 
 #[test]
