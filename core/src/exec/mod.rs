@@ -10,6 +10,7 @@
 //! ```
 
 mod adapters;
+pub mod arbitrary_program;
 pub mod attribute;
 mod context;
 mod error;

@@ -48,6 +48,9 @@ pub struct FunctionTables {
     pub results: Box<[u32]>,
     /// Per register: whether it is a function result.
     pub is_result: Box<[bool]>,
+    /// Per register: whether a non-strict kernel may read it before its
+    /// producer runs (and install a placeholder the producer must forward).
+    pub read_early: Box<[bool]>,
 }
 
 /// A kernel record viewed in place.
@@ -188,6 +191,7 @@ impl FunctionTables {
             reader_counts: vec![0; num_registers].into_boxed_slice(),
             results: body.results.clone().into_boxed_slice(),
             is_result: vec![false; num_registers].into_boxed_slice(),
+            read_early: vec![false; num_registers].into_boxed_slice(),
         };
         let record_offset =
             |id: usize| body.kernel_list_offset + u64::from(body.kernels[id].offset);
@@ -347,12 +351,18 @@ impl FunctionTables {
         // A non-strict kernel waits only for its first argument's producer.
         for id in 1..num_kernels {
             let record = tables.record(id);
-            if let Some(&first) = record.arguments().first() {
-                if is_non_strict(record.code()) {
-                    let reads = record.arguments().iter().filter(|&&r| r == first).count();
-                    tables.kernels[id].non_strict = true;
-                    tables.kernels[id].ready_count = reads as u32;
-                }
+            let arguments = record.arguments().to_vec();
+            let Some(&first) = arguments.first() else {
+                continue;
+            };
+            if !is_non_strict(record.code()) {
+                continue;
+            }
+            let reads = arguments.iter().filter(|&&r| r == first).count();
+            tables.kernels[id].non_strict = true;
+            tables.kernels[id].ready_count = reads as u32;
+            for register in arguments.into_iter().filter(|&r| r != first) {
+                tables.read_early[register as usize] = true;
             }
         }
         if tables.kind == FunctionKind::Sync {
