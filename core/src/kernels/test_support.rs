@@ -96,6 +96,11 @@ pub fn execute(
     host: &Arc<HostContext>,
     args: &[AsyncValue],
 ) -> Vec<AsyncValue> {
+    // The executor's tests count live values process-wide; do not run
+    // programs while they do.
+    let _serial = crate::exec::tests::LEAK_CHECK
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
     let ctx = ExecutionContext::new(host.clone());
     let index = program.function_named(name).expect("function exists");
     let results = Function::new(program.clone(), index).execute(&ctx, args);

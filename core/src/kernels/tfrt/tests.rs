@@ -221,3 +221,224 @@ func.func @f() -> !tfrt.chain {
     let message = r.result::<Chain>(0).unwrap_err();
     assert!(message.contains("type mismatch"), "{message}");
 }
+
+const CONTROL_FLOW: &str = r#"
+func.func @add_one(%x: i32) -> i32 {
+  %c1 = tfrt.constant.i32 1
+  %y = tfrt.add.i32 %x, %c1
+  tfrt.return %y : i32
+}
+func.func @call() -> i32 {
+  %c1 = tfrt.constant.i32 1
+  %x = tfrt.call @add_one(%c1) : (i32) -> i32
+  %y = tfrt.call @add_one(%x) : (i32) -> i32
+  tfrt.return %y : i32
+}
+func.func @if(%cond: i1, %a: i32, %b: i32) -> i32 {
+  %r = tfrt.if %cond, %a, %b : (i32, i32) -> (i32) {
+    %s = tfrt.add.i32 %a, %b
+    tfrt.return %s : i32
+  } else {
+    %d = "tfrt.minus.i32"(%a, %b) : (i32, i32) -> i32
+    tfrt.return %d : i32
+  }
+  tfrt.return %r : i32
+}
+func.func @neg(%x: i32) -> i32 {
+  %z = tfrt.constant.i32 0
+  %y = "tfrt.minus.i32"(%z, %x) : (i32, i32) -> i32
+  tfrt.return %y : i32
+}
+func.func @cond(%c: i1, %x: i32) -> i32 {
+  %r = tfrt.cond %c @add_one @neg (%x) : (i32) -> (i32)
+  tfrt.return %r : i32
+}
+func.func @case(%i: i32, %x: i32) -> i32 {
+  %r = tfrt.case %i [@add_one, @neg] (%x) : (i32) -> (i32)
+  tfrt.return %r : i32
+}
+func.func @repeat(%n: i32) -> (i32, !tfrt.chain) {
+  %ch0 = tfrt.new.chain
+  %v0 = tfrt.constant.i32 0
+  %ch1, %v1 = tfrt.repeat.i32 %n, %ch0, %v0 : !tfrt.chain, i32 {
+    %c1 = tfrt.constant.i32 1
+    %v2 = "tfrt_test.async_add.i32"(%v0, %c1) : (i32, i32) -> i32
+    %ch2 = tfrt.print.i32 %v2, %ch0
+    tfrt.return %ch2, %v2 : !tfrt.chain, i32
+  }
+  tfrt.return %v1, %ch1 : i32, !tfrt.chain
+}
+func.func @while_body(%ch: !tfrt.chain, %i: i32) -> (!tfrt.chain, i32, i1) {
+  %c1 = tfrt.constant.i32 1
+  %ten = tfrt.constant.i32 10
+  %next = "tfrt_test.async_add.i32"(%i, %c1) : (i32, i32) -> i32
+  %ch1 = tfrt.print.i32 %i, %ch
+  %more = "tfrt.lessequal.i32"(%next, %ten) : (i32, i32) -> i1
+  tfrt.return %ch1, %next, %more : !tfrt.chain, i32, i1
+}
+func.func @while(%start: i32, %go: i1) -> (!tfrt.chain, i32) {
+  %ch = tfrt.new.chain
+  %ch1, %r = tfrt.while %go @while_body(%ch, %start) parallel_iterations(1) : (!tfrt.chain, i32) -> (!tfrt.chain, i32)
+  tfrt.return %ch1, %r : !tfrt.chain, i32
+}
+func.func @while_parallel(%start: i32, %go: i1) -> (!tfrt.chain, i32) {
+  %ch = tfrt.new.chain
+  %ch1, %r = tfrt.while %go @while_body(%ch, %start) parallel_iterations(4) : (!tfrt.chain, i32) -> (!tfrt.chain, i32)
+  tfrt.return %ch1, %r : !tfrt.chain, i32
+}
+func.func @once_body(%x: i32) -> i32 {
+  %ch = tfrt.new.chain
+  %ch1 = tfrt.print.i32 %x, %ch
+  %y = "tfrt.alias.value"(%ch1, %x) : (!tfrt.chain, i32) -> i32
+  tfrt.return %y : i32
+}
+func.func @once(%x: i32) -> (i32, i32) {
+  %a = tfrt.once @once_body(%x) : (i32) -> (i32)
+  %b = tfrt.once @once_body(%a) : (i32) -> (i32)
+  tfrt.return %a, %b : i32, i32
+}
+"#;
+
+fn i32s(values: &[i32]) -> Vec<AsyncValue> {
+    values.iter().map(|&v| AsyncValue::available(v)).collect()
+}
+
+#[test]
+fn call_if_cond_and_case() {
+    for queue in QUEUES {
+        assert_eq!(run(CONTROL_FLOW, "call", queue).result::<i32>(0), Ok(3));
+        let mut args = vec![AsyncValue::available(true)];
+        args.extend(i32s(&[7, 2]));
+        assert_eq!(
+            run_with_args(CONTROL_FLOW, "if", queue, &args).result::<i32>(0),
+            Ok(9)
+        );
+        args[0] = AsyncValue::available(false);
+        assert_eq!(
+            run_with_args(CONTROL_FLOW, "if", queue, &args).result::<i32>(0),
+            Ok(5)
+        );
+        for (c, want) in [(true, 6), (false, -5)] {
+            let args = [AsyncValue::available(c), AsyncValue::available(5i32)];
+            let r = run_with_args(CONTROL_FLOW, "cond", queue, &args);
+            assert_eq!(r.result::<i32>(0), Ok(want));
+        }
+        for (i, want) in [(0, 6), (1, -5)] {
+            let r = run_with_args(CONTROL_FLOW, "case", queue, &i32s(&[i, 5]));
+            assert_eq!(r.result::<i32>(0), Ok(want));
+        }
+    }
+}
+
+#[test]
+fn case_index_out_of_range_is_an_error() {
+    for index in [2, -1] {
+        let r = run_with_args(CONTROL_FLOW, "case", "s", &i32s(&[index, 5]));
+        let want = format!("branch_index invalid. branch index: {index} # branches: 2");
+        assert_eq!(r.result::<i32>(0), Err(want.clone()));
+        assert_eq!(r.error_messages(), [want]);
+    }
+}
+
+#[test]
+fn repeat_runs_the_body_n_times_in_order() {
+    for queue in QUEUES {
+        // 70 iterations span several blocks.
+        let r = run_with_args(CONTROL_FLOW, "repeat", queue, &i32s(&[70]));
+        assert_eq!(r.result::<i32>(0), Ok(70), "queue {queue}");
+        assert_eq!(r.result::<Chain>(1), Ok(Chain));
+        let want: Vec<String> = (1..=70).map(|i| format!("int32 = {i}")).collect();
+        assert_eq!(r.lines(), want, "queue {queue}");
+        for n in [0, -3] {
+            let r = run_with_args(CONTROL_FLOW, "repeat", queue, &i32s(&[n]));
+            assert_eq!(r.result::<i32>(0), Ok(0));
+            assert!(r.output.is_empty());
+        }
+    }
+}
+
+#[test]
+fn repeat_stops_on_cancellation() {
+    let program = crate::kernels::test_support::load(CONTROL_FLOW);
+    let host = std::sync::Arc::new(crate::runtime::HostContext::with_work_queue_name("s").unwrap());
+    host.cancel("Cancelled");
+    // Call the function directly so cancellation is seen inside the loop
+    // (the kernel itself still runs: the runner checks before each kernel).
+    let results = crate::kernels::test_support::execute(&program, "repeat", &host, &i32s(&[5]));
+    let d = results[0].error_diagnostic().expect("cancelled");
+    assert_eq!(d.message, "Cancelled");
+}
+
+#[test]
+fn while_loops_until_the_body_says_stop() {
+    for queue in QUEUES {
+        for name in ["while", "while_parallel"] {
+            let args = [AsyncValue::available(7i32), AsyncValue::available(true)];
+            let r = run_with_args(CONTROL_FLOW, name, queue, &args);
+            assert_eq!(r.result::<i32>(1), Ok(11), "{name} on {queue}");
+            assert_eq!(
+                r.lines(),
+                ["int32 = 7", "int32 = 8", "int32 = 9", "int32 = 10"],
+                "{name} on {queue}"
+            );
+            let args = [AsyncValue::available(7i32), AsyncValue::available(false)];
+            let r = run_with_args(CONTROL_FLOW, name, queue, &args);
+            assert_eq!(r.result::<i32>(1), Ok(7));
+            assert!(r.output.is_empty());
+        }
+    }
+}
+
+#[test]
+fn once_runs_its_function_once_per_host() {
+    for queue in QUEUES {
+        let program = crate::kernels::test_support::load(CONTROL_FLOW);
+        let r = crate::kernels::test_support::run_program(&program, "once", queue, &i32s(&[4]));
+        assert_eq!(r.result::<i32>(0), Ok(4));
+        assert_eq!(r.result::<i32>(1), Ok(4));
+        assert_eq!(r.lines(), ["int32 = 4"]);
+        // A second call in the same host returns the cached result.
+        let again = crate::kernels::test_support::execute(&program, "once", &r.host, &i32s(&[9]));
+        assert_eq!(again[0].get::<i32>().copied(), Ok(4));
+    }
+}
+
+#[test]
+fn parallel_for_and_parallel_call_cover_the_range() {
+    let src = r#"
+func.func @block(%start: i32, %end: i32, %counter: !test.atomic.i32) -> !tfrt.chain {
+  %n = "tfrt.minus.i32"(%end, %start) : (i32, i32) -> i32
+  %ch = "tfrt_test.atomic.add.i32"(%counter, %n) : (!test.atomic.i32, i32) -> !tfrt.chain
+  tfrt.return %ch : !tfrt.chain
+}
+func.func @call(%start: i32, %end: i32, %block: i32) -> i32 {
+  %counter = "tfrt_test.atomic.create.i32"() : () -> !test.atomic.i32
+  %done = tfrt.parallel_call.i32 %start to %end fixed %block @block(%counter) : !test.atomic.i32
+  %v, %ch = "tfrt_test.atomic.get.i32"(%counter, %done) : (!test.atomic.i32, !tfrt.chain) -> (i32, !tfrt.chain)
+  tfrt.return %v : i32
+}
+func.func @for(%start: i32, %end: i32, %block: i32) -> i32 {
+  %counter = "tfrt_test.atomic.create.i32"() : () -> !test.atomic.i32
+  %done = tfrt.parallel_for.i32 %start to %end fixed %block, %counter : !test.atomic.i32 {
+    %n = "tfrt.minus.i32"(%end, %start) : (i32, i32) -> i32
+    "tfrt_test.atomic.add.i32"(%counter, %n) : (!test.atomic.i32, i32) -> !tfrt.chain
+    tfrt.return
+  }
+  %v, %ch = "tfrt_test.atomic.get.i32"(%counter, %done) : (!test.atomic.i32, !tfrt.chain) -> (i32, !tfrt.chain)
+  tfrt.return %v : i32
+}
+"#;
+    for queue in QUEUES {
+        for name in ["call", "for"] {
+            for (start, end, block, want) in [(0, 100, 10, 100), (5, 28, 7, 23), (3, 3, 4, 0)] {
+                let r = run_with_args(src, name, queue, &i32s(&[start, end, block]));
+                assert_eq!(r.result::<i32>(0), Ok(want), "{name} {start}..{end} on {queue}");
+            }
+            let r = run_with_args(src, name, queue, &i32s(&[0, 10, 0]));
+            assert_eq!(
+                r.result::<i32>(0),
+                Err("block size must be positive, got 0".into())
+            );
+        }
+    }
+}
