@@ -33,6 +33,18 @@ impl F16 {
     }
 }
 
+impl crate::exec::IntoResult for F16 {
+    fn into_value(self) -> crate::runtime::AsyncValue {
+        crate::runtime::AsyncValue::available(self)
+    }
+}
+
+impl crate::exec::IntoResult for Bf16 {
+    fn into_value(self) -> crate::runtime::AsyncValue {
+        crate::runtime::AsyncValue::available(self)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -46,17 +58,5 @@ mod tests {
         assert!(F16(0x7e00).to_f32().is_nan());
         assert_eq!(Bf16(0x3f80).to_f32(), 1.0);
         assert_eq!(Bf16(0x4049).to_f32(), 3.140625);
-    }
-}
-
-impl crate::exec::IntoResult for F16 {
-    fn into_value(self) -> crate::runtime::AsyncValue {
-        crate::runtime::AsyncValue::available(self)
-    }
-}
-
-impl crate::exec::IntoResult for Bf16 {
-    fn into_value(self) -> crate::runtime::AsyncValue {
-        crate::runtime::AsyncValue::available(self)
     }
 }

@@ -9,6 +9,14 @@ use crate::format::BefBuffer;
 use crate::runtime::{AsyncValue, Diagnostic, HostContext};
 use crate::translate::{TranslateOptions, mlir_to_bef};
 
+/// Taken by every kernel test for its whole duration: the executor's
+/// tests count live values process-wide and must not overlap ours.
+pub fn serial() -> std::sync::MutexGuard<'static, ()> {
+    crate::exec::tests::LEAK_CHECK
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+}
+
 /// Both work queues; tests whose output order does not depend on the
 /// queue run on each.
 pub const QUEUES: [&str; 2] = ["s", "mstd:2"];
@@ -96,11 +104,6 @@ pub fn execute(
     host: &Arc<HostContext>,
     args: &[AsyncValue],
 ) -> Vec<AsyncValue> {
-    // The executor's tests count live values process-wide; do not run
-    // programs while they do.
-    let _serial = crate::exec::tests::LEAK_CHECK
-        .lock()
-        .unwrap_or_else(|e| e.into_inner());
     let ctx = ExecutionContext::new(host.clone());
     let index = program.function_named(name).expect("function exists");
     let results = Function::new(program.clone(), index).execute(&ctx, args);

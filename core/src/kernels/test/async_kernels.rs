@@ -197,20 +197,35 @@ crate::kernel! {
 
 pub(super) fn register(registry: &mut KernelRegistry) {
     for (name, kernel) in [
-        ("tfrt_test.async_add.i32", async_add_i32 as crate::exec::KernelFn),
+        (
+            "tfrt_test.async_add.i32",
+            async_add_i32 as crate::exec::KernelFn,
+        ),
         ("tfrt_test.async_constant.i1", async_constant_i1),
         ("tfrt_test.async_constant.i32", async_constant_i32),
         ("tfrt_test.async_copy.i32", async_copy_i32),
         ("tfrt_test.async_copy_2.i32", async_copy_i32),
-        ("tfrt_test.async_copy.with_delay.i32", async_copy_with_delay_i32),
-        ("tfrt_test.async_copy.with_delay.i64", async_copy_with_delay_i64),
+        (
+            "tfrt_test.async_copy.with_delay.i32",
+            async_copy_with_delay_i32,
+        ),
+        (
+            "tfrt_test.async_copy.with_delay.i64",
+            async_copy_with_delay_i64,
+        ),
         ("tfrt_test.copy.with_delay.i32", copy_with_delay_i32),
         ("tfrt_test.copy.with_delay.i64", copy_with_delay_i64),
         ("tfrt_test.do.async", do_async),
         ("tfrt_test.usleep", usleep),
         ("tfrt_test.blocking.usleep", blocking_usleep),
-        ("tfrt_test.report_error_concrete_async", report_error_concrete_async),
-        ("tfrt_test.report_error_indirect_async", report_error_indirect_async),
+        (
+            "tfrt_test.report_error_concrete_async",
+            report_error_concrete_async,
+        ),
+        (
+            "tfrt_test.report_error_indirect_async",
+            report_error_indirect_async,
+        ),
         ("tfrt_test.report_error_async", report_error_async),
     ] {
         registry.add_kernel(name, kernel);

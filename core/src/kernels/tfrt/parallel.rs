@@ -10,10 +10,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use crate::exec::{
-    Argument, ExecutionContext, Function, KernelRegistry, Out,
-    RemainingArguments,
-};
+use crate::exec::{Argument, ExecutionContext, Function, KernelRegistry, Out, RemainingArguments};
 use crate::runtime::{AsyncValue, AsyncValueRef, Chain, Diagnostic, ErrorCode};
 
 /// Shared by the blocks of one loop.
