@@ -69,8 +69,8 @@ impl Program {
         registry: &KernelRegistry,
     ) -> Result<Arc<Program>, LoadError> {
         let name = name.into();
-        let file = LoadedFile::try_new(buffer, |buffer| buffer.open())
-            .map_err(LoadError::decode)?;
+        let file =
+            LoadedFile::try_new(buffer, |buffer| buffer.open()).map_err(LoadError::decode)?;
         let (attributes, kernel_names, functions) = file
             .with_dependent(|_, bef| -> Result<_, DecodeError> {
                 let attributes = section_range(bef, SectionId::Attributes);
