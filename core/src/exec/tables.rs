@@ -146,7 +146,7 @@ impl FunctionTables {
         is_non_strict: &dyn Fn(u32) -> bool,
     ) -> Result<FunctionTables, LoadError> {
         let entry = &bef.functions()[index];
-        let body = bef.body(index).map_err(|e| LoadError::decode(e))?;
+        let body = bef.body(index).map_err(LoadError::decode)?;
         let name = entry.name.to_string();
         let bad = |offset: u64, message: String| {
             LoadError::decode(DecodeError::new(
@@ -260,6 +260,8 @@ impl FunctionTables {
         // every kernel without operands is triggered by the pseudo register.
         let mut expected_in = vec![0u32; num_kernels];
         let mut reader_counts = vec![0u32; num_registers];
+        // Indexed: the loop also updates other kernels' entries.
+        #[allow(clippy::needless_range_loop)]
         for id in 1..num_kernels {
             let record = tables.record(id);
             if record.num_arguments() == 0 {

@@ -61,7 +61,7 @@ fn registry() -> KernelRegistry {
 }
 
 /// Serializes tests that count live values (the count is process-wide).
-static LEAK_CHECK: Mutex<()> = Mutex::new(());
+pub(crate) static LEAK_CHECK: Mutex<()> = Mutex::new(());
 
 fn load(src: &str) -> Result<Arc<Program>, LoadError> {
     let module = crate::text::parse_module(src, "test.mlir").expect("parses");
