@@ -11,6 +11,7 @@ pub mod exec;
 pub mod format;
 pub mod fuzz_targets;
 pub mod ir;
+pub mod kernels;
 pub mod runtime;
 pub mod text;
 pub mod translate;

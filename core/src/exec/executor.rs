@@ -266,35 +266,40 @@ impl Execution {
                 state,
             });
         }
-        if !self.tables.is_result[r] {
-            if readers == 0 {
-                return; // nobody reads it: drop the value
-            }
-            value.add_refs(readers - 1);
-            let raw = value.into_raw();
-            match slot.compare_exchange(
+        if self.tables.is_result[r] {
+            self.forward_placeholder(slot, value);
+            return;
+        }
+        if readers == 0 {
+            return; // nobody reads it: drop the value
+        }
+        value.add_refs(readers - 1);
+        let raw = value.into_raw();
+        if !self.tables.read_early[r] {
+            // Only this producer writes the register.
+            slot.store(raw.as_ptr(), Ordering::Release);
+            return;
+        }
+        if slot
+            .compare_exchange(
                 std::ptr::null_mut(),
                 raw.as_ptr(),
                 Ordering::Release,
                 Ordering::Acquire,
-            ) {
-                Ok(_) => return,
-                Err(_) => {
-                    // A non-strict reader installed a placeholder first: take
-                    // back the added references and forward the placeholder.
-                    for _ in 1..readers {
-                        // SAFETY: we added `readers - 1` references, none of
-                        // which was published.
-                        drop(unsafe { AsyncValue::from_raw(raw) });
-                    }
-                    // SAFETY: the reference the value came with.
-                    let value = unsafe { AsyncValue::from_raw(raw) };
-                    self.forward_placeholder(slot, value);
-                    return;
-                }
+            )
+            .is_err()
+        {
+            // A non-strict reader installed a placeholder first: take back
+            // the added references and forward the placeholder.
+            for _ in 1..readers {
+                // SAFETY: we added `readers - 1` references, none of which
+                // was published.
+                drop(unsafe { AsyncValue::from_raw(raw) });
             }
+            // SAFETY: the reference the value came with.
+            let value = unsafe { AsyncValue::from_raw(raw) };
+            self.forward_placeholder(slot, value);
         }
-        self.forward_placeholder(slot, value);
     }
 
     /// Forwards the placeholder in `slot` to `value` and drops its pin.

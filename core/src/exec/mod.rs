@@ -10,6 +10,7 @@
 //! ```
 
 mod adapters;
+pub mod arbitrary_program;
 pub mod attribute;
 mod context;
 mod error;
@@ -22,7 +23,7 @@ mod registry;
 mod sync_interpreter;
 mod tables;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 pub use adapters::{
     AggregateAttribute, AnyArgument, Argument, ArrayAttribute, Attribute, Cursor, FromFrame,

@@ -69,8 +69,8 @@ impl Program {
         registry: &KernelRegistry,
     ) -> Result<Arc<Program>, LoadError> {
         let name = name.into();
-        let file = LoadedFile::try_new(buffer, |buffer| buffer.open())
-            .map_err(|e| LoadError::decode(e))?;
+        let file =
+            LoadedFile::try_new(buffer, |buffer| buffer.open()).map_err(LoadError::decode)?;
         let (attributes, kernel_names, functions) = file
             .with_dependent(|_, bef| -> Result<_, DecodeError> {
                 let attributes = section_range(bef, SectionId::Attributes);
@@ -108,7 +108,7 @@ impl Program {
                 }
                 Ok((attributes, kernel_names, functions))
             })
-            .map_err(|e| LoadError::decode(e))?;
+            .map_err(LoadError::decode)?;
         let tables = functions.iter().map(|_| OnceLock::new()).collect();
         let mut program = Program {
             file,

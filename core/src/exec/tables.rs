@@ -48,6 +48,9 @@ pub struct FunctionTables {
     pub results: Box<[u32]>,
     /// Per register: whether it is a function result.
     pub is_result: Box<[bool]>,
+    /// Per register: whether a non-strict kernel may read it before its
+    /// producer runs (and install a placeholder the producer must forward).
+    pub read_early: Box<[bool]>,
 }
 
 /// A kernel record viewed in place.
@@ -143,7 +146,7 @@ impl FunctionTables {
         is_non_strict: &dyn Fn(u32) -> bool,
     ) -> Result<FunctionTables, LoadError> {
         let entry = &bef.functions()[index];
-        let body = bef.body(index).map_err(|e| LoadError::decode(e))?;
+        let body = bef.body(index).map_err(LoadError::decode)?;
         let name = entry.name.to_string();
         let bad = |offset: u64, message: String| {
             LoadError::decode(DecodeError::new(
@@ -188,6 +191,7 @@ impl FunctionTables {
             reader_counts: vec![0; num_registers].into_boxed_slice(),
             results: body.results.clone().into_boxed_slice(),
             is_result: vec![false; num_registers].into_boxed_slice(),
+            read_early: vec![false; num_registers].into_boxed_slice(),
         };
         let record_offset =
             |id: usize| body.kernel_list_offset + u64::from(body.kernels[id].offset);
@@ -256,6 +260,8 @@ impl FunctionTables {
         // every kernel without operands is triggered by the pseudo register.
         let mut expected_in = vec![0u32; num_kernels];
         let mut reader_counts = vec![0u32; num_registers];
+        // Indexed: the loop also updates other kernels' entries.
+        #[allow(clippy::needless_range_loop)]
         for id in 1..num_kernels {
             let record = tables.record(id);
             if record.num_arguments() == 0 {
@@ -347,12 +353,18 @@ impl FunctionTables {
         // A non-strict kernel waits only for its first argument's producer.
         for id in 1..num_kernels {
             let record = tables.record(id);
-            if let Some(&first) = record.arguments().first() {
-                if is_non_strict(record.code()) {
-                    let reads = record.arguments().iter().filter(|&&r| r == first).count();
-                    tables.kernels[id].non_strict = true;
-                    tables.kernels[id].ready_count = reads as u32;
-                }
+            let arguments = record.arguments().to_vec();
+            let Some(&first) = arguments.first() else {
+                continue;
+            };
+            if !is_non_strict(record.code()) {
+                continue;
+            }
+            let reads = arguments.iter().filter(|&&r| r == first).count();
+            tables.kernels[id].non_strict = true;
+            tables.kernels[id].ready_count = reads as u32;
+            for register in arguments.into_iter().filter(|&r| r != first) {
+                tables.read_early[register as usize] = true;
             }
         }
         if tables.kind == FunctionKind::Sync {

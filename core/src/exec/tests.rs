@@ -36,6 +36,17 @@ crate::kernel! {
     fn new_chain() -> Chain { Chain }
 }
 
+crate::kernel! {
+    /// Non-strict: runs once the condition is available and forwards the
+    /// chosen argument, which may still be unavailable (or unwritten).
+    fn select(cond: Argument<bool>, a: AnyArgument, b: AnyArgument, out: Out<i32>) {
+        out.set(if *cond { (*a).clone() } else { (*b).clone() });
+    }
+}
+crate::kernel! {
+    fn constant_i1(value: Attribute<bool>) -> bool { *value }
+}
+
 fn registry() -> KernelRegistry {
     let mut r = KernelRegistry::new();
     r.add_kernel("t.constant.i32", constant_i32);
@@ -44,11 +55,13 @@ fn registry() -> KernelRegistry {
     r.add_kernel("t.fail", fail);
     r.add_kernel("t.call", call);
     r.add_kernel("t.new.chain", new_chain);
+    r.add_kernel("t.constant.i1", constant_i1);
+    r.add_non_strict_kernel("t.select", select);
     r
 }
 
 /// Serializes tests that count live values (the count is process-wide).
-static LEAK_CHECK: Mutex<()> = Mutex::new(());
+pub(crate) static LEAK_CHECK: Mutex<()> = Mutex::new(());
 
 fn load(src: &str) -> Result<Arc<Program>, LoadError> {
     let module = crate::text::parse_module(src, "test.mlir").expect("parses");
@@ -205,4 +218,31 @@ fn cancellation_skips_kernels_not_started() {
     ctx.host().quiesce();
     assert!(results[0].is_error());
     assert_eq!(results[0].error_diagnostic().unwrap().message, "Cancelled");
+}
+
+#[test]
+fn non_strict_kernels_run_before_their_other_arguments_exist() {
+    // %late's producer waits for an asynchronous value, so `t.select` runs
+    // first and reads %late's register before anything wrote it.
+    let src = r#"
+func.func @f() -> (i32, i32) {
+  %one = "t.constant.i32"() {value = 1 : i32} : () -> i32
+  %yes = "t.constant.i1"() {value = true} : () -> i1
+  %no = "t.constant.i1"() {value = false} : () -> i1
+  %slow = "t.async_add.i32"(%one, %one) : (i32, i32) -> i32
+  %late = "t.add.i32"(%slow, %slow) : (i32, i32) -> i32
+  %a = "t.select"(%yes, %one, %late) : (i1, i32, i32) -> i32
+  %b = "t.select"(%no, %one, %late) : (i1, i32, i32) -> i32
+  tfrt.return %a, %b : i32, i32
+}
+"#;
+    let _serial = LEAK_CHECK.lock().unwrap_or_else(|e| e.into_inner());
+    for queue in ["s", "mstd:2"] {
+        let before = live_async_values();
+        let (results, errors) = run(src, "f", queue, &[]);
+        assert_eq!(ints(&results), vec![Ok(1), Ok(4)], "queue {queue}");
+        assert!(errors.is_empty());
+        drop(results);
+        assert_eq!(live_async_values(), before, "queue {queue} leaked values");
+    }
 }

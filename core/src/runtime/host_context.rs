@@ -23,6 +23,7 @@ pub trait SharedContext: Send + Sync + 'static {
 }
 
 type Sink = Box<dyn Fn(&Diagnostic) + Send + Sync>;
+type OutputSink = Box<dyn Fn(&str) + Send + Sync>;
 type Entry = Arc<OnceLock<Arc<dyn Any + Send + Sync>>>;
 
 /// The host runtime context.
@@ -34,6 +35,7 @@ pub struct HostContext {
     cancel: Mutex<Option<AsyncValue>>,
     shared: Mutex<HashMap<TypeId, Entry>>,
     sink: Sink,
+    output: OutputSink,
 }
 
 impl HostContext {
@@ -50,6 +52,7 @@ impl HostContext {
             cancel: Mutex::new(None),
             shared: Mutex::new(HashMap::new()),
             sink: Box::new(|d| eprintln!("error: {d}")),
+            output: Box::new(write_stdout),
         }
     }
 
@@ -69,6 +72,19 @@ impl HostContext {
     ) -> Self {
         self.sink = Box::new(sink);
         self
+    }
+
+    /// Replaces where kernel prints go (standard output by default), e.g.
+    /// to capture them in tests.
+    pub fn with_output_sink(mut self, sink: impl Fn(&str) + Send + Sync + 'static) -> Self {
+        self.output = Box::new(sink);
+        self
+    }
+
+    /// Writes `text` (whole lines, newline included) to the output sink.
+    /// Kernel prints use this so their order is the order kernels run.
+    pub fn print(&self, text: &str) {
+        (self.output)(text)
     }
 
     pub fn work_queue(&self) -> &dyn ConcurrentWorkQueue {
@@ -205,6 +221,16 @@ impl HostContext {
     pub fn ready_chain(&self) -> AsyncValueRef<Chain> {
         AsyncValueRef::available(Chain)
     }
+}
+
+/// The default output sink: standard output, flushed after each write so
+/// prints interleave correctly with other writers (e.g. the runner).
+fn write_stdout(text: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    // A closed stdout is not the program's error to report.
+    let _ = out.write_all(text.as_bytes());
+    let _ = out.flush();
 }
 
 impl fmt::Debug for HostContext {

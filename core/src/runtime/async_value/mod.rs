@@ -407,9 +407,9 @@ impl AsyncValue {
     ///
     /// # Safety
     /// `ptr` came from `into_raw` and a reference to the value is held
-    /// elsewhere for the whole lifetime `'a`.
+    /// elsewhere for as long as the returned borrow lives.
     #[inline]
-    pub unsafe fn borrow_raw<'a>(ptr: &'a NonNull<()>) -> &'a AsyncValue {
+    pub unsafe fn borrow_raw(ptr: &NonNull<()>) -> &AsyncValue {
         // SAFETY: `AsyncValue` is a transparent wrapper of a `NonNull`
         // pointer, so a `&NonNull<()>` to a block has the layout of a
         // `&AsyncValue`; liveness is the caller's contract.

@@ -1,0 +1,20 @@
+//! `tfrt_test.*` kernels used by the reference test suites.
+
+mod async_kernels;
+mod atomic;
+mod resource;
+mod simple;
+mod strings;
+
+#[cfg(test)]
+mod tests;
+
+use crate::exec::KernelRegistry;
+
+pub fn register(registry: &mut KernelRegistry) {
+    async_kernels::register(registry);
+    atomic::register(registry);
+    resource::register(registry);
+    simple::register(registry);
+    strings::register(registry);
+}

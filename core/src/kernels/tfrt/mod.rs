@@ -1,0 +1,26 @@
+//! `tfrt.*` basic kernels, one module per family.
+
+mod arithmetic;
+mod cast;
+mod chain;
+mod compare;
+mod constants;
+mod control_flow;
+mod parallel;
+mod print;
+
+use crate::exec::KernelRegistry;
+
+pub fn register(registry: &mut KernelRegistry) {
+    constants::register(registry);
+    arithmetic::register(registry);
+    compare::register(registry);
+    cast::register(registry);
+    print::register(registry);
+    chain::register(registry);
+    control_flow::register(registry);
+    parallel::register(registry);
+}
+
+#[cfg(test)]
+mod tests;
