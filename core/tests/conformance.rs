@@ -49,7 +49,7 @@ use litcheck_filecheck::litcheck::reporting::PrintDiagnostic;
 use litcheck_filecheck::{Config, Options, Test};
 
 /// A program is a handful of kernels; anything slower is hung.
-const STAGE_TIMEOUT: Duration = Duration::from_secs(20);
+const STAGE_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Output longer than this is cut in failure reports.
 const SHOW_LIMIT: usize = 6000;

@@ -72,12 +72,15 @@ fn load(path: &Path) -> Result<BefBuffer, Failure> {
 }
 
 fn run(cli: Cli) -> Result<(), Failure> {
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
+    // Not `stdout.lock()`: `bef run` prints from worker threads, which
+    // would wait forever for a lock this thread holds.
+    let mut out = io::BufWriter::new(io::stdout());
     match cli.command {
         Command::Translate(args) => bef::cli::translate::run(&args)?,
         Command::Run(args) => {
-            let registry = bef::exec::KernelRegistry::new();
+            // The standard kernel library (tfrt.*, tfrt_test.*, natives).
+            let mut registry = bef::exec::KernelRegistry::new();
+            bef::kernels::register_all(&mut registry);
             bef::cli::run::run(&args, &registry)?
         }
         Command::Dump {
