@@ -656,3 +656,28 @@ fn stage_status_and_not() {
     assert!(run_line("not not bef no-such-subcommand", &file, dir).is_err());
     assert!(run_line("frobnicate %s", &file, dir).is_err());
 }
+
+#[test]
+fn xfail_must_fail() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("conformance-xfail");
+    std::fs::create_dir_all(&dir).unwrap();
+    let passing = dir.join("passing.mlir");
+    std::fs::write(
+        &passing,
+        "// RUN: bef translate --mlir-to-bef %s -o %t.bef\n// XFAIL: claims a bug\n\
+         func.func @f() {\n  tfrt.return\n}\n",
+    )
+    .unwrap();
+    let err = run_file(&passing).expect_err("an XFAIL that passes is a failure");
+    assert!(err.contains("claims a bug"), "{err}");
+    let failing = dir.join("failing.mlir");
+    std::fs::write(
+        &failing,
+        "// RUN: not bef translate --mlir-to-bef %s -o %t.bef\n// XFAIL: known\n\
+         func.func @f() {\n  tfrt.return\n}\n",
+    )
+    .unwrap();
+    assert!(run_file(&failing).is_ok());
+    std::fs::write(&failing, "func.func @f() {\n  tfrt.return\n}\n").unwrap();
+    assert!(run_file(&failing).is_err(), "a program without RUN lines");
+}

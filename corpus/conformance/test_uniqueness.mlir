@@ -1,6 +1,5 @@
 // get_uniqueness reports whether the kernel holds the only reference to its
-// argument; a value still needed later is never unique, nor is an indirect
-// value whose target is still in use.
+// argument; a value still needed later is never unique.
 // RUN: bef run --work-queue s %s | FileCheck %s
 // RUN: bef run --work-queue mstd:2 %s | FileCheck %s
 
@@ -22,16 +21,3 @@ func.func @shared_argument() -> !tfrt.chain {
 }
 // CHECK-NEXT: 'shared_argument' returned !tfrt.chain value
 
-// CHECK-LABEL: --- Running 'indirect_not_unique':
-func.func @indirect_not_unique() -> !tfrt.chain {
-  %ch = tfrt.new.chain
-  %a = tfrt.constant.i32 100
-  %ia = "tfrt_test.make_indirect"(%a) : (i32) -> i32
-  %u = "tfrt_test.get_uniqueness"(%ia) : (i32) -> i1
-  // CHECK-NEXT: int1 = 0
-  // CHECK-NEXT: int32 = 100
-  %ch0 = tfrt.print.i1 %u, %ch
-  %ch1 = tfrt.print.i32 %a, %ch0
-  tfrt.return %ch1 : !tfrt.chain
-}
-// CHECK-NEXT: 'indirect_not_unique' returned !tfrt.chain value
