@@ -20,7 +20,7 @@ impl Rng {
 #[test]
 fn generated_programs_agree_across_work_queues() {
     let mut rng = Rng(0x5EED_0005);
-    for _ in 0..150 {
+    for _ in 0..400 {
         let len = 64 + (rng.next() % 1024) as usize;
         let input: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
         exec_programs(&input);
