@@ -20,7 +20,7 @@ mod reader;
 mod writer;
 
 pub use error::{BytecodeError, Result};
-pub use reader::{Structure, is_bytecode, read};
+pub use reader::{MAX_BUFFER_ALIGNMENT, Structure, is_bytecode, read, read_aligned};
 pub use writer::{WriteOptions, Written, write};
 
 /// `ML\xefR`

@@ -91,6 +91,23 @@ pub fn read(bytes: &[u8]) -> Result<Module> {
     structure.into_module()
 }
 
+/// Largest alignment `read_aligned` provides.
+pub const MAX_BUFFER_ALIGNMENT: usize = 4096;
+
+/// Like `read`, for input whose address may be less aligned than its
+/// sections and blobs require (alignment is checked against the absolute
+/// address, as upstream does): reads from a copy aligned to
+/// `MAX_BUFFER_ALIGNMENT`.
+pub fn read_aligned(bytes: &[u8]) -> Result<Module> {
+    if (bytes.as_ptr() as usize) % MAX_BUFFER_ALIGNMENT == 0 {
+        return read(bytes);
+    }
+    let mut storage = vec![0u8; bytes.len() + MAX_BUFFER_ALIGNMENT];
+    let start = storage.as_ptr().align_offset(MAX_BUFFER_ALIGNMENT);
+    storage[start..start + bytes.len()].copy_from_slice(bytes);
+    read(&storage[start..start + bytes.len()])
+}
+
 fn section_name(id: u8) -> String {
     let name = SECTION_NAMES.get(id as usize).copied().unwrap_or("?");
     format!("{name} ({id})")
