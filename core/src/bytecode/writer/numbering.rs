@@ -262,33 +262,43 @@ impl<'m> Numbering<'m> {
     /// Pre-order op ids, and which ops with regions use no value defined
     /// outside them (their regions are written as isolated).
     fn compute_isolation(&mut self, module: &Module) {
-        // The op whose region defines each value.
+        // Pass 1: pre-order ids, and the op whose region defines each value
+        // (uses may come before definitions).
         let mut owner: Vec<*const Op> = vec![std::ptr::null(); module.values.len()];
+        let mut set_owner = |v: &ValueId, op: *const Op| {
+            if let Some(slot) = owner.get_mut(v.index()) {
+                *slot = op;
+            }
+        };
+        let mut next_id = 0u64;
+        let mut work: Vec<(&Op, *const Op)> = vec![(&module.op, std::ptr::null())];
+        while let Some((op, parent)) = work.pop() {
+            let ptr = op as *const Op;
+            self.op_ids.insert(ptr, next_id);
+            next_id += 1;
+            op.results.iter().for_each(|r| set_owner(r, parent));
+            for region in op.regions.iter().rev() {
+                for block in region.blocks.iter().rev() {
+                    block.arguments.iter().for_each(|a| set_owner(a, ptr));
+                    work.extend(block.ops.iter().rev().map(|inner| (inner, ptr)));
+                }
+            }
+        }
+        // Pass 2: a use marks every enclosing op strictly inside the
+        // defining region's op as not isolated.
         enum Item<'a> {
             Enter(&'a Op),
             Leave,
         }
-        let mut next_id = 0u64;
         let mut open: Vec<*const Op> = Vec::new();
         let mut work = vec![Item::Enter(&module.op)];
-        let mut parent_of_results: Vec<*const Op> = vec![std::ptr::null()];
         while let Some(item) = work.pop() {
             match item {
                 Item::Leave => {
                     let op = open.pop().expect("open op");
-                    parent_of_results.pop();
                     self.isolated.entry(op).or_insert(true);
                 }
                 Item::Enter(op) => {
-                    let ptr = op as *const Op;
-                    self.op_ids.insert(ptr, next_id);
-                    next_id += 1;
-                    let result_owner = *parent_of_results.last().expect("parent");
-                    for r in &op.results {
-                        if let Some(slot) = owner.get_mut(r.index()) {
-                            *slot = result_owner;
-                        }
-                    }
                     for v in &op.operands {
                         let def = owner.get(v.index()).copied().unwrap_or(std::ptr::null());
                         for &anc in open.iter().rev() {
@@ -301,23 +311,11 @@ impl<'m> Numbering<'m> {
                     if op.regions.is_empty() {
                         continue;
                     }
-                    for region in &op.regions {
-                        for block in &region.blocks {
-                            for a in &block.arguments {
-                                if let Some(slot) = owner.get_mut(a.index()) {
-                                    *slot = ptr;
-                                }
-                            }
-                        }
-                    }
-                    open.push(ptr);
-                    parent_of_results.push(ptr);
+                    open.push(op as *const Op);
                     work.push(Item::Leave);
                     for region in op.regions.iter().rev() {
                         for block in region.blocks.iter().rev() {
-                            for inner in block.ops.iter().rev() {
-                                work.push(Item::Enter(inner));
-                            }
+                            work.extend(block.ops.iter().rev().map(Item::Enter));
                         }
                     }
                 }
