@@ -160,7 +160,10 @@ fn truncate_words(mut words: Vec<u64>, width: u32) -> Vec<u64> {
 /// The IR form of an integer attribute of `ty` with these bits.
 fn integer_attr(words: Vec<u64>, ty: Type, at: usize) -> Decoded<Attribute> {
     let Some(width) = integer_width(&ty) else {
-        return Err(fail(at, format!("integer attribute of non-integer type {ty}")));
+        return Err(fail(
+            at,
+            format!("integer attribute of non-integer type {ty}"),
+        ));
     };
     let words = truncate_words(words, width);
     let unsigned = matches!(
@@ -170,7 +173,15 @@ fn integer_attr(words: Vec<u64>, ty: Type, at: usize) -> Decoded<Attribute> {
             ..
         }
     );
-    if width == 1 && matches!(ty, Type::Integer { signedness: Signedness::Signless, .. }) {
+    if width == 1
+        && matches!(
+            ty,
+            Type::Integer {
+                signedness: Signedness::Signless,
+                ..
+            }
+        )
+    {
         return Ok(Attribute::Bool(words[0] & 1 == 1));
     }
     let fits = width < 128 || (width == 128 && !(unsigned && words[1] >> 63 == 1));
@@ -228,7 +239,10 @@ fn dense_from_blob(ty: Type, blob: &[u8], at: usize) -> Decoded<Attribute> {
             // One byte per element is accepted too.
             blob.iter().map(|b| b & 1).collect()
         } else {
-            return Err(fail(at, format!("{} bytes for {count} i1 elements", blob.len())));
+            return Err(fail(
+                at,
+                format!("{} bytes for {count} i1 elements", blob.len()),
+            ));
         };
         let mut d = DenseElements {
             ty,
@@ -239,14 +253,20 @@ fn dense_from_blob(ty: Type, blob: &[u8], at: usize) -> Decoded<Attribute> {
         return Ok(Attribute::DenseElements(d));
     }
     let Some(size) = element_size(element) else {
-        return Err(fail(at, format!("dense elements of element type {element}")));
+        return Err(fail(
+            at,
+            format!("dense elements of element type {element}"),
+        ));
     };
     let full = (size as u64).checked_mul(count);
     let splat = blob.len() == size && count != 1 && full != Some(size as u64);
     if !splat && full != Some(blob.len() as u64) {
         return Err(fail(
             at,
-            format!("{} bytes of data for {count} elements of {element}", blob.len()),
+            format!(
+                "{} bytes of data for {count} elements of {element}",
+                blob.len()
+            ),
         ));
     }
     let mut d = DenseElements {
@@ -488,9 +508,10 @@ pub fn decode(r: &mut Reader<'_>, lookup: &dyn EntryLookup) -> Decoded<Attribute
             for _ in 0..n {
                 let at = r.offset();
                 match attr(r, lookup)? {
-                    Attribute::SymbolRef { root, nested: inner } if inner.is_empty() => {
-                        nested.push(root)
-                    }
+                    Attribute::SymbolRef {
+                        root,
+                        nested: inner,
+                    } if inner.is_empty() => nested.push(root),
                     _ => return Err(fail(at, "expected a flat symbol reference")),
                 }
             }
@@ -514,7 +535,8 @@ pub fn decode(r: &mut Reader<'_>, lookup: &dyn EntryLookup) -> Decoded<Attribute
                 return Err(fail(at, format!("float attribute of type {t}")));
             };
             let words = truncate_words(read_apint(r, width)?, width);
-            let bits = u128::from(words[0]) | (u128::from(words.get(1).copied().unwrap_or(0)) << 64);
+            let bits =
+                u128::from(words[0]) | (u128::from(words.get(1).copied().unwrap_or(0)) << 64);
             Attribute::Float { bits, ty: t }
         }
         CALL_SITE_LOC => {
@@ -596,7 +618,11 @@ pub fn decode(r: &mut Reader<'_>, lookup: &dyn EntryLookup) -> Decoded<Attribute
             for _ in 0..count {
                 values.push(string(r, lookup)?.to_vec());
             }
-            Attribute::DenseStrings { ty: t, splat, values }
+            Attribute::DenseStrings {
+                ty: t,
+                splat,
+                values,
+            }
         }
         SPARSE => {
             let t = ty(r, lookup)?;
@@ -676,7 +702,12 @@ pub fn decode(r: &mut Reader<'_>, lookup: &dyn EntryLookup) -> Decoded<Attribute
                 .collect::<Decoded<Vec<_>>>()?;
             Attribute::StridedLayout { offset, strides }
         }
-        _ => return Err(fail(code_at, format!("unknown builtin attribute code {code}"))),
+        _ => {
+            return Err(fail(
+                code_at,
+                format!("unknown builtin attribute code {code}"),
+            ));
+        }
     })
 }
 
@@ -785,7 +816,11 @@ pub fn encode(attr: &Attribute, sink: &mut dyn EntrySink) -> bool {
             write_apint(sink, &words, width);
         }
         Attribute::String { value, ty } => {
-            sink.varint(if ty.is_some() { STRING_WITH_TYPE } else { STRING });
+            sink.varint(if ty.is_some() {
+                STRING_WITH_TYPE
+            } else {
+                STRING
+            });
             sink.string(value);
             if let Some(t) = ty {
                 sink.type_(t);

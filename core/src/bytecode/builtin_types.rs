@@ -3,7 +3,7 @@
 
 use super::encoding::Reader;
 use super::entries::{Decoded, EntryLookup, EntrySink};
-use crate::ir::{Attribute, AffineMap, FloatKind, Signedness, Type};
+use crate::ir::{AffineMap, Attribute, FloatKind, Signedness, Type};
 
 const INTEGER: u64 = 0;
 const INDEX: u64 = 1;
@@ -45,7 +45,10 @@ const FLOAT_CODES: [(u64, FloatKind); 18] = [
 ];
 
 fn float_code(kind: FloatKind) -> Option<u64> {
-    FLOAT_CODES.iter().find(|(_, k)| *k == kind).map(|(c, _)| *c)
+    FLOAT_CODES
+        .iter()
+        .find(|(_, k)| *k == kind)
+        .map(|(c, _)| *c)
 }
 
 fn types(r: &mut Reader<'_>, lookup: &dyn EntryLookup) -> Decoded<Vec<Type>> {
@@ -103,7 +106,8 @@ pub fn decode(r: &mut Reader<'_>, lookup: &dyn EntryLookup) -> Decoded<Type> {
                 2 => Signedness::Unsigned,
                 _ => return Err(r_error(at, "invalid integer signedness 3")),
             };
-            let width = u32::try_from(v >> 2).map_err(|_| r_error(at, "integer width too large"))?;
+            let width =
+                u32::try_from(v >> 2).map_err(|_| r_error(at, "integer width too large"))?;
             Type::Integer { width, signedness }
         }
         INDEX => Type::Index,
@@ -194,7 +198,12 @@ pub fn decode(r: &mut Reader<'_>, lookup: &dyn EntryLookup) -> Decoded<Type> {
             }
         }
         TOKEN => Type::Token,
-        _ => return Err(r_error(code_at, format!("unknown builtin type code {code}"))),
+        _ => {
+            return Err(r_error(
+                code_at,
+                format!("unknown builtin type code {code}"),
+            ));
+        }
     })
 }
 

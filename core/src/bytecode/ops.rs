@@ -35,7 +35,8 @@ impl OpDefinition {
     }
 
     pub fn is_inherent(&self, name: &str) -> bool {
-        self.attributes.iter().any(|a| a.name == name) || self.segments.iter().any(|s| s.name == name)
+        self.attributes.iter().any(|a| a.name == name)
+            || self.segments.iter().any(|s| s.name == name)
     }
 }
 

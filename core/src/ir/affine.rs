@@ -212,7 +212,11 @@ mod tests {
             num_symbols: 1,
             results: vec![
                 bin(AffineBinary::Add, AffineExpr::Dim(0), AffineExpr::Symbol(0)),
-                bin(AffineBinary::Mul, AffineExpr::Dim(1), AffineExpr::Constant(2)),
+                bin(
+                    AffineBinary::Mul,
+                    AffineExpr::Dim(1),
+                    AffineExpr::Constant(2),
+                ),
             ],
         };
         assert_eq!(map.to_string(), "(d0, d1)[s0] -> (d0 + s0, d1 * 2)");
@@ -223,13 +227,24 @@ mod tests {
                 bin(
                     AffineBinary::Add,
                     AffineExpr::Dim(0),
-                    bin(AffineBinary::Mul, AffineExpr::Symbol(0), AffineExpr::Constant(-1)),
+                    bin(
+                        AffineBinary::Mul,
+                        AffineExpr::Symbol(0),
+                        AffineExpr::Constant(-1),
+                    ),
                 ),
-                bin(AffineBinary::Add, AffineExpr::Dim(1), AffineExpr::Constant(-1)),
+                bin(
+                    AffineBinary::Add,
+                    AffineExpr::Dim(1),
+                    AffineExpr::Constant(-1),
+                ),
             ],
             is_equality: vec![false, true],
         };
-        assert_eq!(set.to_string(), "(d0, d1)[s0] : (d0 - s0 >= 0, d1 - 1 == 0)");
+        assert_eq!(
+            set.to_string(),
+            "(d0, d1)[s0] : (d0 - s0 >= 0, d1 - 1 == 0)"
+        );
         assert!(AffineMap::identity(3).is_identity());
         assert!(!map.is_projected_permutation());
     }

@@ -26,7 +26,10 @@ pub struct ResourceEntry {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ResourceValue {
     /// Raw bytes that must sit at an address aligned to `alignment`.
-    Blob { alignment: u64, data: Vec<u8> },
+    Blob {
+        alignment: u64,
+        data: Vec<u8>,
+    },
     Bool(bool),
     String(String),
     /// Declared (referenced) without data, e.g. when the writer elided it.

@@ -316,7 +316,7 @@ fn float_value(bits: u128, kind: FloatKind) -> Option<f64> {
     match kind {
         FloatKind::F32 => Some(f64::from(f32::from_bits(bits as u32))),
         FloatKind::F64 => Some(f64::from_bits(bits as u64)),
-        FloatKind::F16 | FloatKind::BF16 => {
+        FloatKind::F16 | FloatKind::BF16 | FloatKind::TF32 => {
             let (e, m) = small_format(kind)?;
             Some(small_to_f64(bits as u64, e, m))
         }

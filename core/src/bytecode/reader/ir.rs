@@ -108,7 +108,9 @@ impl<'a> IrReader<'_, 'a> {
         if has_args || num_ops != 1 {
             return Err(BytecodeError::new(
                 at,
-                format!("the IR section must hold exactly one op without block arguments, found {num_ops} ops"),
+                format!(
+                    "the IR section must hold exactly one op without block arguments, found {num_ops} ops"
+                ),
             ));
         }
         self.frames.push(Frame {
@@ -133,9 +135,9 @@ impl<'a> IrReader<'_, 'a> {
                     let op = self.read_op()?;
                     if let Some(frame) = op {
                         if self.frames.len() >= MAX_NESTING {
-                            return Err(self.reader().error(format!(
-                                "regions nested deeper than {MAX_NESTING}"
-                            )));
+                            return Err(self
+                                .reader()
+                                .error(format!("regions nested deeper than {MAX_NESTING}")));
                         }
                         self.frames.push(frame);
                     }
@@ -149,7 +151,10 @@ impl<'a> IrReader<'_, 'a> {
                 }
                 let rs = self.frames[top].region.take().expect("checked");
                 self.close_region(&rs)?;
-                self.frames[top].op.regions.push(Region { blocks: rs.blocks });
+                self.frames[top]
+                    .op
+                    .regions
+                    .push(Region { blocks: rs.blocks });
                 continue;
             }
             if self.frames[top].op.regions.len() < self.frames[top].num_regions {
@@ -313,7 +318,9 @@ impl<'a> IrReader<'_, 'a> {
         let num_ops = usize::try_from(num_ops)
             .ok()
             .filter(|&n| n <= self.reader().remaining())
-            .ok_or_else(|| BytecodeError::new(at, format!("op count {num_ops} exceeds the data")))?;
+            .ok_or_else(|| {
+                BytecodeError::new(at, format!("op count {num_ops} exceeds the data"))
+            })?;
         self.region_state().ops_left = num_ops;
         if !has_args {
             return Ok(());
@@ -359,7 +366,10 @@ impl<'a> IrReader<'_, 'a> {
             let at = self.reader().offset();
             let index = if multiple { self.reader().index()? } else { 0 };
             let Some(&value) = values.get(index) else {
-                return Err(BytecodeError::new(at, format!("use-list order for value {index} of {}", values.len())));
+                return Err(BytecodeError::new(
+                    at,
+                    format!("use-list order for value {index} of {}", values.len()),
+                ));
             };
             let (n, pairs) = self.reader().varint_with_flag()?;
             let n = usize::try_from(n)
@@ -373,7 +383,10 @@ impl<'a> IrReader<'_, 'a> {
             for _ in 0..n {
                 let at = self.reader().offset();
                 let v = self.reader().varint()?;
-                indices.push(u32::try_from(v).map_err(|_| BytecodeError::new(at, "use index out of range"))?);
+                indices.push(
+                    u32::try_from(v)
+                        .map_err(|_| BytecodeError::new(at, "use index out of range"))?,
+                );
             }
             self.orders.push(PendingOrder {
                 value,
@@ -390,7 +403,10 @@ impl<'a> IrReader<'_, 'a> {
         let op_at = self.reader().offset();
         let name_index = self.reader().index()?;
         let Some(op_name) = self.s.op_names.get(name_index) else {
-            return Err(BytecodeError::new(op_at, format!("invalid op name index {name_index}")));
+            return Err(BytecodeError::new(
+                op_at,
+                format!("invalid op name index {name_index}"),
+            ));
         };
         let registered = op_name.registered;
         let name = op_name.full_name(&self.s.table.dialects);
@@ -399,7 +415,10 @@ impl<'a> IrReader<'_, 'a> {
         let version = self.s.version;
         let allowed = if version >= 5 { 0x7F } else { 0x3F };
         if mask & !allowed != 0 || (version < 3 && mask & HAS_USE_LIST_ORDERS != 0) {
-            return Err(BytecodeError::new(mask_at, format!("invalid op encoding mask {mask:#04x}")));
+            return Err(BytecodeError::new(
+                mask_at,
+                format!("invalid op encoding mask {mask:#04x}"),
+            ));
         }
         let mut op = Op::new(name, self.location()?);
         if mask & HAS_ATTRS != 0 {
@@ -413,7 +432,10 @@ impl<'a> IrReader<'_, 'a> {
             let at = self.reader().offset();
             let index = self.reader().index()?;
             let Some(&(blob_at, blob)) = self.s.properties.get(index) else {
-                return Err(BytecodeError::new(at, format!("invalid properties index {index}")));
+                return Err(BytecodeError::new(
+                    at,
+                    format!("invalid properties index {index}"),
+                ));
             };
             self.decode_properties(&mut op, registered, blob_at, blob)?;
         } else if version < 5 {
@@ -446,7 +468,10 @@ impl<'a> IrReader<'_, 'a> {
                 let at = self.reader().offset();
                 let b = self.reader().index()?;
                 if b >= num_blocks {
-                    return Err(BytecodeError::new(at, format!("invalid successor block {b} of {num_blocks}")));
+                    return Err(BytecodeError::new(
+                        at,
+                        format!("invalid successor block {b} of {num_blocks}"),
+                    ));
                 }
                 successors.push(b as u32);
             }
@@ -472,7 +497,10 @@ impl<'a> IrReader<'_, 'a> {
             let section_at = self.reader().offset();
             let (id, data) = self.reader().section()?;
             if id != section::IR {
-                return Err(BytecodeError::new(section_at, format!("expected a nested IR section, found section {id}")));
+                return Err(BytecodeError::new(
+                    section_at,
+                    format!("expected a nested IR section, found section {id}"),
+                ));
             }
             self.readers.push(data);
             owns_reader = true;
@@ -489,14 +517,23 @@ impl<'a> IrReader<'_, 'a> {
         }))
     }
 
-    fn decode_properties(&mut self, op: &mut Op, registered: bool, at: usize, blob: &'a [u8]) -> Result<()> {
+    fn decode_properties(
+        &mut self,
+        op: &mut Op,
+        registered: bool,
+        at: usize,
+        blob: &'a [u8],
+    ) -> Result<()> {
         let mut r = Reader::new(blob, at);
         if !registered {
             // An unregistered op stores its properties as one dictionary.
             let index_at = r.offset();
             let attr = self.s.table.attribute(r.varint()?, index_at)?;
             if !matches!(attr, Attribute::Dictionary(_)) {
-                return Err(BytecodeError::new(index_at, "properties of an unregistered op must be a dictionary"));
+                return Err(BytecodeError::new(
+                    index_at,
+                    "properties of an unregistered op must be a dictionary",
+                ));
             }
             if !r.is_empty() {
                 return Err(r.error("unexpected trailing data in properties"));
@@ -511,7 +548,11 @@ impl<'a> IrReader<'_, 'a> {
         let version = self.s.version;
         // (name, optional); before version 6 segment sizes are ordinary
         // required attributes in name order.
-        let mut fields: Vec<(&str, bool)> = def.attributes.iter().map(|a| (a.name, a.optional)).collect();
+        let mut fields: Vec<(&str, bool)> = def
+            .attributes
+            .iter()
+            .map(|a| (a.name, a.optional))
+            .collect();
         if version < 6 {
             fields.extend(def.segments.iter().map(|s| (s.name, false)));
             fields.sort_by(|a, b| a.0.cmp(b.0));
@@ -525,7 +566,10 @@ impl<'a> IrReader<'_, 'a> {
                     continue;
                 }
                 if v & 1 == 0 {
-                    return Err(BytecodeError::new(field_at, format!("invalid optional attribute encoding for '{name}'")));
+                    return Err(BytecodeError::new(
+                        field_at,
+                        format!("invalid optional attribute encoding for '{name}'"),
+                    ));
                 }
                 v >> 1
             } else {
@@ -547,7 +591,10 @@ impl<'a> IrReader<'_, 'a> {
             }
         }
         if !r.is_empty() {
-            return Err(r.error(format!("unexpected trailing data in the properties of {}", op.name)));
+            return Err(r.error(format!(
+                "unexpected trailing data in the properties of {}",
+                op.name
+            )));
         }
         entries.sort_by(|a, b| a.0.cmp(&b.0));
         if !entries.is_empty() {
@@ -580,11 +627,15 @@ fn read_segment_sizes(r: &mut Reader<'_>, len: usize) -> Result<Vec<i32>> {
     let (n, sparse) = r.varint_with_flag()?;
     let mut out = vec![0i32; len];
     let value_i32 = |v: u64, at: usize| {
-        i32::try_from(v).map_err(|_| BytecodeError::new(at, format!("segment size {v} out of range")))
+        i32::try_from(v)
+            .map_err(|_| BytecodeError::new(at, format!("segment size {v} out of range")))
     };
     if !sparse {
         if n != len as u64 {
-            return Err(BytecodeError::new(at, format!("{n} segment sizes, expected {len}")));
+            return Err(BytecodeError::new(
+                at,
+                format!("{n} segment sizes, expected {len}"),
+            ));
         }
         for slot in out.iter_mut() {
             let at = r.offset();
@@ -593,19 +644,28 @@ fn read_segment_sizes(r: &mut Reader<'_>, len: usize) -> Result<Vec<i32>> {
         return Ok(out);
     }
     if n > len as u64 {
-        return Err(BytecodeError::new(at, format!("{n} non-zero segment sizes of {len}")));
+        return Err(BytecodeError::new(
+            at,
+            format!("{n} non-zero segment sizes of {len}"),
+        ));
     }
     let width_at = r.offset();
     let width = r.varint()?;
     if width > 32 {
-        return Err(BytecodeError::new(width_at, format!("segment index width {width}")));
+        return Err(BytecodeError::new(
+            width_at,
+            format!("segment index width {width}"),
+        ));
     }
     for _ in 0..n {
         let at = r.offset();
         let v = r.varint()?;
         let index = (v & ((1u64 << width) - 1)) as usize;
         if index >= len {
-            return Err(BytecodeError::new(at, format!("segment index {index} of {len}")));
+            return Err(BytecodeError::new(
+                at,
+                format!("segment index {index} of {len}"),
+            ));
         }
         out[index] = value_i32(v >> width, at)?;
     }
@@ -637,21 +697,33 @@ fn resolve_use_list_orders(module: &mut Module, orders: Vec<PendingOrder>) -> Re
             for pair in order.indices.chunks_exact(2) {
                 let (from, to) = (pair[0] as usize, pair[1] as usize);
                 if from >= n || to >= n {
-                    return Err(BytecodeError::new(order.offset, format!("use-list index out of range for a value with {n} uses")));
+                    return Err(BytecodeError::new(
+                        order.offset,
+                        format!("use-list index out of range for a value with {n} uses"),
+                    ));
                 }
                 perm[to] = from as u32;
             }
             perm
         } else {
             if order.indices.len() != n {
-                return Err(BytecodeError::new(order.offset, format!("use-list order of {} entries for a value with {n} uses", order.indices.len())));
+                return Err(BytecodeError::new(
+                    order.offset,
+                    format!(
+                        "use-list order of {} entries for a value with {n} uses",
+                        order.indices.len()
+                    ),
+                ));
             }
             order.indices
         };
         let mut seen = vec![false; n];
         for &p in &perm {
             if (p as usize) >= n || std::mem::replace(&mut seen[p as usize], true) {
-                return Err(BytecodeError::new(order.offset, "use-list order is not a permutation"));
+                return Err(BytecodeError::new(
+                    order.offset,
+                    "use-list order is not a permutation",
+                ));
             }
         }
         module.values[order.value.index()].use_list_order = Some(perm.into_boxed_slice());

@@ -117,7 +117,10 @@ impl<'a> Structure<'a> {
     pub fn parse(bytes: &'a [u8]) -> Result<Structure<'a>> {
         let mut r = Reader::new(bytes, 0);
         if !is_bytecode(bytes) {
-            return Err(BytecodeError::new(0, "not MLIR bytecode: the magic 'ML\\xefR' is missing"));
+            return Err(BytecodeError::new(
+                0,
+                "not MLIR bytecode: the magic 'ML\\xefR' is missing",
+            ));
         }
         r.bytes(MAGIC.len())?;
         let version_at = r.offset();
@@ -125,7 +128,9 @@ impl<'a> Structure<'a> {
         if version > MAX_VERSION {
             return Err(BytecodeError::new(
                 version_at,
-                format!("bytecode version {version} is newer than the current version {MAX_VERSION}"),
+                format!(
+                    "bytecode version {version} is newer than the current version {MAX_VERSION}"
+                ),
             ));
         }
         let producer_at = r.offset();
@@ -134,7 +139,10 @@ impl<'a> Structure<'a> {
         let context = |e: BytecodeError| {
             BytecodeError::new(
                 e.offset,
-                format!("{} (in bytecode version {version} produced by: {producer})", e.message),
+                format!(
+                    "{} (in bytecode version {version} produced by: {producer})",
+                    e.message
+                ),
             )
         };
         Self::parse_sections(r, version, producer).map_err(context)
@@ -148,7 +156,10 @@ impl<'a> Structure<'a> {
             let aligned = r.rest()[0] & 0x80 != 0;
             let (id, data) = r.section()?;
             if id as usize >= by_id.len() {
-                return Err(BytecodeError::new(header_offset, format!("invalid section ID: {id}")));
+                return Err(BytecodeError::new(
+                    header_offset,
+                    format!("invalid section ID: {id}"),
+                ));
             }
             if id == section::DIALECT_VERSIONS {
                 return Err(BytecodeError::new(
@@ -302,7 +313,10 @@ fn parse_strings(mut r: Reader<'_>) -> Result<Vec<&[u8]>> {
         }
         let start = end - size;
         if data[end - 1] != 0 {
-            return Err(BytecodeError::new(data_start + end - 1, "string is not NUL-terminated"));
+            return Err(BytecodeError::new(
+                data_start + end - 1,
+                "string is not NUL-terminated",
+            ));
         }
         *slot = &data[start..end - 1];
         end = start;
@@ -322,7 +336,11 @@ fn utf8<'a>(bytes: &'a [u8], at: usize, what: &str) -> Result<&'a str> {
 
 type Dialects<'a> = (Vec<&'a str>, Vec<(usize, &'a [u8])>, Vec<OpName<'a>>);
 
-fn parse_dialects<'a>(mut r: Reader<'a>, version: u64, strings: &[&'a [u8]]) -> Result<Dialects<'a>> {
+fn parse_dialects<'a>(
+    mut r: Reader<'a>,
+    version: u64,
+    strings: &[&'a [u8]],
+) -> Result<Dialects<'a>> {
     let string = |at: usize, index: u64| -> Result<&'a [u8]> {
         usize::try_from(index)
             .ok()
@@ -346,7 +364,10 @@ fn parse_dialects<'a>(mut r: Reader<'a>, version: u64, strings: &[&'a [u8]]) -> 
             if id != super::section::DIALECT_VERSIONS {
                 return Err(BytecodeError::new(
                     section_at,
-                    format!("expected a DialectVersions section, found {}", section_name(id)),
+                    format!(
+                        "expected a DialectVersions section, found {}",
+                        section_name(id)
+                    ),
                 ));
             }
             versions.push((i, data.rest()));
@@ -362,7 +383,10 @@ fn parse_dialects<'a>(mut r: Reader<'a>, version: u64, strings: &[&'a [u8]]) -> 
         let at = r.offset();
         let dialect = r.index()?;
         if dialect >= names.len() {
-            return Err(BytecodeError::new(at, format!("invalid dialect index {dialect}")));
+            return Err(BytecodeError::new(
+                at,
+                format!("invalid dialect index {dialect}"),
+            ));
         }
         let count = r.count(1, "op name")?;
         for _ in 0..count {
@@ -409,7 +433,10 @@ fn parse_entry_offsets<'a>(
         let at = offsets.offset();
         let dialect = offsets.index()?;
         if dialect >= num_dialects {
-            return Err(BytecodeError::new(at, format!("invalid dialect index {dialect}")));
+            return Err(BytecodeError::new(
+                at,
+                format!("invalid dialect index {dialect}"),
+            ));
         }
         let count = offsets.count(1, "entry")?;
         // Each group stays within attributes or within types.
@@ -419,12 +446,15 @@ fn parse_entry_offsets<'a>(
             num_attrs + num_types
         };
         if spans.len() + count > limit {
-            return Err(BytecodeError::new(at, "entry group crosses the attribute/type boundary"));
+            return Err(BytecodeError::new(
+                at,
+                "entry group crosses the attribute/type boundary",
+            ));
         }
         for _ in 0..count {
             let (size, custom) = offsets.varint_with_flag()?;
-            let size = usize::try_from(size)
-                .map_err(|_| offsets.error("entry size out of range"))?;
+            let size =
+                usize::try_from(size).map_err(|_| offsets.error("entry size out of range"))?;
             let base = data_cursor.offset();
             let bytes = data_cursor.bytes(size)?;
             spans.push(EntrySpan {
@@ -460,10 +490,9 @@ fn parse_resources<'a>(
             ResourceOwner::External(utf8(key, at, "resource group key")?.to_string())
         } else {
             let dialect = offsets.index()?;
-            let name = table
-                .dialects
-                .get(dialect)
-                .ok_or_else(|| BytecodeError::new(at, format!("invalid dialect index {dialect}")))?;
+            let name = table.dialects.get(dialect).ok_or_else(|| {
+                BytecodeError::new(at, format!("invalid dialect index {dialect}"))
+            })?;
             ResourceOwner::Dialect(name.to_string())
         };
         index += 1;

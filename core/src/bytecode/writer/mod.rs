@@ -111,7 +111,10 @@ pub fn write(module: &Module, options: &WriteOptions) -> Result<Written> {
     if options.version > MAX_VERSION {
         return Err(BytecodeError::new(
             0,
-            format!("bytecode version {} is newer than the current version {MAX_VERSION}", options.version),
+            format!(
+                "bytecode version {} is newer than the current version {MAX_VERSION}",
+                options.version
+            ),
         ));
     }
     let version = options.version;
@@ -170,7 +173,10 @@ struct Writer<'w, 'm> {
 }
 
 /// Consecutive entries of the same dialect: `{dialect, count, entries}`.
-fn dialect_groups(order: &[usize], dialect_of: impl Fn(usize) -> usize) -> Vec<(usize, Vec<usize>)> {
+fn dialect_groups(
+    order: &[usize],
+    dialect_of: impl Fn(usize) -> usize,
+) -> Vec<(usize, Vec<usize>)> {
     let mut groups: Vec<(usize, Vec<usize>)> = Vec::new();
     for &e in order {
         let d = dialect_of(e);
@@ -305,7 +311,10 @@ impl Writer<'_, '_> {
 
     fn write_op(&mut self, e: &mut Emitter, op: &Op, depth: usize) -> Result<()> {
         if depth > MAX_REGION_DEPTH {
-            return Err(BytecodeError::new(0, format!("regions nested deeper than {MAX_REGION_DEPTH}")));
+            return Err(BytecodeError::new(
+                0,
+                format!("regions nested deeper than {MAX_REGION_DEPTH}"),
+            ));
         }
         e.varint(self.n.op_name(&op.name));
         let mask_at = e.len();
@@ -456,7 +465,11 @@ impl Writer<'_, '_> {
             if values.len() != 1 {
                 e.varint(u64::from(*index));
             }
-            let shuffled = order.iter().enumerate().filter(|(k, p)| **p as usize != *k).count();
+            let shuffled = order
+                .iter()
+                .enumerate()
+                .filter(|(k, p)| **p as usize != *k)
+                .count();
             if shuffled < order.len() / 2 {
                 e.varint_with_flag((shuffled * 2) as u64, true);
                 for (k, &p) in order.iter().enumerate() {
@@ -568,7 +581,10 @@ impl Writer<'_, '_> {
             .collect();
         offsets.varint(externals.len() as u64);
         for (key, entries) in externals {
-            let built = self.build_entries(&mut data, entries.iter().map(|e| (e.key.as_str(), &e.value)));
+            let built = self.build_entries(
+                &mut data,
+                entries.iter().map(|e| (e.key.as_str(), &e.value)),
+            );
             let key_id = self.strings.insert(key.as_bytes());
             self.emit_group(&mut offsets, key_id, built);
         }
@@ -586,7 +602,9 @@ impl Writer<'_, '_> {
                 let mut declared = Vec::new();
                 for key in &self.n.resources {
                     match value_of(key) {
-                        ResourceValue::Declared => declared.push((key.clone(), ResourceValue::Declared)),
+                        ResourceValue::Declared => {
+                            declared.push((key.clone(), ResourceValue::Declared))
+                        }
                         v => with_data.push((key.clone(), v)),
                     }
                 }
@@ -617,7 +635,10 @@ impl Writer<'_, '_> {
         for (key, value) in entries {
             let start = data.len();
             let kind = match value {
-                ResourceValue::Blob { alignment, data: bytes } => {
+                ResourceValue::Blob {
+                    alignment,
+                    data: bytes,
+                } => {
                     data.varint(*alignment);
                     data.varint(bytes.len() as u64);
                     data.align_to(*alignment);
@@ -666,7 +687,12 @@ impl Writer<'_, '_> {
 
 /// Segment sizes in version 6's native form (see the reader).
 fn write_segment_sizes(e: &mut Emitter, sizes: &[i32]) {
-    let nonzero: Vec<(usize, i32)> = sizes.iter().copied().enumerate().filter(|(_, v)| *v != 0).collect();
+    let nonzero: Vec<(usize, i32)> = sizes
+        .iter()
+        .copied()
+        .enumerate()
+        .filter(|(_, v)| *v != 0)
+        .collect();
     if nonzero.len() * 2 > sizes.len() {
         e.varint_with_flag(sizes.len() as u64, false);
         for &s in sizes {

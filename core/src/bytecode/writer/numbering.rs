@@ -108,7 +108,9 @@ impl EntrySink for NumberingSink<'_, '_> {
     }
     fn resource(&mut self, key: &str) {
         if !self.n.resource_index.contains_key(key) {
-            self.n.resource_index.insert(key.to_string(), self.n.resources.len());
+            self.n
+                .resource_index
+                .insert(key.to_string(), self.n.resources.len());
             self.n.resources.push(key.to_string());
         }
         self.n.number_dialect("builtin");
@@ -116,7 +118,11 @@ impl EntrySink for NumberingSink<'_, '_> {
 }
 
 impl<'m> Numbering<'m> {
-    pub fn new(module: &'m Module, version: u64, registered: Box<dyn Fn(&Op) -> bool>) -> Numbering<'m> {
+    pub fn new(
+        module: &'m Module,
+        version: u64,
+        registered: Box<dyn Fn(&Op) -> bool>,
+    ) -> Numbering<'m> {
         let mut n = Numbering {
             values: &module.values,
             dialects: Vec::new(),
@@ -251,7 +257,8 @@ impl<'m> Numbering<'m> {
         }
         let dialect_name = name.split_once('.').map_or(name, |(d, _)| d);
         let dialect = self.number_dialect(dialect_name);
-        self.op_name_index.insert(name.to_string(), self.op_names.len());
+        self.op_name_index
+            .insert(name.to_string(), self.op_names.len());
         self.op_names.push(OpNameEntry {
             name: name.to_string(),
             dialect,
@@ -324,7 +331,10 @@ impl<'m> Numbering<'m> {
     }
 
     pub fn is_isolated(&self, op: &Op) -> bool {
-        self.isolated.get(&(op as *const Op)).copied().unwrap_or(false)
+        self.isolated
+            .get(&(op as *const Op))
+            .copied()
+            .unwrap_or(false)
     }
 
     /// Upstream's order: the root op, then regions from a stack (each
@@ -352,8 +362,10 @@ impl<'m> Numbering<'m> {
         for block in &region.blocks {
             self.number_block(block, next);
         }
-        self.region_counts
-            .insert(region as *const Region, (region.blocks.len() as u64, *next - first));
+        self.region_counts.insert(
+            region as *const Region,
+            (region.blocks.len() as u64, *next - first),
+        );
     }
 
     fn number_block(&mut self, block: &Block, next: &mut u64) {
@@ -384,7 +396,9 @@ impl<'m> Numbering<'m> {
     }
 
     fn arg_type(&self, v: ValueId) -> Type {
-        self.values.get(v.index()).map_or(Type::None, |d| d.ty.clone())
+        self.values
+            .get(v.index())
+            .map_or(Type::None, |d| d.ty.clone())
     }
 
     fn number_op(&mut self, op: &Op, next: &mut u64) {
@@ -422,8 +436,11 @@ impl<'m> Numbering<'m> {
 /// name order, segment sizes among them before version 6 (in version 6
 /// they follow natively).
 pub fn property_fields(def: &ops::OpDefinition, version: u64) -> Vec<(&'static str, bool)> {
-    let mut fields: Vec<(&'static str, bool)> =
-        def.attributes.iter().map(|a| (a.name, a.optional)).collect();
+    let mut fields: Vec<(&'static str, bool)> = def
+        .attributes
+        .iter()
+        .map(|a| (a.name, a.optional))
+        .collect();
     if version < 6 {
         fields.extend(def.segments.iter().map(|s| (s.name, false)));
         fields.sort_by(|a, b| a.0.cmp(b.0));
