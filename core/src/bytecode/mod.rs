@@ -11,7 +11,6 @@
 
 mod builtin_attrs;
 mod builtin_types;
-pub mod dump;
 mod encoding;
 mod entries;
 mod error;

@@ -94,6 +94,18 @@ pub enum FloatKind {
 }
 
 impl FloatKind {
+    /// The IEEE-style and extended formats whose literals the text front
+    /// end reads in every spelling (decimal and hex).
+    pub const STANDARD: [FloatKind; 7] = [
+        FloatKind::BF16,
+        FloatKind::F16,
+        FloatKind::TF32,
+        FloatKind::F32,
+        FloatKind::F64,
+        FloatKind::F80,
+        FloatKind::F128,
+    ];
+
     pub const ALL: [FloatKind; 19] = [
         FloatKind::BF16,
         FloatKind::F16,

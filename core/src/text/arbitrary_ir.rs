@@ -186,7 +186,7 @@ impl Gen {
                 FloatKind::F64,
             ])?);
         }
-        Ok(*u.choose(&FloatKind::ALL)?)
+        Ok(*u.choose(&FloatKind::STANDARD)?)
     }
 
     /// A scalar type usable as a dense or array element.
