@@ -5,6 +5,7 @@
 //! programs between IR and BEF, `runtime` owns AsyncValue, work queues,
 //! allocators and the host context, `cli` the command front ends.
 
+pub mod bytecode;
 pub mod cli;
 pub mod dump;
 pub mod exec;

@@ -72,13 +72,13 @@ fn load(path: &Path) -> Result<BefBuffer, Failure> {
 }
 
 fn run(cli: Cli) -> Result<(), Failure> {
-    // Not `stdout.lock()`: `bef run` prints from worker threads, which
-    // would wait forever for a lock this thread holds.
-    let mut out = io::BufWriter::new(io::stdout());
+    // Locked only by the listing commands: `run` has kernels printing from
+    // worker threads.
+    let stdout = io::stdout();
+    let out = || io::BufWriter::new(stdout.lock());
     match cli.command {
         Command::Translate(args) => bef::cli::translate::run(&args)?,
         Command::Run(args) => {
-            // The standard kernel library (tfrt.*, tfrt_test.*, natives).
             let mut registry = bef::exec::KernelRegistry::new();
             bef::kernels::register_all(&mut registry);
             bef::cli::run::run(&args, &registry)?
@@ -93,11 +93,13 @@ fn run(cli: Cli) -> Result<(), Failure> {
             let bef = buffer.open().map_err(|e| Failure::Message(e.to_string()))?;
             let listing = listing(&bef, &DumpOptions { section, hex })
                 .map_err(|e| Failure::Message(e.to_string()))?;
+            let mut out = out();
             if json {
                 write_json(&mut out, &listing)?;
             } else {
                 write_text(&mut out, &listing)?;
             }
+            out.flush()?;
         }
         Command::Verify { file } => {
             let buffer = load(&file)?;
@@ -112,15 +114,16 @@ fn run(cli: Cli) -> Result<(), Failure> {
                     problems.len()
                 )));
             }
+            let mut out = out();
             writeln!(
                 out,
                 "{}: OK ({} functions)",
                 file.display(),
                 bef.functions().len()
             )?;
+            out.flush()?;
         }
     }
-    out.flush()?;
     Ok(())
 }
 

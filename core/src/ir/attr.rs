@@ -2,6 +2,7 @@
 //! builtin forms the parser must hold to report a precise error later (for
 //! example a unit attribute, which BEF cannot encode).
 
+use super::affine::{AffineMap, IntegerSet};
 use super::location::Location;
 use super::types::Type;
 
@@ -43,6 +44,34 @@ pub enum Attribute {
     /// Any other dialect attribute, `#dialect.body` or `#dialect<body>`,
     /// kept verbatim.
     Dialect { dialect: String, body: String },
+    /// An integer that `Integer` cannot hold (wider than 128 bits, or an
+    /// unsigned 128-bit value above `i128::MAX`): the value's bits,
+    /// little-endian 64-bit words, `ceil(width / 64)` of them.
+    WideInteger { words: Vec<u64>, ty: Type },
+    /// `affine_map<(d0) -> (d0)>`
+    AffineMap(AffineMap),
+    /// `affine_set<(d0) : (d0 >= 0)>`
+    IntegerSet(IntegerSet),
+    /// `strided<[4, 1], offset: ?>`; dynamic values are `DYNAMIC`.
+    StridedLayout { offset: i64, strides: Vec<i64> },
+    /// `distinct[id]<referenced>`: equal only to itself, never merged with
+    /// another distinct attribute of the same content. `id` is the identity.
+    Distinct { id: u64, referenced: Box<Attribute> },
+    /// `dense_resource<handle> : type`, the data living in the module's
+    /// `builtin` resource group.
+    DenseResource { ty: Type, handle: String },
+    /// `dense<["a", "b"]> : tensor<2x!x.y>`; a splat holds one string.
+    DenseStrings {
+        ty: Type,
+        splat: bool,
+        values: Vec<Vec<u8>>,
+    },
+    /// `sparse<indices, values> : type`; both are dense element attributes.
+    Sparse {
+        ty: Type,
+        indices: Box<Attribute>,
+        values: Box<Attribute>,
+    },
 }
 
 /// Dense elements stored the way MLIR's bytecode stores them: one

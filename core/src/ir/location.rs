@@ -15,6 +15,15 @@ pub enum Location {
         line: u32,
         column: u32,
     },
+    /// `"file.mlir":1:2 to 3:4` (`to :4` on one line). A range whose end
+    /// equals its start is a `FileLineCol`.
+    FileRange {
+        file: Arc<str>,
+        start_line: u32,
+        start_column: u32,
+        end_line: u32,
+        end_column: u32,
+    },
     /// `"name"` or `"name"(child)`; a bare name has an unknown child.
     Name { name: String, child: Box<Location> },
     /// `callsite(callee at caller)`
@@ -45,6 +54,12 @@ impl Location {
         match self {
             Location::Unknown => None,
             Location::FileLineCol { file, line, column } => Some((&**file, *line, *column)),
+            Location::FileRange {
+                file,
+                start_line,
+                start_column,
+                ..
+            } => Some((&**file, *start_line, *start_column)),
             Location::Name { child, .. } => child.primary_position(),
             Location::CallSite { callee, .. } => callee.primary_position(),
             Location::Fused { locations, .. } => {

@@ -13,14 +13,18 @@
 //! generators) calls `Module::renumber_values`, so two modules describing
 //! the same program compare equal with `==`.
 
+mod affine;
 mod attr;
 mod diagnostic;
 mod location;
+mod metadata;
 mod types;
 
+pub use affine::{AffineBinary, AffineExpr, AffineMap, IntegerSet};
 pub use attr::{Attribute, DenseElements, NamedAttribute, find_attribute, set_attribute};
 pub use diagnostic::Diagnostic;
 pub use location::Location;
+pub use metadata::{BytecodeOrigin, ResourceEntry, ResourceGroup, ResourceOwner, ResourceValue};
 pub use types::{DYNAMIC, FloatKind, Signedness, Type};
 
 /// An SSA value: index into `Module::values`.
@@ -39,6 +43,11 @@ pub struct ValueData {
     /// Block arguments may carry their own location; op results take the
     /// op's.
     pub location: Option<Location>,
+    /// MLIR use-list order to restore (from bytecode version 3): entry `k`
+    /// is the position in the use list of the `k`-th use in reference order
+    /// (uses sorted by descending `(pre-order op index, operand number)`).
+    /// `None` when the uses are in reference order.
+    pub use_list_order: Option<Box<[u32]>>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -47,6 +56,10 @@ pub struct Module {
     /// the module's ops.
     pub op: Op,
     pub values: Vec<ValueData>,
+    /// Dialect and external resources (`dense_resource` data).
+    pub resources: Vec<ResourceGroup>,
+    /// Set when the module was read from MLIR bytecode.
+    pub origin: Option<Box<BytecodeOrigin>>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -64,6 +77,11 @@ pub struct Op {
     /// Properties written in generic form as `<{...}>`, kept apart so they
     /// print back where they came from.
     pub properties: Option<Box<Attribute>>,
+    /// Properties of a registered op read from MLIR bytecode whose
+    /// definition this crate does not know: the encoded blob, kept to be
+    /// written back unchanged. Attribute indices inside refer to the
+    /// attribute numbering of the file it came from.
+    pub opaque_properties: Option<Box<[u8]>>,
     pub regions: Vec<Region>,
     pub location: Location,
 }
@@ -221,6 +239,8 @@ impl Module {
         Module {
             op,
             values: Vec::new(),
+            resources: Vec::new(),
+            origin: None,
         }
     }
 
@@ -239,7 +259,11 @@ impl Module {
 
     pub fn new_value(&mut self, ty: Type, location: Option<Location>) -> ValueId {
         let id = ValueId(u32::try_from(self.values.len()).expect("fewer than 2^32 values"));
-        self.values.push(ValueData { ty, location });
+        self.values.push(ValueData {
+            ty,
+            location,
+            use_list_order: None,
+        });
         id
     }
 

@@ -5,6 +5,8 @@
 use std::fmt;
 use std::sync::Arc;
 
+use super::attr::Attribute;
+
 /// MLIR's marker for a dynamic dimension (`?`), `ShapedType::kDynamic`.
 pub const DYNAMIC: i64 = i64::MIN;
 
@@ -26,12 +28,26 @@ pub enum Type {
     Tensor {
         shape: Option<Vec<i64>>,
         element: Box<Type>,
+        /// `tensor<4xf32, "enc">`: the encoding attribute of a ranked tensor.
+        encoding: Option<Box<Attribute>>,
     },
-    /// `vector<4xf32>`
+    /// `vector<4xf32>`, `vector<[4]x8xf32>`
     Vector {
         shape: Vec<i64>,
         element: Box<Type>,
+        /// Which dimensions are scalable; empty when none is.
+        scalable: Vec<bool>,
     },
+    /// `memref<4x?xf32, strided<[?, 1]>, 3>`; `shape: None` is unranked.
+    /// `layout: None` is the identity layout.
+    MemRef {
+        shape: Option<Vec<i64>>,
+        element: Box<Type>,
+        layout: Option<Box<Attribute>>,
+        memory_space: Option<Box<Attribute>>,
+    },
+    /// `token`
+    Token,
     /// `(i32, f32) -> i1`
     Function {
         inputs: Vec<Type>,
@@ -63,10 +79,24 @@ pub enum FloatKind {
     F64,
     F80,
     F128,
+    F8E5M2,
+    F8E4M3,
+    F8E4M3FN,
+    F8E5M2FNUZ,
+    F8E4M3FNUZ,
+    F8E4M3B11FNUZ,
+    F8E3M4,
+    F4E2M1FN,
+    F6E2M3FN,
+    F6E3M2FN,
+    F8E8M0FNU,
+    F8E5M3FNU,
 }
 
 impl FloatKind {
-    pub const ALL: [FloatKind; 7] = [
+    /// The IEEE-style and extended formats whose literals the text front
+    /// end reads in every spelling (decimal and hex).
+    pub const STANDARD: [FloatKind; 7] = [
         FloatKind::BF16,
         FloatKind::F16,
         FloatKind::TF32,
@@ -74,6 +104,28 @@ impl FloatKind {
         FloatKind::F64,
         FloatKind::F80,
         FloatKind::F128,
+    ];
+
+    pub const ALL: [FloatKind; 19] = [
+        FloatKind::BF16,
+        FloatKind::F16,
+        FloatKind::TF32,
+        FloatKind::F32,
+        FloatKind::F64,
+        FloatKind::F80,
+        FloatKind::F128,
+        FloatKind::F8E5M2,
+        FloatKind::F8E4M3,
+        FloatKind::F8E4M3FN,
+        FloatKind::F8E5M2FNUZ,
+        FloatKind::F8E4M3FNUZ,
+        FloatKind::F8E4M3B11FNUZ,
+        FloatKind::F8E3M4,
+        FloatKind::F4E2M1FN,
+        FloatKind::F6E2M3FN,
+        FloatKind::F6E3M2FN,
+        FloatKind::F8E8M0FNU,
+        FloatKind::F8E5M3FNU,
     ];
 
     pub fn name(self) -> &'static str {
@@ -85,6 +137,18 @@ impl FloatKind {
             FloatKind::F64 => "f64",
             FloatKind::F80 => "f80",
             FloatKind::F128 => "f128",
+            FloatKind::F8E5M2 => "f8E5M2",
+            FloatKind::F8E4M3 => "f8E4M3",
+            FloatKind::F8E4M3FN => "f8E4M3FN",
+            FloatKind::F8E5M2FNUZ => "f8E5M2FNUZ",
+            FloatKind::F8E4M3FNUZ => "f8E4M3FNUZ",
+            FloatKind::F8E4M3B11FNUZ => "f8E4M3B11FNUZ",
+            FloatKind::F8E3M4 => "f8E3M4",
+            FloatKind::F4E2M1FN => "f4E2M1FN",
+            FloatKind::F6E2M3FN => "f6E2M3FN",
+            FloatKind::F6E3M2FN => "f6E3M2FN",
+            FloatKind::F8E8M0FNU => "f8E8M0FNU",
+            FloatKind::F8E5M3FNU => "f8E5M3FNU",
         }
     }
 
@@ -101,7 +165,29 @@ impl FloatKind {
             FloatKind::F64 => 64,
             FloatKind::F80 => 80,
             FloatKind::F128 => 128,
+            FloatKind::F4E2M1FN => 4,
+            FloatKind::F6E2M3FN | FloatKind::F6E3M2FN => 6,
+            _ => 8,
         }
+    }
+
+    /// (exponent bits, mantissa bits, exponent bias) of the 8-bit and
+    /// smaller formats, `None` for the others.
+    pub fn minifloat_layout(self) -> Option<(u32, u32, i32)> {
+        Some(match self {
+            FloatKind::F8E5M2 => (5, 2, 15),
+            FloatKind::F8E4M3 | FloatKind::F8E4M3FN => (4, 3, 7),
+            FloatKind::F8E5M2FNUZ => (5, 2, 16),
+            FloatKind::F8E4M3FNUZ => (4, 3, 8),
+            FloatKind::F8E4M3B11FNUZ => (4, 3, 11),
+            FloatKind::F8E3M4 => (3, 4, 3),
+            FloatKind::F4E2M1FN => (2, 1, 1),
+            FloatKind::F6E2M3FN => (2, 3, 1),
+            FloatKind::F6E3M2FN => (3, 2, 3),
+            FloatKind::F8E8M0FNU => (8, 0, 127),
+            FloatKind::F8E5M3FNU => (5, 3, 15),
+            _ => return None,
+        })
     }
 }
 
@@ -161,19 +247,55 @@ impl fmt::Display for Type {
             Type::Float(kind) => f.write_str(kind.name()),
             Type::Complex(element) => write!(f, "complex<{element}>"),
             Type::None => f.write_str("none"),
-            Type::Tensor { shape, element } => {
+            Type::Tensor {
+                shape,
+                element,
+                encoding,
+            } => {
                 f.write_str("tensor<")?;
                 match shape {
                     None => f.write_str("*x")?,
                     Some(dims) => write_dims(f, dims)?,
                 }
-                write!(f, "{element}>")
+                write!(f, "{element}")?;
+                if let Some(encoding) = encoding {
+                    write!(f, ", {}", crate::text::print_attribute(encoding))?;
+                }
+                f.write_str(">")
             }
-            Type::Vector { shape, element } => {
+            Type::Vector {
+                shape,
+                element,
+                scalable,
+            } => {
                 f.write_str("vector<")?;
-                write_dims(f, shape)?;
+                for (i, &dim) in shape.iter().enumerate() {
+                    if scalable.get(i).copied().unwrap_or(false) {
+                        write!(f, "[{dim}]x")?;
+                    } else {
+                        write!(f, "{dim}x")?;
+                    }
+                }
                 write!(f, "{element}>")
             }
+            Type::MemRef {
+                shape,
+                element,
+                layout,
+                memory_space,
+            } => {
+                f.write_str("memref<")?;
+                match shape {
+                    None => f.write_str("*x")?,
+                    Some(dims) => write_dims(f, dims)?,
+                }
+                write!(f, "{element}")?;
+                for attr in [layout, memory_space].into_iter().flatten() {
+                    write!(f, ", {}", crate::text::print_attribute(attr))?;
+                }
+                f.write_str(">")
+            }
+            Type::Token => f.write_str("token"),
             Type::Function { inputs, results } => {
                 f.write_str("(")?;
                 write_list(f, inputs)?;
@@ -249,6 +371,7 @@ mod tests {
                 Type::Tensor {
                     shape: Some(vec![2, DYNAMIC]),
                     element: Box::new(Type::f32()),
+                    encoding: None,
                 },
                 "tensor<2x?xf32>",
             ),
@@ -256,6 +379,7 @@ mod tests {
                 Type::Tensor {
                     shape: None,
                     element: Box::new(Type::i(1)),
+                    encoding: None,
                 },
                 "tensor<*xi1>",
             ),
@@ -263,6 +387,7 @@ mod tests {
                 Type::Tensor {
                     shape: Some(vec![]),
                     element: Box::new(Type::Complex(Box::new(Type::f64()))),
+                    encoding: None,
                 },
                 "tensor<complex<f64>>",
             ),

@@ -186,7 +186,7 @@ impl Gen {
                 FloatKind::F64,
             ])?);
         }
-        Ok(*u.choose(&FloatKind::ALL)?)
+        Ok(*u.choose(&FloatKind::STANDARD)?)
     }
 
     /// A scalar type usable as a dense or array element.
@@ -230,11 +230,13 @@ impl Gen {
                 Type::Tensor {
                     shape,
                     element: Box::new(self.scalar_type(u)?),
+                    encoding: None,
                 }
             }
             6 => Type::Vector {
                 shape: self.dims(u, false)?,
                 element: Box::new(self.scalar_type(u)?),
+                scalable: Vec::new(),
             },
             7 => {
                 let n = u.int_in_range(0..=2)?;
@@ -370,11 +372,13 @@ impl Gen {
             Type::Vector {
                 shape,
                 element: Box::new(element),
+                scalable: Vec::new(),
             }
         } else {
             Type::Tensor {
                 shape: Some(shape),
                 element: Box::new(element),
+                encoding: None,
             }
         };
         if all_same && !splat {

@@ -42,8 +42,8 @@ pub(crate) fn element_size(ty: &Type) -> Option<usize> {
 /// Dimensions and element type of a shaped type; `None` dims is unranked.
 pub(crate) fn shaped(ty: &Type) -> Option<(Option<&[i64]>, &Type)> {
     match ty {
-        Type::Tensor { shape, element } => Some((shape.as_deref(), element)),
-        Type::Vector { shape, element } => Some((Some(shape), element)),
+        Type::Tensor { shape, element, .. } => Some((shape.as_deref(), element)),
+        Type::Vector { shape, element, .. } => Some((Some(shape), element)),
         _ => None,
     }
 }

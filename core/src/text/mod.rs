@@ -21,6 +21,12 @@ mod printer;
 
 pub mod arbitrary_ir;
 
+/// Shape and element-size helpers of dense element attributes, shared with
+/// the MLIR bytecode codecs.
+pub(crate) mod dense_layout {
+    pub(crate) use super::dense::{element_size, num_elements, shaped};
+}
+
 pub use diagnostics::{
     Chunk, ExpectedDiagnostic, expected_diagnostics, render_diagnostic, split_input,
 };

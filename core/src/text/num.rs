@@ -260,11 +260,54 @@ pub(crate) fn float_bits_from_decimal(text: &str, kind: FloatKind) -> Option<u12
         FloatKind::F64 => u128::from(text.parse::<f64>().ok()?.to_bits()),
         FloatKind::F80 => f64_to_f80(text.parse::<f64>().ok()?),
         FloatKind::F128 => f64_to_f128(text.parse::<f64>().ok()?),
+        k if k.minifloat_layout().is_some() => {
+            // At most 256 patterns: find the one with exactly this value.
+            let value = text.parse::<f64>().ok()?;
+            let patterns = 1u64 << k.bit_width();
+            let found = (0..patterns).find(|&bits| {
+                minifloat_to_f64(bits, k)
+                    .is_some_and(|v| v == value && v.is_sign_negative() == value.is_sign_negative())
+            })?;
+            u128::from(found)
+        }
         k => {
             let (e, m) = small_format(k)?;
             u128::from(f64_to_small(text.parse::<f64>().ok()?, e, m))
         }
     })
+}
+
+/// The value of an 8-bit-or-smaller float pattern, `None` for NaN and
+/// infinities (printed as hex).
+fn minifloat_to_f64(bits: u64, kind: FloatKind) -> Option<f64> {
+    let (exp_bits, man_bits, bias) = kind.minifloat_layout()?;
+    let width = kind.bit_width();
+    let max_exp = (1u64 << exp_bits) - 1;
+    let max_man = (1u64 << man_bits) - 1;
+    if kind == FloatKind::F8E8M0FNU {
+        // Exponent only, no sign; all ones is NaN.
+        return (bits != 0xFF).then(|| 2f64.powi(bits as i32 - bias));
+    }
+    let negative = (bits >> (width - 1)) & 1 == 1;
+    let exp = (bits >> man_bits) & max_exp;
+    let man = bits & max_man;
+    let name = kind.name();
+    if name.ends_with("FNUZ") && bits == 1 << (width - 1) {
+        return None; // the only NaN; no negative zero
+    }
+    let ieee_like = !name.contains("FN");
+    if ieee_like && exp == max_exp {
+        return None;
+    }
+    if name.ends_with("FN") && width == 8 && exp == max_exp && man == max_man {
+        return None;
+    }
+    let magnitude = if exp == 0 {
+        man as f64 * 2f64.powi(1 - bias - man_bits as i32)
+    } else {
+        ((1u64 << man_bits) | man) as f64 * 2f64.powi(exp as i32 - bias - man_bits as i32)
+    };
+    Some(if negative { -magnitude } else { magnitude })
 }
 
 /// The value of a float attribute as f64 when the format converts exactly
@@ -273,10 +316,11 @@ fn float_value(bits: u128, kind: FloatKind) -> Option<f64> {
     match kind {
         FloatKind::F32 => Some(f64::from(f32::from_bits(bits as u32))),
         FloatKind::F64 => Some(f64::from_bits(bits as u64)),
-        FloatKind::F16 | FloatKind::BF16 => {
+        FloatKind::F16 | FloatKind::BF16 | FloatKind::TF32 => {
             let (e, m) = small_format(kind)?;
             Some(small_to_f64(bits as u64, e, m))
         }
+        k if k.minifloat_layout().is_some() => minifloat_to_f64(bits as u64, k),
         _ => None,
     }
 }

@@ -511,6 +511,8 @@ impl<'a> Parser<'a> {
             Module {
                 op: ops.into_iter().next().expect("one op"),
                 values,
+                resources: Vec::new(),
+                origin: None,
             }
         } else {
             let mut m = Module::new(Location::file_line_col(self.file, 0, 0));
@@ -1056,12 +1058,20 @@ impl<'a> Parser<'a> {
             Head::Tensor(shape) => {
                 let element = Box::new(self.parse_type()?);
                 self.expect(Kind::Greater, "expected '>' in tensor type")?;
-                Type::Tensor { shape, element }
+                Type::Tensor {
+                    shape,
+                    element,
+                    encoding: None,
+                }
             }
             Head::Vector(shape) => {
                 let element = Box::new(self.parse_type()?);
                 self.expect(Kind::Greater, "expected '>' in vector type")?;
-                Type::Vector { shape, element }
+                Type::Vector {
+                    shape,
+                    element,
+                    scalable: Vec::new(),
+                }
             }
         })
     }

@@ -481,6 +481,82 @@ pub(crate) fn write_attr(out: &mut String, a: &Attribute) {
             out.push('>');
         }
         Attribute::Location(loc) => write_location(out, loc),
+        Attribute::WideInteger { words, ty } => {
+            let unsigned = matches!(
+                ty,
+                Type::Integer {
+                    signedness: crate::ir::Signedness::Unsigned,
+                    ..
+                }
+            );
+            let width = match ty {
+                Type::Integer { width, .. } => *width,
+                _ => 64 * words.len() as u32,
+            };
+            let _ = write!(out, "{} : {ty}", wide_decimal(words, width, unsigned));
+        }
+        Attribute::AffineMap(map) => {
+            let _ = write!(out, "affine_map<{map}>");
+        }
+        Attribute::IntegerSet(set) => {
+            let _ = write!(out, "affine_set<{set}>");
+        }
+        Attribute::StridedLayout { offset, strides } => {
+            out.push_str("strided<[");
+            for (i, s) in strides.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                write_dynamic(out, *s);
+            }
+            out.push(']');
+            if *offset != 0 {
+                out.push_str(", offset: ");
+                write_dynamic(out, *offset);
+            }
+            out.push('>');
+        }
+        Attribute::Distinct { id, referenced } => {
+            let _ = write!(out, "distinct[{id}]<");
+            write_attr(out, referenced);
+            out.push('>');
+        }
+        Attribute::DenseResource { ty, handle } => {
+            out.push_str("dense_resource<");
+            if is_bare_identifier(handle) {
+                out.push_str(handle);
+            } else {
+                write_string(out, handle.as_bytes());
+            }
+            let _ = write!(out, "> : {ty}");
+        }
+        Attribute::DenseStrings { ty, splat, values } => {
+            out.push_str("dense<");
+            if *splat && values.len() == 1 {
+                write_string(out, &values[0]);
+            } else {
+                out.push('[');
+                for (i, v) in values.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    write_string(out, v);
+                }
+                out.push(']');
+            }
+            let _ = write!(out, "> : {ty}");
+        }
+        Attribute::Sparse {
+            ty,
+            indices,
+            values,
+        } => {
+            out.push_str("sparse<");
+            write_dense_body(out, indices);
+            out.push_str(", ");
+            write_dense_body(out, values);
+            let _ = write!(out, "> : {ty}");
+        }
         Attribute::Dialect { dialect, body } => {
             out.push('#');
             out.push_str(dialect);
@@ -511,6 +587,20 @@ fn write_location_body(out: &mut String, loc: &Location) {
         Location::FileLineCol { file, line, column } => {
             write_string(out, file.as_bytes());
             let _ = write!(out, ":{line}:{column}");
+        }
+        Location::FileRange {
+            file,
+            start_line,
+            start_column,
+            end_line,
+            end_column,
+        } => {
+            write_string(out, file.as_bytes());
+            let _ = write!(out, ":{start_line}:{start_column} to ");
+            if end_line != start_line {
+                let _ = write!(out, "{end_line}");
+            }
+            let _ = write!(out, ":{end_column}");
         }
         Location::Name { name, child } => {
             write_string(out, name.as_bytes());
@@ -547,4 +637,65 @@ fn write_location_body(out: &mut String, loc: &Location) {
             out.push(']');
         }
     }
+}
+
+/// `?` for a dynamic value (`ir::DYNAMIC`), else the number.
+fn write_dynamic(out: &mut String, value: i64) {
+    if value == crate::ir::DYNAMIC {
+        out.push('?');
+    } else {
+        let _ = write!(out, "{value}");
+    }
+}
+
+/// The body of a dense elements attribute inside `sparse<...>`.
+fn write_dense_body(out: &mut String, attr: &Attribute) {
+    match attr {
+        Attribute::DenseElements(d) => write_dense(out, d),
+        other => write_attr(out, other),
+    }
+}
+
+/// Decimal digits of a wide two's-complement integer of `width` bits
+/// stored as little-endian 64-bit words.
+pub(crate) fn wide_decimal(words: &[u64], width: u32, unsigned: bool) -> String {
+    let mut magnitude: Vec<u64> = words.to_vec();
+    let top_bit = width.saturating_sub(1) as usize;
+    let negative = !unsigned
+        && width > 0
+        && magnitude
+            .get(top_bit / 64)
+            .is_some_and(|w| (w >> (top_bit % 64)) & 1 == 1);
+    if negative {
+        // Two's complement negation within `width` bits.
+        let mut carry = 1u64;
+        for w in magnitude.iter_mut() {
+            let (sum, overflow) = (!*w).overflowing_add(carry);
+            *w = sum;
+            carry = u64::from(overflow);
+        }
+        if width % 64 != 0 {
+            if let Some(last) = magnitude.get_mut(top_bit / 64) {
+                *last &= (1u64 << (width % 64)) - 1;
+            }
+        }
+    }
+    let mut digits = Vec::new();
+    while magnitude.iter().any(|&w| w != 0) {
+        let mut remainder = 0u128;
+        for w in magnitude.iter_mut().rev() {
+            let current = (remainder << 64) | u128::from(*w);
+            *w = (current / 10) as u64;
+            remainder = current % 10;
+        }
+        digits.push(b'0' + remainder as u8);
+    }
+    if digits.is_empty() {
+        digits.push(b'0');
+    }
+    if negative {
+        digits.push(b'-');
+    }
+    digits.reverse();
+    String::from_utf8(digits).expect("ASCII digits")
 }

@@ -136,6 +136,7 @@ fn dense_to_bef(dense: &DenseElements) -> Result<DenseAttr, Unsupported> {
     let Type::Tensor {
         shape: Some(shape),
         element,
+        encoding: None,
     } = &dense.ty
     else {
         return Err(Unsupported::Kind);
@@ -257,6 +258,7 @@ fn dense_from_bef(dense: &DenseAttr) -> Option<DenseElements> {
         ty: Type::Tensor {
             shape: Some(dense.shape.clone()),
             element: Box::new(element),
+            encoding: None,
         },
         splat: false,
         data: dense.data.clone(),

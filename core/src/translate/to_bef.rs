@@ -532,6 +532,8 @@ pub(super) fn to_bef_location(location: &Location) -> Option<BefLocation> {
             name: name.clone(),
             child: Box::new(to_bef_location(child).unwrap_or(BefLocation::Unknown)),
         },
+        // BEF has no ranges: a virtual offset stands in for one.
+        Location::FileRange { .. } => return None,
         Location::CallSite { callee, caller } => BefLocation::CallSite {
             callee: Box::new(to_bef_location(callee)?),
             caller: Box::new(to_bef_location(caller)?),

@@ -1,0 +1,195 @@
+//! The registered ops this crate knows the property layout of. MLIR writes
+//! a registered op's properties with code generated from its definition
+//! (ODS): each inherent attribute in name order (required: an attribute
+//! index; optional: 0 when absent, else `(index << 1) | 1`), and from
+//! version 6 the operand/result segment sizes natively at the end. The
+//! blob names nothing, so reading it needs this table.
+
+/// One inherent attribute of a registered op.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct InherentAttr {
+    pub name: &'static str,
+    pub optional: bool,
+}
+
+/// `operandSegmentSizes` / `resultSegmentSizes` with its fixed length.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Segments {
+    pub name: &'static str,
+    pub len: usize,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OpDefinition {
+    pub name: &'static str,
+    /// Sorted by name.
+    pub attributes: &'static [InherentAttr],
+    pub segments: &'static [Segments],
+}
+
+impl OpDefinition {
+    /// Whether the op has a properties storage (and so a properties entry
+    /// from version 5 even when every attribute is absent).
+    pub fn has_properties(&self) -> bool {
+        !self.attributes.is_empty() || !self.segments.is_empty()
+    }
+
+    pub fn is_inherent(&self, name: &str) -> bool {
+        self.attributes.iter().any(|a| a.name == name)
+            || self.segments.iter().any(|s| s.name == name)
+    }
+}
+
+const fn req(name: &'static str) -> InherentAttr {
+    InherentAttr {
+        name,
+        optional: false,
+    }
+}
+
+const fn opt(name: &'static str) -> InherentAttr {
+    InherentAttr {
+        name,
+        optional: true,
+    }
+}
+
+const fn operands(len: usize) -> Segments {
+    Segments {
+        name: "operandSegmentSizes",
+        len,
+    }
+}
+
+const fn op(name: &'static str, attributes: &'static [InherentAttr]) -> OpDefinition {
+    OpDefinition {
+        name,
+        attributes,
+        segments: &[],
+    }
+}
+
+const fn op_seg(
+    name: &'static str,
+    attributes: &'static [InherentAttr],
+    segments: &'static [Segments],
+) -> OpDefinition {
+    OpDefinition {
+        name,
+        attributes,
+        segments,
+    }
+}
+
+const OVERFLOW: &[InherentAttr] = &[opt("overflowFlags")];
+const FASTMATH: &[InherentAttr] = &[opt("fastmath")];
+const FASTMATH_ROUNDING: &[InherentAttr] = &[opt("fastmath"), opt("roundingmode")];
+const NONE: &[InherentAttr] = &[];
+const SLICE: &[InherentAttr] = &[
+    req("static_offsets"),
+    req("static_sizes"),
+    req("static_strides"),
+];
+
+/// Sorted by op name.
+static DEFINITIONS: &[OpDefinition] = &[
+    op("arith.addf", FASTMATH_ROUNDING),
+    op("arith.addi", OVERFLOW),
+    op("arith.andi", NONE),
+    op("arith.cmpf", &[opt("fastmath"), req("predicate")]),
+    op("arith.cmpi", &[req("predicate")]),
+    op("arith.constant", &[req("value")]),
+    op("arith.divf", FASTMATH_ROUNDING),
+    op("arith.index_cast", NONE),
+    op("arith.maxsi", NONE),
+    op("arith.mulf", FASTMATH_ROUNDING),
+    op("arith.muli", OVERFLOW),
+    op("arith.negf", FASTMATH),
+    op("arith.ori", NONE),
+    op("arith.select", NONE),
+    op("arith.subf", FASTMATH_ROUNDING),
+    op("arith.subi", OVERFLOW),
+    op("arith.xori", NONE),
+    op("builtin.module", &[opt("sym_name"), opt("sym_visibility")]),
+    op("cf.assert", &[req("msg")]),
+    op("cf.br", NONE),
+    op_seg("cf.cond_br", &[opt("branch_weights")], &[operands(3)]),
+    op_seg(
+        "cf.switch",
+        &[req("case_operand_segments"), opt("case_values")],
+        &[operands(3)],
+    ),
+    op(
+        "func.call",
+        &[
+            opt("arg_attrs"),
+            req("callee"),
+            opt("no_inline"),
+            opt("res_attrs"),
+        ],
+    ),
+    op(
+        "func.func",
+        &[
+            opt("arg_attrs"),
+            req("function_type"),
+            opt("no_inline"),
+            opt("res_attrs"),
+            req("sym_name"),
+            opt("sym_visibility"),
+        ],
+    ),
+    op("func.return", NONE),
+    op_seg(
+        "linalg.generic",
+        &[
+            opt("doc"),
+            req("indexing_maps"),
+            req("iterator_types"),
+            opt("library_call"),
+        ],
+        &[operands(2)],
+    ),
+    op("linalg.yield", NONE),
+    op_seg("memref.alloc", &[opt("alignment")], &[operands(2)]),
+    op_seg("memref.subview", SLICE, &[operands(4)]),
+    op("scf.condition", NONE),
+    op("scf.execute_region", &[opt("no_inline")]),
+    op("scf.for", &[opt("unsignedCmp")]),
+    op("scf.if", NONE),
+    op("scf.while", NONE),
+    op("scf.yield", NONE),
+    op_seg("tensor.extract_slice", SLICE, &[operands(4)]),
+    op_seg(
+        "vector.transfer_read",
+        &[req("in_bounds"), req("permutation_map")],
+        &[operands(4)],
+    ),
+];
+
+/// The definition of a registered op this crate knows.
+pub fn lookup(name: &str) -> Option<&'static OpDefinition> {
+    DEFINITIONS
+        .binary_search_by(|d| d.name.cmp(name))
+        .ok()
+        .map(|i| &DEFINITIONS[i])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tables_are_sorted() {
+        assert!(DEFINITIONS.windows(2).all(|w| w[0].name < w[1].name));
+        for d in DEFINITIONS {
+            assert!(
+                d.attributes.windows(2).all(|w| w[0].name < w[1].name),
+                "{}",
+                d.name
+            );
+        }
+        assert!(lookup("func.func").is_some());
+        assert!(lookup("foo.bar").is_none());
+    }
+}

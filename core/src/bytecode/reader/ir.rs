@@ -1,0 +1,732 @@
+//! The IR section: ops, regions and blocks, decoded with an explicit stack
+//! of region frames (nesting depth is untrusted), value ids resolved per
+//! value scope (isolated regions open a new one) with forward references,
+//! properties decoded through the op table, use-list orders restored.
+
+use super::super::encoding::Reader;
+use super::super::error::{BytecodeError, Result};
+use super::super::{ops, section};
+use super::{MAX_NESTING, Structure};
+use crate::ir::{
+    Attribute, Block, Location, Module, NamedAttribute, Op, Region, Type, ValueData, ValueId,
+};
+
+const HAS_ATTRS: u8 = 0x01;
+const HAS_RESULTS: u8 = 0x02;
+const HAS_OPERANDS: u8 = 0x04;
+const HAS_SUCCESSORS: u8 = 0x08;
+const HAS_REGIONS: u8 = 0x10;
+const HAS_USE_LIST_ORDERS: u8 = 0x20;
+const HAS_PROPERTIES: u8 = 0x40;
+
+const UNSET: u32 = u32::MAX;
+
+struct RegionState {
+    blocks: Vec<Block>,
+    current: usize,
+    ops_left: usize,
+    /// First value id of this region in the scope, next id to define, end.
+    base: usize,
+    next: usize,
+    end: usize,
+}
+
+struct Frame {
+    op: Op,
+    num_regions: usize,
+    isolated: bool,
+    owns_reader: bool,
+    region: Option<RegionState>,
+}
+
+/// A use-list order as read, resolved once every use is known.
+struct PendingOrder {
+    value: ValueId,
+    indices: Vec<u32>,
+    pairs: bool,
+    offset: usize,
+}
+
+struct IrReader<'s, 'a> {
+    s: &'s mut Structure<'a>,
+    values: Vec<ValueData>,
+    defined: Vec<bool>,
+    /// Per value scope: local id → module value (`UNSET` when unused yet).
+    scopes: Vec<Vec<u32>>,
+    readers: Vec<Reader<'a>>,
+    frames: Vec<Frame>,
+    orders: Vec<PendingOrder>,
+}
+
+pub(super) fn read_ir(s: &mut Structure<'_>) -> Result<Module> {
+    let ir = s.ir;
+    let mut r = IrReader {
+        s,
+        values: Vec::new(),
+        defined: Vec::new(),
+        scopes: vec![Vec::new()],
+        readers: vec![ir],
+        frames: Vec::new(),
+        orders: Vec::new(),
+    };
+    let root = r.run()?;
+    let mut module = wrap_root(root, r.values);
+    resolve_use_list_orders(&mut module, r.orders)?;
+    module.renumber_values();
+    Ok(module)
+}
+
+/// A `builtin.module` with one block is the module; anything else is
+/// wrapped in one, as MLIR's parser does.
+fn wrap_root(root: Op, values: Vec<ValueData>) -> Module {
+    let is_module = root.name == crate::ir::MODULE_OP
+        && root.regions.len() == 1
+        && root.regions[0].blocks.len() == 1;
+    if is_module {
+        return Module {
+            op: root,
+            values,
+            resources: Vec::new(),
+            origin: None,
+        };
+    }
+    let mut module = Module::new(Location::Unknown);
+    module.values = values;
+    module.body_mut().ops.push(root);
+    module
+}
+
+impl<'a> IrReader<'_, 'a> {
+    fn reader(&mut self) -> &mut Reader<'a> {
+        self.readers.last_mut().expect("a reader is always open")
+    }
+
+    fn run(&mut self) -> Result<Op> {
+        // The section is one block without arguments holding the root op.
+        let at = self.reader().offset();
+        let (num_ops, has_args) = self.reader().varint_with_flag()?;
+        if has_args || num_ops != 1 {
+            return Err(BytecodeError::new(
+                at,
+                format!(
+                    "the IR section must hold exactly one op without block arguments, found {num_ops} ops"
+                ),
+            ));
+        }
+        self.frames.push(Frame {
+            op: Op::default(),
+            num_regions: 1,
+            isolated: true,
+            owns_reader: false,
+            region: Some(RegionState {
+                blocks: vec![Block::default()],
+                current: 0,
+                ops_left: 1,
+                base: 0,
+                next: 0,
+                end: 0,
+            }),
+        });
+        loop {
+            let top = self.frames.len() - 1;
+            if let Some(rs) = &mut self.frames[top].region {
+                if rs.ops_left > 0 {
+                    rs.ops_left -= 1;
+                    let op = self.read_op()?;
+                    if let Some(frame) = op {
+                        if self.frames.len() >= MAX_NESTING {
+                            return Err(self
+                                .reader()
+                                .error(format!("regions nested deeper than {MAX_NESTING}")));
+                        }
+                        self.frames.push(frame);
+                    }
+                    continue;
+                }
+                rs.current += 1;
+                if rs.current < rs.blocks.len() {
+                    let current = rs.current;
+                    self.read_block_header(current)?;
+                    continue;
+                }
+                let rs = self.frames[top].region.take().expect("checked");
+                self.close_region(&rs)?;
+                self.frames[top]
+                    .op
+                    .regions
+                    .push(Region { blocks: rs.blocks });
+                continue;
+            }
+            if self.frames[top].op.regions.len() < self.frames[top].num_regions {
+                self.open_region(top)?;
+                continue;
+            }
+            let frame = self.frames.pop().expect("top frame");
+            if frame.owns_reader {
+                let r = self.readers.pop().expect("owned reader");
+                if !r.is_empty() {
+                    return Err(r.error("unexpected trailing data in a nested IR section"));
+                }
+            }
+            if frame.isolated {
+                self.scopes.pop();
+            }
+            match self.frames.last_mut() {
+                Some(parent) => {
+                    let rs = parent.region.as_mut().expect("parent reads a region");
+                    rs.blocks[rs.current].ops.push(frame.op);
+                }
+                None => {
+                    let r = self.reader();
+                    if !r.is_empty() {
+                        return Err(r.error("unexpected trailing data in the IR section"));
+                    }
+                    let mut pseudo = frame.op;
+                    let block = pseudo.regions.pop().and_then(|mut r| r.blocks.pop());
+                    return Ok(block
+                        .and_then(|mut b| b.ops.pop())
+                        .expect("the root block holds one op"));
+                }
+            }
+        }
+    }
+
+    fn open_region(&mut self, top: usize) -> Result<()> {
+        let num_blocks = self.reader().count(1, "block")?;
+        if num_blocks == 0 {
+            self.frames[top].op.regions.push(Region::default());
+            return Ok(());
+        }
+        let num_values = self.reader().count(1, "value")?;
+        let scope = self.scopes.last_mut().expect("a scope is open");
+        let base = scope.len();
+        scope.resize(base + num_values, UNSET);
+        self.frames[top].region = Some(RegionState {
+            blocks: vec![Block::default(); num_blocks],
+            current: 0,
+            ops_left: 0,
+            base,
+            next: base,
+            end: base + num_values,
+        });
+        self.read_block_header(0)
+    }
+
+    /// Every value used in the region must have been defined by now.
+    fn close_region(&mut self, rs: &RegionState) -> Result<()> {
+        let at = self.reader().offset();
+        let scope = self.scopes.last_mut().expect("a scope is open");
+        for (local, &id) in scope[rs.base..].iter().enumerate() {
+            if id != UNSET && !self.defined[id as usize] {
+                return Err(BytecodeError::new(
+                    at,
+                    format!("value {} is used but never defined", rs.base + local),
+                ));
+            }
+        }
+        scope.truncate(rs.base);
+        Ok(())
+    }
+
+    fn region_state(&mut self) -> &mut RegionState {
+        self.frames
+            .last_mut()
+            .and_then(|f| f.region.as_mut())
+            .expect("reading inside a region")
+    }
+
+    fn define(&mut self, ty: Type, location: Option<Location>, at: usize) -> Result<ValueId> {
+        let rs = self.region_state();
+        if rs.next >= rs.end {
+            return Err(BytecodeError::new(
+                at,
+                "more values defined than the region declares",
+            ));
+        }
+        let local = rs.next;
+        rs.next += 1;
+        let scope = self.scopes.last_mut().expect("a scope is open");
+        let existing = scope[local];
+        if existing != UNSET {
+            let data = &mut self.values[existing as usize];
+            data.ty = ty;
+            data.location = location;
+            self.defined[existing as usize] = true;
+            return Ok(ValueId(existing));
+        }
+        let id = self.new_value(ty, location, at)?;
+        self.scopes.last_mut().expect("scope")[local] = id.0;
+        self.defined[id.index()] = true;
+        Ok(id)
+    }
+
+    fn new_value(&mut self, ty: Type, location: Option<Location>, at: usize) -> Result<ValueId> {
+        let id = u32::try_from(self.values.len())
+            .ok()
+            .filter(|&id| id != UNSET)
+            .ok_or_else(|| BytecodeError::new(at, "too many values"))?;
+        self.values.push(ValueData {
+            ty,
+            location,
+            use_list_order: None,
+        });
+        self.defined.push(false);
+        Ok(ValueId(id))
+    }
+
+    fn use_value(&mut self, at: usize) -> Result<ValueId> {
+        let local = self.reader().index()?;
+        let scope = self.scopes.last().expect("a scope is open");
+        let Some(&existing) = scope.get(local) else {
+            return Err(BytecodeError::new(
+                at,
+                format!("invalid value index {local} (scope has {})", scope.len()),
+            ));
+        };
+        if existing != UNSET {
+            return Ok(ValueId(existing));
+        }
+        // A forward reference: a placeholder the definition fills in.
+        let id = self.new_value(Type::None, None, at)?;
+        self.scopes.last_mut().expect("scope")[local] = id.0;
+        Ok(id)
+    }
+
+    fn attribute(&mut self) -> Result<Attribute> {
+        let at = self.reader().offset();
+        let index = self.reader().varint()?;
+        self.s.table.attribute(index, at)
+    }
+
+    fn location(&mut self) -> Result<Location> {
+        let at = self.reader().offset();
+        match self.attribute()? {
+            Attribute::Location(loc) => Ok(*loc),
+            _ => Err(BytecodeError::new(at, "expected a location attribute")),
+        }
+    }
+
+    fn type_(&mut self) -> Result<Type> {
+        let at = self.reader().offset();
+        let index = self.reader().varint()?;
+        self.s.table.type_(index, at)
+    }
+
+    fn read_block_header(&mut self, block: usize) -> Result<()> {
+        let (num_ops, has_args) = self.reader().varint_with_flag()?;
+        let at = self.reader().offset();
+        let num_ops = usize::try_from(num_ops)
+            .ok()
+            .filter(|&n| n <= self.reader().remaining())
+            .ok_or_else(|| {
+                BytecodeError::new(at, format!("op count {num_ops} exceeds the data"))
+            })?;
+        self.region_state().ops_left = num_ops;
+        if !has_args {
+            return Ok(());
+        }
+        let version = self.s.version;
+        let num_args = self.reader().count(1, "block argument")?;
+        let mut args = Vec::with_capacity(num_args);
+        for _ in 0..num_args {
+            let at = self.reader().offset();
+            let (ty, location) = if version >= 4 {
+                let (type_index, has_loc) = self.reader().varint_with_flag()?;
+                let ty = self.s.table.type_(type_index, at)?;
+                let loc = if has_loc {
+                    self.location()?
+                } else {
+                    Location::Unknown
+                };
+                (ty, loc)
+            } else {
+                let ty = self.type_()?;
+                (ty, self.location()?)
+            };
+            args.push(self.define(ty, Some(location), at)?);
+        }
+        if version >= 3 {
+            let flag = self.reader().byte()?;
+            if flag != 0 {
+                self.read_use_list_orders(&args)?;
+            }
+        }
+        self.region_state().blocks[block].arguments = args;
+        Ok(())
+    }
+
+    fn read_use_list_orders(&mut self, values: &[ValueId]) -> Result<()> {
+        let multiple = values.len() > 1;
+        let count = if multiple {
+            self.reader().count(2, "use-list order")?
+        } else {
+            1
+        };
+        for _ in 0..count {
+            let at = self.reader().offset();
+            let index = if multiple { self.reader().index()? } else { 0 };
+            let Some(&value) = values.get(index) else {
+                return Err(BytecodeError::new(
+                    at,
+                    format!("use-list order for value {index} of {}", values.len()),
+                ));
+            };
+            let (n, pairs) = self.reader().varint_with_flag()?;
+            let n = usize::try_from(n)
+                .ok()
+                .filter(|&n| n <= self.reader().remaining())
+                .ok_or_else(|| BytecodeError::new(at, "use-list order longer than the data"))?;
+            if pairs && n % 2 != 0 {
+                return Err(BytecodeError::new(at, "odd number of use-list index pairs"));
+            }
+            let mut indices = Vec::with_capacity(n);
+            for _ in 0..n {
+                let at = self.reader().offset();
+                let v = self.reader().varint()?;
+                indices.push(
+                    u32::try_from(v)
+                        .map_err(|_| BytecodeError::new(at, "use index out of range"))?,
+                );
+            }
+            self.orders.push(PendingOrder {
+                value,
+                indices,
+                pairs,
+                offset: at,
+            });
+        }
+        Ok(())
+    }
+
+    /// Reads one op; returns a frame when it has regions to read.
+    fn read_op(&mut self) -> Result<Option<Frame>> {
+        let op_at = self.reader().offset();
+        let name_index = self.reader().index()?;
+        let Some(op_name) = self.s.op_names.get(name_index) else {
+            return Err(BytecodeError::new(
+                op_at,
+                format!("invalid op name index {name_index}"),
+            ));
+        };
+        let registered = op_name.registered;
+        let name = op_name.full_name(&self.s.table.dialects);
+        let mask_at = self.reader().offset();
+        let mask = self.reader().byte()?;
+        let version = self.s.version;
+        let allowed = if version >= 5 { 0x7F } else { 0x3F };
+        if mask & !allowed != 0 || (version < 3 && mask & HAS_USE_LIST_ORDERS != 0) {
+            return Err(BytecodeError::new(
+                mask_at,
+                format!("invalid op encoding mask {mask:#04x}"),
+            ));
+        }
+        let mut op = Op::new(name, self.location()?);
+        if mask & HAS_ATTRS != 0 {
+            let at = self.reader().offset();
+            match self.attribute()? {
+                Attribute::Dictionary(entries) => op.attributes = entries,
+                _ => return Err(BytecodeError::new(at, "op attributes must be a dictionary")),
+            }
+        }
+        if mask & HAS_PROPERTIES != 0 {
+            let at = self.reader().offset();
+            let index = self.reader().index()?;
+            let Some(&(blob_at, blob)) = self.s.properties.get(index) else {
+                return Err(BytecodeError::new(
+                    at,
+                    format!("invalid properties index {index}"),
+                ));
+            };
+            self.decode_properties(&mut op, registered, blob_at, blob)?;
+        } else if version < 5 {
+            split_inherent_attributes(&mut op);
+        }
+        if mask & HAS_RESULTS != 0 {
+            let n = self.reader().count(1, "result")?;
+            let at = self.reader().offset();
+            let mut results = Vec::with_capacity(n);
+            for _ in 0..n {
+                let ty = self.type_()?;
+                results.push(self.define(ty, None, at)?);
+            }
+            op.results = results;
+        }
+        if mask & HAS_OPERANDS != 0 {
+            let n = self.reader().count(1, "operand")?;
+            let mut operands = Vec::with_capacity(n);
+            for _ in 0..n {
+                let at = self.reader().offset();
+                operands.push(self.use_value(at)?);
+            }
+            op.operands = operands;
+        }
+        if mask & HAS_SUCCESSORS != 0 {
+            let n = self.reader().count(1, "successor")?;
+            let num_blocks = self.region_state().blocks.len();
+            let mut successors = Vec::with_capacity(n);
+            for _ in 0..n {
+                let at = self.reader().offset();
+                let b = self.reader().index()?;
+                if b >= num_blocks {
+                    return Err(BytecodeError::new(
+                        at,
+                        format!("invalid successor block {b} of {num_blocks}"),
+                    ));
+                }
+                successors.push(b as u32);
+            }
+            op.successors = successors;
+        }
+        if mask & HAS_USE_LIST_ORDERS != 0 {
+            let results = op.results.clone();
+            self.read_use_list_orders(&results)?;
+        }
+        if mask & HAS_REGIONS == 0 {
+            let rs = self.region_state();
+            rs.blocks[rs.current].ops.push(op);
+            return Ok(None);
+        }
+        let at = self.reader().offset();
+        let (num_regions, isolated) = self.reader().varint_with_flag()?;
+        let num_regions = usize::try_from(num_regions)
+            .ok()
+            .filter(|&n| n <= self.reader().remaining() + 1)
+            .ok_or_else(|| BytecodeError::new(at, "region count exceeds the data"))?;
+        let mut owns_reader = false;
+        if isolated && version >= 2 {
+            let section_at = self.reader().offset();
+            let (id, data) = self.reader().section()?;
+            if id != section::IR {
+                return Err(BytecodeError::new(
+                    section_at,
+                    format!("expected a nested IR section, found section {id}"),
+                ));
+            }
+            self.readers.push(data);
+            owns_reader = true;
+        }
+        if isolated {
+            self.scopes.push(Vec::new());
+        }
+        Ok(Some(Frame {
+            op,
+            num_regions,
+            isolated,
+            owns_reader,
+            region: None,
+        }))
+    }
+
+    fn decode_properties(
+        &mut self,
+        op: &mut Op,
+        registered: bool,
+        at: usize,
+        blob: &'a [u8],
+    ) -> Result<()> {
+        let mut r = Reader::new(blob, at);
+        if !registered {
+            // An unregistered op stores its properties as one dictionary.
+            let index_at = r.offset();
+            let attr = self.s.table.attribute(r.varint()?, index_at)?;
+            if !matches!(attr, Attribute::Dictionary(_)) {
+                return Err(BytecodeError::new(
+                    index_at,
+                    "properties of an unregistered op must be a dictionary",
+                ));
+            }
+            if !r.is_empty() {
+                return Err(r.error("unexpected trailing data in properties"));
+            }
+            op.properties = Some(Box::new(attr));
+            return Ok(());
+        }
+        let Some(def) = ops::lookup(&op.name) else {
+            op.opaque_properties = Some(blob.into());
+            return Ok(());
+        };
+        let version = self.s.version;
+        // (name, optional); before version 6 segment sizes are ordinary
+        // required attributes in name order.
+        let mut fields: Vec<(&str, bool)> = def
+            .attributes
+            .iter()
+            .map(|a| (a.name, a.optional))
+            .collect();
+        if version < 6 {
+            fields.extend(def.segments.iter().map(|s| (s.name, false)));
+            fields.sort_by(|a, b| a.0.cmp(b.0));
+        }
+        let mut entries: Vec<NamedAttribute> = Vec::new();
+        for (name, optional) in fields {
+            let field_at = r.offset();
+            let v = r.varint()?;
+            let index = if optional {
+                if v == 0 {
+                    continue;
+                }
+                if v & 1 == 0 {
+                    return Err(BytecodeError::new(
+                        field_at,
+                        format!("invalid optional attribute encoding for '{name}'"),
+                    ));
+                }
+                v >> 1
+            } else {
+                v
+            };
+            entries.push((name.to_string(), self.s.table.attribute(index, field_at)?));
+        }
+        if version >= 6 {
+            for seg in def.segments {
+                let sizes = read_segment_sizes(&mut r, seg.len)?;
+                let data = sizes.iter().flat_map(|v| v.to_le_bytes()).collect();
+                entries.push((
+                    seg.name.to_string(),
+                    Attribute::DenseArray {
+                        element: Type::i(32),
+                        data,
+                    },
+                ));
+            }
+        }
+        if !r.is_empty() {
+            return Err(r.error(format!(
+                "unexpected trailing data in the properties of {}",
+                op.name
+            )));
+        }
+        entries.sort_by(|a, b| a.0.cmp(&b.0));
+        if !entries.is_empty() {
+            op.properties = Some(Box::new(Attribute::Dictionary(entries)));
+        }
+        Ok(())
+    }
+}
+
+/// Before version 5 an op's inherent attributes sit in its dictionary;
+/// for ops whose definition is known they move to the properties.
+fn split_inherent_attributes(op: &mut Op) {
+    let Some(def) = ops::lookup(&op.name) else {
+        return;
+    };
+    let (inherent, discardable): (Vec<_>, Vec<_>) = std::mem::take(&mut op.attributes)
+        .into_iter()
+        .partition(|(name, _)| def.is_inherent(name));
+    op.attributes = discardable;
+    if !inherent.is_empty() {
+        op.properties = Some(Box::new(Attribute::Dictionary(inherent)));
+    }
+}
+
+/// A fixed-length i32 array written natively (version 6): dense
+/// `(len << 1)` then the values, or sparse `(nonzero << 1) | 1`, the index
+/// bit width, then `(value << width) | index` per non-zero element.
+fn read_segment_sizes(r: &mut Reader<'_>, len: usize) -> Result<Vec<i32>> {
+    let at = r.offset();
+    let (n, sparse) = r.varint_with_flag()?;
+    let mut out = vec![0i32; len];
+    let value_i32 = |v: u64, at: usize| {
+        i32::try_from(v)
+            .map_err(|_| BytecodeError::new(at, format!("segment size {v} out of range")))
+    };
+    if !sparse {
+        if n != len as u64 {
+            return Err(BytecodeError::new(
+                at,
+                format!("{n} segment sizes, expected {len}"),
+            ));
+        }
+        for slot in out.iter_mut() {
+            let at = r.offset();
+            *slot = value_i32(r.varint()?, at)?;
+        }
+        return Ok(out);
+    }
+    if n > len as u64 {
+        return Err(BytecodeError::new(
+            at,
+            format!("{n} non-zero segment sizes of {len}"),
+        ));
+    }
+    let width_at = r.offset();
+    let width = r.varint()?;
+    if width > 32 {
+        return Err(BytecodeError::new(
+            width_at,
+            format!("segment index width {width}"),
+        ));
+    }
+    for _ in 0..n {
+        let at = r.offset();
+        let v = r.varint()?;
+        let index = (v & ((1u64 << width) - 1)) as usize;
+        if index >= len {
+            return Err(BytecodeError::new(
+                at,
+                format!("segment index {index} of {len}"),
+            ));
+        }
+        out[index] = value_i32(v >> width, at)?;
+    }
+    Ok(out)
+}
+
+/// Counts each value's uses and turns the recorded orders into full
+/// permutations.
+fn resolve_use_list_orders(module: &mut Module, orders: Vec<PendingOrder>) -> Result<()> {
+    if orders.is_empty() {
+        return Ok(());
+    }
+    let mut uses = vec![0u32; module.values.len()];
+    let mut stack = vec![&module.op];
+    while let Some(op) = stack.pop() {
+        for v in &op.operands {
+            uses[v.index()] += 1;
+        }
+        for region in &op.regions {
+            for block in &region.blocks {
+                stack.extend(block.ops.iter());
+            }
+        }
+    }
+    for order in orders {
+        let n = uses[order.value.index()] as usize;
+        let perm: Vec<u32> = if order.pairs {
+            let mut perm: Vec<u32> = (0..n as u32).collect();
+            for pair in order.indices.chunks_exact(2) {
+                let (from, to) = (pair[0] as usize, pair[1] as usize);
+                if from >= n || to >= n {
+                    return Err(BytecodeError::new(
+                        order.offset,
+                        format!("use-list index out of range for a value with {n} uses"),
+                    ));
+                }
+                perm[to] = from as u32;
+            }
+            perm
+        } else {
+            if order.indices.len() != n {
+                return Err(BytecodeError::new(
+                    order.offset,
+                    format!(
+                        "use-list order of {} entries for a value with {n} uses",
+                        order.indices.len()
+                    ),
+                ));
+            }
+            order.indices
+        };
+        let mut seen = vec![false; n];
+        for &p in &perm {
+            if (p as usize) >= n || std::mem::replace(&mut seen[p as usize], true) {
+                return Err(BytecodeError::new(
+                    order.offset,
+                    "use-list order is not a permutation",
+                ));
+            }
+        }
+        module.values[order.value.index()].use_list_order = Some(perm.into_boxed_slice());
+    }
+    Ok(())
+}

@@ -1,0 +1,273 @@
+//! The attribute and type table: entries located from the AttrTypeOffset
+//! section and decoded on first use. Decoding never recurses: an entry
+//! that needs another one not decoded yet reports it, the needed entry is
+//! pushed on an explicit work stack (bounded by `MAX_NESTING`), and the
+//! first is retried once the second is done.
+
+use super::super::builtin_attrs;
+use super::super::builtin_types;
+use super::super::encoding::Reader;
+use super::super::entries::{DecodeFailure, Decoded, EntryLookup, EntryRef};
+use super::super::error::{BytecodeError, Result};
+use crate::ir::{Attribute, Type};
+
+/// Deepest chain of entries referring to each other that is decoded.
+pub const MAX_NESTING: usize = 1024;
+
+/// Where an entry's bytes are and how they are encoded.
+#[derive(Debug, Clone, Copy)]
+pub struct EntrySpan<'a> {
+    pub dialect: usize,
+    pub custom: bool,
+    pub data: Reader<'a>,
+}
+
+pub struct Table<'a> {
+    pub strings: Vec<&'a [u8]>,
+    pub dialects: Vec<&'a str>,
+    pub attrs: Vec<EntrySpan<'a>>,
+    pub types: Vec<EntrySpan<'a>>,
+    /// Keys of the dialect resources, in handle order.
+    pub resource_keys: Vec<String>,
+    attr_values: Vec<Option<Attribute>>,
+    type_values: Vec<Option<Type>>,
+    next_distinct: u64,
+}
+
+impl<'a> Table<'a> {
+    pub fn new(
+        strings: Vec<&'a [u8]>,
+        dialects: Vec<&'a str>,
+        attrs: Vec<EntrySpan<'a>>,
+        types: Vec<EntrySpan<'a>>,
+    ) -> Table<'a> {
+        let attr_values = vec![None; attrs.len()];
+        let type_values = vec![None; types.len()];
+        Table {
+            strings,
+            dialects,
+            attrs,
+            types,
+            resource_keys: Vec::new(),
+            attr_values,
+            type_values,
+            next_distinct: 0,
+        }
+    }
+
+    pub fn attribute(&mut self, index: u64, at: usize) -> Result<Attribute> {
+        let i = self.check(EntryRef::Attr(0), index, at)?;
+        if self.attr_values[i].is_none() {
+            self.resolve(EntryRef::Attr(i))?;
+        }
+        Ok(self.attr_values[i].clone().expect("resolved"))
+    }
+
+    /// Like `attribute`, without cloning (the table keeps the value).
+    pub fn attribute_ref(&mut self, index: u64, at: usize) -> Result<&Attribute> {
+        let i = self.check(EntryRef::Attr(0), index, at)?;
+        if self.attr_values[i].is_none() {
+            self.resolve(EntryRef::Attr(i))?;
+        }
+        Ok(self.attr_values[i].as_ref().expect("resolved"))
+    }
+
+    pub fn type_(&mut self, index: u64, at: usize) -> Result<Type> {
+        let i = self.check(EntryRef::Type(0), index, at)?;
+        if self.type_values[i].is_none() {
+            self.resolve(EntryRef::Type(i))?;
+        }
+        Ok(self.type_values[i].clone().expect("resolved"))
+    }
+
+    pub fn string_at(&self, index: u64, at: usize) -> Result<&'a [u8]> {
+        usize::try_from(index)
+            .ok()
+            .and_then(|i| self.strings.get(i).copied())
+            .ok_or_else(|| BytecodeError::new(at, format!("invalid string index {index}")))
+    }
+
+    fn check(&self, kind: EntryRef, index: u64, at: usize) -> Result<usize> {
+        let (len, what) = match kind {
+            EntryRef::Attr(_) => (self.attrs.len(), "attribute"),
+            EntryRef::Type(_) => (self.types.len(), "type"),
+        };
+        usize::try_from(index)
+            .ok()
+            .filter(|&i| i < len)
+            .ok_or_else(|| {
+                BytecodeError::new(at, format!("invalid {what} index {index} (of {len})"))
+            })
+    }
+
+    fn is_resolved(&self, entry: EntryRef) -> bool {
+        match entry {
+            EntryRef::Attr(i) => self.attr_values[i].is_some(),
+            EntryRef::Type(i) => self.type_values[i].is_some(),
+        }
+    }
+
+    fn resolve(&mut self, want: EntryRef) -> Result<()> {
+        let mut stack = vec![want];
+        while let Some(&top) = stack.last() {
+            if self.is_resolved(top) {
+                stack.pop();
+                continue;
+            }
+            match self.decode_entry(top) {
+                Ok(()) => {
+                    stack.pop();
+                }
+                Err(DecodeFailure::Missing(dep)) => {
+                    let span = self.span(top);
+                    if stack.contains(&dep) {
+                        return Err(BytecodeError::new(
+                            span.data.offset(),
+                            format!("{} refers to itself through its parameters", describe(top)),
+                        ));
+                    }
+                    if stack.len() >= MAX_NESTING {
+                        return Err(BytecodeError::new(
+                            span.data.offset(),
+                            format!("attributes and types nested deeper than {MAX_NESTING}"),
+                        ));
+                    }
+                    stack.push(dep);
+                }
+                Err(DecodeFailure::Error(e)) => return Err(e),
+            }
+        }
+        Ok(())
+    }
+
+    fn span(&self, entry: EntryRef) -> EntrySpan<'a> {
+        match entry {
+            EntryRef::Attr(i) => self.attrs[i],
+            EntryRef::Type(i) => self.types[i],
+        }
+    }
+
+    fn decode_entry(&mut self, entry: EntryRef) -> Decoded<()> {
+        let span = self.span(entry);
+        let mut r = span.data;
+        let dialect = self.dialects[span.dialect];
+        match entry {
+            EntryRef::Attr(i) => {
+                let mut value = if span.custom {
+                    if dialect != "builtin" {
+                        return Err(unknown_custom(&r, entry, dialect));
+                    }
+                    builtin_attrs::decode(&mut r, self)?
+                } else {
+                    let text = fallback_text(&mut r)?;
+                    crate::text::parse_attribute(text).map_err(|d| {
+                        BytecodeError::new(
+                            span.data.offset(),
+                            format!("attribute #{i} '{text}': {}", d.message),
+                        )
+                    })?
+                };
+                if span.custom && !r.is_empty() {
+                    return Err(trailing(&r, entry));
+                }
+                if let Attribute::Distinct { id, .. } = &mut value {
+                    *id = self.next_distinct;
+                    self.next_distinct += 1;
+                }
+                self.attr_values[i] = Some(value);
+            }
+            EntryRef::Type(i) => {
+                let value = if span.custom {
+                    if dialect != "builtin" {
+                        return Err(unknown_custom(&r, entry, dialect));
+                    }
+                    builtin_types::decode(&mut r, self)?
+                } else {
+                    let text = fallback_text(&mut r)?;
+                    crate::text::parse_type(text).map_err(|d| {
+                        BytecodeError::new(
+                            span.data.offset(),
+                            format!("type !{i} '{text}': {}", d.message),
+                        )
+                    })?
+                };
+                if span.custom && !r.is_empty() {
+                    return Err(trailing(&r, entry));
+                }
+                self.type_values[i] = Some(value);
+            }
+        }
+        Ok(())
+    }
+}
+
+fn describe(entry: EntryRef) -> String {
+    match entry {
+        EntryRef::Attr(i) => format!("attribute #{i}"),
+        EntryRef::Type(i) => format!("type !{i}"),
+    }
+}
+
+fn unknown_custom(r: &Reader<'_>, entry: EntryRef, dialect: &str) -> DecodeFailure {
+    DecodeFailure::Error(r.error(format!(
+        "{} uses a custom encoding of dialect '{dialect}', which this reader does not know",
+        describe(entry)
+    )))
+}
+
+fn trailing(r: &Reader<'_>, entry: EntryRef) -> DecodeFailure {
+    DecodeFailure::Error(r.error(format!(
+        "{} has {} unexpected trailing bytes",
+        describe(entry),
+        r.remaining()
+    )))
+}
+
+/// The textual form of an entry without custom encoding: UTF-8 ending in
+/// exactly one NUL.
+fn fallback_text<'a>(r: &mut Reader<'a>) -> Decoded<&'a str> {
+    let at = r.offset();
+    let bytes = r.rest();
+    match bytes.split_last() {
+        Some((0, text)) if !text.contains(&0) => std::str::from_utf8(text)
+            .map_err(|_| DecodeFailure::Error(BytecodeError::new(at, "entry text is not UTF-8"))),
+        _ => Err(DecodeFailure::Error(BytecodeError::new(
+            at,
+            "textual entry is not NUL-terminated",
+        ))),
+    }
+}
+
+impl EntryLookup for Table<'_> {
+    fn attribute(&self, index: u64, at: usize) -> Decoded<Attribute> {
+        let i = self.check(EntryRef::Attr(0), index, at)?;
+        match &self.attr_values[i] {
+            Some(v) => Ok(v.clone()),
+            None => Err(DecodeFailure::Missing(EntryRef::Attr(i))),
+        }
+    }
+
+    fn type_(&self, index: u64, at: usize) -> Decoded<Type> {
+        let i = self.check(EntryRef::Type(0), index, at)?;
+        match &self.type_values[i] {
+            Some(v) => Ok(v.clone()),
+            None => Err(DecodeFailure::Missing(EntryRef::Type(i))),
+        }
+    }
+
+    fn string(&self, index: u64, at: usize) -> Decoded<&[u8]> {
+        Ok(self.string_at(index, at)?)
+    }
+
+    fn resource(&self, index: u64, at: usize) -> Decoded<String> {
+        usize::try_from(index)
+            .ok()
+            .and_then(|i| self.resource_keys.get(i).cloned())
+            .ok_or_else(|| {
+                DecodeFailure::Error(BytecodeError::new(
+                    at,
+                    format!("invalid resource handle {index}"),
+                ))
+            })
+    }
+}

@@ -1,0 +1,764 @@
+//! The MLIR bytecode writer: any version 0-6. Sections are written in
+//! upstream's order (Dialect, AttrTypeOffset, AttrType, IR,
+//! ResourceOffset, Resource, String, Properties) with upstream's numbering
+//! (`numbering.rs`), so that an upstream file re-written at its version
+//! keeps its bytes. What a version cannot express is reported in
+//! `Written::warnings` (and dropped, as upstream does).
+
+mod numbering;
+
+use rustc_hash::FxHashMap;
+
+use super::builtin_attrs;
+use super::builtin_types;
+use super::encoding::Emitter;
+use super::entries::EntrySink;
+use super::error::{BytecodeError, Result};
+use super::{DEFAULT_PRODUCER, MAGIC, MAX_VERSION, ops, section};
+use crate::ir::{
+    Attribute, Location, Module, Op, Region, ResourceOwner, ResourceValue, Type, ValueId,
+};
+use numbering::{AttrKey, Numbering, property_fields, written_dictionary};
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WriteOptions {
+    /// Format version, 0-6.
+    pub version: u64,
+    pub producer: String,
+}
+
+impl Default for WriteOptions {
+    fn default() -> WriteOptions {
+        WriteOptions {
+            version: MAX_VERSION,
+            producer: DEFAULT_PRODUCER.to_string(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Written {
+    pub bytes: Vec<u8>,
+    /// What the requested version could not express (and was dropped).
+    pub warnings: Vec<String>,
+}
+
+/// Deepest region nesting the (recursive) IR emitter accepts; the reader
+/// and the text parser produce shallower modules.
+const MAX_REGION_DEPTH: usize = 1024;
+
+/// String section: indices in first-insertion order.
+#[derive(Default)]
+struct Strings {
+    list: Vec<Vec<u8>>,
+    index: FxHashMap<Vec<u8>, u64>,
+}
+
+impl Strings {
+    fn insert(&mut self, s: &[u8]) -> u64 {
+        if let Some(&i) = self.index.get(s) {
+            return i;
+        }
+        let i = self.list.len() as u64;
+        self.list.push(s.to_vec());
+        self.index.insert(s.to_vec(), i);
+        i
+    }
+}
+
+struct EmitSink<'w, 'm> {
+    out: &'w mut Emitter,
+    n: &'w Numbering<'m>,
+    strings: &'w mut Strings,
+    resource_base: u64,
+}
+
+impl EntrySink for EmitSink<'_, '_> {
+    fn varint(&mut self, value: u64) {
+        self.out.varint(value);
+    }
+    fn signed_varint(&mut self, value: i64) {
+        self.out.signed_varint(value);
+    }
+    fn byte(&mut self, value: u8) {
+        self.out.byte(value);
+    }
+    fn blob(&mut self, data: &[u8]) {
+        self.out.varint(data.len() as u64);
+        self.out.raw(data);
+    }
+    fn string(&mut self, s: &[u8]) {
+        let i = self.strings.insert(s);
+        self.out.varint(i);
+    }
+    fn attribute(&mut self, attr: &Attribute) {
+        self.out.varint(self.n.attr(attr));
+    }
+    fn location(&mut self, loc: &Location) {
+        self.out.varint(self.n.loc(loc));
+    }
+    fn type_(&mut self, ty: &Type) {
+        self.out.varint(self.n.type_(ty));
+    }
+    fn resource(&mut self, key: &str) {
+        let i = self.n.resources.iter().position(|k| k == key).unwrap_or(0) as u64;
+        self.out.varint(self.resource_base + i);
+    }
+}
+
+/// Writes `module` as MLIR bytecode.
+pub fn write(module: &Module, options: &WriteOptions) -> Result<Written> {
+    if options.version > MAX_VERSION {
+        return Err(BytecodeError::new(
+            0,
+            format!(
+                "bytecode version {} is newer than the current version {MAX_VERSION}",
+                options.version
+            ),
+        ));
+    }
+    let version = options.version;
+    let origin = module.origin.clone();
+    let registered = Box::new(move |op: &Op| {
+        if let Some(o) = origin.as_deref().filter(|o| o.version >= 5) {
+            return o.is_registered(&op.name);
+        }
+        ops::lookup(&op.name).is_some() || op.opaque_properties.is_some()
+    });
+    let n = Numbering::new(module, version, registered);
+    let mut w = Writer {
+        n: &n,
+        module,
+        version,
+        strings: Strings::default(),
+        properties: Vec::new(),
+        property_index: FxHashMap::default(),
+        warnings: Vec::new(),
+        resource_base: 0,
+    };
+    w.resource_base = w.builtin_resource_base();
+    let mut out = Emitter::new();
+    out.raw(&MAGIC);
+    out.varint(version);
+    out.nul_terminated(options.producer.as_bytes());
+    w.write_dialect_section(&mut out);
+    w.write_attr_type_sections(&mut out);
+    w.write_ir_section(&mut out)?;
+    w.write_resource_sections(&mut out);
+    w.write_string_section(&mut out);
+    if version >= 5 {
+        let mut props = Emitter::new();
+        props.varint(w.properties.len() as u64);
+        for p in &w.properties {
+            props.raw(p);
+        }
+        out.section(section::PROPERTIES, props);
+    }
+    Ok(Written {
+        bytes: out.bytes,
+        warnings: w.warnings,
+    })
+}
+
+struct Writer<'w, 'm> {
+    n: &'w Numbering<'m>,
+    module: &'m Module,
+    version: u64,
+    strings: Strings,
+    /// Deduplicated property blobs, each `varint size` then the bytes.
+    properties: Vec<Vec<u8>>,
+    property_index: FxHashMap<Vec<u8>, u64>,
+    warnings: Vec<String>,
+    resource_base: u64,
+}
+
+/// Consecutive entries of the same dialect: `{dialect, count, entries}`.
+fn dialect_groups(
+    order: &[usize],
+    dialect_of: impl Fn(usize) -> usize,
+) -> Vec<(usize, Vec<usize>)> {
+    let mut groups: Vec<(usize, Vec<usize>)> = Vec::new();
+    for &e in order {
+        let d = dialect_of(e);
+        match groups.last_mut() {
+            Some((gd, items)) if *gd == d => items.push(e),
+            _ => groups.push((d, vec![e])),
+        }
+    }
+    groups
+}
+
+impl Writer<'_, '_> {
+    fn write_dialect_section(&mut self, out: &mut Emitter) {
+        let mut e = Emitter::new();
+        e.varint(self.n.dialects.len() as u64);
+        let versions = self
+            .module
+            .origin
+            .as_ref()
+            .map(|o| o.dialect_versions.clone())
+            .unwrap_or_default();
+        for name in &self.n.dialects {
+            let id = self.strings.insert(name.as_bytes());
+            if self.version < 1 {
+                e.varint(id);
+                continue;
+            }
+            match versions.iter().find(|(d, _)| d == name) {
+                Some((_, bytes)) if !bytes.is_empty() => {
+                    e.varint_with_flag(id, true);
+                    let mut v = Emitter::new();
+                    v.raw(bytes);
+                    e.section(section::DIALECT_VERSIONS, v);
+                }
+                _ => e.varint_with_flag(id, false),
+            }
+        }
+        if self.version >= 4 {
+            e.varint(self.n.op_names.len() as u64);
+        }
+        let order = self.n.op_name_order();
+        for (dialect, names) in dialect_groups(&order, |i| self.n.op_names[i].dialect) {
+            e.varint(dialect as u64);
+            e.varint(names.len() as u64);
+            for i in names {
+                let full = &self.n.op_names[i].name;
+                let stripped = full.split_once('.').map_or("", |(_, rest)| rest);
+                let id = self.strings.insert(stripped.as_bytes());
+                if self.version < 5 {
+                    e.varint(id);
+                } else {
+                    let probe = Op::new(full.clone(), Location::Unknown);
+                    e.varint_with_flag(id, self.n.is_registered(&probe));
+                }
+            }
+        }
+        out.section(section::DIALECT, e);
+    }
+
+    fn write_attr_type_sections(&mut self, out: &mut Emitter) {
+        let mut offsets = Emitter::new();
+        let mut data = Emitter::new();
+        offsets.varint(self.n.attrs.len() as u64);
+        offsets.varint(self.n.types.len() as u64);
+        let mut prev = 0usize;
+        let attr_order = self.n.attr_order();
+        for (dialect, entries) in dialect_groups(&attr_order, |i| self.n.attrs[i].dialect) {
+            offsets.varint(dialect as u64);
+            offsets.varint(entries.len() as u64);
+            for i in entries {
+                let custom = {
+                    let mut sink = EmitSink {
+                        out: &mut data,
+                        n: self.n,
+                        strings: &mut self.strings,
+                        resource_base: self.resource_base,
+                    };
+                    match &self.n.attrs[i].key {
+                        AttrKey::Loc(loc) => {
+                            builtin_attrs::encode_location(loc, &mut sink);
+                            true
+                        }
+                        AttrKey::Attr(attr) => builtin_attrs::encode(attr, &mut sink),
+                    }
+                };
+                if !custom {
+                    if let AttrKey::Attr(attr) = &self.n.attrs[i].key {
+                        data.nul_terminated(crate::text::print_attribute(attr).as_bytes());
+                    }
+                }
+                offsets.varint_with_flag((data.len() - prev) as u64, custom);
+                prev = data.len();
+            }
+        }
+        let type_order = self.n.type_order();
+        for (dialect, entries) in dialect_groups(&type_order, |i| self.n.types[i].dialect) {
+            offsets.varint(dialect as u64);
+            offsets.varint(entries.len() as u64);
+            for i in entries {
+                let ty = &self.n.types[i].key;
+                let custom = builtin_types::encode(
+                    ty,
+                    &mut EmitSink {
+                        out: &mut data,
+                        n: self.n,
+                        strings: &mut self.strings,
+                        resource_base: self.resource_base,
+                    },
+                );
+                if !custom {
+                    data.nul_terminated(ty.to_string().as_bytes());
+                }
+                offsets.varint_with_flag((data.len() - prev) as u64, custom);
+                prev = data.len();
+            }
+        }
+        out.section(section::ATTR_TYPE_OFFSET, offsets);
+        out.section(section::ATTR_TYPE, data);
+    }
+
+    fn write_ir_section(&mut self, out: &mut Emitter) -> Result<()> {
+        let mut e = Emitter::new();
+        e.varint_with_flag(1, false);
+        self.write_op(&mut e, &self.module.op, 0)?;
+        out.section(section::IR, e);
+        Ok(())
+    }
+
+    fn value_id(&self, v: ValueId) -> u64 {
+        self.n.value_ids.get(v.index()).copied().unwrap_or(0)
+    }
+
+    fn write_op(&mut self, e: &mut Emitter, op: &Op, depth: usize) -> Result<()> {
+        if depth > MAX_REGION_DEPTH {
+            return Err(BytecodeError::new(
+                0,
+                format!("regions nested deeper than {MAX_REGION_DEPTH}"),
+            ));
+        }
+        e.varint(self.n.op_name(&op.name));
+        let mask_at = e.len();
+        e.byte(0);
+        let mut mask = 0u8;
+        e.varint(self.n.loc(&op.location));
+        let registered = self.n.is_registered(op);
+        let dict = written_dictionary(op, self.version, registered);
+        if !dict.is_empty() {
+            mask |= 0x01;
+            e.varint(self.n.attr(&Attribute::Dictionary(dict)));
+        }
+        if self.version >= 5 {
+            if let Some(index) = self.emit_properties(op, registered)? {
+                mask |= 0x40;
+                e.varint(index);
+            }
+        } else if !registered && op.properties.is_some() {
+            self.warnings.push(format!(
+                "properties of unregistered op '{}' cannot be expressed before version 5 and were dropped",
+                op.name
+            ));
+        } else if op.opaque_properties.is_some() {
+            self.warnings.push(format!(
+                "opaque properties of '{}' cannot be expressed before version 5 and were dropped",
+                op.name
+            ));
+        }
+        if !op.results.is_empty() {
+            mask |= 0x02;
+            e.varint(op.results.len() as u64);
+            for &r in &op.results {
+                e.varint(self.n.type_(self.module.value_type(r)));
+            }
+        }
+        if !op.operands.is_empty() {
+            mask |= 0x04;
+            e.varint(op.operands.len() as u64);
+            for &v in &op.operands {
+                e.varint(self.value_id(v));
+            }
+        }
+        if !op.successors.is_empty() {
+            mask |= 0x08;
+            e.varint(op.successors.len() as u64);
+            for &s in &op.successors {
+                e.varint(u64::from(s));
+            }
+        }
+        if self.version >= 3 && self.write_use_list_orders(e, &op.results) {
+            mask |= 0x20;
+        }
+        if !op.regions.is_empty() {
+            mask |= 0x10;
+        }
+        e.bytes[mask_at] = mask;
+        if op.regions.is_empty() {
+            return Ok(());
+        }
+        let isolated = self.n.is_isolated(op);
+        e.varint_with_flag(op.regions.len() as u64, isolated);
+        if isolated && self.version >= 2 {
+            let mut nested = Emitter::new();
+            for r in &op.regions {
+                self.write_region(&mut nested, r, depth + 1)?;
+            }
+            e.section(section::IR, nested);
+        } else {
+            for r in &op.regions {
+                self.write_region(e, r, depth + 1)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn write_region(&mut self, e: &mut Emitter, region: &Region, depth: usize) -> Result<()> {
+        if region.blocks.is_empty() {
+            e.varint(0);
+            return Ok(());
+        }
+        let (blocks, values) = self
+            .n
+            .region_counts
+            .get(&(region as *const Region))
+            .copied()
+            .unwrap_or((region.blocks.len() as u64, 0));
+        e.varint(blocks);
+        e.varint(values);
+        for block in &region.blocks {
+            let has_args = !block.arguments.is_empty();
+            e.varint_with_flag(block.ops.len() as u64, has_args);
+            if has_args {
+                e.varint(block.arguments.len() as u64);
+                for &a in &block.arguments {
+                    let data = &self.module.values[a.index()];
+                    let loc = data.location.clone().unwrap_or_default();
+                    let ty = self.n.type_(&data.ty);
+                    if self.version >= 4 {
+                        let known = loc != Location::Unknown;
+                        e.varint_with_flag(ty, known);
+                        if known {
+                            e.varint(self.n.loc(&loc));
+                        }
+                    } else {
+                        e.varint(ty);
+                        e.varint(self.n.loc(&loc));
+                    }
+                }
+                if self.version >= 3 {
+                    let flag_at = e.len();
+                    e.byte(0);
+                    if self.write_use_list_orders(e, &block.arguments) {
+                        e.bytes[flag_at] = 0x20;
+                    }
+                }
+            }
+            for op in &block.ops {
+                self.write_op(e, op, depth)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Use-list orders of `values` that differ from the reference order,
+    /// in the order of upstream's `DenseMap<unsigned, ...>`.
+    fn write_use_list_orders(&mut self, e: &mut Emitter, values: &[ValueId]) -> bool {
+        let mut orders: Vec<(u32, &[u32])> = Vec::new();
+        for (i, &v) in values.iter().enumerate() {
+            let Some(order) = self.module.values[v.index()].use_list_order.as_deref() else {
+                continue;
+            };
+            let identity = order.iter().enumerate().all(|(k, &p)| p as usize == k);
+            if order.len() < 2 || identity {
+                continue;
+            }
+            orders.push((i as u32, order));
+        }
+        if orders.is_empty() {
+            return false;
+        }
+        let keys: Vec<u32> = orders.iter().map(|(k, _)| *k).collect();
+        let iteration = dense_map_iteration_order(&keys);
+        if values.len() != 1 {
+            e.varint(orders.len() as u64);
+        }
+        for key in iteration {
+            let (index, order) = orders.iter().find(|(k, _)| *k == key).expect("key");
+            if values.len() != 1 {
+                e.varint(u64::from(*index));
+            }
+            let shuffled = order
+                .iter()
+                .enumerate()
+                .filter(|(k, p)| **p as usize != *k)
+                .count();
+            if shuffled < order.len() / 2 {
+                e.varint_with_flag((shuffled * 2) as u64, true);
+                for (k, &p) in order.iter().enumerate() {
+                    if p as usize != k {
+                        e.varint(u64::from(p));
+                        e.varint(k as u64);
+                    }
+                }
+            } else {
+                e.varint_with_flag(order.len() as u64, false);
+                for &p in order.iter() {
+                    e.varint(u64::from(p));
+                }
+            }
+        }
+        true
+    }
+
+    /// The properties entry of `op` (version 5+), deduplicated.
+    fn emit_properties(&mut self, op: &Op, registered: bool) -> Result<Option<u64>> {
+        let mut blob = Emitter::new();
+        if !registered {
+            let Some(p) = op.properties.as_deref() else {
+                return Ok(None);
+            };
+            blob.varint(self.n.attr(p));
+        } else if let Some(def) = ops::lookup(&op.name) {
+            if !def.has_properties() {
+                return Ok(None);
+            }
+            let empty = Vec::new();
+            let props = match op.properties.as_deref() {
+                Some(Attribute::Dictionary(entries)) => entries,
+                _ => &empty,
+            };
+            for (name, optional) in property_fields(def, self.version) {
+                let value = crate::ir::find_attribute(props, name);
+                match (value, optional) {
+                    (Some(v), false) => blob.varint(self.n.attr(v)),
+                    (Some(v), true) => blob.varint_with_flag(self.n.attr(v), true),
+                    (None, true) => blob.varint(0),
+                    (None, false) => {
+                        return Err(BytecodeError::new(
+                            0,
+                            format!("op '{}' lacks its required attribute '{name}'", op.name),
+                        ));
+                    }
+                }
+            }
+            if self.version >= 6 {
+                for seg in def.segments {
+                    let sizes = match crate::ir::find_attribute(props, seg.name) {
+                        Some(Attribute::DenseArray { data, .. }) => data
+                            .chunks_exact(4)
+                            .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                            .collect(),
+                        _ => vec![0; seg.len],
+                    };
+                    write_segment_sizes(&mut blob, &sizes);
+                }
+            }
+        } else if let Some(raw) = op.opaque_properties.as_deref() {
+            blob.raw(raw);
+        } else {
+            return Ok(None);
+        }
+        let mut entry = Emitter::new();
+        entry.varint(blob.len() as u64);
+        entry.raw(&blob.bytes);
+        if let Some(&i) = self.property_index.get(&entry.bytes) {
+            return Ok(Some(i));
+        }
+        let i = self.properties.len() as u64;
+        self.property_index.insert(entry.bytes.clone(), i);
+        self.properties.push(entry.bytes);
+        Ok(Some(i))
+    }
+
+    /// Index of the first `builtin` resource among all dialect resources.
+    fn builtin_resource_base(&self) -> u64 {
+        let mut base = 0u64;
+        for d in &self.n.dialects {
+            if d == "builtin" {
+                return base;
+            }
+            base += self.stored_group(d).map_or(0, |g| g.len() as u64);
+        }
+        base
+    }
+
+    fn stored_group(&self, dialect: &str) -> Option<&Vec<crate::ir::ResourceEntry>> {
+        self.module.resources.iter().find_map(|g| match &g.owner {
+            ResourceOwner::Dialect(d) if d == dialect => Some(&g.entries),
+            _ => None,
+        })
+    }
+
+    fn write_resource_sections(&mut self, out: &mut Emitter) {
+        let mut offsets = Emitter::new();
+        let mut data = Emitter::new();
+        let externals: Vec<_> = self
+            .module
+            .resources
+            .iter()
+            .filter_map(|g| match &g.owner {
+                ResourceOwner::External(k) => Some((k.clone(), g.entries.clone())),
+                ResourceOwner::Dialect(_) => None,
+            })
+            .collect();
+        offsets.varint(externals.len() as u64);
+        for (key, entries) in externals {
+            let built = self.build_entries(
+                &mut data,
+                entries.iter().map(|e| (e.key.as_str(), &e.value)),
+            );
+            let key_id = self.strings.insert(key.as_bytes());
+            self.emit_group(&mut offsets, key_id, built);
+        }
+        let dialects = self.n.dialects.clone();
+        for (index, d) in dialects.iter().enumerate() {
+            let entries: Vec<(String, ResourceValue)> = if d == "builtin" {
+                let stored = self.stored_group(d);
+                let value_of = |key: &str| {
+                    stored
+                        .and_then(|g| g.iter().find(|e| e.key == key))
+                        .map(|e| e.value.clone())
+                        .unwrap_or(ResourceValue::Declared)
+                };
+                let mut with_data = Vec::new();
+                let mut declared = Vec::new();
+                for key in &self.n.resources {
+                    match value_of(key) {
+                        ResourceValue::Declared => {
+                            declared.push((key.clone(), ResourceValue::Declared))
+                        }
+                        v => with_data.push((key.clone(), v)),
+                    }
+                }
+                with_data.extend(declared);
+                with_data
+            } else {
+                self.stored_group(d)
+                    .map(|g| g.iter().map(|e| (e.key.clone(), e.value.clone())).collect())
+                    .unwrap_or_default()
+            };
+            if entries.is_empty() {
+                continue;
+            }
+            let built = self.build_entries(&mut data, entries.iter().map(|(k, v)| (k.as_str(), v)));
+            self.emit_group(&mut offsets, index as u64, built);
+        }
+        out.section(section::RESOURCE_OFFSET, offsets);
+        out.section(section::RESOURCE, data);
+    }
+
+    /// Writes entry data; returns (key, kind, size) per entry.
+    fn build_entries<'k>(
+        &mut self,
+        data: &mut Emitter,
+        entries: impl Iterator<Item = (&'k str, &'k ResourceValue)>,
+    ) -> Vec<(String, u8, u64)> {
+        let mut out = Vec::new();
+        for (key, value) in entries {
+            let start = data.len();
+            let kind = match value {
+                ResourceValue::Blob {
+                    alignment,
+                    data: bytes,
+                } => {
+                    data.varint(*alignment);
+                    data.varint(bytes.len() as u64);
+                    data.align_to(*alignment);
+                    data.raw(bytes);
+                    0
+                }
+                ResourceValue::Bool(b) => {
+                    data.byte(u8::from(*b));
+                    1
+                }
+                ResourceValue::String(s) => {
+                    let id = self.strings.insert(s.as_bytes());
+                    data.varint(id);
+                    2
+                }
+                ResourceValue::Declared => 0,
+            };
+            out.push((key.to_string(), kind, (data.len() - start) as u64));
+        }
+        out
+    }
+
+    fn emit_group(&mut self, offsets: &mut Emitter, key: u64, entries: Vec<(String, u8, u64)>) {
+        offsets.varint(key);
+        offsets.varint(entries.len() as u64);
+        for (k, kind, size) in entries {
+            let id = self.strings.insert(k.as_bytes());
+            offsets.varint(id);
+            offsets.varint(size);
+            offsets.byte(kind);
+        }
+    }
+
+    fn write_string_section(&mut self, out: &mut Emitter) {
+        let mut e = Emitter::new();
+        e.varint(self.strings.list.len() as u64);
+        for s in self.strings.list.iter().rev() {
+            e.varint(s.len() as u64 + 1);
+        }
+        for s in &self.strings.list {
+            e.nul_terminated(s);
+        }
+        out.section(section::STRING, e);
+    }
+}
+
+/// Segment sizes in version 6's native form (see the reader).
+fn write_segment_sizes(e: &mut Emitter, sizes: &[i32]) {
+    let nonzero: Vec<(usize, i32)> = sizes
+        .iter()
+        .copied()
+        .enumerate()
+        .filter(|(_, v)| *v != 0)
+        .collect();
+    if nonzero.len() * 2 > sizes.len() {
+        e.varint_with_flag(sizes.len() as u64, false);
+        for &s in sizes {
+            e.varint(s as u32 as u64);
+        }
+        return;
+    }
+    e.varint_with_flag(nonzero.len() as u64, true);
+    let max_index = nonzero.last().map_or(0, |(i, _)| *i) as u64;
+    let width = 64 - max_index.leading_zeros() as u64;
+    e.varint(width);
+    for (i, v) in nonzero {
+        e.varint(((v as u32 as u64) << width) | i as u64);
+    }
+}
+
+/// Iteration order of LLVM's `DenseMap<unsigned, T>` after inserting
+/// `keys` in order: hash `k * 37`, quadratic probing, 64 buckets growing
+/// by doubling at three-quarters load.
+fn dense_map_iteration_order(keys: &[u32]) -> Vec<u32> {
+    let mut buckets: Vec<Option<u32>> = vec![None; 64];
+    let mut len = 0usize;
+    let insert = |buckets: &mut Vec<Option<u32>>, k: u32| {
+        let mask = buckets.len() - 1;
+        let mut b = (k.wrapping_mul(37) as usize) & mask;
+        let mut probe = 1;
+        while buckets[b].is_some() {
+            b = (b + probe) & mask;
+            probe += 1;
+        }
+        buckets[b] = Some(k);
+    };
+    for &k in keys {
+        if (len + 1) * 4 >= buckets.len() * 3 {
+            let old = std::mem::replace(&mut buckets, vec![None; 0]);
+            buckets = vec![None; old.len() * 2];
+            for k in old.into_iter().flatten() {
+                insert(&mut buckets, k);
+            }
+        }
+        insert(&mut buckets, k);
+        len += 1;
+    }
+    buckets.into_iter().flatten().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dense_map_order_follows_hash_buckets() {
+        // 0 → bucket 0, 1 → 37, 2 → 10: iteration 0, 2, 1.
+        assert_eq!(dense_map_iteration_order(&[1, 0, 2]), vec![0, 2, 1]);
+    }
+
+    #[test]
+    fn segment_sizes_dense_and_sparse() {
+        let mut e = Emitter::new();
+        write_segment_sizes(&mut e, &[1, 1, 2]);
+        assert_eq!(e.bytes, [0x0d, 0x03, 0x03, 0x05]);
+        let mut e = Emitter::new();
+        write_segment_sizes(&mut e, &[1, 1, 0, 0]);
+        assert_eq!(e.bytes, [0x0b, 0x03, 0x05, 0x07]);
+        let mut e = Emitter::new();
+        write_segment_sizes(&mut e, &[1, 0, 0]);
+        assert_eq!(e.bytes, [0x07, 0x01, 0x03]);
+    }
+}

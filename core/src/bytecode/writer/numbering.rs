@@ -1,0 +1,490 @@
+//! Numbering of everything the writer refers to by index, done the way
+//! upstream's `IRNumberingState` does it so that re-writing an upstream
+//! file gives its bytes back: one traversal in upstream's order records
+//! first uses and reference counts, then entries are sorted by reference
+//! count (stable) and grouped by dialect within each varint byte-length
+//! band.
+
+use rustc_hash::FxHashMap;
+
+use super::super::builtin_attrs;
+use super::super::builtin_types;
+use super::super::entries::EntrySink;
+use super::super::ops;
+use crate::ir::{Attribute, Block, Location, Module, Op, Region, Type, ValueData, ValueId};
+
+/// An attribute-table entry: locations are attributes in MLIR.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum AttrKey {
+    Attr(Attribute),
+    Loc(Location),
+}
+
+pub struct Entry<K> {
+    pub key: K,
+    pub dialect: usize,
+    pub refs: u64,
+}
+
+pub struct OpNameEntry {
+    pub name: String,
+    pub dialect: usize,
+    pub refs: u64,
+}
+
+/// Per op (pre-order id): whether its regions are isolated from above.
+pub struct Numbering<'m> {
+    values: &'m [ValueData],
+    pub dialects: Vec<String>,
+    dialect_index: FxHashMap<String, usize>,
+    pub op_names: Vec<OpNameEntry>,
+    op_name_index: FxHashMap<String, usize>,
+    pub attrs: Vec<Entry<AttrKey>>,
+    attr_index: FxHashMap<AttrKey, usize>,
+    pub types: Vec<Entry<Type>>,
+    type_index: FxHashMap<Type, usize>,
+    /// Final positions (after sorting) of attrs / types / op names by
+    /// entry index.
+    attr_number: Vec<u64>,
+    type_number: Vec<u64>,
+    op_name_number: Vec<u64>,
+    /// `builtin` resources referenced by `dense_resource`, first use order.
+    pub resources: Vec<String>,
+    resource_index: FxHashMap<String, usize>,
+    /// Value id of each module value within its value scope.
+    pub value_ids: Vec<u64>,
+    /// (blocks, values defined directly) per region, keyed by address.
+    pub region_counts: FxHashMap<*const Region, (u64, u64)>,
+    pub isolated: FxHashMap<*const Op, bool>,
+    /// Pre-order id of every op, for use-list reference orders.
+    pub op_ids: FxHashMap<*const Op, u64>,
+    version: u64,
+    registered: Box<dyn Fn(&Op) -> bool>,
+}
+
+fn attr_dialect(attr: &Attribute) -> &str {
+    match attr {
+        Attribute::Dialect { dialect, .. } => dialect,
+        Attribute::Shape(_) => "corert",
+        _ => "builtin",
+    }
+}
+
+fn type_dialect(ty: &Type) -> &str {
+    match ty {
+        Type::Dialect { dialect, .. } => dialect,
+        _ => "builtin",
+    }
+}
+
+/// The attribute dictionary written for `op` at `version`: before version
+/// 5 (or for an op without properties) inherent and discardable attributes
+/// merged.
+pub fn written_dictionary(op: &Op, version: u64, registered: bool) -> Vec<(String, Attribute)> {
+    if version >= 5 || op.properties.is_none() || !registered {
+        return op.attributes.clone();
+    }
+    op.all_attributes().cloned().collect()
+}
+
+struct NumberingSink<'n, 'm> {
+    n: &'n mut Numbering<'m>,
+}
+
+impl EntrySink for NumberingSink<'_, '_> {
+    fn varint(&mut self, _: u64) {}
+    fn signed_varint(&mut self, _: i64) {}
+    fn byte(&mut self, _: u8) {}
+    fn blob(&mut self, _: &[u8]) {}
+    fn string(&mut self, _: &[u8]) {}
+    fn attribute(&mut self, attr: &Attribute) {
+        self.n.number_attr(attr);
+    }
+    fn location(&mut self, loc: &Location) {
+        self.n.number_loc(loc);
+    }
+    fn type_(&mut self, ty: &Type) {
+        self.n.number_type(ty);
+    }
+    fn resource(&mut self, key: &str) {
+        if !self.n.resource_index.contains_key(key) {
+            self.n
+                .resource_index
+                .insert(key.to_string(), self.n.resources.len());
+            self.n.resources.push(key.to_string());
+        }
+        self.n.number_dialect("builtin");
+    }
+}
+
+impl<'m> Numbering<'m> {
+    pub fn new(
+        module: &'m Module,
+        version: u64,
+        registered: Box<dyn Fn(&Op) -> bool>,
+    ) -> Numbering<'m> {
+        let mut n = Numbering {
+            values: &module.values,
+            dialects: Vec::new(),
+            dialect_index: FxHashMap::default(),
+            op_names: Vec::new(),
+            op_name_index: FxHashMap::default(),
+            attrs: Vec::new(),
+            attr_index: FxHashMap::default(),
+            types: Vec::new(),
+            type_index: FxHashMap::default(),
+            attr_number: Vec::new(),
+            type_number: Vec::new(),
+            op_name_number: Vec::new(),
+            resources: Vec::new(),
+            resource_index: FxHashMap::default(),
+            value_ids: vec![u64::MAX; module.values.len()],
+            region_counts: FxHashMap::default(),
+            isolated: FxHashMap::default(),
+            op_ids: FxHashMap::default(),
+            version,
+            registered,
+        };
+        n.compute_isolation(module);
+        n.number_ir(module);
+        n.attr_number = finalize(&n.attrs, |e| e.refs, |e| e.dialect);
+        n.type_number = finalize(&n.types, |e| e.refs, |e| e.dialect);
+        n.op_name_number = finalize(&n.op_names, |e| e.refs, |e| e.dialect);
+        n
+    }
+
+    pub fn attr_order(&self) -> Vec<usize> {
+        order_of(&self.attr_number)
+    }
+
+    pub fn type_order(&self) -> Vec<usize> {
+        order_of(&self.type_number)
+    }
+
+    pub fn op_name_order(&self) -> Vec<usize> {
+        order_of(&self.op_name_number)
+    }
+
+    pub fn attr(&self, attr: &Attribute) -> u64 {
+        if let Attribute::Location(loc) = attr {
+            return self.loc(loc);
+        }
+        self.attr_number[self.attr_index[&AttrKey::Attr(attr.clone())]]
+    }
+
+    pub fn loc(&self, loc: &Location) -> u64 {
+        self.attr_number[self.attr_index[&AttrKey::Loc(loc.clone())]]
+    }
+
+    pub fn type_(&self, ty: &Type) -> u64 {
+        self.type_number[self.type_index[ty]]
+    }
+
+    pub fn op_name(&self, name: &str) -> u64 {
+        self.op_name_number[self.op_name_index[name]]
+    }
+
+    pub fn is_registered(&self, op: &Op) -> bool {
+        (self.registered)(op)
+    }
+
+    fn number_dialect(&mut self, name: &str) -> usize {
+        if let Some(&i) = self.dialect_index.get(name) {
+            return i;
+        }
+        let i = self.dialects.len();
+        self.dialects.push(name.to_string());
+        self.dialect_index.insert(name.to_string(), i);
+        i
+    }
+
+    pub fn number_attr(&mut self, attr: &Attribute) {
+        if let Attribute::Location(loc) = attr {
+            self.number_loc(loc);
+            return;
+        }
+        let key = AttrKey::Attr(attr.clone());
+        if let Some(&i) = self.attr_index.get(&key) {
+            self.attrs[i].refs += 1;
+            return;
+        }
+        let dialect = self.number_dialect(attr_dialect(attr));
+        self.attr_index.insert(key.clone(), self.attrs.len());
+        self.attrs.push(Entry {
+            key,
+            dialect,
+            refs: 1,
+        });
+        // Nested entries are numbered by a dry run of the encoder.
+        builtin_attrs::encode(attr, &mut NumberingSink { n: self });
+    }
+
+    pub fn number_loc(&mut self, loc: &Location) {
+        let key = AttrKey::Loc(loc.clone());
+        if let Some(&i) = self.attr_index.get(&key) {
+            self.attrs[i].refs += 1;
+            return;
+        }
+        let dialect = self.number_dialect("builtin");
+        self.attr_index.insert(key.clone(), self.attrs.len());
+        self.attrs.push(Entry {
+            key,
+            dialect,
+            refs: 1,
+        });
+        builtin_attrs::encode_location(loc, &mut NumberingSink { n: self });
+    }
+
+    pub fn number_type(&mut self, ty: &Type) {
+        if let Some(&i) = self.type_index.get(ty) {
+            self.types[i].refs += 1;
+            return;
+        }
+        let dialect = self.number_dialect(type_dialect(ty));
+        self.type_index.insert(ty.clone(), self.types.len());
+        self.types.push(Entry {
+            key: ty.clone(),
+            dialect,
+            refs: 1,
+        });
+        builtin_types::encode(ty, &mut NumberingSink { n: self });
+    }
+
+    fn number_op_name(&mut self, name: &str) {
+        if let Some(&i) = self.op_name_index.get(name) {
+            self.op_names[i].refs += 1;
+            return;
+        }
+        let dialect_name = name.split_once('.').map_or(name, |(d, _)| d);
+        let dialect = self.number_dialect(dialect_name);
+        self.op_name_index
+            .insert(name.to_string(), self.op_names.len());
+        self.op_names.push(OpNameEntry {
+            name: name.to_string(),
+            dialect,
+            refs: 1,
+        });
+    }
+
+    /// Pre-order op ids, and which ops with regions use no value defined
+    /// outside them (their regions are written as isolated).
+    fn compute_isolation(&mut self, module: &Module) {
+        // Pass 1: pre-order ids, and the op whose region defines each value
+        // (uses may come before definitions).
+        let mut owner: Vec<*const Op> = vec![std::ptr::null(); module.values.len()];
+        let mut set_owner = |v: &ValueId, op: *const Op| {
+            if let Some(slot) = owner.get_mut(v.index()) {
+                *slot = op;
+            }
+        };
+        let mut next_id = 0u64;
+        let mut work: Vec<(&Op, *const Op)> = vec![(&module.op, std::ptr::null())];
+        while let Some((op, parent)) = work.pop() {
+            let ptr = op as *const Op;
+            self.op_ids.insert(ptr, next_id);
+            next_id += 1;
+            op.results.iter().for_each(|r| set_owner(r, parent));
+            for region in op.regions.iter().rev() {
+                for block in region.blocks.iter().rev() {
+                    block.arguments.iter().for_each(|a| set_owner(a, ptr));
+                    work.extend(block.ops.iter().rev().map(|inner| (inner, ptr)));
+                }
+            }
+        }
+        // Pass 2: a use marks every enclosing op strictly inside the
+        // defining region's op as not isolated.
+        enum Item<'a> {
+            Enter(&'a Op),
+            Leave,
+        }
+        let mut open: Vec<*const Op> = Vec::new();
+        let mut work = vec![Item::Enter(&module.op)];
+        while let Some(item) = work.pop() {
+            match item {
+                Item::Leave => {
+                    let op = open.pop().expect("open op");
+                    self.isolated.entry(op).or_insert(true);
+                }
+                Item::Enter(op) => {
+                    for v in &op.operands {
+                        let def = owner.get(v.index()).copied().unwrap_or(std::ptr::null());
+                        for &anc in open.iter().rev() {
+                            if anc == def {
+                                break;
+                            }
+                            self.isolated.insert(anc, false);
+                        }
+                    }
+                    if op.regions.is_empty() {
+                        continue;
+                    }
+                    open.push(op as *const Op);
+                    work.push(Item::Leave);
+                    for region in op.regions.iter().rev() {
+                        for block in region.blocks.iter().rev() {
+                            work.extend(block.ops.iter().rev().map(Item::Enter));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    pub fn is_isolated(&self, op: &Op) -> bool {
+        self.isolated
+            .get(&(op as *const Op))
+            .copied()
+            .unwrap_or(false)
+    }
+
+    /// Upstream's order: the root op, then regions from a stack (each
+    /// region's ops first, then the regions nested in them pushed in order,
+    /// so the last one is numbered next).
+    fn number_ir(&mut self, module: &Module) {
+        self.number_op(&module.op, &mut 0);
+        let mut pending: Vec<(&Region, u64)> = module.op.regions.iter().map(|r| (r, 0)).collect();
+        while let Some((region, mut next)) = pending.pop() {
+            self.number_region(region, &mut next);
+            for block in &region.blocks {
+                for op in &block.ops {
+                    let first = if self.is_isolated(op) { 0 } else { next };
+                    pending.extend(op.regions.iter().map(|r| (r, first)));
+                }
+            }
+        }
+    }
+
+    fn number_region(&mut self, region: &Region, next: &mut u64) {
+        if region.blocks.is_empty() {
+            return;
+        }
+        let first = *next;
+        for block in &region.blocks {
+            self.number_block(block, next);
+        }
+        self.region_counts.insert(
+            region as *const Region,
+            (region.blocks.len() as u64, *next - first),
+        );
+    }
+
+    fn number_block(&mut self, block: &Block, next: &mut u64) {
+        for &arg in &block.arguments {
+            self.set_value(arg, next);
+            let loc = self.arg_location(arg);
+            self.number_loc(&loc);
+            let ty = self.arg_type(arg);
+            self.number_type(&ty);
+        }
+        for op in &block.ops {
+            self.number_op(op, next);
+        }
+    }
+
+    fn set_value(&mut self, v: ValueId, next: &mut u64) {
+        if let Some(slot) = self.value_ids.get_mut(v.index()) {
+            *slot = *next;
+        }
+        *next += 1;
+    }
+
+    fn arg_location(&self, v: ValueId) -> Location {
+        self.values
+            .get(v.index())
+            .and_then(|d| d.location.clone())
+            .unwrap_or_default()
+    }
+
+    fn arg_type(&self, v: ValueId) -> Type {
+        self.values
+            .get(v.index())
+            .map_or(Type::None, |d| d.ty.clone())
+    }
+
+    fn number_op(&mut self, op: &Op, next: &mut u64) {
+        self.number_op_name(&op.name);
+        for &r in &op.results {
+            self.set_value(r, next);
+            let ty = self.arg_type(r);
+            self.number_type(&ty);
+        }
+        let registered = self.is_registered(op);
+        let dict = written_dictionary(op, self.version, registered);
+        if !dict.is_empty() {
+            self.number_attr(&Attribute::Dictionary(dict));
+        }
+        if self.version >= 5 {
+            if registered {
+                if let (Some(def), Some(Attribute::Dictionary(props))) =
+                    (ops::lookup(&op.name), op.properties.as_deref())
+                {
+                    for (name, _) in property_fields(def, self.version) {
+                        if let Some(v) = crate::ir::find_attribute(props, name) {
+                            self.number_attr(v);
+                        }
+                    }
+                }
+            } else if let Some(p) = op.properties.as_deref() {
+                self.number_attr(p);
+            }
+        }
+        self.number_loc(&op.location);
+    }
+}
+
+/// The attribute fields of a registered op's properties in written order:
+/// name order, segment sizes among them before version 6 (in version 6
+/// they follow natively).
+pub fn property_fields(def: &ops::OpDefinition, version: u64) -> Vec<(&'static str, bool)> {
+    let mut fields: Vec<(&'static str, bool)> = def
+        .attributes
+        .iter()
+        .map(|a| (a.name, a.optional))
+        .collect();
+    if version < 6 {
+        fields.extend(def.segments.iter().map(|s| (s.name, false)));
+        fields.sort_by(|a, b| a.0.cmp(b.0));
+    }
+    fields
+}
+
+fn order_of(numbers: &[u64]) -> Vec<usize> {
+    let mut order = vec![0usize; numbers.len()];
+    for (entry, &n) in numbers.iter().enumerate() {
+        order[n as usize] = entry;
+    }
+    order
+}
+
+/// Final numbers: stable sort by reference count (descending), then
+/// group by dialect within each band of indices that share a varint
+/// length, preferring the dialect that ended the previous band.
+fn finalize<T>(entries: &[T], refs: impl Fn(&T) -> u64, dialect: impl Fn(&T) -> usize) -> Vec<u64> {
+    let mut order: Vec<usize> = (0..entries.len()).collect();
+    order.sort_by(|&a, &b| refs(&entries[b]).cmp(&refs(&entries[a])));
+    let mut first_dialect = 0usize;
+    let mut in_band = 0u64;
+    let mut start = 0usize;
+    for i in 1..9u32 {
+        in_band = (1u64 << (7 * i)) - in_band;
+        let end = (start as u64 + in_band).min(order.len() as u64) as usize;
+        let band = &mut order[start..end];
+        let first = first_dialect;
+        band.sort_by(|&a, &b| {
+            let (da, db) = (dialect(&entries[a]), dialect(&entries[b]));
+            (da != first).cmp(&(db != first)).then(da.cmp(&db))
+        });
+        if let Some(&last) = band.last() {
+            first_dialect = dialect(&entries[last]);
+        }
+        start = end;
+        if start >= order.len() {
+            break;
+        }
+    }
+    let mut numbers = vec![0u64; entries.len()];
+    for (n, &entry) in order.iter().enumerate() {
+        numbers[entry] = n as u64;
+    }
+    numbers
+}
