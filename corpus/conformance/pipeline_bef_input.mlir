@@ -10,17 +10,17 @@
 
 // CHECK: Choosing malloc.
 // CHECK-LABEL: --- Running 'from_bef':
-func.func @from_bef() -> (i32, f64) {
+func.func @from_bef() -> (i32, f64, !tfrt.chain) {
   %a = tfrt.constant.i32 6
   %b = tfrt.constant.i32 7
   %c = tfrt.add.i32 %a, %b
   %ch0 = tfrt.new.chain
   %ch1 = tfrt.print.i32 %c, %ch0
   %f = tfrt.constant.f64 0.5
-  tfrt.return %c, %f : i32, f64
+  tfrt.return %c, %f, %ch1 : i32, f64, !tfrt.chain
 }
 // CHECK-NEXT: int32 = 13
-// CHECK-NEXT: 'from_bef' returned 13,0.5
+// CHECK-NEXT: 'from_bef' returned 13,0.5,!tfrt.chain value
 
 // CHECK-LABEL: --- Running 'error_from_bef':
 func.func @error_from_bef() -> i32 {
