@@ -2,10 +2,13 @@
 
 mod async_kernels;
 mod atomic;
+mod benchmark;
 mod resource;
 mod simple;
 mod strings;
 
+#[cfg(test)]
+mod benchmark_tests;
 #[cfg(test)]
 mod tests;
 
@@ -14,6 +17,7 @@ use crate::exec::KernelRegistry;
 pub fn register(registry: &mut KernelRegistry) {
     async_kernels::register(registry);
     atomic::register(registry);
+    benchmark::register(registry);
     resource::register(registry);
     simple::register(registry);
     strings::register(registry);
