@@ -3,12 +3,15 @@
 mod async_kernels;
 mod atomic;
 mod benchmark;
+mod native;
 mod resource;
 mod simple;
 mod strings;
 
 #[cfg(test)]
 mod benchmark_tests;
+#[cfg(test)]
+mod native_tests;
 #[cfg(test)]
 mod tests;
 
@@ -18,6 +21,7 @@ pub fn register(registry: &mut KernelRegistry) {
     async_kernels::register(registry);
     atomic::register(registry);
     benchmark::register(registry);
+    native::register(registry);
     resource::register(registry);
     simple::register(registry);
     strings::register(registry);
