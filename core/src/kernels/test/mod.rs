@@ -3,15 +3,19 @@
 mod async_kernels;
 mod atomic;
 mod benchmark;
+mod misc;
 mod native;
 mod resource;
 mod simple;
 mod strings;
+mod sync_kernels;
 
 #[cfg(test)]
 mod benchmark_tests;
 #[cfg(test)]
 mod native_tests;
+#[cfg(test)]
+mod sync_tests;
 #[cfg(test)]
 mod tests;
 
@@ -21,8 +25,10 @@ pub fn register(registry: &mut KernelRegistry) {
     async_kernels::register(registry);
     atomic::register(registry);
     benchmark::register(registry);
+    misc::register(registry);
     native::register(registry);
     resource::register(registry);
     simple::register(registry);
     strings::register(registry);
+    sync_kernels::register(registry);
 }
