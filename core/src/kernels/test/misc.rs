@@ -102,8 +102,7 @@ crate::kernel! {
         let set_later = move || four_copy.emplace(4);
         set_later();
         push(&format!(";{}", describe(&four)));
-        let text = out.lock().unwrap_or_else(|e| e.into_inner()).clone();
-        text
+        out.lock().unwrap_or_else(|e| e.into_inner()).clone()
     }
 }
 
