@@ -1,4 +1,5 @@
-//! `tfrt_test.*` kernels used by the reference test suites.
+//! `tfrt_test.*` kernels (and the `vt.*` value-tracking kernels) used by
+//! the reference test suites.
 
 mod async_kernels;
 mod atomic;
@@ -9,6 +10,7 @@ mod resource;
 mod simple;
 mod strings;
 mod sync_kernels;
+mod value_tracking;
 
 #[cfg(test)]
 mod benchmark_tests;
@@ -18,6 +20,8 @@ mod native_tests;
 mod sync_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod value_tracking_tests;
 
 use crate::exec::KernelRegistry;
 
@@ -31,4 +35,5 @@ pub fn register(registry: &mut KernelRegistry) {
     simple::register(registry);
     strings::register(registry);
     sync_kernels::register(registry);
+    value_tracking::register(registry);
 }
