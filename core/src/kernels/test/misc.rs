@@ -1,12 +1,12 @@
 //! `tfrt_test.quiesce` (waits for the work queue to be idle), and the
 //! self-checks of async values `tfrt_test.async_value_get` and
 //! `tfrt_test.async_value_ref`, which describe what they observed in
-//! their string result.
+//! their string result, and `tfrt_test.logging`.
 
 use std::sync::{Arc, Mutex};
 
-use crate::exec::{ExecutionContext, KernelRegistry, Out};
-use crate::runtime::{AsyncValue, AsyncValueRef, Chain};
+use crate::exec::{Argument, ExecutionContext, KernelRegistry, Out, RemainingArguments};
+use crate::runtime::{AsyncValue, AsyncValueRef, Chain, HostContext};
 
 crate::kernel! {
     /// Runs every queued task, or waits for the queue to be idle; the chain
@@ -106,7 +106,32 @@ crate::kernel! {
     }
 }
 
+crate::kernel! {
+    /// `tfrt_test.logging %s, %chain...`: logs `s` at each severity through
+    /// the log macros the reference exercises (the conditional ones with a
+    /// false condition log nothing). Lines go to the output sink, prefixed
+    /// with the severity letter, so they keep their order with prints.
+    fn logging(message: Argument<String>, _rest: RemainingArguments, host: &HostContext) -> Chain {
+        let mut out = String::new();
+        for (macro_name, condition) in [("TFRT_LOG", None), ("TFRT_LOG_IF", Some(true)), ("TFRT_LOG_IF", Some(false))] {
+            if condition == Some(false) {
+                continue;
+            }
+            for (letter, severity) in [('I', "INFO"), ('W', "WARNING"), ('E', "ERROR")] {
+                let args = match condition {
+                    None => severity.to_string(),
+                    Some(c) => format!("{severity}, {c}"),
+                };
+                out.push_str(&format!("{letter} tfrt_test.logging] from {macro_name}({args}): {}\n", *message));
+            }
+        }
+        host.print(&out);
+        Chain
+    }
+}
+
 pub(super) fn register(registry: &mut KernelRegistry) {
+    registry.add_kernel("tfrt_test.logging", logging);
     registry.add_kernel("tfrt_test.quiesce", quiesce);
     registry.add_kernel("tfrt_test.async_value_get", async_value_get);
     registry.add_kernel("tfrt_test.async_value_ref", async_value_ref);

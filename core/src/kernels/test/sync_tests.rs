@@ -140,3 +140,38 @@ func.func @f() -> (!tfrt.string, !tfrt.string) {
         );
     }
 }
+
+#[test]
+fn logging_writes_each_enabled_severity() {
+    let _serial = serial();
+    let src = r#"
+func.func @test_logging() -> !tfrt.chain {
+  %x = "tfrt_test.get_string"() { value = "hello world" } : () -> !tfrt.string
+  %c1 = tfrt.new.chain
+  %c2 = "tfrt_test.logging" (%x, %c1) : (!tfrt.string, !tfrt.chain) -> (!tfrt.chain)
+  tfrt.return %c2 : !tfrt.chain
+}
+func.func @not_a_string() -> !tfrt.chain {
+  %x = tfrt.constant.i32 1
+  %c2 = "tfrt_test.logging" (%x) : (i32) -> (!tfrt.chain)
+  tfrt.return %c2 : !tfrt.chain
+}
+"#;
+    for queue in QUEUES {
+        let r = run(src, "test_logging", queue);
+        assert_eq!(
+            r.lines(),
+            [
+                "I tfrt_test.logging] from TFRT_LOG(INFO): hello world",
+                "W tfrt_test.logging] from TFRT_LOG(WARNING): hello world",
+                "E tfrt_test.logging] from TFRT_LOG(ERROR): hello world",
+                "I tfrt_test.logging] from TFRT_LOG_IF(INFO, true): hello world",
+                "W tfrt_test.logging] from TFRT_LOG_IF(WARNING, true): hello world",
+                "E tfrt_test.logging] from TFRT_LOG_IF(ERROR, true): hello world",
+            ]
+        );
+        let r = run(src, "not_a_string", queue);
+        assert!(r.output.is_empty());
+        assert_eq!(r.errors.len(), 1, "{:?}", r.errors);
+    }
+}
