@@ -18,15 +18,33 @@ use crate::runtime::{AsyncValue, Chain, Diagnostic, ErrorCode, HostContext};
 /// default).
 const DEFAULT_WARMUP_RUNS: i32 = 1;
 
-/// CPU time used by the whole process so far (like C's `clock()`), from
-/// `/proc/self/stat` (user + system ticks, 100 per second); zero where
-/// that file does not exist.
+/// CPU time used by the process so far (like C's `clock()`): the sum of
+/// its threads' on-CPU nanoseconds from `/proc/self/task/*/schedstat`, or,
+/// where that is missing, user + system ticks of `/proc/self/stat` (100
+/// per second); zero on systems without `/proc`.
 fn process_cpu_time() -> Duration {
+    schedstat_cpu_time().unwrap_or_else(stat_cpu_time)
+}
+
+fn schedstat_cpu_time() -> Option<Duration> {
+    let mut total = 0u64;
+    for task in std::fs::read_dir("/proc/self/task").ok()? {
+        let Ok(task) = task else { continue };
+        // A thread may exit between listing and reading: skip it.
+        let Ok(text) = std::fs::read_to_string(task.path().join("schedstat")) else {
+            continue;
+        };
+        total = total.saturating_add(text.split_whitespace().next()?.parse::<u64>().ok()?);
+    }
+    Some(Duration::from_nanos(total))
+}
+
+fn stat_cpu_time() -> Duration {
     let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
         return Duration::ZERO;
     };
-    // Fields after the parenthesised command name: state is field 3,
-    // utime field 14 and stime field 15.
+    // Fields after the parenthesised command name: utime is field 14 and
+    // stime field 15 (11 and 12 after the name).
     let Some(rest) = stat.rfind(')').map(|i| &stat[i + 1..]) else {
         return Duration::ZERO;
     };
@@ -386,6 +404,19 @@ mod tests {
         assert_eq!(format_general(0.0), "0");
         assert_eq!(format_general(1234567.0), "1.23457e+06");
         assert_eq!(format_general(0.000012), "1.2e-05");
+    }
+
+    #[test]
+    fn cpu_time_advances_with_work() {
+        let before = process_cpu_time();
+        let start = Instant::now();
+        let mut x = 0u64;
+        while start.elapsed() < Duration::from_millis(30) {
+            x = std::hint::black_box(x.wrapping_add(1));
+        }
+        if std::path::Path::new("/proc/self/task").exists() {
+            assert!(process_cpu_time() > before, "{x}");
+        }
     }
 
     #[test]
