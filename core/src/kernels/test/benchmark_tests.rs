@@ -51,7 +51,7 @@ func.func @benchmark2() {
     ^bb0(%a: i32):
       %x = "tfrt_test.async_add.i32"(%a, %a) : (i32, i32) -> i32
       tfrt.return %x : i32
-  }) {duration_secs = 1 : i32, max_count = 7 : i32, name = "async"} : (i32) -> ()
+  }) {name = "async", max_count = 7 : i32, duration_secs = 1 : i32} : (i32) -> ()
   tfrt.return
 }
 func.func @two_results() {
@@ -78,7 +78,8 @@ fn benchmark_prints_the_reference_statistics() {
         assert!(r.result::<crate::runtime::Chain>(0).is_ok(), "{queue}");
         check_stats(&r.lines(), "add.i32", 100);
         assert!(r.errors.is_empty(), "{:?}", r.errors);
-        // The body runs asynchronously; the default is one warm-up run.
+        // The body runs asynchronously; the default is one warm-up run;
+        // attributes are read in name order whatever the source order.
         let r = run(ASYNC, "benchmark2", queue);
         check_stats(&r.lines(), "async", 7);
     }
