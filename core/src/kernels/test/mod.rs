@@ -1,20 +1,39 @@
-//! `tfrt_test.*` kernels used by the reference test suites.
+//! `tfrt_test.*` kernels (and the `vt.*` value-tracking kernels) used by
+//! the reference test suites.
 
 mod async_kernels;
 mod atomic;
+mod benchmark;
+mod misc;
+mod native;
 mod resource;
 mod simple;
 mod strings;
+mod sync_kernels;
+mod value_tracking;
 
 #[cfg(test)]
+mod benchmark_tests;
+#[cfg(test)]
+mod native_tests;
+#[cfg(test)]
+mod sync_tests;
+#[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod value_tracking_tests;
 
 use crate::exec::KernelRegistry;
 
 pub fn register(registry: &mut KernelRegistry) {
     async_kernels::register(registry);
     atomic::register(registry);
+    benchmark::register(registry);
+    misc::register(registry);
+    native::register(registry);
     resource::register(registry);
     simple::register(registry);
     strings::register(registry);
+    sync_kernels::register(registry);
+    value_tracking::register(registry);
 }

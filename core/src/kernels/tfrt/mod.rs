@@ -9,6 +9,8 @@ mod control_flow;
 mod parallel;
 mod print;
 
+pub(crate) use control_flow::when_all_available;
+
 use crate::exec::KernelRegistry;
 
 pub fn register(registry: &mut KernelRegistry) {
