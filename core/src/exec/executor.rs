@@ -454,8 +454,12 @@ impl Execution {
             }
         }
         let num_results = record.num_results();
-        buffers.results.clear();
-        buffers.results.resize_with(num_results, || Cell::new(None));
+        // Slots are left empty by the previous kernel (its results were
+        // taken), so only growth needs work.
+        if buffers.results.len() < num_results {
+            buffers.results.resize_with(num_results, || Cell::new(None));
+        }
+        let results = &buffers.results[..num_results];
         if !info.non_strict {
             if let Some(e) = buffers.args.iter().find(|a| a.is_error()) {
                 error = Some(e);
@@ -479,7 +483,7 @@ impl Execution {
             None => {
                 let frame = KernelFrame {
                     args: &buffers.args,
-                    results: &buffers.results,
+                    results,
                     attributes: record.attributes(),
                     functions: record.functions(),
                     program: &self.program,
@@ -490,7 +494,7 @@ impl Execution {
                 (kernel.func)(&frame);
             }
             Some(e) => {
-                for slot in &buffers.results {
+                for slot in results {
                     slot.set(Some(e.clone()));
                 }
             }
@@ -511,7 +515,7 @@ impl Execution {
         for (n, &register) in record.results().iter().enumerate() {
             let users = &words[at..at + counts[n] as usize];
             at += counts[n] as usize;
-            let value = match buffers.results[n].take() {
+            let value = match results[n].take() {
                 Some(value) => value,
                 None => self.missing_result(record.code(), record.location(), n),
             };
