@@ -151,3 +151,89 @@ fn run_generated(bef: &[u8], queue: &str, source: &str) -> Vec<Result<i32, Strin
     wait.recv_timeout(std::time::Duration::from_secs(30))
         .unwrap_or_else(|_| panic!("no result within 30 s on '{label}' (deadlock?)\n{source}"))
 }
+
+/// The IR alone, for comparing modules read from bytecode: the origin
+/// (version, producer, registered ops) is file metadata.
+fn bytecode_ir(mut module: crate::ir::Module, version: u64) -> crate::ir::Module {
+    module.origin = None;
+    // Versions 0-2 have no use-list orders (upstream drops them silently).
+    if version < 3 {
+        for v in &mut module.values {
+            v.use_list_order = None;
+        }
+    }
+    module
+}
+
+/// Any bytes → MLIR bytecode reader. Must never panic, and errors point
+/// inside the input. A file that reads must write at its version and
+/// read back to the same IR; `Structure::parse` must agree with `read`.
+pub fn mlirbc_read(data: &[u8]) {
+    use crate::bytecode::{self, Structure, WriteOptions};
+    let structure = Structure::parse(data);
+    let module = match bytecode::read_aligned(data) {
+        Ok(module) => module,
+        Err(e) => {
+            assert!(
+                e.offset <= data.len(),
+                "error offset {} past the end ({} bytes): {e}",
+                e.offset,
+                data.len()
+            );
+            return;
+        }
+    };
+    let structure = structure.expect("a file that reads also frames");
+    let origin = module.origin.clone().expect("read modules record their origin");
+    assert_eq!(origin.version, structure.version);
+    let _ = crate::text::print_module(&module, crate::text::PrintOptions::default());
+    let written = bytecode::write(
+        &module,
+        &WriteOptions {
+            version: origin.version,
+            producer: origin.producer.clone(),
+        },
+    )
+    .expect("a module read at a version writes at it");
+    let again = bytecode::read_aligned(&written.bytes)
+        .unwrap_or_else(|e| panic!("written bytecode does not read: {e}"));
+    // Warnings mean the version could not hold everything the module
+    // carries (which reading that version can still produce, e.g.
+    // properties decoded from an op the file marks unregistered).
+    if written.warnings.is_empty() {
+        assert_eq!(
+            bytecode_ir(again, origin.version),
+            bytecode_ir(module, origin.version),
+            "read → write → read changed the IR"
+        );
+    }
+}
+
+/// Arbitrary IR → bytecode at every version → read → the same IR, unless
+/// the writer warned that the version cannot express it.
+pub fn mlirbc_roundtrip(data: &[u8]) {
+    use crate::bytecode::{self, MAX_VERSION, WriteOptions};
+    let Ok(module) = crate::text::arbitrary_ir::arbitrary_module(&mut Unstructured::new(data))
+    else {
+        return;
+    };
+    for version in 0..=MAX_VERSION {
+        let written = bytecode::write(
+            &module,
+            &WriteOptions {
+                version,
+                ..WriteOptions::default()
+            },
+        )
+        .unwrap_or_else(|e| panic!("v{version}: generated modules write: {e}"));
+        let back = bytecode::read_aligned(&written.bytes)
+            .unwrap_or_else(|e| panic!("v{version}: written bytecode does not read: {e}"));
+        if written.warnings.is_empty() {
+            assert_eq!(
+                bytecode_ir(back, version),
+                bytecode_ir(module.clone(), version),
+                "v{version}: write → read changed the IR"
+            );
+        }
+    }
+}
