@@ -70,7 +70,7 @@ pub struct TranslateArgs {
     /// Bytecode version to write (0-6); older versions drop what they
     /// cannot express, with a warning.
     #[arg(long, default_value_t = crate::bytecode::MAX_VERSION,
-          value_parser = clap::value_parser!(u64).range(0..=crate::bytecode::MAX_VERSION as i64),
+          value_parser = clap::value_parser!(u64).range(0..=crate::bytecode::MAX_VERSION),
           requires = "emit_bytecode")]
     pub bytecode_version: u64,
     /// Producer string recorded in the bytecode header.
@@ -121,7 +121,13 @@ pub fn run(args: &TranslateArgs) -> Result<(), Failure> {
         is_bef || is_mlirbc
     };
     let output = if to_mlir && is_mlirbc {
-        print(&read_bytecode(input, &name)?, args).into_bytes()
+        let mut module = read_bytecode(input, &name)?;
+        if !args.print_generic {
+            // The custom forms (`func.func @f(...)`) read inherent
+            // attributes from the dictionary, as TFRT's MLIR kept them.
+            bytecode::ops::join_all_inherent_attributes(&mut module);
+        }
+        print(&module, args).into_bytes()
     } else if to_mlir {
         bef_to_text(&buffer, args)?.into_bytes()
     } else if is_mlirbc {

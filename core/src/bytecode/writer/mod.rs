@@ -117,6 +117,17 @@ pub fn write(module: &Module, options: &WriteOptions) -> Result<Written> {
             ),
         ));
     }
+    // A module parsed from text keeps inherent attributes in the
+    // dictionary; from version 5 they belong in the properties.
+    let split;
+    let module = if options.version >= 5 && ops::has_unsplit_inherent_attributes(module) {
+        let mut copy = module.clone();
+        ops::split_all_inherent_attributes(&mut copy);
+        split = copy;
+        &split
+    } else {
+        module
+    };
     let version = options.version;
     let origin = module.origin.clone();
     let registered = Box::new(move |op: &Op| {
