@@ -203,12 +203,21 @@ fn i1_as_bool(attr: &mut crate::ir::Attribute) {
     }
 }
 
-/// Any bytes → MLIR bytecode reader. Must never panic, and errors point
-/// inside the input. A file that reads must write at its version and
-/// read back to the same IR; `Structure::parse` must agree with `read`.
+/// Any bytes → MLIR bytecode reader and `bef dump`. Must never panic, and
+/// errors point inside the input. A file that reads and writes without
+/// warnings at its version must read back to the same IR.
 pub fn mlirbc_read(data: &[u8]) {
     use crate::bytecode::{self, Structure, WriteOptions};
-    let structure = Structure::parse(data);
+    // Framing and the `bef dump` listing must not panic either. They see
+    // `data` at its own address, where aligned sections may frame
+    // differently than in `read_aligned`'s copy, so only their
+    // robustness is checked here.
+    let framed = Structure::parse(data).map(|s| s.version);
+    for hex in [false, true] {
+        if let Err(e) = bytecode::dump::dump(data, hex) {
+            assert!(e.offset <= data.len(), "dump error past the end: {e}");
+        }
+    }
     let module = match bytecode::read_aligned(data) {
         Ok(module) => module,
         Err(e) => {
@@ -221,18 +230,23 @@ pub fn mlirbc_read(data: &[u8]) {
             return;
         }
     };
-    let structure = structure.expect("a file that reads also frames");
     let origin = module.origin.clone().expect("read modules record their origin");
-    assert_eq!(origin.version, structure.version);
+    if let Ok(version) = framed {
+        assert_eq!(origin.version, version);
+    }
     let _ = crate::text::print_module(&module, crate::text::PrintOptions::default());
-    let written = bytecode::write(
+    // The reader does not verify ops, so a damaged file can give IR the
+    // writer refuses (an error, e.g. a `func.func` read from an old-version
+    // dictionary without `function_type`): fine, as long as it is an error.
+    let Ok(written) = bytecode::write(
         &module,
         &WriteOptions {
             version: origin.version,
             producer: origin.producer.clone(),
         },
-    )
-    .expect("a module read at a version writes at it");
+    ) else {
+        return;
+    };
     let again = bytecode::read_aligned(&written.bytes)
         .unwrap_or_else(|e| panic!("written bytecode does not read: {e}"));
     // Warnings mean the version could not hold everything the module

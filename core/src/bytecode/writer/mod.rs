@@ -632,6 +632,23 @@ impl Writer<'_, '_> {
             let built = self.build_entries(&mut data, entries.iter().map(|(k, v)| (k.as_str(), v)));
             self.emit_group(&mut offsets, index as u64, built);
         }
+        // Dialect resources go out only for dialects the IR uses, and
+        // builtin ones only when an attribute refers to them: say what
+        // that leaves behind rather than lose it silently.
+        for group in &self.module.resources {
+            let ResourceOwner::Dialect(d) = &group.owner else {
+                continue;
+            };
+            let used = dialects.contains(d);
+            for entry in &group.entries {
+                if !used || (d == "builtin" && !self.n.resources.contains(&entry.key)) {
+                    self.warnings.push(format!(
+                        "resource '{}' of dialect '{d}' is not referenced by the IR and was dropped",
+                        entry.key
+                    ));
+                }
+            }
+        }
         out.section(section::RESOURCE_OFFSET, offsets);
         out.section(section::RESOURCE, data);
     }
