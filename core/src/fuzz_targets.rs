@@ -230,7 +230,10 @@ pub fn mlirbc_read(data: &[u8]) {
             return;
         }
     };
-    let origin = module.origin.clone().expect("read modules record their origin");
+    let origin = module
+        .origin
+        .clone()
+        .expect("read modules record their origin");
     if let Ok(version) = framed {
         assert_eq!(origin.version, version);
     }
@@ -281,11 +284,11 @@ pub fn mlirbc_roundtrip(data: &[u8]) {
         let back = bytecode::read_aligned(&written.bytes)
             .unwrap_or_else(|e| panic!("v{version}: written bytecode does not read: {e}"));
         if written.warnings.is_empty() {
-            let (got, expected) = (bytecode_ir(back, version), bytecode_ir(module.clone(), version));
-            assert_eq!(
-                got, expected,
-                "v{version}: write → read changed the IR"
+            let (got, expected) = (
+                bytecode_ir(back, version),
+                bytecode_ir(module.clone(), version),
             );
+            assert_eq!(got, expected, "v{version}: write → read changed the IR");
         }
     }
 }

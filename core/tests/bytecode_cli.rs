@@ -39,7 +39,12 @@ fn vector(name: &str) -> String {
 }
 
 fn read_vector(name: &str) -> Vec<u8> {
-    std::fs::read(format!("{}/../{}", env!("CARGO_MANIFEST_DIR"), vector(name))).unwrap()
+    std::fs::read(format!(
+        "{}/../{}",
+        env!("CARGO_MANIFEST_DIR"),
+        vector(name)
+    ))
+    .unwrap()
 }
 
 fn repo_file(path: &str) -> Vec<u8> {
@@ -90,7 +95,11 @@ fn text_to_bytecode_honours_version_and_producer() {
     let from_stdin = ir(parse_module(&source, "<stdin>").unwrap());
 
     let out = bef(
-        &["translate", "--emit-bytecode", "corpus/mlir/basic_add_i32.mlir"],
+        &[
+            "translate",
+            "--emit-bytecode",
+            "corpus/mlir/basic_add_i32.mlir",
+        ],
         None,
     );
     assert!(out.status.success(), "{}", text(&out.stderr));
@@ -148,12 +157,20 @@ fn bytecode_rewrites_to_identical_bytes_through_the_cli() {
 #[test]
 fn bytecode_translates_to_the_same_bef_as_text() {
     let from_text = bef(
-        &["translate", "--mlir-to-bef", "corpus/mlir/basic_add_i32.mlir"],
+        &[
+            "translate",
+            "--mlir-to-bef",
+            "corpus/mlir/basic_add_i32.mlir",
+        ],
         None,
     );
     assert!(from_text.status.success(), "{}", text(&from_text.stderr));
     let bc = bef(
-        &["translate", "--emit-bytecode", "corpus/mlir/basic_add_i32.mlir"],
+        &[
+            "translate",
+            "--emit-bytecode",
+            "corpus/mlir/basic_add_i32.mlir",
+        ],
         None,
     );
     assert!(bc.status.success());
@@ -204,13 +221,21 @@ fn malformed_bytecode_and_bad_options_fail() {
     assert!(!out.status.success());
     let stderr = text(&out.stderr);
     assert!(
-        stderr.starts_with("error: ") && stderr.contains(": byte ") && stderr.contains("attempting to parse"),
+        stderr.starts_with("error: ")
+            && stderr.contains(": byte ")
+            && stderr.contains("attempting to parse"),
         "{stderr}"
     );
     assert!(out.stdout.is_empty());
 
     for args in [
-        vec!["translate", "--emit-bytecode", "--bytecode-version", "7", "-"],
+        vec![
+            "translate",
+            "--emit-bytecode",
+            "--bytecode-version",
+            "7",
+            "-",
+        ],
         // Version and producer only make sense when writing bytecode.
         vec!["translate", "--bytecode-version", "3", "-"],
         vec!["translate", "--emit-bytecode", "--mlir-to-bef", "-"],
@@ -225,7 +250,11 @@ fn malformed_bytecode_and_bad_options_fail() {
         None,
     );
     assert!(!out.status.success());
-    assert!(text(&out.stderr).contains("is BEF"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("is BEF"),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 #[test]
@@ -266,10 +295,16 @@ fn dump_lists_the_framing_of_bytecode() {
     assert!(long.status.success());
     assert!(long.stdout.len() > out.stdout.len());
 
-    let out = bef(&["dump", &vector("invalid/invalid_section_id.mlirbc")], None);
+    let out = bef(
+        &["dump", &vector("invalid/invalid_section_id.mlirbc")],
+        None,
+    );
     assert!(!out.status.success());
     let stderr = text(&out.stderr);
-    assert!(stderr.contains("byte ") && stderr.contains("invalid section ID: 9"), "{stderr}");
+    assert!(
+        stderr.contains("byte ") && stderr.contains("invalid section ID: 9"),
+        "{stderr}"
+    );
 
     let out = bef(&["dump", "--json", &path], None);
     assert!(!out.status.success());

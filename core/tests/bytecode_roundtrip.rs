@@ -77,9 +77,14 @@ fn corpus_programs_survive_bytecode() {
             let mut joined = back.clone();
             bef::bytecode::ops::join_all_inherent_attributes(&mut joined);
             let printed = print_module(&joined, options);
-            let reparsed = parse_module(&printed, name)
-                .unwrap_or_else(|d| panic!("{name} v{version}: {}", render_diagnostic(&d, &printed)));
-            assert_eq!(ir(reparsed, version), back, "{name} v{version}: printed:\n{printed}");
+            let reparsed = parse_module(&printed, name).unwrap_or_else(|d| {
+                panic!("{name} v{version}: {}", render_diagnostic(&d, &printed))
+            });
+            assert_eq!(
+                ir(reparsed, version),
+                back,
+                "{name} v{version}: printed:\n{printed}"
+            );
             let from_bytecode = mlir_to_bef(&back, TranslateOptions::default())
                 .unwrap_or_else(|d| panic!("{name} v{version}: {d:?}"));
             assert!(
@@ -92,8 +97,7 @@ fn corpus_programs_survive_bytecode() {
 
 #[test]
 fn vectors_survive_every_version() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/spec/vectors/mlir-bytecode");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/spec/vectors/mlir-bytecode");
     let files = files_with_extension(&dir, "mlirbc");
     assert!(files.len() >= 50, "only {} vectors", files.len());
     let mut failures = Vec::new();
@@ -107,8 +111,7 @@ fn vectors_survive_every_version() {
             continue;
         }
         let bytes = std::fs::read(path).unwrap();
-        let original = bytecode::read_aligned(&bytes)
-            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let original = bytecode::read_aligned(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
         let from = original.origin.as_ref().unwrap().version;
         let original = ir(original, from);
         for to in 0..=MAX_VERSION {

@@ -24,9 +24,11 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Translate MLIR host programs to BEF and BEF back to MLIR text. The
-    /// direction follows the input (BEF starts with the bytes 0B EF) unless
-    /// --mlir-to-bef or --bef-to-mlir says otherwise. Options of the
+    /// Translate MLIR host programs (text or MLIR bytecode) to BEF, BEF or
+    /// bytecode back to MLIR text, and text or bytecode to bytecode
+    /// (--emit-bytecode). The direction follows the input (BEF starts with
+    /// the bytes 0B EF, bytecode with ML EF 52) unless --mlir-to-bef or
+    /// --bef-to-mlir says otherwise. Options of the
     /// reference `tfrt_translate` are accepted, also with a single dash.
     Translate(TranslateArgs),
     /// Run every function of a BEF file (or of an MLIR host program,

@@ -14,7 +14,11 @@ use crate::ir::{ResourceOwner, ResourceValue};
 const SHORT_HEX: usize = 16;
 
 fn hex_bytes(data: &[u8], all: bool) -> String {
-    let shown = if all { data } else { &data[..data.len().min(SHORT_HEX)] };
+    let shown = if all {
+        data
+    } else {
+        &data[..data.len().min(SHORT_HEX)]
+    };
     let mut s: Vec<String> = shown.iter().map(|b| format!("{b:02x}")).collect();
     if shown.len() < data.len() {
         s.push(format!("... ({} bytes)", data.len()));

@@ -217,7 +217,12 @@ pub fn has_unsplit_inherent_attributes(module: &crate::ir::Module) -> bool {
         {
             return true;
         }
-        stack.extend(op.regions.iter().flat_map(|r| &r.blocks).flat_map(|b| &b.ops));
+        stack.extend(
+            op.regions
+                .iter()
+                .flat_map(|r| &r.blocks)
+                .flat_map(|b| &b.ops),
+        );
     }
     false
 }

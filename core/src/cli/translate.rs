@@ -36,8 +36,8 @@ pub struct TranslateArgs {
     /// `ML\xefR`) or a BEF file; `-` reads standard input.
     #[arg(default_value = "-")]
     pub input: PathBuf,
-    /// Output file; `-` writes standard output (binary BEF is not written
-    /// to a terminal).
+    /// Output file; `-` writes standard output (binary BEF and MLIR
+    /// bytecode are not written to a terminal).
     #[arg(short = 'o', default_value = "-")]
     pub output: PathBuf,
     /// Translate MLIR text to BEF (the default for input that is not BEF).
