@@ -789,4 +789,47 @@ mod tests {
         write_segment_sizes(&mut e, &[1, 0, 0]);
         assert_eq!(e.bytes, [0x07, 0x01, 0x03]);
     }
+
+    #[test]
+    fn unreferenced_dialect_resources_are_dropped_with_a_warning() {
+        use crate::ir::{Location, Module, ResourceEntry, ResourceGroup};
+        let mut m = Module::new(Location::Unknown);
+        m.resources.push(ResourceGroup {
+            owner: ResourceOwner::Dialect("builtin".into()),
+            entries: vec![ResourceEntry {
+                key: "unused".into(),
+                value: ResourceValue::Bool(true),
+            }],
+        });
+        let w = write(&m, &WriteOptions::default()).unwrap();
+        assert_eq!(w.warnings.len(), 1, "{:?}", w.warnings);
+        assert!(w.warnings[0].contains("'unused' of dialect 'builtin'"));
+        assert!(
+            crate::bytecode::read_aligned(&w.bytes)
+                .unwrap()
+                .resources
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn text_parsed_inherent_attributes_go_to_properties_from_version_5() {
+        let src = "func.func @f() {\n  tfrt.return\n}\n";
+        let parsed = crate::text::parse_module(src, "t.mlir").unwrap();
+        for version in 0..=MAX_VERSION {
+            let options = WriteOptions {
+                version,
+                ..WriteOptions::default()
+            };
+            let mut back =
+                crate::bytecode::read_aligned(&write(&parsed, &options).unwrap().bytes).unwrap();
+            let func = &back.op.regions[0].blocks[0].ops[0];
+            assert!(func.attributes.is_empty(), "v{version}");
+            assert!(func.properties.is_some(), "v{version}");
+            // Joining gives back the text parser's form.
+            back.origin = None;
+            crate::bytecode::ops::join_all_inherent_attributes(&mut back);
+            assert_eq!(back, parsed, "v{version}");
+        }
+    }
 }
