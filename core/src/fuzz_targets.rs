@@ -155,3 +155,144 @@ fn run_generated(bef: &[u8], queue: &str, source: &str) -> Vec<Result<i32, Strin
     wait.recv_timeout(std::time::Duration::from_secs(30))
         .unwrap_or_else(|_| panic!("no result within 30 s on '{label}' (deadlock?)\n{source}"))
 }
+
+/// The IR alone, in the form `bytecode::read` gives it, for comparing
+/// modules: the origin (version, producer, registered ops) is file
+/// metadata.
+pub fn bytecode_ir(mut module: crate::ir::Module, version: u64) -> crate::ir::Module {
+    module.origin = None;
+    // Inherent attributes of known ops live in the properties once read.
+    crate::bytecode::ops::split_all_inherent_attributes(&mut module);
+    let mut stack = vec![&mut module.op];
+    while let Some(op) = stack.pop() {
+        for (_, a) in &mut op.attributes {
+            i1_as_bool(a);
+        }
+        if let Some(p) = op.properties.as_deref_mut() {
+            i1_as_bool(p);
+        }
+        stack.extend(
+            op.regions
+                .iter_mut()
+                .flat_map(|r| &mut r.blocks)
+                .flat_map(|b| &mut b.ops),
+        );
+    }
+    // Versions 0-2 have no use-list orders (upstream drops them silently).
+    if version < 3 {
+        for v in &mut module.values {
+            v.use_list_order = None;
+        }
+    }
+    module
+}
+
+/// `0 : i1` and `false` are one attribute in MLIR (BoolAttr is an i1
+/// IntegerAttr), so bytecode reads both back as `Bool`; this IR keeps
+/// them apart for the text printer.
+fn i1_as_bool(attr: &mut crate::ir::Attribute) {
+    use crate::ir::{Attribute, Signedness, Type};
+    match attr {
+        Attribute::Integer {
+            value,
+            ty:
+                Type::Integer {
+                    width: 1,
+                    signedness: Signedness::Signless,
+                },
+        } => *attr = Attribute::Bool(*value != 0),
+        Attribute::Array(items) => items.iter_mut().for_each(i1_as_bool),
+        Attribute::Dictionary(entries) => entries.iter_mut().for_each(|(_, a)| i1_as_bool(a)),
+        _ => {}
+    }
+}
+
+/// Any bytes → MLIR bytecode reader and `bef dump`. Must never panic, and
+/// errors point inside the input. A file that reads and writes without
+/// warnings at its version must read back to the same IR.
+pub fn mlirbc_read(data: &[u8]) {
+    use crate::bytecode::{self, Structure, WriteOptions};
+    // Framing and the `bef dump` listing must not panic either. They see
+    // `data` at its own address, where aligned sections may frame
+    // differently than in `read_aligned`'s copy, so only their
+    // robustness is checked here.
+    let framed = Structure::parse(data).map(|s| s.version);
+    for hex in [false, true] {
+        if let Err(e) = bytecode::dump::dump(data, hex) {
+            assert!(e.offset <= data.len(), "dump error past the end: {e}");
+        }
+    }
+    let module = match bytecode::read_aligned(data) {
+        Ok(module) => module,
+        Err(e) => {
+            assert!(
+                e.offset <= data.len(),
+                "error offset {} past the end ({} bytes): {e}",
+                e.offset,
+                data.len()
+            );
+            return;
+        }
+    };
+    let origin = module
+        .origin
+        .clone()
+        .expect("read modules record their origin");
+    if let Ok(version) = framed {
+        assert_eq!(origin.version, version);
+    }
+    let _ = crate::text::print_module(&module, crate::text::PrintOptions::default());
+    // The reader does not verify ops, so a damaged file can give IR the
+    // writer refuses (an error, e.g. a `func.func` read from an old-version
+    // dictionary without `function_type`): fine, as long as it is an error.
+    let Ok(written) = bytecode::write(
+        &module,
+        &WriteOptions {
+            version: origin.version,
+            producer: origin.producer.clone(),
+        },
+    ) else {
+        return;
+    };
+    let again = bytecode::read_aligned(&written.bytes)
+        .unwrap_or_else(|e| panic!("written bytecode does not read: {e}"));
+    // Warnings mean the version could not hold everything the module
+    // carries (which reading that version can still produce, e.g.
+    // properties decoded from an op the file marks unregistered).
+    if written.warnings.is_empty() {
+        assert_eq!(
+            bytecode_ir(again, origin.version),
+            bytecode_ir(module, origin.version),
+            "read → write → read changed the IR"
+        );
+    }
+}
+
+/// Arbitrary IR → bytecode at every version → read → the same IR, unless
+/// the writer warned that the version cannot express it.
+pub fn mlirbc_roundtrip(data: &[u8]) {
+    use crate::bytecode::{self, MAX_VERSION, WriteOptions};
+    let Ok(module) = crate::text::arbitrary_ir::arbitrary_module(&mut Unstructured::new(data))
+    else {
+        return;
+    };
+    for version in 0..=MAX_VERSION {
+        let written = bytecode::write(
+            &module,
+            &WriteOptions {
+                version,
+                ..WriteOptions::default()
+            },
+        )
+        .unwrap_or_else(|e| panic!("v{version}: generated modules write: {e}"));
+        let back = bytecode::read_aligned(&written.bytes)
+            .unwrap_or_else(|e| panic!("v{version}: written bytecode does not read: {e}"));
+        if written.warnings.is_empty() {
+            let (got, expected) = (
+                bytecode_ir(back, version),
+                bytecode_ir(module.clone(), version),
+            );
+            assert_eq!(got, expected, "v{version}: write → read changed the IR");
+        }
+    }
+}

@@ -1,7 +1,7 @@
 //! The cargo-fuzz target bodies, run for a bounded number of seeded
 //! iterations: golden files, their truncations and bit flips, random bytes.
 
-use bef::fuzz_targets::{bef_decode, bef_roundtrip, mlir_parse};
+use bef::fuzz_targets::{bef_decode, bef_roundtrip, mlir_parse, mlirbc_read, mlirbc_roundtrip};
 
 struct XorShift(u64);
 
@@ -133,5 +133,51 @@ fn mlir_parse_survives_truncations_mutations_and_the_corpus() {
             }
             mlir_parse(&bytes);
         }
+    }
+}
+
+#[test]
+fn mlirbc_read_survives_truncations_bit_flips_and_noise() {
+    let mut rng = XorShift(0xb17c);
+    let seeds = seeds("mlirbc_read");
+    assert!(seeds.len() >= 8);
+    for seed in &seeds {
+        for len in 0..=seed.len() {
+            mlirbc_read(&seed[..len]);
+        }
+        for _ in 0..300 {
+            let mut bytes = seed.clone();
+            for _ in 0..=rng.next() % 4 {
+                let bit = rng.next() as usize % (bytes.len() * 8);
+                bytes[bit / 8] ^= 1 << (bit % 8);
+            }
+            mlirbc_read(&bytes);
+        }
+        // Overwritten varints reach the size and count checks that bit
+        // flips rarely do.
+        for _ in 0..100 {
+            let mut bytes = seed.clone();
+            let at = rng.next() as usize % bytes.len();
+            bytes[at] = [0x00, 0x01, 0xff, 0xfe, 0x80][rng.next() as usize % 5];
+            mlirbc_read(&bytes);
+        }
+    }
+    for _ in 0..500 {
+        let len = rng.next() as usize % 256;
+        let mut bytes = rng.bytes(len);
+        if len >= 5 {
+            // Magic and a version the reader accepts.
+            bytes[..5].copy_from_slice(&[0x4d, 0x4c, 0xef, 0x52, (rng.next() % 7) as u8]);
+        }
+        mlirbc_read(&bytes);
+    }
+}
+
+#[test]
+fn mlirbc_roundtrip_over_seeded_inputs() {
+    let mut rng = XorShift(0xbc01);
+    for _ in 0..300 {
+        let len = rng.next() as usize % 4096;
+        mlirbc_roundtrip(&rng.bytes(len));
     }
 }

@@ -24,9 +24,11 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Translate MLIR host programs to BEF and BEF back to MLIR text. The
-    /// direction follows the input (BEF starts with the bytes 0B EF) unless
-    /// --mlir-to-bef or --bef-to-mlir says otherwise. Options of the
+    /// Translate MLIR host programs (text or MLIR bytecode) to BEF, BEF or
+    /// bytecode back to MLIR text, and text or bytecode to bytecode
+    /// (--emit-bytecode). The direction follows the input (BEF starts with
+    /// the bytes 0B EF, bytecode with ML EF 52) unless --mlir-to-bef or
+    /// --bef-to-mlir says otherwise. Options of the
     /// reference `tfrt_translate` are accepted, also with a single dash.
     Translate(TranslateArgs),
     /// Run every function of a BEF file (or of an MLIR host program,
@@ -37,8 +39,11 @@ enum Command {
     Run(RunArgs),
     /// List the header, sections, strings, kernels, types, functions (registers,
     /// kernels with operands, attributes, users and locations) and locations.
+    /// For MLIR bytecode (starting with `ML\xefR`): version, producer,
+    /// sections with offsets, strings, dialects, op names, the
+    /// attribute/type table (decoded and raw), resources and properties.
     Dump {
-        /// BEF file to list; `-` reads standard input.
+        /// BEF or MLIR bytecode file to list; `-` reads standard input.
         file: PathBuf,
         /// Only list this section (e.g. strings, attributes, kernels, types,
         /// function-index, functions, locations, location-strings).
@@ -90,6 +95,19 @@ fn run(cli: Cli) -> Result<(), Failure> {
             json,
         } => {
             let buffer = load(&file)?;
+            if bef::bytecode::is_bytecode(buffer.bytes()) {
+                if section.is_some() || json {
+                    return Err(Failure::Message(
+                        "--section and --json apply to BEF files, not MLIR bytecode".into(),
+                    ));
+                }
+                let listing = bef::bytecode::dump::dump(buffer.bytes(), hex)
+                    .map_err(|e| Failure::Message(format!("{}: {e}", file.display())))?;
+                let mut out = out();
+                out.write_all(listing.as_bytes())?;
+                out.flush()?;
+                return Ok(());
+            }
             let bef = buffer.open().map_err(|e| Failure::Message(e.to_string()))?;
             let listing = listing(&bef, &DumpOptions { section, hex })
                 .map_err(|e| Failure::Message(e.to_string()))?;

@@ -11,6 +11,7 @@
 
 mod builtin_attrs;
 mod builtin_types;
+pub mod dump;
 mod encoding;
 mod entries;
 mod error;

@@ -175,6 +175,104 @@ pub fn lookup(name: &str) -> Option<&'static OpDefinition> {
         .map(|i| &DEFINITIONS[i])
 }
 
+/// Moves a known op's inherent attributes from its dictionary into its
+/// properties, where the reader puts them (the text parser keeps them in
+/// the dictionary, as the MLIR TFRT was built with did). Properties
+/// already present win over a dictionary entry of the same name.
+pub fn split_inherent_attributes(op: &mut crate::ir::Op) {
+    use crate::ir::Attribute;
+    let Some(def) = lookup(&op.name) else {
+        return;
+    };
+    if !op.attributes.iter().any(|(name, _)| def.is_inherent(name)) {
+        return;
+    }
+    let mut entries = match op.properties.take().map(|p| *p) {
+        Some(Attribute::Dictionary(entries)) => entries,
+        // Not a dictionary: nothing to merge into; leave the op as it was.
+        Some(other) => {
+            op.properties = Some(Box::new(other));
+            return;
+        }
+        None => Vec::new(),
+    };
+    let (inherent, discardable): (Vec<_>, Vec<_>) = std::mem::take(&mut op.attributes)
+        .into_iter()
+        .partition(|(name, _)| def.is_inherent(name));
+    op.attributes = discardable;
+    for (name, value) in inherent {
+        if let Err(at) = entries.binary_search_by(|(n, _)| n.as_str().cmp(&name)) {
+            entries.insert(at, (name, value));
+        }
+    }
+    op.properties = Some(Box::new(Attribute::Dictionary(entries)));
+}
+
+/// Whether `split_inherent_attributes` would change any op of `module`.
+pub fn has_unsplit_inherent_attributes(module: &crate::ir::Module) -> bool {
+    let mut stack = vec![&module.op];
+    while let Some(op) = stack.pop() {
+        if let Some(def) = lookup(&op.name)
+            && op.attributes.iter().any(|(name, _)| def.is_inherent(name))
+        {
+            return true;
+        }
+        stack.extend(
+            op.regions
+                .iter()
+                .flat_map(|r| &r.blocks)
+                .flat_map(|b| &b.ops),
+        );
+    }
+    false
+}
+
+/// `split_inherent_attributes` on every op: the form `read` produces, so
+/// a module parsed from text compares equal to the same module read from
+/// bytecode.
+pub fn split_all_inherent_attributes(module: &mut crate::ir::Module) {
+    // An explicit stack: nesting depth is unbounded in parsed input.
+    let mut stack = vec![&mut module.op];
+    while let Some(op) = stack.pop() {
+        split_inherent_attributes(op);
+        stack.extend(
+            op.regions
+                .iter_mut()
+                .flat_map(|r| &mut r.blocks)
+                .flat_map(|b| &mut b.ops),
+        );
+    }
+}
+
+/// The inverse of `split_all_inherent_attributes`: known ops' properties
+/// back in their dictionaries, the form the text parser produces and the
+/// custom printer expects (TFRT's MLIR had no properties). An op whose
+/// properties and dictionary share a name is left as it is.
+pub fn join_all_inherent_attributes(module: &mut crate::ir::Module) {
+    use crate::ir::Attribute;
+    let mut stack = vec![&mut module.op];
+    while let Some(op) = stack.pop() {
+        if lookup(&op.name).is_some()
+            && let Some(Attribute::Dictionary(props)) = op.properties.as_deref()
+            && !props
+                .iter()
+                .any(|(n, _)| crate::ir::find_attribute(&op.attributes, n).is_some())
+        {
+            let Some(Attribute::Dictionary(props)) = op.properties.take().map(|p| *p) else {
+                unreachable!("matched above")
+            };
+            op.attributes.extend(props);
+            op.attributes.sort_by(|a, b| a.0.cmp(&b.0));
+        }
+        stack.extend(
+            op.regions
+                .iter_mut()
+                .flat_map(|r| &mut r.blocks)
+                .flat_map(|b| &mut b.ops),
+        );
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

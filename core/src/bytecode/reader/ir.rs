@@ -439,7 +439,8 @@ impl<'a> IrReader<'_, 'a> {
             };
             self.decode_properties(&mut op, registered, blob_at, blob)?;
         } else if version < 5 {
-            split_inherent_attributes(&mut op);
+            // Before version 5 inherent attributes sit in the dictionary.
+            ops::split_inherent_attributes(&mut op);
         }
         if mask & HAS_RESULTS != 0 {
             let n = self.reader().count(1, "result")?;
@@ -601,21 +602,6 @@ impl<'a> IrReader<'_, 'a> {
             op.properties = Some(Box::new(Attribute::Dictionary(entries)));
         }
         Ok(())
-    }
-}
-
-/// Before version 5 an op's inherent attributes sit in its dictionary;
-/// for ops whose definition is known they move to the properties.
-fn split_inherent_attributes(op: &mut Op) {
-    let Some(def) = ops::lookup(&op.name) else {
-        return;
-    };
-    let (inherent, discardable): (Vec<_>, Vec<_>) = std::mem::take(&mut op.attributes)
-        .into_iter()
-        .partition(|(name, _)| def.is_inherent(name));
-    op.attributes = discardable;
-    if !inherent.is_empty() {
-        op.properties = Some(Box::new(Attribute::Dictionary(inherent)));
     }
 }
 

@@ -117,6 +117,17 @@ pub fn write(module: &Module, options: &WriteOptions) -> Result<Written> {
             ),
         ));
     }
+    // A module parsed from text keeps inherent attributes in the
+    // dictionary; from version 5 they belong in the properties.
+    let split;
+    let module = if options.version >= 5 && ops::has_unsplit_inherent_attributes(module) {
+        let mut copy = module.clone();
+        ops::split_all_inherent_attributes(&mut copy);
+        split = copy;
+        &split
+    } else {
+        module
+    };
     let version = options.version;
     let origin = module.origin.clone();
     let registered = Box::new(move |op: &Op| {
@@ -621,6 +632,23 @@ impl Writer<'_, '_> {
             let built = self.build_entries(&mut data, entries.iter().map(|(k, v)| (k.as_str(), v)));
             self.emit_group(&mut offsets, index as u64, built);
         }
+        // Dialect resources go out only for dialects the IR uses, and
+        // builtin ones only when an attribute refers to them: say what
+        // that leaves behind rather than lose it silently.
+        for group in &self.module.resources {
+            let ResourceOwner::Dialect(d) = &group.owner else {
+                continue;
+            };
+            let used = dialects.contains(d);
+            for entry in &group.entries {
+                if !used || (d == "builtin" && !self.n.resources.contains(&entry.key)) {
+                    self.warnings.push(format!(
+                        "resource '{}' of dialect '{d}' is not referenced by the IR and was dropped",
+                        entry.key
+                    ));
+                }
+            }
+        }
         out.section(section::RESOURCE_OFFSET, offsets);
         out.section(section::RESOURCE, data);
     }
@@ -760,5 +788,48 @@ mod tests {
         let mut e = Emitter::new();
         write_segment_sizes(&mut e, &[1, 0, 0]);
         assert_eq!(e.bytes, [0x07, 0x01, 0x03]);
+    }
+
+    #[test]
+    fn unreferenced_dialect_resources_are_dropped_with_a_warning() {
+        use crate::ir::{Location, Module, ResourceEntry, ResourceGroup};
+        let mut m = Module::new(Location::Unknown);
+        m.resources.push(ResourceGroup {
+            owner: ResourceOwner::Dialect("builtin".into()),
+            entries: vec![ResourceEntry {
+                key: "unused".into(),
+                value: ResourceValue::Bool(true),
+            }],
+        });
+        let w = write(&m, &WriteOptions::default()).unwrap();
+        assert_eq!(w.warnings.len(), 1, "{:?}", w.warnings);
+        assert!(w.warnings[0].contains("'unused' of dialect 'builtin'"));
+        assert!(
+            crate::bytecode::read_aligned(&w.bytes)
+                .unwrap()
+                .resources
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn text_parsed_inherent_attributes_go_to_properties_from_version_5() {
+        let src = "func.func @f() {\n  tfrt.return\n}\n";
+        let parsed = crate::text::parse_module(src, "t.mlir").unwrap();
+        for version in 0..=MAX_VERSION {
+            let options = WriteOptions {
+                version,
+                ..WriteOptions::default()
+            };
+            let mut back =
+                crate::bytecode::read_aligned(&write(&parsed, &options).unwrap().bytes).unwrap();
+            let func = &back.op.regions[0].blocks[0].ops[0];
+            assert!(func.attributes.is_empty(), "v{version}");
+            assert!(func.properties.is_some(), "v{version}");
+            // Joining gives back the text parser's form.
+            back.origin = None;
+            crate::bytecode::ops::join_all_inherent_attributes(&mut back);
+            assert_eq!(back, parsed, "v{version}");
+        }
     }
 }
