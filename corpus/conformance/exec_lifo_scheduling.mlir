@@ -3,7 +3,6 @@
 // RUN: bef run --work-queue s %s | FileCheck %s
 // RUN: bef run --work-queue mstd:2 %s | FileCheck %s
 // RUN: bef run --work-queue mstd:2 %s | FileCheck %s --check-prefix=ALL
-// XFAIL: tfrt_test.test_cost is not registered (unknown kernel name)
 
 module attributes {tfrt.cost_threshold = 10 : i64} {
 

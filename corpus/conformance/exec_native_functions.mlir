@@ -2,7 +2,6 @@
 // they are called like BEF functions, also with inputs not yet available.
 // RUN: bef run --work-queue s %s | FileCheck %s
 // RUN: bef run --work-queue mstd:2 %s | FileCheck %s
-// XFAIL: no native functions are registered: loading fails with "unknown native function 'native_add'"
 
 func.func private @native_add(%a: i32, %b: i32) -> i32 attributes {tfrt.native}
 func.func private @native_async_add(%a: i32, %b: i32) -> i32 attributes {tfrt.native}

@@ -2,7 +2,6 @@
 // result; sync_sum takes any number of arguments.
 // RUN: bef run --verify-diagnostics --work-queue s %s | FileCheck %s
 // RUN: bef run --verify-diagnostics --work-queue mstd:2 %s | FileCheck %s
-// XFAIL: tfrt_test.fail_s and tfrt_test.sync_sum are not registered (unknown kernel name)
 
 // CHECK-LABEL: --- Running 'sync_fail':
 func.func @sync_fail() -> i32 attributes {tfrt.sync} {

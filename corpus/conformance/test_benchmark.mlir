@@ -1,6 +1,5 @@
 // tfrt_test.benchmark runs its region repeatedly and prints statistics.
 // RUN: bef run %s | FileCheck %s
-// XFAIL: tfrt_test.benchmark is not registered (unknown kernel name)
 
 // CHECK-LABEL: --- Running 'benchmark':
 func.func @benchmark() {

@@ -2,7 +2,6 @@
 // own `id` attribute whatever the cost.
 // RUN: bef run --work-queue s %s | FileCheck %s
 // RUN: bef run --work-queue mstd:2 %s | FileCheck %s
-// XFAIL: tfrt_test.test_cost is not registered (unknown kernel name)
 
 // CHECK-LABEL: --- Running 'cost_does_not_hide_attributes':
 func.func @cost_does_not_hide_attributes() -> i32 {
