@@ -2,7 +2,6 @@
 // call's results even with different arguments.
 // RUN: bef run --work-queue s %s | FileCheck %s
 // RUN: bef run --work-queue mstd:2 %s | FileCheck %s
-// XFAIL: the runner reports "leaked 2 async values" after a function using tfrt.once: the values cached by tfrt.once outlive the function (reference: no leak reported) and the run exits 1
 
 func.func @once_body(%arg: i32) -> i32 {
   %ch0 = tfrt.new.chain

@@ -2,7 +2,6 @@
 // unique, although the kernel holds the only reference to the indirect one.
 // RUN: bef run --work-queue s %s | FileCheck %s
 // RUN: bef run --work-queue mstd:2 %s | FileCheck %s
-// XFAIL: tfrt_test.get_uniqueness on the result of tfrt_test.make_indirect returns true (int1 = 1); the reference returns false while the target %a is still used
 
 // CHECK-LABEL: --- Running 'indirect_not_unique':
 func.func @indirect_not_unique() -> !tfrt.chain {

@@ -191,14 +191,16 @@ pub fn run(args: &RunArgs, registry: &KernelRegistry) -> Result<(), Failure> {
         }
     });
     let host = Arc::new(host);
-    let ctx = ExecutionContext::new(host.clone());
 
     let mut failed = false;
     match Program::load(buffer, name.clone(), registry) {
         Ok(program) => {
             let functions = select_functions(&program, args)?;
             for function in functions {
-                failed |= run_function(&ctx, &function, args, allocator.leak_check.as_deref());
+                // Each function is one request: its resources (e.g. what
+                // `tfrt.once` caches) are released before the leak check.
+                let ctx = ExecutionContext::new(host.clone());
+                failed |= run_function(ctx, &function, args, allocator.leak_check.as_deref());
             }
         }
         Err(error) => {
@@ -215,7 +217,6 @@ pub fn run(args: &RunArgs, registry: &KernelRegistry) -> Result<(), Failure> {
             }
         }
     }
-    drop(ctx);
     host.quiesce();
     if verify {
         let produced = std::mem::take(
@@ -270,7 +271,7 @@ fn select_functions(program: &Arc<Program>, args: &RunArgs) -> Result<Vec<Functi
 /// Runs one function and prints its results; returns whether it failed
 /// the leak check.
 fn run_function(
-    ctx: &ExecutionContext,
+    ctx: ExecutionContext,
     function: &Function,
     args: &RunArgs,
     leak_check: Option<&LeakCheckAllocator>,
@@ -284,7 +285,7 @@ fn run_function(
     }
     let before = live_async_values();
     say(&format!("--- Running '{name}':"));
-    let results = function.execute(ctx, &[]);
+    let results = function.execute(&ctx, &[]);
     ctx.host().await_values(&results);
     if !results.is_empty() {
         let printed: Vec<String> = results
@@ -299,6 +300,7 @@ fn run_function(
     ctx.host().quiesce();
     ctx.host().restart();
     drop(results);
+    drop(ctx);
     let mut failed = false;
     let after = live_async_values();
     if after > before {

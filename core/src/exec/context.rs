@@ -1,16 +1,45 @@
-//! What an execution carries besides its function: the host context and,
-//! for tools, an observer.
+//! What an execution carries besides its function: the host context, the
+//! request's resource context and, for tools, an observer.
 
-use std::sync::Arc;
+use std::any::Any;
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
 use super::observer::{ExecutionId, Observer};
 use crate::runtime::{AsyncValue, Diagnostic, HostContext};
 
-/// Cheap to clone (two `Arc`s); kernels clone it into their continuations.
+/// Named objects that live as long as one request (for the runner: one
+/// top-level function run), such as `tfrt.once`'s cached results. Unlike the
+/// host's shared contexts they are released when the request ends, so they
+/// do not count as leaks.
+#[derive(Default)]
+pub struct ResourceContext {
+    resources: Mutex<HashMap<String, Arc<dyn Any + Send + Sync>>>,
+}
+
+impl ResourceContext {
+    /// The resource `name`, created by `create` on first use. `None` if a
+    /// resource of that name has another type.
+    pub fn get_or_create<T: Any + Send + Sync>(
+        &self,
+        name: &str,
+        create: impl FnOnce() -> T,
+    ) -> Option<Arc<T>> {
+        let mut resources = self.resources.lock().unwrap_or_else(|e| e.into_inner());
+        let entry = resources
+            .entry(name.to_string())
+            .or_insert_with(|| Arc::new(create()) as Arc<dyn Any + Send + Sync>)
+            .clone();
+        entry.downcast::<T>().ok()
+    }
+}
+
+/// Cheap to clone (three `Arc`s); kernels clone it into their continuations.
 #[derive(Clone)]
 pub struct ExecutionContext {
     host: Arc<HostContext>,
+    resources: Arc<ResourceContext>,
     observer: Option<Arc<dyn Observer>>,
 }
 
@@ -26,11 +55,18 @@ impl std::fmt::Debug for ExecutionContext {
 static NEXT_EXECUTION: AtomicU64 = AtomicU64::new(1);
 
 impl ExecutionContext {
+    /// A context for one request, with a fresh resource context.
     pub fn new(host: Arc<HostContext>) -> Self {
         ExecutionContext {
             host,
+            resources: Arc::default(),
             observer: None,
         }
+    }
+
+    /// The request's resources.
+    pub fn resources(&self) -> &ResourceContext {
+        &self.resources
     }
 
     pub fn with_observer(mut self, observer: Arc<dyn Observer>) -> Self {

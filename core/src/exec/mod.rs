@@ -30,7 +30,7 @@ pub use adapters::{
     IntoResult, IntoResults, KernelErrorHandler, Out, RemainingArguments, RemainingFunctions,
     RemainingResults, StringAttribute,
 };
-pub use context::ExecutionContext;
+pub use context::{ExecutionContext, ResourceContext};
 pub use error::LoadError;
 pub use frame::KernelFrame;
 pub use function::Function;

@@ -86,9 +86,10 @@ crate::kernel! {
 }
 
 crate::kernel! {
-    /// Whether the kernel's argument is the only reference to its value.
+    /// Whether the kernel's argument is the only reference to its value
+    /// (and, for an indirect value, to its target).
     fn get_uniqueness(value: AnyArgument) -> bool {
-        value.ref_count() == 1
+        value.is_unique()
     }
 }
 

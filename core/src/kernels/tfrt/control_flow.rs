@@ -3,15 +3,13 @@
 //! are function attributes (regions become functions). Results that are
 //! only known later are indirect values forwarded when the loop ends.
 
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
 
 use crate::exec::{
     Argument, Attribute, ExecutionContext, Function, KernelRegistry, RemainingArguments,
     RemainingFunctions, RemainingResults,
 };
-use crate::runtime::{AsyncValue, Diagnostic, ErrorCode, HostContext, SharedContext};
+use crate::runtime::{AsyncValue, Diagnostic, ErrorCode};
 
 /// Iterations of `tfrt.repeat.i32` dispatched back to back before waiting
 /// for the carried values (bounds the work in flight).
@@ -300,29 +298,15 @@ crate::kernel! {
     }
 }
 
-/// The results of each `tfrt.once` function of a host context.
-#[derive(Default)]
-struct OnceResults {
-    /// Keyed by program address and function index; the entry keeps the
-    /// program alive so the address is not reused.
-    entries: Mutex<HashMap<(usize, usize), Arc<OnceEntry>>>,
-}
-
+/// The results of one `tfrt.once` function within a request.
 struct OnceEntry {
-    _program: Arc<crate::exec::Program>,
     started: AtomicBool,
     results: Vec<AsyncValue>,
 }
 
-impl SharedContext for OnceResults {
-    fn create(_: &HostContext) -> Self {
-        OnceResults::default()
-    }
-}
-
 crate::kernel! {
     /// `tfrt.once @f(args)`: runs `f` the first time only (per function and
-    /// host context); every call returns the first call's results.
+    /// request); every call returns the first call's results.
     fn once(
         args: RemainingArguments,
         results: RemainingResults,
@@ -330,21 +314,16 @@ crate::kernel! {
         ctx: &ExecutionContext,
     ) -> Result<(), Diagnostic> {
         check_signature(&f, args.len(), results.len())?;
-        let key = (Arc::as_ptr(f.program()) as usize, f.index());
-        let entry = {
-            let shared = ctx.host().shared_context::<OnceResults>();
-            let mut entries = shared.entries.lock().unwrap_or_else(|e| e.into_inner());
-            entries
-                .entry(key)
-                .or_insert_with(|| {
-                    Arc::new(OnceEntry {
-                        _program: f.program().clone(),
-                        started: AtomicBool::new(false),
-                        results: (0..f.num_results()).map(|_| AsyncValue::indirect()).collect(),
-                    })
-                })
-                .clone()
-        };
+        // Kept in the request's resource context, as the reference does:
+        // released when the request (the runner's function) ends.
+        let key = format!("tfrt.once @{} #{}", f.name(), f.index());
+        let entry = ctx
+            .resources()
+            .get_or_create(&key, || OnceEntry {
+                started: AtomicBool::new(false),
+                results: (0..f.num_results()).map(|_| AsyncValue::indirect()).collect(),
+            })
+            .ok_or_else(|| Diagnostic::new(format!("resource '{key}' has another type")))?;
         // Run outside the lock: the function may itself use tfrt.once.
         if !entry.started.swap(true, Ordering::AcqRel) {
             let values = f.execute(ctx, &args);

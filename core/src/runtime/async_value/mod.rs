@@ -372,6 +372,22 @@ impl AsyncValue {
         self.header().refcount.load(Ordering::Relaxed)
     }
 
+    /// Whether this handle is the only reference to the value: for a
+    /// resolved indirect value, also the only reference to its target (the
+    /// indirect value holds one), as TFRT's `IsUnique`.
+    pub fn is_unique(&self) -> bool {
+        if self.ref_count() != 1 {
+            return false;
+        }
+        if self.header().kind != AsyncValueKind::Indirect {
+            return true;
+        }
+        match self.resolved() {
+            Some((target, _)) => target.refcount.load(Ordering::Acquire) == 1,
+            None => true,
+        }
+    }
+
     /// Adds `n` references at once (one atomic operation), each to be
     /// released by a later [`from_raw`](Self::from_raw) + drop. Used by the
     /// executor, whose registers hand one reference to each user.
