@@ -12,16 +12,22 @@
 //! * A kernel with an error argument (or any kernel once the host context is
 //!   cancelled) does not run: its results are that error.
 //!
-//! Registers hold raw AsyncValue pointers carrying one reference per
-//! reading operand; each reader takes one when it runs. A register that is
-//! a function result (or that a non-strict kernel read before its producer
-//! ran) holds an indirect placeholder, pinned by one more reference, that
-//! the producer forwards to its value.
+//! Registers hold one reference to their value and a count of the uses
+//! still to come (each reading operand, plus the producer itself when a
+//! placeholder may be forwarded); readers borrow the value while their
+//! kernel runs, and the last use releases it. A register that is a function
+//! result (or that a non-strict kernel read before its producer ran) holds
+//! an indirect placeholder that the producer forwards to its value.
+//!
+//! While no continuation or queued task holds the execution (its `Arc` is
+//! unshared), only the running thread can touch its counters, so they are
+//! updated with plain loads and stores instead of read-modify-write atomics.
 
 use std::cell::Cell;
+use std::mem::ManuallyDrop;
 use std::ptr::NonNull;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicPtr, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicPtr, AtomicU32, Ordering, fence};
 use std::time::Instant;
 
 use super::context::ExecutionContext;
@@ -64,6 +70,8 @@ struct Execution {
     tables: Arc<FunctionTables>,
     ctx: ExecutionContext,
     registers: Box<[AtomicPtr<()>]>,
+    /// Uses still to come per register; the last one releases the value.
+    remaining: Box<[AtomicU32]>,
     ready: Box<[AtomicU32]>,
     /// Non-zero when an observer is attached.
     id: ExecutionId,
@@ -99,6 +107,12 @@ pub(crate) fn execute(
         registers: (0..tables.num_registers())
             .map(|_| AtomicPtr::new(std::ptr::null_mut()))
             .collect(),
+        remaining: (0..tables.num_registers())
+            .map(|r| {
+                let producer_share = tables.is_result[r] || tables.read_early[r];
+                AtomicU32::new(tables.reader_counts[r] + u32::from(producer_share))
+            })
+            .collect(),
         ready: tables
             .kernels
             .iter()
@@ -111,15 +125,13 @@ pub(crate) fn execute(
         let slot = &exec.registers[register as usize];
         let current = slot.load(Ordering::Relaxed);
         if let Some(existing) = NonNull::new(current) {
-            // SAFETY: the register holds a reference (its pin) until the
-            // producer runs, which cannot happen before execution starts.
+            // SAFETY: the register holds its reference until its last use,
+            // which cannot happen before execution starts.
             results.push(unsafe { AsyncValue::borrow_raw(&existing) }.clone());
             continue;
         }
-        // The register owns one reference per reader plus the pin (the
-        // clone's); `results` keeps the original one.
+        // The register owns the clone's reference; `results` the original.
         let placeholder = AsyncValue::indirect();
-        placeholder.add_refs(tables.reader_counts[register as usize]);
         slot.store(placeholder.clone().into_raw().as_ptr(), Ordering::Relaxed);
         results.push(placeholder);
     }
@@ -162,10 +174,14 @@ impl ReadyQueue {
     }
 }
 
-/// Reusable argument and result buffers of one processing loop.
+/// Reusable argument and result buffers of one processing loop. Arguments
+/// are borrowed from registers (never dropped here).
 struct FrameBuffers {
-    args: Vec<AsyncValue>,
+    args: Vec<ManuallyDrop<AsyncValue>>,
     results: Vec<Cell<Option<AsyncValue>>>,
+    /// Owned stand-ins for registers found empty (a broken invariant,
+    /// reported as an error value rather than undefined behaviour).
+    fallback: Vec<AsyncValue>,
 }
 
 impl Execution {
@@ -254,9 +270,48 @@ impl Execution {
         self.process(queue);
     }
 
-    fn set_register(&self, register: u32, value: AsyncValue) {
+    /// Whether only the running thread can touch this execution's
+    /// counters: nothing else holds it (continuations and queued tasks each
+    /// hold an `Arc`). The acquire fence pairs with the release decrement of
+    /// the last other holder, so its updates are visible.
+    #[inline(always)]
+    fn exclusive(self: &Arc<Self>) -> bool {
+        if Arc::strong_count(self) == 1 {
+            fence(Ordering::Acquire);
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Decrements `counter`; true when it reached zero.
+    #[inline(always)]
+    fn count_down(counter: &AtomicU32, exclusive: bool) -> bool {
+        if exclusive {
+            let v = counter.load(Ordering::Relaxed);
+            counter.store(v.wrapping_sub(1), Ordering::Relaxed);
+            v == 1
+        } else {
+            counter.load(Ordering::Acquire) == 1 || counter.fetch_sub(1, Ordering::AcqRel) == 1
+        }
+    }
+
+    /// Records one use of `register`; the last releases its value.
+    #[inline(always)]
+    fn used(self: &Arc<Self>, register: u32) {
         let r = register as usize;
-        let readers = self.tables.reader_counts[r];
+        if Self::count_down(&self.remaining[r], self.exclusive()) {
+            let ptr = self.registers[r].swap(std::ptr::null_mut(), Ordering::Acquire);
+            if let Some(ptr) = NonNull::new(ptr) {
+                // SAFETY: the register owned one reference, released by its
+                // last use (this one).
+                drop(unsafe { AsyncValue::from_raw(ptr) });
+            }
+        }
+    }
+
+    fn set_register(self: &Arc<Self>, register: u32, value: AsyncValue) {
+        let r = register as usize;
         let slot = &self.registers[r];
         if self.id != 0 {
             let state = value.state();
@@ -267,13 +322,14 @@ impl Execution {
             });
         }
         if self.tables.is_result[r] {
+            // The placeholder installed before execution started.
             self.forward_placeholder(slot, value);
+            self.used(register);
             return;
         }
-        if readers == 0 {
+        if self.tables.reader_counts[r] == 0 {
             return; // nobody reads it: drop the value
         }
-        value.add_refs(readers - 1);
         let raw = value.into_raw();
         if !self.tables.read_early[r] {
             // Only this producer writes the register.
@@ -289,34 +345,29 @@ impl Execution {
             )
             .is_err()
         {
-            // A non-strict reader installed a placeholder first: take back
-            // the added references and forward the placeholder.
-            for _ in 1..readers {
-                // SAFETY: we added `readers - 1` references, none of which
-                // was published.
-                drop(unsafe { AsyncValue::from_raw(raw) });
-            }
-            // SAFETY: the reference the value came with.
+            // A non-strict reader installed a placeholder first.
+            // SAFETY: the reference the value came with (not published).
             let value = unsafe { AsyncValue::from_raw(raw) };
             self.forward_placeholder(slot, value);
         }
+        self.used(register);
     }
 
-    /// Forwards the placeholder in `slot` to `value` and drops its pin.
+    /// Forwards the placeholder in `slot` to `value`.
     fn forward_placeholder(&self, slot: &AtomicPtr<()>, value: AsyncValue) {
         let Some(placeholder) = NonNull::new(slot.load(Ordering::Acquire)) else {
             return;
         };
-        // SAFETY: the register owns the pin reference, which only this
-        // producer releases (below), so the placeholder is live.
-        let indirect = unsafe { AsyncValue::from_raw(placeholder) };
+        // SAFETY: the register keeps its reference until its last use, and
+        // the producer's own use (counted in `remaining`) is still to come.
+        let indirect = unsafe { AsyncValue::borrow_raw(&placeholder) };
         let _ = indirect.try_forward_to(value);
-        drop(indirect); // the pin
     }
 
     /// Decrements the ready count of each user; collects those now ready.
     #[inline]
-    fn decrement(&self, users: &[u32], register: Option<u32>, queue: &mut ReadyQueue) {
+    fn decrement(self: &Arc<Self>, users: &[u32], register: Option<u32>, queue: &mut ReadyQueue) {
+        let exclusive = self.exclusive();
         for &user in users {
             let info = &self.tables.kernels[user as usize];
             if info.non_strict {
@@ -325,8 +376,7 @@ impl Execution {
                     continue;
                 }
             }
-            let count = &self.ready[user as usize];
-            if count.load(Ordering::Acquire) == 1 || count.fetch_sub(1, Ordering::AcqRel) == 1 {
+            if Self::count_down(&self.ready[user as usize], exclusive) {
                 if self.id != 0 {
                     self.observe(|| ExecEvent::KernelReady {
                         execution: self.id,
@@ -347,6 +397,7 @@ impl Execution {
         let mut buffers = FrameBuffers {
             args: Vec::new(),
             results: Vec::new(),
+            fallback: Vec::new(),
         };
         loop {
             if queue.inline.is_empty() {
@@ -385,54 +436,69 @@ impl Execution {
         ids.clear();
     }
 
-    /// Takes one reference from `register` for a strict reader.
-    #[inline]
-    fn take(&self, register: u32) -> AsyncValue {
+    /// Borrows the value of `register` for a strict reader.
+    #[inline(always)]
+    fn borrow(&self, register: u32, buffers: &mut FrameBuffers) {
         match NonNull::new(self.registers[register as usize].load(Ordering::Acquire)) {
-            // SAFETY: the register owns one reference per reader, and this
-            // reader runs once.
-            Some(ptr) => unsafe { AsyncValue::from_raw(ptr) },
-            None => AsyncValue::error(
-                Diagnostic::new(format!(
-                    "register {register} of '{}' was read before it was written",
-                    self.tables.name
-                ))
-                .with_code(ErrorCode::Internal),
+            // SAFETY: the register keeps its reference until this reader's
+            // use is recorded after the kernel returns; the handle is never
+            // dropped (ManuallyDrop).
+            Some(ptr) => buffers
+                .args
+                .push(ManuallyDrop::new(unsafe { AsyncValue::from_raw(ptr) })),
+            None => self.borrow_fallback(
+                AsyncValue::error(
+                    Diagnostic::new(format!(
+                        "register {register} of '{}' was read before it was written",
+                        self.tables.name
+                    ))
+                    .with_code(ErrorCode::Internal),
+                ),
+                buffers,
             ),
         }
     }
 
-    /// Takes one reference from `register` for a non-strict reader,
-    /// installing a placeholder if its producer has not run.
-    fn take_or_placeholder(&self, register: u32) -> AsyncValue {
-        let slot = &self.registers[register as usize];
-        if let Some(ptr) = NonNull::new(slot.load(Ordering::Acquire)) {
-            // SAFETY: as in `take`.
-            return unsafe { AsyncValue::from_raw(ptr) };
+    /// Lends an owned value kept in `buffers.fallback` for this kernel.
+    #[cold]
+    fn borrow_fallback(&self, value: AsyncValue, buffers: &mut FrameBuffers) {
+        let ptr = value.into_raw();
+        // SAFETY: `fallback` owns the reference and keeps the value alive
+        // while the kernel runs; the view in `args` is never dropped.
+        unsafe {
+            buffers.fallback.push(AsyncValue::from_raw(ptr));
+            buffers
+                .args
+                .push(ManuallyDrop::new(AsyncValue::from_raw(ptr)));
         }
-        let readers = self.tables.reader_counts[register as usize];
-        let placeholder = AsyncValue::indirect();
-        // Readers plus the pin, of which we keep one reader's share.
-        placeholder.add_refs(readers);
-        let raw = placeholder.into_raw();
-        match slot.compare_exchange(
-            std::ptr::null_mut(),
-            raw.as_ptr(),
-            Ordering::AcqRel,
-            Ordering::Acquire,
-        ) {
-            // SAFETY: one of the references we added is this reader's.
-            Ok(_) => unsafe { AsyncValue::from_raw(raw) },
-            Err(published) => {
-                for _ in 0..=readers {
-                    // SAFETY: nobody else saw the placeholder; release all
-                    // `readers + 1` references.
+    }
+
+    /// Borrows `register` for a non-strict reader, installing a placeholder
+    /// if its producer has not run.
+    fn borrow_or_placeholder(&self, register: u32, buffers: &mut FrameBuffers) {
+        let slot = &self.registers[register as usize];
+        let mut current = slot.load(Ordering::Acquire);
+        if current.is_null() {
+            let raw = AsyncValue::indirect().into_raw();
+            match slot.compare_exchange(
+                std::ptr::null_mut(),
+                raw.as_ptr(),
+                Ordering::AcqRel,
+                Ordering::Acquire,
+            ) {
+                Ok(_) => current = raw.as_ptr(),
+                Err(published) => {
+                    // SAFETY: nobody saw the placeholder; release it.
                     drop(unsafe { AsyncValue::from_raw(raw) });
+                    current = published;
                 }
-                // SAFETY: as in `take` (the producer won the race).
-                unsafe { AsyncValue::from_raw(NonNull::new(published).expect("non-null")) }
             }
         }
+        let ptr = NonNull::new(current).expect("set above");
+        // SAFETY: as in `borrow`.
+        buffers
+            .args
+            .push(ManuallyDrop::new(unsafe { AsyncValue::from_raw(ptr) }));
     }
 
     fn run_kernel(self: &Arc<Self>, id: u32, buffers: &mut FrameBuffers, queue: &mut ReadyQueue) {
@@ -446,13 +512,18 @@ impl Execution {
         buffers.args.clear();
         if info.non_strict {
             for &register in record.arguments() {
-                buffers.args.push(self.take_or_placeholder(register));
+                self.borrow_or_placeholder(register, buffers);
             }
         } else {
             for &register in record.arguments() {
-                buffers.args.push(self.take(register));
+                self.borrow(register, buffers);
             }
         }
+        // SAFETY: `ManuallyDrop<T>` is `repr(transparent)` over `T`.
+        let args: &[AsyncValue] = unsafe {
+            &*(buffers.args.as_slice() as *const [ManuallyDrop<AsyncValue>]
+                as *const [AsyncValue])
+        };
         let num_results = record.num_results();
         // Slots are left empty by the previous kernel (its results were
         // taken), so only growth needs work.
@@ -461,7 +532,7 @@ impl Execution {
         }
         let results = &buffers.results[..num_results];
         if !info.non_strict {
-            if let Some(e) = buffers.args.iter().find(|a| a.is_error()) {
+            if let Some(e) = args.iter().find(|a| a.is_error()) {
                 error = Some(e);
             }
         }
@@ -482,7 +553,7 @@ impl Execution {
         match error {
             None => {
                 let frame = KernelFrame {
-                    args: &buffers.args,
+                    args,
                     results,
                     attributes: record.attributes(),
                     functions: record.functions(),
@@ -508,7 +579,13 @@ impl Execution {
                 skipped,
             });
         }
+        // Arguments are released before results are published, as the
+        // reference does (so a value's last reader can observe uniqueness).
         buffers.args.clear();
+        buffers.fallback.clear();
+        for &register in record.arguments() {
+            self.used(register);
+        }
         let counts = record.used_by_counts();
         let mut at = record.used_by_start();
         let words = record.words();
@@ -537,6 +614,15 @@ impl Execution {
 
 impl Drop for Execution {
     fn drop(&mut self) {
+        // Registers whose uses never all came (a value that never became
+        // available) still own their reference.
+        for slot in self.registers.iter_mut() {
+            if let Some(ptr) = NonNull::new(*slot.get_mut()) {
+                // SAFETY: a non-null register owns one reference; `&mut self`
+                // means nothing else can reach it any more.
+                drop(unsafe { AsyncValue::from_raw(ptr) });
+            }
+        }
         if self.id != 0 {
             if let Some(observer) = self.ctx.observer() {
                 observer.on_event(&ExecEvent::FunctionEnd {

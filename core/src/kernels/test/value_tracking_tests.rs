@@ -56,11 +56,14 @@ fn linear_values_are_destroyed_after_their_last_use() {
         assert_eq!(lines.len(), 13, "{lines:#?}");
         let at = |line: &str| position(&lines, line);
         for v in 1..=4 {
-            assert_eq!(
-                at(&format!("constructed vt.value({v})")) + 1,
-                at(&format!("move constructed vt.value({v})")),
-                "{queue}"
-            );
+            let constructed = at(&format!("constructed vt.value({v})"));
+            let moved = at(&format!("move constructed vt.value({v})"));
+            // On two threads another kernel's line may fall in between.
+            if queue == "s" {
+                assert_eq!(constructed + 1, moved, "{queue}");
+            } else {
+                assert!(constructed < moved, "{queue}");
+            }
             assert!(
                 at(&format!("move constructed vt.value({v})"))
                     < at(&format!("destroyed vt.value({v})"))
