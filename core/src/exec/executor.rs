@@ -301,7 +301,11 @@ impl Execution {
     fn used(self: &Arc<Self>, register: u32) {
         let r = register as usize;
         if Self::count_down(&self.remaining[r], self.exclusive()) {
-            let ptr = self.registers[r].swap(std::ptr::null_mut(), Ordering::Acquire);
+            // The last use: every other use happened before (through the
+            // counter), so no atomic exchange is needed.
+            let slot = &self.registers[r];
+            let ptr = slot.load(Ordering::Acquire);
+            slot.store(std::ptr::null_mut(), Ordering::Relaxed);
             if let Some(ptr) = NonNull::new(ptr) {
                 // SAFETY: the register owned one reference, released by its
                 // last use (this one).
@@ -505,7 +509,6 @@ impl Execution {
         let tables = &*self.tables;
         let info = tables.kernels[id as usize];
         let record = tables.record(id as usize);
-        let kernel = self.program.kernel_impl(record.code());
         let host = self.ctx.host();
         let cancelled = host.cancel_value();
         let mut error: Option<&AsyncValue> = cancelled.as_ref();
@@ -562,7 +565,12 @@ impl Execution {
                     code: record.code(),
                     location: record.location(),
                 };
-                (kernel.func)(&frame);
+                match info.func {
+                    Some(func) => func(&frame),
+                    // Load resolves every kernel; only the pseudo kernel,
+                    // which never runs, has none.
+                    None => frame.report_error("kernel has no implementation", ErrorCode::Internal),
+                }
             }
             Some(e) => {
                 for slot in results {

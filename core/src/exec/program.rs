@@ -209,12 +209,8 @@ impl Program {
         self.tables[index]
             .get_or_init(|| {
                 self.file.with_dependent(|_, bef| {
-                    let non_strict = |code: u32| {
-                        self.kernels
-                            .get(code as usize)
-                            .is_some_and(|k| k.non_strict)
-                    };
-                    FunctionTables::decode(bef, index, self.kernel_names.len(), &non_strict)
+                    let implementation = |code: u32| self.kernels.get(code as usize).copied();
+                    FunctionTables::decode(bef, index, self.kernel_names.len(), &implementation)
                         .map(Arc::new)
                 })
             })

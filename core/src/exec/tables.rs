@@ -7,6 +7,7 @@
 //! hanging or corrupting reference counts at run time.
 
 use super::error::LoadError;
+use super::registry::{KernelFn, KernelImpl};
 use crate::format::{BefFile, DecodeError, FunctionKind};
 
 /// Fixed header words of a kernel record: code, location, nargs, nattrs,
@@ -26,6 +27,15 @@ pub struct KernelInfo {
     /// Runs when its first argument is available (a registration property);
     /// only that argument's producer counts towards `ready_count`.
     pub non_strict: bool,
+    /// The record's header, copied so that the executor computes slices
+    /// without dependent loads: code, location and the four counts
+    /// (arguments, attributes, functions, results).
+    pub code: u32,
+    pub location: u32,
+    pub counts: [u32; 4],
+    /// The kernel's implementation, resolved once (the pseudo kernel has
+    /// none and never runs).
+    pub func: Option<KernelFn>,
 }
 
 /// Decoded tables of one BEF or sync function.
@@ -56,62 +66,70 @@ pub struct FunctionTables {
 /// A kernel record viewed in place.
 #[derive(Clone, Copy)]
 pub struct Record<'a> {
+    /// The record and everything after it.
     words: &'a [u32],
+    code: u32,
+    location: u32,
+    counts: [usize; 4],
 }
 
 impl<'a> Record<'a> {
+    fn new(words: &'a [u32], info: &KernelInfo) -> Self {
+        Record {
+            words,
+            code: info.code,
+            location: info.location,
+            counts: info.counts.map(|c| c as usize),
+        }
+    }
     #[inline(always)]
     pub fn code(&self) -> u32 {
-        self.words[0]
+        self.code
     }
     #[inline(always)]
     pub fn location(&self) -> u32 {
-        self.words[1]
-    }
-    #[inline(always)]
-    fn count(&self, i: usize) -> usize {
-        self.words[2 + i] as usize
+        self.location
     }
     #[inline(always)]
     pub fn num_arguments(&self) -> usize {
-        self.count(0)
+        self.counts[0]
     }
     #[inline(always)]
     pub fn num_results(&self) -> usize {
-        self.count(3)
+        self.counts[3]
     }
     #[inline(always)]
     fn body(&self) -> usize {
-        HEADER + self.num_results()
+        HEADER + self.counts[3]
     }
     #[inline(always)]
     pub fn arguments(&self) -> &'a [u32] {
         let start = self.body();
-        &self.words[start..start + self.count(0)]
+        &self.words[start..start + self.counts[0]]
     }
     #[inline(always)]
     pub fn attributes(&self) -> &'a [u32] {
-        let start = self.body() + self.count(0);
-        &self.words[start..start + self.count(1)]
+        let start = self.body() + self.counts[0];
+        &self.words[start..start + self.counts[1]]
     }
     #[inline(always)]
     pub fn functions(&self) -> &'a [u32] {
-        let start = self.body() + self.count(0) + self.count(1);
-        &self.words[start..start + self.count(2)]
+        let start = self.body() + self.counts[0] + self.counts[1];
+        &self.words[start..start + self.counts[2]]
     }
     #[inline(always)]
     pub fn results(&self) -> &'a [u32] {
-        let start = self.body() + self.count(0) + self.count(1) + self.count(2);
-        &self.words[start..start + self.num_results()]
+        let start = self.body() + self.counts[0] + self.counts[1] + self.counts[2];
+        &self.words[start..start + self.counts[3]]
     }
     /// The users of every result, one slice after the other.
     #[inline(always)]
     pub fn used_by_counts(&self) -> &'a [u32] {
-        &self.words[HEADER..HEADER + self.num_results()]
+        &self.words[HEADER..HEADER + self.counts[3]]
     }
     #[inline(always)]
     pub fn used_by_start(&self) -> usize {
-        self.body() + self.count(0) + self.count(1) + self.count(2) + self.num_results()
+        self.body() + self.counts[0] + self.counts[1] + self.counts[2] + self.counts[3]
     }
     /// The users of result `n`.
     pub fn users(&self, n: usize) -> &'a [u32] {
@@ -129,9 +147,8 @@ impl FunctionTables {
     /// The record of kernel `id`.
     #[inline(always)]
     pub fn record(&self, id: usize) -> Record<'_> {
-        Record {
-            words: &self.words[self.kernels[id].offset as usize..],
-        }
+        let info = &self.kernels[id];
+        Record::new(&self.words[info.offset as usize..], info)
     }
 
     pub fn num_registers(&self) -> usize {
@@ -143,7 +160,7 @@ impl FunctionTables {
         bef: &BefFile<'_>,
         index: usize,
         num_kernel_codes: usize,
-        is_non_strict: &dyn Fn(u32) -> bool,
+        implementation: &dyn Fn(u32) -> Option<KernelImpl>,
     ) -> Result<FunctionTables, LoadError> {
         let entry = &bef.functions()[index];
         let body = bef.body(index).map_err(LoadError::decode)?;
@@ -171,6 +188,14 @@ impl FunctionTables {
                     .chunks_exact(4)
                     .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])),
             );
+            // The format reader checked that the counts fit the record.
+            let counts = [
+                record.num_args(),
+                record.num_attributes(),
+                record.num_functions(),
+                record.num_results(),
+            ]
+            .map(|c| c as u32);
             let stream_id = u32::try_from(body.kernels[id].stream_id).unwrap_or(u32::MAX);
             kernels.push(KernelInfo {
                 offset,
@@ -178,6 +203,14 @@ impl FunctionTables {
                 ready_count: body.kernels[id].num_operands.max(1),
                 stream_id,
                 non_strict: false,
+                code: record.code(),
+                location: record.location(),
+                counts,
+                func: if id == 0 {
+                    None
+                } else {
+                    implementation(record.code()).map(|k| k.func)
+                },
             });
         }
         let mut tables = FunctionTables {
@@ -357,7 +390,7 @@ impl FunctionTables {
             let Some(&first) = arguments.first() else {
                 continue;
             };
-            if !is_non_strict(record.code()) {
+            if !implementation(record.code()).is_some_and(|k| k.non_strict) {
                 continue;
             }
             let reads = arguments.iter().filter(|&&r| r == first).count();
