@@ -314,6 +314,7 @@ impl Execution {
         }
     }
 
+    #[inline]
     fn set_register(self: &Arc<Self>, register: u32, value: AsyncValue) {
         let r = register as usize;
         let slot = &self.registers[r];
@@ -590,7 +591,9 @@ impl Execution {
         // Arguments are released before results are published, as the
         // reference does (so a value's last reader can observe uniqueness).
         buffers.args.clear();
-        buffers.fallback.clear();
+        if !buffers.fallback.is_empty() {
+            buffers.fallback.clear();
+        }
         for &register in record.arguments() {
             self.used(register);
         }
