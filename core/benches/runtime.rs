@@ -67,7 +67,7 @@ fn wait_for(phase: &AtomicUsize, want: &[usize]) -> usize {
             return p;
         }
         tries = tries.wrapping_add(1);
-        if tries % 64 != 0 {
+        if !tries.is_multiple_of(64) {
             std::hint::spin_loop();
             continue;
         }

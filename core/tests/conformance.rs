@@ -31,10 +31,6 @@
 //! and the output that was checked. `CONFORMANCE_FILTER=text` runs only the
 //! files whose name contains `text`.
 
-// `std::io::pipe` (for `2>&1`) is newer than the workspace's rust-version;
-// this test needs a newer toolchain anyway: litcheck-filecheck wants 1.92.
-#![allow(clippy::incompatible_msrv)]
-
 use std::fmt::Write as _;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};

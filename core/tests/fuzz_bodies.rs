@@ -124,7 +124,7 @@ fn mlir_parse_survives_truncations_mutations_and_the_corpus() {
             let mut bytes = input.clone();
             for _ in 0..=rng.next() % 3 {
                 let at = rng.next() as usize % (bytes.len() + 1);
-                if rng.next() % 2 == 0 && at < bytes.len() {
+                if rng.next().is_multiple_of(2) && at < bytes.len() {
                     bytes.remove(at);
                 } else {
                     let piece = PIECES[rng.next() as usize % PIECES.len()];

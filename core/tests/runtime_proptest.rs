@@ -222,10 +222,10 @@ impl Harness {
                 let m = &mut self.model[i];
                 assert_eq!(r.is_ok(), !m.claimed);
                 if r.is_ok() {
-                    if let S::Constructed(x) = m.state {
-                        if m.keep {
-                            m.kept = Some(x);
-                        }
+                    if let S::Constructed(x) = m.state
+                        && m.keep
+                    {
+                        m.kept = Some(x);
                     }
                     m.claimed = true;
                     m.state = S::Error("err".into());

@@ -148,7 +148,7 @@ fn mask8(width: u32) -> u8 {
 fn truncate_words(mut words: Vec<u64>, width: u32) -> Vec<u64> {
     let n = (width.div_ceil(64) as usize).max(1);
     words.resize(n, 0);
-    if width % 64 != 0 {
+    if !width.is_multiple_of(64) {
         words[n - 1] &= (1u64 << (width % 64)) - 1;
     }
     if width == 0 {

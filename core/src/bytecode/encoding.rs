@@ -223,7 +223,7 @@ impl Emitter {
         if alignment < 2 {
             return;
         }
-        while self.bytes.len() as u64 % alignment != 0 {
+        while !(self.bytes.len() as u64).is_multiple_of(alignment) {
             self.byte(ALIGNMENT_BYTE);
         }
         self.required_alignment = self.required_alignment.max(alignment);

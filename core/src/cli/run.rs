@@ -386,10 +386,12 @@ fn source_files(buffer: &BefBuffer, name: &str) -> Vec<String> {
         let start = section.data_offset as usize;
         let data = &bef.bytes()[start..start + section.len as usize];
         for raw in data.split(|&b| b == 0) {
-            if let Ok(s) = std::str::from_utf8(raw) {
-                if !s.is_empty() && Path::new(s).is_file() && !files.iter().any(|f| f == s) {
-                    files.push(s.to_string());
-                }
+            if let Ok(s) = std::str::from_utf8(raw)
+                && !s.is_empty()
+                && Path::new(s).is_file()
+                && !files.iter().any(|f| f == s)
+            {
+                files.push(s.to_string());
             }
         }
     }

@@ -535,10 +535,10 @@ impl Execution {
             buffers.results.resize_with(num_results, || Cell::new(None));
         }
         let results = &buffers.results[..num_results];
-        if !info.non_strict {
-            if let Some(e) = args.iter().find(|a| a.is_error()) {
-                error = Some(e);
-            }
+        if !info.non_strict
+            && let Some(e) = args.iter().find(|a| a.is_error())
+        {
+            error = Some(e);
         }
         let observed = self.id != 0;
         if observed {
@@ -634,14 +634,14 @@ impl Drop for Execution {
                 drop(unsafe { AsyncValue::from_raw(ptr) });
             }
         }
-        if self.id != 0 {
-            if let Some(observer) = self.ctx.observer() {
-                observer.on_event(&ExecEvent::FunctionEnd {
-                    execution: self.id,
-                    thread: std::thread::current().id(),
-                    time: Instant::now(),
-                });
-            }
+        if self.id != 0
+            && let Some(observer) = self.ctx.observer()
+        {
+            observer.on_event(&ExecEvent::FunctionEnd {
+                execution: self.id,
+                thread: std::thread::current().id(),
+                time: Instant::now(),
+            });
         }
     }
 }

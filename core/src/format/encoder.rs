@@ -330,7 +330,7 @@ fn emit_section(out: &mut Emitter, id: SectionId, data: &Emitter) {
     out.byte(id as u8);
     let shifted = (data.len() as u64) << 1;
     let alignment = data.required_alignment();
-    if alignment > 1 && (out.len() + vbr_len(shifted)) % alignment != 0 {
+    if alignment > 1 && !(out.len() + vbr_len(shifted)).is_multiple_of(alignment) {
         out.vbr(shifted | 1);
         out.byte(alignment as u8);
         out.align(alignment);

@@ -282,7 +282,7 @@ impl<'a> BefFile<'a> {
     /// buffer must start at an 8-byte-aligned address, as the reference
     /// loader requires (attributes are aligned relative to it).
     pub fn open(bytes: &'a [u8]) -> DecodeResult<BefFile<'a>> {
-        if (bytes.as_ptr() as usize) % 8 != 0 {
+        if !(bytes.as_ptr() as usize).is_multiple_of(8) {
             return Err(DecodeError::new(
                 0,
                 "BEF buffer is not 8-byte aligned (copy it into an aligned buffer)",
@@ -566,7 +566,7 @@ impl<'a> BefFile<'a> {
             let offset = r.vbr("kernel offset")?;
             let offset = u32::try_from(offset)
                 .ok()
-                .filter(|o| *o as usize % KERNEL_ALIGNMENT == 0)
+                .filter(|o| (*o as usize).is_multiple_of(KERNEL_ALIGNMENT))
                 .ok_or_else(|| {
                     DecodeError::new(
                         at,

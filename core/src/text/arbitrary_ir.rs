@@ -722,10 +722,10 @@ impl Gen {
         let n = u.int_in_range(0..=2)?;
         let mut operands: Vec<ValueId> = Vec::new();
         for _ in 0..n {
-            if let Ok(&v) = u.choose(visible) {
-                if !operands.contains(&v) {
-                    operands.push(v);
-                }
+            if let Ok(&v) = u.choose(visible)
+                && !operands.contains(&v)
+            {
+                operands.push(v);
             }
         }
         op.operands.extend_from_slice(&operands);

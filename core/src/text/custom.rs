@@ -1108,12 +1108,11 @@ impl Printer<'_> {
                 let mut skip: Vec<&str> = Vec::new();
                 if let Some(Attribute::String { value, ty: None }) =
                     find_attribute(&op.attributes, "sym_name")
+                    && let Ok(name) = std::str::from_utf8(value)
                 {
-                    if let Ok(name) = std::str::from_utf8(value) {
-                        self.out.push(' ');
-                        self.symbol(name);
-                        skip.push("sym_name");
-                    }
+                    self.out.push(' ');
+                    self.symbol(name);
+                    skip.push("sym_name");
                 }
                 self.attributes_keyword(&op.attributes, &skip);
                 self.out.push(' ');
@@ -1184,10 +1183,10 @@ impl Printer<'_> {
         }
         let region = &op.regions[0];
         let entry = region.blocks.first();
-        if let Some(entry) = entry {
-            if !self.types_are(&entry.arguments, inputs) {
-                return false;
-            }
+        if let Some(entry) = entry
+            && !self.types_are(&entry.arguments, inputs)
+        {
+            return false;
         }
         self.out.push(' ');
         if let Some(v) = visibility {
@@ -1205,25 +1204,25 @@ impl Printer<'_> {
                 self.value(arg);
                 self.out.push_str(": ");
                 let _ = write!(self.out, "{ty}");
-                if let Some(Attribute::Dictionary(d)) = arg_attrs.map(|a| &a[i]) {
-                    if !d.is_empty() {
-                        self.out.push(' ');
-                        self.attr(&arg_attrs.expect("some")[i]);
-                    }
+                if let Some(Attribute::Dictionary(d)) = arg_attrs.map(|a| &a[i])
+                    && !d.is_empty()
+                {
+                    self.out.push(' ');
+                    self.attr(&arg_attrs.expect("some")[i]);
                 }
-                if self.opts.debug_info {
-                    if let Some(loc) = &self.m.values[arg.index()].location {
-                        self.out.push(' ');
-                        self.out.push_str(&super::printer::location_string(loc));
-                    }
+                if self.opts.debug_info
+                    && let Some(loc) = &self.m.values[arg.index()].location
+                {
+                    self.out.push(' ');
+                    self.out.push_str(&super::printer::location_string(loc));
                 }
             } else {
                 let _ = write!(self.out, "{ty}");
-                if let Some(Attribute::Dictionary(d)) = arg_attrs.map(|a| &a[i]) {
-                    if !d.is_empty() {
-                        self.out.push(' ');
-                        self.attr(&arg_attrs.expect("some")[i]);
-                    }
+                if let Some(Attribute::Dictionary(d)) = arg_attrs.map(|a| &a[i])
+                    && !d.is_empty()
+                {
+                    self.out.push(' ');
+                    self.attr(&arg_attrs.expect("some")[i]);
                 }
             }
         }
@@ -1240,11 +1239,11 @@ impl Printer<'_> {
                     self.out.push_str(", ");
                 }
                 let _ = write!(self.out, "{ty}");
-                if let Some(Attribute::Dictionary(d)) = res_attrs.map(|a| &a[i]) {
-                    if !d.is_empty() {
-                        self.out.push(' ');
-                        self.attr(&res_attrs.expect("some")[i]);
-                    }
+                if let Some(Attribute::Dictionary(d)) = res_attrs.map(|a| &a[i])
+                    && !d.is_empty()
+                {
+                    self.out.push(' ');
+                    self.attr(&res_attrs.expect("some")[i]);
                 }
             }
             self.out.push(')');

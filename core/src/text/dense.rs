@@ -277,7 +277,7 @@ fn canonical(ty: Type, size: usize, data: Vec<u8>, splat: bool) -> DenseElements
 }
 
 fn decode_hex(s: &str) -> Option<Vec<u8>> {
-    if s.len() % 2 != 0 {
+    if !s.len().is_multiple_of(2) {
         return None;
     }
     let b = s.as_bytes();

@@ -1519,15 +1519,13 @@ impl<'a> Parser<'a> {
         if dialect.is_empty() || rest.is_empty() {
             return Err(self.err(t, "invalid dialect attribute"));
         }
-        if dialect == "corert" {
-            if let Some(shape) = rest
+        if dialect == "corert"
+            && let Some(shape) = rest
                 .strip_prefix("shape<")
                 .and_then(|s| s.strip_suffix('>'))
-            {
-                if let Some(dims) = parse_shape_body(shape) {
-                    return Ok(Attribute::Shape(dims));
-                }
-            }
+            && let Some(dims) = parse_shape_body(shape)
+        {
+            return Ok(Attribute::Shape(dims));
         }
         Ok(Attribute::Dialect {
             dialect: dialect.to_string(),

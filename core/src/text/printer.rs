@@ -347,11 +347,11 @@ impl Printer<'_> {
                         }
                         self.value(a);
                         let _ = write!(self.out, ": {}", self.m.value_type(a));
-                        if self.opts.debug_info {
-                            if let Some(loc) = &self.m.values[a.index()].location {
-                                self.out.push(' ');
-                                write_location(&mut self.out, loc);
-                            }
+                        if self.opts.debug_info
+                            && let Some(loc) = &self.m.values[a.index()].location
+                        {
+                            self.out.push(' ');
+                            write_location(&mut self.out, loc);
                         }
                     }
                     self.out.push(')');
@@ -674,10 +674,10 @@ pub(crate) fn wide_decimal(words: &[u64], width: u32, unsigned: bool) -> String 
             *w = sum;
             carry = u64::from(overflow);
         }
-        if width % 64 != 0 {
-            if let Some(last) = magnitude.get_mut(top_bit / 64) {
-                *last &= (1u64 << (width % 64)) - 1;
-            }
+        if !width.is_multiple_of(64)
+            && let Some(last) = magnitude.get_mut(top_bit / 64)
+        {
+            *last &= (1u64 << (width % 64)) - 1;
         }
     }
     let mut digits = Vec::new();

@@ -193,13 +193,13 @@ fn array(elements: &[Attribute]) -> Result<BefAttribute, Unsupported> {
         });
     };
     let kind = fixed_kind(first);
-    if let Some(kind) = kind {
-        if converted.iter().all(|e| fixed_kind(e) == Some(kind)) {
-            return Ok(BefAttribute::Array {
-                element: kind,
-                values: converted,
-            });
-        }
+    if let Some(kind) = kind
+        && converted.iter().all(|e| fixed_kind(e) == Some(kind))
+    {
+        return Ok(BefAttribute::Array {
+            element: kind,
+            values: converted,
+        });
     }
     Ok(BefAttribute::Aggregate(converted))
 }

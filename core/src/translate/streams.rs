@@ -269,11 +269,12 @@ impl Analysis {
             Some(stream) => {
                 self.streams[stream].parent = None;
                 self.assign(node, stream);
-                if let Some(&cheap) = merged.last() {
-                    if self.streams[cheap].cost < threshold && cheap != stream {
-                        let current = self.ops[node].stream.expect("just assigned");
-                        self.merge(cheap, current);
-                    }
+                if let Some(&cheap) = merged.last()
+                    && self.streams[cheap].cost < threshold
+                    && cheap != stream
+                {
+                    let current = self.ops[node].stream.expect("just assigned");
+                    self.merge(cheap, current);
                 }
             }
         }

@@ -349,11 +349,11 @@ impl<'m> Collector<'m> {
             if is_skipped_attribute(name) {
                 continue;
             }
-            if let Attribute::SymbolRef { nested, .. } = value {
-                if nested.is_empty() {
-                    self.function_references.push((value, op.location.clone()));
-                    continue;
-                }
+            if let Attribute::SymbolRef { nested, .. } = value
+                && nested.is_empty()
+            {
+                self.function_references.push((value, op.location.clone()));
+                continue;
             }
             // An array that starts with a symbol holds functions.
             let symbols = match value {
@@ -441,15 +441,15 @@ impl<'m> Collector<'m> {
             return;
         }
         for (attr, location) in std::mem::take(&mut self.function_references) {
-            if let Attribute::SymbolRef { root, nested } = attr {
-                if !self.named_functions.contains_key(root.as_str()) || root.is_empty() {
-                    let mut printed = format!("@{root}");
-                    for n in nested {
-                        printed.push_str(&format!("::@{n}"));
-                    }
-                    self.error(&location, format!("function {printed} not defined"));
-                    return;
+            if let Attribute::SymbolRef { root, nested } = attr
+                && (!self.named_functions.contains_key(root.as_str()) || root.is_empty())
+            {
+                let mut printed = format!("@{root}");
+                for n in nested {
+                    printed.push_str(&format!("::@{n}"));
                 }
+                self.error(&location, format!("function {printed} not defined"));
+                return;
             }
         }
     }

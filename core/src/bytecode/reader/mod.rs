@@ -99,7 +99,7 @@ pub const MAX_BUFFER_ALIGNMENT: usize = 4096;
 /// address, as upstream does): reads from a copy aligned to
 /// `MAX_BUFFER_ALIGNMENT`.
 pub fn read_aligned(bytes: &[u8]) -> Result<Module> {
-    if (bytes.as_ptr() as usize) % MAX_BUFFER_ALIGNMENT == 0 {
+    if (bytes.as_ptr() as usize).is_multiple_of(MAX_BUFFER_ALIGNMENT) {
         return read(bytes);
     }
     let mut storage = vec![0u8; bytes.len() + MAX_BUFFER_ALIGNMENT];
@@ -404,13 +404,13 @@ fn parse_dialects<'a>(
             });
         }
     }
-    if let Some(declared) = declared_ops {
-        if declared != op_names.len() {
-            return Err(BytecodeError::new(
-                r.offset(),
-                format!("{declared} op names declared, {} present", op_names.len()),
-            ));
-        }
+    if let Some(declared) = declared_ops
+        && declared != op_names.len()
+    {
+        return Err(BytecodeError::new(
+            r.offset(),
+            format!("{declared} op names declared, {} present", op_names.len()),
+        ));
     }
     Ok((names, versions, op_names))
 }

@@ -273,10 +273,8 @@ impl Writer<'_, '_> {
                         AttrKey::Attr(attr) => builtin_attrs::encode(attr, &mut sink),
                     }
                 };
-                if !custom {
-                    if let AttrKey::Attr(attr) = &self.n.attrs[i].key {
-                        data.nul_terminated(crate::text::print_attribute(attr).as_bytes());
-                    }
+                if !custom && let AttrKey::Attr(attr) = &self.n.attrs[i].key {
+                    data.nul_terminated(crate::text::print_attribute(attr).as_bytes());
                 }
                 offsets.varint_with_flag((data.len() - prev) as u64, custom);
                 prev = data.len();

@@ -265,7 +265,7 @@ mod tests {
         sorted.dedup();
         assert_eq!(sorted.len(), blocks.len());
         for &p in &blocks {
-            assert!(!p.is_null() && p as usize % LINE == 0);
+            assert!(!p.is_null() && (p as usize).is_multiple_of(LINE));
             // SAFETY: the block is at least `l.size()` bytes.
             unsafe { ptr::write_bytes(p, 0xAB, l.size()) };
         }
@@ -288,7 +288,7 @@ mod tests {
             // SAFETY: non-zero size; freed once with the same layout.
             unsafe {
                 let p = allocate(l);
-                assert!(!p.is_null() && p as usize % l.align() == 0);
+                assert!(!p.is_null() && (p as usize).is_multiple_of(l.align()));
                 ptr::write_bytes(p, 1, l.size());
                 deallocate(p, l);
             }
@@ -314,7 +314,7 @@ mod tests {
                 .map(|i| {
                     // SAFETY: non-zero size.
                     let p = unsafe { allocate(l) };
-                    assert!(!p.is_null() && p as usize % LINE == 0);
+                    assert!(!p.is_null() && (p as usize).is_multiple_of(LINE));
                     // SAFETY: the block is `l.size()` bytes.
                     unsafe { ptr::write_bytes(p, i as u8, l.size()) };
                     p as usize

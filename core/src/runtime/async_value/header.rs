@@ -99,7 +99,9 @@ const MAX_REFCOUNT: u32 = i32::MAX as u32;
 /// compare (constants may be duplicated across codegen units).
 #[inline(always)]
 pub(crate) fn vtable_is<T: 'static>(vt: &'static VTable) -> bool {
-    std::ptr::eq(vt, &VTables::<T>::CONCRETE) || (vt.type_id)() == TypeId::of::<T>()
+    // Constants may be instantiated once per codegen unit, so the address
+    // test can miss; the id compare is one 128-bit comparison.
+    std::ptr::eq(vt, &VTables::<T>::CONCRETE) || vt.type_id == TypeId::of::<T>()
 }
 
 #[inline(always)]
@@ -122,9 +124,8 @@ pub enum AsyncValueKind {
 /// Per-type function table, one `'static` instance per payload type (a
 /// promoted constant), shared by every value of that type.
 pub(crate) struct VTable {
-    /// `TypeId::of::<T>` (a function: `TypeId::of` is const only since
-    /// Rust 1.91, above this crate's MSRV).
-    pub(crate) type_id: fn() -> TypeId,
+    /// `TypeId::of::<T>()`, stored so a type check is a compare, not a call.
+    pub(crate) type_id: TypeId,
     pub(crate) type_name: fn() -> &'static str,
     /// Drops the payload in place. Only called when it is constructed.
     pub(crate) drop_payload: unsafe fn(NonNull<Header>),
@@ -144,14 +145,14 @@ pub(crate) struct VTables<T>(std::marker::PhantomData<T>);
 impl<T: 'static> VTables<T> {
     /// Table of concrete values holding a `T`.
     pub(crate) const CONCRETE: VTable = VTable {
-        type_id: TypeId::of::<T>,
+        type_id: TypeId::of::<T>(),
         type_name: std::any::type_name::<T>,
         drop_payload: drop_payload::<T>,
         free: free::<T>,
     };
     /// Table of payload-less blocks (indirect or error) that report type `T`.
     pub(crate) const NO_PAYLOAD: VTable = VTable {
-        type_id: TypeId::of::<T>,
+        type_id: TypeId::of::<T>(),
         type_name: std::any::type_name::<T>,
         drop_payload: drop_nothing,
         free: free::<NoPayload>,

@@ -572,7 +572,7 @@ impl AsyncValue {
                         reason: SetError::AlreadySet,
                     });
                 }
-                let expected = (h.vtable.type_id)();
+                let expected = h.vtable.type_id;
                 if expected != TypeId::of::<UnknownType>() && expected != TypeId::of::<T>() {
                     let reason = SetError::TypeMismatch {
                         expected: (h.vtable.type_name)(),
@@ -803,12 +803,12 @@ impl AsyncValue {
             let inner = unsafe { AsyncValue::clone_from_raw(NonNull::from(inner)) };
             target = inner;
         }
-        let expected = (self.header().vtable.type_id)();
+        let expected = self.header().vtable.type_id;
         let th = target.header();
         if expected != TypeId::of::<UnknownType>()
             && th.kind == AsyncValueKind::Concrete
             && target.is_concrete()
-            && (th.vtable.type_id)() != expected
+            && th.vtable.type_id != expected
         {
             let diag = Diagnostic::new(format!(
                 "indirect async value of type '{}' forwarded to a value of type '{}'",
@@ -835,7 +835,7 @@ impl AsyncValue {
             Some((h, ERROR)) => h.kind != AsyncValueKind::Concrete || vtable_is::<T>(h.vtable),
             Some((h, _)) => vtable_is::<T>(h.vtable),
             None => {
-                let id = (self.header().vtable.type_id)();
+                let id = self.header().vtable.type_id;
                 id == TypeId::of::<T>() || id == TypeId::of::<UnknownType>()
             }
         };
