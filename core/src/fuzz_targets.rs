@@ -20,6 +20,17 @@ pub fn bef_decode(data: &[u8]) {
             write_json(&mut std::io::sink(), &listing).expect("writing to a sink cannot fail");
         }
     }
+    // Loading for execution: resolves kernels and validates every
+    // function's tables; a clear error or tables the executor can trust.
+    if let Ok(program) =
+        crate::exec::Program::load(BefBuffer::copy_from(data), "fuzz.bef", standard_registry())
+    {
+        for (i, info) in program.functions().iter().enumerate() {
+            if info.kind != crate::format::FunctionKind::Native {
+                let _ = program.tables(i);
+            }
+        }
+    }
     let Ok(module) = file.to_module() else { return };
     // Back to MLIR text: must not panic; what it produces must print.
     if let Ok(ir) = crate::translate::bef_to_mlir(&file) {
@@ -117,15 +128,13 @@ pub fn exec_programs(data: &[u8]) {
 /// Results of `@main` as values or error messages, computed on another
 /// thread so that a deadlock fails the run instead of hanging it.
 fn run_generated(bef: &[u8], queue: &str, source: &str) -> Vec<Result<i32, String>> {
-    use std::sync::{Arc, OnceLock, mpsc};
-    static REGISTRY: OnceLock<crate::exec::KernelRegistry> = OnceLock::new();
-    let registry = REGISTRY.get_or_init(|| {
-        let mut registry = crate::exec::KernelRegistry::new();
-        crate::kernels::register_all(&mut registry);
-        registry
-    });
-    let program = crate::exec::Program::load(BefBuffer::copy_from(bef), "generated.bef", registry)
-        .unwrap_or_else(|e| panic!("generated program does not load: {e}\n{source}"));
+    use std::sync::{Arc, mpsc};
+    let program = crate::exec::Program::load(
+        BefBuffer::copy_from(bef),
+        "generated.bef",
+        standard_registry(),
+    )
+    .unwrap_or_else(|e| panic!("generated program does not load: {e}\n{source}"));
     let label = queue.to_string();
     let queue = label.clone();
     let (done, wait) = mpsc::channel();
@@ -295,4 +304,14 @@ pub fn mlirbc_roundtrip(data: &[u8]) {
             assert_eq!(got, expected, "v{version}: write → read changed the IR");
         }
     }
+}
+
+/// The standard kernels, registered once per process.
+fn standard_registry() -> &'static crate::exec::KernelRegistry {
+    static REGISTRY: std::sync::OnceLock<crate::exec::KernelRegistry> = std::sync::OnceLock::new();
+    REGISTRY.get_or_init(|| {
+        let mut registry = crate::exec::KernelRegistry::new();
+        crate::kernels::register_all(&mut registry);
+        registry
+    })
 }
