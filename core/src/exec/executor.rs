@@ -508,8 +508,8 @@ impl Execution {
 
     fn run_kernel(self: &Arc<Self>, id: u32, buffers: &mut FrameBuffers, queue: &mut ReadyQueue) {
         let tables = &*self.tables;
-        let info = tables.kernels[id as usize];
-        let record = tables.record(id as usize);
+        let info = &tables.kernels[id as usize];
+        let record = tables.record_of(info);
         let host = self.ctx.host();
         let cancelled = host.cancel_value();
         let mut error: Option<&AsyncValue> = cancelled.as_ref();

@@ -74,6 +74,7 @@ pub struct Record<'a> {
 }
 
 impl<'a> Record<'a> {
+    #[inline(always)]
     fn new(words: &'a [u32], info: &KernelInfo) -> Self {
         Record {
             words,
@@ -147,7 +148,12 @@ impl FunctionTables {
     /// The record of kernel `id`.
     #[inline(always)]
     pub fn record(&self, id: usize) -> Record<'_> {
-        let info = &self.kernels[id];
+        self.record_of(&self.kernels[id])
+    }
+
+    /// The record of the kernel `info` describes.
+    #[inline(always)]
+    pub fn record_of<'a>(&'a self, info: &KernelInfo) -> Record<'a> {
         Record::new(&self.words[info.offset as usize..], info)
     }
 
