@@ -64,14 +64,16 @@ impl<'a> AttributeReader<'a> {
         Ok(T::from_le(self.range(offset as usize, T::SIZE, T::NAME)?))
     }
 
+    /// The `u32` that precedes strings and arrays.
+    fn length(&self, offset: usize, what: &str) -> Result<usize, String> {
+        let bytes = self.range(offset, 4, what)?;
+        Ok(u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]) as usize)
+    }
+
     /// A string or function-name attribute: `u32 length` then the bytes.
     pub fn bytes(&self, offset: u32) -> Result<&'a [u8], String> {
         let offset = offset as usize;
-        let len = u32::from_le_bytes(
-            self.range(offset, 4, "string length")?
-                .try_into()
-                .expect("4 bytes"),
-        ) as usize;
+        let len = self.length(offset, "string length")?;
         self.range(offset + 4, len, "string")
     }
 
@@ -83,11 +85,7 @@ impl<'a> AttributeReader<'a> {
     /// An array of fixed-width elements: `u32 count` then the payload.
     pub fn array<T: AttrScalar>(&self, offset: u32) -> Result<ArrayAttr<'a, T>, String> {
         let offset = offset as usize;
-        let count = u32::from_le_bytes(
-            self.range(offset, 4, "array length")?
-                .try_into()
-                .expect("4 bytes"),
-        ) as usize;
+        let count = self.length(offset, "array length")?;
         let len = count.checked_mul(T::SIZE).ok_or("array length overflows")?;
         let bytes = self.range(offset + 4, len, "array elements")?;
         Ok(ArrayAttr {

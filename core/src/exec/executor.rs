@@ -613,13 +613,13 @@ impl Execution {
 
     #[cold]
     fn missing_result(&self, code: u32, location: u32, n: usize) -> AsyncValue {
-        let mut diag = Diagnostic::new(format!(
-            "kernel '{}' did not set its result #{n}",
-            self.program.kernel_names()[code as usize]
+        let message = format!("did not set its result #{n}");
+        self.ctx.emit_error(self.program.kernel_diagnostic(
+            code,
+            location,
+            &message,
+            ErrorCode::Internal,
         ))
-        .with_code(ErrorCode::Internal);
-        diag.location = self.program.location(location);
-        self.ctx.emit_error(diag)
     }
 }
 

@@ -217,6 +217,25 @@ impl Program {
             .as_ref()
     }
 
+    /// A diagnostic about kernel `kernel_code` at location `location`: the
+    /// kernel's name is put in front of `message` (which says what it did).
+    pub(crate) fn kernel_diagnostic(
+        &self,
+        kernel_code: u32,
+        location: u32,
+        message: &str,
+        code: crate::runtime::ErrorCode,
+    ) -> crate::runtime::Diagnostic {
+        let name = self
+            .kernel_names
+            .get(kernel_code as usize)
+            .map_or("?", String::as_str);
+        let mut diag =
+            crate::runtime::Diagnostic::new(format!("kernel '{name}' {message}")).with_code(code);
+        diag.location = self.location(location);
+        diag
+    }
+
     /// Decodes the location at `offset` of the Locations section to the
     /// first file:line:col it contains (`None` for unknown or bad offsets).
     pub fn location(&self, offset: u32) -> Option<Location> {

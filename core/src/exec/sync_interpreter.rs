@@ -10,7 +10,7 @@ use super::context::ExecutionContext;
 use super::frame::KernelFrame;
 use super::program::Program;
 use super::tables::FunctionTables;
-use crate::runtime::{AsyncValue, Diagnostic, ErrorCode};
+use crate::runtime::{AsyncValue, ErrorCode};
 
 pub(crate) fn execute(
     program: &Arc<Program>,
@@ -64,8 +64,21 @@ pub(crate) fn execute(
         for (n, &register) in record.results().iter().enumerate() {
             let value = match kernel_results[n].take() {
                 Some(v) if v.is_available() => v,
-                Some(_) => unavailable(program, ctx, record.code(), record.location()),
-                None => missing(program, ctx, record.code(), record.location(), n),
+                other => {
+                    let (message, code) = match other {
+                        Some(_) => (
+                            "returned an unavailable value in a sync function".to_string(),
+                            ErrorCode::FailedPrecondition,
+                        ),
+                        None => (format!("did not set its result #{n}"), ErrorCode::Internal),
+                    };
+                    ctx.emit_error(program.kernel_diagnostic(
+                        record.code(),
+                        record.location(),
+                        &message,
+                        code,
+                    ))
+                }
             };
             registers[register as usize] = Some(value);
         }
@@ -73,32 +86,4 @@ pub(crate) fn execute(
     for &register in tables.results.iter() {
         results.push(registers[register as usize].take().expect("validated"));
     }
-}
-
-#[cold]
-fn unavailable(program: &Program, ctx: &ExecutionContext, code: u32, location: u32) -> AsyncValue {
-    let mut diag = Diagnostic::new(format!(
-        "kernel '{}' returned an unavailable value in a sync function",
-        program.kernel_names()[code as usize]
-    ))
-    .with_code(ErrorCode::FailedPrecondition);
-    diag.location = program.location(location);
-    ctx.emit_error(diag)
-}
-
-#[cold]
-fn missing(
-    program: &Program,
-    ctx: &ExecutionContext,
-    code: u32,
-    location: u32,
-    n: usize,
-) -> AsyncValue {
-    let mut diag = Diagnostic::new(format!(
-        "kernel '{}' did not set its result #{n}",
-        program.kernel_names()[code as usize]
-    ))
-    .with_code(ErrorCode::Internal);
-    diag.location = program.location(location);
-    ctx.emit_error(diag)
 }
