@@ -36,8 +36,9 @@ pub const REFERENCE_LONG_OPTIONS: &[&str] = &[
 
 #[derive(Args, Debug)]
 pub struct RunArgs {
-    /// BEF file or MLIR host program (`.mlir`, translated first); `-` reads
-    /// standard input.
+    /// BEF file or MLIR host program (`.mlir`, translated first); `-` (the
+    /// default, as for the reference driver) reads standard input.
+    #[arg(default_value = "-")]
     pub input: PathBuf,
     /// Run only these functions, in this order (comma separated).
     #[arg(long, value_delimiter = ',')]
