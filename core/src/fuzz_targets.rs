@@ -187,6 +187,13 @@ pub fn bytecode_ir(mut module: crate::ir::Module, version: u64) -> crate::ir::Mo
                 .flat_map(|b| &mut b.ops),
         );
     }
+    // The writer lists builtin resources in first-reference order, as
+    // upstream does; a file may list them in any order.
+    for group in &mut module.resources {
+        if matches!(&group.owner, crate::ir::ResourceOwner::Dialect(d) if d == "builtin") {
+            group.entries.sort_by(|a, b| a.key.cmp(&b.key));
+        }
+    }
     // Versions 0-2 have no use-list orders (upstream drops them silently).
     if version < 3 {
         for v in &mut module.values {
