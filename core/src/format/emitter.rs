@@ -74,11 +74,19 @@ impl Emitter {
     }
 
     pub fn vbr(&mut self, value: u64) {
-        let len = vbr_len(value);
-        for i in (0..len).rev() {
-            let group = ((value >> (7 * i)) & 0x7f) as u8;
-            self.bytes.push(if i > 0 { group | 0x80 } else { group });
+        // Most numbers (register and kernel indices, counts) fit one byte.
+        if value < 0x80 {
+            self.bytes.push(value as u8);
+            return;
         }
+        let len = vbr_len(value);
+        let mut buf = [0u8; 10];
+        for (i, slot) in buf[..len].iter_mut().enumerate() {
+            let shift = 7 * (len - 1 - i);
+            let group = ((value >> shift) & 0x7f) as u8;
+            *slot = if i + 1 < len { group | 0x80 } else { group };
+        }
+        self.bytes.extend_from_slice(&buf[..len]);
     }
 
     /// Pads to a multiple of `alignment` (a power of two); 0 and 1 are

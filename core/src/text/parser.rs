@@ -454,7 +454,13 @@ impl<'a> Parser<'a> {
             }
         }
         let top = self.nscopes - 1;
-        let v = if let Some((v, _)) = self.scopes[top].fwd.remove(&key) {
+        let fwd = &mut self.scopes[top].fwd;
+        let forward = if fwd.is_empty() {
+            None
+        } else {
+            fwd.remove(&key)
+        };
+        let v = if let Some((v, _)) = forward {
             let prior = self.module.value_type(v);
             if *prior != ty {
                 return Err(self.err(

@@ -364,6 +364,15 @@ impl<'m> Collector<'m> {
                 }
                 _ => None,
             };
+            // An attribute seen before converted then: only its types
+            // remain to record.
+            let key = canonical(value);
+            if symbols.is_none() && self.attribute_ids.contains_key(key.as_ref()) {
+                if self.options.optional_sections {
+                    self.add_attribute_types(value);
+                }
+                continue;
+            }
             let converted = match symbols {
                 Some(elements) => elements
                     .iter()
@@ -407,7 +416,6 @@ impl<'m> Collector<'m> {
             let Some(converted) = converted else {
                 continue;
             };
-            let key = canonical(value);
             if !self.attribute_ids.contains_key(key.as_ref()) {
                 self.attribute_ids
                     .insert(key.into_owned(), self.attributes.len() as u32);
