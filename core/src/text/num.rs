@@ -321,8 +321,56 @@ fn float_value(bits: u128, kind: FloatKind) -> Option<f64> {
             Some(small_to_f64(bits as u64, e, m))
         }
         k if k.minifloat_layout().is_some() => minifloat_to_f64(bits as u64, k),
+        // Only values an f64 holds exactly; `format_float` prints the
+        // rest as hex (upstream would print more decimal digits).
+        FloatKind::F80 => f80_to_f64(bits).filter(|&v| f64_to_f80(v) == bits),
+        FloatKind::F128 => Some(f128_to_f64(bits)).filter(|&v| f64_to_f128(v) == bits),
         _ => None,
     }
+}
+
+/// An x87 extended value narrowed to f64 by truncating the mantissa (the
+/// caller keeps it only when widening gives the same bits back, so the
+/// rounding direction never matters). `None` for patterns without an
+/// explicit integer bit (unnormals), which no f64 widens to.
+fn f80_to_f64(bits: u128) -> Option<f64> {
+    let negative = (bits >> 79) & 1 == 1;
+    let exp = ((bits >> 64) & 0x7fff) as i32;
+    let man = bits as u64;
+    if exp == 0x7fff {
+        return Some(f64::NAN); // never widens back to the same bits
+    }
+    if exp != 0 && man >> 63 == 0 {
+        return None;
+    }
+    // value = man * 2^(exp - 16383 - 63); zero exponent means 2^(1-16383-63).
+    let e = if exp == 0 { 1 } else { exp } - 16383 - 63;
+    let magnitude = scale(man as f64, e);
+    Some(if negative { -magnitude } else { magnitude })
+}
+
+/// An IEEE binary128 value narrowed to f64 (same contract as `f80_to_f64`).
+fn f128_to_f64(bits: u128) -> f64 {
+    let negative = (bits >> 127) & 1 == 1;
+    let exp = ((bits >> 112) & 0x7fff) as i32;
+    let man = bits & ((1u128 << 112) - 1);
+    if exp == 0x7fff {
+        return f64::NAN;
+    }
+    let (m, e) = if exp == 0 {
+        (man, 1 - 16383 - 112)
+    } else {
+        (man | (1u128 << 112), exp - 16383 - 112)
+    };
+    let magnitude = scale(m as f64, e);
+    if negative { -magnitude } else { magnitude }
+}
+
+/// `m * 2^e` with the power split so neither factor overflows or
+/// underflows on its own when the product is in range.
+fn scale(m: f64, e: i32) -> f64 {
+    let half = e / 2;
+    m * 2f64.powi(half) * 2f64.powi(e - half)
 }
 
 /// `0x3F800000`: the bit pattern, zero-padded to the format's hex width.
@@ -333,7 +381,7 @@ pub(crate) fn hex_bits(bits: u128, width: u32) -> String {
 
 /// MLIR's float spelling: `1.000000e+00` when that round-trips exactly,
 /// else the shortest round-trip decimal (always with a `.`), else the hex
-/// bit pattern (NaN, infinities, tf32, f80, f128).
+/// bit pattern (NaN, infinities, f80/f128 values an f64 cannot hold).
 pub(crate) fn format_float(bits: u128, kind: FloatKind) -> String {
     let hex = || hex_bits(bits, kind.bit_width());
     let Some(v) = float_value(bits, kind) else {
@@ -344,6 +392,12 @@ pub(crate) fn format_float(bits: u128, kind: FloatKind) -> String {
     }
     let round_trips = |s: &str| float_bits_from_decimal(s, kind) == Some(bits);
     let s = mlir_exponent_style(&format!("{v:.6e}"));
+    if matches!(kind, FloatKind::F80 | FloatKind::F128) {
+        // The text front end reads these formats through f64, so a round
+        // trip proves nothing; upstream keeps the short form only when it
+        // is the value exactly.
+        return if decimal_is_exactly(&s, v) { s } else { hex() };
+    }
     if round_trips(&s) {
         return s;
     }
@@ -354,6 +408,49 @@ pub(crate) fn format_float(bits: u128, kind: FloatKind) -> String {
     };
     let s = mlir_exponent_style(&shortest);
     if round_trips(&s) { s } else { hex() }
+}
+
+/// Whether the decimal `d.dddddde±XX` denotes exactly the (finite) `v`.
+fn decimal_is_exactly(text: &str, v: f64) -> bool {
+    let (mantissa, exp) = text.split_once('e').unwrap_or((text, "0"));
+    let negative = mantissa.starts_with('-');
+    let (int_part, frac) = mantissa
+        .trim_start_matches('-')
+        .split_once('.')
+        .unwrap_or((mantissa, ""));
+    let (Ok(m), Ok(exp)) = (format!("{int_part}{frac}").parse::<u128>(), exp.parse::<i32>()) else {
+        return false;
+    };
+    if negative != v.is_sign_negative() {
+        return false;
+    }
+    let v = v.abs();
+    let k = exp - frac.len() as i32; // value = m * 10^k
+    if k >= 0 {
+        // An f64's odd part is below 2^53, so 5^k must be too: k <= 22.
+        if k > 22 {
+            return false;
+        }
+        let Some(exact) = m.checked_mul(5u128.pow(k as u32)) else {
+            return false;
+        };
+        dyadic_equals(exact, k, v)
+    } else {
+        let Some(five) = 5u128.checked_pow(k.unsigned_abs()) else {
+            return false;
+        };
+        m % five == 0 && dyadic_equals(m / five, k, v)
+    }
+}
+
+/// Whether `n * 2^e == v`, comparing in f64 only when that is exact.
+fn dyadic_equals(n: u128, e: i32, v: f64) -> bool {
+    if n == 0 {
+        return v == 0.0;
+    }
+    let twos = n.trailing_zeros();
+    let odd = n >> twos;
+    odd < (1 << 53) && scale(odd as f64, e + twos as i32) == v
 }
 
 /// `1.5e0` → `1.5e+00`, `1e-7` → `1.0e-07`.
@@ -496,6 +593,18 @@ mod tests {
         let tiny = f64::from_bits(1);
         assert_eq!(f64_to_f128(tiny) >> 112, 16383 - 1074);
         assert_eq!(f64_to_f80(tiny), ((16383u128 - 1074) << 64) | (1u128 << 63));
+        // Upstream's spelling for values an f64 holds exactly, hex otherwise.
+        for (v, text) in [(1.0, "1.000000e+00"), (-1.0, "-1.000000e+00"), (0.375, "3.750000e-01"), (1e10, "1.000000e+10"), (1e22, "1.000000e+22"), (0.0, "0.000000e+00")] {
+            assert_eq!(format_float(f64_to_f80(v), FloatKind::F80), text);
+            assert_eq!(format_float(f64_to_f128(v), FloatKind::F128), text);
+        }
+        // f64's 0.1 is not 0.1: upstream would not print `1.000000e-01`.
+        let tenth = f64_to_f128(0.1);
+        assert_eq!(format_float(tenth, FloatKind::F128), hex_bits(tenth, 128));
+        let beyond_f64 = f64_to_f128(1.0) | 1; // a mantissa bit f64 lacks
+        assert_eq!(format_float(beyond_f64, FloatKind::F128), hex_bits(beyond_f64, 128));
+        let inf = f64_to_f80(f64::INFINITY);
+        assert_eq!(format_float(inf, FloatKind::F80), hex_bits(inf, 80));
     }
 
     #[test]
