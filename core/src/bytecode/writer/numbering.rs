@@ -40,7 +40,10 @@ pub struct Numbering<'m> {
     pub op_names: Vec<OpNameEntry>,
     op_name_index: FxHashMap<String, usize>,
     pub attrs: Vec<Entry<AttrKey>>,
-    attr_index: FxHashMap<AttrKey, usize>,
+    /// Attributes and locations indexed apart, so lookups borrow the key
+    /// instead of cloning it into an `AttrKey`.
+    attr_index: FxHashMap<Attribute, usize>,
+    loc_index: FxHashMap<Location, usize>,
     pub types: Vec<Entry<Type>>,
     type_index: FxHashMap<Type, usize>,
     /// Final positions (after sorting) of attrs / types / op names by
@@ -131,6 +134,7 @@ impl<'m> Numbering<'m> {
             op_name_index: FxHashMap::default(),
             attrs: Vec::new(),
             attr_index: FxHashMap::default(),
+            loc_index: FxHashMap::default(),
             types: Vec::new(),
             type_index: FxHashMap::default(),
             attr_number: Vec::new(),
@@ -169,11 +173,11 @@ impl<'m> Numbering<'m> {
         if let Attribute::Location(loc) = attr {
             return self.loc(loc);
         }
-        self.attr_number[self.attr_index[&AttrKey::Attr(attr.clone())]]
+        self.attr_number[self.attr_index[attr]]
     }
 
     pub fn loc(&self, loc: &Location) -> u64 {
-        self.attr_number[self.attr_index[&AttrKey::Loc(loc.clone())]]
+        self.attr_number[self.loc_index[loc]]
     }
 
     pub fn type_(&self, ty: &Type) -> u64 {
@@ -203,15 +207,14 @@ impl<'m> Numbering<'m> {
             self.number_loc(loc);
             return;
         }
-        let key = AttrKey::Attr(attr.clone());
-        if let Some(&i) = self.attr_index.get(&key) {
+        if let Some(&i) = self.attr_index.get(attr) {
             self.attrs[i].refs += 1;
             return;
         }
         let dialect = self.number_dialect(attr_dialect(attr));
-        self.attr_index.insert(key.clone(), self.attrs.len());
+        self.attr_index.insert(attr.clone(), self.attrs.len());
         self.attrs.push(Entry {
-            key,
+            key: AttrKey::Attr(attr.clone()),
             dialect,
             refs: 1,
         });
@@ -220,15 +223,14 @@ impl<'m> Numbering<'m> {
     }
 
     pub fn number_loc(&mut self, loc: &Location) {
-        let key = AttrKey::Loc(loc.clone());
-        if let Some(&i) = self.attr_index.get(&key) {
+        if let Some(&i) = self.loc_index.get(loc) {
             self.attrs[i].refs += 1;
             return;
         }
         let dialect = self.number_dialect("builtin");
-        self.attr_index.insert(key.clone(), self.attrs.len());
+        self.loc_index.insert(loc.clone(), self.attrs.len());
         self.attrs.push(Entry {
-            key,
+            key: AttrKey::Loc(loc.clone()),
             dialect,
             refs: 1,
         });
