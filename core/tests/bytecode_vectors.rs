@@ -283,5 +283,10 @@ fn lazy_regions_decode_only_when_visited() {
     lazy.load(&pending[1].0).unwrap();
     assert!(lazy.is_loaded(&pending[1].0) && !lazy.is_loaded(&pending[0].0));
     assert_eq!(lazy.into_module().unwrap(), eager);
-    assert!(bytecode::read_lazy(&bytes).unwrap().load(&[9, 9, 9]).is_err());
+    assert!(
+        bytecode::read_lazy(&bytes)
+            .unwrap()
+            .load(&[9, 9, 9])
+            .is_err()
+    );
 }

@@ -450,7 +450,9 @@ mod wide {
                     words.pop();
                 }
             }
-            let mut s = chunks.pop().map_or_else(|| "0".to_string(), |c| c.to_string());
+            let mut s = chunks
+                .pop()
+                .map_or_else(|| "0".to_string(), |c| c.to_string());
             for c in chunks.iter().rev() {
                 s.push_str(&format!("{c:09}"));
             }
@@ -484,7 +486,13 @@ mod wide {
                 if exp == 0x7fff || (exp != 0 && m >> 63 == 0) {
                     return None; // NaN, infinity, unnormal
                 }
-                ((bits >> 79) & 1 == 1, m, exp.max(1) - 16383 - 63, 64, 1 - 16383 - 63)
+                (
+                    (bits >> 79) & 1 == 1,
+                    m,
+                    exp.max(1) - 16383 - 63,
+                    64,
+                    1 - 16383 - 63,
+                )
             }
             FloatKind::F128 => {
                 let exp = ((bits >> 112) & 0x7fff) as i32;
@@ -495,7 +503,13 @@ mod wide {
                 if exp != 0 {
                     m |= 1 << 112;
                 }
-                ((bits >> 127) & 1 == 1, m, exp.max(1) - 16383 - 112, 113, 1 - 16383 - 112)
+                (
+                    (bits >> 127) & 1 == 1,
+                    m,
+                    exp.max(1) - 16383 - 112,
+                    113,
+                    1 - 16383 - 112,
+                )
             }
             _ => return None,
         };
@@ -552,7 +566,10 @@ mod wide {
         let text = d6.to_string();
         let exp10 = k6 + text.len() as i32 - 1;
         let mantissa = format!("{}.{:0<6}", &text[..1], &text[1..]);
-        Some(format!("{sign}{}", mlir_exponent_style(&format!("{mantissa}e{exp10}"))))
+        Some(format!(
+            "{sign}{}",
+            mlir_exponent_style(&format!("{mantissa}e{exp10}"))
+        ))
     }
 }
 
@@ -686,7 +703,14 @@ mod tests {
         assert_eq!(f64_to_f128(tiny) >> 112, 16383 - 1074);
         assert_eq!(f64_to_f80(tiny), ((16383u128 - 1074) << 64) | (1u128 << 63));
         // Upstream's six-digit spelling when it reads back, hex otherwise.
-        for (v, text) in [(1.0, "1.000000e+00"), (-1.0, "-1.000000e+00"), (0.375, "3.750000e-01"), (1e10, "1.000000e+10"), (1e22, "1.000000e+22"), (0.0, "0.000000e+00")] {
+        for (v, text) in [
+            (1.0, "1.000000e+00"),
+            (-1.0, "-1.000000e+00"),
+            (0.375, "3.750000e-01"),
+            (1e10, "1.000000e+10"),
+            (1e22, "1.000000e+22"),
+            (0.0, "0.000000e+00"),
+        ] {
             assert_eq!(format_float(f64_to_f80(v), FloatKind::F80), text);
             assert_eq!(format_float(f64_to_f128(v), FloatKind::F128), text);
         }
@@ -698,7 +722,10 @@ mod tests {
         assert_eq!(format_float(f128_tenth, FloatKind::F128), "1.000000e-01");
         let f80_tenth = (0x3FFBu128 << 64) | 0xCCCCCCCCCCCCCCCD;
         assert_eq!(format_float(f80_tenth, FloatKind::F80), "1.000000e-01");
-        assert_eq!(format_float(f80_tenth + 1, FloatKind::F80), hex_bits(f80_tenth + 1, 80));
+        assert_eq!(
+            format_float(f80_tenth + 1, FloatKind::F80),
+            hex_bits(f80_tenth + 1, 80)
+        );
         // Extremes: the smallest f128 subnormal (6.4751751e-4966: within
         // half an ulp of six digits) and the largest f80.
         assert_eq!(format_float(1, FloatKind::F128), "6.475180e-4966");
@@ -706,11 +733,20 @@ mod tests {
         // 1.18973149...e4932: `1.189730e+4932` would not read back.
         assert_eq!(format_float(f80_max, FloatKind::F80), hex_bits(f80_max, 80));
         let f80_two_pow_100 = (16483u128 << 64) | (1u128 << 63); // 1.2676506e30
-        assert_eq!(format_float(f80_two_pow_100, FloatKind::F80), hex_bits(f80_two_pow_100, 80));
+        assert_eq!(
+            format_float(f80_two_pow_100, FloatKind::F80),
+            hex_bits(f80_two_pow_100, 80)
+        );
         let f128_1e300 = f64_to_f128(1e300);
-        assert_eq!(format_float(f128_1e300, FloatKind::F128), hex_bits(f128_1e300, 128));
+        assert_eq!(
+            format_float(f128_1e300, FloatKind::F128),
+            hex_bits(f128_1e300, 128)
+        );
         let beyond_f64 = f64_to_f128(1.0) | 1; // a mantissa bit f64 lacks
-        assert_eq!(format_float(beyond_f64, FloatKind::F128), hex_bits(beyond_f64, 128));
+        assert_eq!(
+            format_float(beyond_f64, FloatKind::F128),
+            hex_bits(beyond_f64, 128)
+        );
         let inf = f64_to_f80(f64::INFINITY);
         assert_eq!(format_float(inf, FloatKind::F80), hex_bits(inf, 80));
     }

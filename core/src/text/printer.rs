@@ -14,8 +14,7 @@ use super::dense::{write_dense, write_dense_array};
 use super::lexer::is_bare_identifier;
 use super::num::format_float;
 use crate::ir::{
-    Attribute, FloatKind, Location, Module, NamedAttribute, Op, Region, Signedness, Type,
-    ValueId,
+    Attribute, FloatKind, Location, Module, NamedAttribute, Op, Region, Signedness, Type, ValueId,
 };
 
 #[derive(Debug, Clone, Copy, Default)]

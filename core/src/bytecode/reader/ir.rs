@@ -624,8 +624,15 @@ impl<'a> IrReader<'_, 'a> {
         let first = usize::from(self.pseudo_root);
         let mut path = Vec::with_capacity(3 * (self.frames.len() - first));
         for frame in &self.frames[first..] {
-            let rs = frame.region.as_ref().expect("frames below the top read a region");
-            path.extend([frame.op.regions.len(), rs.current, rs.blocks[rs.current].ops.len()]);
+            let rs = frame
+                .region
+                .as_ref()
+                .expect("frames below the top read a region");
+            path.extend([
+                frame.op.regions.len(),
+                rs.current,
+                rs.blocks[rs.current].ops.len(),
+            ]);
         }
         path
     }

@@ -60,7 +60,9 @@ impl<'a> LazyModule<'a> {
             let deferred = self.pending.swap_remove(i);
             self.decode(deferred)?;
         }
-        op_at(&mut self.module.op, path).map(|op| &*op).ok_or_else(|| no_op(path))
+        op_at(&mut self.module.op, path)
+            .map(|op| &*op)
+            .ok_or_else(|| no_op(path))
     }
 
     /// Decodes every pending region: the same module `read` gives.
