@@ -20,7 +20,9 @@ mod reader;
 mod writer;
 
 pub use error::{BytecodeError, Result};
-pub use reader::{MAX_BUFFER_ALIGNMENT, Structure, is_bytecode, read, read_aligned};
+pub use reader::{
+    LazyModule, MAX_BUFFER_ALIGNMENT, Structure, is_bytecode, read, read_aligned, read_lazy,
+};
 pub use writer::{WriteOptions, Written, write};
 
 /// `ML\xefR`

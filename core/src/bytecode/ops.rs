@@ -275,6 +275,16 @@ pub fn join_all_inherent_attributes(module: &mut crate::ir::Module) {
 
 #[cfg(test)]
 mod tests {
+    // The writer merges attributes and segment sizes assuming both are
+    // sorted by name.
+    #[test]
+    fn definitions_list_fields_by_name() {
+        for def in super::DEFINITIONS {
+            assert!(def.attributes.is_sorted_by_key(|a| a.name), "{}", def.name);
+            assert!(def.segments.is_sorted_by_key(|s| s.name), "{}", def.name);
+        }
+    }
+
     use super::*;
 
     #[test]

@@ -291,7 +291,7 @@ impl fmt::Display for Type {
                 }
                 write!(f, "{element}")?;
                 for attr in [layout, memory_space].into_iter().flatten() {
-                    write!(f, ", {}", crate::text::print_attribute(attr))?;
+                    write!(f, ", {}", crate::text::print_attribute_elided(attr))?;
                 }
                 f.write_str(">")
             }

@@ -299,7 +299,8 @@ pub(crate) fn write_element(out: &mut String, bytes: &[u8], ty: &Type) {
             let half = bytes.len() / 2;
             out.push('(');
             write_element(out, &bytes[..half], e);
-            out.push_str(", ");
+            // Upstream writes no space between the parts.
+            out.push(',');
             write_element(out, &bytes[half..], e);
             out.push(')');
         }

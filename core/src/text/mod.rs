@@ -92,6 +92,14 @@ pub fn print_attribute(attr: &ir::Attribute) -> String {
     s
 }
 
+/// An attribute where MLIR lets its type go unsaid (a memref's layout and
+/// memory space): an i64 integer or f64 float prints without `: type`.
+pub(crate) fn print_attribute_elided(attr: &ir::Attribute) -> String {
+    let mut s = String::new();
+    printer::write_attr_elided(&mut s, attr);
+    s
+}
+
 /// `loc(...)`
 pub fn print_location(loc: &ir::Location) -> String {
     printer::location_string(loc)

@@ -333,9 +333,15 @@ pub(crate) fn hex_bits(bits: u128, width: u32) -> String {
 
 /// MLIR's float spelling: `1.000000e+00` when that round-trips exactly,
 /// else the shortest round-trip decimal (always with a `.`), else the hex
-/// bit pattern (NaN, infinities, tf32, f80, f128).
+/// bit pattern (NaN, infinities; f80/f128 values whose six-digit form
+/// does not read back, where upstream would print more digits).
 pub(crate) fn format_float(bits: u128, kind: FloatKind) -> String {
     let hex = || hex_bits(bits, kind.bit_width());
+    if matches!(kind, FloatKind::F80 | FloatKind::F128) {
+        // The text front end reads these formats through f64, so the
+        // round trip below would prove nothing: decide exactly instead.
+        return wide::short_decimal(bits, kind).unwrap_or_else(hex);
+    }
     let Some(v) = float_value(bits, kind) else {
         return hex();
     };
@@ -365,6 +371,206 @@ fn mlir_exponent_style(s: &str) -> String {
     };
     let dot = if mantissa.contains('.') { "" } else { ".0" };
     format!("{mantissa}{dot}e{sign}{digits:0>2}")
+}
+
+/// Upstream's short spelling of f80 and f128 values, decided exactly with
+/// big integers: the value rounded half-up to six significant digits
+/// (printed with a seventh, zero), kept only when it reads back to the
+/// same bits under round-to-nearest-even.
+mod wide {
+    use super::{FloatKind, mlir_exponent_style};
+
+    /// Little-endian base-2^32 natural number.
+    #[derive(Clone, PartialEq, Eq)]
+    struct Big(Vec<u32>);
+
+    impl Big {
+        fn from_u128(v: u128) -> Big {
+            let mut b = Big((0..4).map(|i| (v >> (32 * i)) as u32).collect());
+            b.trim();
+            b
+        }
+        fn trim(&mut self) {
+            while self.0.last() == Some(&0) {
+                self.0.pop();
+            }
+        }
+        fn mul_small(&mut self, m: u32) {
+            let mut carry = 0u64;
+            for w in &mut self.0 {
+                let t = u64::from(*w) * u64::from(m) + carry;
+                *w = t as u32;
+                carry = t >> 32;
+            }
+            if carry > 0 {
+                self.0.push(carry as u32);
+            }
+        }
+        fn mul_pow5(&mut self, mut k: u32) {
+            while k >= 13 {
+                self.mul_small(1_220_703_125); // 5^13
+                k -= 13;
+            }
+            self.mul_small(5u32.pow(k));
+        }
+        fn shl(&mut self, n: u32) {
+            let (words, bits) = ((n / 32) as usize, n % 32);
+            if bits > 0 {
+                let mut carry = 0u32;
+                for w in &mut self.0 {
+                    let t = (*w << bits) | carry;
+                    carry = *w >> (32 - bits);
+                    *w = t;
+                }
+                if carry > 0 {
+                    self.0.push(carry);
+                }
+            }
+            self.0.splice(0..0, std::iter::repeat_n(0, words));
+            self.trim();
+        }
+        fn cmp(&self, other: &Big) -> std::cmp::Ordering {
+            self.0
+                .len()
+                .cmp(&other.0.len())
+                .then_with(|| self.0.iter().rev().cmp(other.0.iter().rev()))
+        }
+        fn decimal(&self) -> String {
+            let mut words = self.0.clone();
+            let mut chunks = Vec::new();
+            while !words.is_empty() {
+                let mut rem = 0u64;
+                for w in words.iter_mut().rev() {
+                    let cur = (rem << 32) | u64::from(*w);
+                    *w = (cur / 1_000_000_000) as u32;
+                    rem = cur % 1_000_000_000;
+                }
+                chunks.push(rem as u32);
+                while words.last() == Some(&0) {
+                    words.pop();
+                }
+            }
+            let mut s = chunks
+                .pop()
+                .map_or_else(|| "0".to_string(), |c| c.to_string());
+            for c in chunks.iter().rev() {
+                s.push_str(&format!("{c:09}"));
+            }
+            s
+        }
+    }
+
+    /// Whether `a * 10^ka` compares to `b * 2^fb` as `ord`.
+    fn compare(a: u128, ka: i32, b: u128, fb: i32) -> std::cmp::Ordering {
+        let (mut x, mut y) = (Big::from_u128(a), Big::from_u128(b));
+        if ka >= 0 {
+            x.mul_pow5(ka as u32);
+        } else {
+            y.mul_pow5(ka.unsigned_abs());
+        }
+        let t = ka - fb;
+        if t >= 0 {
+            x.shl(t as u32);
+        } else {
+            y.shl(t.unsigned_abs());
+        }
+        x.cmp(&y)
+    }
+
+    pub(super) fn short_decimal(bits: u128, kind: FloatKind) -> Option<String> {
+        // (sign, mantissa, exponent of its last bit, precision, min exponent)
+        let (negative, m, e, p, min_e) = match kind {
+            FloatKind::F80 => {
+                let exp = ((bits >> 64) & 0x7fff) as i32;
+                let m = u128::from(bits as u64);
+                if exp == 0x7fff || (exp != 0 && m >> 63 == 0) {
+                    return None; // NaN, infinity, unnormal
+                }
+                (
+                    (bits >> 79) & 1 == 1,
+                    m,
+                    exp.max(1) - 16383 - 63,
+                    64,
+                    1 - 16383 - 63,
+                )
+            }
+            FloatKind::F128 => {
+                let exp = ((bits >> 112) & 0x7fff) as i32;
+                let mut m = bits & ((1u128 << 112) - 1);
+                if exp == 0x7fff {
+                    return None;
+                }
+                if exp != 0 {
+                    m |= 1 << 112;
+                }
+                (
+                    (bits >> 127) & 1 == 1,
+                    m,
+                    exp.max(1) - 16383 - 112,
+                    113,
+                    1 - 16383 - 112,
+                )
+            }
+            _ => return None,
+        };
+        let sign = if negative { "-" } else { "" };
+        if m == 0 {
+            return Some(format!("{sign}0.000000e+00"));
+        }
+        // Exact decimal digits: m * 2^e = n * 10^k.
+        let (digits, k) = if e >= 0 {
+            let mut n = Big::from_u128(m);
+            n.shl(e as u32);
+            (n.decimal(), 0)
+        } else {
+            let mut n = Big::from_u128(m);
+            n.mul_pow5(e.unsigned_abs());
+            (n.decimal(), e)
+        };
+        // Six significant digits, half up on the first dropped digit.
+        let len = digits.len() as i32;
+        let kept = digits.len().min(6);
+        let mut d6: u128 = digits[..kept].parse().ok()?;
+        let mut k6 = k + len - kept as i32;
+        if digits.as_bytes().get(6).is_some_and(|&c| c >= b'5') {
+            d6 += 1;
+            if d6 == 1_000_000 {
+                d6 = 100_000;
+                k6 += 1;
+            }
+        }
+        // Reads back iff strictly between the midpoints to the neighbours,
+        // or on one with an even mantissa.
+        let power_of_two = m == 1 << (p - 1) && e > min_e;
+        let (lo, lo_e) = if power_of_two {
+            (4 * m - 1, e - 2)
+        } else {
+            (2 * m - 1, e - 1)
+        };
+        let (hi, hi_e) = (2 * m + 1, e - 1);
+        let even = m % 2 == 0;
+        use std::cmp::Ordering::*;
+        let above_lo = match compare(d6, k6, lo, lo_e) {
+            Greater => true,
+            Equal => even,
+            Less => false,
+        };
+        let below_hi = match compare(d6, k6, hi, hi_e) {
+            Less => true,
+            Equal => even,
+            Greater => false,
+        };
+        if !(above_lo && below_hi) {
+            return None;
+        }
+        let text = d6.to_string();
+        let exp10 = k6 + text.len() as i32 - 1;
+        let mantissa = format!("{}.{:0<6}", &text[..1], &text[1..]);
+        Some(format!(
+            "{sign}{}",
+            mlir_exponent_style(&format!("{mantissa}e{exp10}"))
+        ))
+    }
 }
 
 #[cfg(test)]
@@ -496,6 +702,53 @@ mod tests {
         let tiny = f64::from_bits(1);
         assert_eq!(f64_to_f128(tiny) >> 112, 16383 - 1074);
         assert_eq!(f64_to_f80(tiny), ((16383u128 - 1074) << 64) | (1u128 << 63));
+        // Upstream's six-digit spelling when it reads back, hex otherwise.
+        for (v, text) in [
+            (1.0, "1.000000e+00"),
+            (-1.0, "-1.000000e+00"),
+            (0.375, "3.750000e-01"),
+            (1e10, "1.000000e+10"),
+            (1e22, "1.000000e+22"),
+            (0.0, "0.000000e+00"),
+        ] {
+            assert_eq!(format_float(f64_to_f80(v), FloatKind::F80), text);
+            assert_eq!(format_float(f64_to_f128(v), FloatKind::F128), text);
+        }
+        // f64's 0.1 widened is not the f128 nearest 0.1: no short form.
+        let tenth = f64_to_f128(0.1);
+        assert_eq!(format_float(tenth, FloatKind::F128), hex_bits(tenth, 128));
+        // The f128 and f80 nearest 0.1 (upstream's bytes) read back from it.
+        let f128_tenth = 0x3FFB999999999999999999999999999Au128;
+        assert_eq!(format_float(f128_tenth, FloatKind::F128), "1.000000e-01");
+        let f80_tenth = (0x3FFBu128 << 64) | 0xCCCCCCCCCCCCCCCD;
+        assert_eq!(format_float(f80_tenth, FloatKind::F80), "1.000000e-01");
+        assert_eq!(
+            format_float(f80_tenth + 1, FloatKind::F80),
+            hex_bits(f80_tenth + 1, 80)
+        );
+        // Extremes: the smallest f128 subnormal (6.4751751e-4966: within
+        // half an ulp of six digits) and the largest f80.
+        assert_eq!(format_float(1, FloatKind::F128), "6.475180e-4966");
+        let f80_max = (0x7FFEu128 << 64) | u128::from(u64::MAX);
+        // 1.18973149...e4932: `1.189730e+4932` would not read back.
+        assert_eq!(format_float(f80_max, FloatKind::F80), hex_bits(f80_max, 80));
+        let f80_two_pow_100 = (16483u128 << 64) | (1u128 << 63); // 1.2676506e30
+        assert_eq!(
+            format_float(f80_two_pow_100, FloatKind::F80),
+            hex_bits(f80_two_pow_100, 80)
+        );
+        let f128_1e300 = f64_to_f128(1e300);
+        assert_eq!(
+            format_float(f128_1e300, FloatKind::F128),
+            hex_bits(f128_1e300, 128)
+        );
+        let beyond_f64 = f64_to_f128(1.0) | 1; // a mantissa bit f64 lacks
+        assert_eq!(
+            format_float(beyond_f64, FloatKind::F128),
+            hex_bits(beyond_f64, 128)
+        );
+        let inf = f64_to_f80(f64::INFINITY);
+        assert_eq!(format_float(inf, FloatKind::F80), hex_bits(inf, 80));
     }
 
     #[test]

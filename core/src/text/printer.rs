@@ -13,7 +13,9 @@ use super::custom::{keyword_for, lookup, op_name};
 use super::dense::{write_dense, write_dense_array};
 use super::lexer::is_bare_identifier;
 use super::num::format_float;
-use crate::ir::{Attribute, Location, Module, NamedAttribute, Op, Region, Type, ValueId};
+use crate::ir::{
+    Attribute, FloatKind, Location, Module, NamedAttribute, Op, Region, Signedness, Type, ValueId,
+};
 
 #[derive(Debug, Clone, Copy, Default)]
 struct Name {
@@ -70,6 +72,9 @@ pub(crate) fn print_module(m: &Module, opts: PrintOptions) -> String {
     };
     let mut c = Counters::default();
     p.name_results(&m.op, &mut c);
+    if opts.generic {
+        p.name_unique(&m.op, &mut c);
+    }
     p.print_op(&m.op);
     p.out
 }
@@ -113,6 +118,37 @@ impl Printer<'_> {
                     );
                 }
                 c.res += 1;
+            }
+        }
+    }
+
+    /// Upstream's generic form names values uniquely across the whole
+    /// module, numbering regions from a stack (the last region pushed is
+    /// numbered next; an op's regions are pushed after its parent region
+    /// is numbered), entry-block arguments as `%argN` and other block
+    /// arguments as plain `%N`.
+    fn name_unique(&mut self, root: &Op, c: &mut Counters) {
+        let mut stack: Vec<&Region> = root.regions.iter().collect();
+        while let Some(region) = stack.pop() {
+            for (bi, block) in region.blocks.iter().enumerate() {
+                for &arg in &block.arguments {
+                    let counter = if bi == 0 { &mut c.arg } else { &mut c.res };
+                    let name = Name {
+                        kind: if bi == 0 { 1 } else { 2 },
+                        num: *counter,
+                        sub: NO_SUB,
+                    };
+                    *counter += 1;
+                    self.set_name(arg, name);
+                }
+                for op in &block.ops {
+                    self.name_results(op, c);
+                }
+            }
+            for block in &region.blocks {
+                for op in &block.ops {
+                    stack.extend(op.regions.iter());
+                }
             }
         }
     }
@@ -208,7 +244,7 @@ impl Printer<'_> {
     }
 
     pub(crate) fn attr(&mut self, a: &Attribute) {
-        write_attr(&mut self.out, a);
+        write_attr_styled(&mut self.out, a, self.opts.generic);
     }
 
     pub(crate) fn symbol(&mut self, name: &str) {
@@ -224,7 +260,7 @@ impl Printer<'_> {
             }
             self.out.push_str(if first { " {" } else { ", " });
             first = false;
-            write_entry(&mut self.out, k, v);
+            write_entry(&mut self.out, k, v, self.opts.generic);
         }
         if !first {
             self.out.push('}');
@@ -265,7 +301,8 @@ impl Printer<'_> {
                 }
             }
         }
-        if starts_scope(op) {
+        // The generic form is named once, up front (`name_unique`).
+        if starts_scope(op) && !self.opts.generic {
             let mut c = Counters::default();
             self.name_regions(op, &mut c);
         }
@@ -394,7 +431,7 @@ pub(crate) fn write_symbol(out: &mut String, name: &str) {
     }
 }
 
-fn write_entry(out: &mut String, key: &str, value: &Attribute) {
+fn write_entry(out: &mut String, key: &str, value: &Attribute, modern: bool) {
     if is_bare_identifier(key) {
         out.push_str(key);
     } else {
@@ -402,11 +439,40 @@ fn write_entry(out: &mut String, key: &str, value: &Attribute) {
     }
     if *value != Attribute::Unit {
         out.push_str(" = ");
-        write_attr(out, value);
+        write_attr_styled(out, value, modern);
+    }
+}
+
+/// `write_attr` with the default type elided, as upstream prints
+/// attributes whose context implies it.
+pub(crate) fn write_attr_elided(out: &mut String, a: &Attribute) {
+    match a {
+        Attribute::Integer {
+            value,
+            ty:
+                Type::Integer {
+                    width: 64,
+                    signedness: Signedness::Signless,
+                },
+        } => {
+            let _ = write!(out, "{value}");
+        }
+        Attribute::Float {
+            bits,
+            ty: Type::Float(FloatKind::F64),
+        } => out.push_str(&format_float(*bits, FloatKind::F64)),
+        _ => write_attr_styled(out, a, true),
     }
 }
 
 pub(crate) fn write_attr(out: &mut String, a: &Attribute) {
+    write_attr_styled(out, a, false);
+}
+
+/// `modern`: spell what TFRT's MLIR and today's upstream print
+/// differently as upstream does (the generic form follows upstream, the
+/// custom form TFRT): array elements drop a default i64/f64 type.
+fn write_attr_styled(out: &mut String, a: &Attribute, modern: bool) {
     match a {
         Attribute::Unit => out.push_str("unit"),
         Attribute::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
@@ -442,7 +508,11 @@ pub(crate) fn write_attr(out: &mut String, a: &Attribute) {
                 if i > 0 {
                     out.push_str(", ");
                 }
-                write_attr(out, item);
+                if modern {
+                    write_attr_elided(out, item);
+                } else {
+                    write_attr_styled(out, item, false);
+                }
             }
             out.push(']');
         }
@@ -452,7 +522,7 @@ pub(crate) fn write_attr(out: &mut String, a: &Attribute) {
                 if i > 0 {
                     out.push_str(", ");
                 }
-                write_entry(out, k, v);
+                write_entry(out, k, v, modern);
             }
             out.push('}');
         }
@@ -518,7 +588,7 @@ pub(crate) fn write_attr(out: &mut String, a: &Attribute) {
         }
         Attribute::Distinct { id, referenced } => {
             let _ = write!(out, "distinct[{id}]<");
-            write_attr(out, referenced);
+            write_attr_styled(out, referenced, modern);
             out.push('>');
         }
         Attribute::DenseResource { ty, handle } => {
@@ -552,9 +622,9 @@ pub(crate) fn write_attr(out: &mut String, a: &Attribute) {
             values,
         } => {
             out.push_str("sparse<");
-            write_dense_body(out, indices);
+            write_dense_body(out, indices, modern);
             out.push_str(", ");
-            write_dense_body(out, values);
+            write_dense_body(out, values, modern);
             let _ = write!(out, "> : {ty}");
         }
         Attribute::Dialect { dialect, body } => {
@@ -648,11 +718,20 @@ fn write_dynamic(out: &mut String, value: i64) {
     }
 }
 
-/// The body of a dense elements attribute inside `sparse<...>`.
-fn write_dense_body(out: &mut String, attr: &Attribute) {
+/// The body of a dense elements attribute inside `sparse<...>`: upstream
+/// writes just the elements, without `dense<...>`.
+fn write_dense_body(out: &mut String, attr: &Attribute, modern: bool) {
     match attr {
-        Attribute::DenseElements(d) => write_dense(out, d),
-        other => write_attr(out, other),
+        Attribute::DenseElements(d) => {
+            let mut dense = String::new();
+            write_dense(&mut dense, d);
+            let body = dense
+                .strip_prefix("dense<")
+                .and_then(|b| b.strip_suffix('>'))
+                .unwrap_or(&dense);
+            out.push_str(body);
+        }
+        other => write_attr_styled(out, other, modern),
     }
 }
 

@@ -47,8 +47,27 @@ struct PendingOrder {
     offset: usize,
 }
 
+/// An isolated op whose regions were left undecoded (`read_lazy`): its
+/// position as (region, block, op) triples below the decoding root, and
+/// the nested IR section holding its regions.
+pub(super) struct Deferred<'a> {
+    pub path: Vec<usize>,
+    pub data: Reader<'a>,
+    pub num_regions: usize,
+    /// Frames above it, so the nesting limit holds across loads.
+    pub depth: usize,
+}
+
 struct IrReader<'s, 'a> {
     s: &'s mut Structure<'a>,
+    /// Defer isolated regions below the root instead of decoding them.
+    lazy: bool,
+    deferred: Vec<Deferred<'a>>,
+    /// `frames[0]` is a stand-in holding the root op (whole-file reads);
+    /// otherwise it is the op whose regions are being decoded.
+    pseudo_root: bool,
+    /// Nesting depth of `frames[0]` in the whole IR.
+    base_depth: usize,
     values: Vec<ValueData>,
     defined: Vec<bool>,
     /// Per value scope: local id → module value (`UNSET` when unused yet).
@@ -59,9 +78,24 @@ struct IrReader<'s, 'a> {
 }
 
 pub(super) fn read_ir(s: &mut Structure<'_>) -> Result<Module> {
+    let (module, deferred) = read_ir_with(s, false)?;
+    debug_assert!(deferred.is_empty());
+    Ok(module)
+}
+
+/// Reads the IR section; with `lazy`, isolated regions below the root op
+/// are returned undecoded (paths relative to `Module::op`).
+pub(super) fn read_ir_with<'a>(
+    s: &mut Structure<'a>,
+    lazy: bool,
+) -> Result<(Module, Vec<Deferred<'a>>)> {
     let ir = s.ir;
     let mut r = IrReader {
         s,
+        lazy,
+        deferred: Vec::new(),
+        pseudo_root: true,
+        base_depth: 0,
         values: Vec::new(),
         defined: Vec::new(),
         scopes: vec![Vec::new()],
@@ -70,30 +104,77 @@ pub(super) fn read_ir(s: &mut Structure<'_>) -> Result<Module> {
         orders: Vec::new(),
     };
     let root = r.run()?;
-    let mut module = wrap_root(root, r.values);
-    resolve_use_list_orders(&mut module, r.orders)?;
+    let (values, orders, mut deferred) = (r.values, r.orders, r.deferred);
+    let (mut module, wrapped) = wrap_root(root, values);
+    resolve_use_list_orders(&module.op, &mut module.values, orders)?;
+    if wrapped {
+        // The root op is op 0 of block 0 of the wrapper's region 0.
+        for d in &mut deferred {
+            d.path.splice(0..0, [0, 0, 0]);
+        }
+    }
     module.renumber_values();
-    Ok(module)
+    Ok((module, deferred))
+}
+
+/// Decodes the regions of `op` (deferred by `read_ir_with`) from `data`,
+/// adding their values to `values`. With `lazy`, isolated ops inside are
+/// deferred in turn (paths relative to `op`).
+pub(super) fn read_deferred<'a>(
+    s: &mut Structure<'a>,
+    op: Op,
+    deferred: &Deferred<'a>,
+    values: &mut Vec<ValueData>,
+    lazy: bool,
+) -> Result<(Op, Vec<Deferred<'a>>)> {
+    let taken = std::mem::take(values);
+    let defined = vec![true; taken.len()];
+    let mut r = IrReader {
+        s,
+        lazy,
+        deferred: Vec::new(),
+        pseudo_root: false,
+        base_depth: deferred.depth,
+        values: taken,
+        defined,
+        scopes: vec![Vec::new()],
+        readers: vec![deferred.data],
+        frames: vec![Frame {
+            op,
+            num_regions: deferred.num_regions,
+            isolated: true,
+            owns_reader: true,
+            region: None,
+        }],
+        orders: Vec::new(),
+    };
+    let result = r.drive();
+    *values = r.values;
+    let op = result?;
+    // Values of an isolated region are used only inside it.
+    resolve_use_list_orders(&op, values, r.orders)?;
+    Ok((op, r.deferred))
 }
 
 /// A `builtin.module` with one block is the module; anything else is
-/// wrapped in one, as MLIR's parser does.
-fn wrap_root(root: Op, values: Vec<ValueData>) -> Module {
+/// wrapped in one, as MLIR's parser does (the flag says which).
+fn wrap_root(root: Op, values: Vec<ValueData>) -> (Module, bool) {
     let is_module = root.name == crate::ir::MODULE_OP
         && root.regions.len() == 1
         && root.regions[0].blocks.len() == 1;
     if is_module {
-        return Module {
+        let module = Module {
             op: root,
             values,
             resources: Vec::new(),
             origin: None,
         };
+        return (module, false);
     }
     let mut module = Module::new(Location::Unknown);
     module.values = values;
     module.body_mut().ops.push(root);
-    module
+    (module, true)
 }
 
 impl<'a> IrReader<'_, 'a> {
@@ -127,6 +208,11 @@ impl<'a> IrReader<'_, 'a> {
                 end: 0,
             }),
         });
+        self.drive()
+    }
+
+    /// Runs the frame stack until `frames[0]` completes.
+    fn drive(&mut self) -> Result<Op> {
         loop {
             let top = self.frames.len() - 1;
             if let Some(rs) = &mut self.frames[top].region {
@@ -134,7 +220,7 @@ impl<'a> IrReader<'_, 'a> {
                     rs.ops_left -= 1;
                     let op = self.read_op()?;
                     if let Some(frame) = op {
-                        if self.frames.len() >= MAX_NESTING {
+                        if self.base_depth + self.frames.len() >= MAX_NESTING {
                             return Err(self
                                 .reader()
                                 .error(format!("regions nested deeper than {MAX_NESTING}")));
@@ -176,6 +262,7 @@ impl<'a> IrReader<'_, 'a> {
                     let rs = parent.region.as_mut().expect("parent reads a region");
                     rs.blocks[rs.current].ops.push(frame.op);
                 }
+                None if !self.pseudo_root => return Ok(frame.op),
                 None => {
                     let r = self.reader();
                     if !r.is_empty() {
@@ -503,6 +590,19 @@ impl<'a> IrReader<'_, 'a> {
                     format!("expected a nested IR section, found section {id}"),
                 ));
             }
+            // Below the root, a lazy read keeps the section for later.
+            if self.lazy && self.frames.len() > usize::from(self.pseudo_root) {
+                let path = self.next_op_path();
+                self.deferred.push(Deferred {
+                    path,
+                    depth: self.base_depth + self.frames.len(),
+                    data,
+                    num_regions,
+                });
+                let rs = self.region_state();
+                rs.blocks[rs.current].ops.push(op);
+                return Ok(None);
+            }
             self.readers.push(data);
             owns_reader = true;
         }
@@ -516,6 +616,25 @@ impl<'a> IrReader<'_, 'a> {
             owns_reader,
             region: None,
         }))
+    }
+
+    /// Where the op about to be pushed into the current block will sit, as
+    /// (region, block, op) triples from the decoding root.
+    fn next_op_path(&self) -> Vec<usize> {
+        let first = usize::from(self.pseudo_root);
+        let mut path = Vec::with_capacity(3 * (self.frames.len() - first));
+        for frame in &self.frames[first..] {
+            let rs = frame
+                .region
+                .as_ref()
+                .expect("frames below the top read a region");
+            path.extend([
+                frame.op.regions.len(),
+                rs.current,
+                rs.blocks[rs.current].ops.len(),
+            ]);
+        }
+        path
     }
 
     fn decode_properties(
@@ -660,12 +779,16 @@ fn read_segment_sizes(r: &mut Reader<'_>, len: usize) -> Result<Vec<i32>> {
 
 /// Counts each value's uses and turns the recorded orders into full
 /// permutations.
-fn resolve_use_list_orders(module: &mut Module, orders: Vec<PendingOrder>) -> Result<()> {
+fn resolve_use_list_orders(
+    root: &Op,
+    values: &mut [ValueData],
+    orders: Vec<PendingOrder>,
+) -> Result<()> {
     if orders.is_empty() {
         return Ok(());
     }
-    let mut uses = vec![0u32; module.values.len()];
-    let mut stack = vec![&module.op];
+    let mut uses = vec![0u32; values.len()];
+    let mut stack = vec![root];
     while let Some(op) = stack.pop() {
         for v in &op.operands {
             uses[v.index()] += 1;
@@ -712,7 +835,7 @@ fn resolve_use_list_orders(module: &mut Module, orders: Vec<PendingOrder>) -> Re
                 ));
             }
         }
-        module.values[order.value.index()].use_list_order = Some(perm.into_boxed_slice());
+        values[order.value.index()].use_list_order = Some(perm.into_boxed_slice());
     }
     Ok(())
 }

@@ -5,7 +5,10 @@
 //! blobs are borrowed from the input until the module is built.
 
 mod ir;
+mod lazy;
 mod table;
+
+pub use lazy::{LazyModule, read_lazy};
 
 pub use table::MAX_NESTING;
 pub(crate) use table::{EntrySpan, Table};
@@ -252,6 +255,13 @@ impl<'a> Structure<'a> {
     /// Decodes the IR section into a module.
     pub fn into_module(mut self) -> Result<Module> {
         let mut module = ir::read_ir(&mut self)?;
+        self.attach_metadata(&mut module);
+        Ok(module)
+    }
+
+    /// Origin (version, producer, registered ops, dialect versions) and
+    /// resources.
+    fn attach_metadata(&self, module: &mut Module) {
         let dialects = &self.table.dialects;
         let mut registered: Vec<String> = self
             .op_names
@@ -286,7 +296,6 @@ impl<'a> Structure<'a> {
                     .collect(),
             })
             .collect();
-        Ok(module)
     }
 }
 
