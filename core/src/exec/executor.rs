@@ -107,11 +107,10 @@ pub(crate) fn execute(
         registers: (0..tables.num_registers())
             .map(|_| AtomicPtr::new(std::ptr::null_mut()))
             .collect(),
-        remaining: (0..tables.num_registers())
-            .map(|r| {
-                let producer_share = tables.is_result[r] || tables.read_early[r];
-                AtomicU32::new(tables.reader_counts[r] + u32::from(producer_share))
-            })
+        remaining: tables
+            .initial_uses
+            .iter()
+            .map(|&n| AtomicU32::new(n))
             .collect(),
         ready: tables
             .kernels

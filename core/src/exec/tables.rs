@@ -61,6 +61,10 @@ pub struct FunctionTables {
     /// Per register: whether a non-strict kernel may read it before its
     /// producer runs (and install a placeholder the producer must forward).
     pub read_early: Box<[bool]>,
+    /// Per register: the uses an execution waits for before releasing the
+    /// value: its readers, plus the producer's forward when the register may
+    /// hold a placeholder.
+    pub initial_uses: Box<[u32]>,
 }
 
 /// A kernel record viewed in place.
@@ -231,6 +235,7 @@ impl FunctionTables {
             results: body.results.clone().into_boxed_slice(),
             is_result: vec![false; num_registers].into_boxed_slice(),
             read_early: vec![false; num_registers].into_boxed_slice(),
+            initial_uses: Box::default(),
         };
         let record_offset =
             |id: usize| body.kernel_list_offset + u64::from(body.kernels[id].offset);
@@ -406,6 +411,12 @@ impl FunctionTables {
                 tables.read_early[register as usize] = true;
             }
         }
+        tables.initial_uses = (0..num_registers)
+            .map(|r| {
+                let producer_share = tables.is_result[r] || tables.read_early[r];
+                tables.reader_counts[r] + u32::from(producer_share)
+            })
+            .collect();
         if tables.kind == FunctionKind::Sync {
             check_sync_function(&tables).map_err(|m| bad(body.offset, m))?;
         }
