@@ -338,9 +338,12 @@ pub(crate) fn hex_bits(bits: u128, width: u32) -> String {
 pub(crate) fn format_float(bits: u128, kind: FloatKind) -> String {
     let hex = || hex_bits(bits, kind.bit_width());
     if matches!(kind, FloatKind::F80 | FloatKind::F128) {
-        // The text front end reads these formats through f64, so the
-        // round trip below would prove nothing: decide exactly instead.
-        return wide::short_decimal(bits, kind).unwrap_or_else(hex);
+        // Upstream's six-digit spelling, but only when our own parser (which
+        // reads these formats through f64) gives the same bits back: text
+        // must round-trip. Otherwise the exact hex pattern.
+        return wide::short_decimal(bits, kind)
+            .filter(|s| float_bits_from_decimal(s, kind) == Some(bits))
+            .unwrap_or_else(hex);
     }
     let Some(v) = float_value(bits, kind) else {
         return hex();
@@ -717,18 +720,27 @@ mod tests {
         // f64's 0.1 widened is not the f128 nearest 0.1: no short form.
         let tenth = f64_to_f128(0.1);
         assert_eq!(format_float(tenth, FloatKind::F128), hex_bits(tenth, 128));
-        // The f128 and f80 nearest 0.1 (upstream's bytes) read back from it.
+        // The f128 and f80 nearest 0.1 (upstream's bytes) are what upstream
+        // prints as 1.000000e-01, but our parser reads that through f64 and
+        // would not get them back: the exact hex pattern keeps the round
+        // trip (upstream parses hex float literals too).
         let f128_tenth = 0x3FFB999999999999999999999999999Au128;
-        assert_eq!(format_float(f128_tenth, FloatKind::F128), "1.000000e-01");
+        assert_eq!(
+            format_float(f128_tenth, FloatKind::F128),
+            hex_bits(f128_tenth, 128)
+        );
         let f80_tenth = (0x3FFBu128 << 64) | 0xCCCCCCCCCCCCCCCD;
-        assert_eq!(format_float(f80_tenth, FloatKind::F80), "1.000000e-01");
+        assert_eq!(
+            format_float(f80_tenth, FloatKind::F80),
+            hex_bits(f80_tenth, 80)
+        );
         assert_eq!(
             format_float(f80_tenth + 1, FloatKind::F80),
             hex_bits(f80_tenth + 1, 80)
         );
-        // Extremes: the smallest f128 subnormal (6.4751751e-4966: within
-        // half an ulp of six digits) and the largest f80.
-        assert_eq!(format_float(1, FloatKind::F128), "6.475180e-4966");
+        // Extremes: the smallest f128 subnormal (upstream's 6.475180e-4966,
+        // beyond f64's range for our parser) and the largest f80.
+        assert_eq!(format_float(1, FloatKind::F128), hex_bits(1, 128));
         let f80_max = (0x7FFEu128 << 64) | u128::from(u64::MAX);
         // 1.18973149...e4932: `1.189730e+4932` would not read back.
         assert_eq!(format_float(f80_max, FloatKind::F80), hex_bits(f80_max, 80));
