@@ -565,12 +565,7 @@ impl Execution {
                     code: record.code(),
                     location: record.location(),
                 };
-                match info.func {
-                    Some(func) => func(&frame),
-                    // Load resolves every kernel; only the pseudo kernel,
-                    // which never runs, has none.
-                    None => frame.report_error("kernel has no implementation", ErrorCode::Internal),
-                }
+                info.invoke(&frame);
             }
             Some(e) => {
                 for slot in results {

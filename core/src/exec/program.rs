@@ -194,11 +194,6 @@ impl Program {
         &self.kernel_names
     }
 
-    #[inline]
-    pub(crate) fn kernel_impl(&self, code: u32) -> KernelImpl {
-        self.kernels[code as usize]
-    }
-
     pub(crate) fn native(&self, index: usize) -> Option<NativeFn> {
         self.natives.get(index).copied().flatten()
     }

@@ -58,7 +58,7 @@ pub(crate) fn execute(
                     code: record.code(),
                     location: record.location(),
                 };
-                (program.kernel_impl(record.code()).func)(&frame);
+                tables.kernels[id].invoke(&frame);
             }
         }
         for (n, &register) in record.results().iter().enumerate() {

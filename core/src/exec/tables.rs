@@ -38,6 +38,22 @@ pub struct KernelInfo {
     pub func: Option<KernelFn>,
 }
 
+impl KernelInfo {
+    /// Calls the kernel's implementation on `frame`.
+    #[inline(always)]
+    pub fn invoke(&self, frame: &super::frame::KernelFrame<'_>) {
+        match self.func {
+            Some(func) => func(frame),
+            // Load resolves every kernel; only the pseudo kernel, which
+            // never runs, has none.
+            None => frame.report_error(
+                "kernel has no implementation",
+                crate::runtime::ErrorCode::Internal,
+            ),
+        }
+    }
+}
+
 /// Decoded tables of one BEF or sync function.
 #[derive(Debug)]
 pub struct FunctionTables {
