@@ -121,12 +121,12 @@ struct Reported {
 }
 
 /// Loads the input: BEF as is, text translated (with its parse or
-/// translation errors rendered).
-fn load_input(path: &Path, name: &str) -> Result<BefBuffer, Failure> {
+/// translation errors rendered). Also says whether the input was text.
+fn load_input(path: &Path, name: &str) -> Result<(BefBuffer, bool), Failure> {
     let buffer =
         BefBuffer::load(path).map_err(|e| Failure::Message(format!("cannot read {name}: {e}")))?;
     if buffer.bytes().starts_with(&MAGIC) {
-        return Ok(buffer);
+        return Ok((buffer, false));
     }
     let source = std::str::from_utf8(buffer.bytes()).map_err(|e| {
         Failure::Message(format!(
@@ -150,7 +150,7 @@ fn load_input(path: &Path, name: &str) -> Result<BefBuffer, Failure> {
             }
             Failure::Reported
         })?;
-    Ok(BefBuffer::copy_from(&bytes))
+    Ok((BefBuffer::copy_from(&bytes), true))
 }
 
 /// Runs the command; `Ok` means exit status 0.
@@ -160,8 +160,8 @@ pub fn run(args: &RunArgs, registry: &KernelRegistry) -> Result<(), Failure> {
     } else {
         args.input.display().to_string()
     };
-    let buffer = load_input(&args.input, &name)?;
-    let source_files = source_files(&buffer, &name);
+    let (buffer, input_is_text) = load_input(&args.input, &name)?;
+    let source_files = source_files(&buffer, &name, input_is_text);
 
     let allocator = allocator(args.host_allocator);
     let work_queue = create_work_queue(&args.work_queue).map_err(|e| {
@@ -377,7 +377,7 @@ fn to_ir(diag: &Diagnostic) -> ir::Diagnostic {
 
 /// Source files whose annotations are checked: the input if it is text,
 /// and every readable file named in the BEF's location strings.
-fn source_files(buffer: &BefBuffer, name: &str) -> Vec<String> {
+fn source_files(buffer: &BefBuffer, name: &str, input_is_text: bool) -> Vec<String> {
     let mut files = Vec::new();
     let Ok(bef) = buffer.open() else {
         files.push(name.to_string());
@@ -396,14 +396,10 @@ fn source_files(buffer: &BefBuffer, name: &str) -> Vec<String> {
             }
         }
     }
-    if !files.iter().any(|f| f == name) && Path::new(name).is_file() && !is_bef_file(name) {
+    if input_is_text && !files.iter().any(|f| f == name) && Path::new(name).is_file() {
         files.push(name.to_string());
     }
     files
-}
-
-fn is_bef_file(path: &str) -> bool {
-    std::fs::read(path).is_ok_and(|b| b.starts_with(&MAGIC))
 }
 
 /// Matches runtime errors against annotations, file by file; prints the
