@@ -34,7 +34,7 @@ use super::context::ExecutionContext;
 use super::frame::KernelFrame;
 use super::observer::{ExecEvent, ExecutionId};
 use super::program::Program;
-use super::tables::FunctionTables;
+use super::tables::{FunctionTables, Output, RegisterKind, UserLink};
 use crate::runtime::{AsyncValue, Diagnostic, ErrorCode};
 
 /// Continuations nested deeper than this are enqueued instead of run.
@@ -64,14 +64,20 @@ impl Drop for StackGuard {
     }
 }
 
+/// A register of one execution: its value (one owned reference, or null)
+/// and the uses still to come (the last one releases the value), side by
+/// side so a use touches one cache line.
+struct Slot {
+    value: AtomicPtr<()>,
+    remaining: AtomicU32,
+}
+
 /// One execution of one function.
 struct Execution {
     program: Arc<Program>,
     tables: Arc<FunctionTables>,
     ctx: ExecutionContext,
-    registers: Box<[AtomicPtr<()>]>,
-    /// Uses still to come per register; the last one releases the value.
-    remaining: Box<[AtomicU32]>,
+    slots: Box<[Slot]>,
     ready: Box<[AtomicU32]>,
     /// Non-zero when an observer is attached.
     id: ExecutionId,
@@ -104,24 +110,24 @@ pub(crate) fn execute(
         program: program.clone(),
         tables: tables.clone(),
         ctx: ctx.clone(),
-        registers: (0..tables.num_registers())
-            .map(|_| AtomicPtr::new(std::ptr::null_mut()))
-            .collect(),
-        remaining: tables
+        slots: tables
             .initial_uses
             .iter()
-            .map(|&n| AtomicU32::new(n))
+            .map(|&n| Slot {
+                value: AtomicPtr::new(std::ptr::null_mut()),
+                remaining: AtomicU32::new(n),
+            })
             .collect(),
         ready: tables
-            .kernels
+            .initial_ready
             .iter()
-            .map(|k| AtomicU32::new(k.ready_count))
+            .map(|&n| AtomicU32::new(n))
             .collect(),
         id,
     });
     // Results are indirect placeholders, forwarded when their producers run.
     for &register in tables.results.iter() {
-        let slot = &exec.registers[register as usize];
+        let slot = &exec.slots[register as usize].value;
         let current = slot.load(Ordering::Relaxed);
         if let Some(existing) = NonNull::new(current) {
             // SAFETY: the register holds its reference until its last use,
@@ -142,6 +148,10 @@ struct ReadyQueue {
     stream: u32,
     inline: Vec<u32>,
     outline: Vec<u32>,
+    /// Whether this thread alone holds the execution (see
+    /// [`Execution::exclusive`]); refreshed before each kernel and cleared
+    /// when this thread shares the execution with a continuation or task.
+    exclusive: bool,
 }
 
 impl ReadyQueue {
@@ -150,6 +160,7 @@ impl ReadyQueue {
             stream,
             inline: Vec::new(),
             outline: Vec::new(),
+            exclusive: false,
         }
     }
 
@@ -185,19 +196,14 @@ struct FrameBuffers {
 
 impl Execution {
     fn run(self: &Arc<Self>, args: &[AsyncValue]) {
-        let tables = &self.tables;
-        let mut queue = ReadyQueue::new(tables.kernels[0].stream_id);
-        let pseudo = tables.record(0);
-        let counts = pseudo.used_by_counts();
-        let mut at = pseudo.used_by_start();
-        let words = pseudo.words();
+        let tables = &*self.tables;
+        let pseudo = &tables.kernels[0];
+        let mut queue = ReadyQueue::new(pseudo.stream_id);
+        let outputs = tables.outputs_of(pseudo);
+        queue.exclusive = self.exclusive();
         // Result 0 triggers the kernels without operands.
-        let users = &words[at..at + counts[0] as usize];
-        at += counts[0] as usize;
-        self.decrement(users, None, &mut queue);
-        for (n, &register) in pseudo.results().iter().enumerate().skip(1) {
-            let users = &words[at..at + counts[n] as usize];
-            at += counts[n] as usize;
+        self.decrement(tables.users_of(&outputs[0]), &mut queue);
+        for (n, output) in outputs.iter().enumerate().skip(1) {
             let value = match args.get(n - 1) {
                 Some(arg) => arg.clone(),
                 None => AsyncValue::error(
@@ -210,7 +216,7 @@ impl Execution {
                     .with_code(ErrorCode::InvalidArgument),
                 ),
             };
-            self.publish(register, value, (0, n), users, &mut queue);
+            self.publish(value, 0, n, output, &mut queue);
         }
         self.process(queue);
     }
@@ -222,57 +228,61 @@ impl Execution {
         }
     }
 
-    /// Makes `value` the content of `register` and schedules `users` (the
-    /// users of result `n` of kernel `producer`), now if the value is
-    /// available, otherwise when it becomes available.
-    #[inline]
+    /// Makes `value` the content of `output` (result `n` of kernel
+    /// `producer`) and schedules its users, now if the value is available,
+    /// otherwise when it becomes available.
+    #[inline(always)]
     fn publish(
         self: &Arc<Self>,
-        register: u32,
         value: AsyncValue,
-        (producer, n): (u32, usize),
-        users: &[u32],
+        producer: u32,
+        n: usize,
+        output: &Output,
         queue: &mut ReadyQueue,
     ) {
-        if value.is_available() || users.is_empty() {
-            self.set_register(register, value);
-            self.decrement(users, Some(register), queue);
-            return;
+        if value.is_available() || output.num_users == 0 {
+            self.set_register(output, value);
+            self.decrement(self.tables.users_of(output), queue);
+        } else {
+            self.publish_later(value, producer, n, queue.stream);
+            queue.exclusive = false;
         }
+    }
+
+    /// Defers [`publish`](Self::publish) of an unavailable value until it
+    /// resolves.
+    #[inline(never)]
+    fn publish_later(self: &Arc<Self>, value: AsyncValue, producer: u32, n: usize, stream: u32) {
         let exec = self.clone();
-        let stream = queue.stream;
         let waiting = value.clone();
         waiting.and_then(move || {
             let (_guard, must_enqueue) = StackGuard::enter();
             if must_enqueue {
                 let ctx = exec.ctx.clone();
-                ctx.enqueue_work(move || exec.resume(stream, register, value, producer, n));
+                ctx.enqueue_work(move || exec.resume(stream, value, producer, n));
             } else {
-                exec.resume(stream, register, value, producer, n);
+                exec.resume(stream, value, producer, n);
             }
         });
     }
 
     /// The deferred half of [`publish`](Self::publish).
-    fn resume(
-        self: &Arc<Self>,
-        stream: u32,
-        register: u32,
-        value: AsyncValue,
-        producer: u32,
-        n: usize,
-    ) {
+    fn resume(self: &Arc<Self>, stream: u32, value: AsyncValue, producer: u32, n: usize) {
         let mut queue = ReadyQueue::new(stream);
-        self.set_register(register, value);
-        let users = self.tables.record(producer as usize).users(n);
-        self.decrement(users, Some(register), &mut queue);
+        let tables = &*self.tables;
+        let output = &tables.outputs_of(&tables.kernels[producer as usize])[n];
+        self.set_register(output, value);
+        queue.exclusive = self.exclusive();
+        self.decrement(tables.users_of(output), &mut queue);
         self.process(queue);
     }
 
     /// Whether only the running thread can touch this execution's
     /// counters: nothing else holds it (continuations and queued tasks each
     /// hold an `Arc`). The acquire fence pairs with the release decrement of
-    /// the last other holder, so its updates are visible.
+    /// the last other holder, so its updates are visible. Only this thread
+    /// can make the answer false again (by cloning the `Arc`), so it stays
+    /// valid until this thread publishes or enqueues.
     #[inline(always)]
     fn exclusive(self: &Arc<Self>) -> bool {
         if Arc::strong_count(self) == 1 {
@@ -297,14 +307,13 @@ impl Execution {
 
     /// Records one use of `register`; the last releases its value.
     #[inline(always)]
-    fn used(self: &Arc<Self>, register: u32) {
-        let r = register as usize;
-        if Self::count_down(&self.remaining[r], self.exclusive()) {
+    fn used(&self, register: u32, exclusive: bool) {
+        let slot = &self.slots[register as usize];
+        if Self::count_down(&slot.remaining, exclusive) {
             // The last use: every other use happened before (through the
             // counter), so no atomic exchange is needed.
-            let slot = &self.registers[r];
-            let ptr = slot.load(Ordering::Acquire);
-            slot.store(std::ptr::null_mut(), Ordering::Relaxed);
+            let ptr = slot.value.load(Ordering::Acquire);
+            slot.value.store(std::ptr::null_mut(), Ordering::Relaxed);
             if let Some(ptr) = NonNull::new(ptr) {
                 // SAFETY: the register owned one reference, released by its
                 // last use (this one).
@@ -313,48 +322,54 @@ impl Execution {
         }
     }
 
-    #[inline]
-    fn set_register(self: &Arc<Self>, register: u32, value: AsyncValue) {
-        let r = register as usize;
-        let slot = &self.registers[r];
+    #[inline(always)]
+    fn set_register(self: &Arc<Self>, output: &Output, value: AsyncValue) {
         if self.id != 0 {
             let state = value.state();
             self.observe(|| ExecEvent::RegisterSet {
                 execution: self.id,
-                register,
+                register: output.register,
                 state,
             });
         }
-        if self.tables.is_result[r] {
-            // The placeholder installed before execution started.
-            self.forward_placeholder(slot, value);
-            self.used(register);
-            return;
-        }
-        if self.tables.reader_counts[r] == 0 {
-            return; // nobody reads it: drop the value
-        }
-        let raw = value.into_raw();
-        if !self.tables.read_early[r] {
+        let slot = &self.slots[output.register as usize].value;
+        match output.kind {
             // Only this producer writes the register.
-            slot.store(raw.as_ptr(), Ordering::Release);
-            return;
+            RegisterKind::Plain => slot.store(value.into_raw().as_ptr(), Ordering::Release),
+            RegisterKind::Unread => drop(value),
+            RegisterKind::Result | RegisterKind::ReadEarly => {
+                self.set_shared_register(output, value)
+            }
         }
-        if slot
-            .compare_exchange(
-                std::ptr::null_mut(),
-                raw.as_ptr(),
-                Ordering::Release,
-                Ordering::Acquire,
-            )
-            .is_err()
-        {
-            // A non-strict reader installed a placeholder first.
-            // SAFETY: the reference the value came with (not published).
-            let value = unsafe { AsyncValue::from_raw(raw) };
+    }
+
+    /// Sets a register that may hold a placeholder: a function result (the
+    /// placeholder installed before execution started) or one a non-strict
+    /// reader may have read first.
+    #[cold]
+    fn set_shared_register(self: &Arc<Self>, output: &Output, value: AsyncValue) {
+        let slot = &self.slots[output.register as usize].value;
+        if output.kind == RegisterKind::Result {
             self.forward_placeholder(slot, value);
+        } else {
+            let raw = value.into_raw();
+            if slot
+                .compare_exchange(
+                    std::ptr::null_mut(),
+                    raw.as_ptr(),
+                    Ordering::Release,
+                    Ordering::Acquire,
+                )
+                .is_err()
+            {
+                // A non-strict reader installed a placeholder first.
+                // SAFETY: the reference the value came with (not published).
+                let value = unsafe { AsyncValue::from_raw(raw) };
+                self.forward_placeholder(slot, value);
+            }
         }
-        self.used(register);
+        // The producer's own use of the register.
+        self.used(output.register, self.exclusive());
     }
 
     /// Forwards the placeholder in `slot` to `value`.
@@ -369,28 +384,21 @@ impl Execution {
     }
 
     /// Decrements the ready count of each user; collects those now ready.
-    #[inline]
-    fn decrement(self: &Arc<Self>, users: &[u32], register: Option<u32>, queue: &mut ReadyQueue) {
-        let exclusive = self.exclusive();
-        for &user in users {
-            let info = &self.tables.kernels[user as usize];
-            if info.non_strict {
-                let first = self.tables.record(user as usize).arguments()[0];
-                if register != Some(first) {
-                    continue;
-                }
-            }
-            if Self::count_down(&self.ready[user as usize], exclusive) {
+    #[inline(always)]
+    fn decrement(self: &Arc<Self>, users: &[UserLink], queue: &mut ReadyQueue) {
+        let exclusive = queue.exclusive;
+        for link in users {
+            if Self::count_down(&self.ready[link.kernel as usize], exclusive) {
                 if self.id != 0 {
                     self.observe(|| ExecEvent::KernelReady {
                         execution: self.id,
-                        kernel: user,
+                        kernel: link.kernel,
                     });
                 }
-                if info.stream_id == queue.stream {
-                    queue.inline.push(user);
+                if link.stream == queue.stream {
+                    queue.inline.push(link.kernel);
                 } else {
-                    queue.outline.push(user);
+                    queue.outline.push(link.kernel);
                 }
             }
         }
@@ -413,6 +421,7 @@ impl Execution {
             let Some(id) = queue.inline.pop() else {
                 break;
             };
+            queue.exclusive = self.exclusive();
             self.run_kernel(id, &mut buffers, &mut queue);
         }
     }
@@ -433,6 +442,7 @@ impl Execution {
                     stream,
                     inline,
                     outline: Vec::new(),
+                    exclusive: false,
                 };
                 exec.process(queue);
             });
@@ -440,16 +450,20 @@ impl Execution {
         ids.clear();
     }
 
-    /// Borrows the value of `register` for a strict reader.
+    /// Borrows the value of `register` for a strict reader; true when it
+    /// is an error.
     #[inline(always)]
-    fn borrow(&self, register: u32, buffers: &mut FrameBuffers) {
-        match NonNull::new(self.registers[register as usize].load(Ordering::Acquire)) {
-            // SAFETY: the register keeps its reference until this reader's
-            // use is recorded after the kernel returns; the handle is never
-            // dropped (ManuallyDrop).
-            Some(ptr) => buffers
-                .args
-                .push(ManuallyDrop::new(unsafe { AsyncValue::from_raw(ptr) })),
+    fn borrow(&self, register: u32, buffers: &mut FrameBuffers) -> bool {
+        match NonNull::new(self.slots[register as usize].value.load(Ordering::Acquire)) {
+            Some(ptr) => {
+                // SAFETY: the register keeps its reference until this
+                // reader's use is recorded after the kernel returns; the
+                // handle is never dropped (ManuallyDrop).
+                let value = ManuallyDrop::new(unsafe { AsyncValue::from_raw(ptr) });
+                let is_error = value.is_error();
+                buffers.args.push(value);
+                is_error
+            }
             None => self.borrow_fallback(
                 AsyncValue::error(
                     Diagnostic::new(format!(
@@ -463,9 +477,11 @@ impl Execution {
         }
     }
 
-    /// Lends an owned value kept in `buffers.fallback` for this kernel.
+    /// Lends an owned value kept in `buffers.fallback` for this kernel;
+    /// true when it is an error.
     #[cold]
-    fn borrow_fallback(&self, value: AsyncValue, buffers: &mut FrameBuffers) {
+    fn borrow_fallback(&self, value: AsyncValue, buffers: &mut FrameBuffers) -> bool {
+        let is_error = value.is_error();
         let ptr = value.into_raw();
         // SAFETY: `fallback` owns the reference and keeps the value alive
         // while the kernel runs; the view in `args` is never dropped.
@@ -475,12 +491,13 @@ impl Execution {
                 .args
                 .push(ManuallyDrop::new(AsyncValue::from_raw(ptr)));
         }
+        is_error
     }
 
     /// Borrows `register` for a non-strict reader, installing a placeholder
     /// if its producer has not run.
     fn borrow_or_placeholder(&self, register: u32, buffers: &mut FrameBuffers) {
-        let slot = &self.registers[register as usize];
+        let slot = &self.slots[register as usize].value;
         let mut current = slot.load(Ordering::Acquire);
         if current.is_null() {
             let raw = AsyncValue::indirect().into_raw();
@@ -505,21 +522,24 @@ impl Execution {
             .push(ManuallyDrop::new(unsafe { AsyncValue::from_raw(ptr) }));
     }
 
+    #[inline(always)]
     fn run_kernel(self: &Arc<Self>, id: u32, buffers: &mut FrameBuffers, queue: &mut ReadyQueue) {
         let tables = &*self.tables;
         let info = &tables.kernels[id as usize];
-        let record = tables.record_of(info);
-        let host = self.ctx.host();
-        let cancelled = host.cancel_value();
-        let mut error: Option<&AsyncValue> = cancelled.as_ref();
+        let [num_args, num_attributes, num_functions, num_results] =
+            info.counts.map(|c| c as usize);
+        let (arguments, rest) = tables.words[info.args as usize..].split_at(num_args);
+        let (attributes, rest) = rest.split_at(num_attributes);
+        let functions = &rest[..num_functions];
         buffers.args.clear();
+        let mut any_error = false;
         if info.non_strict {
-            for &register in record.arguments() {
+            for &register in arguments {
                 self.borrow_or_placeholder(register, buffers);
             }
         } else {
-            for &register in record.arguments() {
-                self.borrow(register, buffers);
+            for &register in arguments {
+                any_error |= self.borrow(register, buffers);
             }
         }
         // SAFETY: `ManuallyDrop<T>` is `repr(transparent)` over `T`.
@@ -527,30 +547,25 @@ impl Execution {
             &*(buffers.args.as_slice() as *const [ManuallyDrop<AsyncValue>]
                 as *const [AsyncValue])
         };
-        let num_results = record.num_results();
         // Slots are left empty by the previous kernel (its results were
         // taken), so only growth needs work.
         if buffers.results.len() < num_results {
             buffers.results.resize_with(num_results, || Cell::new(None));
         }
         let results = &buffers.results[..num_results];
-        if !info.non_strict
-            && let Some(e) = args.iter().find(|a| a.is_error())
-        {
-            error = Some(e);
+        let host = self.ctx.host();
+        let cancelled = if host.is_cancelled() {
+            host.cancel_value()
+        } else {
+            None
+        };
+        let mut error: Option<&AsyncValue> = cancelled.as_ref();
+        if any_error {
+            error = args.iter().find(|a| a.is_error());
         }
         let observed = self.id != 0;
         if observed {
-            let name = self.program.kernel_names()[record.code() as usize].as_str();
-            if let Some(observer) = self.ctx.observer() {
-                observer.on_event(&ExecEvent::KernelStart {
-                    execution: self.id,
-                    kernel: id,
-                    name,
-                    thread: std::thread::current().id(),
-                    time: Instant::now(),
-                });
-            }
+            self.observe_kernel_start(id, info.code);
         }
         let skipped = error.is_some();
         match error {
@@ -558,12 +573,12 @@ impl Execution {
                 let frame = KernelFrame {
                     args,
                     results,
-                    attributes: record.attributes(),
-                    functions: record.functions(),
+                    attributes,
+                    functions,
                     program: &self.program,
                     ctx: &self.ctx,
-                    code: record.code(),
-                    location: record.location(),
+                    code: info.code,
+                    location: info.location,
                 };
                 info.invoke(&frame);
             }
@@ -588,20 +603,29 @@ impl Execution {
         if !buffers.fallback.is_empty() {
             buffers.fallback.clear();
         }
-        for &register in record.arguments() {
-            self.used(register);
+        for &register in arguments {
+            self.used(register, queue.exclusive);
         }
-        let counts = record.used_by_counts();
-        let mut at = record.used_by_start();
-        let words = record.words();
-        for (n, &register) in record.results().iter().enumerate() {
-            let users = &words[at..at + counts[n] as usize];
-            at += counts[n] as usize;
+        for (n, output) in tables.outputs_of(info).iter().enumerate() {
             let value = match results[n].take() {
                 Some(value) => value,
-                None => self.missing_result(record.code(), record.location(), n),
+                None => self.missing_result(info.code, info.location, n),
             };
-            self.publish(register, value, (id, n), users, queue);
+            self.publish(value, id, n, output, queue);
+        }
+    }
+
+    #[cold]
+    fn observe_kernel_start(&self, id: u32, code: u32) {
+        let name = self.program.kernel_names()[code as usize].as_str();
+        if let Some(observer) = self.ctx.observer() {
+            observer.on_event(&ExecEvent::KernelStart {
+                execution: self.id,
+                kernel: id,
+                name,
+                thread: std::thread::current().id(),
+                time: Instant::now(),
+            });
         }
     }
 
@@ -621,8 +645,8 @@ impl Drop for Execution {
     fn drop(&mut self) {
         // Registers whose uses never all came (a value that never became
         // available) still own their reference.
-        for slot in self.registers.iter_mut() {
-            if let Some(ptr) = NonNull::new(*slot.get_mut()) {
+        for slot in self.slots.iter_mut() {
+            if let Some(ptr) = NonNull::new(*slot.value.get_mut()) {
                 // SAFETY: a non-null register owns one reference; `&mut self`
                 // means nothing else can reach it any more.
                 drop(unsafe { AsyncValue::from_raw(ptr) });

@@ -36,6 +36,46 @@ pub struct KernelInfo {
     /// The kernel's implementation, resolved once (the pseudo kernel has
     /// none and never runs).
     pub func: Option<KernelFn>,
+    /// Word index in [`FunctionTables::words`] of the argument registers
+    /// (followed by the attribute offsets and function indices).
+    pub args: u32,
+    /// Index in [`FunctionTables::outputs`] of the first result.
+    pub outputs: u32,
+}
+
+/// How the executor stores a value published into a register.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RegisterKind {
+    /// Nothing reads it: the value is dropped.
+    Unread,
+    /// Only the producer writes it, after which its readers borrow it.
+    Plain,
+    /// A function result: it holds a placeholder the value is forwarded to.
+    Result,
+    /// A non-strict reader may install a placeholder before the producer
+    /// runs; the producer then forwards to it.
+    ReadEarly,
+}
+
+/// One result of a kernel, as the executor publishes it.
+#[derive(Debug, Clone, Copy)]
+pub struct Output {
+    pub register: u32,
+    pub kind: RegisterKind,
+    /// `links[users..users + num_users]` are the kernels whose ready count
+    /// this result decrements.
+    pub users: u32,
+    pub num_users: u32,
+}
+
+/// A ready-count link from a result to a kernel that waits for it. Links of
+/// a non-strict kernel's later arguments are left out: it waits only for
+/// its first.
+#[derive(Debug, Clone, Copy)]
+pub struct UserLink {
+    pub kernel: u32,
+    /// The kernel's stream, copied so scheduling needs no other load.
+    pub stream: u32,
 }
 
 impl KernelInfo {
@@ -81,6 +121,12 @@ pub struct FunctionTables {
     /// value: its readers, plus the producer's forward when the register may
     /// hold a placeholder.
     pub initial_uses: Box<[u32]>,
+    /// Per kernel: its ready count when an execution starts.
+    pub initial_ready: Box<[u32]>,
+    /// Every kernel's results, in kernel order (see [`KernelInfo::outputs`]).
+    pub outputs: Box<[Output]>,
+    /// The user links of every output (see [`Output::users`]).
+    pub links: Box<[UserLink]>,
 }
 
 /// A kernel record viewed in place.
@@ -237,6 +283,8 @@ impl FunctionTables {
                 } else {
                     implementation(record.code()).map(|k| k.func)
                 },
+                args: offset + (HEADER + counts[3] as usize) as u32,
+                outputs: 0,
             });
         }
         let mut tables = FunctionTables {
@@ -252,6 +300,9 @@ impl FunctionTables {
             is_result: vec![false; num_registers].into_boxed_slice(),
             read_early: vec![false; num_registers].into_boxed_slice(),
             initial_uses: Box::default(),
+            initial_ready: Box::default(),
+            outputs: Box::default(),
+            links: Box::default(),
         };
         let record_offset =
             |id: usize| body.kernel_list_offset + u64::from(body.kernels[id].offset);
@@ -433,10 +484,80 @@ impl FunctionTables {
                 tables.reader_counts[r] + u32::from(producer_share)
             })
             .collect();
+        tables.initial_ready = tables.kernels.iter().map(|k| k.ready_count).collect();
+        tables.build_outputs();
         if tables.kind == FunctionKind::Sync {
             check_sync_function(&tables).map_err(|m| bad(body.offset, m))?;
         }
         Ok(tables)
+    }
+}
+
+impl FunctionTables {
+    /// Flattens every result's register kind and user links (validated
+    /// before) into [`outputs`](Self::outputs) and [`links`](Self::links).
+    fn build_outputs(&mut self) {
+        let mut outputs = Vec::new();
+        let mut links = Vec::new();
+        for id in 0..self.kernels.len() {
+            self.kernels[id].outputs = outputs.len() as u32;
+            let record = self.record(id);
+            let mut at = record.used_by_start();
+            for (n, &count) in record.used_by_counts().iter().enumerate() {
+                let register = record.results()[n];
+                let users = links.len() as u32;
+                for &user in &record.words()[at..at + count as usize] {
+                    let info = &self.kernels[user as usize];
+                    let counts_towards_ready = !info.non_strict
+                        || self.record_of(info).arguments().first() == Some(&register);
+                    if counts_towards_ready {
+                        links.push(UserLink {
+                            kernel: user,
+                            stream: info.stream_id,
+                        });
+                    }
+                }
+                at += count as usize;
+                let r = register as usize;
+                let kind = if id == 0 && n == 0 {
+                    RegisterKind::Unread // the pseudo register
+                } else if self.is_result[r] {
+                    RegisterKind::Result
+                } else if self.reader_counts[r] == 0 {
+                    RegisterKind::Unread
+                } else if self.read_early[r] {
+                    RegisterKind::ReadEarly
+                } else {
+                    RegisterKind::Plain
+                };
+                outputs.push(Output {
+                    register,
+                    kind,
+                    users,
+                    num_users: links.len() as u32 - users,
+                });
+            }
+        }
+        self.outputs = outputs.into_boxed_slice();
+        self.links = links.into_boxed_slice();
+    }
+
+    /// The outputs of kernel `info`.
+    #[inline(always)]
+    pub fn outputs_of(&self, info: &KernelInfo) -> &[Output] {
+        &self.outputs[info.outputs as usize..][..info.counts[3] as usize]
+    }
+
+    /// The kernels `output` makes ready.
+    #[inline(always)]
+    pub fn users_of(&self, output: &Output) -> &[UserLink] {
+        &self.links[output.users as usize..][..output.num_users as usize]
+    }
+
+    /// The argument registers of kernel `info`.
+    #[inline(always)]
+    pub fn arguments_of(&self, info: &KernelInfo) -> &[u32] {
+        &self.words[info.args as usize..][..info.counts[0] as usize]
     }
 }
 
