@@ -15,6 +15,7 @@
 //! `cargo bench -p bef --bench exec`
 
 use std::hint::black_box;
+
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -23,6 +24,10 @@ use bef::format::BefBuffer;
 use bef::runtime::{AsyncValue, HostContext};
 use bef::translate::{TranslateOptions, mlir_to_bef};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+
+/// The allocator of the `bef` binary, so the figures are the product's.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 const CHAIN_LENGTH: usize = 10_000;
 const INDEPENDENT_KERNELS: usize = 10_000;

@@ -261,6 +261,10 @@ fn cross_thread_set(c: &mut Criterion) {
 
 use std::future::Future;
 
+/// The allocator of the `bef` binary, so the figures are the product's.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 const TASKS: usize = 1_000_000;
 
 fn million_tasks(c: &mut Criterion) {

@@ -6,6 +6,10 @@ use std::fmt::Write;
 use bef::text::{PrintOptions, parse_module, print_module};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
+/// The allocator of the `bef` binary, so the figures are the product's.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// A host program of about `target` bytes.
 pub fn generate_program(target: usize) -> String {
     let mut out = String::with_capacity(target + 4096);

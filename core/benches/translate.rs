@@ -12,6 +12,10 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use bef::text::parse_module;
 use bef::translate::{TranslateOptions, mlir_to_bef};
 
+/// The allocator of the `bef` binary, so the figures are the product's.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Functions shaped like real test programs: constants, chains of
 /// arithmetic, prints threaded on a chain, a call, a conditional region.
 fn generate(target_bytes: usize) -> String {

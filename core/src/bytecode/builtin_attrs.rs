@@ -2,8 +2,6 @@
 //! a varint code, then the attribute's parameters (fact sheet, "Builtin
 //! custom encodings"). Nested attributes, types and strings are indices.
 
-use std::sync::Arc;
-
 use super::encoding::Reader;
 use super::entries::{DecodeFailure, Decoded, EntryLookup, EntrySink};
 use super::error::BytecodeError;
@@ -545,7 +543,8 @@ pub fn decode(r: &mut Reader<'_>, lookup: &dyn EntryLookup) -> Decoded<Attribute
             Attribute::Location(Box::new(Location::CallSite { callee, caller }))
         }
         FILE_LINE_COL_LOC => {
-            let file: Arc<str> = string_attr(r, lookup)?.into();
+            let at = r.offset();
+            let file = lookup.file_name(r.varint()?, at)?;
             let line = u32_varint(r, "line")?;
             let column = u32_varint(r, "column")?;
             Attribute::Location(Box::new(Location::FileLineCol { file, line, column }))
@@ -644,7 +643,8 @@ pub fn decode(r: &mut Reader<'_>, lookup: &dyn EntryLookup) -> Decoded<Attribute
             referenced: Box::new(attr(r, lookup)?),
         },
         FILE_LINE_COL_RANGE => {
-            let file: Arc<str> = string_attr(r, lookup)?.into();
+            let at = r.offset();
+            let file = lookup.file_name(r.varint()?, at)?;
             let at = r.offset();
             let n = r.varint()?;
             if n > 4 {

@@ -3,6 +3,8 @@
 //! how it says that an entry it needs is not decoded yet), and what an
 //! encoder hands to the writer (which either numbers or emits it).
 
+use std::sync::Arc;
+
 use super::error::BytecodeError;
 use crate::ir::{Attribute, Location, Type};
 
@@ -32,6 +34,9 @@ pub type Decoded<T> = std::result::Result<T, DecodeFailure>;
 /// being resolved, for errors.
 pub trait EntryLookup {
     fn attribute(&self, index: u64, at: usize) -> Decoded<Attribute>;
+    /// The string attribute `index` as a location's file name; a reader
+    /// shares one allocation between the many locations naming a file.
+    fn file_name(&self, index: u64, at: usize) -> Decoded<Arc<str>>;
     fn type_(&self, index: u64, at: usize) -> Decoded<Type>;
     fn string(&self, index: u64, at: usize) -> Decoded<&[u8]>;
     /// The key of dialect resource `index` (`dense_resource` handles).

@@ -58,8 +58,30 @@ pub(super) struct Deferred<'a> {
     pub depth: usize,
 }
 
+/// What the reader needs of an op name, resolved once per name.
+struct OpKind {
+    full_name: String,
+    registered: bool,
+    definition: Option<&'static ops::OpDefinition>,
+}
+
+fn op_kinds(s: &Structure<'_>) -> Vec<OpKind> {
+    s.op_names
+        .iter()
+        .map(|name| {
+            let full_name = name.full_name(&s.table.dialects);
+            OpKind {
+                registered: name.registered,
+                definition: ops::lookup(&full_name),
+                full_name,
+            }
+        })
+        .collect()
+}
+
 struct IrReader<'s, 'a> {
     s: &'s mut Structure<'a>,
+    kinds: Vec<OpKind>,
     /// Defer isolated regions below the root instead of decoding them.
     lazy: bool,
     deferred: Vec<Deferred<'a>>,
@@ -90,8 +112,10 @@ pub(super) fn read_ir_with<'a>(
     lazy: bool,
 ) -> Result<(Module, Vec<Deferred<'a>>)> {
     let ir = s.ir;
+    let kinds = op_kinds(s);
     let mut r = IrReader {
         s,
+        kinds,
         lazy,
         deferred: Vec::new(),
         pseudo_root: true,
@@ -129,8 +153,10 @@ pub(super) fn read_deferred<'a>(
 ) -> Result<(Op, Vec<Deferred<'a>>)> {
     let taken = std::mem::take(values);
     let defined = vec![true; taken.len()];
+    let kinds = op_kinds(s);
     let mut r = IrReader {
         s,
+        kinds,
         lazy,
         deferred: Vec::new(),
         pseudo_root: false,
@@ -285,6 +311,9 @@ impl<'a> IrReader<'_, 'a> {
             return Ok(());
         }
         let num_values = self.reader().count(1, "value")?;
+        // `count` bounded it by the remaining bytes (a value takes one).
+        self.values.reserve(num_values);
+        self.defined.reserve(num_values);
         let scope = self.scopes.last_mut().expect("a scope is open");
         let base = scope.len();
         scope.resize(base + num_values, UNSET);
@@ -379,16 +408,11 @@ impl<'a> IrReader<'_, 'a> {
         Ok(id)
     }
 
-    fn attribute(&mut self) -> Result<Attribute> {
-        let at = self.reader().offset();
-        let index = self.reader().varint()?;
-        self.s.table.attribute(index, at)
-    }
-
     fn location(&mut self) -> Result<Location> {
         let at = self.reader().offset();
-        match self.attribute()? {
-            Attribute::Location(loc) => Ok(*loc),
+        let index = self.reader().varint()?;
+        match self.s.table.attribute_ref(index, at)? {
+            Attribute::Location(loc) => Ok((**loc).clone()),
             _ => Err(BytecodeError::new(at, "expected a location attribute")),
         }
     }
@@ -408,7 +432,12 @@ impl<'a> IrReader<'_, 'a> {
             .ok_or_else(|| {
                 BytecodeError::new(at, format!("op count {num_ops} exceeds the data"))
             })?;
-        self.region_state().ops_left = num_ops;
+        // Every op takes at least two bytes (name and mask), which bounds
+        // what a hostile count can reserve.
+        let reserve = num_ops.min(self.reader().remaining() / 2);
+        let rs = self.region_state();
+        rs.ops_left = num_ops;
+        rs.blocks[block].ops.reserve_exact(reserve);
         if !has_args {
             return Ok(());
         }
@@ -489,14 +518,14 @@ impl<'a> IrReader<'_, 'a> {
     fn read_op(&mut self) -> Result<Option<Frame>> {
         let op_at = self.reader().offset();
         let name_index = self.reader().index()?;
-        let Some(op_name) = self.s.op_names.get(name_index) else {
+        let Some(kind) = self.kinds.get(name_index) else {
             return Err(BytecodeError::new(
                 op_at,
                 format!("invalid op name index {name_index}"),
             ));
         };
-        let registered = op_name.registered;
-        let name = op_name.full_name(&self.s.table.dialects);
+        let (registered, definition) = (kind.registered, kind.definition);
+        let name = kind.full_name.clone();
         let mask_at = self.reader().offset();
         let mask = self.reader().byte()?;
         let version = self.s.version;
@@ -510,8 +539,9 @@ impl<'a> IrReader<'_, 'a> {
         let mut op = Op::new(name, self.location()?);
         if mask & HAS_ATTRS != 0 {
             let at = self.reader().offset();
-            match self.attribute()? {
-                Attribute::Dictionary(entries) => op.attributes = entries,
+            let index = self.reader().varint()?;
+            match self.s.table.attribute_ref(index, at)? {
+                Attribute::Dictionary(entries) => op.attributes = entries.clone(),
                 _ => return Err(BytecodeError::new(at, "op attributes must be a dictionary")),
             }
         }
@@ -524,7 +554,7 @@ impl<'a> IrReader<'_, 'a> {
                     format!("invalid properties index {index}"),
                 ));
             };
-            self.decode_properties(&mut op, registered, blob_at, blob)?;
+            self.decode_properties(&mut op, registered, definition, blob_at, blob)?;
         } else if version < 5 {
             // Before version 5 inherent attributes sit in the dictionary.
             ops::split_inherent_attributes(&mut op);
@@ -641,6 +671,7 @@ impl<'a> IrReader<'_, 'a> {
         &mut self,
         op: &mut Op,
         registered: bool,
+        definition: Option<&'static ops::OpDefinition>,
         at: usize,
         blob: &'a [u8],
     ) -> Result<()> {
@@ -661,23 +692,25 @@ impl<'a> IrReader<'_, 'a> {
             op.properties = Some(Box::new(attr));
             return Ok(());
         }
-        let Some(def) = ops::lookup(&op.name) else {
+        let Some(def) = definition else {
             op.opaque_properties = Some(blob.into());
             return Ok(());
         };
         let version = self.s.version;
         // (name, optional); before version 6 segment sizes are ordinary
         // required attributes in name order.
-        let mut fields: Vec<(&str, bool)> = def
-            .attributes
-            .iter()
-            .map(|a| (a.name, a.optional))
-            .collect();
-        if version < 6 {
-            fields.extend(def.segments.iter().map(|s| (s.name, false)));
+        let attributes = def.attributes.iter().map(|a| (a.name, a.optional));
+        let fields: Vec<(&str, bool)> = if version < 6 {
+            let mut fields: Vec<_> = attributes
+                .chain(def.segments.iter().map(|s| (s.name, false)))
+                .collect();
             fields.sort_by(|a, b| a.0.cmp(b.0));
-        }
-        let mut entries: Vec<NamedAttribute> = Vec::new();
+            fields
+        } else {
+            attributes.collect()
+        };
+        let mut entries: Vec<NamedAttribute> =
+            Vec::with_capacity(fields.len() + def.segments.len());
         for (name, optional) in fields {
             let field_at = r.offset();
             let v = r.varint()?;

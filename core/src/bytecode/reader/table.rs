@@ -4,6 +4,9 @@
 //! pushed on an explicit work stack (bounded by `MAX_NESTING`), and the
 //! first is retried once the second is done.
 
+use std::cell::RefCell;
+use std::sync::Arc;
+
 use super::super::builtin_attrs;
 use super::super::builtin_types;
 use super::super::encoding::Reader;
@@ -32,6 +35,10 @@ pub struct Table<'a> {
     attr_values: Vec<Option<Attribute>>,
     type_values: Vec<Option<Type>>,
     next_distinct: u64,
+    /// The file name last decoded for a location (locations of a file
+    /// nearly always name one file): its string attribute and the shared
+    /// name.
+    last_file: RefCell<Option<(usize, Arc<str>)>>,
 }
 
 impl<'a> Table<'a> {
@@ -52,6 +59,7 @@ impl<'a> Table<'a> {
             attr_values,
             type_values,
             next_distinct: 0,
+            last_file: RefCell::new(None),
         }
     }
 
@@ -245,6 +253,29 @@ impl EntryLookup for Table<'_> {
             Some(v) => Ok(v.clone()),
             None => Err(DecodeFailure::Missing(EntryRef::Attr(i))),
         }
+    }
+
+    fn file_name(&self, index: u64, at: usize) -> Decoded<Arc<str>> {
+        let i = self.check(EntryRef::Attr(0), index, at)?;
+        if let Some((last, name)) = &*self.last_file.borrow()
+            && *last == i
+        {
+            return Ok(name.clone());
+        }
+        let name: Arc<str> = match &self.attr_values[i] {
+            None => return Err(DecodeFailure::Missing(EntryRef::Attr(i))),
+            Some(Attribute::String { value, ty: None }) => std::str::from_utf8(value)
+                .map_err(|_| BytecodeError::new(at, "string attribute is not valid UTF-8"))?
+                .into(),
+            Some(_) => {
+                return Err(DecodeFailure::Error(BytecodeError::new(
+                    at,
+                    "expected a string attribute",
+                )));
+            }
+        };
+        *self.last_file.borrow_mut() = Some((i, name.clone()));
+        Ok(name)
     }
 
     fn type_(&self, index: u64, at: usize) -> Decoded<Type> {
