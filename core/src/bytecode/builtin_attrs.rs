@@ -719,13 +719,23 @@ fn string_attribute(s: &str) -> Attribute {
     }
 }
 
+/// Writes the custom encoding of a dictionary attribute with `entries`.
+pub fn encode_dictionary(entries: &[(String, Attribute)], sink: &mut dyn EntrySink) {
+    sink.varint(DICTIONARY);
+    sink.varint(entries.len() as u64);
+    for (name, value) in entries {
+        sink.attribute(&string_attribute(name));
+        sink.attribute(value);
+    }
+}
+
 /// Writes the custom encoding of a location.
 pub fn encode_location(loc: &Location, sink: &mut dyn EntrySink) {
     match loc {
         Location::Unknown => sink.varint(UNKNOWN_LOC),
         Location::FileLineCol { file, line, column } => {
             sink.varint(FILE_LINE_COL_LOC);
-            sink.attribute(&string_attribute(file));
+            sink.file_name(file);
             sink.varint(u64::from(*line));
             sink.varint(u64::from(*column));
         }
@@ -737,7 +747,7 @@ pub fn encode_location(loc: &Location, sink: &mut dyn EntrySink) {
             end_column,
         } => {
             sink.varint(FILE_LINE_COL_RANGE);
-            sink.attribute(&string_attribute(file));
+            sink.file_name(file);
             if start_line == end_line {
                 sink.varint(3);
                 sink.varint(u64::from(*start_line));
@@ -850,14 +860,7 @@ pub fn encode(attr: &Attribute, sink: &mut dyn EntrySink) -> bool {
                 sink.attribute(item);
             }
         }
-        Attribute::Dictionary(entries) => {
-            sink.varint(DICTIONARY);
-            sink.varint(entries.len() as u64);
-            for (name, value) in entries {
-                sink.attribute(&string_attribute(name));
-                sink.attribute(value);
-            }
-        }
+        Attribute::Dictionary(entries) => encode_dictionary(entries, sink),
         Attribute::DenseElements(d) => {
             sink.varint(DENSE_INT_OR_FP);
             sink.type_(&d.ty);

@@ -5,6 +5,10 @@
 //! version 6 the operand/result segment sizes natively at the end. The
 //! blob names nothing, so reading it needs this table.
 
+use std::sync::LazyLock;
+
+use rustc_hash::FxHashMap;
+
 /// One inherent attribute of a registered op.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct InherentAttr {
@@ -167,12 +171,12 @@ static DEFINITIONS: &[OpDefinition] = &[
     ),
 ];
 
-/// The definition of a registered op this crate knows.
+/// The definition of a registered op this crate knows. A hash lookup: the
+/// writer asks once or twice per op.
 pub fn lookup(name: &str) -> Option<&'static OpDefinition> {
-    DEFINITIONS
-        .binary_search_by(|d| d.name.cmp(name))
-        .ok()
-        .map(|i| &DEFINITIONS[i])
+    static BY_NAME: LazyLock<FxHashMap<&'static str, &'static OpDefinition>> =
+        LazyLock::new(|| DEFINITIONS.iter().map(|d| (d.name, d)).collect());
+    BY_NAME.get(name).copied()
 }
 
 /// Moves a known op's inherent attributes from its dictionary into its

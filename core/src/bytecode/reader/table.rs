@@ -116,6 +116,12 @@ impl<'a> Table<'a> {
     }
 
     fn resolve(&mut self, want: EntryRef) -> Result<()> {
+        // Most entries need nothing undecoded: no work stack then.
+        match self.decode_entry(want) {
+            Ok(()) => return Ok(()),
+            Err(DecodeFailure::Error(e)) => return Err(e),
+            Err(DecodeFailure::Missing(_)) => {}
+        }
         let mut stack = vec![want];
         while let Some(&top) = stack.last() {
             if self.is_resolved(top) {

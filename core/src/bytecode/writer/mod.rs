@@ -97,6 +97,9 @@ impl EntrySink for EmitSink<'_, '_> {
     fn location(&mut self, loc: &Location) {
         self.out.varint(self.n.loc(loc));
     }
+    fn file_name(&mut self, file: &std::sync::Arc<str>) {
+        self.out.varint(self.n.file_name(file));
+    }
     fn type_(&mut self, ty: &Type) {
         self.out.varint(self.n.type_(ty));
     }
@@ -129,14 +132,7 @@ pub fn write(module: &Module, options: &WriteOptions) -> Result<Written> {
         module
     };
     let version = options.version;
-    let origin = module.origin.clone();
-    let registered = Box::new(move |op: &Op| {
-        if let Some(o) = origin.as_deref().filter(|o| o.version >= 5) {
-            return o.is_registered(&op.name);
-        }
-        ops::lookup(&op.name).is_some() || op.opaque_properties.is_some()
-    });
-    let n = Numbering::new(module, version, registered);
+    let n = Numbering::new(module, version, module.origin.as_deref());
     let mut w = Writer {
         n: &n,
         module,
@@ -325,19 +321,20 @@ impl Writer<'_, '_> {
                 format!("regions nested deeper than {MAX_REGION_DEPTH}"),
             ));
         }
-        e.varint(self.n.op_name(&op.name));
+        let (kind, name_number, registered) = self.n.op_kind(op);
+        let definition = kind.definition;
+        e.varint(name_number);
         let mask_at = e.len();
         e.byte(0);
         let mut mask = 0u8;
         e.varint(self.n.loc(&op.location));
-        let registered = self.n.is_registered(op);
         let dict = written_dictionary(op, self.version, registered);
         if !dict.is_empty() {
             mask |= 0x01;
-            e.varint(self.n.attr(&Attribute::Dictionary(dict)));
+            e.varint(self.n.dict(&dict));
         }
         if self.version >= 5 {
-            if let Some(index) = self.emit_properties(op, registered)? {
+            if let Some(index) = self.emit_properties(op, registered, definition)? {
                 mask |= 0x40;
                 e.varint(index);
             }
@@ -498,14 +495,19 @@ impl Writer<'_, '_> {
     }
 
     /// The properties entry of `op` (version 5+), deduplicated.
-    fn emit_properties(&mut self, op: &Op, registered: bool) -> Result<Option<u64>> {
+    fn emit_properties(
+        &mut self,
+        op: &Op,
+        registered: bool,
+        definition: Option<&'static ops::OpDefinition>,
+    ) -> Result<Option<u64>> {
         let mut blob = Emitter::new();
         if !registered {
             let Some(p) = op.properties.as_deref() else {
                 return Ok(None);
             };
             blob.varint(self.n.attr(p));
-        } else if let Some(def) = ops::lookup(&op.name) {
+        } else if let Some(def) = definition {
             if !def.has_properties() {
                 return Ok(None);
             }

@@ -5,13 +5,18 @@
 //! count (stable) and grouped by dialect within each varint byte-length
 //! band.
 
+use std::sync::Arc;
+
 use rustc_hash::FxHashMap;
 
 use super::super::builtin_attrs;
 use super::super::builtin_types;
 use super::super::entries::EntrySink;
 use super::super::ops;
-use crate::ir::{Attribute, Block, Location, Module, Op, Region, Type, ValueData, ValueId};
+use crate::ir::{
+    Attribute, Block, BytecodeOrigin, Location, Module, NamedAttribute, Op, Region, Type,
+    ValueData, ValueId,
+};
 
 /// An attribute-table entry: locations are attributes in MLIR.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -30,6 +35,11 @@ pub struct OpNameEntry {
     pub name: String,
     pub dialect: usize,
     pub refs: u64,
+    /// Whether the file the module came from says the op is registered
+    /// (version 5+ origins); otherwise registration follows `definition`.
+    pub origin_registered: Option<bool>,
+    /// The op's definition, when this crate knows it.
+    pub definition: Option<&'static ops::OpDefinition>,
 }
 
 /// Per op (pre-order id): whether its regions are isolated from above.
@@ -43,7 +53,13 @@ pub struct Numbering<'m> {
     /// Attributes and locations indexed apart, so lookups borrow the key
     /// instead of cloning it into an `AttrKey`.
     attr_index: FxHashMap<Attribute, usize>,
+    /// Dictionaries apart, so an op's dictionary is found without wrapping
+    /// (cloning) it into an `Attribute`.
+    dict_index: FxHashMap<Vec<NamedAttribute>, usize>,
     loc_index: FxHashMap<Location, usize>,
+    /// Attribute entry of each location file name, by its shared
+    /// allocation (the `Arc` is held so the address stays its own).
+    file_index: FxHashMap<*const u8, (Arc<str>, usize)>,
     pub types: Vec<Entry<Type>>,
     type_index: FxHashMap<Type, usize>,
     /// Final positions (after sorting) of attrs / types / op names by
@@ -62,7 +78,15 @@ pub struct Numbering<'m> {
     /// Pre-order id of every op, for use-list reference orders.
     pub op_ids: FxHashMap<*const Op, u64>,
     version: u64,
-    registered: Box<dyn Fn(&Op) -> bool>,
+    /// Registration as recorded by the file the module was read from.
+    origin: Option<&'m BytecodeOrigin>,
+}
+
+fn file_attribute(file: &str) -> Attribute {
+    Attribute::String {
+        value: file.as_bytes().to_vec(),
+        ty: None,
+    }
 }
 
 fn attr_dialect(attr: &Attribute) -> &str {
@@ -83,11 +107,15 @@ fn type_dialect(ty: &Type) -> &str {
 /// The attribute dictionary written for `op` at `version`: before version
 /// 5 (or for an op without properties) inherent and discardable attributes
 /// merged.
-pub fn written_dictionary(op: &Op, version: u64, registered: bool) -> Vec<(String, Attribute)> {
+pub fn written_dictionary(
+    op: &Op,
+    version: u64,
+    registered: bool,
+) -> std::borrow::Cow<'_, [NamedAttribute]> {
     if version >= 5 || op.properties.is_none() || !registered {
-        return op.attributes.clone();
+        return std::borrow::Cow::Borrowed(&op.attributes);
     }
-    op.all_attributes().cloned().collect()
+    std::borrow::Cow::Owned(op.all_attributes().cloned().collect())
 }
 
 struct NumberingSink<'n, 'm> {
@@ -106,6 +134,17 @@ impl EntrySink for NumberingSink<'_, '_> {
     fn location(&mut self, loc: &Location) {
         self.n.number_loc(loc);
     }
+    fn file_name(&mut self, file: &Arc<str>) {
+        let key = Arc::as_ptr(file) as *const u8;
+        if let Some(&(_, i)) = self.n.file_index.get(&key) {
+            self.n.attrs[i].refs += 1;
+            return;
+        }
+        let attr = file_attribute(file);
+        self.n.number_attr(&attr);
+        let i = self.n.attr_index[&attr];
+        self.n.file_index.insert(key, (file.clone(), i));
+    }
     fn type_(&mut self, ty: &Type) {
         self.n.number_type(ty);
     }
@@ -121,10 +160,12 @@ impl EntrySink for NumberingSink<'_, '_> {
 }
 
 impl<'m> Numbering<'m> {
+    /// `origin`: the file the module was read from, whose op registration
+    /// is kept when re-writing at version 5 or later.
     pub fn new(
         module: &'m Module,
         version: u64,
-        registered: Box<dyn Fn(&Op) -> bool>,
+        origin: Option<&'m BytecodeOrigin>,
     ) -> Numbering<'m> {
         let mut n = Numbering {
             values: &module.values,
@@ -134,7 +175,9 @@ impl<'m> Numbering<'m> {
             op_name_index: FxHashMap::default(),
             attrs: Vec::new(),
             attr_index: FxHashMap::default(),
+            dict_index: FxHashMap::default(),
             loc_index: FxHashMap::default(),
+            file_index: FxHashMap::default(),
             types: Vec::new(),
             type_index: FxHashMap::default(),
             attr_number: Vec::new(),
@@ -147,8 +190,13 @@ impl<'m> Numbering<'m> {
             isolated: FxHashMap::default(),
             op_ids: FxHashMap::default(),
             version,
-            registered,
+            origin: origin.filter(|o| o.version >= 5),
         };
+        // Every op gets an id and (nearly always) a location entry.
+        let num_ops = count_ops(&module.op);
+        n.op_ids.reserve(num_ops);
+        n.loc_index.reserve(num_ops);
+        n.attrs.reserve(num_ops);
         n.compute_isolation(module);
         n.number_ir(module);
         n.attr_number = finalize(&n.attrs, |e| e.refs, |e| e.dialect);
@@ -170,10 +218,23 @@ impl<'m> Numbering<'m> {
     }
 
     pub fn attr(&self, attr: &Attribute) -> u64 {
-        if let Attribute::Location(loc) = attr {
-            return self.loc(loc);
+        match attr {
+            Attribute::Location(loc) => self.loc(loc),
+            Attribute::Dictionary(entries) => self.dict(entries),
+            _ => self.attr_number[self.attr_index[attr]],
         }
-        self.attr_number[self.attr_index[attr]]
+    }
+
+    pub fn dict(&self, entries: &[NamedAttribute]) -> u64 {
+        self.attr_number[self.dict_index[entries]]
+    }
+
+    /// The number of the string attribute naming `file`.
+    pub fn file_name(&self, file: &Arc<str>) -> u64 {
+        match self.file_index.get(&(Arc::as_ptr(file) as *const u8)) {
+            Some(&(_, i)) => self.attr_number[i],
+            None => self.attr(&file_attribute(file)),
+        }
     }
 
     pub fn loc(&self, loc: &Location) -> u64 {
@@ -184,12 +245,21 @@ impl<'m> Numbering<'m> {
         self.type_number[self.type_index[ty]]
     }
 
-    pub fn op_name(&self, name: &str) -> u64 {
-        self.op_name_number[self.op_name_index[name]]
+    /// The numbered name of `op` and whether it is written as registered.
+    pub fn op_kind(&self, op: &Op) -> (&OpNameEntry, u64, bool) {
+        let i = self.op_name_index[op.name.as_str()];
+        let entry = &self.op_names[i];
+        (entry, self.op_name_number[i], Self::registered(entry, op))
     }
 
     pub fn is_registered(&self, op: &Op) -> bool {
-        (self.registered)(op)
+        self.op_kind(op).2
+    }
+
+    fn registered(entry: &OpNameEntry, op: &Op) -> bool {
+        entry
+            .origin_registered
+            .unwrap_or_else(|| entry.definition.is_some() || op.opaque_properties.is_some())
     }
 
     fn number_dialect(&mut self, name: &str) -> usize {
@@ -203,9 +273,10 @@ impl<'m> Numbering<'m> {
     }
 
     pub fn number_attr(&mut self, attr: &Attribute) {
-        if let Attribute::Location(loc) = attr {
-            self.number_loc(loc);
-            return;
+        match attr {
+            Attribute::Location(loc) => return self.number_loc(loc),
+            Attribute::Dictionary(entries) => return self.number_dict(entries),
+            _ => {}
         }
         if let Some(&i) = self.attr_index.get(attr) {
             self.attrs[i].refs += 1;
@@ -220,6 +291,21 @@ impl<'m> Numbering<'m> {
         });
         // Nested entries are numbered by a dry run of the encoder.
         builtin_attrs::encode(attr, &mut NumberingSink { n: self });
+    }
+
+    fn number_dict(&mut self, entries: &[NamedAttribute]) {
+        if let Some(&i) = self.dict_index.get(entries) {
+            self.attrs[i].refs += 1;
+            return;
+        }
+        let dialect = self.number_dialect("builtin");
+        self.dict_index.insert(entries.to_vec(), self.attrs.len());
+        self.attrs.push(Entry {
+            key: AttrKey::Attr(Attribute::Dictionary(entries.to_vec())),
+            dialect,
+            refs: 1,
+        });
+        builtin_attrs::encode_dictionary(entries, &mut NumberingSink { n: self });
     }
 
     pub fn number_loc(&mut self, loc: &Location) {
@@ -252,10 +338,11 @@ impl<'m> Numbering<'m> {
         builtin_types::encode(ty, &mut NumberingSink { n: self });
     }
 
-    fn number_op_name(&mut self, name: &str) {
+    /// Counts a use of op name `name`; its entry index.
+    fn number_op_name(&mut self, name: &str) -> usize {
         if let Some(&i) = self.op_name_index.get(name) {
             self.op_names[i].refs += 1;
-            return;
+            return i;
         }
         let dialect_name = name.split_once('.').map_or(name, |(d, _)| d);
         let dialect = self.number_dialect(dialect_name);
@@ -265,7 +352,10 @@ impl<'m> Numbering<'m> {
             name: name.to_string(),
             dialect,
             refs: 1,
+            origin_registered: self.origin.map(|o| o.is_registered(name)),
+            definition: ops::lookup(name),
         });
+        self.op_names.len() - 1
     }
 
     /// Pre-order op ids, and which ops with regions use no value defined
@@ -371,12 +461,22 @@ impl<'m> Numbering<'m> {
     }
 
     fn number_block(&mut self, block: &Block, next: &mut u64) {
+        let values = self.values;
         for &arg in &block.arguments {
             self.set_value(arg, next);
-            let loc = self.arg_location(arg);
-            self.number_loc(&loc);
-            let ty = self.arg_type(arg);
-            self.number_type(&ty);
+            match values.get(arg.index()) {
+                Some(data) => {
+                    match &data.location {
+                        Some(loc) => self.number_loc(loc),
+                        None => self.number_loc(&Location::Unknown),
+                    }
+                    self.number_type(&data.ty);
+                }
+                None => {
+                    self.number_loc(&Location::Unknown);
+                    self.number_type(&Type::None);
+                }
+            }
         }
         for op in &block.ops {
             self.number_op(op, next);
@@ -390,35 +490,26 @@ impl<'m> Numbering<'m> {
         *next += 1;
     }
 
-    fn arg_location(&self, v: ValueId) -> Location {
-        self.values
-            .get(v.index())
-            .and_then(|d| d.location.clone())
-            .unwrap_or_default()
-    }
-
-    fn arg_type(&self, v: ValueId) -> Type {
-        self.values
-            .get(v.index())
-            .map_or(Type::None, |d| d.ty.clone())
-    }
-
     fn number_op(&mut self, op: &Op, next: &mut u64) {
-        self.number_op_name(&op.name);
+        let name = self.number_op_name(&op.name);
+        let values = self.values;
         for &r in &op.results {
             self.set_value(r, next);
-            let ty = self.arg_type(r);
-            self.number_type(&ty);
+            match values.get(r.index()) {
+                Some(data) => self.number_type(&data.ty),
+                None => self.number_type(&Type::None),
+            }
         }
-        let registered = self.is_registered(op);
+        let entry = &self.op_names[name];
+        let (registered, definition) = (Self::registered(entry, op), entry.definition);
         let dict = written_dictionary(op, self.version, registered);
         if !dict.is_empty() {
-            self.number_attr(&Attribute::Dictionary(dict));
+            self.number_dict(&dict);
         }
         if self.version >= 5 {
             if registered {
                 if let (Some(def), Some(Attribute::Dictionary(props))) =
-                    (ops::lookup(&op.name), op.properties.as_deref())
+                    (definition, op.properties.as_deref())
                 {
                     for (name, _) in property_fields(def, self.version) {
                         if let Some(v) = crate::ir::find_attribute(props, name) {
@@ -471,6 +562,20 @@ impl Iterator for PropertyFields {
             (None, None) => None,
         }
     }
+}
+
+fn count_ops(root: &Op) -> usize {
+    let mut count = 0;
+    let mut work = vec![root];
+    while let Some(op) = work.pop() {
+        count += 1;
+        for region in &op.regions {
+            for block in &region.blocks {
+                work.extend(block.ops.iter());
+            }
+        }
+    }
+    count
 }
 
 fn order_of(numbers: &[u64]) -> Vec<usize> {
