@@ -718,7 +718,7 @@ mod wide {
         // First, truncating, cut to roughly the precision in bits (which
         // can drop the digit the decimal rounding below would look at).
         let have = sig.bits();
-        let required = (precision as u64 * 196 + 58) / 59;
+        let required = (precision as u64 * 196).div_ceil(59);
         let tens = have.saturating_sub(required) * 59 / 196;
         let sig = if tens > 0 {
             exp10 += tens as i64;
