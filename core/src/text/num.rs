@@ -1,5 +1,6 @@
 //! Numbers: integer range checks against a type, float formats (f16, bf16,
-//! tf32 from f64 with round-to-nearest-even, exact widening to f80/f128),
+//! tf32 from f64 with round-to-nearest-even, f80/f128 exactly from the
+//! decimal text),
 //! and MLIR-style float printing that always round-trips.
 
 use crate::ir::{FloatKind, Signedness, Type};
@@ -258,8 +259,18 @@ pub(crate) fn float_bits_from_decimal(text: &str, kind: FloatKind) -> Option<u12
     Some(match kind {
         FloatKind::F32 => u128::from(text.parse::<f32>().ok()?.to_bits()),
         FloatKind::F64 => u128::from(text.parse::<f64>().ok()?.to_bits()),
-        FloatKind::F80 => f64_to_f80(text.parse::<f64>().ok()?),
-        FloatKind::F128 => f64_to_f128(text.parse::<f64>().ok()?),
+        FloatKind::F80 | FloatKind::F128 => match wide::parse_decimal(text, kind) {
+            Some(bits) => bits,
+            None => {
+                // `inf`, `nan` and the other spellings f64 accepts.
+                let v = text.parse::<f64>().ok().filter(|v| !v.is_finite())?;
+                if kind == FloatKind::F80 {
+                    f64_to_f80(v)
+                } else {
+                    f64_to_f128(v)
+                }
+            }
+        },
         k if k.minifloat_layout().is_some() => {
             // At most 256 patterns: find the one with exactly this value.
             let value = text.parse::<f64>().ok()?;
@@ -333,16 +344,20 @@ pub(crate) fn hex_bits(bits: u128, width: u32) -> String {
 
 /// MLIR's float spelling: `1.000000e+00` when that round-trips exactly,
 /// else the shortest round-trip decimal (always with a `.`), else the hex
-/// bit pattern (NaN, infinities; f80/f128 values whose six-digit form
-/// does not read back, where upstream would print more digits).
+/// bit pattern (NaN, infinities). f80 and f128 follow upstream exactly:
+/// APFloat's six-digit form if it reads back to the same bits, else its
+/// default form (enough digits to round-trip) if that has a `.`, else hex.
 pub(crate) fn format_float(bits: u128, kind: FloatKind) -> String {
     let hex = || hex_bits(bits, kind.bit_width());
     if matches!(kind, FloatKind::F80 | FloatKind::F128) {
-        // Upstream's six-digit spelling, but only when our own parser (which
-        // reads these formats through f64) gives the same bits back: text
-        // must round-trip. Otherwise the exact hex pattern.
-        return wide::short_decimal(bits, kind)
-            .filter(|s| float_bits_from_decimal(s, kind) == Some(bits))
+        let round_trips = |s: &String| float_bits_from_decimal(s, kind) == Some(bits);
+        if let Some(s) = wide::apfloat_string(bits, kind, 6, 0, false).filter(round_trips) {
+            return s;
+        }
+        // The read-back check on the default form never fails (it has
+        // enough digits); it only guards the text round trip.
+        return wide::apfloat_string(bits, kind, 0, 3, true)
+            .filter(|s| s.contains('.') && round_trips(s))
             .unwrap_or_else(hex);
     }
     let Some(v) = float_value(bits, kind) else {
@@ -376,12 +391,13 @@ fn mlir_exponent_style(s: &str) -> String {
     format!("{mantissa}{dot}e{sign}{digits:0>2}")
 }
 
-/// Upstream's short spelling of f80 and f128 values, decided exactly with
-/// big integers: the value rounded half-up to six significant digits
-/// (printed with a seventh, zero), kept only when it reads back to the
-/// same bits under round-to-nearest-even.
+/// Exact decimal conversion of the f80 and f128 formats, both ways, with
+/// big integers: parsing rounds to nearest, ties to even, like APFloat;
+/// printing is APFloat's `toString`, so `format_float` can apply upstream's
+/// print-then-reparse rule.
 mod wide {
-    use super::{FloatKind, mlir_exponent_style};
+    use super::FloatKind;
+    use std::cmp::Ordering;
 
     /// Little-endian base-2^32 natural number.
     #[derive(Clone, PartialEq, Eq)]
@@ -393,13 +409,27 @@ mod wide {
             b.trim();
             b
         }
+        fn to_u128(&self) -> Option<u128> {
+            (self.0.len() <= 4).then(|| {
+                self.0
+                    .iter()
+                    .rev()
+                    .fold(0u128, |acc, &w| (acc << 32) | u128::from(w))
+            })
+        }
         fn trim(&mut self) {
             while self.0.last() == Some(&0) {
                 self.0.pop();
             }
         }
-        fn mul_small(&mut self, m: u32) {
-            let mut carry = 0u64;
+        fn bits(&self) -> u64 {
+            self.0.last().map_or(0, |&top| {
+                32 * (self.0.len() as u64 - 1) + u64::from(32 - top.leading_zeros())
+            })
+        }
+        /// `self * m + a`.
+        fn mul_add_small(&mut self, m: u32, a: u32) {
+            let mut carry = u64::from(a);
             for w in &mut self.0 {
                 let t = u64::from(*w) * u64::from(m) + carry;
                 *w = t as u32;
@@ -409,15 +439,18 @@ mod wide {
                 self.0.push(carry as u32);
             }
         }
-        fn mul_pow5(&mut self, mut k: u32) {
+        fn mul_pow5(&mut self, mut k: u64) {
             while k >= 13 {
-                self.mul_small(1_220_703_125); // 5^13
+                self.mul_add_small(1_220_703_125, 0); // 5^13
                 k -= 13;
             }
-            self.mul_small(5u32.pow(k));
+            self.mul_add_small(5u32.pow(k as u32), 0);
         }
-        fn shl(&mut self, n: u32) {
-            let (words, bits) = ((n / 32) as usize, n % 32);
+        fn shl(&mut self, n: u64) {
+            if self.0.is_empty() {
+                return;
+            }
+            let (words, bits) = ((n / 32) as usize, (n % 32) as u32);
             if bits > 0 {
                 let mut carry = 0u32;
                 for w in &mut self.0 {
@@ -430,149 +463,342 @@ mod wide {
                 }
             }
             self.0.splice(0..0, std::iter::repeat_n(0, words));
+        }
+        /// `self -= other`; requires `self >= other`.
+        fn sub(&mut self, other: &Big) {
+            let mut borrow = 0i64;
+            for (i, w) in self.0.iter_mut().enumerate() {
+                let o = other.0.get(i).map_or(0, |&o| i64::from(o));
+                let t = i64::from(*w) - o - borrow;
+                borrow = i64::from(t < 0);
+                *w = t.rem_euclid(1 << 32) as u32;
+            }
             self.trim();
         }
-        fn cmp(&self, other: &Big) -> std::cmp::Ordering {
+        fn cmp(&self, other: &Big) -> Ordering {
             self.0
                 .len()
                 .cmp(&other.0.len())
                 .then_with(|| self.0.iter().rev().cmp(other.0.iter().rev()))
         }
-        fn decimal(&self) -> String {
-            let mut words = self.0.clone();
-            let mut chunks = Vec::new();
-            while !words.is_empty() {
-                let mut rem = 0u64;
-                for w in words.iter_mut().rev() {
-                    let cur = (rem << 32) | u64::from(*w);
-                    *w = (cur / 1_000_000_000) as u32;
-                    rem = cur % 1_000_000_000;
-                }
-                chunks.push(rem as u32);
-                while words.last() == Some(&0) {
-                    words.pop();
-                }
-            }
-            let mut s = chunks
-                .pop()
-                .map_or_else(|| "0".to_string(), |c| c.to_string());
-            for c in chunks.iter().rev() {
-                s.push_str(&format!("{c:09}"));
-            }
-            s
-        }
     }
 
-    /// Whether `a * 10^ka` compares to `b * 2^fb` as `ord`.
-    fn compare(a: u128, ka: i32, b: u128, fb: i32) -> std::cmp::Ordering {
-        let (mut x, mut y) = (Big::from_u128(a), Big::from_u128(b));
-        if ka >= 0 {
-            x.mul_pow5(ka as u32);
-        } else {
-            y.mul_pow5(ka.unsigned_abs());
-        }
-        let t = ka - fb;
-        if t >= 0 {
-            x.shl(t as u32);
-        } else {
-            y.shl(t.unsigned_abs());
-        }
-        x.cmp(&y)
-    }
-
-    pub(super) fn short_decimal(bits: u128, kind: FloatKind) -> Option<String> {
-        // (sign, mantissa, exponent of its last bit, precision, min exponent)
-        let (negative, m, e, p, min_e) = match kind {
-            FloatKind::F80 => {
-                let exp = ((bits >> 64) & 0x7fff) as i32;
-                let m = u128::from(bits as u64);
-                if exp == 0x7fff || (exp != 0 && m >> 63 == 0) {
-                    return None; // NaN, infinity, unnormal
-                }
-                (
-                    (bits >> 79) & 1 == 1,
-                    m,
-                    exp.max(1) - 16383 - 63,
-                    64,
-                    1 - 16383 - 63,
-                )
-            }
-            FloatKind::F128 => {
-                let exp = ((bits >> 112) & 0x7fff) as i32;
-                let mut m = bits & ((1u128 << 112) - 1);
-                if exp == 0x7fff {
-                    return None;
-                }
-                if exp != 0 {
-                    m |= 1 << 112;
-                }
-                (
-                    (bits >> 127) & 1 == 1,
-                    m,
-                    exp.max(1) - 16383 - 112,
-                    113,
-                    1 - 16383 - 112,
-                )
-            }
-            _ => return None,
-        };
-        let sign = if negative { "-" } else { "" };
-        if m == 0 {
-            return Some(format!("{sign}0.000000e+00"));
-        }
-        // Exact decimal digits: m * 2^e = n * 10^k.
-        let (digits, k) = if e >= 0 {
-            let mut n = Big::from_u128(m);
-            n.shl(e as u32);
-            (n.decimal(), 0)
-        } else {
-            let mut n = Big::from_u128(m);
-            n.mul_pow5(e.unsigned_abs());
-            (n.decimal(), e)
-        };
-        // Six significant digits, half up on the first dropped digit.
-        let len = digits.len() as i32;
-        let kept = digits.len().min(6);
-        let mut d6: u128 = digits[..kept].parse().ok()?;
-        let mut k6 = k + len - kept as i32;
-        if digits.as_bytes().get(6).is_some_and(|&c| c >= b'5') {
-            d6 += 1;
-            if d6 == 1_000_000 {
-                d6 = 100_000;
-                k6 += 1;
-            }
-        }
-        // Reads back iff strictly between the midpoints to the neighbours,
-        // or on one with an even mantissa.
-        let power_of_two = m == 1 << (p - 1) && e > min_e;
-        let (lo, lo_e) = if power_of_two {
-            (4 * m - 1, e - 2)
-        } else {
-            (2 * m - 1, e - 1)
-        };
-        let (hi, hi_e) = (2 * m + 1, e - 1);
-        let even = m % 2 == 0;
-        use std::cmp::Ordering::*;
-        let above_lo = match compare(d6, k6, lo, lo_e) {
-            Greater => true,
-            Equal => even,
-            Less => false,
-        };
-        let below_hi = match compare(d6, k6, hi, hi_e) {
-            Less => true,
-            Equal => even,
-            Greater => false,
-        };
-        if !(above_lo && below_hi) {
+    /// `floor(a / b)` (at most 127 bits, else `None`) and how twice the
+    /// remainder compares to `b` (the rounding direction).
+    fn divide(mut a: Big, b: &Big) -> Option<(u128, Ordering)> {
+        let span = a.bits().saturating_sub(b.bits());
+        if span > 126 || b.0.is_empty() {
             return None;
         }
-        let text = d6.to_string();
-        let exp10 = k6 + text.len() as i32 - 1;
-        let mantissa = format!("{}.{:0<6}", &text[..1], &text[1..]);
-        Some(format!(
-            "{sign}{}",
-            mlir_exponent_style(&format!("{mantissa}e{exp10}"))
-        ))
+        let mut q = 0u128;
+        for i in (0..=span).rev() {
+            let mut bi = b.clone();
+            bi.shl(i);
+            if a.cmp(&bi) != Ordering::Less {
+                a.sub(&bi);
+                q |= 1 << i;
+            }
+        }
+        a.shl(1);
+        Some((q, a.cmp(b)))
+    }
+
+    /// (significand bits with the integer bit, bit of the sign, whether the
+    /// integer bit is stored) of the wide formats.
+    fn layout(kind: FloatKind) -> Option<(u32, u32, bool)> {
+        match kind {
+            FloatKind::F80 => Some((64, 79, true)),
+            FloatKind::F128 => Some((113, 127, false)),
+            _ => None,
+        }
+    }
+
+    const BIAS: i64 = 16383;
+    /// More significant digits than any midpoint between two f80 or f128
+    /// values has (about 11,600 for the f128 subnormals): digits beyond
+    /// are folded into one sticky digit without changing the rounding.
+    const MAX_DIGITS: usize = 12_000;
+
+    /// Bits of a decimal literal (`[+-]digits[.digits][e[+-]digits]`),
+    /// correctly rounded; `None` when the text is not such a literal.
+    /// Work is bounded by the text length and the formats' exponent range:
+    /// exponents beyond it saturate to infinity or zero without big numbers.
+    pub(super) fn parse_decimal(text: &str, kind: FloatKind) -> Option<u128> {
+        let (p, sign_at, explicit_int) = layout(kind)?;
+        let (negative, rest) = match text.as_bytes().first() {
+            Some(b'-') => (true, &text[1..]),
+            Some(b'+') => (false, &text[1..]),
+            _ => (false, text),
+        };
+        let sign = u128::from(negative) << sign_at;
+        let exp_shift = if explicit_int { 64 } else { 112 };
+        let infinity = sign | (0x7fff << exp_shift) | if explicit_int { 1 << 63 } else { 0 };
+        let (mantissa, exponent) = match rest.find(['e', 'E']) {
+            Some(i) => (&rest[..i], Some(&rest[i + 1..])),
+            None => (rest, None),
+        };
+        let (int_part, frac_part) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+        let is_digits = |s: &str| s.bytes().all(|c| c.is_ascii_digit());
+        if (int_part.is_empty() && frac_part.is_empty())
+            || !is_digits(int_part)
+            || !is_digits(frac_part)
+        {
+            return None;
+        }
+        // Saturating: anything beyond 10^±(10^12) is far out of range.
+        let mut exp10: i64 = match exponent {
+            None => 0,
+            Some(e) => {
+                let (neg, digits) = match e.as_bytes().first() {
+                    Some(b'-') => (true, &e[1..]),
+                    Some(b'+') => (false, &e[1..]),
+                    _ => (false, e),
+                };
+                if digits.is_empty() || !is_digits(digits) {
+                    return None;
+                }
+                let v = digits.bytes().fold(0i64, |acc, c| {
+                    (acc * 10 + i64::from(c - b'0')).min(1_000_000_000_000)
+                });
+                if neg { -v } else { v }
+            }
+        };
+        exp10 -= frac_part.len() as i64;
+        let all: Vec<u8> = int_part.bytes().chain(frac_part.bytes()).collect();
+        let first = all.iter().position(|&c| c != b'0');
+        let Some(first) = first else {
+            return Some(sign);
+        };
+        let last = all.iter().rposition(|&c| c != b'0').unwrap_or(first);
+        exp10 += (all.len() - 1 - last) as i64;
+        let mut digits = &all[first..=last];
+        let mut sticky = false;
+        if digits.len() > MAX_DIGITS {
+            exp10 += (digits.len() - MAX_DIGITS) as i64;
+            digits = &digits[..MAX_DIGITS];
+            sticky = true; // the last dropped nonzero digit is nonzero
+        }
+        // Leading digit's decimal position: 10^lead <= |value| < 10^(lead+1).
+        let lead = exp10 + digits.len() as i64 - 1;
+        if lead > 4933 {
+            return Some(infinity); // f80 and f128 end near 1.19e4932
+        }
+        if lead < -4970 {
+            return Some(sign); // below half the smallest f128 subnormal
+        }
+        let mut num = Big(Vec::new());
+        for chunk in digits.chunks(9) {
+            let v = chunk
+                .iter()
+                .fold(0u32, |acc, &c| acc * 10 + u32::from(c - b'0'));
+            num.mul_add_small(10u32.pow(chunk.len() as u32), v);
+        }
+        if sticky {
+            num.mul_add_small(10, 1);
+            exp10 -= 1;
+        }
+        // value = num / den * 2^e2
+        let mut den = Big::from_u128(1);
+        if exp10 >= 0 {
+            num.mul_pow5(exp10 as u64);
+        } else {
+            den.mul_pow5(exp10.unsigned_abs());
+        }
+        let e2 = exp10;
+        let min_lsb = 1 - BIAS - (i64::from(p) - 1);
+        let quotient = |t: i64| {
+            let (mut a, mut b) = (num.clone(), den.clone());
+            if e2 >= t {
+                a.shl((e2 - t) as u64);
+            } else {
+                b.shl((t - e2) as u64);
+            }
+            divide(a, &b)
+        };
+        // Exponent of the last significand bit: p bits, or fewer below the
+        // normal range.
+        let bits_diff = num.bits() as i64 - den.bits() as i64;
+        let mut t = (e2 + bits_diff - i64::from(p)).max(min_lsb);
+        let (mut q, mut half) = quotient(t)?;
+        if q >> p != 0 {
+            t += 1;
+            (q, half) = quotient(t)?;
+        }
+        let round_up = match half {
+            Ordering::Greater => true,
+            Ordering::Equal => q & 1 == 1,
+            Ordering::Less => false,
+        };
+        if round_up {
+            q += 1;
+            if q >> p != 0 {
+                q >>= 1;
+                t += 1;
+            }
+        }
+        let biased = if q >> (p - 1) != 0 {
+            t + i64::from(p) - 1 + BIAS
+        } else {
+            0 // subnormal
+        };
+        if biased >= 0x7fff {
+            return Some(infinity);
+        }
+        let stored = if explicit_int {
+            q
+        } else {
+            q & ((1 << (p - 1)) - 1)
+        };
+        Some(sign | ((biased as u128) << exp_shift) | stored)
+    }
+
+    /// APFloat's `toString(precision, max_padding, truncate_zero)` of a
+    /// finite f80 or f128 value; `None` for NaN, infinities and f80
+    /// unnormals (printed as hex).
+    pub(super) fn apfloat_string(
+        bits: u128,
+        kind: FloatKind,
+        format_precision: u32,
+        max_padding: u32,
+        truncate_zero: bool,
+    ) -> Option<String> {
+        let (p, sign_at, explicit_int) = layout(kind)?;
+        let negative = (bits >> sign_at) & 1 == 1;
+        let (m, mut e) = if explicit_int {
+            let exp = ((bits >> 64) & 0x7fff) as i64;
+            let m = u128::from(bits as u64);
+            if exp == 0x7fff || (exp != 0 && m >> 63 == 0) {
+                return None;
+            }
+            (m, exp.max(1) - BIAS - 63)
+        } else {
+            let exp = ((bits >> 112) & 0x7fff) as i64;
+            let mut m = bits & ((1u128 << 112) - 1);
+            if exp == 0x7fff {
+                return None;
+            }
+            if exp != 0 {
+                m |= 1 << 112;
+            }
+            (m, exp.max(1) - BIAS - 112)
+        };
+        let mut out = String::from(if negative { "-" } else { "" });
+        if m == 0 {
+            if max_padding != 0 {
+                out.push('0');
+            } else if truncate_zero {
+                out.push_str("0.0E+0");
+            } else {
+                out.push_str("0.0");
+                out.extend(std::iter::repeat_n(
+                    '0',
+                    format_precision.saturating_sub(1) as usize,
+                ));
+                out.push_str("e+00");
+            }
+            return Some(out);
+        }
+        let precision = if format_precision == 0 {
+            2 + p * 59 / 196
+        } else {
+            format_precision
+        } as usize;
+        // m * 2^e as sig * 10^exp10, exactly.
+        let tz = m.trailing_zeros();
+        let m = m >> tz;
+        e += i64::from(tz);
+        let mut sig = Big::from_u128(m);
+        let mut exp10 = 0i64;
+        if e >= 0 {
+            sig.shl(e as u64);
+        } else {
+            sig.mul_pow5(e.unsigned_abs());
+            exp10 = e;
+        }
+        // First, truncating, cut to roughly the precision in bits (which
+        // can drop the digit the decimal rounding below would look at).
+        let have = sig.bits();
+        let required = (precision as u64 * 196).div_ceil(59);
+        let tens = have.saturating_sub(required) * 59 / 196;
+        let sig = if tens > 0 {
+            exp10 += tens as i64;
+            let mut divisor = Big::from_u128(1);
+            divisor.mul_pow5(tens);
+            divisor.shl(tens);
+            divide(sig, &divisor)?.0
+        } else {
+            sig.to_u128()?
+        };
+        let mut digits = sig.to_string().into_bytes();
+        while digits.last() == Some(&b'0') {
+            digits.pop();
+            exp10 += 1;
+        }
+        // Then to `precision` digits, half up on the first dropped digit.
+        if digits.len() > precision {
+            let up = digits[precision] >= b'5';
+            exp10 += (digits.len() - precision) as i64;
+            digits.truncate(precision);
+            if up {
+                while digits.last() == Some(&b'9') {
+                    digits.pop();
+                    exp10 += 1;
+                }
+                match digits.last_mut() {
+                    Some(d) => *d += 1,
+                    None => digits.push(b'1'),
+                }
+            }
+            while digits.last() == Some(&b'0') {
+                digits.pop();
+                exp10 += 1;
+            }
+        }
+        let nd = digits.len() as i64;
+        let scientific = if max_padding == 0 {
+            true
+        } else if exp10 >= 0 {
+            exp10 > i64::from(max_padding) || nd + exp10 > precision as i64
+        } else {
+            let msd = exp10 + nd - 1;
+            msd < 0 && -msd > i64::from(max_padding)
+        };
+        let text = |d: &[u8]| String::from_utf8_lossy(d).into_owned();
+        if scientific {
+            let e10 = exp10 + nd - 1;
+            out.push(char::from(digits[0]));
+            out.push('.');
+            if nd == 1 && truncate_zero {
+                out.push('0');
+            } else {
+                out.push_str(&text(&digits[1..]));
+            }
+            if !truncate_zero && precision + 1 > digits.len() {
+                out.extend(std::iter::repeat_n('0', precision + 1 - digits.len()));
+            }
+            out.push(if truncate_zero { 'E' } else { 'e' });
+            out.push(if e10 < 0 { '-' } else { '+' });
+            let mag = e10.unsigned_abs().to_string();
+            if !truncate_zero && mag.len() < 2 {
+                out.push('0');
+            }
+            out.push_str(&mag);
+        } else if exp10 >= 0 {
+            out.push_str(&text(&digits));
+            out.extend(std::iter::repeat_n('0', exp10 as usize));
+        } else {
+            let whole = exp10 + nd;
+            if whole > 0 {
+                out.push_str(&text(&digits[..whole as usize]));
+                out.push('.');
+                out.push_str(&text(&digits[whole as usize..]));
+            } else {
+                out.push_str("0.");
+                out.extend(std::iter::repeat_n('0', whole.unsigned_abs() as usize));
+                out.push_str(&text(&digits));
+            }
+        }
+        Some(out)
     }
 }
 
@@ -705,7 +931,113 @@ mod tests {
         let tiny = f64::from_bits(1);
         assert_eq!(f64_to_f128(tiny) >> 112, 16383 - 1074);
         assert_eq!(f64_to_f80(tiny), ((16383u128 - 1074) << 64) | (1u128 << 63));
-        // Upstream's six-digit spelling when it reads back, hex otherwise.
+    }
+
+    fn f80(text: &str) -> u128 {
+        float_bits_from_decimal(text, FloatKind::F80).unwrap()
+    }
+    fn f128(text: &str) -> u128 {
+        float_bits_from_decimal(text, FloatKind::F128).unwrap()
+    }
+
+    /// Expected patterns checked with exact rational arithmetic (Python's
+    /// `fractions.Fraction`, round half to even).
+    #[test]
+    fn wide_decimal_parsing() {
+        assert_eq!(f80("0.1"), 0x3FFB_CCCC_CCCC_CCCC_CCCD);
+        assert_eq!(f128("0.1"), 0x3FFB_9999_9999_9999_9999_9999_9999_999A);
+        assert_eq!(f80("1"), 0x3FFF_8000_0000_0000_0000);
+        assert_eq!(f80("-2.5"), 0xC000_A000_0000_0000_0000);
+        assert_eq!(f128("-2.5"), 0xC000_4000_0000_0000_0000_0000_0000_0000);
+        assert_eq!(f80("00012.5000e+0001"), f80("125"));
+        assert_eq!(f80(".5"), f80("5e-1"));
+        assert_eq!(f80("5."), f80("5E0"));
+        assert_eq!(f80("0"), 0);
+        assert_eq!(f80("-0.0e5"), 1 << 79);
+        assert_eq!(f128("-0"), 1 << 127);
+        // Largest f80 and the first values past it.
+        assert_eq!(f80("1e4932"), 0x7FFE_D72C_B2A9_5C7E_F6CD);
+        assert_eq!(
+            f80("1.18973149535723176502e4932"),
+            0x7FFE_FFFF_FFFF_FFFF_FFFF
+        );
+        assert_eq!(
+            f80("1.18973149535723176505e4932"),
+            0x7FFE_FFFF_FFFF_FFFF_FFFF
+        );
+        assert_eq!(f80("1.2e4932"), 0x7FFF_8000_0000_0000_0000);
+        assert_eq!(f80("-1.19e4932"), 0xFFFF_8000_0000_0000_0000);
+        assert_eq!(
+            f128("1.189731495357231765085759326628007017e4932"),
+            0x7FFE_FFFF_FFFF_FFFF_FFFF_FFFF_FFFF_FFFF
+        );
+        assert_eq!(f128("1.19e4932"), 0x7FFF << 112);
+        // Smallest normal f128, smallest subnormals, and half of them.
+        assert_eq!(f128("3.3621031431120935062626778173217526e-4932"), 1 << 112);
+        assert_eq!(f128("6.475175119438025110924438958227646552e-4966"), 1);
+        assert_eq!(f128("3.3e-4966"), 1);
+        assert_eq!(f128("3e-4966"), 0);
+        assert_eq!(f80("3.6451995318824746025e-4951"), 1);
+        // 2^-16446 is exactly half the smallest f80 subnormal (a tie that
+        // goes to 0); its digits truncated are below it, one more above.
+        let half_f80_min = "1.82259976594123730126420296680970990819952540784678167186049";
+        assert_eq!(f80(&format!("{half_f80_min}e-4951")), 0);
+        assert_eq!(f80(&format!("{half_f80_min}1e-4951")), 1);
+        assert_eq!(f80("1.8225997659412373013e-4951"), 1);
+        // Ties between neighbours go to the even mantissa: 1 + 2^-64 is
+        // half an f80 ulp above 1, 1 + 3 * 2^-64 half an ulp above 1 + ulp.
+        let tie = "1.0000000000000000000542101086242752217003726400434970855712890625";
+        assert_eq!(f80(tie), 0x3FFF_8000_0000_0000_0000);
+        assert_eq!(
+            f80("1.0000000000000000001626303258728256651011179201304912567138671875"),
+            0x3FFF_8000_0000_0000_0002
+        );
+        assert_eq!(
+            f80("1.00000000000000000005421010862427522171"),
+            0x3FFF_8000_0000_0000_0001
+        );
+        // 1 + 2^-113 is half an f128 ulp above 1.
+        let tie128 = "1.00000000000000000000000000000000009629649721936179265279889712924636592690508241076940976199693977832794189453125";
+        assert_eq!(f128(tie128), 0x3FFF << 112);
+        assert_eq!(f128(&format!("{tie128}1")), (0x3FFF << 112) | 1);
+        // Digits past the first 12,000 still decide a tie (one sticky
+        // digit), and trailing zeros do not.
+        let zeros = "0".repeat(15_000);
+        assert_eq!(f80(&format!("{tie}{zeros}")), 0x3FFF_8000_0000_0000_0000);
+        assert_eq!(f80(&format!("{tie}{zeros}1")), 0x3FFF_8000_0000_0000_0001);
+        assert_eq!(f80(&format!("0.{zeros}1e15000")), f80("0.1"));
+        // Hostile exponents saturate without big numbers.
+        assert_eq!(f80("1e999999999"), 0x7FFF_8000_0000_0000_0000);
+        assert_eq!(f128("-1e99999999999999999999999999"), 0xFFFF << 112);
+        assert_eq!(f128("1e-999999999"), 0);
+        assert_eq!(f80("-1e-99999999999999999999999999"), 1 << 79);
+        assert_eq!(f80("0e999999999999"), 0);
+        assert_eq!(f80(&format!("1{zeros}e-15000")), f80("1"));
+        // Spellings f64 accepts for the special values; junk is refused.
+        assert_eq!(f80("inf"), 0x7FFF_8000_0000_0000_0000);
+        assert_eq!(f128("-inf"), 0xFFFF << 112);
+        assert_eq!(f80("nan") >> 64, 0x7FFF);
+        for junk in [
+            "", "-", ".", "e5", "1e", "1e+", "1.2.3", "0x10", "1f", "--1", "+-1",
+        ] {
+            assert_eq!(
+                float_bits_from_decimal(junk, FloatKind::F80),
+                None,
+                "{junk}"
+            );
+            assert_eq!(
+                float_bits_from_decimal(junk, FloatKind::F128),
+                None,
+                "{junk}"
+            );
+        }
+    }
+
+    /// Upstream's rule: APFloat's six-digit form when it reads back to the
+    /// same bits, else its default form (`toString()`) when that has a
+    /// `.`, else hex. Strings checked against the exact values.
+    #[test]
+    fn wide_float_printing() {
         for (v, text) in [
             (1.0, "1.000000e+00"),
             (-1.0, "-1.000000e+00"),
@@ -713,54 +1045,87 @@ mod tests {
             (1e10, "1.000000e+10"),
             (1e22, "1.000000e+22"),
             (0.0, "0.000000e+00"),
+            (-0.0, "-0.000000e+00"),
         ] {
             assert_eq!(format_float(f64_to_f80(v), FloatKind::F80), text);
             assert_eq!(format_float(f64_to_f128(v), FloatKind::F128), text);
         }
-        // f64's 0.1 widened is not the f128 nearest 0.1: no short form.
-        let tenth = f64_to_f128(0.1);
-        assert_eq!(format_float(tenth, FloatKind::F128), hex_bits(tenth, 128));
-        // The f128 and f80 nearest 0.1 (upstream's bytes) are what upstream
-        // prints as 1.000000e-01, but our parser reads that through f64 and
-        // would not get them back: the exact hex pattern keeps the round
-        // trip (upstream parses hex float literals too).
-        let f128_tenth = 0x3FFB999999999999999999999999999Au128;
-        assert_eq!(
-            format_float(f128_tenth, FloatKind::F128),
-            hex_bits(f128_tenth, 128)
-        );
-        let f80_tenth = (0x3FFBu128 << 64) | 0xCCCCCCCCCCCCCCCD;
-        assert_eq!(
-            format_float(f80_tenth, FloatKind::F80),
-            hex_bits(f80_tenth, 80)
-        );
-        assert_eq!(
-            format_float(f80_tenth + 1, FloatKind::F80),
-            hex_bits(f80_tenth + 1, 80)
-        );
-        // Extremes: the smallest f128 subnormal (upstream's 6.475180e-4966,
-        // beyond f64's range for our parser) and the largest f80.
-        assert_eq!(format_float(1, FloatKind::F128), hex_bits(1, 128));
-        let f80_max = (0x7FFEu128 << 64) | u128::from(u64::MAX);
-        // 1.18973149...e4932: `1.189730e+4932` would not read back.
-        assert_eq!(format_float(f80_max, FloatKind::F80), hex_bits(f80_max, 80));
-        let f80_two_pow_100 = (16483u128 << 64) | (1u128 << 63); // 1.2676506e30
-        assert_eq!(
-            format_float(f80_two_pow_100, FloatKind::F80),
-            hex_bits(f80_two_pow_100, 80)
-        );
-        let f128_1e300 = f64_to_f128(1e300);
-        assert_eq!(
-            format_float(f128_1e300, FloatKind::F128),
-            hex_bits(f128_1e300, 128)
-        );
-        let beyond_f64 = f64_to_f128(1.0) | 1; // a mantissa bit f64 lacks
-        assert_eq!(
-            format_float(beyond_f64, FloatKind::F128),
-            hex_bits(beyond_f64, 128)
-        );
-        let inf = f64_to_f80(f64::INFINITY);
-        assert_eq!(format_float(inf, FloatKind::F80), hex_bits(inf, 80));
+        let f80_tenth = 0x3FFB_CCCC_CCCC_CCCC_CCCDu128;
+        let f80_max = 0x7FFE_FFFF_FFFF_FFFF_FFFFu128;
+        let f128_max = 0x7FFE_FFFF_FFFF_FFFF_FFFF_FFFF_FFFF_FFFFu128;
+        for (bits, kind, text) in [
+            (
+                0x3FFB_9999_9999_9999_9999_9999_9999_999A,
+                FloatKind::F128,
+                "1.000000e-01",
+            ),
+            (f80_tenth, FloatKind::F80, "1.000000e-01"),
+            (f80_tenth + 1, FloatKind::F80, "0.100000000000000000008"),
+            // f64's 0.1 widened is not the f128 nearest 0.1.
+            (
+                f64_to_f128(0.1),
+                FloatKind::F128,
+                "0.100000000000000005551115123125782702",
+            ),
+            // Half up on the seventh digit: 6.4751751...e-4966.
+            (1, FloatKind::F128, "6.475180e-4966"),
+            (1, FloatKind::F80, "3.645200e-4951"),
+            (f80_max, FloatKind::F80, "1.18973149535723176502E+4932"),
+            (
+                f128_max,
+                FloatKind::F128,
+                "1.18973149535723176508575932662800702E+4932",
+            ),
+            (
+                (1 << 112) - 1,
+                FloatKind::F128,
+                "3.36210314311209350626267781732175196E-4932",
+            ),
+            (
+                0x4063_8000_0000_0000_0000,
+                FloatKind::F80,
+                "1.2676506002282294015E+30",
+            ), // 2^100
+            (
+                f64_to_f128(1e300),
+                FloatKind::F128,
+                "1.00000000000000005250476025520442025E+300",
+            ),
+            (
+                f64_to_f128(1.0) | 1,
+                FloatKind::F128,
+                "1.00000000000000000000000000000000019",
+            ),
+            (f64_to_f80(1e-5), FloatKind::F80, "1.0000000000000000818E-5"),
+            (f64_to_f80(123.456), FloatKind::F80, "123.45600000000000307"),
+            // An integer whose default form has no `.`: hex, as upstream.
+            (
+                f64_to_f80(1234567.0),
+                FloatKind::F80,
+                "0x401396B4380000000000",
+            ),
+            (
+                f64_to_f80(f64::INFINITY),
+                FloatKind::F80,
+                "0x7FFF8000000000000000",
+            ),
+            (
+                0x7FFF << 112,
+                FloatKind::F128,
+                "0x7FFF0000000000000000000000000000",
+            ),
+            // An f80 unnormal (exponent set, integer bit clear).
+            (
+                0x3FFF_0000_0000_0000_0001,
+                FloatKind::F80,
+                "0x3FFF0000000000000001",
+            ),
+        ] {
+            assert_eq!(format_float(bits, kind), text, "{bits:#x}");
+            if !text.starts_with("0x") {
+                assert_eq!(float_bits_from_decimal(text, kind), Some(bits), "{text}");
+            }
+        }
     }
 
     #[test]

@@ -13,6 +13,8 @@ pub use lazy::{LazyModule, read_lazy};
 pub use table::MAX_NESTING;
 pub(crate) use table::{EntrySpan, Table};
 
+use std::collections::{HashMap, HashSet};
+
 use super::encoding::Reader;
 use super::error::{BytecodeError, Result};
 use super::{MAGIC, MAX_VERSION, SECTION_NAMES, section};
@@ -230,10 +232,34 @@ impl<'a> Structure<'a> {
             (Some(offsets), Some(data)) => parse_resources(offsets, data, &table)?,
             _ => Vec::new(),
         };
+        // Handles index all dialect resources; `dense_resource`, the only
+        // attribute that reads them, takes `builtin` ones only (upstream
+        // rejects a handle of another dialect's resource).
+        // A key repeated in the `builtin` group names another resource:
+        // upstream's blob manager renames it `key_1`, `key_2`, ...
+        let mut taken: HashSet<String> = HashSet::new();
+        let mut next_suffix: HashMap<String, u64> = HashMap::new();
+        let mut unique = |key: &str| {
+            if taken.insert(key.to_string()) {
+                return key.to_string();
+            }
+            let n = next_suffix.entry(key.to_string()).or_insert(1);
+            loop {
+                let name = format!("{key}_{n}");
+                *n += 1;
+                if taken.insert(name.clone()) {
+                    return name;
+                }
+            }
+        };
         table.resource_keys = resources
             .iter()
-            .filter(|g| matches!(g.owner, ResourceOwner::Dialect(_)))
-            .flat_map(|g| g.entries.iter().map(|e| e.key.to_string()))
+            .filter_map(|g| match &g.owner {
+                ResourceOwner::Dialect(d) => Some((d == "builtin", g)),
+                ResourceOwner::External(_) => None,
+            })
+            .flat_map(|(builtin, g)| g.entries.iter().map(move |e| (builtin, e.key)))
+            .map(|(builtin, key)| builtin.then(|| unique(key)))
             .collect();
         let properties = match by_id[section::PROPERTIES as usize] {
             Some(p) if version >= 5 => parse_properties(p)?,
@@ -281,21 +307,35 @@ impl<'a> Structure<'a> {
                 .map(|(d, v)| (dialects[*d].to_string(), v.to_vec()))
                 .collect(),
         }));
-        module.resources = self
-            .resources
-            .iter()
-            .map(|g| ResourceGroup {
-                owner: g.owner.clone(),
-                entries: g
-                    .entries
-                    .iter()
-                    .map(|e| ResourceEntry {
-                        key: e.key.to_string(),
-                        value: e.value.clone(),
-                    })
-                    .collect(),
-            })
-            .collect();
+        // One group per dialect, none empty: a dialect's groups are
+        // written as one and an empty one not at all (as upstream does),
+        // so this keeps read → write → read a fixed point.
+        module.resources.clear();
+        let mut builtin_keys = self.table.resource_keys.iter().flatten();
+        for g in &self.resources {
+            let builtin = matches!(&g.owner, ResourceOwner::Dialect(d) if d == "builtin");
+            let entries = g.entries.iter().map(|e| ResourceEntry {
+                key: match builtin.then(|| builtin_keys.next()).flatten() {
+                    Some(unique) => unique.clone(),
+                    None => e.key.to_string(),
+                },
+                value: e.value.clone(),
+            });
+            let merge_into = match &g.owner {
+                ResourceOwner::Dialect(_) => {
+                    module.resources.iter().position(|m| m.owner == g.owner)
+                }
+                ResourceOwner::External(_) => None,
+            };
+            match merge_into {
+                Some(i) => module.resources[i].entries.extend(entries),
+                None if g.entries.is_empty() && matches!(g.owner, ResourceOwner::Dialect(_)) => {}
+                None => module.resources.push(ResourceGroup {
+                    owner: g.owner.clone(),
+                    entries: entries.collect(),
+                }),
+            }
+        }
     }
 }
 

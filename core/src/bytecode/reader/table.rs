@@ -31,7 +31,9 @@ pub struct Table<'a> {
     pub attrs: Vec<EntrySpan<'a>>,
     pub types: Vec<EntrySpan<'a>>,
     /// Keys of the dialect resources, in handle order.
-    pub resource_keys: Vec<String>,
+    /// Key of each dialect resource, `None` for those of other dialects
+    /// than `builtin`.
+    pub resource_keys: Vec<Option<String>>,
     attr_values: Vec<Option<Attribute>>,
     type_values: Vec<Option<Type>>,
     next_distinct: u64,
@@ -299,11 +301,18 @@ impl EntryLookup for Table<'_> {
     fn resource(&self, index: u64, at: usize) -> Decoded<String> {
         usize::try_from(index)
             .ok()
-            .and_then(|i| self.resource_keys.get(i).cloned())
+            .and_then(|i| self.resource_keys.get(i))
             .ok_or_else(|| {
                 DecodeFailure::Error(BytecodeError::new(
                     at,
                     format!("invalid resource handle {index}"),
+                ))
+            })?
+            .clone()
+            .ok_or_else(|| {
+                DecodeFailure::Error(BytecodeError::new(
+                    at,
+                    format!("resource handle {index} is not a builtin resource"),
                 ))
             })
     }

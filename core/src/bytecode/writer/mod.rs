@@ -70,7 +70,8 @@ struct EmitSink<'w, 'm> {
     out: &'w mut Emitter,
     n: &'w Numbering<'m>,
     strings: &'w mut Strings,
-    resource_base: u64,
+    /// `dense_resource` key → handle (index among all dialect resources).
+    resource_handles: &'w FxHashMap<String, u64>,
 }
 
 impl EntrySink for EmitSink<'_, '_> {
@@ -104,8 +105,8 @@ impl EntrySink for EmitSink<'_, '_> {
         self.out.varint(self.n.type_(ty));
     }
     fn resource(&mut self, key: &str) {
-        let i = self.n.resources.iter().position(|k| k == key).unwrap_or(0) as u64;
-        self.out.varint(self.resource_base + i);
+        let handle = self.resource_handles.get(key).copied().unwrap_or(0);
+        self.out.varint(handle);
     }
 }
 
@@ -141,9 +142,10 @@ pub fn write(module: &Module, options: &WriteOptions) -> Result<Written> {
         properties: Vec::new(),
         property_index: FxHashMap::default(),
         warnings: Vec::new(),
-        resource_base: 0,
+        builtin_resources: Vec::new(),
+        resource_handles: FxHashMap::default(),
     };
-    w.resource_base = w.builtin_resource_base();
+    w.number_builtin_resources();
     let mut out = Emitter::new();
     out.raw(&MAGIC);
     out.varint(version);
@@ -176,7 +178,10 @@ struct Writer<'w, 'm> {
     properties: Vec<Vec<u8>>,
     property_index: FxHashMap<Vec<u8>, u64>,
     warnings: Vec<String>,
-    resource_base: u64,
+    /// The `builtin` group as written: referenced entries with data, then
+    /// the data-less ones, like upstream.
+    builtin_resources: Vec<(String, ResourceValue)>,
+    resource_handles: FxHashMap<String, u64>,
 }
 
 /// Consecutive entries of the same dialect: `{dialect, count, entries}`.
@@ -259,7 +264,7 @@ impl Writer<'_, '_> {
                         out: &mut data,
                         n: self.n,
                         strings: &mut self.strings,
-                        resource_base: self.resource_base,
+                        resource_handles: &self.resource_handles,
                     };
                     match &self.n.attrs[i].key {
                         AttrKey::Loc(loc) => {
@@ -288,7 +293,7 @@ impl Writer<'_, '_> {
                         out: &mut data,
                         n: self.n,
                         strings: &mut self.strings,
-                        resource_base: self.resource_base,
+                        resource_handles: &self.resource_handles,
                     },
                 );
                 if !custom {
@@ -559,23 +564,50 @@ impl Writer<'_, '_> {
         Ok(Some(i))
     }
 
-    /// Index of the first `builtin` resource among all dialect resources.
-    fn builtin_resource_base(&self) -> u64 {
+    /// Orders the `builtin` group as upstream writes it (entries the
+    /// blob manager builds, i.e. those with data, in first-reference
+    /// order, then the declarations without data) and gives each
+    /// referenced key its handle: the index among all dialect resources,
+    /// counting the groups of the dialects numbered before `builtin`.
+    fn number_builtin_resources(&mut self) {
+        let stored = self.stored_group("builtin");
+        let value_of = |key: &str| {
+            stored
+                .iter()
+                .find(|e| e.key == key)
+                .map_or(ResourceValue::Declared, |e| e.value.clone())
+        };
+        let (mut with_data, declared): (Vec<_>, Vec<_>) = self
+            .n
+            .resources
+            .iter()
+            .map(|key| (key.clone(), value_of(key)))
+            .partition(|(_, v)| !matches!(v, ResourceValue::Declared));
+        with_data.extend(declared);
         let mut base = 0u64;
         for d in &self.n.dialects {
             if d == "builtin" {
-                return base;
+                break;
             }
-            base += self.stored_group(d).map_or(0, |g| g.len() as u64);
+            base += self.stored_group(d).len() as u64;
         }
-        base
+        self.resource_handles = with_data
+            .iter()
+            .enumerate()
+            .map(|(i, (key, _))| (key.clone(), base + i as u64))
+            .collect();
+        self.builtin_resources = with_data;
     }
 
-    fn stored_group(&self, dialect: &str) -> Option<&Vec<crate::ir::ResourceEntry>> {
-        self.module.resources.iter().find_map(|g| match &g.owner {
-            ResourceOwner::Dialect(d) if d == dialect => Some(&g.entries),
-            _ => None,
-        })
+    /// The entries of `dialect`'s stored groups (a file may split one
+    /// dialect's resources over several groups; they are written as one).
+    fn stored_group(&self, dialect: &str) -> Vec<&crate::ir::ResourceEntry> {
+        self.module
+            .resources
+            .iter()
+            .filter(|g| matches!(&g.owner, ResourceOwner::Dialect(d) if d == dialect))
+            .flat_map(|g| &g.entries)
+            .collect()
     }
 
     fn write_resource_sections(&mut self, out: &mut Emitter) {
@@ -602,29 +634,12 @@ impl Writer<'_, '_> {
         let dialects = self.n.dialects.clone();
         for (index, d) in dialects.iter().enumerate() {
             let entries: Vec<(String, ResourceValue)> = if d == "builtin" {
-                let stored = self.stored_group(d);
-                let value_of = |key: &str| {
-                    stored
-                        .and_then(|g| g.iter().find(|e| e.key == key))
-                        .map(|e| e.value.clone())
-                        .unwrap_or(ResourceValue::Declared)
-                };
-                let mut with_data = Vec::new();
-                let mut declared = Vec::new();
-                for key in &self.n.resources {
-                    match value_of(key) {
-                        ResourceValue::Declared => {
-                            declared.push((key.clone(), ResourceValue::Declared))
-                        }
-                        v => with_data.push((key.clone(), v)),
-                    }
-                }
-                with_data.extend(declared);
-                with_data
+                self.builtin_resources.clone()
             } else {
                 self.stored_group(d)
-                    .map(|g| g.iter().map(|e| (e.key.clone(), e.value.clone())).collect())
-                    .unwrap_or_default()
+                    .iter()
+                    .map(|e| (e.key.clone(), e.value.clone()))
+                    .collect()
             };
             if entries.is_empty() {
                 continue;
