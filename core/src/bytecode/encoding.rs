@@ -66,7 +66,20 @@ impl<'a> Reader<'a> {
 
     /// PrefixVarInt: the trailing zeros of the first byte count the extra
     /// bytes; a zero first byte means 8 raw little-endian bytes follow.
+    #[inline]
     pub fn varint(&mut self) -> Result<u64> {
+        // Most values fit in one byte (odd first byte).
+        if let Some(&first) = self.data.get(self.pos)
+            && first & 1 == 1
+        {
+            self.pos += 1;
+            return Ok(u64::from(first >> 1));
+        }
+        self.long_varint()
+    }
+
+    #[inline(never)]
+    fn long_varint(&mut self) -> Result<u64> {
         let first = self.byte()?;
         if first & 1 == 1 {
             return Ok(u64::from(first >> 1));
