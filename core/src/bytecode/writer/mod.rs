@@ -550,6 +550,14 @@ impl Writer<'_, '_> {
         } else if let Some(raw) = op.opaque_properties.as_deref() {
             blob.raw(raw);
         } else {
+            if op.properties.is_some() {
+                // A damaged file can name one op both registered and not:
+                // its dictionary has no registered layout to be written in.
+                self.warnings.push(format!(
+                    "properties of '{}' were dropped: the op is registered but its property layout is unknown",
+                    op.name
+                ));
+            }
             return Ok(None);
         }
         let mut entry = Emitter::new();
