@@ -121,6 +121,8 @@ struct Analysis {
     streams: Vec<StreamInfo>,
     /// `(stream, dep)` for every `dep` in `streams[stream].side_deps`.
     dep_set: FxHashSet<(usize, usize)>,
+    /// Scratch for `build_stream`.
+    children: Vec<usize>,
 }
 
 pub fn analyze(block: &[StreamOp<'_>], options: StreamOptions) -> Streams {
@@ -197,6 +199,7 @@ impl Analysis {
             side_uses,
             streams: Vec::new(),
             dep_set: FxHashSet::default(),
+            children: Vec::new(),
         }
     }
 
@@ -307,7 +310,9 @@ impl Analysis {
         }
         let threshold = self.options.cost_threshold;
         let upper = self.options.upper_cost_threshold;
-        let mut children = Vec::with_capacity(users);
+        // A buffer reused from node to node.
+        let mut children = std::mem::take(&mut self.children);
+        children.clear();
         for i in 0..users {
             let child = self.scheduled_users.get(node, i);
             let stream = self.stream[child];
@@ -330,27 +335,30 @@ impl Analysis {
                 max_stream = Some(stream);
             }
         };
-        let mut merged: Vec<usize> = Vec::new();
-        for child in children {
+        // The last stream cheap children were merged into (the reference
+        // keeps a list of them but only ever looks at its last entry).
+        let mut merged: Option<usize> = None;
+        for &child in &children {
             let cost = self.streams[child].cost;
             if cost >= threshold {
                 consider(cost, child, &mut max_cost);
                 continue;
             }
-            match merged.last() {
-                Some(&last) if self.streams[last].cost < threshold => self.merge(child, last),
-                _ => merged.push(child),
+            match merged {
+                Some(last) if self.streams[last].cost < threshold => self.merge(child, last),
+                _ => merged = Some(child),
             }
-            let last = *merged.last().expect("just pushed or present");
+            let last = merged.expect("just set or present");
             consider(self.streams[last].cost, last, &mut max_cost);
         }
+        self.children = children;
 
         match max_stream {
             None => self.new_stream(node),
             Some(stream) => {
                 self.streams[stream].parent = None;
                 self.assign(node, stream);
-                if let Some(&cheap) = merged.last()
+                if let Some(cheap) = merged
                     && self.streams[cheap].cost < threshold
                     && cheap != stream
                 {
