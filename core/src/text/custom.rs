@@ -228,8 +228,15 @@ impl<'a> Parser<'a> {
     pub(crate) fn parse_custom_op(&mut self) -> R<(Op, Vec<Type>)> {
         let t = self.tok;
         let keyword = self.text(t);
-        let form = lookup(keyword)
-            .ok_or_else(|| self.err(t, format!("custom op '{keyword}' is unknown")))?;
+        let form = match self.custom_forms.get(keyword) {
+            Some(form) => form.clone(),
+            None => {
+                let form = lookup(keyword)
+                    .ok_or_else(|| self.err(t, format!("custom op '{keyword}' is unknown")))?;
+                self.custom_forms.insert(keyword, form.clone());
+                form
+            }
+        };
         self.bump()?;
         let mut op = Op::new(op_name(keyword), Location::Unknown);
         let results = match form {

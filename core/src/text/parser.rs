@@ -98,6 +98,9 @@ pub(crate) struct Parser<'a> {
     pub chain: Type,
     /// Emptied result type lists, reused by `result_types`.
     type_lists: Vec<Vec<Type>>,
+    /// `custom::lookup` per keyword seen, which is most of the work of
+    /// parsing a short op otherwise.
+    pub(crate) custom_forms: FxHashMap<&'a str, super::custom::Form>,
 }
 
 impl<'a> Parser<'a> {
@@ -126,6 +129,7 @@ impl<'a> Parser<'a> {
             loc_alias_refs: Vec::new(),
             chain: Type::chain(),
             type_lists: Vec::new(),
+            custom_forms: FxHashMap::default(),
         })
     }
 
@@ -439,10 +443,11 @@ impl<'a> Parser<'a> {
                 ),
             ));
         }
-        uses.iter()
-            .zip(types)
-            .map(|(u, t)| self.resolve(u, t))
-            .collect()
+        let mut values = Vec::with_capacity(uses.len());
+        for (u, t) in uses.iter().zip(types) {
+            values.push(self.resolve(u, t)?);
+        }
+        Ok(values)
     }
 
     /// Defines `%name` (`#idx`) in the innermost scope.

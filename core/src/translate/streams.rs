@@ -170,9 +170,8 @@ impl Analysis {
             parent.push(best);
             cost_from_root.push(total);
         }
-        let scheduled_users = Lists::build(nodes, || {
-            (1..nodes).map(|node| (parent[node], node as u32))
-        });
+        let scheduled_users =
+            Lists::build(nodes, || (1..nodes).map(|node| (parent[node], node as u32)));
         // `seen[def] == node`: `node` already listed as a user of `def`.
         let mut seen = vec![usize::MAX; nodes];
         let side_uses = {
@@ -586,7 +585,9 @@ mod tests {
                         continue;
                     }
                     match merged.last() {
-                        Some(&last) if self.streams[last].cost < threshold => self.merge(child, last),
+                        Some(&last) if self.streams[last].cost < threshold => {
+                            self.merge(child, last)
+                        }
                         _ => merged.push(child),
                     }
                     let last = *merged.last().expect("just pushed or present");
@@ -609,9 +610,7 @@ mod tests {
                 }
             }
         }
-
     }
-
 
     fn op(operands: &'static [Option<usize>], cost: i64) -> StreamOp<'static> {
         static NO_CHAINS: [bool; 8] = [false; 8];
@@ -748,7 +747,11 @@ mod tests {
             })
             .collect();
         let streams = analyze(&block, StreamOptions::default());
-        assert!(streams.ops[1..].iter().all(|&s| s == streams.root), "{:?}", &streams.ops[..5]);
+        assert!(
+            streams.ops[1..].iter().all(|&s| s == streams.root),
+            "{:?}",
+            &streams.ops[..5]
+        );
         assert_eq!(
             analyze(&block[..2000], StreamOptions::default()),
             reference::analyze(&block[..2000], StreamOptions::default())
