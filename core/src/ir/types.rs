@@ -222,9 +222,15 @@ impl Type {
         }
     }
 
-    /// `!tfrt.chain`, the type of ordering tokens.
+    /// `!tfrt.chain`, the type of ordering tokens. One shared allocation:
+    /// the parser and the translator ask for it per op and per function.
     pub fn chain() -> Type {
-        Type::dialect("tfrt", "chain")
+        static CHAIN: std::sync::LazyLock<(Arc<str>, Arc<str>)> =
+            std::sync::LazyLock::new(|| ("tfrt".into(), "chain".into()));
+        Type::Dialect {
+            dialect: CHAIN.0.clone(),
+            body: CHAIN.1.clone(),
+        }
     }
 
     pub fn is_integer(&self) -> bool {

@@ -228,8 +228,15 @@ impl<'a> Parser<'a> {
     pub(crate) fn parse_custom_op(&mut self) -> R<(Op, Vec<Type>)> {
         let t = self.tok;
         let keyword = self.text(t);
-        let form = lookup(keyword)
-            .ok_or_else(|| self.err(t, format!("custom op '{keyword}' is unknown")))?;
+        let form = match self.custom_forms.get(keyword) {
+            Some(form) => form.clone(),
+            None => {
+                let form = lookup(keyword)
+                    .ok_or_else(|| self.err(t, format!("custom op '{keyword}' is unknown")))?;
+                self.custom_forms.insert(keyword, form.clone());
+                form
+            }
+        };
         self.bump()?;
         let mut op = Op::new(op_name(keyword), Location::Unknown);
         let results = match form {
@@ -237,11 +244,11 @@ impl<'a> Parser<'a> {
                 let value = self.parse_constant_value(&ty)?;
                 op.attributes.push(("value".into(), value));
                 self.opt_attr_dict(&mut op)?;
-                vec![ty]
+                self.result_types([ty])
             }
             Form::NewChain => {
                 self.opt_attr_dict(&mut op)?;
-                vec![self.chain.clone()]
+                self.result_types([self.chain.clone()])
             }
             Form::MergeChains => {
                 let uses = self.parse_use_list()?;
@@ -253,29 +260,32 @@ impl<'a> Parser<'a> {
                 let at = self.tok;
                 let types = self.parse_type_list()?;
                 op.operands = self.resolve_all(&uses, &types, at)?;
-                vec![self.chain.clone()]
+                self.result_types([self.chain.clone()])
             }
             Form::Binary { ty, out } => {
                 self.fixed_operands(&mut op, &[ty.clone(), ty.clone()], t)?;
                 self.opt_attr_dict(&mut op)?;
-                binary_results(&ty, out)
+                match out {
+                    BinOut::Same => self.result_types([ty]),
+                    _ => binary_results(&ty, out),
+                }
             }
             Form::Print(ty) => {
                 self.fixed_operands(&mut op, &[ty, self.chain.clone()], t)?;
                 self.opt_attr_dict(&mut op)?;
-                vec![self.chain.clone()]
+                self.result_types([self.chain.clone()])
             }
             Form::PrintTensor => {
                 self.fixed_operands(&mut op, &[tensor_type(), self.chain.clone()], t)?;
                 self.opt_attr_dict(&mut op)?;
-                vec![self.chain.clone()]
+                self.result_types([self.chain.clone()])
             }
             Form::TensorAttr(attr) => {
                 self.fixed_operands(&mut op, &[tensor_type(), self.chain.clone()], t)?;
                 let value = self.parse_attribute()?;
                 op.attributes.push((attr.into(), value));
                 self.opt_attr_dict(&mut op)?;
-                vec![self.chain.clone()]
+                self.result_types([self.chain.clone()])
             }
             Form::AttrResult { attr, result } => {
                 let value = self.parse_attribute()?;

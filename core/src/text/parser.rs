@@ -20,6 +20,10 @@ pub(crate) type R<T> = Result<T, Diagnostic>;
 /// Deepest nesting of regions, attributes, types and locations together.
 pub(crate) const MAX_NESTING: u32 = 256;
 
+/// Bound results numbered before their op is parsed, at most (a count
+/// written in the input is not trusted with more).
+const MAX_RESERVED_RESULTS: u64 = 64;
+
 /// A region costs this much of `MAX_NESTING` (so at most 64 nested regions).
 const REGION_WEIGHT: u32 = 4;
 
@@ -92,6 +96,11 @@ pub(crate) struct Parser<'a> {
     loc_aliases: FxHashMap<&'a str, Location>,
     loc_alias_refs: Vec<(&'a str, Token)>,
     pub chain: Type,
+    /// Emptied result type lists, reused by `result_types`.
+    type_lists: Vec<Vec<Type>>,
+    /// `custom::lookup` per keyword seen, which is most of the work of
+    /// parsing a short op otherwise.
+    pub(crate) custom_forms: FxHashMap<&'a str, super::custom::Form>,
 }
 
 impl<'a> Parser<'a> {
@@ -119,6 +128,8 @@ impl<'a> Parser<'a> {
             loc_aliases: FxHashMap::default(),
             loc_alias_refs: Vec::new(),
             chain: Type::chain(),
+            type_lists: Vec::new(),
+            custom_forms: FxHashMap::default(),
         })
     }
 
@@ -432,10 +443,11 @@ impl<'a> Parser<'a> {
                 ),
             ));
         }
-        uses.iter()
-            .zip(types)
-            .map(|(u, t)| self.resolve(u, t))
-            .collect()
+        let mut values = Vec::with_capacity(uses.len());
+        for (u, t) in uses.iter().zip(types) {
+            values.push(self.resolve(u, t)?);
+        }
+        Ok(values)
     }
 
     /// Defines `%name` (`#idx`) in the innermost scope.
@@ -446,6 +458,21 @@ impl<'a> Parser<'a> {
         tok: Token,
         ty: Type,
         loc: Option<Location>,
+    ) -> R<ValueId> {
+        self.define_in(name, idx, tok, ty, loc, None)
+    }
+
+    /// `define`, into the value `slot` reserved for it (unless the value
+    /// was used before its definition: the forward reference's value
+    /// wins and the slot stays undefined, for `renumber_values` to drop).
+    fn define_in(
+        &mut self,
+        name: &'a str,
+        idx: u32,
+        tok: Token,
+        ty: Type,
+        loc: Option<Location>,
+        slot: Option<ValueId>,
     ) -> R<ValueId> {
         let key = (name, idx);
         for s in self.visible_scopes() {
@@ -472,11 +499,23 @@ impl<'a> Parser<'a> {
             }
             self.module.values[v.index()].location = loc;
             v
+        } else if let Some(v) = slot {
+            let value = &mut self.module.values[v.index()];
+            value.ty = ty;
+            value.location = loc;
+            v
         } else {
             self.module.new_value(ty, loc)
         };
         self.scopes[top].defs.insert(key, v);
         Ok(v)
+    }
+
+    /// A list of result types, in a reused allocation when one is free.
+    pub(crate) fn result_types<const N: usize>(&mut self, types: [Type; N]) -> Vec<Type> {
+        let mut list = self.type_lists.pop().unwrap_or_default();
+        list.extend(types);
+        list
     }
 
     // ---- top level ------------------------------------------------------
@@ -657,6 +696,23 @@ impl<'a> Parser<'a> {
             }
             self.expect(Kind::Equal, "expected '=' after SSA name")?;
         }
+        // Number the bound results before the op's operands and regions
+        // create values, so that the module comes out in canonical order
+        // and `renumber_values` has nothing to do. Types are filled in
+        // once known. Large counts (untrusted) take the slow path.
+        let bound: u64 = self.bindings[base..]
+            .iter()
+            .map(|b| u64::from(b.count))
+            .sum();
+        let reserved = if (1..=MAX_RESERVED_RESULTS).contains(&bound) {
+            let first = self.module.values.len() as u32;
+            for _ in 0..bound {
+                self.module.new_value(Type::None, None);
+            }
+            Some(first)
+        } else {
+            None
+        };
         let name_tok = self.tok;
         let (mut op, result_types) = match name_tok.kind {
             Kind::String => self.parse_generic_op()?,
@@ -668,10 +724,6 @@ impl<'a> Parser<'a> {
         } else {
             self.loc_at(name_tok)
         };
-        let bound: u64 = self.bindings[base..]
-            .iter()
-            .map(|b| u64::from(b.count))
-            .sum();
         if self.bindings.len() > base && bound != result_types.len() as u64 {
             return Err(self.err(
                 self.bindings[base].tok,
@@ -682,17 +734,25 @@ impl<'a> Parser<'a> {
             ));
         }
         op.results.reserve_exact(result_types.len());
-        let mut types = result_types.into_iter();
+        let mut result_types = result_types;
+        let mut types = result_types.drain(..);
+        let mut next_reserved = reserved;
         for index in base..self.bindings.len() {
             let b = self.bindings[index];
             for i in 0..b.count {
                 let ty = types.next().expect("counted");
-                op.results.push(self.define(b.name, i, b.tok, ty, None)?);
+                let slot = next_reserved.map(ValueId);
+                next_reserved = next_reserved.map(|n| n + 1);
+                op.results
+                    .push(self.define_in(b.name, i, b.tok, ty, None, slot)?);
             }
         }
         self.bindings.truncate(base);
         for ty in types {
             op.results.push(self.module.new_value(ty, None));
+        }
+        if self.type_lists.len() < 16 {
+            self.type_lists.push(result_types);
         }
         self.leave();
         Ok(op)

@@ -97,6 +97,10 @@ struct Collector<'m> {
     function_references: Vec<(&'m Attribute, Location)>,
     /// The region that defines each value (`None`: not yet seen).
     value_region: Vec<Option<ParentRegion>>,
+    /// The type index of each op result and block argument seen by the
+    /// collection (`u32::MAX`: not seen), so that register types need no
+    /// hashing.
+    value_type: Vec<u32>,
 }
 
 /// MLIR uniques `true` and `1 : i1` to the same attribute; so must the
@@ -154,6 +158,7 @@ impl<'m> Collector<'m> {
             extra_strings: Vec::new(),
             function_references: Vec::new(),
             value_region,
+            value_type: vec![u32::MAX; module.values.len()],
         }
     }
 
@@ -161,11 +166,20 @@ impl<'m> Collector<'m> {
         self.errors.push(Diagnostic::new(location.clone(), message));
     }
 
-    fn add_type(&mut self, ty: &Type) {
-        if !self.type_ids.contains_key(ty) {
-            self.type_ids.insert(ty.clone(), self.types.len() as u32);
-            self.types.push(ty.clone());
+    fn add_type(&mut self, ty: &Type) -> u32 {
+        if let Some(&id) = self.type_ids.get(ty) {
+            return id;
         }
+        let id = self.types.len() as u32;
+        self.type_ids.insert(ty.clone(), id);
+        self.types.push(ty.clone());
+        id
+    }
+
+    fn add_value_type(&mut self, value: ValueId) {
+        let module = self.module;
+        let id = self.add_type(&module.values[value.index()].ty);
+        self.value_type[value.index()] = id;
     }
 
     /// Post-order visit of `op`: nested ops first, as MLIR's walk.
@@ -192,9 +206,8 @@ impl<'m> Collector<'m> {
             }
             return;
         }
-        let module = self.module;
         for &result in &op.results {
-            self.add_type(&module.values[result.index()].ty);
+            self.add_value_type(result);
         }
         for &operand in &op.operands {
             if self.value_region.get(operand.index()).copied().flatten() != Some(parent) {
@@ -307,8 +320,8 @@ impl<'m> Collector<'m> {
             .iter()
             .map(|a| self.module.values[a.index()].ty.clone())
             .collect();
-        for ty in &inputs {
-            self.add_type(ty);
+        for &argument in &block.arguments {
+            self.add_value_type(argument);
         }
         let results = match block.ops.last() {
             Some(last) if last.name == RETURN_OP => last
@@ -431,10 +444,18 @@ impl<'m> Collector<'m> {
     /// the reference records them for the optional sections.
     fn add_attribute_types(&mut self, attr: &Attribute) {
         match attr {
-            Attribute::Bool(_) => self.add_type(&Type::i(1)),
-            Attribute::Integer { ty, .. } if ty.is_integer() => self.add_type(ty),
-            Attribute::String { ty: Some(ty), .. } if ty.is_integer() => self.add_type(ty),
-            Attribute::Float { ty, .. } => self.add_type(ty),
+            Attribute::Bool(_) => {
+                self.add_type(&Type::i(1));
+            }
+            Attribute::Integer { ty, .. } if ty.is_integer() => {
+                self.add_type(ty);
+            }
+            Attribute::String { ty: Some(ty), .. } if ty.is_integer() => {
+                self.add_type(ty);
+            }
+            Attribute::Float { ty, .. } => {
+                self.add_type(ty);
+            }
             Attribute::Array(elements) => {
                 for element in elements {
                     self.add_attribute_types(element);
@@ -604,7 +625,10 @@ impl FunctionEmitter<'_, '_> {
             self.register[value.index()] = num_registers;
             num_registers += 1;
             if optional {
-                register_types.push(collector.type_index(&module.values[value.index()].ty));
+                register_types.push(match collector.value_type[value.index()] {
+                    u32::MAX => collector.type_index(&module.values[value.index()].ty),
+                    id => id,
+                });
             }
         }
 
