@@ -82,6 +82,22 @@ pub struct Numbering<'m> {
     origin: Option<&'m BytecodeOrigin>,
 }
 
+/// Counts one more use of the entry `index` gives for `key`; false when
+/// `key` has no entry yet (the caller adds it).
+fn count_use<K, Q, E>(index: &FxHashMap<K, usize>, entries: &mut [Entry<E>], key: &Q) -> bool
+where
+    K: std::borrow::Borrow<Q> + std::hash::Hash + Eq,
+    Q: std::hash::Hash + Eq + ?Sized,
+{
+    match index.get(key) {
+        Some(&i) => {
+            entries[i].refs += 1;
+            true
+        }
+        None => false,
+    }
+}
+
 fn file_attribute(file: &str) -> Attribute {
     Attribute::String {
         value: file.as_bytes().to_vec(),
@@ -278,8 +294,7 @@ impl<'m> Numbering<'m> {
             Attribute::Dictionary(entries) => return self.number_dict(entries),
             _ => {}
         }
-        if let Some(&i) = self.attr_index.get(attr) {
-            self.attrs[i].refs += 1;
+        if count_use(&self.attr_index, &mut self.attrs, attr) {
             return;
         }
         let dialect = self.number_dialect(attr_dialect(attr));
@@ -294,8 +309,7 @@ impl<'m> Numbering<'m> {
     }
 
     fn number_dict(&mut self, entries: &[NamedAttribute]) {
-        if let Some(&i) = self.dict_index.get(entries) {
-            self.attrs[i].refs += 1;
+        if count_use(&self.dict_index, &mut self.attrs, entries) {
             return;
         }
         let dialect = self.number_dialect("builtin");
@@ -309,8 +323,7 @@ impl<'m> Numbering<'m> {
     }
 
     pub fn number_loc(&mut self, loc: &Location) {
-        if let Some(&i) = self.loc_index.get(loc) {
-            self.attrs[i].refs += 1;
+        if count_use(&self.loc_index, &mut self.attrs, loc) {
             return;
         }
         let dialect = self.number_dialect("builtin");
@@ -324,8 +337,7 @@ impl<'m> Numbering<'m> {
     }
 
     pub fn number_type(&mut self, ty: &Type) {
-        if let Some(&i) = self.type_index.get(ty) {
-            self.types[i].refs += 1;
+        if count_use(&self.type_index, &mut self.types, ty) {
             return;
         }
         let dialect = self.number_dialect(type_dialect(ty));
