@@ -93,7 +93,7 @@ impl<'a> LazyModule<'a> {
     }
 }
 
-fn op_at<'m>(mut op: &'m mut Op, path: &[usize]) -> Option<&'m mut Op> {
+pub(super) fn op_at<'m>(mut op: &'m mut Op, path: &[usize]) -> Option<&'m mut Op> {
     if !path.len().is_multiple_of(3) {
         return None;
     }

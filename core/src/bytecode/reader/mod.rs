@@ -6,6 +6,7 @@
 
 mod ir;
 mod lazy;
+mod parallel;
 mod table;
 
 pub use lazy::{LazyModule, read_lazy};
@@ -71,6 +72,7 @@ pub struct SectionInfo<'a> {
 }
 
 /// The framing of a bytecode file.
+#[derive(Clone)]
 pub struct Structure<'a> {
     pub version: u64,
     pub producer: &'a str,
@@ -280,7 +282,7 @@ impl<'a> Structure<'a> {
 
     /// Decodes the IR section into a module.
     pub fn into_module(mut self) -> Result<Module> {
-        let mut module = ir::read_ir(&mut self)?;
+        let mut module = parallel::read_ir_parallel(&mut self, parallel::MIN_PARALLEL_BYTES)?;
         self.attach_metadata(&mut module);
         Ok(module)
     }

@@ -25,6 +25,7 @@ pub struct EntrySpan<'a> {
     pub data: Reader<'a>,
 }
 
+#[derive(Clone)]
 pub struct Table<'a> {
     pub strings: Vec<&'a [u8]>,
     pub dialects: Vec<&'a str>,

@@ -1,0 +1,213 @@
+//! Whole-file reads of large files decode the isolated regions (function
+//! bodies, each in its own nested IR section with its own value scope) on
+//! two threads. The top level is read first with those regions deferred
+//! (as `read_lazy` does); each thread then decodes its share with its own
+//! copy of the attribute/type table, and the bodies are put back in file
+//! order with their values appended to the module's. The result equals
+//! the sequential read: values are renumbered canonically either way.
+
+use super::Structure;
+use super::ir::{Deferred, read_deferred, read_ir, read_ir_with};
+use super::lazy::op_at;
+use crate::bytecode::error::{BytecodeError, Result};
+use crate::ir::{Module, Op, Region, ValueData, ValueId};
+
+/// Nested sections smaller than this in total are decoded on one thread:
+/// a second thread costs more than it saves on small files.
+pub(super) const MIN_PARALLEL_BYTES: usize = 256 << 10;
+
+/// A deferred region with the op it belongs to, taken out of the module.
+type Job<'a> = (Deferred<'a>, Op);
+/// A decoded op and the values its regions define (ids local to it).
+type Done = (Vec<usize>, Op, Vec<ValueData>);
+
+/// Reads the IR of `s`; in parallel when the deferred regions hold at
+/// least `min_bytes` and nothing in the file depends on decoding order.
+pub(super) fn read_ir_parallel<'a>(s: &mut Structure<'a>, min_bytes: usize) -> Result<Module> {
+    if s.version < 2 || s.ir.remaining() < min_bytes || has_distinct_attributes(s) {
+        // No nested sections before version 2; small files are not worth
+        // a thread; `distinct` attributes are numbered in decoding order,
+        // which only one thread keeps.
+        return read_ir(s);
+    }
+    let (mut module, pending) = read_ir_with(s, true)?;
+    let bytes: usize = pending.iter().map(|d| d.data.remaining()).sum();
+    if pending.len() < 2 || bytes < min_bytes {
+        for deferred in pending {
+            let (path, op, values) = decode(s, take_shell(&mut module, deferred)?)?;
+            put_back(&mut module, &path, op, values)?;
+        }
+        module.renumber_values();
+        return Ok(module);
+    }
+    let mut jobs = Vec::with_capacity(pending.len());
+    for deferred in pending {
+        jobs.push(take_shell(&mut module, deferred)?);
+    }
+    // The first thread takes regions in file order until it has half the
+    // bytes.
+    let mut split = 0;
+    let mut first_bytes = 0;
+    while split < jobs.len() && first_bytes * 2 < bytes {
+        first_bytes += jobs[split].0.data.remaining();
+        split += 1;
+    }
+    let second_jobs = jobs.split_off(split);
+    let mut second_structure = s.clone();
+    let (first, second) = std::thread::scope(|scope| {
+        let second = scope.spawn(move || decode_all(&mut second_structure, second_jobs));
+        let first = decode_all(s, jobs);
+        (first, second.join())
+    });
+    let second = second.map_err(|_| BytecodeError::new(0, "a decoding thread panicked"))?;
+    // The first error in file order, as the sequential read reports it.
+    for (path, op, values) in first?.into_iter().chain(second?) {
+        put_back(&mut module, &path, op, values)?;
+    }
+    module.renumber_values();
+    Ok(module)
+}
+
+fn take_shell<'a>(module: &mut Module, deferred: Deferred<'a>) -> Result<Job<'a>> {
+    let op = op_at(&mut module.op, &deferred.path).ok_or_else(|| missing(&deferred.path))?;
+    Ok((deferred, std::mem::take(op)))
+}
+
+fn decode_all<'a>(s: &mut Structure<'a>, jobs: Vec<Job<'a>>) -> Result<Vec<Done>> {
+    jobs.into_iter().map(|job| decode(s, job)).collect()
+}
+
+/// Decodes one deferred region (and everything inside it) into fresh
+/// values.
+fn decode<'a>(s: &mut Structure<'a>, (deferred, shell): Job<'a>) -> Result<Done> {
+    let mut values = Vec::new();
+    let (op, nested) = read_deferred(s, shell, &deferred, &mut values, false)?;
+    debug_assert!(nested.is_empty(), "decoded without deferring");
+    Ok((deferred.path, op, values))
+}
+
+/// Puts `op` back at `path`, its value ids moved past the module's values.
+fn put_back(module: &mut Module, path: &[usize], mut op: Op, values: Vec<ValueData>) -> Result<()> {
+    let base = u32::try_from(module.values.len())
+        .ok()
+        .filter(|b| b.checked_add(values.len() as u32).is_some())
+        .ok_or_else(|| BytecodeError::new(0, "too many values"))?;
+    shift_values(&mut op, base);
+    module.values.extend(values);
+    *op_at(&mut module.op, path).ok_or_else(|| missing(path))? = op;
+    Ok(())
+}
+
+/// Moves the ids of the values defined and used inside `root`'s regions
+/// (not `root`'s own operands and results, which belong to the enclosing
+/// scope and already have module ids).
+fn shift_values(root: &mut Op, base: u32) {
+    let shift = |v: &mut ValueId| v.0 += base;
+    let mut regions: Vec<&mut Region> = root.regions.iter_mut().collect();
+    while let Some(region) = regions.pop() {
+        for block in &mut region.blocks {
+            block.arguments.iter_mut().for_each(shift);
+            for op in &mut block.ops {
+                op.operands.iter_mut().for_each(shift);
+                op.results.iter_mut().for_each(shift);
+                regions.extend(op.regions.iter_mut());
+            }
+        }
+    }
+}
+
+fn has_distinct_attributes(s: &Structure<'_>) -> bool {
+    s.table.attrs.iter().any(|span| {
+        let mut r = span.data;
+        if span.custom {
+            s.table.dialects.get(span.dialect) == Some(&"builtin")
+                && r.varint()
+                    .is_ok_and(|code| code == crate::bytecode::builtin_attrs::DISTINCT)
+        } else {
+            r.rest().starts_with(b"distinct")
+        }
+    })
+}
+
+fn missing(path: &[usize]) -> BytecodeError {
+    BytecodeError::new(0, format!("no op at path {path:?}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The sequential and the (forced) parallel read of `bytes`; `None`
+    /// when the file's framing is already refused.
+    fn both_ways(bytes: &[u8]) -> Option<(Result<Module>, Result<Module>)> {
+        // An aligned copy, as `read_aligned` makes.
+        let align = super::super::MAX_BUFFER_ALIGNMENT;
+        let mut storage = vec![0u8; bytes.len() + align];
+        let start = storage.as_ptr().align_offset(align);
+        storage[start..start + bytes.len()].copy_from_slice(bytes);
+        let aligned = &storage[start..start + bytes.len()];
+        let (Ok(mut a), Ok(mut b)) = (Structure::parse(aligned), Structure::parse(aligned)) else {
+            return None;
+        };
+        Some((read_ir(&mut a), read_ir_parallel(&mut b, 0)))
+    }
+
+    /// Isolated ops with results of their own and values inside: only the
+    /// values inside move when a body is put back.
+    #[test]
+    fn bodies_keep_their_op_results() {
+        let text = r#"
+            %x = "test.source"() : () -> i32
+            %r:2 = "test.isolated"() ({
+              ^bb0(%a: i32, %b: f32):
+                %c = "test.inner"(%a, %b) : (i32, f32) -> i64
+                "test.use"(%c) : (i64) -> ()
+            }) : () -> (i32, f32)
+            %s = "test.isolated"() ({
+              ^bb0(%d: i64):
+                "test.use"(%d) : (i64) -> ()
+            }) : () -> i8
+            "test.use"(%r#1, %s, %x) : (f32, i8, i32) -> ()
+        "#;
+        let module = crate::text::parse_module(text, "t.mlir").expect("parses");
+        let written = crate::bytecode::write(&module, &Default::default()).expect("writes");
+        let Some((Ok(sequential), Ok(parallel))) = both_ways(&written.bytes) else {
+            panic!("reads");
+        };
+        assert_eq!(parallel, sequential);
+        assert_eq!(parallel.op, module.op);
+    }
+
+    /// Both paths on every shared vector (the parallel one forced on
+    /// however small the file): the same module, or both an error.
+    #[test]
+    fn parallel_read_equals_sequential_read() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../shared/spec/vectors/mlir-bytecode");
+        let mut compared = 0;
+        for entry in std::fs::read_dir(&dir).expect("vectors") {
+            let path = entry.expect("entry").path();
+            if path.extension().is_none_or(|e| e != "mlirbc") {
+                continue;
+            }
+            let bytes = std::fs::read(&path).expect("readable");
+            let Some(reads) = both_ways(&bytes) else {
+                continue;
+            };
+            match reads {
+                (Ok(sequential), Ok(parallel)) => {
+                    assert!(sequential == parallel, "{}", path.display());
+                    compared += 1;
+                }
+                (Err(_), Err(_)) => {}
+                (s, p) => panic!(
+                    "{}: sequential {:?}, parallel {:?}",
+                    path.display(),
+                    s.err(),
+                    p.err()
+                ),
+            }
+        }
+        assert!(compared > 20, "only {compared} vectors compared");
+    }
+}
