@@ -311,9 +311,11 @@ impl<'a> IrReader<'_, 'a> {
             return Ok(());
         }
         let num_values = self.reader().count(1, "value")?;
-        // `count` bounded it by the remaining bytes (a value takes one).
-        self.values.reserve(num_values);
-        self.defined.reserve(num_values);
+        // `count` bounded it by the remaining bytes; reserve at most one
+        // value per 8 of them, as real values take several bytes each.
+        let reserve = num_values.min(self.reader().remaining() / 8);
+        self.values.reserve(reserve);
+        self.defined.reserve(reserve);
         let scope = self.scopes.last_mut().expect("a scope is open");
         let base = scope.len();
         scope.resize(base + num_values, UNSET);
@@ -432,9 +434,9 @@ impl<'a> IrReader<'_, 'a> {
             .ok_or_else(|| {
                 BytecodeError::new(at, format!("op count {num_ops} exceeds the data"))
             })?;
-        // Every op takes at least two bytes (name and mask), which bounds
-        // what a hostile count can reserve.
-        let reserve = num_ops.min(self.reader().remaining() / 2);
+        // Real ops take several bytes each (name, mask, location); a
+        // hostile count reserves at most one op per 8 bytes left.
+        let reserve = num_ops.min(self.reader().remaining() / 8);
         let rs = self.region_state();
         rs.ops_left = num_ops;
         rs.blocks[block].ops.reserve_exact(reserve);

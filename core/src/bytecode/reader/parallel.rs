@@ -90,7 +90,7 @@ fn decode<'a>(s: &mut Structure<'a>, (deferred, shell): Job<'a>) -> Result<Done>
 fn put_back(module: &mut Module, path: &[usize], mut op: Op, values: Vec<ValueData>) -> Result<()> {
     let base = u32::try_from(module.values.len())
         .ok()
-        .filter(|b| b.checked_add(values.len() as u32).is_some())
+        .filter(|&b| u32::try_from(values.len()).is_ok_and(|n| b.checked_add(n).is_some()))
         .ok_or_else(|| BytecodeError::new(0, "too many values"))?;
     shift_values(&mut op, base);
     module.values.extend(values);
