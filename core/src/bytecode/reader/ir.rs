@@ -58,18 +58,20 @@ pub(super) struct Deferred<'a> {
     pub depth: usize,
 }
 
-/// What the reader needs of an op name, resolved once per name.
-struct OpKind {
-    full_name: String,
-    registered: bool,
-    definition: Option<&'static ops::OpDefinition>,
+/// What the reader needs of an op name, resolved once per file (see
+/// [`Structure::op_kinds`]).
+#[derive(Debug, Clone)]
+pub(super) struct OpKind {
+    pub full_name: String,
+    pub registered: bool,
+    pub definition: Option<&'static ops::OpDefinition>,
 }
 
-fn op_kinds(s: &Structure<'_>) -> Vec<OpKind> {
-    s.op_names
+pub(super) fn op_kinds(names: &[super::OpName<'_>], dialects: &[&str]) -> Vec<OpKind> {
+    names
         .iter()
         .map(|name| {
-            let full_name = name.full_name(&s.table.dialects);
+            let full_name = name.full_name(dialects);
             OpKind {
                 registered: name.registered,
                 definition: ops::lookup(&full_name),
@@ -81,7 +83,6 @@ fn op_kinds(s: &Structure<'_>) -> Vec<OpKind> {
 
 struct IrReader<'s, 'a> {
     s: &'s mut Structure<'a>,
-    kinds: Vec<OpKind>,
     /// Defer isolated regions below the root instead of decoding them.
     lazy: bool,
     deferred: Vec<Deferred<'a>>,
@@ -91,6 +92,10 @@ struct IrReader<'s, 'a> {
     /// Nesting depth of `frames[0]` in the whole IR.
     base_depth: usize,
     values: Vec<ValueData>,
+    /// Values before this id were defined before this reader started (a
+    /// deferred region reads into the module's values); `defined` covers
+    /// the ones from here on.
+    first_value: usize,
     defined: Vec<bool>,
     /// Per value scope: local id → module value (`UNSET` when unused yet).
     scopes: Vec<Vec<u32>>,
@@ -112,21 +117,7 @@ pub(super) fn read_ir_with<'a>(
     lazy: bool,
 ) -> Result<(Module, Vec<Deferred<'a>>)> {
     let ir = s.ir;
-    let kinds = op_kinds(s);
-    let mut r = IrReader {
-        s,
-        kinds,
-        lazy,
-        deferred: Vec::new(),
-        pseudo_root: true,
-        base_depth: 0,
-        values: Vec::new(),
-        defined: Vec::new(),
-        scopes: vec![Vec::new()],
-        readers: vec![ir],
-        frames: Vec::new(),
-        orders: Vec::new(),
-    };
+    let mut r = IrReader::new(s, lazy, ir, Vec::new());
     let root = r.run()?;
     let (values, orders, mut deferred) = (r.values, r.orders, r.deferred);
     let (mut module, wrapped) = wrap_root(root, values);
@@ -151,29 +142,16 @@ pub(super) fn read_deferred<'a>(
     values: &mut Vec<ValueData>,
     lazy: bool,
 ) -> Result<(Op, Vec<Deferred<'a>>)> {
-    let taken = std::mem::take(values);
-    let defined = vec![true; taken.len()];
-    let kinds = op_kinds(s);
-    let mut r = IrReader {
-        s,
-        kinds,
-        lazy,
-        deferred: Vec::new(),
-        pseudo_root: false,
-        base_depth: deferred.depth,
-        values: taken,
-        defined,
-        scopes: vec![Vec::new()],
-        readers: vec![deferred.data],
-        frames: vec![Frame {
-            op,
-            num_regions: deferred.num_regions,
-            isolated: true,
-            owns_reader: true,
-            region: None,
-        }],
-        orders: Vec::new(),
-    };
+    let mut r = IrReader::new(s, lazy, deferred.data, std::mem::take(values));
+    r.pseudo_root = false;
+    r.base_depth = deferred.depth;
+    r.frames.push(Frame {
+        op,
+        num_regions: deferred.num_regions,
+        isolated: true,
+        owns_reader: true,
+        region: None,
+    });
     let result = r.drive();
     *values = r.values;
     let op = result?;
@@ -203,7 +181,36 @@ fn wrap_root(root: Op, values: Vec<ValueData>) -> (Module, bool) {
     (module, true)
 }
 
-impl<'a> IrReader<'_, 'a> {
+impl<'s, 'a> IrReader<'s, 'a> {
+    /// A reader of `data` whose new values follow `values` (all defined).
+    fn new(
+        s: &'s mut Structure<'a>,
+        lazy: bool,
+        data: Reader<'a>,
+        values: Vec<ValueData>,
+    ) -> IrReader<'s, 'a> {
+        IrReader {
+            s,
+            lazy,
+            deferred: Vec::new(),
+            pseudo_root: true,
+            base_depth: 0,
+            first_value: values.len(),
+            values,
+            defined: Vec::new(),
+            scopes: vec![Vec::new()],
+            readers: vec![data],
+            frames: Vec::new(),
+            orders: Vec::new(),
+        }
+    }
+
+    fn mark_defined(&mut self, id: u32) {
+        if let Some(i) = (id as usize).checked_sub(self.first_value) {
+            self.defined[i] = true;
+        }
+    }
+
     fn reader(&mut self) -> &mut Reader<'a> {
         self.readers.last_mut().expect("a reader is always open")
     }
@@ -335,7 +342,7 @@ impl<'a> IrReader<'_, 'a> {
         let at = self.reader().offset();
         let scope = self.scopes.last_mut().expect("a scope is open");
         for (local, &id) in scope[rs.base..].iter().enumerate() {
-            if id != UNSET && !self.defined[id as usize] {
+            if id != UNSET && !is_defined(self.first_value, &self.defined, id) {
                 return Err(BytecodeError::new(
                     at,
                     format!("value {} is used but never defined", rs.base + local),
@@ -369,12 +376,12 @@ impl<'a> IrReader<'_, 'a> {
             let data = &mut self.values[existing as usize];
             data.ty = ty;
             data.location = location;
-            self.defined[existing as usize] = true;
+            self.mark_defined(existing);
             return Ok(ValueId(existing));
         }
         let id = self.new_value(ty, location, at)?;
         self.scopes.last_mut().expect("scope")[local] = id.0;
-        self.defined[id.index()] = true;
+        self.mark_defined(id.0);
         Ok(id)
     }
 
@@ -520,7 +527,7 @@ impl<'a> IrReader<'_, 'a> {
     fn read_op(&mut self) -> Result<Option<Frame>> {
         let op_at = self.reader().offset();
         let name_index = self.reader().index()?;
-        let Some(kind) = self.kinds.get(name_index) else {
+        let Some(kind) = self.s.op_kinds.get(name_index) else {
             return Err(BytecodeError::new(
                 op_at,
                 format!("invalid op name index {name_index}"),
@@ -810,6 +817,14 @@ fn read_segment_sizes(r: &mut Reader<'_>, len: usize) -> Result<Vec<i32>> {
         out[index] = value_i32(v >> width, at)?;
     }
     Ok(out)
+}
+
+/// Whether value `id` is defined: every value before `first_value` is;
+/// `defined` tells for the later ones.
+fn is_defined(first_value: usize, defined: &[bool], id: u32) -> bool {
+    (id as usize)
+        .checked_sub(first_value)
+        .is_none_or(|i| defined[i])
 }
 
 /// Counts each value's uses and turns the recorded orders into full

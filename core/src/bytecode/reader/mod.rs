@@ -81,6 +81,8 @@ pub struct Structure<'a> {
     pub table: Table<'a>,
     pub dialect_versions: Vec<(usize, &'a [u8])>,
     pub op_names: Vec<OpName<'a>>,
+    /// Per op name: full name, registration and definition.
+    op_kinds: Vec<ir::OpKind>,
     pub resources: Vec<RawResourceGroup<'a>>,
     /// Property blobs (version 5+), with their absolute offsets.
     pub properties: Vec<(usize, &'a [u8])>,
@@ -267,12 +269,14 @@ impl<'a> Structure<'a> {
             Some(p) if version >= 5 => parse_properties(p)?,
             _ => Vec::new(),
         };
+        let op_kinds = ir::op_kinds(&op_names, &table.dialects);
         Ok(Structure {
             version,
             producer,
             sections,
             table,
             dialect_versions,
+            op_kinds,
             op_names,
             resources,
             properties,
@@ -292,10 +296,10 @@ impl<'a> Structure<'a> {
     fn attach_metadata(&self, module: &mut Module) {
         let dialects = &self.table.dialects;
         let mut registered: Vec<String> = self
-            .op_names
+            .op_kinds
             .iter()
-            .filter(|n| n.registered)
-            .map(|n| n.full_name(dialects))
+            .filter(|k| k.registered)
+            .map(|k| k.full_name.clone())
             .collect();
         registered.sort();
         registered.dedup();
