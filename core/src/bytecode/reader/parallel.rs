@@ -2,9 +2,10 @@
 //! bodies, each in its own nested IR section with its own value scope) on
 //! two threads. The top level is read first with those regions deferred
 //! (as `read_lazy` does); each thread then decodes its share with its own
-//! copy of the attribute/type table, and the bodies are put back in file
-//! order with their values appended to the module's. The result equals
-//! the sequential read: values are renumbered canonically either way.
+//! copy of the attribute/type table (the first thread straight into the
+//! module's values, the second into its own, moved behind them), and the
+//! bodies are put back in file order. The result equals the sequential
+//! read: values are renumbered canonically either way.
 
 use super::Structure;
 use super::ir::{Deferred, read_deferred, read_ir, read_ir_with};
@@ -18,8 +19,8 @@ pub(super) const MIN_PARALLEL_BYTES: usize = 256 << 10;
 
 /// A deferred region with the op it belongs to, taken out of the module.
 type Job<'a> = (Deferred<'a>, Op);
-/// A decoded op and the values its regions define (ids local to it).
-type Done = (Vec<usize>, Op, Vec<ValueData>);
+/// A decoded op and where it goes.
+type Done = (Vec<usize>, Op);
 
 /// Reads the IR of `s`; in parallel when the deferred regions hold at
 /// least `min_bytes` and nothing in the file depends on decoding order.
@@ -32,20 +33,19 @@ pub(super) fn read_ir_parallel<'a>(s: &mut Structure<'a>, min_bytes: usize) -> R
     }
     let (mut module, pending) = read_ir_with(s, true)?;
     let bytes: usize = pending.iter().map(|d| d.data.remaining()).sum();
-    if pending.len() < 2 || bytes < min_bytes {
-        for deferred in pending {
-            let (path, op, values) = decode(s, take_shell(&mut module, deferred)?)?;
-            put_back(&mut module, &path, op, values)?;
-        }
-        module.renumber_values();
-        return Ok(module);
-    }
     let mut jobs = Vec::with_capacity(pending.len());
     for deferred in pending {
         jobs.push(take_shell(&mut module, deferred)?);
     }
+    if jobs.len() < 2 || bytes < min_bytes {
+        let done = decode_all(s, jobs, &mut module.values)?;
+        put_back(&mut module, done)?;
+        module.renumber_values();
+        return Ok(module);
+    }
     // The first thread takes regions in file order until it has half the
-    // bytes.
+    // bytes, decoding straight into the module's values; the second into
+    // values of its own, moved behind them afterwards.
     let mut split = 0;
     let mut first_bytes = 0;
     while split < jobs.len() && first_bytes * 2 < bytes {
@@ -55,15 +55,29 @@ pub(super) fn read_ir_parallel<'a>(s: &mut Structure<'a>, min_bytes: usize) -> R
     let second_jobs = jobs.split_off(split);
     let mut second_structure = s.clone();
     let (first, second) = std::thread::scope(|scope| {
-        let second = scope.spawn(move || decode_all(&mut second_structure, second_jobs));
-        let first = decode_all(s, jobs);
+        // The thread owns its table copy, so freeing it overlaps the
+        // first thread's work.
+        let second = scope.spawn(move || {
+            let mut values = Vec::new();
+            decode_all(&mut second_structure, second_jobs, &mut values).map(|done| (done, values))
+        });
+        let first = decode_all(s, jobs, &mut module.values);
         (first, second.join())
     });
     let second = second.map_err(|_| BytecodeError::new(0, "a decoding thread panicked"))?;
     // The first error in file order, as the sequential read reports it.
-    for (path, op, values) in first?.into_iter().chain(second?) {
-        put_back(&mut module, &path, op, values)?;
+    let first = first?;
+    let (mut second, mut second_values) = second?;
+    let base = u32::try_from(module.values.len())
+        .ok()
+        .filter(|&b| u32::try_from(second_values.len()).is_ok_and(|n| b.checked_add(n).is_some()))
+        .ok_or_else(|| BytecodeError::new(0, "too many values"))?;
+    for (_, op) in &mut second {
+        shift_values(op, base);
     }
+    module.values.append(&mut second_values);
+    put_back(&mut module, first)?;
+    put_back(&mut module, second)?;
     module.renumber_values();
     Ok(module)
 }
@@ -73,28 +87,27 @@ fn take_shell<'a>(module: &mut Module, deferred: Deferred<'a>) -> Result<Job<'a>
     Ok((deferred, std::mem::take(op)))
 }
 
-fn decode_all<'a>(s: &mut Structure<'a>, jobs: Vec<Job<'a>>) -> Result<Vec<Done>> {
-    jobs.into_iter().map(|job| decode(s, job)).collect()
+/// Decodes deferred regions (and everything inside them), their values
+/// appended to `values`.
+fn decode_all<'a>(
+    s: &mut Structure<'a>,
+    jobs: Vec<Job<'a>>,
+    values: &mut Vec<ValueData>,
+) -> Result<Vec<Done>> {
+    jobs.into_iter()
+        .map(|(deferred, shell)| {
+            let (op, nested) = read_deferred(s, shell, &deferred, values, false)?;
+            debug_assert!(nested.is_empty(), "decoded without deferring");
+            Ok((deferred.path, op))
+        })
+        .collect()
 }
 
-/// Decodes one deferred region (and everything inside it) into fresh
-/// values.
-fn decode<'a>(s: &mut Structure<'a>, (deferred, shell): Job<'a>) -> Result<Done> {
-    let mut values = Vec::new();
-    let (op, nested) = read_deferred(s, shell, &deferred, &mut values, false)?;
-    debug_assert!(nested.is_empty(), "decoded without deferring");
-    Ok((deferred.path, op, values))
-}
-
-/// Puts `op` back at `path`, its value ids moved past the module's values.
-fn put_back(module: &mut Module, path: &[usize], mut op: Op, values: Vec<ValueData>) -> Result<()> {
-    let base = u32::try_from(module.values.len())
-        .ok()
-        .filter(|&b| u32::try_from(values.len()).is_ok_and(|n| b.checked_add(n).is_some()))
-        .ok_or_else(|| BytecodeError::new(0, "too many values"))?;
-    shift_values(&mut op, base);
-    module.values.extend(values);
-    *op_at(&mut module.op, path).ok_or_else(|| missing(path))? = op;
+/// Puts each decoded op back at its path.
+fn put_back(module: &mut Module, done: Vec<Done>) -> Result<()> {
+    for (path, op) in done {
+        *op_at(&mut module.op, &path).ok_or_else(|| missing(&path))? = op;
+    }
     Ok(())
 }
 
