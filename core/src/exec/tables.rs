@@ -21,11 +21,9 @@ const NONE: u32 = u32::MAX;
 pub struct KernelInfo {
     /// Word index of the record in [`FunctionTables::words`].
     pub offset: u32,
-    /// Producers that must publish before the kernel runs.
-    pub ready_count: u32,
     pub stream_id: u32,
     /// Runs when its first argument is available (a registration property);
-    /// only that argument's producer counts towards `ready_count`.
+    /// only that argument's producer counts towards its ready count.
     pub non_strict: bool,
     /// The record's header, copied so that the executor computes slices
     /// without dependent loads: code, location and the four counts
@@ -107,21 +105,14 @@ pub struct FunctionTables {
     pub kernels: Box<[KernelInfo]>,
     /// The kernel list as FIXED32 words.
     pub words: Box<[u32]>,
-    /// Number of kernel operands reading each register (each reader holds
-    /// one reference while it runs). Function results are counted apart.
-    pub reader_counts: Box<[u32]>,
     /// Result register of each function result.
     pub results: Box<[u32]>,
-    /// Per register: whether it is a function result.
-    pub is_result: Box<[bool]>,
-    /// Per register: whether a non-strict kernel may read it before its
-    /// producer runs (and install a placeholder the producer must forward).
-    pub read_early: Box<[bool]>,
     /// Per register: the uses an execution waits for before releasing the
     /// value: its readers, plus the producer's forward when the register may
     /// hold a placeholder.
     pub initial_uses: Box<[u32]>,
-    /// Per kernel: its ready count when an execution starts.
+    /// Per kernel: the producers that must publish before it runs (its
+    /// ready count when an execution starts).
     pub initial_ready: Box<[u32]>,
     /// Every kernel's results, in kernel order (see [`KernelInfo::outputs`]).
     pub outputs: Box<[Output]>,
@@ -198,12 +189,6 @@ impl<'a> Record<'a> {
     pub fn used_by_start(&self) -> usize {
         self.body() + self.counts[0] + self.counts[1] + self.counts[2] + self.counts[3]
     }
-    /// The users of result `n`.
-    pub fn users(&self, n: usize) -> &'a [u32] {
-        let counts = self.used_by_counts();
-        let start = self.used_by_start() + counts[..n].iter().map(|&c| c as usize).sum::<usize>();
-        &self.words[start..start + counts[n] as usize]
-    }
     #[inline(always)]
     pub fn words(&self) -> &'a [u32] {
         self.words
@@ -224,7 +209,7 @@ impl FunctionTables {
     }
 
     pub fn num_registers(&self) -> usize {
-        self.reader_counts.len()
+        self.initial_uses.len()
     }
 
     /// Decodes and validates function `index` of `bef`.
@@ -251,6 +236,8 @@ impl FunctionTables {
         let num_arguments = bef.function_arg_types(index).len();
         let mut words = Vec::new();
         let mut kernels = Vec::with_capacity(num_kernels);
+        // Kernels without operands wait for the pseudo register.
+        let mut ready: Vec<u32> = body.kernels.iter().map(|k| k.num_operands.max(1)).collect();
         for (id, record) in body.kernel_records().enumerate() {
             let offset = u32::try_from(words.len())
                 .map_err(|_| bad(record.offset, "kernel list is larger than 16 GiB".into()))?;
@@ -271,8 +258,6 @@ impl FunctionTables {
             let stream_id = u32::try_from(body.kernels[id].stream_id).unwrap_or(u32::MAX);
             kernels.push(KernelInfo {
                 offset,
-                // Kernels without operands wait for the pseudo register.
-                ready_count: body.kernels[id].num_operands.max(1),
                 stream_id,
                 non_strict: false,
                 code: record.code(),
@@ -295,10 +280,7 @@ impl FunctionTables {
             location: body.location,
             kernels: kernels.into_boxed_slice(),
             words: words.into_boxed_slice(),
-            reader_counts: vec![0; num_registers].into_boxed_slice(),
             results: body.results.clone().into_boxed_slice(),
-            is_result: vec![false; num_registers].into_boxed_slice(),
-            read_early: vec![false; num_registers].into_boxed_slice(),
             initial_uses: Box::default(),
             initial_ready: Box::default(),
             outputs: Box::default(),
@@ -401,7 +383,6 @@ impl FunctionTables {
                 expected_in[id] += 1;
             }
         }
-        tables.reader_counts = reader_counts.into_boxed_slice();
         let mut listed = vec![0u32; num_kernels];
         for id in 0..num_kernels {
             let record = tables.record(id);
@@ -440,19 +421,20 @@ impl FunctionTables {
             }
         }
         for id in 1..num_kernels {
-            if listed[id] != expected_in[id] || tables.kernels[id].ready_count != expected_in[id] {
+            if listed[id] != expected_in[id] || ready[id] != expected_in[id] {
                 return Err(bad(
                     record_offset(id),
                     format!(
                         "kernel {id} has {} operands but {} reads and {} producer links",
-                        tables.kernels[id].ready_count, expected_in[id], listed[id]
+                        ready[id], expected_in[id], listed[id]
                     ),
                 ));
             }
         }
+        let mut is_result = vec![false; num_registers];
         for &register in tables.results.iter() {
             match producer.get(register as usize) {
-                Some(&(p, _)) if p != NONE => tables.is_result[register as usize] = true,
+                Some(&(p, _)) if p != NONE => is_result[register as usize] = true,
                 _ => {
                     return Err(bad(
                         body.offset,
@@ -462,30 +444,35 @@ impl FunctionTables {
             }
         }
         // A non-strict kernel waits only for its first argument's producer.
-        for id in 1..num_kernels {
+        let mut read_early = vec![false; num_registers];
+        let mut non_strict = Vec::new();
+        for (id, ready_count) in ready.iter_mut().enumerate().skip(1) {
             let record = tables.record(id);
-            let arguments = record.arguments().to_vec();
+            let arguments = record.arguments();
             let Some(&first) = arguments.first() else {
                 continue;
             };
             if !implementation(record.code()).is_some_and(|k| k.non_strict) {
                 continue;
             }
-            let reads = arguments.iter().filter(|&&r| r == first).count();
-            tables.kernels[id].non_strict = true;
-            tables.kernels[id].ready_count = reads as u32;
-            for register in arguments.into_iter().filter(|&r| r != first) {
-                tables.read_early[register as usize] = true;
+            *ready_count = arguments.iter().filter(|&&r| r == first).count() as u32;
+            for &register in arguments.iter().filter(|&&r| r != first) {
+                read_early[register as usize] = true;
             }
+            non_strict.push(id);
+        }
+        for id in non_strict {
+            tables.kernels[id].non_strict = true;
         }
         tables.initial_uses = (0..num_registers)
-            .map(|r| {
-                let producer_share = tables.is_result[r] || tables.read_early[r];
-                tables.reader_counts[r] + u32::from(producer_share)
-            })
+            .map(|r| reader_counts[r] + u32::from(is_result[r] || read_early[r]))
             .collect();
-        tables.initial_ready = tables.kernels.iter().map(|k| k.ready_count).collect();
-        tables.build_outputs();
+        tables.initial_ready = ready.into_boxed_slice();
+        tables.build_outputs(&RegisterFacts {
+            reader_counts,
+            is_result,
+            read_early,
+        });
         if tables.kind == FunctionKind::Sync {
             check_sync_function(&tables).map_err(|m| bad(body.offset, m))?;
         }
@@ -493,10 +480,20 @@ impl FunctionTables {
     }
 }
 
+/// What decoding learned about each register, for the outputs' kinds.
+struct RegisterFacts {
+    /// Kernel operands reading the register (function results apart).
+    reader_counts: Vec<u32>,
+    is_result: Vec<bool>,
+    /// A non-strict kernel may read it before its producer runs (and
+    /// install a placeholder the producer must forward).
+    read_early: Vec<bool>,
+}
+
 impl FunctionTables {
     /// Flattens every result's register kind and user links (validated
     /// before) into [`outputs`](Self::outputs) and [`links`](Self::links).
-    fn build_outputs(&mut self) {
+    fn build_outputs(&mut self, facts: &RegisterFacts) {
         let mut outputs = Vec::new();
         let mut links = Vec::new();
         for id in 0..self.kernels.len() {
@@ -521,11 +518,11 @@ impl FunctionTables {
                 let r = register as usize;
                 let kind = if id == 0 && n == 0 {
                     RegisterKind::Unread // the pseudo register
-                } else if self.is_result[r] {
+                } else if facts.is_result[r] {
                     RegisterKind::Result
-                } else if self.reader_counts[r] == 0 {
+                } else if facts.reader_counts[r] == 0 {
                     RegisterKind::Unread
-                } else if self.read_early[r] {
+                } else if facts.read_early[r] {
                     RegisterKind::ReadEarly
                 } else {
                     RegisterKind::Plain
