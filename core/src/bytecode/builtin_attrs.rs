@@ -712,7 +712,8 @@ pub fn decode(r: &mut Reader<'_>, lookup: &dyn EntryLookup) -> Decoded<Attribute
 }
 
 /// The `StringAttr` for a name (dictionary keys, file names, symbols).
-fn string_attribute(s: &str) -> Attribute {
+/// The string attribute `"s"` (no type).
+pub(crate) fn string_attribute(s: &str) -> Attribute {
     Attribute::String {
         value: s.as_bytes().to_vec(),
         ty: None,

@@ -56,15 +56,10 @@ pub trait EntrySink {
     fn string(&mut self, s: &[u8]);
     fn attribute(&mut self, attr: &Attribute);
     fn location(&mut self, loc: &Location);
-    /// A location's file name, written as a string attribute. Sinks may
+    /// A location's file name, written as a string attribute. Sinks
     /// remember it by its shared allocation: every location of a file
     /// names it.
-    fn file_name(&mut self, file: &Arc<str>) {
-        self.attribute(&Attribute::String {
-            value: file.as_bytes().to_vec(),
-            ty: None,
-        });
-    }
+    fn file_name(&mut self, file: &Arc<str>);
     fn type_(&mut self, ty: &Type);
     /// A `builtin` dialect resource handle.
     fn resource(&mut self, key: &str);

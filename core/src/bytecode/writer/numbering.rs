@@ -98,13 +98,6 @@ where
     }
 }
 
-fn file_attribute(file: &str) -> Attribute {
-    Attribute::String {
-        value: file.as_bytes().to_vec(),
-        ty: None,
-    }
-}
-
 fn attr_dialect(attr: &Attribute) -> &str {
     match attr {
         Attribute::Dialect { dialect, .. } => dialect,
@@ -156,7 +149,7 @@ impl EntrySink for NumberingSink<'_, '_> {
             self.n.attrs[i].refs += 1;
             return;
         }
-        let attr = file_attribute(file);
+        let attr = builtin_attrs::string_attribute(file);
         self.n.number_attr(&attr);
         let i = self.n.attr_index[&attr];
         self.n.file_index.insert(key, (file.clone(), i));
@@ -249,7 +242,7 @@ impl<'m> Numbering<'m> {
     pub fn file_name(&self, file: &Arc<str>) -> u64 {
         match self.file_index.get(&(Arc::as_ptr(file) as *const u8)) {
             Some(&(_, i)) => self.attr_number[i],
-            None => self.attr(&file_attribute(file)),
+            None => self.attr(&builtin_attrs::string_attribute(file)),
         }
     }
 
