@@ -72,6 +72,67 @@ struct Slot {
     remaining: AtomicU32,
 }
 
+/// An execution's tables and counters, borrowed once per processing loop:
+/// the hot path then indexes from locals instead of reloading each base
+/// pointer through the `Arc` after every kernel call.
+#[derive(Clone, Copy)]
+struct View<'a> {
+    tables: &'a FunctionTables,
+    slots: &'a [Slot],
+    ready: &'a [AtomicU32],
+}
+
+impl<'a> View<'a> {
+    /// Register `register`.
+    #[inline(always)]
+    fn slot(self, register: u32) -> &'a Slot {
+        debug_assert!((register as usize) < self.slots.len());
+        // SAFETY: the tables name only registers below their register count
+        // (`FunctionTables::decode` refuses files that do not), and `slots`
+        // has one entry per register.
+        unsafe { self.slots.get_unchecked(register as usize) }
+    }
+
+    /// The ready count of kernel `kernel`.
+    #[inline(always)]
+    fn ready_count(self, kernel: u32) -> &'a AtomicU32 {
+        debug_assert!((kernel as usize) < self.ready.len());
+        // SAFETY: the tables name only kernels of the function (checked by
+        // `FunctionTables::decode`), and `ready` has one entry per kernel.
+        unsafe { self.ready.get_unchecked(kernel as usize) }
+    }
+
+    /// Records one use of `register`; the last releases its value.
+    #[inline(always)]
+    fn used(self, register: u32, exclusive: bool) {
+        let slot = self.slot(register);
+        if count_down(&slot.remaining, exclusive) {
+            // The last use: every other use happened before (through the
+            // counter), so no atomic exchange is needed.
+            let ptr = slot.value.load(Ordering::Acquire);
+            slot.value.store(std::ptr::null_mut(), Ordering::Relaxed);
+            if let Some(ptr) = NonNull::new(ptr) {
+                // SAFETY: the register owned one reference, released by its
+                // last use (this one).
+                drop(unsafe { AsyncValue::from_raw(ptr) });
+            }
+        }
+    }
+}
+
+/// Decrements `counter`; true when it reached zero. `exclusive`: only this
+/// thread can touch the counter (see [`Execution::exclusive`]).
+#[inline(always)]
+fn count_down(counter: &AtomicU32, exclusive: bool) -> bool {
+    if exclusive {
+        let v = counter.load(Ordering::Relaxed);
+        counter.store(v.wrapping_sub(1), Ordering::Relaxed);
+        v == 1
+    } else {
+        counter.load(Ordering::Acquire) == 1 || counter.fetch_sub(1, Ordering::AcqRel) == 1
+    }
+}
+
 /// One execution of one function.
 struct Execution {
     program: Arc<Program>,
@@ -170,7 +231,7 @@ impl ReadyQueue {
         let Some(&first) = self.outline.first() else {
             return;
         };
-        self.stream = exec.tables.kernels[first as usize].stream_id;
+        self.stream = exec.tables.kernel(first).stream_id;
         let stream = self.stream;
         let kernels = &exec.tables.kernels;
         self.outline.retain(|&id| {
@@ -195,6 +256,15 @@ struct FrameBuffers {
 }
 
 impl Execution {
+    #[inline(always)]
+    fn view(&self) -> View<'_> {
+        View {
+            tables: &self.tables,
+            slots: &self.slots,
+            ready: &self.ready,
+        }
+    }
+
     fn run(self: &Arc<Self>, args: &[AsyncValue]) {
         let tables = &*self.tables;
         let pseudo = &tables.kernels[0];
@@ -202,7 +272,7 @@ impl Execution {
         let outputs = tables.outputs_of(pseudo);
         queue.exclusive = self.exclusive();
         // Result 0 triggers the kernels without operands.
-        self.decrement(tables.users_of(&outputs[0]), &mut queue);
+        self.decrement::<true>(self.view(), tables.users_of(&outputs[0]), &mut queue);
         for (n, output) in outputs.iter().enumerate().skip(1) {
             let value = match args.get(n - 1) {
                 Some(arg) => arg.clone(),
@@ -216,7 +286,7 @@ impl Execution {
                     .with_code(ErrorCode::InvalidArgument),
                 ),
             };
-            self.publish(value, 0, n, output, &mut queue);
+            self.publish::<true>(self.view(), value, 0, n, output, &mut queue);
         }
         self.process(queue);
     }
@@ -232,8 +302,9 @@ impl Execution {
     /// `producer`) and schedules its users, now if the value is available,
     /// otherwise when it becomes available.
     #[inline(always)]
-    fn publish(
+    fn publish<const OBSERVED: bool>(
         self: &Arc<Self>,
+        view: View<'_>,
         value: AsyncValue,
         producer: u32,
         n: usize,
@@ -241,8 +312,8 @@ impl Execution {
         queue: &mut ReadyQueue,
     ) {
         if value.is_available() || output.num_users == 0 {
-            self.set_register(output, value);
-            self.decrement(self.tables.users_of(output), queue);
+            self.set_register::<OBSERVED>(view, output, value);
+            self.decrement::<OBSERVED>(view, view.tables.users_of(output), queue);
         } else {
             self.publish_later(value, producer, n, queue.stream);
             queue.exclusive = false;
@@ -270,10 +341,10 @@ impl Execution {
     fn resume(self: &Arc<Self>, stream: u32, value: AsyncValue, producer: u32, n: usize) {
         let mut queue = ReadyQueue::new(stream);
         let tables = &*self.tables;
-        let output = &tables.outputs_of(&tables.kernels[producer as usize])[n];
-        self.set_register(output, value);
+        let output = &tables.outputs_of(tables.kernel(producer))[n];
+        self.set_register::<true>(self.view(), output, value);
         queue.exclusive = self.exclusive();
-        self.decrement(tables.users_of(output), &mut queue);
+        self.decrement::<true>(self.view(), tables.users_of(output), &mut queue);
         self.process(queue);
     }
 
@@ -293,38 +364,14 @@ impl Execution {
         }
     }
 
-    /// Decrements `counter`; true when it reached zero.
     #[inline(always)]
-    fn count_down(counter: &AtomicU32, exclusive: bool) -> bool {
-        if exclusive {
-            let v = counter.load(Ordering::Relaxed);
-            counter.store(v.wrapping_sub(1), Ordering::Relaxed);
-            v == 1
-        } else {
-            counter.load(Ordering::Acquire) == 1 || counter.fetch_sub(1, Ordering::AcqRel) == 1
-        }
-    }
-
-    /// Records one use of `register`; the last releases its value.
-    #[inline(always)]
-    fn used(&self, register: u32, exclusive: bool) {
-        let slot = &self.slots[register as usize];
-        if Self::count_down(&slot.remaining, exclusive) {
-            // The last use: every other use happened before (through the
-            // counter), so no atomic exchange is needed.
-            let ptr = slot.value.load(Ordering::Acquire);
-            slot.value.store(std::ptr::null_mut(), Ordering::Relaxed);
-            if let Some(ptr) = NonNull::new(ptr) {
-                // SAFETY: the register owned one reference, released by its
-                // last use (this one).
-                drop(unsafe { AsyncValue::from_raw(ptr) });
-            }
-        }
-    }
-
-    #[inline(always)]
-    fn set_register(self: &Arc<Self>, output: &Output, value: AsyncValue) {
-        if self.id != 0 {
+    fn set_register<const OBSERVED: bool>(
+        self: &Arc<Self>,
+        view: View<'_>,
+        output: &Output,
+        value: AsyncValue,
+    ) {
+        if OBSERVED && self.id != 0 {
             let state = value.state();
             self.observe(|| ExecEvent::RegisterSet {
                 execution: self.id,
@@ -332,7 +379,7 @@ impl Execution {
                 state,
             });
         }
-        let slot = &self.slots[output.register as usize].value;
+        let slot = &view.slot(output.register).value;
         match output.kind {
             // Only this producer writes the register.
             RegisterKind::Plain => slot.store(value.into_raw().as_ptr(), Ordering::Release),
@@ -348,7 +395,7 @@ impl Execution {
     /// reader may have read first.
     #[cold]
     fn set_shared_register(self: &Arc<Self>, output: &Output, value: AsyncValue) {
-        let slot = &self.slots[output.register as usize].value;
+        let slot = &self.view().slot(output.register).value;
         if output.kind == RegisterKind::Result {
             self.forward_placeholder(slot, value);
         } else {
@@ -369,7 +416,7 @@ impl Execution {
             }
         }
         // The producer's own use of the register.
-        self.used(output.register, self.exclusive());
+        self.view().used(output.register, self.exclusive());
     }
 
     /// Forwards the placeholder in `slot` to `value`.
@@ -385,11 +432,16 @@ impl Execution {
 
     /// Decrements the ready count of each user; collects those now ready.
     #[inline(always)]
-    fn decrement(self: &Arc<Self>, users: &[UserLink], queue: &mut ReadyQueue) {
+    fn decrement<const OBSERVED: bool>(
+        self: &Arc<Self>,
+        view: View<'_>,
+        users: &[UserLink],
+        queue: &mut ReadyQueue,
+    ) {
         let exclusive = queue.exclusive;
         for link in users {
-            if Self::count_down(&self.ready[link.kernel as usize], exclusive) {
-                if self.id != 0 {
+            if count_down(view.ready_count(link.kernel), exclusive) {
+                if OBSERVED && self.id != 0 {
                     self.observe(|| ExecEvent::KernelReady {
                         execution: self.id,
                         kernel: link.kernel,
@@ -404,8 +456,19 @@ impl Execution {
         }
     }
 
-    /// Runs ready kernels until none is left on this path.
-    fn process(self: &Arc<Self>, mut queue: ReadyQueue) {
+    /// Runs ready kernels until none is left on this path. The observer
+    /// check is made once here, so the loop of an unobserved execution has
+    /// none.
+    fn process(self: &Arc<Self>, queue: ReadyQueue) {
+        if self.id != 0 {
+            self.process_with::<true>(queue)
+        } else {
+            self.process_with::<false>(queue)
+        }
+    }
+
+    fn process_with<const OBSERVED: bool>(self: &Arc<Self>, mut queue: ReadyQueue) {
+        let view = self.view();
         let mut buffers = FrameBuffers {
             args: Vec::new(),
             results: Vec::new(),
@@ -422,7 +485,7 @@ impl Execution {
                 break;
             };
             queue.exclusive = self.exclusive();
-            self.run_kernel(id, &mut buffers, &mut queue);
+            self.run_kernel::<OBSERVED>(view, id, &mut buffers, &mut queue);
         }
     }
 
@@ -450,98 +513,119 @@ impl Execution {
         ids.clear();
     }
 
-    /// Borrows the value of `register` for a strict reader; true when it
-    /// is an error.
+    /// Borrows the argument registers of a strict kernel into
+    /// `buffers.args`; true when one of them is an error.
     #[inline(always)]
-    fn borrow(&self, register: u32, buffers: &mut FrameBuffers) -> bool {
-        match NonNull::new(self.slots[register as usize].value.load(Ordering::Acquire)) {
-            Some(ptr) => {
-                // SAFETY: the register keeps its reference until this
-                // reader's use is recorded after the kernel returns; the
-                // handle is never dropped (ManuallyDrop).
-                let value = ManuallyDrop::new(unsafe { AsyncValue::from_raw(ptr) });
-                let is_error = value.is_error();
-                buffers.args.push(value);
-                is_error
-            }
-            None => self.borrow_fallback(
-                AsyncValue::error(
-                    Diagnostic::new(format!(
-                        "register {register} of '{}' was read before it was written",
-                        self.tables.name
-                    ))
-                    .with_code(ErrorCode::Internal),
-                ),
-                buffers,
-            ),
+    fn borrow_arguments(
+        &self,
+        view: View<'_>,
+        arguments: &[u32],
+        buffers: &mut FrameBuffers,
+    ) -> bool {
+        let FrameBuffers { args, fallback, .. } = buffers;
+        debug_assert!(args.is_empty());
+        args.reserve(arguments.len());
+        let base = args.as_mut_ptr();
+        let mut any_error = false;
+        for (i, &register) in arguments.iter().enumerate() {
+            let ptr = match NonNull::new(view.slot(register).value.load(Ordering::Acquire)) {
+                Some(ptr) => ptr,
+                None => self.empty_register(register, fallback),
+            };
+            // SAFETY: the register (or `fallback`) keeps its reference until
+            // this reader's use is recorded after the kernel returns; the
+            // handle is never dropped (ManuallyDrop).
+            let value = ManuallyDrop::new(unsafe { AsyncValue::from_raw(ptr) });
+            any_error |= value.is_error();
+            // SAFETY: `args` is empty with room for every argument
+            // (reserved above), so slot `i` is in bounds and unused.
+            unsafe { base.add(i).write(value) };
         }
+        // SAFETY: the first `arguments.len()` slots were written above.
+        unsafe { args.set_len(arguments.len()) };
+        any_error
     }
 
-    /// Lends an owned value kept in `buffers.fallback` for this kernel;
-    /// true when it is an error.
+    /// A register read before it was written (a broken invariant): an
+    /// error value owned by `fallback` for the duration of the kernel,
+    /// rather than undefined behaviour.
     #[cold]
-    fn borrow_fallback(&self, value: AsyncValue, buffers: &mut FrameBuffers) -> bool {
-        let is_error = value.is_error();
+    #[inline(never)]
+    fn empty_register(&self, register: u32, fallback: &mut Vec<AsyncValue>) -> NonNull<()> {
+        let value = AsyncValue::error(
+            Diagnostic::new(format!(
+                "register {register} of '{}' was read before it was written",
+                self.tables.name
+            ))
+            .with_code(ErrorCode::Internal),
+        );
         let ptr = value.into_raw();
-        // SAFETY: `fallback` owns the reference and keeps the value alive
-        // while the kernel runs; the view in `args` is never dropped.
-        unsafe {
-            buffers.fallback.push(AsyncValue::from_raw(ptr));
-            buffers
-                .args
-                .push(ManuallyDrop::new(AsyncValue::from_raw(ptr)));
-        }
-        is_error
+        // SAFETY: `fallback` owns the reference the value came with and
+        // keeps it alive while the kernel runs.
+        fallback.push(unsafe { AsyncValue::from_raw(ptr) });
+        ptr
     }
 
-    /// Borrows `register` for a non-strict reader, installing a placeholder
-    /// if its producer has not run.
-    fn borrow_or_placeholder(&self, register: u32, buffers: &mut FrameBuffers) {
-        let slot = &self.slots[register as usize].value;
-        let mut current = slot.load(Ordering::Acquire);
-        if current.is_null() {
-            let raw = AsyncValue::indirect().into_raw();
-            match slot.compare_exchange(
-                std::ptr::null_mut(),
-                raw.as_ptr(),
-                Ordering::AcqRel,
-                Ordering::Acquire,
-            ) {
-                Ok(_) => current = raw.as_ptr(),
-                Err(published) => {
-                    // SAFETY: nobody saw the placeholder; release it.
-                    drop(unsafe { AsyncValue::from_raw(raw) });
-                    current = published;
+    /// Borrows the argument registers of a non-strict kernel, installing a
+    /// placeholder in each whose producer has not run.
+    fn borrow_or_placeholder(&self, arguments: &[u32], buffers: &mut FrameBuffers) {
+        for &register in arguments {
+            let slot = &self.view().slot(register).value;
+            let mut current = slot.load(Ordering::Acquire);
+            if current.is_null() {
+                let raw = AsyncValue::indirect().into_raw();
+                match slot.compare_exchange(
+                    std::ptr::null_mut(),
+                    raw.as_ptr(),
+                    Ordering::AcqRel,
+                    Ordering::Acquire,
+                ) {
+                    Ok(_) => current = raw.as_ptr(),
+                    Err(published) => {
+                        // SAFETY: nobody saw the placeholder; release it.
+                        drop(unsafe { AsyncValue::from_raw(raw) });
+                        current = published;
+                    }
                 }
             }
+            let ptr = NonNull::new(current).expect("set above");
+            // SAFETY: as in `borrow_arguments`.
+            buffers
+                .args
+                .push(ManuallyDrop::new(unsafe { AsyncValue::from_raw(ptr) }));
         }
-        let ptr = NonNull::new(current).expect("set above");
-        // SAFETY: as in `borrow`.
-        buffers
-            .args
-            .push(ManuallyDrop::new(unsafe { AsyncValue::from_raw(ptr) }));
+    }
+
+    /// The skip value of a kernel that must not run: the cancellation
+    /// value, or its first error argument.
+    #[cold]
+    #[inline(never)]
+    fn skip_value(&self, args: &[AsyncValue]) -> Option<AsyncValue> {
+        // An error argument wins over the cancellation, as in the reference.
+        args.iter()
+            .find(|a| a.is_error())
+            .cloned()
+            .or_else(|| self.ctx.host().cancel_value())
     }
 
     #[inline(always)]
-    fn run_kernel(self: &Arc<Self>, id: u32, buffers: &mut FrameBuffers, queue: &mut ReadyQueue) {
-        let tables = &*self.tables;
-        let info = &tables.kernels[id as usize];
-        let [num_args, num_attributes, num_functions, num_results] =
-            info.counts.map(|c| c as usize);
-        let (arguments, rest) = tables.words[info.args as usize..].split_at(num_args);
-        let (attributes, rest) = rest.split_at(num_attributes);
-        let functions = &rest[..num_functions];
-        buffers.args.clear();
-        let mut any_error = false;
-        if info.non_strict {
-            for &register in arguments {
-                self.borrow_or_placeholder(register, buffers);
-            }
+    fn run_kernel<const OBSERVED: bool>(
+        self: &Arc<Self>,
+        view: View<'_>,
+        id: u32,
+        buffers: &mut FrameBuffers,
+        queue: &mut ReadyQueue,
+    ) {
+        let tables = view.tables;
+        let info = tables.kernel(id);
+        let (arguments, attributes, functions) = tables.operands_of(info);
+        let num_results = info.counts[3] as usize;
+        let any_error = if info.non_strict {
+            self.borrow_or_placeholder(arguments, buffers);
+            false
         } else {
-            for &register in arguments {
-                any_error |= self.borrow(register, buffers);
-            }
-        }
+            self.borrow_arguments(view, arguments, buffers)
+        };
         // SAFETY: `ManuallyDrop<T>` is `repr(transparent)` over `T`.
         let args: &[AsyncValue] = unsafe {
             &*(buffers.args.as_slice() as *const [ManuallyDrop<AsyncValue>]
@@ -553,22 +637,15 @@ impl Execution {
             buffers.results.resize_with(num_results, || Cell::new(None));
         }
         let results = &buffers.results[..num_results];
-        let host = self.ctx.host();
-        let cancelled = if host.is_cancelled() {
-            host.cancel_value()
+        if OBSERVED {
+            self.observe_kernel_start(id, info.code);
+        }
+        let skip = if any_error || self.ctx.host().is_cancelled() {
+            self.skip_value(args)
         } else {
             None
         };
-        let mut error: Option<&AsyncValue> = cancelled.as_ref();
-        if any_error {
-            error = args.iter().find(|a| a.is_error());
-        }
-        let observed = self.id != 0;
-        if observed {
-            self.observe_kernel_start(id, info.code);
-        }
-        let skipped = error.is_some();
-        match error {
+        match &skip {
             None => {
                 let frame = KernelFrame {
                     args,
@@ -588,15 +665,16 @@ impl Execution {
                 }
             }
         }
-        if observed {
+        if OBSERVED {
             self.observe(|| ExecEvent::KernelEnd {
                 execution: self.id,
                 kernel: id,
                 thread: std::thread::current().id(),
                 time: Instant::now(),
-                skipped,
+                skipped: skip.is_some(),
             });
         }
+        drop(skip);
         // Arguments are released before results are published, as the
         // reference does (so a value's last reader can observe uniqueness).
         buffers.args.clear();
@@ -604,14 +682,14 @@ impl Execution {
             buffers.fallback.clear();
         }
         for &register in arguments {
-            self.used(register, queue.exclusive);
+            view.used(register, queue.exclusive);
         }
-        for (n, output) in tables.outputs_of(info).iter().enumerate() {
-            let value = match results[n].take() {
+        for (n, (output, slot)) in tables.outputs_of(info).iter().zip(results).enumerate() {
+            let value = match slot.take() {
                 Some(value) => value,
                 None => self.missing_result(info.code, info.location, n),
             };
-            self.publish(value, id, n, output, queue);
+            self.publish::<OBSERVED>(view, value, id, n, output, queue);
         }
     }
 

@@ -95,29 +95,27 @@ impl KernelInfo {
 /// Decoded tables of one BEF or sync function.
 #[derive(Debug)]
 pub struct FunctionTables {
-    pub index: usize,
-    pub name: String,
-    pub kind: FunctionKind,
-    pub num_arguments: usize,
-    /// Location offset of the function.
-    pub location: u64,
+    pub(crate) index: usize,
+    pub(crate) name: String,
+    pub(crate) kind: FunctionKind,
+    pub(crate) num_arguments: usize,
     /// Kernel 0 is the argument pseudo kernel.
-    pub kernels: Box<[KernelInfo]>,
+    pub(crate) kernels: Box<[KernelInfo]>,
     /// The kernel list as FIXED32 words.
-    pub words: Box<[u32]>,
+    pub(crate) words: Box<[u32]>,
     /// Result register of each function result.
-    pub results: Box<[u32]>,
+    pub(crate) results: Box<[u32]>,
     /// Per register: the uses an execution waits for before releasing the
     /// value: its readers, plus the producer's forward when the register may
     /// hold a placeholder.
-    pub initial_uses: Box<[u32]>,
+    pub(crate) initial_uses: Box<[u32]>,
     /// Per kernel: the producers that must publish before it runs (its
     /// ready count when an execution starts).
-    pub initial_ready: Box<[u32]>,
+    pub(crate) initial_ready: Box<[u32]>,
     /// Every kernel's results, in kernel order (see [`KernelInfo::outputs`]).
-    pub outputs: Box<[Output]>,
+    pub(crate) outputs: Box<[Output]>,
     /// The user links of every output (see [`Output::users`]).
-    pub links: Box<[UserLink]>,
+    pub(crate) links: Box<[UserLink]>,
 }
 
 /// A kernel record viewed in place.
@@ -277,7 +275,6 @@ impl FunctionTables {
             name: name.clone(),
             kind: entry.kind,
             num_arguments,
-            location: body.location,
             kernels: kernels.into_boxed_slice(),
             words: words.into_boxed_slice(),
             results: body.results.clone().into_boxed_slice(),
@@ -539,22 +536,50 @@ impl FunctionTables {
         self.links = links.into_boxed_slice();
     }
 
-    /// The outputs of kernel `info`.
+    /// Kernel `id`, where `id` comes from these tables (a user link or a
+    /// result's producer).
     #[inline(always)]
-    pub fn outputs_of(&self, info: &KernelInfo) -> &[Output] {
-        &self.outputs[info.outputs as usize..][..info.counts[3] as usize]
+    pub(crate) fn kernel(&self, id: u32) -> &KernelInfo {
+        debug_assert!((id as usize) < self.kernels.len());
+        // SAFETY: `decode` checks every user link against the kernel count;
+        // the tables are immutable once decoded.
+        unsafe { self.kernels.get_unchecked(id as usize) }
+    }
+
+    /// The outputs of kernel `info` (one of these tables' kernels).
+    #[inline(always)]
+    pub(crate) fn outputs_of(&self, info: &KernelInfo) -> &[Output] {
+        let range = info.outputs as usize..info.outputs as usize + info.counts[3] as usize;
+        debug_assert!(range.end <= self.outputs.len());
+        // SAFETY: `build_outputs` gives each kernel one output per result,
+        // in order, starting at `info.outputs`.
+        unsafe { self.outputs.get_unchecked(range) }
     }
 
     /// The kernels `output` makes ready.
     #[inline(always)]
-    pub fn users_of(&self, output: &Output) -> &[UserLink] {
-        &self.links[output.users as usize..][..output.num_users as usize]
+    pub(crate) fn users_of(&self, output: &Output) -> &[UserLink] {
+        let range = output.users as usize..output.users as usize + output.num_users as usize;
+        debug_assert!(range.end <= self.links.len());
+        // SAFETY: `build_outputs` records each output's links where it
+        // pushed them.
+        unsafe { self.links.get_unchecked(range) }
     }
 
-    /// The argument registers of kernel `info`.
+    /// The argument registers, attribute offsets and function indices of
+    /// kernel `info` (one of these tables' kernels).
     #[inline(always)]
-    pub fn arguments_of(&self, info: &KernelInfo) -> &[u32] {
-        &self.words[info.args as usize..][..info.counts[0] as usize]
+    pub(crate) fn operands_of(&self, info: &KernelInfo) -> (&[u32], &[u32], &[u32]) {
+        let [num_args, num_attributes, num_functions, _] = info.counts.map(|c| c as usize);
+        let start = info.args as usize;
+        let end = start + num_args + num_attributes + num_functions;
+        debug_assert!(end <= self.words.len());
+        // SAFETY: the format reader checked that the counts fit the record,
+        // and `words` holds every record whole; `args` points into it.
+        let operands = unsafe { self.words.get_unchecked(start..end) };
+        let (arguments, rest) = operands.split_at(num_args);
+        let (attributes, functions) = rest.split_at(num_attributes);
+        (arguments, attributes, functions)
     }
 }
 
