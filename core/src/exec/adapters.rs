@@ -52,12 +52,13 @@ fn next_argument<'f>(
 fn next_attribute(frame: &KernelFrame<'_>, cursor: &mut Cursor) -> Result<u32, Diagnostic> {
     let index = cursor.attribute;
     cursor.attribute += 1;
-    frame.attributes.get(index).copied().ok_or_else(|| {
+    let attributes = frame.attribute_offsets();
+    attributes.get(index).copied().ok_or_else(|| {
         Diagnostic::new(format!(
             "'{}' expects at least {} attributes but the program gives {}",
             frame.kernel_name(),
             index + 1,
-            frame.attributes.len()
+            attributes.len()
         ))
         .with_code(ErrorCode::InvalidArgument)
     })

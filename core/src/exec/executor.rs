@@ -618,7 +618,7 @@ impl Execution {
     ) {
         let tables = view.tables;
         let info = tables.kernel(id);
-        let (arguments, attributes, functions) = tables.operands_of(info);
+        let arguments = tables.operands_of(info).0;
         let num_results = info.counts[3] as usize;
         let any_error = if info.non_strict {
             self.borrow_or_placeholder(arguments, buffers);
@@ -650,12 +650,10 @@ impl Execution {
                 let frame = KernelFrame {
                     args,
                     results,
-                    attributes,
-                    functions,
                     program: &self.program,
                     ctx: &self.ctx,
-                    code: info.code,
-                    location: info.location,
+                    tables,
+                    info,
                 };
                 info.invoke(&frame);
             }

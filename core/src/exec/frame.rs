@@ -7,6 +7,7 @@ use std::sync::Arc;
 use super::context::ExecutionContext;
 use super::function::Function;
 use super::program::Program;
+use super::tables::{FunctionTables, KernelInfo};
 use crate::runtime::{AsyncValue, Diagnostic, ErrorCode, HostContext, Location};
 
 /// A kernel invocation. Kernels normally use the typed extractors of
@@ -14,12 +15,13 @@ use crate::runtime::{AsyncValue, Diagnostic, ErrorCode, HostContext, Location};
 pub struct KernelFrame<'a> {
     pub(crate) args: &'a [AsyncValue],
     pub(crate) results: &'a [Cell<Option<AsyncValue>>],
-    pub(crate) attributes: &'a [u32],
-    pub(crate) functions: &'a [u32],
     pub(crate) program: &'a Arc<Program>,
     pub(crate) ctx: &'a ExecutionContext,
-    pub(crate) code: u32,
-    pub(crate) location: u32,
+    /// The running kernel of `tables` (its code, location, attribute
+    /// offsets and function indices are read from there on demand, so
+    /// building a frame costs a few stores).
+    pub(crate) tables: &'a FunctionTables,
+    pub(crate) info: &'a KernelInfo,
 }
 
 impl<'a> KernelFrame<'a> {
@@ -27,7 +29,7 @@ impl<'a> KernelFrame<'a> {
     pub fn kernel_name(&self) -> &'a str {
         self.program
             .kernel_names()
-            .get(self.code as usize)
+            .get(self.info.code as usize)
             .map_or("?", String::as_str)
     }
 
@@ -63,7 +65,7 @@ impl<'a> KernelFrame<'a> {
     /// Offsets of the kernel's attributes in the Attributes section.
     #[inline]
     pub fn attribute_offsets(&self) -> &'a [u32] {
-        self.attributes
+        self.tables.operands_of(self.info).1
     }
 
     /// The Attributes section.
@@ -72,13 +74,18 @@ impl<'a> KernelFrame<'a> {
         self.program.attribute_bytes()
     }
 
+    /// The kernel's function attributes as function indices.
+    fn function_indices(&self) -> &'a [u32] {
+        self.tables.operands_of(self.info).2
+    }
+
     pub fn num_functions(&self) -> usize {
-        self.functions.len()
+        self.function_indices().len()
     }
 
     /// Function attribute `index` as a handle the kernel may keep.
     pub fn function(&self, index: usize) -> Option<Function> {
-        let f = *self.functions.get(index)?;
+        let f = *self.function_indices().get(index)?;
         Some(Function::new(self.program.clone(), f as usize))
     }
 
@@ -98,7 +105,7 @@ impl<'a> KernelFrame<'a> {
 
     /// The kernel's source location (decoded on demand).
     pub fn location(&self) -> Option<Location> {
-        self.program.location(self.location)
+        self.program.location(self.info.location)
     }
 
     /// A diagnostic at the kernel's location.

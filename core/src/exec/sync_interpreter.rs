@@ -51,12 +51,10 @@ pub(crate) fn execute(
                 let frame = KernelFrame {
                     args: &kernel_args,
                     results: &kernel_results,
-                    attributes: record.attributes(),
-                    functions: record.functions(),
                     program,
                     ctx,
-                    code: record.code(),
-                    location: record.location(),
+                    tables,
+                    info: &tables.kernels[id],
                 };
                 tables.kernels[id].invoke(&frame);
             }
