@@ -210,8 +210,9 @@ struct ReadyQueue {
     inline: Vec<u32>,
     outline: Vec<u32>,
     /// Whether this thread alone holds the execution (see
-    /// [`Execution::exclusive`]); refreshed before each kernel and cleared
-    /// when this thread shares the execution with a continuation or task.
+    /// [`Execution::exclusive`]); cleared whenever this thread shares the
+    /// execution with a continuation or task, and re-checked before each
+    /// kernel while false (the others may have finished since).
     exclusive: bool,
 }
 
@@ -480,11 +481,16 @@ impl Execution {
             }
             if !queue.outline.is_empty() {
                 self.enqueue_outline(&mut queue.outline);
+                queue.exclusive = false;
             }
             let Some(id) = queue.inline.pop() else {
                 break;
             };
-            queue.exclusive = self.exclusive();
+            // Only this thread can make the execution shared, so a `true`
+            // stays valid; a `false` may have become `true` since.
+            if !queue.exclusive {
+                queue.exclusive = self.exclusive();
+            }
             self.run_kernel::<OBSERVED>(view, id, &mut buffers, &mut queue);
         }
     }
