@@ -682,7 +682,9 @@ impl Execution {
         // Arguments are released before results are published, as the
         // reference does (so a value's last reader can observe uniqueness).
         buffers.args.clear();
-        if !buffers.fallback.is_empty() {
+        // Stand-ins are errors, so only a kernel with an error argument can
+        // have any.
+        if any_error {
             buffers.fallback.clear();
         }
         for &register in arguments {

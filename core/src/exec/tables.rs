@@ -577,8 +577,11 @@ impl FunctionTables {
         // SAFETY: the format reader checked that the counts fit the record,
         // and `words` holds every record whole; `args` points into it.
         let operands = unsafe { self.words.get_unchecked(start..end) };
-        let (arguments, rest) = operands.split_at(num_args);
-        let (attributes, functions) = rest.split_at(num_attributes);
+        // SAFETY: `operands` holds the three runs back to back (length
+        // computed above).
+        let (arguments, rest) = unsafe { operands.split_at_unchecked(num_args) };
+        // SAFETY: as above.
+        let (attributes, functions) = unsafe { rest.split_at_unchecked(num_attributes) };
         (arguments, attributes, functions)
     }
 }
