@@ -263,7 +263,7 @@ use std::future::Future;
 
 /// The allocator of the `bef` binary, so the figures are the product's.
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: bef::global_alloc::MiMalloc = bef::global_alloc::MiMalloc;
 
 const TASKS: usize = 1_000_000;
 

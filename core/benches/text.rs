@@ -8,7 +8,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 /// The allocator of the `bef` binary, so the figures are the product's.
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: bef::global_alloc::MiMalloc = bef::global_alloc::MiMalloc;
 
 /// A host program of about `target` bytes.
 pub fn generate_program(target: usize) -> String {

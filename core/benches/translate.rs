@@ -17,7 +17,7 @@ use program::generate;
 
 /// The allocator of the `bef` binary, so the figures are the product's.
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: bef::global_alloc::MiMalloc = bef::global_alloc::MiMalloc;
 
 fn text_to_bef(c: &mut Criterion) {
     let text = generate(50 << 20);

@@ -10,7 +10,7 @@ use bef::bytecode::{WriteOptions, read_aligned, write};
 
 /// The allocator of the `bef` binary, so the counts are the product's.
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: bef::global_alloc::MiMalloc = bef::global_alloc::MiMalloc;
 
 fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().collect();

@@ -15,7 +15,7 @@ use bef::runtime::{AsyncValue, HostContext};
 use bef::translate::{TranslateOptions, mlir_to_bef};
 
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: bef::global_alloc::MiMalloc = bef::global_alloc::MiMalloc;
 
 const CHAIN_LENGTH: usize = 10_000;
 
@@ -29,7 +29,10 @@ fn main() {
         for _ in 0..runs {
             let mut v = AsyncValue::available(std::hint::black_box(0i32));
             for _ in 0..CHAIN_LENGTH {
-                let next = v.get::<i32>().unwrap().wrapping_add(std::hint::black_box(1));
+                let next = v
+                    .get::<i32>()
+                    .unwrap()
+                    .wrapping_add(std::hint::black_box(1));
                 v = AsyncValue::available(next);
             }
             last = *v.get::<i32>().unwrap();

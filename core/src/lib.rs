@@ -11,6 +11,7 @@ pub mod dump;
 pub mod exec;
 pub mod format;
 pub mod fuzz_targets;
+pub mod global_alloc;
 pub mod ir;
 pub mod kernels;
 pub mod runtime;
