@@ -34,7 +34,7 @@ pub struct KernelInfo {
     /// The kernel's implementation, resolved once (the pseudo kernel has
     /// none and never runs).
     pub func: Option<KernelFn>,
-    /// Word index in [`FunctionTables::words`] of the argument registers
+    /// Index in [`FunctionTables::operands`] of the argument registers
     /// (followed by the attribute offsets and function indices).
     pub args: u32,
     /// Index in [`FunctionTables::outputs`] of the first result.
@@ -103,6 +103,10 @@ pub struct FunctionTables {
     pub(crate) kernels: Box<[KernelInfo]>,
     /// The kernel list as FIXED32 words.
     pub(crate) words: Box<[u32]>,
+    /// Every kernel's argument registers, attribute offsets and function
+    /// indices, copied out of `words` back to back: what execution reads of
+    /// the records, packed densely (fewer cache lines per kernel).
+    pub(crate) operands: Box<[u32]>,
     /// Result register of each function result.
     pub(crate) results: Box<[u32]>,
     /// Per register: the uses an execution waits for before releasing the
@@ -233,6 +237,7 @@ impl FunctionTables {
         }
         let num_arguments = bef.function_arg_types(index).len();
         let mut words = Vec::new();
+        let mut operands = Vec::new();
         let mut kernels = Vec::with_capacity(num_kernels);
         // Kernels without operands wait for the pseudo register.
         let mut ready: Vec<u32> = body.kernels.iter().map(|k| k.num_operands.max(1)).collect();
@@ -266,9 +271,19 @@ impl FunctionTables {
                 } else {
                     implementation(record.code()).map(|k| k.func)
                 },
-                args: offset + (HEADER + counts[3] as usize) as u32,
+                args: u32::try_from(operands.len())
+                    .map_err(|_| bad(record.offset, "kernel list is larger than 16 GiB".into()))?,
                 outputs: 0,
             });
+            let start = offset as usize + HEADER + counts[3] as usize;
+            let len = (counts[0] + counts[1] + counts[2]) as usize;
+            let run = words.get(start..start + len).ok_or_else(|| {
+                bad(
+                    record.offset,
+                    format!("kernel {id} has more operands than its record holds"),
+                )
+            })?;
+            operands.extend_from_slice(run);
         }
         let mut tables = FunctionTables {
             index,
@@ -277,6 +292,7 @@ impl FunctionTables {
             num_arguments,
             kernels: kernels.into_boxed_slice(),
             words: words.into_boxed_slice(),
+            operands: operands.into_boxed_slice(),
             results: body.results.clone().into_boxed_slice(),
             initial_uses: Box::default(),
             initial_ready: Box::default(),
@@ -573,10 +589,10 @@ impl FunctionTables {
         let [num_args, num_attributes, num_functions, _] = info.counts.map(|c| c as usize);
         let start = info.args as usize;
         let end = start + num_args + num_attributes + num_functions;
-        debug_assert!(end <= self.words.len());
-        // SAFETY: the format reader checked that the counts fit the record,
-        // and `words` holds every record whole; `args` points into it.
-        let operands = unsafe { self.words.get_unchecked(start..end) };
+        debug_assert!(end <= self.operands.len());
+        // SAFETY: `decode` copied each kernel's three runs, of the lengths
+        // its counts give, to `operands` at `args`.
+        let operands = unsafe { self.operands.get_unchecked(start..end) };
         // SAFETY: `operands` holds the three runs back to back (length
         // computed above).
         let (arguments, rest) = unsafe { operands.split_at_unchecked(num_args) };
