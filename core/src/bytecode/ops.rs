@@ -216,7 +216,10 @@ pub fn split_inherent_attributes(op: &mut crate::ir::Op) {
 pub fn has_unsplit_inherent_attributes(module: &crate::ir::Module) -> bool {
     let mut stack = vec![&module.op];
     while let Some(op) = stack.pop() {
-        if let Some(def) = lookup(&op.name)
+        // Most ops read from bytecode have no discardable attributes: only
+        // those pay for the definition lookup.
+        if !op.attributes.is_empty()
+            && let Some(def) = lookup(&op.name)
             && op.attributes.iter().any(|(name, _)| def.is_inherent(name))
         {
             return true;
