@@ -18,7 +18,7 @@ use super::{DEFAULT_PRODUCER, MAGIC, MAX_VERSION, ops, section};
 use crate::ir::{
     Attribute, Location, Module, Op, Region, ResourceOwner, ResourceValue, Type, ValueId,
 };
-use numbering::{AttrKey, Numbering, property_fields, written_dictionary};
+use numbering::{AttrKey, NONE, Numbering, OpRecord, property_fields};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WriteOptions {
@@ -63,6 +63,41 @@ impl Strings {
         self.list.push(s.to_vec());
         self.index.insert(s.to_vec(), i);
         i
+    }
+}
+
+/// Properties section: deduplicated blobs in first-use order, each
+/// `varint size` then the bytes, kept in one buffer.
+#[derive(Default)]
+struct Properties {
+    entries: Emitter,
+    count: usize,
+    /// Byte range of each blob in `entries`, by index.
+    blobs: Vec<std::ops::Range<usize>>,
+    /// (hash, index) of each blob.
+    index: hashbrown::HashTable<(u64, usize)>,
+}
+
+impl Properties {
+    /// The index of `blob`, added if new.
+    fn insert(&mut self, blob: &[u8]) -> u64 {
+        use std::hash::BuildHasher;
+        let hash = rustc_hash::FxBuildHasher.hash_one(blob);
+        let (entries, blobs) = (&self.entries.bytes, &self.blobs);
+        let found = self.index.find(hash, |&(h, i)| {
+            h == hash && entries[blobs[i].clone()] == *blob
+        });
+        if let Some(&(_, i)) = found {
+            return i as u64;
+        }
+        let i = self.count;
+        self.count += 1;
+        self.entries.varint(blob.len() as u64);
+        let start = self.entries.len();
+        self.entries.raw(blob);
+        self.blobs.push(start..self.entries.len());
+        self.index.insert_unique(hash, (hash, i), |&(h, _)| h);
+        i as u64
     }
 }
 
@@ -139,8 +174,9 @@ pub fn write(module: &Module, options: &WriteOptions) -> Result<Written> {
         module,
         version,
         strings: Strings::default(),
-        properties: Vec::new(),
-        property_index: FxHashMap::default(),
+        properties: Properties::default(),
+        property_scratch: Emitter::new(),
+        next_op: 0,
         warnings: Vec::new(),
         builtin_resources: Vec::new(),
         resource_handles: FxHashMap::default(),
@@ -157,10 +193,8 @@ pub fn write(module: &Module, options: &WriteOptions) -> Result<Written> {
     w.write_string_section(&mut out);
     if version >= 5 {
         let mut props = Emitter::new();
-        props.varint(w.properties.len() as u64);
-        for p in &w.properties {
-            props.raw(p);
-        }
+        props.varint(w.properties.count as u64);
+        props.raw(&w.properties.entries.bytes);
         out.section(section::PROPERTIES, props);
     }
     Ok(Written {
@@ -174,9 +208,11 @@ struct Writer<'w, 'm> {
     module: &'m Module,
     version: u64,
     strings: Strings,
-    /// Deduplicated property blobs, each `varint size` then the bytes.
-    properties: Vec<Vec<u8>>,
-    property_index: FxHashMap<Vec<u8>, u64>,
+    properties: Properties,
+    /// Where each op's property blob is built.
+    property_scratch: Emitter,
+    /// Pre-order id of the next op `write_op` writes.
+    next_op: usize,
     warnings: Vec<String>,
     /// The `builtin` group as written: referenced entries with data, then
     /// the data-less ones, like upstream.
@@ -241,7 +277,8 @@ impl Writer<'_, '_> {
                     e.varint(id);
                 } else {
                     let probe = Op::new(full.clone(), Location::Unknown);
-                    e.varint_with_flag(id, self.n.is_registered(&probe));
+                    let registered = Numbering::registered(&self.n.op_names[i], &probe);
+                    e.varint_with_flag(id, registered);
                 }
             }
         }
@@ -269,6 +306,10 @@ impl Writer<'_, '_> {
                     match &self.n.attrs[i].key {
                         AttrKey::Loc(loc) => {
                             builtin_attrs::encode_location(loc, &mut sink);
+                            true
+                        }
+                        AttrKey::Dict(entries) => {
+                            builtin_attrs::encode_dictionary(entries, &mut sink);
                             true
                         }
                         AttrKey::Attr(attr) => builtin_attrs::encode(attr, &mut sink),
@@ -316,7 +357,15 @@ impl Writer<'_, '_> {
     }
 
     fn value_id(&self, v: ValueId) -> u64 {
-        self.n.value_ids.get(v.index()).copied().unwrap_or(0)
+        self.n.value_records.get(v.index()).map_or(0, |r| r.id)
+    }
+
+    /// The number of the type of value `v`.
+    fn value_type(&self, v: ValueId) -> u64 {
+        match self.n.value_records.get(v.index()) {
+            Some(r) => self.n.type_entry(r.ty),
+            None => self.n.type_(self.module.value_type(v)),
+        }
     }
 
     fn write_op(&mut self, e: &mut Emitter, op: &Op, depth: usize) -> Result<()> {
@@ -326,20 +375,22 @@ impl Writer<'_, '_> {
                 format!("regions nested deeper than {MAX_REGION_DEPTH}"),
             ));
         }
-        let (kind, name_number, registered) = self.n.op_kind(op);
+        // Ops are written in pre-order, the order of their ids.
+        let record = self.n.ops[self.next_op];
+        self.next_op += 1;
+        let (kind, name_number, registered) = self.n.op_kind(op, &record);
         let definition = kind.definition;
         e.varint(name_number);
         let mask_at = e.len();
         e.byte(0);
         let mut mask = 0u8;
-        e.varint(self.n.loc(&op.location));
-        let dict = written_dictionary(op, self.version, registered);
-        if !dict.is_empty() {
+        e.varint(self.n.attr_entry(record.location));
+        if record.dictionary != NONE {
             mask |= 0x01;
-            e.varint(self.n.dict(&dict));
+            e.varint(self.n.attr_entry(record.dictionary));
         }
         if self.version >= 5 {
-            if let Some(index) = self.emit_properties(op, registered, definition)? {
+            if let Some(index) = self.emit_properties(op, &record, registered, definition)? {
                 mask |= 0x40;
                 e.varint(index);
             }
@@ -358,7 +409,7 @@ impl Writer<'_, '_> {
             mask |= 0x02;
             e.varint(op.results.len() as u64);
             for &r in &op.results {
-                e.varint(self.n.type_(self.module.value_type(r)));
+                e.varint(self.value_type(r));
             }
         }
         if !op.operands.is_empty() {
@@ -385,33 +436,36 @@ impl Writer<'_, '_> {
         if op.regions.is_empty() {
             return Ok(());
         }
-        let isolated = self.n.is_isolated(op);
+        let isolated = record.isolated;
         e.varint_with_flag(op.regions.len() as u64, isolated);
+        let slots = record.regions as usize..;
         if isolated && self.version >= 2 {
             let mut nested = Emitter::new();
-            for r in &op.regions {
-                self.write_region(&mut nested, r, depth + 1)?;
+            for (r, slot) in op.regions.iter().zip(slots) {
+                self.write_region(&mut nested, r, slot, depth + 1)?;
             }
             e.section(section::IR, nested);
         } else {
-            for r in &op.regions {
-                self.write_region(e, r, depth + 1)?;
+            for (r, slot) in op.regions.iter().zip(slots) {
+                self.write_region(e, r, slot, depth + 1)?;
             }
         }
         Ok(())
     }
 
-    fn write_region(&mut self, e: &mut Emitter, region: &Region, depth: usize) -> Result<()> {
+    /// `slot`: the region's index in the numbering's `region_counts`.
+    fn write_region(
+        &mut self,
+        e: &mut Emitter,
+        region: &Region,
+        slot: usize,
+        depth: usize,
+    ) -> Result<()> {
         if region.blocks.is_empty() {
             e.varint(0);
             return Ok(());
         }
-        let (blocks, values) = self
-            .n
-            .region_counts
-            .get(&(region as *const Region))
-            .copied()
-            .unwrap_or((region.blocks.len() as u64, 0));
+        let (blocks, values) = self.n.region_counts[slot];
         e.varint(blocks);
         e.varint(values);
         for block in &region.blocks {
@@ -421,17 +475,21 @@ impl Writer<'_, '_> {
                 e.varint(block.arguments.len() as u64);
                 for &a in &block.arguments {
                     let data = &self.module.values[a.index()];
-                    let loc = data.location.clone().unwrap_or_default();
-                    let ty = self.n.type_(&data.ty);
+                    let value = &self.n.value_records[a.index()];
+                    let ty = self.n.type_entry(value.ty);
+                    let loc = self.n.attr_entry(value.location);
                     if self.version >= 4 {
-                        let known = loc != Location::Unknown;
+                        let known = data
+                            .location
+                            .as_ref()
+                            .is_some_and(|l| *l != Location::Unknown);
                         e.varint_with_flag(ty, known);
                         if known {
-                            e.varint(self.n.loc(&loc));
+                            e.varint(loc);
                         }
                     } else {
                         e.varint(ty);
-                        e.varint(self.n.loc(&loc));
+                        e.varint(loc);
                     }
                 }
                 if self.version >= 3 {
@@ -503,18 +561,46 @@ impl Writer<'_, '_> {
     fn emit_properties(
         &mut self,
         op: &Op,
+        record: &OpRecord,
         registered: bool,
         definition: Option<&'static ops::OpDefinition>,
     ) -> Result<Option<u64>> {
-        let mut blob = Emitter::new();
+        // One buffer serves every op's blob.
+        let mut blob = std::mem::take(&mut self.property_scratch);
+        blob.bytes.clear();
+        let encoded = self.encode_properties(&mut blob, op, record, registered, definition);
+        let index = match encoded {
+            Ok(true) => Ok(Some(self.properties.insert(&blob.bytes))),
+            Ok(false) => Ok(None),
+            Err(e) => Err(e),
+        };
+        self.property_scratch = blob;
+        index
+    }
+
+    /// Encodes the properties of `op` into `blob`; false when it has none
+    /// to write.
+    fn encode_properties(
+        &mut self,
+        blob: &mut Emitter,
+        op: &Op,
+        record: &OpRecord,
+        registered: bool,
+        definition: Option<&'static ops::OpDefinition>,
+    ) -> Result<bool> {
+        let n = self.n;
+        // The entries the numbering gave the op's property values, in
+        // written order.
+        let mut entries = n.property_attrs[record.properties as usize..].iter();
+        let mut next_entry = || n.attr_entry(*entries.next().expect("numbered property"));
         if !registered {
-            let Some(p) = op.properties.as_deref() else {
-                return Ok(None);
-            };
-            blob.varint(self.n.attr(p));
+            if op.properties.is_none() {
+                return Ok(false);
+            }
+            blob.varint(next_entry());
         } else if let Some(def) = definition {
             if !def.has_properties() {
-                return Ok(None);
+                return Ok(false);
             }
             let empty = Vec::new();
             let props = match op.properties.as_deref() {
@@ -524,8 +610,8 @@ impl Writer<'_, '_> {
             for (name, optional) in property_fields(def, self.version) {
                 let value = crate::ir::find_attribute(props, name);
                 match (value, optional) {
-                    (Some(v), false) => blob.varint(self.n.attr(v)),
-                    (Some(v), true) => blob.varint_with_flag(self.n.attr(v), true),
+                    (Some(_), false) => blob.varint(next_entry()),
+                    (Some(_), true) => blob.varint_with_flag(next_entry(), true),
                     (None, true) => blob.varint(0),
                     (None, false) => {
                         return Err(BytecodeError::new(
@@ -544,7 +630,7 @@ impl Writer<'_, '_> {
                             .collect(),
                         _ => vec![0; seg.len],
                     };
-                    write_segment_sizes(&mut blob, &sizes);
+                    write_segment_sizes(blob, &sizes);
                 }
             }
         } else if let Some(raw) = op.opaque_properties.as_deref() {
@@ -558,18 +644,9 @@ impl Writer<'_, '_> {
                     op.name
                 ));
             }
-            return Ok(None);
+            return Ok(false);
         }
-        let mut entry = Emitter::new();
-        entry.varint(blob.len() as u64);
-        entry.raw(&blob.bytes);
-        if let Some(&i) = self.property_index.get(&entry.bytes) {
-            return Ok(Some(i));
-        }
-        let i = self.properties.len() as u64;
-        self.property_index.insert(entry.bytes.clone(), i);
-        self.properties.push(entry.bytes);
-        Ok(Some(i))
+        Ok(true)
     }
 
     /// Orders the `builtin` group as upstream writes it (entries the
