@@ -218,6 +218,19 @@ impl Emitter {
         }
     }
 
+    pub fn with_capacity(capacity: usize) -> Emitter {
+        Emitter {
+            bytes: Vec::with_capacity(capacity),
+            required_alignment: 1,
+        }
+    }
+
+    /// Empties the emitter, keeping its allocation.
+    pub fn clear(&mut self) {
+        self.bytes.clear();
+        self.required_alignment = 1;
+    }
+
     pub fn len(&self) -> usize {
         self.bytes.len()
     }
@@ -261,7 +274,7 @@ impl Emitter {
     /// Section framing as upstream does it: when the content needs an
     /// alignment the current position does not have, the id's high bit is
     /// set and the alignment and padding follow the length.
-    pub fn section(&mut self, id: u8, content: Emitter) {
+    pub fn section(&mut self, id: u8, content: &Emitter) {
         let code_at = self.bytes.len();
         self.byte(id);
         self.varint(content.bytes.len() as u64);

@@ -66,6 +66,32 @@ impl Strings {
     }
 }
 
+/// Sections in written order, kept until all are built so that the output
+/// is allocated once.
+#[derive(Default)]
+struct Sections(Vec<(u8, Emitter)>);
+
+impl Sections {
+    fn section(&mut self, id: u8, content: Emitter) {
+        self.0.push((id, content));
+    }
+
+    /// An upper bound of the file size: header, then each section with
+    /// its id, length, alignment and padding.
+    fn size(&self, producer_len: usize) -> usize {
+        let framing = |e: &Emitter| 1 + 9 + 9 + e.required_alignment as usize;
+        MAGIC.len()
+            + 9
+            + producer_len
+            + 1
+            + self
+                .0
+                .iter()
+                .map(|(_, e)| framing(e) + e.len())
+                .sum::<usize>()
+    }
+}
+
 /// Properties section: deduplicated blobs in first-use order, each
 /// `varint size` then the bytes, kept in one buffer.
 #[derive(Default)]
@@ -177,25 +203,30 @@ pub fn write(module: &Module, options: &WriteOptions) -> Result<Written> {
         properties: Properties::default(),
         property_scratch: Emitter::new(),
         next_op: 0,
+        region_buffers: Vec::new(),
         warnings: Vec::new(),
         builtin_resources: Vec::new(),
         resource_handles: FxHashMap::default(),
     };
     w.number_builtin_resources();
-    let mut out = Emitter::new();
-    out.raw(&MAGIC);
-    out.varint(version);
-    out.nul_terminated(options.producer.as_bytes());
-    w.write_dialect_section(&mut out);
-    w.write_attr_type_sections(&mut out);
-    w.write_ir_section(&mut out)?;
-    w.write_resource_sections(&mut out);
-    w.write_string_section(&mut out);
+    let mut sections = Sections::default();
+    w.write_dialect_section(&mut sections);
+    w.write_attr_type_sections(&mut sections);
+    w.write_ir_section(&mut sections)?;
+    w.write_resource_sections(&mut sections);
+    w.write_string_section(&mut sections);
     if version >= 5 {
         let mut props = Emitter::new();
         props.varint(w.properties.count as u64);
         props.raw(&w.properties.entries.bytes);
-        out.section(section::PROPERTIES, props);
+        sections.section(section::PROPERTIES, props);
+    }
+    let mut out = Emitter::with_capacity(sections.size(options.producer.len()));
+    out.raw(&MAGIC);
+    out.varint(version);
+    out.nul_terminated(options.producer.as_bytes());
+    for (id, content) in &sections.0 {
+        out.section(*id, content);
     }
     Ok(Written {
         bytes: out.bytes,
@@ -213,6 +244,8 @@ struct Writer<'w, 'm> {
     property_scratch: Emitter,
     /// Pre-order id of the next op `write_op` writes.
     next_op: usize,
+    /// Free buffers for the contents of isolated regions.
+    region_buffers: Vec<Emitter>,
     warnings: Vec<String>,
     /// The `builtin` group as written: referenced entries with data, then
     /// the data-less ones, like upstream.
@@ -237,7 +270,7 @@ fn dialect_groups(
 }
 
 impl Writer<'_, '_> {
-    fn write_dialect_section(&mut self, out: &mut Emitter) {
+    fn write_dialect_section(&mut self, out: &mut Sections) {
         let mut e = Emitter::new();
         e.varint(self.n.dialects.len() as u64);
         let versions = self
@@ -257,7 +290,7 @@ impl Writer<'_, '_> {
                     e.varint_with_flag(id, true);
                     let mut v = Emitter::new();
                     v.raw(bytes);
-                    e.section(section::DIALECT_VERSIONS, v);
+                    e.section(section::DIALECT_VERSIONS, &v);
                 }
                 _ => e.varint_with_flag(id, false),
             }
@@ -285,9 +318,12 @@ impl Writer<'_, '_> {
         out.section(section::DIALECT, e);
     }
 
-    fn write_attr_type_sections(&mut self, out: &mut Emitter) {
-        let mut offsets = Emitter::new();
-        let mut data = Emitter::new();
+    fn write_attr_type_sections(&mut self, out: &mut Sections) {
+        // Entries take a few bytes each (locations most often), their
+        // offsets one or two: room for most without growing.
+        let entries = self.n.attrs.len() + self.n.types.len();
+        let mut offsets = Emitter::with_capacity(2 * entries + 16);
+        let mut data = Emitter::with_capacity(8 * entries);
         offsets.varint(self.n.attrs.len() as u64);
         offsets.varint(self.n.types.len() as u64);
         let mut prev = 0usize;
@@ -348,8 +384,9 @@ impl Writer<'_, '_> {
         out.section(section::ATTR_TYPE, data);
     }
 
-    fn write_ir_section(&mut self, out: &mut Emitter) -> Result<()> {
-        let mut e = Emitter::new();
+    fn write_ir_section(&mut self, out: &mut Sections) -> Result<()> {
+        // About eight bytes per op: grown once or twice at most.
+        let mut e = Emitter::with_capacity(self.n.ops.len() * 8);
         e.varint_with_flag(1, false);
         self.write_op(&mut e, &self.module.op, 0)?;
         out.section(section::IR, e);
@@ -440,11 +477,15 @@ impl Writer<'_, '_> {
         e.varint_with_flag(op.regions.len() as u64, isolated);
         let slots = record.regions as usize..;
         if isolated && self.version >= 2 {
-            let mut nested = Emitter::new();
+            // Buffers are reused: a module has an isolated region per
+            // function, and growing a fresh one for each showed in profiles.
+            let mut nested = self.region_buffers.pop().unwrap_or_default();
+            nested.clear();
             for (r, slot) in op.regions.iter().zip(slots) {
                 self.write_region(&mut nested, r, slot, depth + 1)?;
             }
-            e.section(section::IR, nested);
+            e.section(section::IR, &nested);
+            self.region_buffers.push(nested);
         } else {
             for (r, slot) in op.regions.iter().zip(slots) {
                 self.write_region(e, r, slot, depth + 1)?;
@@ -695,7 +736,7 @@ impl Writer<'_, '_> {
             .collect()
     }
 
-    fn write_resource_sections(&mut self, out: &mut Emitter) {
+    fn write_resource_sections(&mut self, out: &mut Sections) {
         let mut offsets = Emitter::new();
         let mut data = Emitter::new();
         let externals: Vec<_> = self
@@ -800,7 +841,7 @@ impl Writer<'_, '_> {
         }
     }
 
-    fn write_string_section(&mut self, out: &mut Emitter) {
+    fn write_string_section(&mut self, out: &mut Sections) {
         let mut e = Emitter::new();
         e.varint(self.strings.list.len() as u64);
         for s in self.strings.list.iter().rev() {
