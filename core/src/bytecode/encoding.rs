@@ -235,6 +235,7 @@ impl Emitter {
         self.bytes.len()
     }
 
+    #[inline(always)]
     pub fn byte(&mut self, b: u8) {
         self.bytes.push(b);
     }
@@ -243,7 +244,7 @@ impl Emitter {
         self.bytes.extend_from_slice(data);
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn varint(&mut self, value: u64) {
         push_varint(&mut self.bytes, value);
     }
@@ -252,6 +253,7 @@ impl Emitter {
         self.varint(((value << 1) ^ (value >> 63)) as u64);
     }
 
+    #[inline(always)]
     pub fn varint_with_flag(&mut self, value: u64, flag: bool) {
         self.varint((value << 1) | u64::from(flag));
     }

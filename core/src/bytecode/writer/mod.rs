@@ -133,6 +133,9 @@ struct EmitSink<'w, 'm> {
     strings: &'w mut Strings,
     /// `dense_resource` key → handle (index among all dialect resources).
     resource_handles: &'w FxHashMap<String, u64>,
+    /// The file name written last (address, number): locations of one
+    /// file come in runs.
+    last_file: &'w mut Option<(*const u8, u64)>,
 }
 
 impl EntrySink for EmitSink<'_, '_> {
@@ -160,7 +163,13 @@ impl EntrySink for EmitSink<'_, '_> {
         self.out.varint(self.n.loc(loc));
     }
     fn file_name(&mut self, file: &std::sync::Arc<str>) {
-        self.out.varint(self.n.file_name(file));
+        let key = std::sync::Arc::as_ptr(file) as *const u8;
+        let number = match *self.last_file {
+            Some((last, number)) if last == key => number,
+            _ => self.n.file_name(file),
+        };
+        *self.last_file = Some((key, number));
+        self.out.varint(number);
     }
     fn type_(&mut self, ty: &Type) {
         self.out.varint(self.n.type_(ty));
@@ -204,6 +213,7 @@ pub fn write(module: &Module, options: &WriteOptions) -> Result<Written> {
         property_scratch: Emitter::new(),
         next_op: 0,
         region_buffers: Vec::new(),
+        last_file: None,
         warnings: Vec::new(),
         builtin_resources: Vec::new(),
         resource_handles: FxHashMap::default(),
@@ -246,6 +256,8 @@ struct Writer<'w, 'm> {
     next_op: usize,
     /// Free buffers for the contents of isolated regions.
     region_buffers: Vec<Emitter>,
+    /// See `EmitSink::last_file`.
+    last_file: Option<(*const u8, u64)>,
     warnings: Vec<String>,
     /// The `builtin` group as written: referenced entries with data, then
     /// the data-less ones, like upstream.
@@ -338,6 +350,7 @@ impl Writer<'_, '_> {
                         n: self.n,
                         strings: &mut self.strings,
                         resource_handles: &self.resource_handles,
+                        last_file: &mut self.last_file,
                     };
                     match &self.n.attrs[i].key {
                         AttrKey::Loc(loc) => {
@@ -371,6 +384,7 @@ impl Writer<'_, '_> {
                         n: self.n,
                         strings: &mut self.strings,
                         resource_handles: &self.resource_handles,
+                        last_file: &mut self.last_file,
                     },
                 );
                 if !custom {

@@ -106,6 +106,16 @@ fn hash_of<T: Hash + ?Sized>(key: &T) -> u64 {
     FxBuildHasher.hash_one(key)
 }
 
+/// The hash of a location key. A file location hashes the length of its
+/// file name, not the text: equal locations still hash alike, and the
+/// many locations of a file differ by line and column.
+fn loc_hash(loc: &Location) -> u64 {
+    match loc {
+        Location::FileLineCol { file, line, column } => hash_of(&(file.len(), *line, *column)),
+        _ => hash_of(loc),
+    }
+}
+
 /// A key to number: borrowed from the module (kept as it is) or from
 /// something shorter-lived (copied if it makes a new entry).
 enum Key<'a, 'm, T: ?Sized + ToOwned> {
@@ -158,6 +168,8 @@ pub struct Numbering<'m> {
     /// Attribute entry of each location file name, by its shared
     /// allocation (the `Arc` is held so the address stays its own).
     file_index: FxHashMap<*const u8, (Arc<str>, usize)>,
+    /// The file name numbered last: locations of one file come in runs.
+    last_file: Option<(*const u8, usize)>,
     pub types: Vec<Entry<Cow<'m, Type>>>,
     type_index: Index,
     /// Final positions (after sorting) of attrs / types / op names by
@@ -222,13 +234,23 @@ impl EntrySink for NumberingSink<'_, '_> {
     }
     fn file_name(&mut self, file: &Arc<str>) {
         let key = Arc::as_ptr(file) as *const u8;
-        if let Some(&(_, i)) = self.n.file_index.get(&key) {
-            self.n.attrs[i].refs += 1;
-            return;
-        }
-        let attr = builtin_attrs::string_attribute(file);
-        let i = self.n.number_attr(Key::Temporary(&attr));
-        self.n.file_index.insert(key, (file.clone(), i as usize));
+        let found = match self.n.last_file {
+            Some((last, i)) if last == key => Some(i),
+            _ => self.n.file_index.get(&key).map(|&(_, i)| i),
+        };
+        let i = match found {
+            Some(i) => {
+                self.n.attrs[i].refs += 1;
+                i
+            }
+            None => {
+                let attr = builtin_attrs::string_attribute(file);
+                let i = self.n.number_attr(Key::Temporary(&attr)) as usize;
+                self.n.file_index.insert(key, (file.clone(), i));
+                i
+            }
+        };
+        self.n.last_file = Some((key, i));
     }
     fn type_(&mut self, ty: &Type) {
         self.n.number_type(Key::Temporary(ty));
@@ -269,6 +291,7 @@ impl<'m> Numbering<'m> {
             dict_index: Index::default(),
             loc_index: Index::default(),
             file_index: FxHashMap::default(),
+            last_file: None,
             types: Vec::new(),
             type_index: Index::default(),
             attr_number: Vec::new(),
@@ -341,7 +364,7 @@ impl<'m> Numbering<'m> {
 
     fn find_loc(&self, loc: &Location) -> Option<usize> {
         self.loc_index.find(
-            hash_of(loc),
+            loc_hash(loc),
             |i| matches!(&self.attrs[i].key, AttrKey::Loc(l) if **l == *loc),
         )
     }
@@ -470,7 +493,7 @@ impl<'m> Numbering<'m> {
     }
 
     fn number_loc(&mut self, loc: Key<'_, 'm, Location>) -> u32 {
-        let hash = hash_of(loc.get());
+        let hash = loc_hash(loc.get());
         let found = self.loc_index.find(
             hash,
             |i| matches!(&self.attrs[i].key, AttrKey::Loc(l) if **l == *loc.get()),
