@@ -35,9 +35,29 @@ static NONE_TYPE: Type = Type::None;
 /// are borrowed from it; only keys met while encoding an entry are copied.
 #[derive(Debug)]
 pub enum AttrKey<'m> {
-    Attr(Cow<'m, Attribute>),
-    Dict(Cow<'m, [NamedAttribute]>),
-    Loc(Cow<'m, Location>),
+    Attr(Kept<'m, Attribute>),
+    Dict(Kept<'m, [NamedAttribute]>),
+    Loc(Kept<'m, Location>),
+}
+
+/// The key an entry keeps: borrowed from the module, or owned when met
+/// only inside another entry (rarely). Boxed, unlike a `Cow`, so that
+/// entries stay small: a large module has one per op.
+#[derive(Debug)]
+pub enum Kept<'m, T: ?Sized> {
+    Module(&'m T),
+    Owned(Box<T>),
+}
+
+impl<T: ?Sized> std::ops::Deref for Kept<'_, T> {
+    type Target = T;
+
+    fn deref(&self) -> &T {
+        match self {
+            Kept::Module(k) => k,
+            Kept::Owned(k) => k,
+        }
+    }
 }
 
 pub struct Entry<K> {
@@ -142,10 +162,13 @@ impl<'a, 'm, T: ?Sized + ToOwned> Key<'a, 'm, T> {
         }
     }
 
-    fn keep(self) -> Cow<'m, T> {
+    fn keep(self) -> Kept<'m, T>
+    where
+        Box<T>: From<T::Owned>,
+    {
         match self {
-            Key::Module(k) => Cow::Borrowed(k),
-            Key::Temporary(k) => Cow::Owned(k.to_owned()),
+            Key::Module(k) => Kept::Module(k),
+            Key::Temporary(k) => Kept::Owned(k.to_owned().into()),
         }
     }
 }
@@ -170,7 +193,7 @@ pub struct Numbering<'m> {
     file_index: FxHashMap<*const u8, (Arc<str>, usize)>,
     /// The file name numbered last: locations of one file come in runs.
     last_file: Option<(*const u8, usize)>,
-    pub types: Vec<Entry<Cow<'m, Type>>>,
+    pub types: Vec<Entry<Kept<'m, Type>>>,
     type_index: Index,
     /// Final positions (after sorting) of attrs / types / op names by
     /// entry index.
