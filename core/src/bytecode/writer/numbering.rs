@@ -193,6 +193,8 @@ pub struct Numbering<'m> {
     file_index: FxHashMap<*const u8, (Arc<str>, usize)>,
     /// The file name numbered last: locations of one file come in runs.
     last_file: Option<(*const u8, usize)>,
+    /// The type entry numbered last.
+    last_type: Option<u32>,
     pub types: Vec<Entry<Kept<'m, Type>>>,
     type_index: Index,
     /// Final positions (after sorting) of attrs / types / op names by
@@ -243,6 +245,8 @@ struct NumberingSink<'n, 'm> {
     n: &'n mut Numbering<'m>,
 }
 
+// `file_name` is inlined into the (generic) location encoder: a large
+// module has a location per op.
 impl EntrySink for NumberingSink<'_, '_> {
     fn varint(&mut self, _: u64) {}
     fn signed_varint(&mut self, _: i64) {}
@@ -255,6 +259,7 @@ impl EntrySink for NumberingSink<'_, '_> {
     fn location(&mut self, loc: &Location) {
         self.n.number_loc(Key::Temporary(loc));
     }
+    #[inline]
     fn file_name(&mut self, file: &Arc<str>) {
         let key = Arc::as_ptr(file) as *const u8;
         let found = match self.n.last_file {
@@ -315,6 +320,7 @@ impl<'m> Numbering<'m> {
             loc_index: Index::default(),
             file_index: FxHashMap::default(),
             last_file: None,
+            last_type: None,
             types: Vec::new(),
             type_index: Index::default(),
             attr_number: Vec::new(),
@@ -538,6 +544,20 @@ impl<'m> Numbering<'m> {
     }
 
     fn number_type(&mut self, ty: Key<'_, 'm, Type>) -> u32 {
+        // Types come in runs (an op's results, similar ops in a row): a
+        // compare with the last one spares most hashes.
+        if let Some(last) = self.last_type
+            && *self.types[last as usize].key == *ty.get()
+        {
+            self.types[last as usize].refs += 1;
+            return last;
+        }
+        let i = self.find_or_add_type(ty);
+        self.last_type = Some(i);
+        i
+    }
+
+    fn find_or_add_type(&mut self, ty: Key<'_, 'm, Type>) -> u32 {
         let hash = hash_of(ty.get());
         if let Some(i) = self
             .type_index
