@@ -651,12 +651,12 @@ impl Writer<'_, '_> {
         // The entries the numbering gave the op's property values, in
         // written order.
         let mut entries = n.property_attrs[record.properties as usize..].iter();
-        let mut next_entry = || n.attr_entry(*entries.next().expect("numbered property"));
+        let mut next_entry = || *entries.next().expect("numbered property");
         if !registered {
             if op.properties.is_none() {
                 return Ok(false);
             }
-            blob.varint(next_entry());
+            blob.varint(n.attr_entry(next_entry()));
         } else if let Some(def) = definition {
             if !def.has_properties() {
                 return Ok(false);
@@ -667,12 +667,12 @@ impl Writer<'_, '_> {
                 _ => &empty,
             };
             for (name, optional) in property_fields(def, self.version) {
-                let value = crate::ir::find_attribute(props, name);
-                match (value, optional) {
-                    (Some(_), false) => blob.varint(next_entry()),
-                    (Some(_), true) => blob.varint_with_flag(next_entry(), true),
-                    (None, true) => blob.varint(0),
-                    (None, false) => {
+                let entry = next_entry();
+                match (entry != NONE, optional) {
+                    (true, false) => blob.varint(n.attr_entry(entry)),
+                    (true, true) => blob.varint_with_flag(n.attr_entry(entry), true),
+                    (false, true) => blob.varint(0),
+                    (false, false) => {
                         return Err(BytecodeError::new(
                             0,
                             format!("op '{}' lacks its required attribute '{name}'", op.name),

@@ -85,8 +85,9 @@ pub struct OpRecord {
     pub location: u32,
     /// `NONE` when the written dictionary is empty.
     pub dictionary: u32,
-    /// First index in `property_attrs` of the property values numbered
-    /// for the op, in written order.
+    /// First index in `property_attrs` of the op's property values in
+    /// written order: for a registered op one per field (`NONE` when the
+    /// op lacks it), otherwise the properties attribute.
     pub properties: u32,
     /// First index in `region_counts` of the op's regions.
     pub regions: u32,
@@ -193,8 +194,11 @@ pub struct Numbering<'m> {
     file_index: FxHashMap<*const u8, (Arc<str>, usize)>,
     /// The file name numbered last: locations of one file come in runs.
     last_file: Option<(*const u8, usize)>,
-    /// The type entry numbered last.
+    /// The entries numbered last, of each kind: keys come in runs.
     last_type: Option<u32>,
+    last_attr: Option<u32>,
+    /// The entry of the unknown location.
+    unknown_loc: Option<u32>,
     pub types: Vec<Entry<Kept<'m, Type>>>,
     type_index: Index,
     /// Final positions (after sorting) of attrs / types / op names by
@@ -321,6 +325,8 @@ impl<'m> Numbering<'m> {
             file_index: FxHashMap::default(),
             last_file: None,
             last_type: None,
+            last_attr: None,
+            unknown_loc: None,
             types: Vec::new(),
             type_index: Index::default(),
             attr_number: Vec::new(),
@@ -473,6 +479,19 @@ impl<'m> Numbering<'m> {
             }
             _ => {}
         }
+        // Ops of one kind in a row often carry equal properties.
+        if let Some(last) = self.last_attr
+            && matches!(&self.attrs[last as usize].key, AttrKey::Attr(a) if **a == *attr.get())
+        {
+            self.attrs[last as usize].refs += 1;
+            return last;
+        }
+        let i = self.find_or_add_attr(attr);
+        self.last_attr = Some(i);
+        i
+    }
+
+    fn find_or_add_attr(&mut self, attr: Key<'_, 'm, Attribute>) -> u32 {
         let hash = hash_of(attr.get());
         let found = self.attr_index.find(
             hash,
@@ -522,6 +541,21 @@ impl<'m> Numbering<'m> {
     }
 
     fn number_loc(&mut self, loc: Key<'_, 'm, Location>) -> u32 {
+        // A module without locations has the unknown one for every op;
+        // its entry is kept apart, found without hashing.
+        if !matches!(loc.get(), Location::Unknown) {
+            return self.find_or_add_loc(loc);
+        }
+        if let Some(i) = self.unknown_loc {
+            self.attrs[i as usize].refs += 1;
+            return i;
+        }
+        let i = self.find_or_add_loc(loc);
+        self.unknown_loc = Some(i);
+        i
+    }
+
+    fn find_or_add_loc(&mut self, loc: Key<'_, 'm, Location>) -> u32 {
         let hash = loc_hash(loc.get());
         let found = self.loc_index.find(
             hash,
@@ -801,14 +835,17 @@ impl<'m> Numbering<'m> {
         let properties = self.property_attrs.len() as u32;
         if self.version >= 5 {
             if registered {
-                if let (Some(def), Some(Attribute::Dictionary(props))) =
-                    (definition, op.properties.as_deref())
-                {
+                if let Some(def) = definition {
+                    let props = match op.properties.as_deref() {
+                        Some(Attribute::Dictionary(props)) => &props[..],
+                        _ => &[],
+                    };
                     for (name, _) in property_fields(def, self.version) {
-                        if let Some(v) = crate::ir::find_attribute(props, name) {
-                            let entry = self.number_attr(Key::Module(v));
-                            self.property_attrs.push(entry);
-                        }
+                        let entry = match crate::ir::find_attribute(props, name) {
+                            Some(v) => self.number_attr(Key::Module(v)),
+                            None => NONE,
+                        };
+                        self.property_attrs.push(entry);
                     }
                 }
             } else if let Some(p) = op.properties.as_deref() {
