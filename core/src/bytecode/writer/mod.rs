@@ -215,6 +215,7 @@ pub fn write(module: &Module, options: &WriteOptions) -> Result<Written> {
         strings: Strings::default(),
         properties: Properties::default(),
         property_scratch: Emitter::new(),
+        property_memo: vec![None; n.op_names.len()],
         next_op: 0,
         region_buffers: Vec::new(),
         last_file: None,
@@ -256,6 +257,9 @@ struct Writer<'w, 'm> {
     properties: Properties,
     /// Where each op's property blob is built.
     property_scratch: Emitter,
+    /// By op name entry: where the property entries of the last op of
+    /// that name start, and its properties index.
+    property_memo: Vec<Option<(usize, u64)>>,
     /// Pre-order id of the next op `write_op` writes.
     next_op: usize,
     /// Free buffers for the contents of isolated regions.
@@ -624,17 +628,40 @@ impl Writer<'_, '_> {
         registered: bool,
         definition: Option<&'static ops::OpDefinition>,
     ) -> Result<Option<u64>> {
+        // Ops of one kind mostly repeat their properties: an op whose
+        // property entries equal those of the last op of its name has its
+        // blob. (In version 6 segment sizes come from elsewhere.)
+        let n = self.n;
+        let start = record.properties as usize;
+        let fields = match definition {
+            Some(def) if registered && (self.version < 6 || def.segments.is_empty()) => {
+                Some(&n.property_attrs[start..start + property_fields(def, self.version).count()])
+            }
+            _ => None,
+        };
+        let memo = &mut self.property_memo[record.name as usize];
+        if let (Some(fields), Some((last, index))) = (fields, *memo)
+            && n.property_attrs[last..last + fields.len()] == *fields
+        {
+            return Ok(Some(index));
+        }
         // One buffer serves every op's blob.
         let mut blob = std::mem::take(&mut self.property_scratch);
         blob.bytes.clear();
         let encoded = self.encode_properties(&mut blob, op, record, registered, definition);
         let index = match encoded {
-            Ok(true) => Ok(Some(self.properties.insert(&blob.bytes))),
-            Ok(false) => Ok(None),
-            Err(e) => Err(e),
+            Ok(true) => Some(self.properties.insert(&blob.bytes)),
+            Ok(false) => None,
+            Err(e) => {
+                self.property_scratch = blob;
+                return Err(e);
+            }
         };
         self.property_scratch = blob;
-        index
+        if let (Some(_), Some(index)) = (fields, index) {
+            self.property_memo[record.name as usize] = Some((start, index));
+        }
+        Ok(index)
     }
 
     /// Encodes the properties of `op` into `blob`; false when it has none

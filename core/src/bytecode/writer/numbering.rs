@@ -75,6 +75,9 @@ pub struct OpNameEntry {
     pub origin_registered: Option<bool>,
     /// The op's definition, when this crate knows it.
     pub definition: Option<&'static ops::OpDefinition>,
+    /// The entry of each property field numbered last for an op of this
+    /// name (`NONE` if none yet): ops of one kind mostly repeat them.
+    last_properties: Vec<u32>,
 }
 
 /// What the IR section needs of an op, by pre-order id, so that writing
@@ -194,9 +197,8 @@ pub struct Numbering<'m> {
     file_index: FxHashMap<*const u8, (Arc<str>, usize)>,
     /// The file name numbered last: locations of one file come in runs.
     last_file: Option<(*const u8, usize)>,
-    /// The entries numbered last, of each kind: keys come in runs.
+    /// The type entry numbered last: types come in runs.
     last_type: Option<u32>,
-    last_attr: Option<u32>,
     /// The entry of the unknown location.
     unknown_loc: Option<u32>,
     pub types: Vec<Entry<Kept<'m, Type>>>,
@@ -325,7 +327,6 @@ impl<'m> Numbering<'m> {
             file_index: FxHashMap::default(),
             last_file: None,
             last_type: None,
-            last_attr: None,
             unknown_loc: None,
             types: Vec::new(),
             type_index: Index::default(),
@@ -479,19 +480,6 @@ impl<'m> Numbering<'m> {
             }
             _ => {}
         }
-        // Ops of one kind in a row often carry equal properties.
-        if let Some(last) = self.last_attr
-            && matches!(&self.attrs[last as usize].key, AttrKey::Attr(a) if **a == *attr.get())
-        {
-            self.attrs[last as usize].refs += 1;
-            return last;
-        }
-        let i = self.find_or_add_attr(attr);
-        self.last_attr = Some(i);
-        i
-    }
-
-    fn find_or_add_attr(&mut self, attr: Key<'_, 'm, Attribute>) -> u32 {
         let hash = hash_of(attr.get());
         let found = self.attr_index.find(
             hash,
@@ -631,6 +619,7 @@ impl<'m> Numbering<'m> {
             refs: 1,
             origin_registered: self.origin.map(|o| o.is_registered(name)),
             definition: ops::lookup(name),
+            last_properties: Vec::new(),
         });
         (self.op_names.len() - 1) as u32
     }
@@ -809,6 +798,25 @@ impl<'m> Numbering<'m> {
         }
     }
 
+    /// Counts a use of `value` as property `field` of an op named by
+    /// entry `name_entry`; its entry index.
+    fn number_property(&mut self, name_entry: u32, field: usize, value: &'m Attribute) -> u32 {
+        let last = &mut self.op_names[name_entry as usize].last_properties;
+        if last.len() <= field {
+            last.resize(field + 1, NONE);
+        }
+        let cached = last[field];
+        if cached != NONE
+            && matches!(&self.attrs[cached as usize].key, AttrKey::Attr(a) if **a == *value)
+        {
+            self.attrs[cached as usize].refs += 1;
+            return cached;
+        }
+        let entry = self.number_attr(Key::Module(value));
+        self.op_names[name_entry as usize].last_properties[field] = entry;
+        entry
+    }
+
     fn number_op(&mut self, op: &'m Op, id: u32, next: &mut u64) {
         let name = self.number_op_name(&op.name);
         let values = self.values;
@@ -840,9 +848,9 @@ impl<'m> Numbering<'m> {
                         Some(Attribute::Dictionary(props)) => &props[..],
                         _ => &[],
                     };
-                    for (name, _) in property_fields(def, self.version) {
-                        let entry = match crate::ir::find_attribute(props, name) {
-                            Some(v) => self.number_attr(Key::Module(v)),
+                    for (field, (field_name, _)) in property_fields(def, self.version).enumerate() {
+                        let entry = match crate::ir::find_attribute(props, field_name) {
+                            Some(v) => self.number_property(name, field, v),
                             None => NONE,
                         };
                         self.property_attrs.push(entry);
