@@ -141,7 +141,7 @@ struct EmitSink<'w, 'm> {
 // The methods a location's encoding calls are inlined into the (generic)
 // location encoder: a large module has a location per op.
 impl EntrySink for EmitSink<'_, '_> {
-    #[inline]
+    #[inline(always)]
     fn varint(&mut self, value: u64) {
         self.out.varint(value);
     }
@@ -165,7 +165,7 @@ impl EntrySink for EmitSink<'_, '_> {
     fn location(&mut self, loc: &Location) {
         self.out.varint(self.n.loc(loc));
     }
-    #[inline]
+    #[inline(always)]
     fn file_name(&mut self, file: &std::sync::Arc<str>) {
         let key = std::sync::Arc::as_ptr(file) as *const u8;
         let number = match *self.last_file {

@@ -265,7 +265,7 @@ impl EntrySink for NumberingSink<'_, '_> {
     fn location(&mut self, loc: &Location) {
         self.n.number_loc(Key::Temporary(loc));
     }
-    #[inline]
+    #[inline(always)]
     fn file_name(&mut self, file: &Arc<str>) {
         let key = Arc::as_ptr(file) as *const u8;
         let found = match self.n.last_file {
