@@ -731,7 +731,9 @@ pub fn encode_dictionary(entries: &[(String, Attribute)], sink: &mut dyn EntrySi
 }
 
 /// Writes the custom encoding of a location.
-pub fn encode_location(loc: &Location, sink: &mut dyn EntrySink) {
+/// Generic so that the writer's sinks are called directly: it encodes a
+/// location per op.
+pub fn encode_location<S: EntrySink + ?Sized>(loc: &Location, sink: &mut S) {
     match loc {
         Location::Unknown => sink.varint(UNKNOWN_LOC),
         Location::FileLineCol { file, line, column } => {

@@ -214,19 +214,33 @@ pub fn split_inherent_attributes(op: &mut crate::ir::Op) {
 
 /// Whether `split_inherent_attributes` would change any op of `module`.
 pub fn has_unsplit_inherent_attributes(module: &crate::ir::Module) -> bool {
-    let mut stack = vec![&module.op];
-    while let Some(op) = stack.pop() {
-        if let Some(def) = lookup(&op.name)
-            && op.attributes.iter().any(|(name, _)| def.is_inherent(name))
-        {
-            return true;
+    // Most ops read from bytecode have no discardable attributes: only
+    // those pay for the definition lookup.
+    let unsplit = |op: &crate::ir::Op| {
+        !op.attributes.is_empty()
+            && lookup(&op.name)
+                .is_some_and(|def| op.attributes.iter().any(|(name, _)| def.is_inherent(name)))
+    };
+    if unsplit(&module.op) {
+        return true;
+    }
+    // Only ops with regions go on the stack (the writer calls this for
+    // every module it writes).
+    let mut parents = vec![&module.op];
+    while let Some(op) = parents.pop() {
+        let children = op
+            .regions
+            .iter()
+            .flat_map(|r| &r.blocks)
+            .flat_map(|b| &b.ops);
+        for inner in children {
+            if unsplit(inner) {
+                return true;
+            }
+            if !inner.regions.is_empty() {
+                parents.push(inner);
+            }
         }
-        stack.extend(
-            op.regions
-                .iter()
-                .flat_map(|r| &r.blocks)
-                .flat_map(|b| &b.ops),
-        );
     }
     false
 }

@@ -18,7 +18,7 @@ use super::{DEFAULT_PRODUCER, MAGIC, MAX_VERSION, ops, section};
 use crate::ir::{
     Attribute, Location, Module, Op, Region, ResourceOwner, ResourceValue, Type, ValueId,
 };
-use numbering::{AttrKey, Numbering, property_fields, written_dictionary};
+use numbering::{AttrKey, NONE, Numbering, OpRecord, property_fields};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WriteOptions {
@@ -66,15 +66,82 @@ impl Strings {
     }
 }
 
+/// Sections in written order, kept until all are built so that the output
+/// is allocated once.
+#[derive(Default)]
+struct Sections(Vec<(u8, Emitter)>);
+
+impl Sections {
+    fn section(&mut self, id: u8, content: Emitter) {
+        self.0.push((id, content));
+    }
+
+    /// An upper bound of the file size: header, then each section with
+    /// its id, length, alignment and padding.
+    fn size(&self, producer_len: usize) -> usize {
+        let framing = |e: &Emitter| 1 + 9 + 9 + e.required_alignment as usize;
+        MAGIC.len()
+            + 9
+            + producer_len
+            + 1
+            + self
+                .0
+                .iter()
+                .map(|(_, e)| framing(e) + e.len())
+                .sum::<usize>()
+    }
+}
+
+/// Properties section: deduplicated blobs in first-use order, each
+/// `varint size` then the bytes, kept in one buffer.
+#[derive(Default)]
+struct Properties {
+    entries: Emitter,
+    count: usize,
+    /// Byte range of each blob in `entries`, by index.
+    blobs: Vec<std::ops::Range<usize>>,
+    /// (hash, index) of each blob.
+    index: hashbrown::HashTable<(u64, usize)>,
+}
+
+impl Properties {
+    /// The index of `blob`, added if new.
+    fn insert(&mut self, blob: &[u8]) -> u64 {
+        use std::hash::BuildHasher;
+        let hash = rustc_hash::FxBuildHasher.hash_one(blob);
+        let (entries, blobs) = (&self.entries.bytes, &self.blobs);
+        let found = self.index.find(hash, |&(h, i)| {
+            h == hash && entries[blobs[i].clone()] == *blob
+        });
+        if let Some(&(_, i)) = found {
+            return i as u64;
+        }
+        let i = self.count;
+        self.count += 1;
+        self.entries.varint(blob.len() as u64);
+        let start = self.entries.len();
+        self.entries.raw(blob);
+        self.blobs.push(start..self.entries.len());
+        self.index.insert_unique(hash, (hash, i), |&(h, _)| h);
+        i as u64
+    }
+}
+
 struct EmitSink<'w, 'm> {
     out: &'w mut Emitter,
     n: &'w Numbering<'m>,
     strings: &'w mut Strings,
     /// `dense_resource` key → handle (index among all dialect resources).
     resource_handles: &'w FxHashMap<String, u64>,
+    /// The file name written last (address, number): locations of one
+    /// file come in runs.
+    last_file: &'w mut Option<(*const u8, u64)>,
 }
 
+// The methods a location's encoding calls are inlined into the (generic)
+// location encoder: a large module has a location per op.
 impl EntrySink for EmitSink<'_, '_> {
+    #[inline(always)]
     fn varint(&mut self, value: u64) {
         self.out.varint(value);
     }
@@ -98,8 +165,15 @@ impl EntrySink for EmitSink<'_, '_> {
     fn location(&mut self, loc: &Location) {
         self.out.varint(self.n.loc(loc));
     }
+    #[inline(always)]
     fn file_name(&mut self, file: &std::sync::Arc<str>) {
-        self.out.varint(self.n.file_name(file));
+        let key = std::sync::Arc::as_ptr(file) as *const u8;
+        let number = match *self.last_file {
+            Some((last, number)) if last == key => number,
+            _ => self.n.file_name(file),
+        };
+        *self.last_file = Some((key, number));
+        self.out.varint(number);
     }
     fn type_(&mut self, ty: &Type) {
         self.out.varint(self.n.type_(ty));
@@ -139,29 +213,35 @@ pub fn write(module: &Module, options: &WriteOptions) -> Result<Written> {
         module,
         version,
         strings: Strings::default(),
-        properties: Vec::new(),
-        property_index: FxHashMap::default(),
+        properties: Properties::default(),
+        property_scratch: Emitter::new(),
+        property_memo: vec![None; n.op_names.len()],
+        next_op: 0,
+        region_buffers: Vec::new(),
+        last_file: None,
         warnings: Vec::new(),
         builtin_resources: Vec::new(),
         resource_handles: FxHashMap::default(),
     };
     w.number_builtin_resources();
-    let mut out = Emitter::new();
+    let mut sections = Sections::default();
+    w.write_dialect_section(&mut sections);
+    w.write_attr_type_sections(&mut sections);
+    w.write_ir_section(&mut sections)?;
+    w.write_resource_sections(&mut sections);
+    w.write_string_section(&mut sections);
+    if version >= 5 {
+        let mut props = Emitter::new();
+        props.varint(w.properties.count as u64);
+        props.raw(&w.properties.entries.bytes);
+        sections.section(section::PROPERTIES, props);
+    }
+    let mut out = Emitter::with_capacity(sections.size(options.producer.len()));
     out.raw(&MAGIC);
     out.varint(version);
     out.nul_terminated(options.producer.as_bytes());
-    w.write_dialect_section(&mut out);
-    w.write_attr_type_sections(&mut out);
-    w.write_ir_section(&mut out)?;
-    w.write_resource_sections(&mut out);
-    w.write_string_section(&mut out);
-    if version >= 5 {
-        let mut props = Emitter::new();
-        props.varint(w.properties.len() as u64);
-        for p in &w.properties {
-            props.raw(p);
-        }
-        out.section(section::PROPERTIES, props);
+    for (id, content) in &sections.0 {
+        out.section(*id, content);
     }
     Ok(Written {
         bytes: out.bytes,
@@ -174,9 +254,18 @@ struct Writer<'w, 'm> {
     module: &'m Module,
     version: u64,
     strings: Strings,
-    /// Deduplicated property blobs, each `varint size` then the bytes.
-    properties: Vec<Vec<u8>>,
-    property_index: FxHashMap<Vec<u8>, u64>,
+    properties: Properties,
+    /// Where each op's property blob is built.
+    property_scratch: Emitter,
+    /// By op name entry: where the property entries of the last op of
+    /// that name start, and its properties index.
+    property_memo: Vec<Option<(usize, u64)>>,
+    /// Pre-order id of the next op `write_op` writes.
+    next_op: usize,
+    /// Free buffers for the contents of isolated regions.
+    region_buffers: Vec<Emitter>,
+    /// See `EmitSink::last_file`.
+    last_file: Option<(*const u8, u64)>,
     warnings: Vec<String>,
     /// The `builtin` group as written: referenced entries with data, then
     /// the data-less ones, like upstream.
@@ -201,7 +290,7 @@ fn dialect_groups(
 }
 
 impl Writer<'_, '_> {
-    fn write_dialect_section(&mut self, out: &mut Emitter) {
+    fn write_dialect_section(&mut self, out: &mut Sections) {
         let mut e = Emitter::new();
         e.varint(self.n.dialects.len() as u64);
         let versions = self
@@ -221,7 +310,7 @@ impl Writer<'_, '_> {
                     e.varint_with_flag(id, true);
                     let mut v = Emitter::new();
                     v.raw(bytes);
-                    e.section(section::DIALECT_VERSIONS, v);
+                    e.section(section::DIALECT_VERSIONS, &v);
                 }
                 _ => e.varint_with_flag(id, false),
             }
@@ -241,16 +330,20 @@ impl Writer<'_, '_> {
                     e.varint(id);
                 } else {
                     let probe = Op::new(full.clone(), Location::Unknown);
-                    e.varint_with_flag(id, self.n.is_registered(&probe));
+                    let registered = Numbering::registered(&self.n.op_names[i], &probe);
+                    e.varint_with_flag(id, registered);
                 }
             }
         }
         out.section(section::DIALECT, e);
     }
 
-    fn write_attr_type_sections(&mut self, out: &mut Emitter) {
-        let mut offsets = Emitter::new();
-        let mut data = Emitter::new();
+    fn write_attr_type_sections(&mut self, out: &mut Sections) {
+        // Entries take a few bytes each (locations most often), their
+        // offsets one or two: room for most without growing.
+        let entries = self.n.attrs.len() + self.n.types.len();
+        let mut offsets = Emitter::with_capacity(2 * entries + 16);
+        let mut data = Emitter::with_capacity(8 * entries);
         offsets.varint(self.n.attrs.len() as u64);
         offsets.varint(self.n.types.len() as u64);
         let mut prev = 0usize;
@@ -265,10 +358,15 @@ impl Writer<'_, '_> {
                         n: self.n,
                         strings: &mut self.strings,
                         resource_handles: &self.resource_handles,
+                        last_file: &mut self.last_file,
                     };
                     match &self.n.attrs[i].key {
                         AttrKey::Loc(loc) => {
                             builtin_attrs::encode_location(loc, &mut sink);
+                            true
+                        }
+                        AttrKey::Dict(entries) => {
+                            builtin_attrs::encode_dictionary(entries, &mut sink);
                             true
                         }
                         AttrKey::Attr(attr) => builtin_attrs::encode(attr, &mut sink),
@@ -294,6 +392,7 @@ impl Writer<'_, '_> {
                         n: self.n,
                         strings: &mut self.strings,
                         resource_handles: &self.resource_handles,
+                        last_file: &mut self.last_file,
                     },
                 );
                 if !custom {
@@ -307,8 +406,9 @@ impl Writer<'_, '_> {
         out.section(section::ATTR_TYPE, data);
     }
 
-    fn write_ir_section(&mut self, out: &mut Emitter) -> Result<()> {
-        let mut e = Emitter::new();
+    fn write_ir_section(&mut self, out: &mut Sections) -> Result<()> {
+        // About eight bytes per op: grown once or twice at most.
+        let mut e = Emitter::with_capacity(self.n.ops.len() * 8);
         e.varint_with_flag(1, false);
         self.write_op(&mut e, &self.module.op, 0)?;
         out.section(section::IR, e);
@@ -316,7 +416,15 @@ impl Writer<'_, '_> {
     }
 
     fn value_id(&self, v: ValueId) -> u64 {
-        self.n.value_ids.get(v.index()).copied().unwrap_or(0)
+        self.n.value_records.get(v.index()).map_or(0, |r| r.id)
+    }
+
+    /// The number of the type of value `v`.
+    fn value_type(&self, v: ValueId) -> u64 {
+        match self.n.value_records.get(v.index()) {
+            Some(r) => self.n.type_entry(r.ty),
+            None => self.n.type_(self.module.value_type(v)),
+        }
     }
 
     fn write_op(&mut self, e: &mut Emitter, op: &Op, depth: usize) -> Result<()> {
@@ -326,20 +434,22 @@ impl Writer<'_, '_> {
                 format!("regions nested deeper than {MAX_REGION_DEPTH}"),
             ));
         }
-        let (kind, name_number, registered) = self.n.op_kind(op);
+        // Ops are written in pre-order, the order of their ids.
+        let record = self.n.ops[self.next_op];
+        self.next_op += 1;
+        let (kind, name_number, registered) = self.n.op_kind(op, &record);
         let definition = kind.definition;
         e.varint(name_number);
         let mask_at = e.len();
         e.byte(0);
         let mut mask = 0u8;
-        e.varint(self.n.loc(&op.location));
-        let dict = written_dictionary(op, self.version, registered);
-        if !dict.is_empty() {
+        e.varint(self.n.attr_entry(record.location));
+        if record.dictionary != NONE {
             mask |= 0x01;
-            e.varint(self.n.dict(&dict));
+            e.varint(self.n.attr_entry(record.dictionary));
         }
         if self.version >= 5 {
-            if let Some(index) = self.emit_properties(op, registered, definition)? {
+            if let Some(index) = self.emit_properties(op, &record, registered, definition)? {
                 mask |= 0x40;
                 e.varint(index);
             }
@@ -358,7 +468,7 @@ impl Writer<'_, '_> {
             mask |= 0x02;
             e.varint(op.results.len() as u64);
             for &r in &op.results {
-                e.varint(self.n.type_(self.module.value_type(r)));
+                e.varint(self.value_type(r));
             }
         }
         if !op.operands.is_empty() {
@@ -385,33 +495,40 @@ impl Writer<'_, '_> {
         if op.regions.is_empty() {
             return Ok(());
         }
-        let isolated = self.n.is_isolated(op);
+        let isolated = record.isolated;
         e.varint_with_flag(op.regions.len() as u64, isolated);
+        let slots = record.regions as usize..;
         if isolated && self.version >= 2 {
-            let mut nested = Emitter::new();
-            for r in &op.regions {
-                self.write_region(&mut nested, r, depth + 1)?;
+            // Buffers are reused: a module has an isolated region per
+            // function, and growing a fresh one for each showed in profiles.
+            let mut nested = self.region_buffers.pop().unwrap_or_default();
+            nested.clear();
+            for (r, slot) in op.regions.iter().zip(slots) {
+                self.write_region(&mut nested, r, slot, depth + 1)?;
             }
-            e.section(section::IR, nested);
+            e.section(section::IR, &nested);
+            self.region_buffers.push(nested);
         } else {
-            for r in &op.regions {
-                self.write_region(e, r, depth + 1)?;
+            for (r, slot) in op.regions.iter().zip(slots) {
+                self.write_region(e, r, slot, depth + 1)?;
             }
         }
         Ok(())
     }
 
-    fn write_region(&mut self, e: &mut Emitter, region: &Region, depth: usize) -> Result<()> {
+    /// `slot`: the region's index in the numbering's `region_counts`.
+    fn write_region(
+        &mut self,
+        e: &mut Emitter,
+        region: &Region,
+        slot: usize,
+        depth: usize,
+    ) -> Result<()> {
         if region.blocks.is_empty() {
             e.varint(0);
             return Ok(());
         }
-        let (blocks, values) = self
-            .n
-            .region_counts
-            .get(&(region as *const Region))
-            .copied()
-            .unwrap_or((region.blocks.len() as u64, 0));
+        let (blocks, values) = self.n.region_counts[slot];
         e.varint(blocks);
         e.varint(values);
         for block in &region.blocks {
@@ -421,17 +538,21 @@ impl Writer<'_, '_> {
                 e.varint(block.arguments.len() as u64);
                 for &a in &block.arguments {
                     let data = &self.module.values[a.index()];
-                    let loc = data.location.clone().unwrap_or_default();
-                    let ty = self.n.type_(&data.ty);
+                    let value = &self.n.value_records[a.index()];
+                    let ty = self.n.type_entry(value.ty);
+                    let loc = self.n.attr_entry(value.location);
                     if self.version >= 4 {
-                        let known = loc != Location::Unknown;
+                        let known = data
+                            .location
+                            .as_ref()
+                            .is_some_and(|l| *l != Location::Unknown);
                         e.varint_with_flag(ty, known);
                         if known {
-                            e.varint(self.n.loc(&loc));
+                            e.varint(loc);
                         }
                     } else {
                         e.varint(ty);
-                        e.varint(self.n.loc(&loc));
+                        e.varint(loc);
                     }
                 }
                 if self.version >= 3 {
@@ -503,18 +624,69 @@ impl Writer<'_, '_> {
     fn emit_properties(
         &mut self,
         op: &Op,
+        record: &OpRecord,
         registered: bool,
         definition: Option<&'static ops::OpDefinition>,
     ) -> Result<Option<u64>> {
-        let mut blob = Emitter::new();
+        // Ops of one kind mostly repeat their properties: an op whose
+        // property entries equal those of the last op of its name has its
+        // blob. (In version 6 segment sizes come from elsewhere.)
+        let n = self.n;
+        let start = record.properties as usize;
+        let fields = match definition {
+            Some(def) if registered && (self.version < 6 || def.segments.is_empty()) => {
+                Some(&n.property_attrs[start..start + property_fields(def, self.version).count()])
+            }
+            _ => None,
+        };
+        let memo = &mut self.property_memo[record.name as usize];
+        if let (Some(fields), Some((last, index))) = (fields, *memo)
+            && n.property_attrs[last..last + fields.len()] == *fields
+        {
+            return Ok(Some(index));
+        }
+        // One buffer serves every op's blob.
+        let mut blob = std::mem::take(&mut self.property_scratch);
+        blob.bytes.clear();
+        let encoded = self.encode_properties(&mut blob, op, record, registered, definition);
+        let index = match encoded {
+            Ok(true) => Some(self.properties.insert(&blob.bytes)),
+            Ok(false) => None,
+            Err(e) => {
+                self.property_scratch = blob;
+                return Err(e);
+            }
+        };
+        self.property_scratch = blob;
+        if let (Some(_), Some(index)) = (fields, index) {
+            self.property_memo[record.name as usize] = Some((start, index));
+        }
+        Ok(index)
+    }
+
+    /// Encodes the properties of `op` into `blob`; false when it has none
+    /// to write.
+    fn encode_properties(
+        &mut self,
+        blob: &mut Emitter,
+        op: &Op,
+        record: &OpRecord,
+        registered: bool,
+        definition: Option<&'static ops::OpDefinition>,
+    ) -> Result<bool> {
+        let n = self.n;
+        // The entries the numbering gave the op's property values, in
+        // written order.
+        let mut entries = n.property_attrs[record.properties as usize..].iter();
+        let mut next_entry = || *entries.next().expect("numbered property");
         if !registered {
-            let Some(p) = op.properties.as_deref() else {
-                return Ok(None);
-            };
-            blob.varint(self.n.attr(p));
+            if op.properties.is_none() {
+                return Ok(false);
+            }
+            blob.varint(n.attr_entry(next_entry()));
         } else if let Some(def) = definition {
             if !def.has_properties() {
-                return Ok(None);
+                return Ok(false);
             }
             let empty = Vec::new();
             let props = match op.properties.as_deref() {
@@ -522,12 +694,12 @@ impl Writer<'_, '_> {
                 _ => &empty,
             };
             for (name, optional) in property_fields(def, self.version) {
-                let value = crate::ir::find_attribute(props, name);
-                match (value, optional) {
-                    (Some(v), false) => blob.varint(self.n.attr(v)),
-                    (Some(v), true) => blob.varint_with_flag(self.n.attr(v), true),
-                    (None, true) => blob.varint(0),
-                    (None, false) => {
+                let entry = next_entry();
+                match (entry != NONE, optional) {
+                    (true, false) => blob.varint(n.attr_entry(entry)),
+                    (true, true) => blob.varint_with_flag(n.attr_entry(entry), true),
+                    (false, true) => blob.varint(0),
+                    (false, false) => {
                         return Err(BytecodeError::new(
                             0,
                             format!("op '{}' lacks its required attribute '{name}'", op.name),
@@ -544,7 +716,7 @@ impl Writer<'_, '_> {
                             .collect(),
                         _ => vec![0; seg.len],
                     };
-                    write_segment_sizes(&mut blob, &sizes);
+                    write_segment_sizes(blob, &sizes);
                 }
             }
         } else if let Some(raw) = op.opaque_properties.as_deref() {
@@ -558,18 +730,9 @@ impl Writer<'_, '_> {
                     op.name
                 ));
             }
-            return Ok(None);
+            return Ok(false);
         }
-        let mut entry = Emitter::new();
-        entry.varint(blob.len() as u64);
-        entry.raw(&blob.bytes);
-        if let Some(&i) = self.property_index.get(&entry.bytes) {
-            return Ok(Some(i));
-        }
-        let i = self.properties.len() as u64;
-        self.property_index.insert(entry.bytes.clone(), i);
-        self.properties.push(entry.bytes);
-        Ok(Some(i))
+        Ok(true)
     }
 
     /// Orders the `builtin` group as upstream writes it (entries the
@@ -618,7 +781,7 @@ impl Writer<'_, '_> {
             .collect()
     }
 
-    fn write_resource_sections(&mut self, out: &mut Emitter) {
+    fn write_resource_sections(&mut self, out: &mut Sections) {
         let mut offsets = Emitter::new();
         let mut data = Emitter::new();
         let externals: Vec<_> = self
@@ -723,7 +886,7 @@ impl Writer<'_, '_> {
         }
     }
 
-    fn write_string_section(&mut self, out: &mut Emitter) {
+    fn write_string_section(&mut self, out: &mut Sections) {
         let mut e = Emitter::new();
         e.varint(self.strings.list.len() as u64);
         for s in self.strings.list.iter().rev() {

@@ -5,9 +5,12 @@
 //! count (stable) and grouped by dialect within each varint byte-length
 //! band.
 
+use std::borrow::Cow;
+use std::hash::{BuildHasher, Hash};
 use std::sync::Arc;
 
-use rustc_hash::FxHashMap;
+use hashbrown::HashTable;
+use rustc_hash::{FxBuildHasher, FxHashMap};
 
 use super::super::builtin_attrs;
 use super::super::builtin_types;
@@ -18,11 +21,43 @@ use crate::ir::{
     ValueData, ValueId,
 };
 
-/// An attribute-table entry: locations are attributes in MLIR.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum AttrKey {
-    Attr(Attribute),
-    Loc(Location),
+/// No entry (an op without a dictionary, say).
+pub const NONE: u32 = u32::MAX;
+
+/// What block arguments without a location and values outside the
+/// module's table are numbered as; statics so that they can be borrowed
+/// for as long as the module.
+static UNKNOWN_LOCATION: Location = Location::Unknown;
+static NONE_TYPE: Type = Type::None;
+
+/// An attribute-table entry: locations are attributes in MLIR, and
+/// dictionaries are kept as the slices ops hold. Keys found in the module
+/// are borrowed from it; only keys met while encoding an entry are copied.
+#[derive(Debug)]
+pub enum AttrKey<'m> {
+    Attr(Kept<'m, Attribute>),
+    Dict(Kept<'m, [NamedAttribute]>),
+    Loc(Kept<'m, Location>),
+}
+
+/// The key an entry keeps: borrowed from the module, or owned when met
+/// only inside another entry (rarely). Boxed, unlike a `Cow`, so that
+/// entries stay small: a large module has one per op.
+#[derive(Debug)]
+pub enum Kept<'m, T: ?Sized> {
+    Module(&'m T),
+    Owned(Box<T>),
+}
+
+impl<T: ?Sized> std::ops::Deref for Kept<'_, T> {
+    type Target = T;
+
+    fn deref(&self) -> &T {
+        match self {
+            Kept::Module(k) => k,
+            Kept::Owned(k) => k,
+        }
+    }
 }
 
 pub struct Entry<K> {
@@ -40,28 +75,134 @@ pub struct OpNameEntry {
     pub origin_registered: Option<bool>,
     /// The op's definition, when this crate knows it.
     pub definition: Option<&'static ops::OpDefinition>,
+    /// The entry of each property field numbered last for an op of this
+    /// name (`NONE` if none yet): ops of one kind mostly repeat them.
+    last_properties: Vec<u32>,
 }
 
-/// Per op (pre-order id): whether its regions are isolated from above.
+/// What the IR section needs of an op, by pre-order id, so that writing
+/// it hashes nothing: entry indices (final numbers come from them).
+#[derive(Debug, Clone, Copy)]
+pub struct OpRecord {
+    pub name: u32,
+    pub location: u32,
+    /// `NONE` when the written dictionary is empty.
+    pub dictionary: u32,
+    /// First index in `property_attrs` of the op's property values in
+    /// written order: for a registered op one per field (`NONE` when the
+    /// op lacks it), otherwise the properties attribute.
+    pub properties: u32,
+    /// First index in `region_counts` of the op's regions.
+    pub regions: u32,
+    pub isolated: bool,
+}
+
+/// What the IR section needs of a value.
+#[derive(Debug, Clone, Copy)]
+pub struct ValueRecord {
+    /// Id within the value's scope.
+    pub id: u64,
+    /// Type entry.
+    pub ty: u32,
+    /// Location entry (block arguments only).
+    pub location: u32,
+}
+
+/// Indices into an entry list, found by a key's hash: each key is hashed
+/// once per lookup and stored once, in its entry.
+#[derive(Default)]
+struct Index(HashTable<(u64, u32)>);
+
+impl Index {
+    fn find(&self, hash: u64, eq: impl Fn(usize) -> bool) -> Option<usize> {
+        self.0
+            .find(hash, |&(h, i)| h == hash && eq(i as usize))
+            .map(|&(_, i)| i as usize)
+    }
+
+    fn insert(&mut self, hash: u64, index: usize) {
+        self.0
+            .insert_unique(hash, (hash, index as u32), |&(h, _)| h);
+    }
+}
+
+fn hash_of<T: Hash + ?Sized>(key: &T) -> u64 {
+    FxBuildHasher.hash_one(key)
+}
+
+/// The hash of a location key. A file location hashes the length of its
+/// file name, not the text: equal locations still hash alike, and the
+/// many locations of a file differ by line and column.
+fn loc_hash(loc: &Location) -> u64 {
+    match loc {
+        Location::FileLineCol { file, line, column } => hash_of(&(file.len(), *line, *column)),
+        _ => hash_of(loc),
+    }
+}
+
+/// A key to number: borrowed from the module (kept as it is) or from
+/// something shorter-lived (copied if it makes a new entry).
+enum Key<'a, 'm, T: ?Sized + ToOwned> {
+    Module(&'m T),
+    Temporary(&'a T),
+}
+
+impl<T: ?Sized + ToOwned> Clone for Key<'_, '_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T: ?Sized + ToOwned> Copy for Key<'_, '_, T> {}
+
+impl<'a, 'm, T: ?Sized + ToOwned> Key<'a, 'm, T> {
+    fn get(self) -> &'a T
+    where
+        'm: 'a,
+    {
+        match self {
+            Key::Module(k) => k,
+            Key::Temporary(k) => k,
+        }
+    }
+
+    fn keep(self) -> Kept<'m, T>
+    where
+        Box<T>: From<T::Owned>,
+    {
+        match self {
+            Key::Module(k) => Kept::Module(k),
+            Key::Temporary(k) => Kept::Owned(k.to_owned().into()),
+        }
+    }
+}
+
 pub struct Numbering<'m> {
     values: &'m [ValueData],
     pub dialects: Vec<String>,
     dialect_index: FxHashMap<String, usize>,
+    /// The `builtin` dialect's index once numbered: most entries are
+    /// builtin, and this spares hashing its name for each.
+    builtin_dialect: Option<usize>,
     pub op_names: Vec<OpNameEntry>,
     op_name_index: FxHashMap<String, usize>,
-    pub attrs: Vec<Entry<AttrKey>>,
-    /// Attributes and locations indexed apart, so lookups borrow the key
-    /// instead of cloning it into an `AttrKey`.
-    attr_index: FxHashMap<Attribute, usize>,
-    /// Dictionaries apart, so an op's dictionary is found without wrapping
-    /// (cloning) it into an `Attribute`.
-    dict_index: FxHashMap<Vec<NamedAttribute>, usize>,
-    loc_index: FxHashMap<Location, usize>,
+    pub attrs: Vec<Entry<AttrKey<'m>>>,
+    /// Attributes, dictionaries and locations indexed apart, each by its
+    /// own key type, all into `attrs`.
+    attr_index: Index,
+    dict_index: Index,
+    loc_index: Index,
     /// Attribute entry of each location file name, by its shared
     /// allocation (the `Arc` is held so the address stays its own).
     file_index: FxHashMap<*const u8, (Arc<str>, usize)>,
-    pub types: Vec<Entry<Type>>,
-    type_index: FxHashMap<Type, usize>,
+    /// The file name numbered last: locations of one file come in runs.
+    last_file: Option<(*const u8, usize)>,
+    /// The type entry numbered last: types come in runs.
+    last_type: Option<u32>,
+    /// The entry of the unknown location.
+    unknown_loc: Option<u32>,
+    pub types: Vec<Entry<Kept<'m, Type>>>,
+    type_index: Index,
     /// Final positions (after sorting) of attrs / types / op names by
     /// entry index.
     attr_number: Vec<u64>,
@@ -70,46 +211,25 @@ pub struct Numbering<'m> {
     /// `builtin` resources referenced by `dense_resource`, first use order.
     pub resources: Vec<String>,
     resource_index: FxHashMap<String, usize>,
-    /// Value id of each module value within its value scope.
-    pub value_ids: Vec<u64>,
-    /// (blocks, values defined directly) per region, keyed by address.
-    pub region_counts: FxHashMap<*const Region, (u64, u64)>,
-    pub isolated: FxHashMap<*const Op, bool>,
-    /// Pre-order id of every op, for use-list reference orders.
-    pub op_ids: FxHashMap<*const Op, u64>,
+    /// Every module value, by index.
+    pub value_records: Vec<ValueRecord>,
+    /// Every op, by pre-order id.
+    pub ops: Vec<OpRecord>,
+    /// Ops in each op's subtree (itself included), by pre-order id.
+    subtree_sizes: Vec<u32>,
+    /// Attribute entries of the properties of all ops (see `OpRecord`).
+    pub property_attrs: Vec<u32>,
+    /// (blocks, values defined directly) per region (see `OpRecord`).
+    pub region_counts: Vec<(u64, u64)>,
     version: u64,
     /// Registration as recorded by the file the module was read from.
     origin: Option<&'m BytecodeOrigin>,
 }
 
-/// Counts one more use of the entry `index` gives for `key`; false when
-/// `key` has no entry yet (the caller adds it).
-fn count_use<K, Q, E>(index: &FxHashMap<K, usize>, entries: &mut [Entry<E>], key: &Q) -> bool
-where
-    K: std::borrow::Borrow<Q> + std::hash::Hash + Eq,
-    Q: std::hash::Hash + Eq + ?Sized,
-{
-    match index.get(key) {
-        Some(&i) => {
-            entries[i].refs += 1;
-            true
-        }
-        None => false,
-    }
-}
-
-fn attr_dialect(attr: &Attribute) -> &str {
-    match attr {
-        Attribute::Dialect { dialect, .. } => dialect,
-        Attribute::Shape(_) => "corert",
-        _ => "builtin",
-    }
-}
-
-fn type_dialect(ty: &Type) -> &str {
+fn type_dialect(ty: &Type) -> Option<&str> {
     match ty {
-        Type::Dialect { dialect, .. } => dialect,
-        _ => "builtin",
+        Type::Dialect { dialect, .. } => Some(dialect),
+        _ => None,
     }
 }
 
@@ -131,6 +251,8 @@ struct NumberingSink<'n, 'm> {
     n: &'n mut Numbering<'m>,
 }
 
+// `file_name` is inlined into the (generic) location encoder: a large
+// module has a location per op.
 impl EntrySink for NumberingSink<'_, '_> {
     fn varint(&mut self, _: u64) {}
     fn signed_varint(&mut self, _: i64) {}
@@ -138,24 +260,34 @@ impl EntrySink for NumberingSink<'_, '_> {
     fn blob(&mut self, _: &[u8]) {}
     fn string(&mut self, _: &[u8]) {}
     fn attribute(&mut self, attr: &Attribute) {
-        self.n.number_attr(attr);
+        self.n.number_attr(Key::Temporary(attr));
     }
     fn location(&mut self, loc: &Location) {
-        self.n.number_loc(loc);
+        self.n.number_loc(Key::Temporary(loc));
     }
+    #[inline(always)]
     fn file_name(&mut self, file: &Arc<str>) {
         let key = Arc::as_ptr(file) as *const u8;
-        if let Some(&(_, i)) = self.n.file_index.get(&key) {
-            self.n.attrs[i].refs += 1;
-            return;
-        }
-        let attr = builtin_attrs::string_attribute(file);
-        self.n.number_attr(&attr);
-        let i = self.n.attr_index[&attr];
-        self.n.file_index.insert(key, (file.clone(), i));
+        let found = match self.n.last_file {
+            Some((last, i)) if last == key => Some(i),
+            _ => self.n.file_index.get(&key).map(|&(_, i)| i),
+        };
+        let i = match found {
+            Some(i) => {
+                self.n.attrs[i].refs += 1;
+                i
+            }
+            None => {
+                let attr = builtin_attrs::string_attribute(file);
+                let i = self.n.number_attr(Key::Temporary(&attr)) as usize;
+                self.n.file_index.insert(key, (file.clone(), i));
+                i
+            }
+        };
+        self.n.last_file = Some((key, i));
     }
     fn type_(&mut self, ty: &Type) {
-        self.n.number_type(ty);
+        self.n.number_type(Key::Temporary(ty));
     }
     fn resource(&mut self, key: &str) {
         if !self.n.resource_index.contains_key(key) {
@@ -164,7 +296,7 @@ impl EntrySink for NumberingSink<'_, '_> {
                 .insert(key.to_string(), self.n.resources.len());
             self.n.resources.push(key.to_string());
         }
-        self.n.number_dialect("builtin");
+        self.n.number_builtin_dialect();
     }
 }
 
@@ -176,37 +308,45 @@ impl<'m> Numbering<'m> {
         version: u64,
         origin: Option<&'m BytecodeOrigin>,
     ) -> Numbering<'m> {
+        let unnumbered = ValueRecord {
+            id: u64::MAX,
+            ty: NONE,
+            location: NONE,
+        };
         let mut n = Numbering {
             values: &module.values,
             dialects: Vec::new(),
             dialect_index: FxHashMap::default(),
+            builtin_dialect: None,
             op_names: Vec::new(),
             op_name_index: FxHashMap::default(),
             attrs: Vec::new(),
-            attr_index: FxHashMap::default(),
-            dict_index: FxHashMap::default(),
-            loc_index: FxHashMap::default(),
+            attr_index: Index::default(),
+            dict_index: Index::default(),
+            loc_index: Index::default(),
             file_index: FxHashMap::default(),
+            last_file: None,
+            last_type: None,
+            unknown_loc: None,
             types: Vec::new(),
-            type_index: FxHashMap::default(),
+            type_index: Index::default(),
             attr_number: Vec::new(),
             type_number: Vec::new(),
             op_name_number: Vec::new(),
             resources: Vec::new(),
             resource_index: FxHashMap::default(),
-            value_ids: vec![u64::MAX; module.values.len()],
-            region_counts: FxHashMap::default(),
-            isolated: FxHashMap::default(),
-            op_ids: FxHashMap::default(),
+            value_records: vec![unnumbered; module.values.len()],
+            ops: Vec::new(),
+            subtree_sizes: Vec::new(),
+            property_attrs: Vec::new(),
+            region_counts: Vec::new(),
             version,
             origin: origin.filter(|o| o.version >= 5),
         };
-        // Every op gets an id and (nearly always) a location entry.
-        let num_ops = count_ops(&module.op);
-        n.op_ids.reserve(num_ops);
-        n.loc_index.reserve(num_ops);
-        n.attrs.reserve(num_ops);
         n.compute_isolation(module);
+        // Every op (nearly always) has a location entry of its own.
+        n.loc_index.0.reserve(n.ops.len(), |&(h, _)| h);
+        n.attrs.reserve(n.ops.len());
         n.number_ir(module);
         n.attr_number = finalize(&n.attrs, |e| e.refs, |e| e.dialect);
         n.type_number = finalize(&n.types, |e| e.refs, |e| e.dialect);
@@ -226,16 +366,52 @@ impl<'m> Numbering<'m> {
         order_of(&self.op_name_number)
     }
 
+    /// The final number of attribute entry `entry`.
+    pub fn attr_entry(&self, entry: u32) -> u64 {
+        self.attr_number[entry as usize]
+    }
+
+    /// The final number of type entry `entry`.
+    pub fn type_entry(&self, entry: u32) -> u64 {
+        self.type_number[entry as usize]
+    }
+
     pub fn attr(&self, attr: &Attribute) -> u64 {
         match attr {
             Attribute::Location(loc) => self.loc(loc),
             Attribute::Dictionary(entries) => self.dict(entries),
-            _ => self.attr_number[self.attr_index[attr]],
+            _ => self.attr_number[self.find_attr(attr).expect("numbered attribute")],
         }
     }
 
+    fn find_attr(&self, attr: &Attribute) -> Option<usize> {
+        self.attr_index.find(
+            hash_of(attr),
+            |i| matches!(&self.attrs[i].key, AttrKey::Attr(a) if **a == *attr),
+        )
+    }
+
+    fn find_dict(&self, entries: &[NamedAttribute]) -> Option<usize> {
+        self.dict_index.find(
+            hash_of(entries),
+            |i| matches!(&self.attrs[i].key, AttrKey::Dict(d) if **d == *entries),
+        )
+    }
+
+    fn find_loc(&self, loc: &Location) -> Option<usize> {
+        self.loc_index.find(
+            loc_hash(loc),
+            |i| matches!(&self.attrs[i].key, AttrKey::Loc(l) if **l == *loc),
+        )
+    }
+
+    fn find_type(&self, ty: &Type) -> Option<usize> {
+        self.type_index
+            .find(hash_of(ty), |i| *self.types[i].key == *ty)
+    }
+
     pub fn dict(&self, entries: &[NamedAttribute]) -> u64 {
-        self.attr_number[self.dict_index[entries]]
+        self.attr_number[self.find_dict(entries).expect("numbered dictionary")]
     }
 
     /// The number of the string attribute naming `file`.
@@ -247,25 +423,22 @@ impl<'m> Numbering<'m> {
     }
 
     pub fn loc(&self, loc: &Location) -> u64 {
-        self.attr_number[self.loc_index[loc]]
+        self.attr_number[self.find_loc(loc).expect("numbered location")]
     }
 
     pub fn type_(&self, ty: &Type) -> u64 {
-        self.type_number[self.type_index[ty]]
+        self.type_number[self.find_type(ty).expect("numbered type")]
     }
 
-    /// The numbered name of `op` and whether it is written as registered.
-    pub fn op_kind(&self, op: &Op) -> (&OpNameEntry, u64, bool) {
-        let i = self.op_name_index[op.name.as_str()];
+    /// The numbered name of `op` (entry `record.name`) and whether it is
+    /// written as registered.
+    pub fn op_kind(&self, op: &Op, record: &OpRecord) -> (&OpNameEntry, u64, bool) {
+        let i = record.name as usize;
         let entry = &self.op_names[i];
         (entry, self.op_name_number[i], Self::registered(entry, op))
     }
 
-    pub fn is_registered(&self, op: &Op) -> bool {
-        self.op_kind(op).2
-    }
-
-    fn registered(entry: &OpNameEntry, op: &Op) -> bool {
+    pub fn registered(entry: &OpNameEntry, op: &Op) -> bool {
         entry
             .origin_registered
             .unwrap_or_else(|| entry.definition.is_some() || op.opaque_properties.is_some())
@@ -281,73 +454,160 @@ impl<'m> Numbering<'m> {
         i
     }
 
-    pub fn number_attr(&mut self, attr: &Attribute) {
+    fn number_builtin_dialect(&mut self) -> usize {
+        match self.builtin_dialect {
+            Some(i) => i,
+            None => {
+                let i = self.number_dialect("builtin");
+                self.builtin_dialect = Some(i);
+                i
+            }
+        }
+    }
+
+    /// Counts a use of `attr`; its entry index.
+    fn number_attr(&mut self, attr: Key<'_, 'm, Attribute>) -> u32 {
         match attr {
-            Attribute::Location(loc) => return self.number_loc(loc),
-            Attribute::Dictionary(entries) => return self.number_dict(entries),
+            Key::Module(Attribute::Location(loc)) => return self.number_loc(Key::Module(loc)),
+            Key::Temporary(Attribute::Location(loc)) => {
+                return self.number_loc(Key::Temporary(loc));
+            }
+            Key::Module(Attribute::Dictionary(entries)) => {
+                return self.number_dict(Key::Module(entries));
+            }
+            Key::Temporary(Attribute::Dictionary(entries)) => {
+                return self.number_dict(Key::Temporary(entries));
+            }
             _ => {}
         }
-        if count_use(&self.attr_index, &mut self.attrs, attr) {
-            return;
+        let hash = hash_of(attr.get());
+        let found = self.attr_index.find(
+            hash,
+            |i| matches!(&self.attrs[i].key, AttrKey::Attr(a) if **a == *attr.get()),
+        );
+        if let Some(i) = found {
+            self.attrs[i].refs += 1;
+            return i as u32;
         }
-        let dialect = self.number_dialect(attr_dialect(attr));
-        self.attr_index.insert(attr.clone(), self.attrs.len());
+        let dialect = match attr.get() {
+            Attribute::Dialect { dialect, .. } => self.number_dialect(dialect),
+            Attribute::Shape(_) => self.number_dialect("corert"),
+            _ => self.number_builtin_dialect(),
+        };
+        let i = self.attrs.len();
+        self.attr_index.insert(hash, i);
         self.attrs.push(Entry {
-            key: AttrKey::Attr(attr.clone()),
+            key: AttrKey::Attr(attr.keep()),
             dialect,
             refs: 1,
         });
         // Nested entries are numbered by a dry run of the encoder.
-        builtin_attrs::encode(attr, &mut NumberingSink { n: self });
+        builtin_attrs::encode(attr.get(), &mut NumberingSink { n: self });
+        i as u32
     }
 
-    fn number_dict(&mut self, entries: &[NamedAttribute]) {
-        if count_use(&self.dict_index, &mut self.attrs, entries) {
-            return;
+    fn number_dict(&mut self, entries: Key<'_, 'm, [NamedAttribute]>) -> u32 {
+        let hash = hash_of(entries.get());
+        let found = self.dict_index.find(
+            hash,
+            |i| matches!(&self.attrs[i].key, AttrKey::Dict(d) if **d == *entries.get()),
+        );
+        if let Some(i) = found {
+            self.attrs[i].refs += 1;
+            return i as u32;
         }
-        let dialect = self.number_dialect("builtin");
-        self.dict_index.insert(entries.to_vec(), self.attrs.len());
+        let dialect = self.number_builtin_dialect();
+        let i = self.attrs.len();
+        self.dict_index.insert(hash, i);
         self.attrs.push(Entry {
-            key: AttrKey::Attr(Attribute::Dictionary(entries.to_vec())),
+            key: AttrKey::Dict(entries.keep()),
             dialect,
             refs: 1,
         });
-        builtin_attrs::encode_dictionary(entries, &mut NumberingSink { n: self });
+        builtin_attrs::encode_dictionary(entries.get(), &mut NumberingSink { n: self });
+        i as u32
     }
 
-    pub fn number_loc(&mut self, loc: &Location) {
-        if count_use(&self.loc_index, &mut self.attrs, loc) {
-            return;
+    fn number_loc(&mut self, loc: Key<'_, 'm, Location>) -> u32 {
+        // A module without locations has the unknown one for every op;
+        // its entry is kept apart, found without hashing.
+        if !matches!(loc.get(), Location::Unknown) {
+            return self.find_or_add_loc(loc);
         }
-        let dialect = self.number_dialect("builtin");
-        self.loc_index.insert(loc.clone(), self.attrs.len());
+        if let Some(i) = self.unknown_loc {
+            self.attrs[i as usize].refs += 1;
+            return i;
+        }
+        let i = self.find_or_add_loc(loc);
+        self.unknown_loc = Some(i);
+        i
+    }
+
+    fn find_or_add_loc(&mut self, loc: Key<'_, 'm, Location>) -> u32 {
+        let hash = loc_hash(loc.get());
+        let found = self.loc_index.find(
+            hash,
+            |i| matches!(&self.attrs[i].key, AttrKey::Loc(l) if **l == *loc.get()),
+        );
+        if let Some(i) = found {
+            self.attrs[i].refs += 1;
+            return i as u32;
+        }
+        let dialect = self.number_builtin_dialect();
+        let i = self.attrs.len();
+        self.loc_index.insert(hash, i);
         self.attrs.push(Entry {
-            key: AttrKey::Loc(loc.clone()),
+            key: AttrKey::Loc(loc.keep()),
             dialect,
             refs: 1,
         });
-        builtin_attrs::encode_location(loc, &mut NumberingSink { n: self });
+        builtin_attrs::encode_location(loc.get(), &mut NumberingSink { n: self });
+        i as u32
     }
 
-    pub fn number_type(&mut self, ty: &Type) {
-        if count_use(&self.type_index, &mut self.types, ty) {
-            return;
+    fn number_type(&mut self, ty: Key<'_, 'm, Type>) -> u32 {
+        // Types come in runs (an op's results, similar ops in a row): a
+        // compare with the last one spares most hashes.
+        if let Some(last) = self.last_type
+            && *self.types[last as usize].key == *ty.get()
+        {
+            self.types[last as usize].refs += 1;
+            return last;
         }
-        let dialect = self.number_dialect(type_dialect(ty));
-        self.type_index.insert(ty.clone(), self.types.len());
+        let i = self.find_or_add_type(ty);
+        self.last_type = Some(i);
+        i
+    }
+
+    fn find_or_add_type(&mut self, ty: Key<'_, 'm, Type>) -> u32 {
+        let hash = hash_of(ty.get());
+        if let Some(i) = self
+            .type_index
+            .find(hash, |i| *self.types[i].key == *ty.get())
+        {
+            self.types[i].refs += 1;
+            return i as u32;
+        }
+        let dialect = match type_dialect(ty.get()) {
+            Some(d) => self.number_dialect(d),
+            None => self.number_builtin_dialect(),
+        };
+        let i = self.types.len();
+        self.type_index.insert(hash, i);
         self.types.push(Entry {
-            key: ty.clone(),
+            key: ty.keep(),
             dialect,
             refs: 1,
         });
-        builtin_types::encode(ty, &mut NumberingSink { n: self });
+        builtin_types::encode(ty.get(), &mut NumberingSink { n: self });
+        i as u32
     }
 
     /// Counts a use of op name `name`; its entry index.
-    fn number_op_name(&mut self, name: &str) -> usize {
+    fn number_op_name(&mut self, name: &str) -> u32 {
         if let Some(&i) = self.op_name_index.get(name) {
             self.op_names[i].refs += 1;
-            return i;
+            return i as u32;
         }
         let dialect_name = name.split_once('.').map_or(name, |(d, _)| d);
         let dialect = self.number_dialect(dialect_name);
@@ -359,175 +619,266 @@ impl<'m> Numbering<'m> {
             refs: 1,
             origin_registered: self.origin.map(|o| o.is_registered(name)),
             definition: ops::lookup(name),
+            last_properties: Vec::new(),
         });
-        self.op_names.len() - 1
+        (self.op_names.len() - 1) as u32
     }
 
-    /// Pre-order op ids, and which ops with regions use no value defined
-    /// outside them (their regions are written as isolated).
+    /// Pre-order op ids (the order the IR section is written in) with
+    /// their subtree sizes, and which ops with regions use no value
+    /// defined outside them (their regions are written as isolated).
     fn compute_isolation(&mut self, module: &Module) {
-        // Pass 1: pre-order ids, and the op whose region defines each value
-        // (uses may come before definitions).
-        let mut owner: Vec<*const Op> = vec![std::ptr::null(); module.values.len()];
-        let mut set_owner = |v: &ValueId, op: *const Op| {
+        // Pass 1: ids and sizes, and the op whose region defines each
+        // value (uses may come before definitions).
+        enum Item<'a> {
+            Enter(&'a Op, u32),
+            Leave(u32),
+        }
+        let mut owner: Vec<u32> = vec![NONE; module.values.len()];
+        let mut set_owner = |v: &ValueId, op: u32| {
             if let Some(slot) = owner.get_mut(v.index()) {
                 *slot = op;
             }
         };
-        let mut next_id = 0u64;
-        let mut work: Vec<(&Op, *const Op)> = vec![(&module.op, std::ptr::null())];
-        while let Some((op, parent)) = work.pop() {
-            let ptr = op as *const Op;
-            self.op_ids.insert(ptr, next_id);
-            next_id += 1;
+        let mut work = vec![Item::Enter(&module.op, NONE)];
+        while let Some(item) = work.pop() {
+            let (op, parent) = match item {
+                Item::Leave(id) => {
+                    let id = id as usize;
+                    self.subtree_sizes[id] = (self.subtree_sizes.len() - id) as u32;
+                    continue;
+                }
+                Item::Enter(op, parent) => (op, parent),
+            };
+            let id = self.subtree_sizes.len() as u32;
+            self.subtree_sizes.push(1);
             op.results.iter().for_each(|r| set_owner(r, parent));
+            if op.regions.is_empty() {
+                continue;
+            }
+            work.push(Item::Leave(id));
             for region in op.regions.iter().rev() {
                 for block in region.blocks.iter().rev() {
-                    block.arguments.iter().for_each(|a| set_owner(a, ptr));
-                    work.extend(block.ops.iter().rev().map(|inner| (inner, ptr)));
+                    block.arguments.iter().for_each(|a| set_owner(a, id));
+                    work.extend(block.ops.iter().rev().map(|inner| Item::Enter(inner, id)));
                 }
             }
         }
+        let record = OpRecord {
+            name: NONE,
+            location: NONE,
+            dictionary: NONE,
+            properties: NONE,
+            regions: NONE,
+            isolated: false,
+        };
+        self.ops = vec![record; self.subtree_sizes.len()];
         // Pass 2: a use marks every enclosing op strictly inside the
         // defining region's op as not isolated.
-        enum Item<'a> {
-            Enter(&'a Op),
-            Leave,
-        }
-        let mut open: Vec<*const Op> = Vec::new();
-        let mut work = vec![Item::Enter(&module.op)];
-        while let Some(item) = work.pop() {
-            match item {
-                Item::Leave => {
-                    let op = open.pop().expect("open op");
-                    self.isolated.entry(op).or_insert(true);
+        let mut open: Vec<(u32, u32)> = Vec::new(); // (id, end of subtree)
+        let mut work = vec![&module.op];
+        let mut next_id = 0u32;
+        while let Some(op) = work.pop() {
+            let id = next_id;
+            next_id += 1;
+            while open.last().is_some_and(|&(_, end)| end <= id) {
+                open.pop();
+            }
+            for v in &op.operands {
+                let def = owner.get(v.index()).copied().unwrap_or(NONE);
+                for &(anc, _) in open.iter().rev() {
+                    if anc == def {
+                        break;
+                    }
+                    self.ops[anc as usize].isolated = false;
                 }
-                Item::Enter(op) => {
-                    for v in &op.operands {
-                        let def = owner.get(v.index()).copied().unwrap_or(std::ptr::null());
-                        for &anc in open.iter().rev() {
-                            if anc == def {
-                                break;
-                            }
-                            self.isolated.insert(anc, false);
-                        }
-                    }
-                    if op.regions.is_empty() {
-                        continue;
-                    }
-                    open.push(op as *const Op);
-                    work.push(Item::Leave);
-                    for region in op.regions.iter().rev() {
-                        for block in region.blocks.iter().rev() {
-                            work.extend(block.ops.iter().rev().map(Item::Enter));
-                        }
-                    }
+            }
+            if op.regions.is_empty() {
+                continue;
+            }
+            self.ops[id as usize].isolated = true;
+            open.push((id, id + self.subtree_sizes[id as usize]));
+            for region in op.regions.iter().rev() {
+                for block in region.blocks.iter().rev() {
+                    work.extend(block.ops.iter().rev());
                 }
             }
         }
-    }
-
-    pub fn is_isolated(&self, op: &Op) -> bool {
-        self.isolated
-            .get(&(op as *const Op))
-            .copied()
-            .unwrap_or(false)
     }
 
     /// Upstream's order: the root op, then regions from a stack (each
     /// region's ops first, then the regions nested in them pushed in order,
     /// so the last one is numbered next).
-    fn number_ir(&mut self, module: &Module) {
-        self.number_op(&module.op, &mut 0);
-        let mut pending: Vec<(&Region, u64)> = module.op.regions.iter().map(|r| (r, 0)).collect();
-        while let Some((region, mut next)) = pending.pop() {
-            self.number_region(region, &mut next);
-            for block in &region.blocks {
+    fn number_ir(&mut self, module: &'m Module) {
+        self.number_op(&module.op, 0, &mut 0);
+        let mut pending: Vec<PendingRegion<'m>> = Vec::new();
+        self.push_regions(&module.op, 0, 0, &mut pending);
+        while let Some(p) = pending.pop() {
+            let mut next = p.first_value;
+            self.number_region(p.region, p.slot, p.first_op, &mut next);
+            let mut id = p.first_op;
+            for block in &p.region.blocks {
                 for op in &block.ops {
-                    let first = if self.is_isolated(op) { 0 } else { next };
-                    pending.extend(op.regions.iter().map(|r| (r, first)));
+                    if !op.regions.is_empty() {
+                        let isolated = self.ops[id as usize].isolated;
+                        self.push_regions(op, id, if isolated { 0 } else { next }, &mut pending);
+                    }
+                    id += self.subtree_sizes[id as usize];
                 }
             }
         }
     }
 
-    fn number_region(&mut self, region: &Region, next: &mut u64) {
+    /// Queues the regions of op `id`, giving each its slot in
+    /// `region_counts` and the pre-order id of its first op.
+    fn push_regions(
+        &mut self,
+        op: &'m Op,
+        id: u32,
+        first_value: u64,
+        pending: &mut Vec<PendingRegion<'m>>,
+    ) {
+        let slot = self.region_counts.len() as u32;
+        self.ops[id as usize].regions = slot;
+        self.region_counts
+            .resize(self.region_counts.len() + op.regions.len(), (0, 0));
+        let mut first_op = id + 1;
+        for (k, region) in op.regions.iter().enumerate() {
+            pending.push(PendingRegion {
+                region,
+                slot: slot + k as u32,
+                first_op,
+                first_value,
+            });
+            for block in &region.blocks {
+                for _ in &block.ops {
+                    first_op += self.subtree_sizes[first_op as usize];
+                }
+            }
+        }
+    }
+
+    fn number_region(&mut self, region: &'m Region, slot: u32, first_op: u32, next: &mut u64) {
         if region.blocks.is_empty() {
             return;
         }
         let first = *next;
+        let mut id = first_op;
         for block in &region.blocks {
-            self.number_block(block, next);
+            self.number_block(block, &mut id, next);
         }
-        self.region_counts.insert(
-            region as *const Region,
-            (region.blocks.len() as u64, *next - first),
-        );
+        self.region_counts[slot as usize] = (region.blocks.len() as u64, *next - first);
     }
 
-    fn number_block(&mut self, block: &Block, next: &mut u64) {
+    fn number_block(&mut self, block: &'m Block, id: &mut u32, next: &mut u64) {
         let values = self.values;
         for &arg in &block.arguments {
-            self.set_value(arg, next);
-            match values.get(arg.index()) {
-                Some(data) => {
-                    match &data.location {
-                        Some(loc) => self.number_loc(loc),
-                        None => self.number_loc(&Location::Unknown),
-                    }
-                    self.number_type(&data.ty);
-                }
-                None => {
-                    self.number_loc(&Location::Unknown);
-                    self.number_type(&Type::None);
-                }
+            let value_id = *next;
+            *next += 1;
+            let (loc, ty) = match values.get(arg.index()) {
+                Some(data) => (
+                    data.location.as_ref().unwrap_or(&UNKNOWN_LOCATION),
+                    &data.ty,
+                ),
+                None => (&UNKNOWN_LOCATION, &NONE_TYPE),
+            };
+            let location = self.number_loc(Key::Module(loc));
+            let ty = self.number_type(Key::Module(ty));
+            if let Some(record) = self.value_records.get_mut(arg.index()) {
+                *record = ValueRecord {
+                    id: value_id,
+                    ty,
+                    location,
+                };
             }
         }
         for op in &block.ops {
-            self.number_op(op, next);
+            self.number_op(op, *id, next);
+            *id += self.subtree_sizes[*id as usize];
         }
     }
 
-    fn set_value(&mut self, v: ValueId, next: &mut u64) {
-        if let Some(slot) = self.value_ids.get_mut(v.index()) {
-            *slot = *next;
+    /// Counts a use of `value` as property `field` of an op named by
+    /// entry `name_entry`; its entry index.
+    fn number_property(&mut self, name_entry: u32, field: usize, value: &'m Attribute) -> u32 {
+        let last = &mut self.op_names[name_entry as usize].last_properties;
+        if last.len() <= field {
+            last.resize(field + 1, NONE);
         }
-        *next += 1;
+        let cached = last[field];
+        if cached != NONE
+            && matches!(&self.attrs[cached as usize].key, AttrKey::Attr(a) if **a == *value)
+        {
+            self.attrs[cached as usize].refs += 1;
+            return cached;
+        }
+        let entry = self.number_attr(Key::Module(value));
+        self.op_names[name_entry as usize].last_properties[field] = entry;
+        entry
     }
 
-    fn number_op(&mut self, op: &Op, next: &mut u64) {
+    fn number_op(&mut self, op: &'m Op, id: u32, next: &mut u64) {
         let name = self.number_op_name(&op.name);
         let values = self.values;
         for &r in &op.results {
-            self.set_value(r, next);
-            match values.get(r.index()) {
-                Some(data) => self.number_type(&data.ty),
-                None => self.number_type(&Type::None),
+            let value_id = *next;
+            *next += 1;
+            let ty = values.get(r.index()).map_or(&NONE_TYPE, |data| &data.ty);
+            let ty = self.number_type(Key::Module(ty));
+            if let Some(record) = self.value_records.get_mut(r.index()) {
+                *record = ValueRecord {
+                    id: value_id,
+                    ty,
+                    location: NONE,
+                };
             }
         }
-        let entry = &self.op_names[name];
+        let entry = &self.op_names[name as usize];
         let (registered, definition) = (Self::registered(entry, op), entry.definition);
-        let dict = written_dictionary(op, self.version, registered);
-        if !dict.is_empty() {
-            self.number_dict(&dict);
-        }
+        let dictionary = match written_dictionary(op, self.version, registered) {
+            dict if dict.is_empty() => NONE,
+            Cow::Borrowed(dict) => self.number_dict(Key::Module(dict)),
+            Cow::Owned(dict) => self.number_dict(Key::Temporary(&dict)),
+        };
+        let properties = self.property_attrs.len() as u32;
         if self.version >= 5 {
             if registered {
-                if let (Some(def), Some(Attribute::Dictionary(props))) =
-                    (definition, op.properties.as_deref())
-                {
-                    for (name, _) in property_fields(def, self.version) {
-                        if let Some(v) = crate::ir::find_attribute(props, name) {
-                            self.number_attr(v);
-                        }
+                if let Some(def) = definition {
+                    let props = match op.properties.as_deref() {
+                        Some(Attribute::Dictionary(props)) => &props[..],
+                        _ => &[],
+                    };
+                    for (field, (field_name, _)) in property_fields(def, self.version).enumerate() {
+                        let entry = match crate::ir::find_attribute(props, field_name) {
+                            Some(v) => self.number_property(name, field, v),
+                            None => NONE,
+                        };
+                        self.property_attrs.push(entry);
                     }
                 }
             } else if let Some(p) = op.properties.as_deref() {
-                self.number_attr(p);
+                let entry = self.number_attr(Key::Module(p));
+                self.property_attrs.push(entry);
             }
         }
-        self.number_loc(&op.location);
+        let location = self.number_loc(Key::Module(&op.location));
+        let record = &mut self.ops[id as usize];
+        record.name = name;
+        record.location = location;
+        record.dictionary = dictionary;
+        record.properties = properties;
     }
+}
+
+/// A region waiting to be numbered.
+struct PendingRegion<'m> {
+    region: &'m Region,
+    /// Its index in `region_counts`.
+    slot: u32,
+    /// Pre-order id of its first op.
+    first_op: u32,
+    /// Id of the first value it defines.
+    first_value: u64,
 }
 
 /// The attribute fields of a registered op's properties in written order:
@@ -567,20 +918,6 @@ impl Iterator for PropertyFields {
             (None, None) => None,
         }
     }
-}
-
-fn count_ops(root: &Op) -> usize {
-    let mut count = 0;
-    let mut work = vec![root];
-    while let Some(op) = work.pop() {
-        count += 1;
-        for region in &op.regions {
-            for block in &region.blocks {
-                work.extend(block.ops.iter());
-            }
-        }
-    }
-    count
 }
 
 fn order_of(numbers: &[u64]) -> Vec<usize> {
