@@ -186,6 +186,8 @@ pub struct Numbering<'m> {
     builtin_dialect: Option<usize>,
     pub op_names: Vec<OpNameEntry>,
     op_name_index: FxHashMap<String, usize>,
+    /// The op name entry numbered last.
+    last_op_name: Option<u32>,
     pub attrs: Vec<Entry<AttrKey<'m>>>,
     /// Attributes, dictionaries and locations indexed apart, each by its
     /// own key type, all into `attrs`.
@@ -320,6 +322,7 @@ impl<'m> Numbering<'m> {
             builtin_dialect: None,
             op_names: Vec::new(),
             op_name_index: FxHashMap::default(),
+            last_op_name: None,
             attrs: Vec::new(),
             attr_index: Index::default(),
             dict_index: Index::default(),
@@ -561,7 +564,16 @@ impl<'m> Numbering<'m> {
             dialect,
             refs: 1,
         });
-        builtin_attrs::encode_location(loc.get(), &mut NumberingSink { n: self });
+        // A file location refers to nothing but its file name: numbered
+        // directly rather than by a dry run of the encoder (one per op).
+        let mut sink = NumberingSink { n: self };
+        match loc.get() {
+            Location::Unknown => {}
+            Location::FileLineCol { file, .. } | Location::FileRange { file, .. } => {
+                sink.file_name(file)
+            }
+            other => builtin_attrs::encode_location(other, &mut sink),
+        }
         i as u32
     }
 
@@ -605,6 +617,19 @@ impl<'m> Numbering<'m> {
 
     /// Counts a use of op name `name`; its entry index.
     fn number_op_name(&mut self, name: &str) -> u32 {
+        // Ops of one name come in runs: a compare spares the hash.
+        if let Some(last) = self.last_op_name
+            && self.op_names[last as usize].name == name
+        {
+            self.op_names[last as usize].refs += 1;
+            return last;
+        }
+        let i = self.find_or_add_op_name(name);
+        self.last_op_name = Some(i);
+        i
+    }
+
+    fn find_or_add_op_name(&mut self, name: &str) -> u32 {
         if let Some(&i) = self.op_name_index.get(name) {
             self.op_names[i].refs += 1;
             return i as u32;
