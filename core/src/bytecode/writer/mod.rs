@@ -485,7 +485,10 @@ impl Writer<'_, '_> {
                 e.varint(u64::from(s));
             }
         }
-        if self.version >= 3 && self.write_use_list_orders(e, &op.results) {
+        if self.version >= 3
+            && self.has_use_list_orders(&op.results)
+            && self.write_use_list_orders(e, &op.results)
+        {
             mask |= 0x20;
         }
         if !op.regions.is_empty() {
@@ -568,6 +571,18 @@ impl Writer<'_, '_> {
             }
         }
         Ok(())
+    }
+
+    /// Whether any of `values` has a use-list order at all: checked inline
+    /// for every op before the (rarely needed) full check.
+    #[inline(always)]
+    fn has_use_list_orders(&self, values: &[ValueId]) -> bool {
+        values.iter().any(|v| {
+            self.module
+                .values
+                .get(v.index())
+                .is_some_and(|d| d.use_list_order.is_some())
+        })
     }
 
     /// Use-list orders of `values` that differ from the reference order,

@@ -78,6 +78,10 @@ pub struct OpNameEntry {
     /// The entry of each property field numbered last for an op of this
     /// name (`NONE` if none yet): ops of one kind mostly repeat them.
     last_properties: Vec<u32>,
+    /// Likewise the type entry of each result.
+    last_results: Vec<u32>,
+    /// The entry of the op name numbered after this one last time.
+    next_name: u32,
 }
 
 /// What the IR section needs of an op, by pre-order id, so that writing
@@ -186,6 +190,8 @@ pub struct Numbering<'m> {
     builtin_dialect: Option<usize>,
     pub op_names: Vec<OpNameEntry>,
     op_name_index: FxHashMap<String, usize>,
+    /// The op name entry numbered last (see `OpNameEntry::next_name`).
+    last_op_name: Option<u32>,
     pub attrs: Vec<Entry<AttrKey<'m>>>,
     /// Attributes, dictionaries and locations indexed apart, each by its
     /// own key type, all into `attrs`.
@@ -320,6 +326,7 @@ impl<'m> Numbering<'m> {
             builtin_dialect: None,
             op_names: Vec::new(),
             op_name_index: FxHashMap::default(),
+            last_op_name: None,
             attrs: Vec::new(),
             attr_index: Index::default(),
             dict_index: Index::default(),
@@ -561,7 +568,16 @@ impl<'m> Numbering<'m> {
             dialect,
             refs: 1,
         });
-        builtin_attrs::encode_location(loc.get(), &mut NumberingSink { n: self });
+        // A file location refers to nothing but its file name: numbered
+        // directly rather than by a dry run of the encoder (one per op).
+        let mut sink = NumberingSink { n: self };
+        match loc.get() {
+            Location::Unknown => {}
+            Location::FileLineCol { file, .. } | Location::FileRange { file, .. } => {
+                sink.file_name(file)
+            }
+            other => builtin_attrs::encode_location(other, &mut sink),
+        }
         i as u32
     }
 
@@ -605,6 +621,26 @@ impl<'m> Numbering<'m> {
 
     /// Counts a use of op name `name`; its entry index.
     fn number_op_name(&mut self, name: &str) -> u32 {
+        // Op names come in repeating sequences: the name that followed
+        // the last one before is compared first, sparing the hash.
+        let last = self.last_op_name;
+        if let Some(last) = last {
+            let predicted = self.op_names[last as usize].next_name;
+            if predicted != NONE && self.op_names[predicted as usize].name == name {
+                self.op_names[predicted as usize].refs += 1;
+                self.last_op_name = Some(predicted);
+                return predicted;
+            }
+        }
+        let i = self.find_or_add_op_name(name);
+        if let Some(last) = last {
+            self.op_names[last as usize].next_name = i;
+        }
+        self.last_op_name = Some(i);
+        i
+    }
+
+    fn find_or_add_op_name(&mut self, name: &str) -> u32 {
         if let Some(&i) = self.op_name_index.get(name) {
             self.op_names[i].refs += 1;
             return i as u32;
@@ -620,6 +656,8 @@ impl<'m> Numbering<'m> {
             origin_registered: self.origin.map(|o| o.is_registered(name)),
             definition: ops::lookup(name),
             last_properties: Vec::new(),
+            last_results: Vec::new(),
+            next_name: NONE,
         });
         (self.op_names.len() - 1) as u32
     }
@@ -817,14 +855,35 @@ impl<'m> Numbering<'m> {
         entry
     }
 
+    /// Counts a use of `ty` as result `k` of an op named by entry
+    /// `name_entry`; its entry index. Ops of one name mostly repeat their
+    /// result types even where ops of several names interleave.
+    fn number_result_type(&mut self, name_entry: u32, k: usize, ty: &'m Type) -> u32 {
+        let last = &self.op_names[name_entry as usize].last_results;
+        if let Some(&cached) = last.get(k)
+            && cached != NONE
+            && *self.types[cached as usize].key == *ty
+        {
+            self.types[cached as usize].refs += 1;
+            return cached;
+        }
+        let entry = self.number_type(Key::Module(ty));
+        let last = &mut self.op_names[name_entry as usize].last_results;
+        if last.len() <= k {
+            last.resize(k + 1, NONE);
+        }
+        last[k] = entry;
+        entry
+    }
+
     fn number_op(&mut self, op: &'m Op, id: u32, next: &mut u64) {
         let name = self.number_op_name(&op.name);
         let values = self.values;
-        for &r in &op.results {
+        for (k, &r) in op.results.iter().enumerate() {
             let value_id = *next;
             *next += 1;
             let ty = values.get(r.index()).map_or(&NONE_TYPE, |data| &data.ty);
-            let ty = self.number_type(Key::Module(ty));
+            let ty = self.number_result_type(name, k, ty);
             if let Some(record) = self.value_records.get_mut(r.index()) {
                 *record = ValueRecord {
                     id: value_id,
