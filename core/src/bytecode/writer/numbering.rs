@@ -130,6 +130,33 @@ impl Index {
     }
 }
 
+/// Counts one more use of entry `i`; its index.
+#[inline(always)]
+fn count_use<K>(entries: &mut [Entry<K>], i: usize) -> u32 {
+    entries[i].refs += 1;
+    i as u32
+}
+
+/// Adds a first use of `key` (of `dialect`) to `entries`, found under
+/// `hash` in `index`; its index.
+#[inline(always)]
+fn add_entry<K>(
+    index: &mut Index,
+    entries: &mut Vec<Entry<K>>,
+    hash: u64,
+    key: K,
+    dialect: usize,
+) -> usize {
+    let i = entries.len();
+    index.insert(hash, i);
+    entries.push(Entry {
+        key,
+        dialect,
+        refs: 1,
+    });
+    i
+}
+
 fn hash_of<T: Hash + ?Sized>(key: &T) -> u64 {
     FxBuildHasher.hash_one(key)
 }
@@ -279,10 +306,7 @@ impl EntrySink for NumberingSink<'_, '_> {
             _ => self.n.file_index.get(&key).map(|&(_, i)| i),
         };
         let i = match found {
-            Some(i) => {
-                self.n.attrs[i].refs += 1;
-                i
-            }
+            Some(i) => count_use(&mut self.n.attrs, i) as usize,
             None => {
                 let attr = builtin_attrs::string_attribute(file);
                 let i = self.n.number_attr(Key::Temporary(&attr)) as usize;
@@ -387,27 +411,31 @@ impl<'m> Numbering<'m> {
         match attr {
             Attribute::Location(loc) => self.loc(loc),
             Attribute::Dictionary(entries) => self.dict(entries),
-            _ => self.attr_number[self.find_attr(attr).expect("numbered attribute")],
+            _ => {
+                self.attr_number[self
+                    .find_attr(hash_of(attr), attr)
+                    .expect("numbered attribute")]
+            }
         }
     }
 
-    fn find_attr(&self, attr: &Attribute) -> Option<usize> {
+    fn find_attr(&self, hash: u64, attr: &Attribute) -> Option<usize> {
         self.attr_index.find(
-            hash_of(attr),
+            hash,
             |i| matches!(&self.attrs[i].key, AttrKey::Attr(a) if **a == *attr),
         )
     }
 
-    fn find_dict(&self, entries: &[NamedAttribute]) -> Option<usize> {
+    fn find_dict(&self, hash: u64, entries: &[NamedAttribute]) -> Option<usize> {
         self.dict_index.find(
-            hash_of(entries),
+            hash,
             |i| matches!(&self.attrs[i].key, AttrKey::Dict(d) if **d == *entries),
         )
     }
 
-    fn find_loc(&self, loc: &Location) -> Option<usize> {
+    fn find_loc(&self, hash: u64, loc: &Location) -> Option<usize> {
         self.loc_index.find(
-            loc_hash(loc),
+            hash,
             |i| matches!(&self.attrs[i].key, AttrKey::Loc(l) if **l == *loc),
         )
     }
@@ -418,7 +446,9 @@ impl<'m> Numbering<'m> {
     }
 
     pub fn dict(&self, entries: &[NamedAttribute]) -> u64 {
-        self.attr_number[self.find_dict(entries).expect("numbered dictionary")]
+        self.attr_number[self
+            .find_dict(hash_of(entries), entries)
+            .expect("numbered dictionary")]
     }
 
     /// The number of the string attribute naming `file`.
@@ -430,7 +460,9 @@ impl<'m> Numbering<'m> {
     }
 
     pub fn loc(&self, loc: &Location) -> u64 {
-        self.attr_number[self.find_loc(loc).expect("numbered location")]
+        self.attr_number[self
+            .find_loc(loc_hash(loc), loc)
+            .expect("numbered location")]
     }
 
     pub fn type_(&self, ty: &Type) -> u64 {
@@ -488,26 +520,16 @@ impl<'m> Numbering<'m> {
             _ => {}
         }
         let hash = hash_of(attr.get());
-        let found = self.attr_index.find(
-            hash,
-            |i| matches!(&self.attrs[i].key, AttrKey::Attr(a) if **a == *attr.get()),
-        );
-        if let Some(i) = found {
-            self.attrs[i].refs += 1;
-            return i as u32;
+        if let Some(i) = self.find_attr(hash, attr.get()) {
+            return count_use(&mut self.attrs, i);
         }
         let dialect = match attr.get() {
             Attribute::Dialect { dialect, .. } => self.number_dialect(dialect),
             Attribute::Shape(_) => self.number_dialect("corert"),
             _ => self.number_builtin_dialect(),
         };
-        let i = self.attrs.len();
-        self.attr_index.insert(hash, i);
-        self.attrs.push(Entry {
-            key: AttrKey::Attr(attr.keep()),
-            dialect,
-            refs: 1,
-        });
+        let key = AttrKey::Attr(attr.keep());
+        let i = add_entry(&mut self.attr_index, &mut self.attrs, hash, key, dialect);
         // Nested entries are numbered by a dry run of the encoder.
         builtin_attrs::encode(attr.get(), &mut NumberingSink { n: self });
         i as u32
@@ -515,22 +537,12 @@ impl<'m> Numbering<'m> {
 
     fn number_dict(&mut self, entries: Key<'_, 'm, [NamedAttribute]>) -> u32 {
         let hash = hash_of(entries.get());
-        let found = self.dict_index.find(
-            hash,
-            |i| matches!(&self.attrs[i].key, AttrKey::Dict(d) if **d == *entries.get()),
-        );
-        if let Some(i) = found {
-            self.attrs[i].refs += 1;
-            return i as u32;
+        if let Some(i) = self.find_dict(hash, entries.get()) {
+            return count_use(&mut self.attrs, i);
         }
         let dialect = self.number_builtin_dialect();
-        let i = self.attrs.len();
-        self.dict_index.insert(hash, i);
-        self.attrs.push(Entry {
-            key: AttrKey::Dict(entries.keep()),
-            dialect,
-            refs: 1,
-        });
+        let key = AttrKey::Dict(entries.keep());
+        let i = add_entry(&mut self.dict_index, &mut self.attrs, hash, key, dialect);
         builtin_attrs::encode_dictionary(entries.get(), &mut NumberingSink { n: self });
         i as u32
     }
@@ -542,8 +554,7 @@ impl<'m> Numbering<'m> {
             return self.find_or_add_loc(loc);
         }
         if let Some(i) = self.unknown_loc {
-            self.attrs[i as usize].refs += 1;
-            return i;
+            return count_use(&mut self.attrs, i as usize);
         }
         let i = self.find_or_add_loc(loc);
         self.unknown_loc = Some(i);
@@ -552,22 +563,12 @@ impl<'m> Numbering<'m> {
 
     fn find_or_add_loc(&mut self, loc: Key<'_, 'm, Location>) -> u32 {
         let hash = loc_hash(loc.get());
-        let found = self.loc_index.find(
-            hash,
-            |i| matches!(&self.attrs[i].key, AttrKey::Loc(l) if **l == *loc.get()),
-        );
-        if let Some(i) = found {
-            self.attrs[i].refs += 1;
-            return i as u32;
+        if let Some(i) = self.find_loc(hash, loc.get()) {
+            return count_use(&mut self.attrs, i);
         }
         let dialect = self.number_builtin_dialect();
-        let i = self.attrs.len();
-        self.loc_index.insert(hash, i);
-        self.attrs.push(Entry {
-            key: AttrKey::Loc(loc.keep()),
-            dialect,
-            refs: 1,
-        });
+        let key = AttrKey::Loc(loc.keep());
+        let i = add_entry(&mut self.loc_index, &mut self.attrs, hash, key, dialect);
         // A file location refers to nothing but its file name: numbered
         // directly rather than by a dry run of the encoder (one per op).
         let mut sink = NumberingSink { n: self };
@@ -587,8 +588,7 @@ impl<'m> Numbering<'m> {
         if let Some(last) = self.last_type
             && *self.types[last as usize].key == *ty.get()
         {
-            self.types[last as usize].refs += 1;
-            return last;
+            return count_use(&mut self.types, last as usize);
         }
         let i = self.find_or_add_type(ty);
         self.last_type = Some(i);
@@ -601,20 +601,19 @@ impl<'m> Numbering<'m> {
             .type_index
             .find(hash, |i| *self.types[i].key == *ty.get())
         {
-            self.types[i].refs += 1;
-            return i as u32;
+            return count_use(&mut self.types, i);
         }
         let dialect = match type_dialect(ty.get()) {
             Some(d) => self.number_dialect(d),
             None => self.number_builtin_dialect(),
         };
-        let i = self.types.len();
-        self.type_index.insert(hash, i);
-        self.types.push(Entry {
-            key: ty.keep(),
+        let i = add_entry(
+            &mut self.type_index,
+            &mut self.types,
+            hash,
+            ty.keep(),
             dialect,
-            refs: 1,
-        });
+        );
         builtin_types::encode(ty.get(), &mut NumberingSink { n: self });
         i as u32
     }
@@ -847,8 +846,7 @@ impl<'m> Numbering<'m> {
         if cached != NONE
             && matches!(&self.attrs[cached as usize].key, AttrKey::Attr(a) if **a == *value)
         {
-            self.attrs[cached as usize].refs += 1;
-            return cached;
+            return count_use(&mut self.attrs, cached as usize);
         }
         let entry = self.number_attr(Key::Module(value));
         self.op_names[name_entry as usize].last_properties[field] = entry;
@@ -864,8 +862,7 @@ impl<'m> Numbering<'m> {
             && cached != NONE
             && *self.types[cached as usize].key == *ty
         {
-            self.types[cached as usize].refs += 1;
-            return cached;
+            return count_use(&mut self.types, cached as usize);
         }
         let entry = self.number_type(Key::Module(ty));
         let last = &mut self.op_names[name_entry as usize].last_results;
