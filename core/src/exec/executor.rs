@@ -602,8 +602,8 @@ impl Execution {
         }
     }
 
-    /// The skip value of a kernel that must not run: the cancellation
-    /// value, or its first error argument.
+    /// The skip value of a kernel that must not run: its first error
+    /// argument, or else the cancellation value.
     #[cold]
     #[inline(never)]
     fn skip_value(&self, args: &[AsyncValue]) -> Option<AsyncValue> {

@@ -276,7 +276,7 @@ impl FunctionTables {
                 outputs: 0,
             });
             let start = offset as usize + HEADER + counts[3] as usize;
-            let len = (counts[0] + counts[1] + counts[2]) as usize;
+            let len: usize = counts[..3].iter().map(|&c| c as usize).sum();
             let run = words.get(start..start + len).ok_or_else(|| {
                 bad(
                     record.offset,
