@@ -10,6 +10,10 @@ use bef::translate::{TranslateOptions, mlir_to_bef};
 mod program;
 use program::generate;
 
+/// The allocator of the `bef` binary, so the counts are the product's.
+#[global_allocator]
+static GLOBAL: bef::global_alloc::MiMalloc = bef::global_alloc::MiMalloc;
+
 fn main() {
     let mb: usize = std::env::args()
         .nth(1)
