@@ -505,7 +505,7 @@ impl Writer<'_, '_> {
             }
         }
         if self.version >= 3
-            && self.has_use_list_orders(&op.results)
+            && record.result_use_orders
             && self.write_use_list_orders(e, &op.results)
         {
             mask |= 0x20;
@@ -593,18 +593,6 @@ impl Writer<'_, '_> {
             }
         }
         Ok(())
-    }
-
-    /// Whether any of `values` has a use-list order at all: checked inline
-    /// for every op before the (rarely needed) full check.
-    #[inline(always)]
-    fn has_use_list_orders(&self, values: &[ValueId]) -> bool {
-        values.iter().any(|v| {
-            self.module
-                .values
-                .get(v.index())
-                .is_some_and(|d| d.use_list_order.is_some())
-        })
     }
 
     /// Use-list orders of `values` that differ from the reference order,

@@ -111,6 +111,9 @@ pub struct OpRecord {
     /// First index in `region_counts` of the op's regions.
     pub regions: u32,
     pub isolated: bool,
+    /// Whether a result has a use-list order (found while numbering, so
+    /// that writing the op does not look at its values again).
+    pub result_use_orders: bool,
 }
 
 /// What the IR section needs of a value.
@@ -688,22 +691,33 @@ impl<'m> Numbering<'m> {
         {
             return count_use(&mut self.attrs, i);
         }
-        // A new entry, and before it is indexed its file name (numbered
-        // after it, as upstream does).
         let i = self.attrs.len();
-        let dialect = self.number_builtin_dialect();
-        self.attrs.push(Entry {
-            key: AttrKey::FileLineCol {
-                file: NONE,
-                line,
-                column,
-            },
-            dialect: dialect as u32,
-            refs: 1,
-        });
-        NumberingSink { n: self }.file_name(file);
-        let file = self.last_file.map_or(NONE, |(_, f)| f as u32);
-        self.attrs[i].key = AttrKey::FileLineCol { file, line, column };
+        let dialect = self.number_builtin_dialect() as u32;
+        let key = |file| AttrKey::FileLineCol { file, line, column };
+        let file = match file_entry {
+            // Nearly always: the entry is pushed whole, once.
+            Some(f) => {
+                self.attrs.push(Entry {
+                    key: key(f),
+                    dialect,
+                    refs: 1,
+                });
+                count_use(&mut self.attrs, f as usize)
+            }
+            // The file name is numbered after the location, as upstream
+            // does: the entry is completed once it has its number.
+            None => {
+                self.attrs.push(Entry {
+                    key: key(NONE),
+                    dialect,
+                    refs: 1,
+                });
+                NumberingSink { n: self }.file_name(file);
+                let f = self.last_file.map_or(NONE, |(_, f)| f as u32);
+                self.attrs[i].key = key(f);
+                f
+            }
+        };
         let (attrs, hash) = (&self.attrs, file_loc_hash(file, line, column));
         self.loc_index
             .insert(hash, i, |j| attr_key_hash(&attrs[j].key));
@@ -1019,10 +1033,13 @@ impl<'m> Numbering<'m> {
     fn number_op(&mut self, op: &'m Op, id: u32, next: &mut u64) {
         let name = self.number_op_name(&op.name);
         let values = self.values;
+        let mut result_use_orders = false;
         for (k, &r) in op.results.iter().enumerate() {
             let value_id = *next;
             *next += 1;
-            let ty = values.get(r.index()).map_or(&NONE_TYPE, |data| &data.ty);
+            let data = values.get(r.index());
+            result_use_orders |= data.is_some_and(|d| d.use_list_order.is_some());
+            let ty = data.map_or(&NONE_TYPE, |data| &data.ty);
             let ty = self.number_result_type(name, k, ty);
             if let Some(record) = self.value_records.get_mut(r.index()) {
                 *record = ValueRecord {
@@ -1066,6 +1083,7 @@ impl<'m> Numbering<'m> {
         record.location = location;
         record.dictionary = dictionary;
         record.properties = properties;
+        record.result_use_orders = result_use_orders;
     }
 }
 
@@ -1098,6 +1116,7 @@ const UNNUMBERED_OP: OpRecord = OpRecord {
     properties: NONE,
     regions: NONE,
     isolated: false,
+    result_use_orders: false,
 };
 
 /// A use in op `user` of a value defined in a region of op `def` (`NONE`:
