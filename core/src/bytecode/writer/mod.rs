@@ -324,7 +324,7 @@ impl Writer<'_, '_> {
             e.varint(self.n.op_names.len() as u64);
         }
         let order = self.n.op_name_order();
-        for (dialect, names) in dialect_groups(&order, |i| self.n.op_names[i].dialect) {
+        for (dialect, names) in dialect_groups(order, |i| self.n.op_names[i].dialect) {
             e.varint(dialect as u64);
             e.varint(names.len() as u64);
             for &i in names {
@@ -353,8 +353,7 @@ impl Writer<'_, '_> {
         offsets.varint(self.n.types.len() as u64);
         let mut prev = 0usize;
         let attr_order = self.n.attr_order();
-        for (dialect, entries) in dialect_groups(&attr_order, |i| self.n.attrs[i].dialect as usize)
-        {
+        for (dialect, entries) in dialect_groups(attr_order, |i| self.n.attrs[i].dialect as usize) {
             offsets.varint(dialect as u64);
             offsets.varint(entries.len() as u64);
             for &i in entries {
@@ -393,8 +392,7 @@ impl Writer<'_, '_> {
             }
         }
         let type_order = self.n.type_order();
-        for (dialect, entries) in dialect_groups(&type_order, |i| self.n.types[i].dialect as usize)
-        {
+        for (dialect, entries) in dialect_groups(type_order, |i| self.n.types[i].dialect as usize) {
             offsets.varint(dialect as u64);
             offsets.varint(entries.len() as u64);
             for &i in entries {

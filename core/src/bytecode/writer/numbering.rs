@@ -289,6 +289,10 @@ pub struct Numbering<'m> {
     attr_number: Vec<u64>,
     type_number: Vec<u64>,
     op_name_number: Vec<u64>,
+    /// Entry indices of attrs / types / op names in final order.
+    attr_order: Vec<usize>,
+    type_order: Vec<usize>,
+    op_name_order: Vec<usize>,
     /// `builtin` resources referenced by `dense_resource`, first use order.
     pub resources: Vec<String>,
     resource_index: FxHashMap<String, usize>,
@@ -416,6 +420,9 @@ impl<'m> Numbering<'m> {
             attr_number: Vec::new(),
             type_number: Vec::new(),
             op_name_number: Vec::new(),
+            attr_order: Vec::new(),
+            type_order: Vec::new(),
+            op_name_order: Vec::new(),
             resources: Vec::new(),
             resource_index: FxHashMap::default(),
             value_records: vec![unnumbered; module.values.len()],
@@ -436,22 +443,24 @@ impl<'m> Numbering<'m> {
         n.attrs.reserve(locations + locations / 8 + 64);
         n.property_attrs.reserve(2 * n.ops.len());
         n.number_ir(module);
-        n.attr_number = finalize(&n.attrs, |e| e.refs.into(), |e| e.dialect as usize);
-        n.type_number = finalize(&n.types, |e| e.refs.into(), |e| e.dialect as usize);
-        n.op_name_number = finalize(&n.op_names, |e| e.refs, |e| e.dialect);
+        (n.attr_order, n.attr_number) =
+            finalize(&n.attrs, |e| e.refs.into(), |e| e.dialect as usize);
+        (n.type_order, n.type_number) =
+            finalize(&n.types, |e| e.refs.into(), |e| e.dialect as usize);
+        (n.op_name_order, n.op_name_number) = finalize(&n.op_names, |e| e.refs, |e| e.dialect);
         Some(n)
     }
 
-    pub fn attr_order(&self) -> Vec<usize> {
-        order_of(&self.attr_number)
+    pub fn attr_order(&self) -> &[usize] {
+        &self.attr_order
     }
 
-    pub fn type_order(&self) -> Vec<usize> {
-        order_of(&self.type_number)
+    pub fn type_order(&self) -> &[usize] {
+        &self.type_order
     }
 
-    pub fn op_name_order(&self) -> Vec<usize> {
-        order_of(&self.op_name_number)
+    pub fn op_name_order(&self) -> &[usize] {
+        &self.op_name_order
     }
 
     /// The final number of attribute entry `entry`.
@@ -1188,18 +1197,15 @@ impl Iterator for PropertyFields {
     }
 }
 
-fn order_of(numbers: &[u64]) -> Vec<usize> {
-    let mut order = vec![0usize; numbers.len()];
-    for (entry, &n) in numbers.iter().enumerate() {
-        order[n as usize] = entry;
-    }
-    order
-}
-
-/// Final numbers: stable sort by reference count (descending), then
-/// group by dialect within each band of indices that share a varint
-/// length, preferring the dialect that ended the previous band.
-fn finalize<T>(entries: &[T], refs: impl Fn(&T) -> u64, dialect: impl Fn(&T) -> usize) -> Vec<u64> {
+/// Final order (entry indices) and numbers (by entry index): stable sort
+/// by reference count (descending), then group by dialect within each
+/// band of indices that share a varint length, preferring the dialect
+/// that ended the previous band.
+fn finalize<T>(
+    entries: &[T],
+    refs: impl Fn(&T) -> u64,
+    dialect: impl Fn(&T) -> usize,
+) -> (Vec<usize>, Vec<u64>) {
     let mut order: Vec<usize> = (0..entries.len()).collect();
     order.sort_by(|&a, &b| refs(&entries[b]).cmp(&refs(&entries[a])));
     let mut first_dialect = 0usize;
@@ -1226,7 +1232,7 @@ fn finalize<T>(entries: &[T], refs: impl Fn(&T) -> u64, dialect: impl Fn(&T) -> 
     for (n, &entry) in order.iter().enumerate() {
         numbers[entry] = n as u64;
     }
-    numbers
+    (order, numbers)
 }
 
 #[cfg(test)]
