@@ -730,6 +730,20 @@ pub fn encode_dictionary(entries: &[(String, Attribute)], sink: &mut dyn EntrySi
     }
 }
 
+/// A `file:line:col` location whose file name's attribute number is
+/// already known (the writer keeps such locations by their numbers).
+pub fn encode_numbered_file_line_col<S: EntrySink + ?Sized>(
+    file: u64,
+    line: u32,
+    column: u32,
+    sink: &mut S,
+) {
+    sink.varint(FILE_LINE_COL_LOC);
+    sink.varint(file);
+    sink.varint(u64::from(line));
+    sink.varint(u64::from(column));
+}
+
 /// Writes the custom encoding of a location.
 /// Generic so that the writer's sinks are called directly: it encodes a
 /// location per op.

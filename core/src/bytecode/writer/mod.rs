@@ -197,17 +197,20 @@ pub fn write(module: &Module, options: &WriteOptions) -> Result<Written> {
     }
     // A module parsed from text keeps inherent attributes in the
     // dictionary; from version 5 they belong in the properties.
-    let split;
-    let module = if options.version >= 5 && ops::has_unsplit_inherent_attributes(module) {
-        let mut copy = module.clone();
-        ops::split_all_inherent_attributes(&mut copy);
-        split = copy;
-        &split
-    } else {
-        module
-    };
     let version = options.version;
-    let n = Numbering::new(module, version, module.origin.as_deref());
+    let split;
+    let (module, n) = match Numbering::new(module, version, module.origin.as_deref(), version >= 5)
+    {
+        Some(n) => (module, n),
+        None => {
+            let mut copy = module.clone();
+            ops::split_all_inherent_attributes(&mut copy);
+            split = copy;
+            let n = Numbering::new(&split, version, split.origin.as_deref(), false)
+                .expect("numbering without the split check");
+            (&split, n)
+        }
+    };
     let mut w = Writer {
         n: &n,
         module,
@@ -273,18 +276,20 @@ struct Writer<'w, 'm> {
     resource_handles: FxHashMap<String, u64>,
 }
 
-/// Consecutive entries of the same dialect: `{dialect, count, entries}`.
-fn dialect_groups(
-    order: &[usize],
-    dialect_of: impl Fn(usize) -> usize,
-) -> Vec<(usize, Vec<usize>)> {
-    let mut groups: Vec<(usize, Vec<usize>)> = Vec::new();
-    for &e in order {
-        let d = dialect_of(e);
-        match groups.last_mut() {
-            Some((gd, items)) if *gd == d => items.push(e),
-            _ => groups.push((d, vec![e])),
-        }
+/// Consecutive entries of the same dialect: `{dialect, count, entries}`,
+/// as runs of `order` (a large module has one run of tens of thousands).
+fn dialect_groups(order: &[usize], dialect_of: impl Fn(usize) -> usize) -> Vec<(usize, &[usize])> {
+    let mut groups: Vec<(usize, &[usize])> = Vec::new();
+    let mut rest = order;
+    while let Some(&first) = rest.first() {
+        let d = dialect_of(first);
+        let len = rest
+            .iter()
+            .position(|&e| dialect_of(e) != d)
+            .unwrap_or(rest.len());
+        let (run, tail) = rest.split_at(len);
+        groups.push((d, run));
+        rest = tail;
     }
     groups
 }
@@ -319,10 +324,10 @@ impl Writer<'_, '_> {
             e.varint(self.n.op_names.len() as u64);
         }
         let order = self.n.op_name_order();
-        for (dialect, names) in dialect_groups(&order, |i| self.n.op_names[i].dialect) {
+        for (dialect, names) in dialect_groups(order, |i| self.n.op_names[i].dialect) {
             e.varint(dialect as u64);
             e.varint(names.len() as u64);
-            for i in names {
+            for &i in names {
                 let full = &self.n.op_names[i].name;
                 let stripped = full.split_once('.').map_or("", |(_, rest)| rest);
                 let id = self.strings.insert(stripped.as_bytes());
@@ -348,10 +353,10 @@ impl Writer<'_, '_> {
         offsets.varint(self.n.types.len() as u64);
         let mut prev = 0usize;
         let attr_order = self.n.attr_order();
-        for (dialect, entries) in dialect_groups(&attr_order, |i| self.n.attrs[i].dialect) {
+        for (dialect, entries) in dialect_groups(attr_order, |i| self.n.attrs[i].dialect as usize) {
             offsets.varint(dialect as u64);
             offsets.varint(entries.len() as u64);
-            for i in entries {
+            for &i in entries {
                 let custom = {
                     let mut sink = EmitSink {
                         out: &mut data,
@@ -369,6 +374,13 @@ impl Writer<'_, '_> {
                             builtin_attrs::encode_dictionary(entries, &mut sink);
                             true
                         }
+                        &AttrKey::FileLineCol { file, line, column } => {
+                            let file = self.n.attr_entry(file);
+                            builtin_attrs::encode_numbered_file_line_col(
+                                file, line, column, &mut sink,
+                            );
+                            true
+                        }
                         AttrKey::Attr(attr) => builtin_attrs::encode(attr, &mut sink),
                     }
                 };
@@ -380,10 +392,10 @@ impl Writer<'_, '_> {
             }
         }
         let type_order = self.n.type_order();
-        for (dialect, entries) in dialect_groups(&type_order, |i| self.n.types[i].dialect) {
+        for (dialect, entries) in dialect_groups(type_order, |i| self.n.types[i].dialect as usize) {
             offsets.varint(dialect as u64);
             offsets.varint(entries.len() as u64);
-            for i in entries {
+            for &i in entries {
                 let ty = &self.n.types[i].key;
                 let custom = builtin_types::encode(
                     ty,
@@ -407,12 +419,17 @@ impl Writer<'_, '_> {
     }
 
     fn write_ir_section(&mut self, out: &mut Sections) -> Result<()> {
-        // About eight bytes per op: grown once or twice at most.
-        let mut e = Emitter::with_capacity(self.n.ops.len() * 8);
+        let mut e = Emitter::with_capacity(self.ir_capacity());
         e.varint_with_flag(1, false);
         self.write_op(&mut e, &self.module.op, 0)?;
         out.section(section::IR, e);
         Ok(())
+    }
+
+    /// Room for the IR section: about eleven bytes per op with
+    /// locations, so that it is not copied while growing.
+    fn ir_capacity(&self) -> usize {
+        self.n.ops.len() * 12 + 64
     }
 
     fn value_id(&self, v: ValueId) -> u64 {
@@ -486,7 +503,7 @@ impl Writer<'_, '_> {
             }
         }
         if self.version >= 3
-            && self.has_use_list_orders(&op.results)
+            && record.result_use_orders
             && self.write_use_list_orders(e, &op.results)
         {
             mask |= 0x20;
@@ -504,7 +521,10 @@ impl Writer<'_, '_> {
         if isolated && self.version >= 2 {
             // Buffers are reused: a module has an isolated region per
             // function, and growing a fresh one for each showed in profiles.
-            let mut nested = self.region_buffers.pop().unwrap_or_default();
+            // The root's holds nearly the whole section: sized for it.
+            let mut nested = self.region_buffers.pop().unwrap_or_else(|| {
+                Emitter::with_capacity(if depth == 0 { self.ir_capacity() } else { 0 })
+            });
             nested.clear();
             for (r, slot) in op.regions.iter().zip(slots) {
                 self.write_region(&mut nested, r, slot, depth + 1)?;
@@ -571,18 +591,6 @@ impl Writer<'_, '_> {
             }
         }
         Ok(())
-    }
-
-    /// Whether any of `values` has a use-list order at all: checked inline
-    /// for every op before the (rarely needed) full check.
-    #[inline(always)]
-    fn has_use_list_orders(&self, values: &[ValueId]) -> bool {
-        values.iter().any(|v| {
-            self.module
-                .values
-                .get(v.index())
-                .is_some_and(|d| d.use_list_order.is_some())
-        })
     }
 
     /// Use-list orders of `values` that differ from the reference order,

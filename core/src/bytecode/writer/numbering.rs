@@ -37,7 +37,16 @@ static NONE_TYPE: Type = Type::None;
 pub enum AttrKey<'m> {
     Attr(Kept<'m, Attribute>),
     Dict(Kept<'m, [NamedAttribute]>),
+    /// Any location but `file:line:col`.
     Loc(Kept<'m, Location>),
+    /// `file:line:col` by its file name's attribute entry: a large module
+    /// has one per op, and neither finding nor writing one then goes
+    /// back to the op (long out of cache) it came from.
+    FileLineCol {
+        file: u32,
+        line: u32,
+        column: u32,
+    },
 }
 
 /// The key an entry keeps: borrowed from the module, or owned when met
@@ -60,10 +69,13 @@ impl<T: ?Sized> std::ops::Deref for Kept<'_, T> {
     }
 }
 
+/// Small (32 bytes with a module-borrowed key): one per op in a large
+/// module with locations.
 pub struct Entry<K> {
     pub key: K,
-    pub dialect: usize,
-    pub refs: u64,
+    pub dialect: u32,
+    /// Saturates (no module has four billion uses of anything).
+    pub refs: u32,
 }
 
 pub struct OpNameEntry {
@@ -99,6 +111,9 @@ pub struct OpRecord {
     /// First index in `region_counts` of the op's regions.
     pub regions: u32,
     pub isolated: bool,
+    /// Whether a result has a use-list order (found while numbering, so
+    /// that writing the op does not look at its values again).
+    pub result_use_orders: bool,
 }
 
 /// What the IR section needs of a value.
@@ -112,33 +127,49 @@ pub struct ValueRecord {
     pub location: u32,
 }
 
-/// Indices into an entry list, found by a key's hash: each key is hashed
-/// once per lookup and stored once, in its entry.
+/// Indices into an entry list, found by a key's hash. Only the index is
+/// stored (hashbrown's tag rejects nearly every other key without a
+/// look at the entry): a large module has a location entry per op, and a
+/// table four bytes a slot stays in cache where one of sixteen did not.
 #[derive(Default)]
-struct Index(HashTable<(u64, u32)>);
+struct Index(HashTable<u32>);
 
 impl Index {
     fn find(&self, hash: u64, eq: impl Fn(usize) -> bool) -> Option<usize> {
-        self.0
-            .find(hash, |&(h, i)| h == hash && eq(i as usize))
-            .map(|&(_, i)| i as usize)
+        self.0.find(hash, |&i| eq(i as usize)).map(|&i| i as usize)
     }
 
-    fn insert(&mut self, hash: u64, index: usize) {
+    /// `rehash`: the hash of an entry already in the table, for growing.
+    fn insert(&mut self, hash: u64, index: usize, rehash: impl Fn(usize) -> u64) {
         self.0
-            .insert_unique(hash, (hash, index as u32), |&(h, _)| h);
+            .insert_unique(hash, index as u32, |&i| rehash(i as usize));
     }
 }
 
 /// Counts one more use of entry `i`; its index.
 #[inline(always)]
 fn count_use<K>(entries: &mut [Entry<K>], i: usize) -> u32 {
-    entries[i].refs += 1;
+    entries[i].refs = entries[i].refs.saturating_add(1);
     i as u32
 }
 
+/// `entries.push(entry)`, with the capacity test in sight of the compiler
+/// on the (reserved, nearly always taken) path: the entry is then stored
+/// in place, not built on the stack and copied (a store-forwarding stall
+/// per location of a large module, seen in profiles). The two branches
+/// are the same code on purpose.
+#[inline(always)]
+#[allow(clippy::if_same_then_else)]
+fn push<T>(entries: &mut Vec<T>, entry: T) {
+    if entries.len() < entries.capacity() {
+        entries.push(entry);
+    } else {
+        entries.push(entry);
+    }
+}
+
 /// Adds a first use of `key` (of `dialect`) to `entries`, found under
-/// `hash` in `index`; its index.
+/// `hash` in `index`; its index. `rehash` gives an entry's hash back.
 #[inline(always)]
 fn add_entry<K>(
     index: &mut Index,
@@ -146,24 +177,41 @@ fn add_entry<K>(
     hash: u64,
     key: K,
     dialect: usize,
+    rehash: impl Fn(&K) -> u64,
 ) -> usize {
     let i = entries.len();
-    index.insert(hash, i);
+    index.insert(hash, i, |j| rehash(&entries[j].key));
     entries.push(Entry {
         key,
-        dialect,
+        dialect: dialect as u32,
         refs: 1,
     });
     i
+}
+
+/// The hash an attribute-table key was indexed under.
+fn attr_key_hash(key: &AttrKey<'_>) -> u64 {
+    match key {
+        AttrKey::Attr(a) => hash_of(&**a),
+        AttrKey::Dict(d) => hash_of(&**d),
+        AttrKey::Loc(l) => loc_hash(l),
+        AttrKey::FileLineCol { file, line, column } => file_loc_hash(*file, *line, *column),
+    }
+}
+
+/// The hash of a `file:line:col` location by its file name's entry.
+fn file_loc_hash(file: u32, line: u32, column: u32) -> u64 {
+    hash_of(&(file, line, column))
 }
 
 fn hash_of<T: Hash + ?Sized>(key: &T) -> u64 {
     FxBuildHasher.hash_one(key)
 }
 
-/// The hash of a location key. A file location hashes the length of its
-/// file name, not the text: equal locations still hash alike, and the
-/// many locations of a file differ by line and column.
+/// The hash of a location key (other than `file:line:col`). A file range
+/// hashes the length of its file name, not the text: equal locations
+/// still hash alike, and the many locations of a file differ by line and
+/// column.
 fn loc_hash(loc: &Location) -> u64 {
     match loc {
         Location::FileLineCol { file, line, column } => hash_of(&(file.len(), *line, *column)),
@@ -241,6 +289,10 @@ pub struct Numbering<'m> {
     attr_number: Vec<u64>,
     type_number: Vec<u64>,
     op_name_number: Vec<u64>,
+    /// Entry indices of attrs / types / op names in final order.
+    attr_order: Vec<usize>,
+    type_order: Vec<usize>,
+    op_name_order: Vec<usize>,
     /// `builtin` resources referenced by `dense_resource`, first use order.
     pub resources: Vec<String>,
     resource_index: FxHashMap<String, usize>,
@@ -332,12 +384,16 @@ impl EntrySink for NumberingSink<'_, '_> {
 
 impl<'m> Numbering<'m> {
     /// `origin`: the file the module was read from, whose op registration
-    /// is kept when re-writing at version 5 or later.
+    /// is kept when re-writing at version 5 or later. `None` when
+    /// `check_split` and an op keeps inherent attributes in its
+    /// dictionary (a module parsed from text): they must be split into
+    /// properties first (found on the walk numbering needs anyway).
     pub fn new(
         module: &'m Module,
         version: u64,
         origin: Option<&'m BytecodeOrigin>,
-    ) -> Numbering<'m> {
+        check_split: bool,
+    ) -> Option<Numbering<'m>> {
         let unnumbered = ValueRecord {
             id: u64::MAX,
             ty: NONE,
@@ -364,6 +420,9 @@ impl<'m> Numbering<'m> {
             attr_number: Vec::new(),
             type_number: Vec::new(),
             op_name_number: Vec::new(),
+            attr_order: Vec::new(),
+            type_order: Vec::new(),
+            op_name_order: Vec::new(),
             resources: Vec::new(),
             resource_index: FxHashMap::default(),
             value_records: vec![unnumbered; module.values.len()],
@@ -374,27 +433,34 @@ impl<'m> Numbering<'m> {
             version,
             origin: origin.filter(|o| o.version >= 5),
         };
-        n.compute_isolation(module);
-        // Every op (nearly always) has a location entry of its own.
-        n.loc_index.0.reserve(n.ops.len(), |&(h, _)| h);
-        n.attrs.reserve(n.ops.len());
+        let block_arguments = n.compute_isolation(module, check_split)?;
+        // Every op and block argument (nearly always) has a location
+        // entry of its own: room for them all and some other attributes,
+        // so that the entries are not copied while growing (a large
+        // module's are megabytes). (Nothing to rehash yet.)
+        let locations = n.ops.len() + block_arguments;
+        n.loc_index.0.reserve(locations, |_| 0);
+        n.attrs.reserve(locations + locations / 8 + 64);
+        n.property_attrs.reserve(2 * n.ops.len());
         n.number_ir(module);
-        n.attr_number = finalize(&n.attrs, |e| e.refs, |e| e.dialect);
-        n.type_number = finalize(&n.types, |e| e.refs, |e| e.dialect);
-        n.op_name_number = finalize(&n.op_names, |e| e.refs, |e| e.dialect);
-        n
+        (n.attr_order, n.attr_number) =
+            finalize(&n.attrs, |e| e.refs.into(), |e| e.dialect as usize);
+        (n.type_order, n.type_number) =
+            finalize(&n.types, |e| e.refs.into(), |e| e.dialect as usize);
+        (n.op_name_order, n.op_name_number) = finalize(&n.op_names, |e| e.refs, |e| e.dialect);
+        Some(n)
     }
 
-    pub fn attr_order(&self) -> Vec<usize> {
-        order_of(&self.attr_number)
+    pub fn attr_order(&self) -> &[usize] {
+        &self.attr_order
     }
 
-    pub fn type_order(&self) -> Vec<usize> {
-        order_of(&self.type_number)
+    pub fn type_order(&self) -> &[usize] {
+        &self.type_order
     }
 
-    pub fn op_name_order(&self) -> Vec<usize> {
-        order_of(&self.op_name_number)
+    pub fn op_name_order(&self) -> &[usize] {
+        &self.op_name_order
     }
 
     /// The final number of attribute entry `entry`.
@@ -460,9 +526,32 @@ impl<'m> Numbering<'m> {
     }
 
     pub fn loc(&self, loc: &Location) -> u64 {
-        self.attr_number[self
-            .find_loc(loc_hash(loc), loc)
-            .expect("numbered location")]
+        let entry = match loc {
+            Location::FileLineCol { file, line, column } => self
+                .file_entry(file)
+                .and_then(|f| self.find_file_loc(f, *line, *column)),
+            _ => self.find_loc(loc_hash(loc), loc),
+        };
+        self.attr_number[entry.expect("numbered location")]
+    }
+
+    /// The attribute entry of the string naming `file`, if numbered.
+    fn file_entry(&self, file: &Arc<str>) -> Option<u32> {
+        match self.file_index.get(&(Arc::as_ptr(file) as *const u8)) {
+            Some(&(_, i)) => Some(i as u32),
+            // The same name in another allocation.
+            None => {
+                let attr = builtin_attrs::string_attribute(file);
+                self.find_attr(hash_of(&attr), &attr).map(|i| i as u32)
+            }
+        }
+    }
+
+    fn find_file_loc(&self, file: u32, line: u32, column: u32) -> Option<usize> {
+        let key = (file, line, column);
+        self.loc_index.find(file_loc_hash(file, line, column), |i| {
+            matches!(self.attrs[i].key, AttrKey::FileLineCol { file, line, column } if (file, line, column) == key)
+        })
     }
 
     pub fn type_(&self, ty: &Type) -> u64 {
@@ -529,7 +618,14 @@ impl<'m> Numbering<'m> {
             _ => self.number_builtin_dialect(),
         };
         let key = AttrKey::Attr(attr.keep());
-        let i = add_entry(&mut self.attr_index, &mut self.attrs, hash, key, dialect);
+        let i = add_entry(
+            &mut self.attr_index,
+            &mut self.attrs,
+            hash,
+            key,
+            dialect,
+            attr_key_hash,
+        );
         // Nested entries are numbered by a dry run of the encoder.
         builtin_attrs::encode(attr.get(), &mut NumberingSink { n: self });
         i as u32
@@ -542,7 +638,14 @@ impl<'m> Numbering<'m> {
         }
         let dialect = self.number_builtin_dialect();
         let key = AttrKey::Dict(entries.keep());
-        let i = add_entry(&mut self.dict_index, &mut self.attrs, hash, key, dialect);
+        let i = add_entry(
+            &mut self.dict_index,
+            &mut self.attrs,
+            hash,
+            key,
+            dialect,
+            attr_key_hash,
+        );
         builtin_attrs::encode_dictionary(entries.get(), &mut NumberingSink { n: self });
         i as u32
     }
@@ -562,23 +665,89 @@ impl<'m> Numbering<'m> {
     }
 
     fn find_or_add_loc(&mut self, loc: Key<'_, 'm, Location>) -> u32 {
+        if let Location::FileLineCol { file, line, column } = loc.get() {
+            return self.find_or_add_file_loc(file, *line, *column);
+        }
         let hash = loc_hash(loc.get());
         if let Some(i) = self.find_loc(hash, loc.get()) {
             return count_use(&mut self.attrs, i);
         }
         let dialect = self.number_builtin_dialect();
         let key = AttrKey::Loc(loc.keep());
-        let i = add_entry(&mut self.loc_index, &mut self.attrs, hash, key, dialect);
+        let i = add_entry(
+            &mut self.loc_index,
+            &mut self.attrs,
+            hash,
+            key,
+            dialect,
+            attr_key_hash,
+        );
         // A file location refers to nothing but its file name: numbered
         // directly rather than by a dry run of the encoder (one per op).
         let mut sink = NumberingSink { n: self };
         match loc.get() {
             Location::Unknown => {}
-            Location::FileLineCol { file, .. } | Location::FileRange { file, .. } => {
-                sink.file_name(file)
-            }
+            Location::FileRange { file, .. } => sink.file_name(file),
             other => builtin_attrs::encode_location(other, &mut sink),
         }
+        i as u32
+    }
+
+    fn find_or_add_file_loc(&mut self, file: &Arc<str>, line: u32, column: u32) -> u32 {
+        // Locations of one file come in runs.
+        let ptr = Arc::as_ptr(file) as *const u8;
+        let file_entry = match self.last_file {
+            Some((last, i)) if last == ptr => Some(i as u32),
+            _ => {
+                let found = self.file_entry(file);
+                if let Some(f) = found {
+                    // Kept for the next location of this allocation.
+                    self.file_index
+                        .entry(ptr)
+                        .or_insert_with(|| (file.clone(), f as usize));
+                    self.last_file = Some((ptr, f as usize));
+                }
+                found
+            }
+        };
+        if let Some(f) = file_entry
+            && let Some(i) = self.find_file_loc(f, line, column)
+        {
+            return count_use(&mut self.attrs, i);
+        }
+        let i = self.attrs.len();
+        let dialect = self.number_builtin_dialect() as u32;
+        let key = |file| AttrKey::FileLineCol { file, line, column };
+        let file = match file_entry {
+            // Nearly always: the entry is pushed whole, once.
+            Some(f) => {
+                push(
+                    &mut self.attrs,
+                    Entry {
+                        key: key(f),
+                        dialect,
+                        refs: 1,
+                    },
+                );
+                count_use(&mut self.attrs, f as usize)
+            }
+            // The file name is numbered after the location, as upstream
+            // does: the entry is completed once it has its number.
+            None => {
+                self.attrs.push(Entry {
+                    key: key(NONE),
+                    dialect,
+                    refs: 1,
+                });
+                NumberingSink { n: self }.file_name(file);
+                let f = self.last_file.map_or(NONE, |(_, f)| f as u32);
+                self.attrs[i].key = key(f);
+                f
+            }
+        };
+        let (attrs, hash) = (&self.attrs, file_loc_hash(file, line, column));
+        self.loc_index
+            .insert(hash, i, |j| attr_key_hash(&attrs[j].key));
         i as u32
     }
 
@@ -613,6 +782,7 @@ impl<'m> Numbering<'m> {
             hash,
             ty.keep(),
             dialect,
+            |t| hash_of(&**t),
         );
         builtin_types::encode(ty.get(), &mut NumberingSink { n: self });
         i as u32
@@ -664,82 +834,96 @@ impl<'m> Numbering<'m> {
     /// Pre-order op ids (the order the IR section is written in) with
     /// their subtree sizes, and which ops with regions use no value
     /// defined outside them (their regions are written as isolated).
-    fn compute_isolation(&mut self, module: &Module) {
-        // Pass 1: ids and sizes, and the op whose region defines each
-        // value (uses may come before definitions).
-        enum Item<'a> {
-            Enter(&'a Op, u32),
-            Leave(u32),
-        }
+    /// One walk of the IR (it is large and out of cache): a use of a
+    /// value defined earlier is resolved at once, one defined later (or
+    /// never) after the walk. The number of block arguments; `None` if
+    /// `check_split` finds an op to split (see `new`).
+    fn compute_isolation(&mut self, module: &Module, check_split: bool) -> Option<usize> {
+        // The op whose region defines each value, by value index.
         let mut owner: Vec<u32> = vec![NONE; module.values.len()];
-        let mut set_owner = |v: &ValueId, op: u32| {
+        // Whether some value is defined twice (malformed IR): a use seen
+        // before the second definition would have used the first one.
+        let mut redefined = false;
+        let mut set_owner = |owner: &mut [u32], v: &ValueId, op: u32| {
             if let Some(slot) = owner.get_mut(v.index()) {
+                redefined |= *slot != NONE;
                 *slot = op;
             }
         };
-        let mut work = vec![Item::Enter(&module.op, NONE)];
-        while let Some(item) = work.pop() {
-            let (op, parent) = match item {
-                Item::Leave(id) => {
-                    let id = id as usize;
-                    self.subtree_sizes[id] = (self.subtree_sizes.len() - id) as u32;
-                    continue;
-                }
-                Item::Enter(op, parent) => (op, parent),
-            };
-            let id = self.subtree_sizes.len() as u32;
-            self.subtree_sizes.push(1);
-            op.results.iter().for_each(|r| set_owner(r, parent));
-            if op.regions.is_empty() {
-                continue;
+        // The op whose region holds each op, by pre-order id.
+        let mut parents: Vec<u32> = Vec::with_capacity(module.values.len() + 1);
+        self.ops.reserve(module.values.len() + 1);
+        let mut later: Vec<(u32, u32)> = Vec::new(); // (user op, value)
+        let mut block_arguments = 0usize;
+        let mut work = vec![(&module.op, NONE)];
+        while let Some((op, parent)) = work.pop() {
+            if check_split && keeps_inherent_attributes(op) {
+                return None;
             }
-            work.push(Item::Leave(id));
+            let id = parents.len() as u32;
+            parents.push(parent);
+            self.ops.push(OpRecord {
+                isolated: !op.regions.is_empty(),
+                ..UNNUMBERED_OP
+            });
+            for v in &op.operands {
+                match owner.get(v.index()) {
+                    Some(&NONE) => later.push((id, v.index() as u32)),
+                    def => mark_use(&mut self.ops, &parents, id, def.copied().unwrap_or(NONE)),
+                }
+            }
+            op.results
+                .iter()
+                .for_each(|r| set_owner(&mut owner, r, parent));
             for region in op.regions.iter().rev() {
                 for block in region.blocks.iter().rev() {
-                    block.arguments.iter().for_each(|a| set_owner(a, id));
-                    work.extend(block.ops.iter().rev().map(|inner| Item::Enter(inner, id)));
+                    block_arguments += block.arguments.len();
+                    block
+                        .arguments
+                        .iter()
+                        .for_each(|a| set_owner(&mut owner, a, id));
+                    work.extend(block.ops.iter().rev().map(|inner| (inner, id)));
                 }
             }
         }
-        let record = OpRecord {
-            name: NONE,
-            location: NONE,
-            dictionary: NONE,
-            properties: NONE,
-            regions: NONE,
-            isolated: false,
-        };
-        self.ops = vec![record; self.subtree_sizes.len()];
-        // Pass 2: a use marks every enclosing op strictly inside the
-        // defining region's op as not isolated.
-        let mut open: Vec<(u32, u32)> = Vec::new(); // (id, end of subtree)
-        let mut work = vec![&module.op];
-        let mut next_id = 0u32;
-        while let Some(op) = work.pop() {
-            let id = next_id;
-            next_id += 1;
-            while open.last().is_some_and(|&(_, end)| end <= id) {
-                open.pop();
+        if redefined {
+            self.mark_all_uses(module, &owner, &parents);
+        } else {
+            for (id, v) in later {
+                mark_use(&mut self.ops, &parents, id, owner[v as usize]);
             }
+        }
+        // Parents come before their ops: sizes add up in reverse.
+        let mut sizes = vec![1u32; parents.len()];
+        for id in (1..parents.len()).rev() {
+            let parent = parents[id];
+            if parent != NONE {
+                sizes[parent as usize] += sizes[id];
+            }
+        }
+        self.subtree_sizes = sizes;
+        Some(block_arguments)
+    }
+
+    /// Isolation from every use again, with the final owner of each value
+    /// (the walk above resolved uses as it met them).
+    fn mark_all_uses(&mut self, module: &Module, owner: &[u32], parents: &[u32]) {
+        let mut work = vec![&module.op];
+        let mut id = 0u32;
+        while let Some(op) = work.pop() {
+            // Ancestors come first in pre-order: reset before any use
+            // inside marks them.
+            self.ops[id as usize].isolated = !op.regions.is_empty();
             for v in &op.operands {
                 let def = owner.get(v.index()).copied().unwrap_or(NONE);
-                for &(anc, _) in open.iter().rev() {
-                    if anc == def {
-                        break;
-                    }
-                    self.ops[anc as usize].isolated = false;
-                }
+                mark_use(&mut self.ops, parents, id, def);
             }
-            if op.regions.is_empty() {
-                continue;
-            }
-            self.ops[id as usize].isolated = true;
-            open.push((id, id + self.subtree_sizes[id as usize]));
             for region in op.regions.iter().rev() {
                 for block in region.blocks.iter().rev() {
                     work.extend(block.ops.iter().rev());
                 }
             }
+            id += 1;
         }
     }
 
@@ -876,10 +1060,13 @@ impl<'m> Numbering<'m> {
     fn number_op(&mut self, op: &'m Op, id: u32, next: &mut u64) {
         let name = self.number_op_name(&op.name);
         let values = self.values;
+        let mut result_use_orders = false;
         for (k, &r) in op.results.iter().enumerate() {
             let value_id = *next;
             *next += 1;
-            let ty = values.get(r.index()).map_or(&NONE_TYPE, |data| &data.ty);
+            let data = values.get(r.index());
+            result_use_orders |= data.is_some_and(|d| d.use_list_order.is_some());
+            let ty = data.map_or(&NONE_TYPE, |data| &data.ty);
             let ty = self.number_result_type(name, k, ty);
             if let Some(record) = self.value_records.get_mut(r.index()) {
                 *record = ValueRecord {
@@ -923,6 +1110,7 @@ impl<'m> Numbering<'m> {
         record.location = location;
         record.dictionary = dictionary;
         record.properties = properties;
+        record.result_use_orders = result_use_orders;
     }
 }
 
@@ -935,6 +1123,39 @@ struct PendingRegion<'m> {
     first_op: u32,
     /// Id of the first value it defines.
     first_value: u64,
+}
+
+/// Whether `op` has inherent attributes in its dictionary, as
+/// `ops::has_unsplit_inherent_attributes` asks of a whole module. Most
+/// ops read from bytecode have no discardable attributes: only those pay
+/// for the definition lookup.
+fn keeps_inherent_attributes(op: &Op) -> bool {
+    !op.attributes.is_empty()
+        && ops::lookup(&op.name)
+            .is_some_and(|def| op.attributes.iter().any(|(name, _)| def.is_inherent(name)))
+}
+
+/// An op record before numbering.
+const UNNUMBERED_OP: OpRecord = OpRecord {
+    name: NONE,
+    location: NONE,
+    dictionary: NONE,
+    properties: NONE,
+    regions: NONE,
+    isolated: false,
+    result_use_orders: false,
+};
+
+/// A use in op `user` of a value defined in a region of op `def` (`NONE`:
+/// outside the module's ops): every op holding the user strictly inside
+/// `def` is not isolated.
+#[inline(always)]
+fn mark_use(ops: &mut [OpRecord], parents: &[u32], user: u32, def: u32) {
+    let mut anc = parents[user as usize];
+    while anc != NONE && anc != def {
+        ops[anc as usize].isolated = false;
+        anc = parents[anc as usize];
+    }
 }
 
 /// The attribute fields of a registered op's properties in written order:
@@ -976,18 +1197,15 @@ impl Iterator for PropertyFields {
     }
 }
 
-fn order_of(numbers: &[u64]) -> Vec<usize> {
-    let mut order = vec![0usize; numbers.len()];
-    for (entry, &n) in numbers.iter().enumerate() {
-        order[n as usize] = entry;
-    }
-    order
-}
-
-/// Final numbers: stable sort by reference count (descending), then
-/// group by dialect within each band of indices that share a varint
-/// length, preferring the dialect that ended the previous band.
-fn finalize<T>(entries: &[T], refs: impl Fn(&T) -> u64, dialect: impl Fn(&T) -> usize) -> Vec<u64> {
+/// Final order (entry indices) and numbers (by entry index): stable sort
+/// by reference count (descending), then group by dialect within each
+/// band of indices that share a varint length, preferring the dialect
+/// that ended the previous band.
+fn finalize<T>(
+    entries: &[T],
+    refs: impl Fn(&T) -> u64,
+    dialect: impl Fn(&T) -> usize,
+) -> (Vec<usize>, Vec<u64>) {
     let mut order: Vec<usize> = (0..entries.len()).collect();
     order.sort_by(|&a, &b| refs(&entries[b]).cmp(&refs(&entries[a])));
     let mut first_dialect = 0usize;
@@ -1014,5 +1232,80 @@ fn finalize<T>(entries: &[T], refs: impl Fn(&T) -> u64, dialect: impl Fn(&T) -> 
     for (n, &entry) in order.iter().enumerate() {
         numbers[entry] = n as u64;
     }
-    numbers
+    (order, numbers)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::Block;
+
+    fn with_region(name: &str, ops: Vec<Op>) -> Op {
+        let mut op = Op::new(name, Location::Unknown);
+        op.regions.push(Region {
+            blocks: vec![Block {
+                ops,
+                ..Block::default()
+            }],
+        });
+        op
+    }
+
+    fn isolated(module: &Module) -> Vec<bool> {
+        let n = Numbering::new(module, 6, None, false).unwrap();
+        n.ops.iter().map(|r| r.isolated).collect()
+    }
+
+    #[test]
+    fn uses_before_definitions_and_redefinitions_are_seen() {
+        let mut m = Module::new(Location::Unknown);
+        let ty = Type::Index;
+        let (later, twice, own) = (
+            m.new_value(ty.clone(), None),
+            m.new_value(ty.clone(), None),
+            m.new_value(ty, None),
+        );
+        let user = |v| {
+            let mut op = Op::new("test.use", Location::Unknown);
+            op.operands.push(v);
+            op
+        };
+        let definer = |v| {
+            let mut op = Op::new("test.def", Location::Unknown);
+            op.results.push(v);
+            op
+        };
+        // Pre-order ids: module 0, a 1 (use 2), def 3, b 4 (def 5, use 6),
+        // c 7 (def 8, use 9), def 10.
+        m.body_mut().ops = vec![
+            with_region("test.a", vec![user(later)]),
+            definer(later),
+            with_region("test.b", vec![definer(own), user(own)]),
+            with_region("test.c", vec![definer(twice), user(twice)]),
+            definer(twice),
+        ];
+        let iso = isolated(&m);
+        assert!(!iso[1], "a uses a value defined after it");
+        assert!(iso[4], "b uses only its own value");
+        assert!(!iso[7], "c uses a value last defined outside it");
+    }
+
+    #[test]
+    fn file_locations_of_one_name_in_two_allocations_are_one_entry() {
+        let mut m = Module::new(Location::Unknown);
+        m.body_mut().ops = vec![
+            Op::new("test.a", Location::file_line_col("f.mlir", 1, 2)),
+            Op::new("test.b", Location::file_line_col("f.mlir", 1, 2)),
+        ];
+        let n = Numbering::new(&m, 6, None, false).unwrap();
+        let file_locs: Vec<u32> = n
+            .attrs
+            .iter()
+            .filter(|e| matches!(e.key, AttrKey::FileLineCol { .. }))
+            .map(|e| e.refs)
+            .collect();
+        assert_eq!(file_locs, [2]);
+        let third = Location::file_line_col("f.mlir", 1, 2);
+        assert_eq!(n.loc(&third), n.attr_entry(n.ops[1].location));
+    }
 }
