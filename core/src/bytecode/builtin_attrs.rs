@@ -458,6 +458,28 @@ fn write_affine_map(sink: &mut dyn EntrySink, map: &AffineMap) {
 }
 
 /// Decodes the custom encoding of a builtin attribute (the whole entry).
+/// The parameters of a `FileLineColLoc`.
+fn file_line_col(r: &mut Reader<'_>, lookup: &dyn EntryLookup) -> Decoded<Location> {
+    let at = r.offset();
+    let file = lookup.file_name(r.varint()?, at)?;
+    let line = u32_varint(r, "line")?;
+    let column = u32_varint(r, "column")?;
+    Ok(Location::FileLineCol { file, line, column })
+}
+
+/// A custom-encoded entry as a `FileLineColLoc` (the reader's fast path
+/// for op locations): `None` when the entry encodes something else.
+/// Leaves trailing bytes to the caller.
+pub fn decode_file_line_col(
+    r: &mut Reader<'_>,
+    lookup: &dyn EntryLookup,
+) -> Decoded<Option<Location>> {
+    if r.varint()? != FILE_LINE_COL_LOC {
+        return Ok(None);
+    }
+    file_line_col(r, lookup).map(Some)
+}
+
 pub fn decode(r: &mut Reader<'_>, lookup: &dyn EntryLookup) -> Decoded<Attribute> {
     let code_at = r.offset();
     let code = r.varint()?;
@@ -542,13 +564,7 @@ pub fn decode(r: &mut Reader<'_>, lookup: &dyn EntryLookup) -> Decoded<Attribute
             let caller = Box::new(location(r, lookup)?);
             Attribute::Location(Box::new(Location::CallSite { callee, caller }))
         }
-        FILE_LINE_COL_LOC => {
-            let at = r.offset();
-            let file = lookup.file_name(r.varint()?, at)?;
-            let line = u32_varint(r, "line")?;
-            let column = u32_varint(r, "column")?;
-            Attribute::Location(Box::new(Location::FileLineCol { file, line, column }))
-        }
+        FILE_LINE_COL_LOC => Attribute::Location(Box::new(file_line_col(r, lookup)?)),
         FUSED_LOC => Attribute::Location(Box::new(Location::Fused {
             locations: locations(r, lookup)?,
             metadata: None,

@@ -420,10 +420,7 @@ impl<'s, 'a> IrReader<'s, 'a> {
     fn location(&mut self) -> Result<Location> {
         let at = self.reader().offset();
         let index = self.reader().varint()?;
-        match self.s.table.attribute_ref(index, at)? {
-            Attribute::Location(loc) => Ok((**loc).clone()),
-            _ => Err(BytecodeError::new(at, "expected a location attribute")),
-        }
+        self.s.table.location(index, at)
     }
 
     fn type_(&mut self) -> Result<Type> {

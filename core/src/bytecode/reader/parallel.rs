@@ -54,6 +54,8 @@ pub(super) fn read_ir_parallel<'a>(s: &mut Structure<'a>, min_bytes: usize) -> R
     }
     let second_jobs = jobs.split_off(split);
     let mut second_structure = s.clone();
+    // Its own file name: the threads do not count references to one.
+    second_structure.table.forget_file_name();
     let (first, second) = std::thread::scope(|scope| {
         // The thread owns its table copy, so freeing it overlaps the
         // first thread's work.
