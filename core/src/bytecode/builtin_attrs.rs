@@ -467,17 +467,19 @@ fn file_line_col(r: &mut Reader<'_>, lookup: &dyn EntryLookup) -> Decoded<Locati
     Ok(Location::FileLineCol { file, line, column })
 }
 
-/// A custom-encoded entry as a `FileLineColLoc` (the reader's fast path
-/// for op locations): `None` when the entry encodes something else.
-/// Leaves trailing bytes to the caller.
-pub fn decode_file_line_col(
-    r: &mut Reader<'_>,
-    lookup: &dyn EntryLookup,
-) -> Decoded<Option<Location>> {
-    if r.varint()? != FILE_LINE_COL_LOC {
-        return Ok(None);
+/// A custom-encoded entry as a `FileLineColLoc`'s (file name attribute
+/// index, line, column), for the reader's fast path for op locations:
+/// `None` when the entry encodes something else or does not decode (the
+/// caller then decodes it with `decode`, which reports why). Leaves
+/// trailing bytes to the caller.
+pub fn decode_file_line_col(r: &mut Reader<'_>) -> Option<(u64, u32, u32)> {
+    if r.varint().ok()? != FILE_LINE_COL_LOC {
+        return None;
     }
-    file_line_col(r, lookup).map(Some)
+    let file = r.varint().ok()?;
+    let line = u32::try_from(r.varint().ok()?).ok()?;
+    let column = u32::try_from(r.varint().ok()?).ok()?;
+    Some((file, line, column))
 }
 
 pub fn decode(r: &mut Reader<'_>, lookup: &dyn EntryLookup) -> Decoded<Attribute> {

@@ -95,6 +95,22 @@ impl<'a> Reader<'a> {
             self.pos += len;
             return Ok(value >> len);
         }
+        // Fewer than eight bytes left (entries and property blobs are
+        // short slices): assemble the bytes present.
+        let rest = &self.data[self.pos..];
+        if let Some(&first) = rest.first()
+            && first != 0
+        {
+            let len = first.trailing_zeros() as usize + 1;
+            if let Some(bytes) = rest.get(..len) {
+                let word = bytes
+                    .iter()
+                    .rev()
+                    .fold(0u64, |word, &b| (word << 8) | u64::from(b));
+                self.pos += len;
+                return Ok(word >> len);
+            }
+        }
         let first = self.byte()?;
         if first & 1 == 1 {
             return Ok(u64::from(first >> 1));

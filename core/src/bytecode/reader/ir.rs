@@ -65,17 +65,39 @@ pub(super) struct OpKind {
     pub full_name: String,
     pub registered: bool,
     pub definition: Option<&'static ops::OpDefinition>,
+    /// The attributes of `definition` in the order its properties encode
+    /// them, as (name, optional): before version 6 segment sizes are
+    /// ordinary required attributes, all in name order.
+    pub fields: Box<[(&'static str, bool)]>,
 }
 
-pub(super) fn op_kinds(names: &[super::OpName<'_>], dialects: &[&str]) -> Vec<OpKind> {
+pub(super) fn op_kinds(
+    names: &[super::OpName<'_>],
+    dialects: &[&str],
+    version: u64,
+) -> Vec<OpKind> {
     names
         .iter()
         .map(|name| {
             let full_name = name.full_name(dialects);
+            let definition = ops::lookup(&full_name);
+            let fields = definition.map_or_else(Default::default, |def| {
+                let attributes = def.attributes.iter().map(|a| (a.name, a.optional));
+                if version < 6 {
+                    let mut fields: Vec<_> = attributes
+                        .chain(def.segments.iter().map(|s| (s.name, false)))
+                        .collect();
+                    fields.sort_by(|a, b| a.0.cmp(b.0));
+                    fields.into()
+                } else {
+                    attributes.collect()
+                }
+            });
             OpKind {
                 registered: name.registered,
-                definition: ops::lookup(&full_name),
+                definition,
                 full_name,
+                fields,
             }
         })
         .collect()
@@ -530,7 +552,6 @@ impl<'s, 'a> IrReader<'s, 'a> {
                 format!("invalid op name index {name_index}"),
             ));
         };
-        let (registered, definition) = (kind.registered, kind.definition);
         let name = kind.full_name.clone();
         let mask_at = self.reader().offset();
         let mask = self.reader().byte()?;
@@ -560,7 +581,7 @@ impl<'s, 'a> IrReader<'s, 'a> {
                     format!("invalid properties index {index}"),
                 ));
             };
-            self.decode_properties(&mut op, registered, definition, blob_at, blob)?;
+            decode_properties(self.s, &mut op, name_index, blob_at, blob)?;
         } else if version < 5 {
             // Before version 5 inherent attributes sit in the dictionary.
             ops::split_inherent_attributes(&mut op);
@@ -672,95 +693,87 @@ impl<'s, 'a> IrReader<'s, 'a> {
         }
         path
     }
+}
 
-    fn decode_properties(
-        &mut self,
-        op: &mut Op,
-        registered: bool,
-        definition: Option<&'static ops::OpDefinition>,
-        at: usize,
-        blob: &'a [u8],
-    ) -> Result<()> {
-        let mut r = Reader::new(blob, at);
-        if !registered {
-            // An unregistered op stores its properties as one dictionary.
-            let index_at = r.offset();
-            let attr = self.s.table.attribute(r.varint()?, index_at)?;
-            if !matches!(attr, Attribute::Dictionary(_)) {
-                return Err(BytecodeError::new(
-                    index_at,
-                    "properties of an unregistered op must be a dictionary",
-                ));
-            }
-            if !r.is_empty() {
-                return Err(r.error("unexpected trailing data in properties"));
-            }
-            op.properties = Some(Box::new(attr));
-            return Ok(());
-        }
-        let Some(def) = definition else {
-            op.opaque_properties = Some(blob.into());
-            return Ok(());
-        };
-        let version = self.s.version;
-        // (name, optional); before version 6 segment sizes are ordinary
-        // required attributes in name order.
-        let attributes = def.attributes.iter().map(|a| (a.name, a.optional));
-        let fields: Vec<(&str, bool)> = if version < 6 {
-            let mut fields: Vec<_> = attributes
-                .chain(def.segments.iter().map(|s| (s.name, false)))
-                .collect();
-            fields.sort_by(|a, b| a.0.cmp(b.0));
-            fields
-        } else {
-            attributes.collect()
-        };
-        let mut entries: Vec<NamedAttribute> =
-            Vec::with_capacity(fields.len() + def.segments.len());
-        for (name, optional) in fields {
-            let field_at = r.offset();
-            let v = r.varint()?;
-            let index = if optional {
-                if v == 0 {
-                    continue;
-                }
-                if v & 1 == 0 {
-                    return Err(BytecodeError::new(
-                        field_at,
-                        format!("invalid optional attribute encoding for '{name}'"),
-                    ));
-                }
-                v >> 1
-            } else {
-                v
-            };
-            entries.push((name.to_string(), self.s.table.attribute(index, field_at)?));
-        }
-        if version >= 6 {
-            for seg in def.segments {
-                let sizes = read_segment_sizes(&mut r, seg.len)?;
-                let data = sizes.iter().flat_map(|v| v.to_le_bytes()).collect();
-                entries.push((
-                    seg.name.to_string(),
-                    Attribute::DenseArray {
-                        element: Type::i(32),
-                        data,
-                    },
-                ));
-            }
+/// Decodes the properties blob of `op` (op name `kind` of `s`).
+fn decode_properties<'a>(
+    s: &mut Structure<'a>,
+    op: &mut Op,
+    kind: usize,
+    at: usize,
+    blob: &'a [u8],
+) -> Result<()> {
+    let mut r = Reader::new(blob, at);
+    let kind = &s.op_kinds[kind];
+    if !kind.registered {
+        // An unregistered op stores its properties as one dictionary.
+        let index_at = r.offset();
+        let attr = s.table.attribute(r.varint()?, index_at)?;
+        if !matches!(attr, Attribute::Dictionary(_)) {
+            return Err(BytecodeError::new(
+                index_at,
+                "properties of an unregistered op must be a dictionary",
+            ));
         }
         if !r.is_empty() {
-            return Err(r.error(format!(
-                "unexpected trailing data in the properties of {}",
-                op.name
-            )));
+            return Err(r.error("unexpected trailing data in properties"));
         }
-        entries.sort_by(|a, b| a.0.cmp(&b.0));
-        if !entries.is_empty() {
-            op.properties = Some(Box::new(Attribute::Dictionary(entries)));
-        }
-        Ok(())
+        op.properties = Some(Box::new(attr));
+        return Ok(());
     }
+    let Some(def) = kind.definition else {
+        op.opaque_properties = Some(blob.into());
+        return Ok(());
+    };
+    let version = s.version;
+    let mut entries: Vec<NamedAttribute> =
+        Vec::with_capacity(kind.fields.len() + def.segments.len());
+    for &(name, optional) in kind.fields.iter() {
+        let field_at = r.offset();
+        let v = r.varint()?;
+        let index = if optional {
+            if v == 0 {
+                continue;
+            }
+            if v & 1 == 0 {
+                return Err(BytecodeError::new(
+                    field_at,
+                    format!("invalid optional attribute encoding for '{name}'"),
+                ));
+            }
+            v >> 1
+        } else {
+            v
+        };
+        entries.push((name.to_string(), s.table.attribute(index, field_at)?));
+    }
+    if version >= 6 {
+        for seg in def.segments {
+            let sizes = read_segment_sizes(&mut r, seg.len)?;
+            let data = sizes.iter().flat_map(|v| v.to_le_bytes()).collect();
+            entries.push((
+                seg.name.to_string(),
+                Attribute::DenseArray {
+                    element: Type::i(32),
+                    data,
+                },
+            ));
+        }
+    }
+    if !r.is_empty() {
+        return Err(r.error(format!(
+            "unexpected trailing data in the properties of {}",
+            op.name
+        )));
+    }
+    // Already in name order unless segments were appended.
+    if !entries.is_sorted_by(|a, b| a.0 <= b.0) {
+        entries.sort_by(|a, b| a.0.cmp(&b.0));
+    }
+    if !entries.is_empty() {
+        op.properties = Some(Box::new(Attribute::Dictionary(entries)));
+    }
+    Ok(())
 }
 
 /// A fixed-length i32 array written natively (version 6): dense

@@ -38,6 +38,7 @@ pub(super) fn read_ir_parallel<'a>(s: &mut Structure<'a>, min_bytes: usize) -> R
         jobs.push(take_shell(&mut module, deferred)?);
     }
     if jobs.len() < 2 || bytes < min_bytes {
+        module.values.reserve(values_hint(&jobs));
         let done = decode_all(s, jobs, &mut module.values)?;
         put_back(&mut module, done)?;
         module.renumber_values();
@@ -53,6 +54,10 @@ pub(super) fn read_ir_parallel<'a>(s: &mut Structure<'a>, min_bytes: usize) -> R
         split += 1;
     }
     let second_jobs = jobs.split_off(split);
+    // Sized once: growing the vectors would copy them (and touch fresh
+    // pages) several times over.
+    let second_hint = values_hint(&second_jobs);
+    module.values.reserve(values_hint(&jobs) + second_hint);
     let mut second_structure = s.clone();
     // Its own file name: the threads do not count references to one.
     second_structure.table.forget_file_name();
@@ -60,7 +65,7 @@ pub(super) fn read_ir_parallel<'a>(s: &mut Structure<'a>, min_bytes: usize) -> R
         // The thread owns its table copy, so freeing it overlaps the
         // first thread's work.
         let second = scope.spawn(move || {
-            let mut values = Vec::new();
+            let mut values = Vec::with_capacity(second_hint);
             decode_all(&mut second_structure, second_jobs, &mut values).map(|done| (done, values))
         });
         let first = decode_all(s, jobs, &mut module.values);
@@ -82,6 +87,25 @@ pub(super) fn read_ir_parallel<'a>(s: &mut Structure<'a>, min_bytes: usize) -> R
     put_back(&mut module, second)?;
     module.renumber_values();
     Ok(module)
+}
+
+/// About how many values `jobs` define: what the first region of each
+/// declares (nested regions add a few), each count bounded by its
+/// section's bytes as `open_region` bounds its reservation.
+fn values_hint(jobs: &[Job<'_>]) -> usize {
+    let declared = |d: &Deferred<'_>| -> usize {
+        let mut r = d.data;
+        match r.varint() {
+            Ok(blocks) if blocks > 0 => {}
+            _ => return 0,
+        }
+        r.varint()
+            .ok()
+            .and_then(|n| usize::try_from(n).ok())
+            .map_or(0, |n| n.min(r.remaining() / 8))
+    };
+    let sum: usize = jobs.iter().map(|(d, _)| declared(d)).sum();
+    sum + sum / 8
 }
 
 fn take_shell<'a>(module: &mut Module, deferred: Deferred<'a>) -> Result<Job<'a>> {

@@ -27,10 +27,11 @@ pub struct EntrySpan<'a> {
 
 #[derive(Clone)]
 pub struct Table<'a> {
-    pub strings: Vec<&'a [u8]>,
+    // Shared (not copied) by the table copies decoding threads take.
+    pub strings: Arc<Vec<&'a [u8]>>,
     pub dialects: Vec<&'a str>,
-    pub attrs: Vec<EntrySpan<'a>>,
-    pub types: Vec<EntrySpan<'a>>,
+    pub attrs: Arc<Vec<EntrySpan<'a>>>,
+    pub types: Arc<Vec<EntrySpan<'a>>>,
     /// Keys of the dialect resources, in handle order.
     /// Key of each dialect resource, `None` for those of other dialects
     /// than `builtin`.
@@ -62,10 +63,10 @@ impl<'a> Table<'a> {
         let type_values = vec![None; types.len()];
         let builtin = dialects.iter().position(|d| *d == "builtin");
         Table {
-            strings,
+            strings: Arc::new(strings),
             dialects,
-            attrs,
-            types,
+            attrs: Arc::new(attrs),
+            types: Arc::new(types),
             resource_keys: Vec::new(),
             attr_slots,
             attr_store: Vec::new(),
@@ -115,8 +116,19 @@ impl<'a> Table<'a> {
             return None;
         }
         let mut r = span.data;
-        let loc = builtin_attrs::decode_file_line_col(&mut r, self).ok()??;
-        r.is_empty().then_some(loc)
+        let (file, line, column) = builtin_attrs::decode_file_line_col(&mut r)?;
+        if !r.is_empty() {
+            return None;
+        }
+        // The file name as last shared; another one takes the table path,
+        // which shares it from then on.
+        let cache = self.last_file.borrow();
+        let (last, name) = cache.as_ref()?;
+        (*last as u64 == file).then(|| Location::FileLineCol {
+            file: name.clone(),
+            line,
+            column,
+        })
     }
 
     fn attr_value(&self, i: usize) -> Option<&Attribute> {
