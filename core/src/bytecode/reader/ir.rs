@@ -124,23 +124,31 @@ struct IrReader<'s, 'a> {
     readers: Vec<Reader<'a>>,
     frames: Vec<Frame>,
     orders: Vec<PendingOrder>,
+    /// Every value so far was created by its definition, in decoding
+    /// order, before any region was deferred: then the values are in
+    /// canonical order (decoding order is the order `renumber_values`
+    /// walks) and need no renumbering.
+    in_order: bool,
 }
 
 pub(super) fn read_ir(s: &mut Structure<'_>) -> Result<Module> {
-    let (module, deferred) = read_ir_with(s, false)?;
+    let (module, deferred, _) = read_ir_with(s, false)?;
     debug_assert!(deferred.is_empty());
     Ok(module)
 }
 
 /// Reads the IR section; with `lazy`, isolated regions below the root op
-/// are returned undecoded (paths relative to `Module::op`).
+/// are returned undecoded (paths relative to `Module::op`). The flag says
+/// whether the values were already in canonical order, so that values
+/// of deferred regions appended in file order keep it.
 pub(super) fn read_ir_with<'a>(
     s: &mut Structure<'a>,
     lazy: bool,
-) -> Result<(Module, Vec<Deferred<'a>>)> {
+) -> Result<(Module, Vec<Deferred<'a>>, bool)> {
     let ir = s.ir;
     let mut r = IrReader::new(s, lazy, ir, Vec::new());
     let root = r.run()?;
+    let in_order = r.in_order;
     let (values, orders, mut deferred) = (r.values, r.orders, r.deferred);
     let (mut module, wrapped) = wrap_root(root, values);
     resolve_use_list_orders(&module.op, &mut module.values, orders)?;
@@ -150,20 +158,31 @@ pub(super) fn read_ir_with<'a>(
             d.path.splice(0..0, [0, 0, 0]);
         }
     }
-    module.renumber_values();
-    Ok((module, deferred))
+    if !in_order {
+        module.renumber_values();
+    }
+    debug_assert!(is_canonical(&module));
+    Ok((module, deferred, in_order))
+}
+
+/// Whether renumbering would leave `module` as it is.
+pub(super) fn is_canonical(module: &Module) -> bool {
+    let mut renumbered = module.clone();
+    renumbered.renumber_values();
+    renumbered == *module
 }
 
 /// Decodes the regions of `op` (deferred by `read_ir_with`) from `data`,
 /// adding their values to `values`. With `lazy`, isolated ops inside are
-/// deferred in turn (paths relative to `op`).
+/// deferred in turn (paths relative to `op`). The flag says whether the
+/// values were added in canonical order (see `IrReader::in_order`).
 pub(super) fn read_deferred<'a>(
     s: &mut Structure<'a>,
     op: Op,
     deferred: &Deferred<'a>,
     values: &mut Vec<ValueData>,
     lazy: bool,
-) -> Result<(Op, Vec<Deferred<'a>>)> {
+) -> Result<(Op, Vec<Deferred<'a>>, bool)> {
     let mut r = IrReader::new(s, lazy, deferred.data, std::mem::take(values));
     r.pseudo_root = false;
     r.base_depth = deferred.depth;
@@ -179,7 +198,7 @@ pub(super) fn read_deferred<'a>(
     let op = result?;
     // Values of an isolated region are used only inside it.
     resolve_use_list_orders(&op, values, r.orders)?;
-    Ok((op, r.deferred))
+    Ok((op, r.deferred, r.in_order))
 }
 
 /// A `builtin.module` with one block is the module; anything else is
@@ -224,6 +243,7 @@ impl<'s, 'a> IrReader<'s, 'a> {
             readers: vec![data],
             frames: Vec::new(),
             orders: Vec::new(),
+            in_order: true,
         }
     }
 
@@ -412,6 +432,7 @@ impl<'s, 'a> IrReader<'s, 'a> {
             .ok()
             .filter(|&id| id != UNSET)
             .ok_or_else(|| BytecodeError::new(at, "too many values"))?;
+        self.in_order &= self.deferred.is_empty();
         self.values.push(ValueData {
             ty,
             location,
@@ -434,6 +455,7 @@ impl<'s, 'a> IrReader<'s, 'a> {
             return Ok(ValueId(existing));
         }
         // A forward reference: a placeholder the definition fills in.
+        self.in_order = false;
         let id = self.new_value(Type::None, None, at)?;
         self.scopes.last_mut().expect("scope")[local] = id.0;
         Ok(id)

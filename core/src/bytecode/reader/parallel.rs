@@ -8,7 +8,7 @@
 //! read: values are renumbered canonically either way.
 
 use super::Structure;
-use super::ir::{Deferred, read_deferred, read_ir, read_ir_with};
+use super::ir::{Deferred, is_canonical, read_deferred, read_ir, read_ir_with};
 use super::lazy::op_at;
 use crate::bytecode::error::{BytecodeError, Result};
 use crate::ir::{Module, Op, Region, ValueData, ValueId};
@@ -31,7 +31,7 @@ pub(super) fn read_ir_parallel<'a>(s: &mut Structure<'a>, min_bytes: usize) -> R
         // which only one thread keeps.
         return read_ir(s);
     }
-    let (mut module, pending) = read_ir_with(s, true)?;
+    let (mut module, pending, top_in_order) = read_ir_with(s, true)?;
     let bytes: usize = pending.iter().map(|d| d.data.remaining()).sum();
     let mut jobs = Vec::with_capacity(pending.len());
     for deferred in pending {
@@ -39,9 +39,9 @@ pub(super) fn read_ir_parallel<'a>(s: &mut Structure<'a>, min_bytes: usize) -> R
     }
     if jobs.len() < 2 || bytes < min_bytes {
         module.values.reserve(values_hint(&jobs));
-        let done = decode_all(s, jobs, &mut module.values)?;
+        let (done, in_order) = decode_all(s, jobs, &mut module.values)?;
         put_back(&mut module, done)?;
-        module.renumber_values();
+        renumber_unless(&mut module, top_in_order && in_order);
         return Ok(module);
     }
     // The first thread takes regions in file order until it has half the
@@ -73,8 +73,8 @@ pub(super) fn read_ir_parallel<'a>(s: &mut Structure<'a>, min_bytes: usize) -> R
     });
     let second = second.map_err(|_| BytecodeError::new(0, "a decoding thread panicked"))?;
     // The first error in file order, as the sequential read reports it.
-    let first = first?;
-    let (mut second, mut second_values) = second?;
+    let (first, first_in_order) = first?;
+    let ((mut second, second_in_order), mut second_values) = second?;
     let base = u32::try_from(module.values.len())
         .ok()
         .filter(|&b| u32::try_from(second_values.len()).is_ok_and(|n| b.checked_add(n).is_some()))
@@ -85,8 +85,23 @@ pub(super) fn read_ir_parallel<'a>(s: &mut Structure<'a>, min_bytes: usize) -> R
     module.values.append(&mut second_values);
     put_back(&mut module, first)?;
     put_back(&mut module, second)?;
-    module.renumber_values();
+    // The bodies' values follow the top level's in file order.
+    renumber_unless(
+        &mut module,
+        top_in_order && first_in_order && second_in_order,
+    );
     Ok(module)
+}
+
+/// Renumbers the values of `module` unless they are known to be in
+/// canonical order already (the check `renumber_values` starts with walks
+/// the whole module).
+fn renumber_unless(module: &mut Module, in_order: bool) {
+    if in_order {
+        debug_assert!(is_canonical(module));
+    } else {
+        module.renumber_values();
+    }
 }
 
 /// About how many values `jobs` define: what the first region of each
@@ -114,19 +129,23 @@ fn take_shell<'a>(module: &mut Module, deferred: Deferred<'a>) -> Result<Job<'a>
 }
 
 /// Decodes deferred regions (and everything inside them), their values
-/// appended to `values`.
+/// appended to `values`; the flag says whether in canonical order.
 fn decode_all<'a>(
     s: &mut Structure<'a>,
     jobs: Vec<Job<'a>>,
     values: &mut Vec<ValueData>,
-) -> Result<Vec<Done>> {
-    jobs.into_iter()
+) -> Result<(Vec<Done>, bool)> {
+    let mut in_order = true;
+    let done = jobs
+        .into_iter()
         .map(|(deferred, shell)| {
-            let (op, nested) = read_deferred(s, shell, &deferred, values, false)?;
+            let (op, nested, ordered) = read_deferred(s, shell, &deferred, values, false)?;
             debug_assert!(nested.is_empty(), "decoded without deferring");
+            in_order &= ordered;
             Ok((deferred.path, op))
         })
-        .collect()
+        .collect::<Result<_>>()?;
+    Ok((done, in_order))
 }
 
 /// Puts each decoded op back at its path.
