@@ -293,15 +293,7 @@ impl<'s, 'a> IrReader<'s, 'a> {
             if let Some(rs) = &mut self.frames[top].region {
                 if rs.ops_left > 0 {
                     rs.ops_left -= 1;
-                    let op = self.read_op()?;
-                    if let Some(frame) = op {
-                        if self.base_depth + self.frames.len() >= MAX_NESTING {
-                            return Err(self
-                                .reader()
-                                .error(format!("regions nested deeper than {MAX_NESTING}")));
-                        }
-                        self.frames.push(frame);
-                    }
+                    self.read_op()?;
                     continue;
                 }
                 rs.current += 1;
@@ -564,8 +556,10 @@ impl<'s, 'a> IrReader<'s, 'a> {
         Ok(())
     }
 
-    /// Reads one op; returns a frame when it has regions to read.
-    fn read_op(&mut self) -> Result<Option<Frame>> {
+    /// Reads one op into the current block, or, when it has regions to
+    /// read, into a new frame. (Nothing as large as an op is returned:
+    /// each move of one is a copy.)
+    fn read_op(&mut self) -> Result<()> {
         let op_at = self.reader().offset();
         let name_index = self.reader().index()?;
         let Some(kind) = self.s.op_kinds.get(name_index) else {
@@ -651,7 +645,7 @@ impl<'s, 'a> IrReader<'s, 'a> {
         if mask & HAS_REGIONS == 0 {
             let rs = self.region_state();
             rs.blocks[rs.current].ops.push(op);
-            return Ok(None);
+            return Ok(());
         }
         let at = self.reader().offset();
         let (num_regions, isolated) = self.reader().varint_with_flag()?;
@@ -680,7 +674,7 @@ impl<'s, 'a> IrReader<'s, 'a> {
                 });
                 let rs = self.region_state();
                 rs.blocks[rs.current].ops.push(op);
-                return Ok(None);
+                return Ok(());
             }
             self.readers.push(data);
             owns_reader = true;
@@ -688,13 +682,19 @@ impl<'s, 'a> IrReader<'s, 'a> {
         if isolated {
             self.scopes.push(Vec::new());
         }
-        Ok(Some(Frame {
+        if self.base_depth + self.frames.len() >= MAX_NESTING {
+            return Err(self
+                .reader()
+                .error(format!("regions nested deeper than {MAX_NESTING}")));
+        }
+        self.frames.push(Frame {
             op,
             num_regions,
             isolated,
             owns_reader,
             region: None,
-        }))
+        });
+        Ok(())
     }
 
     /// Where the op about to be pushed into the current block will sit, as
