@@ -61,27 +61,39 @@ pub(super) fn read_ir_parallel<'a>(s: &mut Structure<'a>, min_bytes: usize) -> R
     let mut second_structure = s.clone();
     // Its own file name: the threads do not count references to one.
     second_structure.table.forget_file_name();
+    // The first thread's value count, once it is done (`None` when it
+    // failed): the second thread then moves its own values behind them
+    // while its ops are still in its cache.
+    let (base_tx, base_rx) = std::sync::mpsc::sync_channel::<Option<usize>>(1);
     let (first, second) = std::thread::scope(|scope| {
         // The thread owns its table copy, so freeing it overlaps the
         // first thread's work.
         let second = scope.spawn(move || {
             let mut values = Vec::with_capacity(second_hint);
-            decode_all(&mut second_structure, second_jobs, &mut values).map(|done| (done, values))
+            let (mut done, in_order) = decode_all(&mut second_structure, second_jobs, &mut values)?;
+            drop(second_structure);
+            // Nothing is shifted when the ids would not fit: the error is
+            // reported below.
+            if let Ok(Some(first_len)) = base_rx.recv()
+                && let Some(base) = value_base(first_len, values.len())
+            {
+                for (_, op) in &mut done {
+                    shift_values(op, base);
+                }
+            }
+            Ok(((done, in_order), values))
         });
         let first = decode_all(s, jobs, &mut module.values);
+        // Never blocks: the channel holds one message.
+        let _ = base_tx.send(first.is_ok().then_some(module.values.len()));
         (first, second.join())
     });
     let second = second.map_err(|_| BytecodeError::new(0, "a decoding thread panicked"))?;
     // The first error in file order, as the sequential read reports it.
     let (first, first_in_order) = first?;
-    let ((mut second, second_in_order), mut second_values) = second?;
-    let base = u32::try_from(module.values.len())
-        .ok()
-        .filter(|&b| u32::try_from(second_values.len()).is_ok_and(|n| b.checked_add(n).is_some()))
+    let ((second, second_in_order), mut second_values) = second?;
+    value_base(module.values.len(), second_values.len())
         .ok_or_else(|| BytecodeError::new(0, "too many values"))?;
-    for (_, op) in &mut second {
-        shift_values(op, base);
-    }
     module.values.append(&mut second_values);
     put_back(&mut module, first)?;
     put_back(&mut module, second)?;
@@ -91,6 +103,14 @@ pub(super) fn read_ir_parallel<'a>(s: &mut Structure<'a>, min_bytes: usize) -> R
         top_in_order && first_in_order && second_in_order,
     );
     Ok(module)
+}
+
+/// The first id of values that follow `before` others, when all `count`
+/// of them get a `u32` id.
+fn value_base(before: usize, count: usize) -> Option<u32> {
+    let base = u32::try_from(before).ok()?;
+    let count = u32::try_from(count).ok()?;
+    base.checked_add(count).map(|_| base)
 }
 
 /// Renumbers the values of `module` unless they are known to be in
