@@ -458,6 +458,30 @@ fn write_affine_map(sink: &mut dyn EntrySink, map: &AffineMap) {
 }
 
 /// Decodes the custom encoding of a builtin attribute (the whole entry).
+/// The parameters of a `FileLineColLoc`.
+fn file_line_col(r: &mut Reader<'_>, lookup: &dyn EntryLookup) -> Decoded<Location> {
+    let at = r.offset();
+    let file = lookup.file_name(r.varint()?, at)?;
+    let line = u32_varint(r, "line")?;
+    let column = u32_varint(r, "column")?;
+    Ok(Location::FileLineCol { file, line, column })
+}
+
+/// A custom-encoded entry as a `FileLineColLoc`'s (file name attribute
+/// index, line, column), for the reader's fast path for op locations:
+/// `None` when the entry encodes something else or does not decode (the
+/// caller then decodes it with `decode`, which reports why). Leaves
+/// trailing bytes to the caller.
+pub fn decode_file_line_col(r: &mut Reader<'_>) -> Option<(u64, u32, u32)> {
+    if r.varint().ok()? != FILE_LINE_COL_LOC {
+        return None;
+    }
+    let file = r.varint().ok()?;
+    let line = u32::try_from(r.varint().ok()?).ok()?;
+    let column = u32::try_from(r.varint().ok()?).ok()?;
+    Some((file, line, column))
+}
+
 pub fn decode(r: &mut Reader<'_>, lookup: &dyn EntryLookup) -> Decoded<Attribute> {
     let code_at = r.offset();
     let code = r.varint()?;
@@ -542,13 +566,7 @@ pub fn decode(r: &mut Reader<'_>, lookup: &dyn EntryLookup) -> Decoded<Attribute
             let caller = Box::new(location(r, lookup)?);
             Attribute::Location(Box::new(Location::CallSite { callee, caller }))
         }
-        FILE_LINE_COL_LOC => {
-            let at = r.offset();
-            let file = lookup.file_name(r.varint()?, at)?;
-            let line = u32_varint(r, "line")?;
-            let column = u32_varint(r, "column")?;
-            Attribute::Location(Box::new(Location::FileLineCol { file, line, column }))
-        }
+        FILE_LINE_COL_LOC => Attribute::Location(Box::new(file_line_col(r, lookup)?)),
         FUSED_LOC => Attribute::Location(Box::new(Location::Fused {
             locations: locations(r, lookup)?,
             metadata: None,

@@ -17,6 +17,11 @@ pub struct Reader<'a> {
     base: usize,
 }
 
+#[cold]
+fn index_error(at: usize, v: u64) -> BytecodeError {
+    BytecodeError::new(at, format!("index {v} out of range"))
+}
+
 impl<'a> Reader<'a> {
     pub fn new(data: &'a [u8], base: usize) -> Reader<'a> {
         Reader { data, pos: 0, base }
@@ -95,6 +100,22 @@ impl<'a> Reader<'a> {
             self.pos += len;
             return Ok(value >> len);
         }
+        // Fewer than eight bytes left (entries and property blobs are
+        // short slices): assemble the bytes present.
+        let rest = &self.data[self.pos..];
+        if let Some(&first) = rest.first()
+            && first != 0
+        {
+            let len = first.trailing_zeros() as usize + 1;
+            if let Some(bytes) = rest.get(..len) {
+                let word = bytes
+                    .iter()
+                    .rev()
+                    .fold(0u64, |word, &b| (word << 8) | u64::from(b));
+                self.pos += len;
+                return Ok(word >> len);
+            }
+        }
         let first = self.byte()?;
         if first & 1 == 1 {
             return Ok(u64::from(first >> 1));
@@ -125,28 +146,33 @@ impl<'a> Reader<'a> {
     /// A varint used as a count of items that take at least
     /// `min_item_bytes` each: rejected when the rest cannot hold them, so a
     /// count never sizes an allocation larger than the input.
+    #[inline]
     pub fn count(&mut self, min_item_bytes: usize, what: &str) -> Result<usize> {
         let at = self.offset();
         let n = self.varint()?;
-        let fits = usize::try_from(n)
-            .ok()
-            .filter(|&n| n.saturating_mul(min_item_bytes) <= self.remaining());
-        fits.ok_or_else(|| {
-            BytecodeError::new(
-                at,
-                format!(
-                    "{what} count {n} exceeds the {} bytes that remain",
-                    self.remaining()
-                ),
-            )
-        })
+        match usize::try_from(n) {
+            Ok(n) if n.saturating_mul(min_item_bytes) <= self.remaining() => Ok(n),
+            _ => Err(self.count_error(at, n, what)),
+        }
+    }
+
+    #[cold]
+    fn count_error(&self, at: usize, n: u64, what: &str) -> BytecodeError {
+        BytecodeError::new(
+            at,
+            format!(
+                "{what} count {n} exceeds the {} bytes that remain",
+                self.remaining()
+            ),
+        )
     }
 
     /// A varint that must fit in `usize`, for indices checked later.
+    #[inline]
     pub fn index(&mut self) -> Result<usize> {
         let at = self.offset();
         let v = self.varint()?;
-        usize::try_from(v).map_err(|_| BytecodeError::new(at, format!("index {v} out of range")))
+        usize::try_from(v).map_err(|_| index_error(at, v))
     }
 
     /// A NUL-terminated string (without the NUL).

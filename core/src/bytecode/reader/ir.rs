@@ -65,17 +65,39 @@ pub(super) struct OpKind {
     pub full_name: String,
     pub registered: bool,
     pub definition: Option<&'static ops::OpDefinition>,
+    /// The attributes of `definition` in the order its properties encode
+    /// them, as (name, optional): before version 6 segment sizes are
+    /// ordinary required attributes, all in name order.
+    pub fields: Box<[(&'static str, bool)]>,
 }
 
-pub(super) fn op_kinds(names: &[super::OpName<'_>], dialects: &[&str]) -> Vec<OpKind> {
+pub(super) fn op_kinds(
+    names: &[super::OpName<'_>],
+    dialects: &[&str],
+    version: u64,
+) -> Vec<OpKind> {
     names
         .iter()
         .map(|name| {
             let full_name = name.full_name(dialects);
+            let definition = ops::lookup(&full_name);
+            let fields = definition.map_or_else(Default::default, |def| {
+                let attributes = def.attributes.iter().map(|a| (a.name, a.optional));
+                if version < 6 {
+                    let mut fields: Vec<_> = attributes
+                        .chain(def.segments.iter().map(|s| (s.name, false)))
+                        .collect();
+                    fields.sort_by(|a, b| a.0.cmp(b.0));
+                    fields.into()
+                } else {
+                    attributes.collect()
+                }
+            });
             OpKind {
                 registered: name.registered,
-                definition: ops::lookup(&full_name),
+                definition,
                 full_name,
+                fields,
             }
         })
         .collect()
@@ -102,23 +124,31 @@ struct IrReader<'s, 'a> {
     readers: Vec<Reader<'a>>,
     frames: Vec<Frame>,
     orders: Vec<PendingOrder>,
+    /// Every value so far was created by its definition, in decoding
+    /// order, before any region was deferred: then the values are in
+    /// canonical order (decoding order is the order `renumber_values`
+    /// walks) and need no renumbering.
+    in_order: bool,
 }
 
 pub(super) fn read_ir(s: &mut Structure<'_>) -> Result<Module> {
-    let (module, deferred) = read_ir_with(s, false)?;
+    let (module, deferred, _) = read_ir_with(s, false)?;
     debug_assert!(deferred.is_empty());
     Ok(module)
 }
 
 /// Reads the IR section; with `lazy`, isolated regions below the root op
-/// are returned undecoded (paths relative to `Module::op`).
+/// are returned undecoded (paths relative to `Module::op`). The flag says
+/// whether the values were already in canonical order, so that values
+/// of deferred regions appended in file order keep it.
 pub(super) fn read_ir_with<'a>(
     s: &mut Structure<'a>,
     lazy: bool,
-) -> Result<(Module, Vec<Deferred<'a>>)> {
+) -> Result<(Module, Vec<Deferred<'a>>, bool)> {
     let ir = s.ir;
     let mut r = IrReader::new(s, lazy, ir, Vec::new());
     let root = r.run()?;
+    let in_order = r.in_order;
     let (values, orders, mut deferred) = (r.values, r.orders, r.deferred);
     let (mut module, wrapped) = wrap_root(root, values);
     resolve_use_list_orders(&module.op, &mut module.values, orders)?;
@@ -128,20 +158,31 @@ pub(super) fn read_ir_with<'a>(
             d.path.splice(0..0, [0, 0, 0]);
         }
     }
-    module.renumber_values();
-    Ok((module, deferred))
+    if !in_order {
+        module.renumber_values();
+    }
+    debug_assert!(is_canonical(&module));
+    Ok((module, deferred, in_order))
+}
+
+/// Whether renumbering would leave `module` as it is.
+pub(super) fn is_canonical(module: &Module) -> bool {
+    let mut renumbered = module.clone();
+    renumbered.renumber_values();
+    renumbered == *module
 }
 
 /// Decodes the regions of `op` (deferred by `read_ir_with`) from `data`,
 /// adding their values to `values`. With `lazy`, isolated ops inside are
-/// deferred in turn (paths relative to `op`).
+/// deferred in turn (paths relative to `op`). The flag says whether the
+/// values were added in canonical order (see `IrReader::in_order`).
 pub(super) fn read_deferred<'a>(
     s: &mut Structure<'a>,
     op: Op,
     deferred: &Deferred<'a>,
     values: &mut Vec<ValueData>,
     lazy: bool,
-) -> Result<(Op, Vec<Deferred<'a>>)> {
+) -> Result<(Op, Vec<Deferred<'a>>, bool)> {
     let mut r = IrReader::new(s, lazy, deferred.data, std::mem::take(values));
     r.pseudo_root = false;
     r.base_depth = deferred.depth;
@@ -157,7 +198,7 @@ pub(super) fn read_deferred<'a>(
     let op = result?;
     // Values of an isolated region are used only inside it.
     resolve_use_list_orders(&op, values, r.orders)?;
-    Ok((op, r.deferred))
+    Ok((op, r.deferred, r.in_order))
 }
 
 /// A `builtin.module` with one block is the module; anything else is
@@ -202,6 +243,7 @@ impl<'s, 'a> IrReader<'s, 'a> {
             readers: vec![data],
             frames: Vec::new(),
             orders: Vec::new(),
+            in_order: true,
         }
     }
 
@@ -251,15 +293,7 @@ impl<'s, 'a> IrReader<'s, 'a> {
             if let Some(rs) = &mut self.frames[top].region {
                 if rs.ops_left > 0 {
                     rs.ops_left -= 1;
-                    let op = self.read_op()?;
-                    if let Some(frame) = op {
-                        if self.base_depth + self.frames.len() >= MAX_NESTING {
-                            return Err(self
-                                .reader()
-                                .error(format!("regions nested deeper than {MAX_NESTING}")));
-                        }
-                        self.frames.push(frame);
-                    }
+                    self.read_op()?;
                     continue;
                 }
                 rs.current += 1;
@@ -390,6 +424,7 @@ impl<'s, 'a> IrReader<'s, 'a> {
             .ok()
             .filter(|&id| id != UNSET)
             .ok_or_else(|| BytecodeError::new(at, "too many values"))?;
+        self.in_order &= self.deferred.is_empty();
         self.values.push(ValueData {
             ty,
             location,
@@ -412,6 +447,7 @@ impl<'s, 'a> IrReader<'s, 'a> {
             return Ok(ValueId(existing));
         }
         // A forward reference: a placeholder the definition fills in.
+        self.in_order = false;
         let id = self.new_value(Type::None, None, at)?;
         self.scopes.last_mut().expect("scope")[local] = id.0;
         Ok(id)
@@ -420,10 +456,7 @@ impl<'s, 'a> IrReader<'s, 'a> {
     fn location(&mut self) -> Result<Location> {
         let at = self.reader().offset();
         let index = self.reader().varint()?;
-        match self.s.table.attribute_ref(index, at)? {
-            Attribute::Location(loc) => Ok((**loc).clone()),
-            _ => Err(BytecodeError::new(at, "expected a location attribute")),
-        }
+        self.s.table.location(index, at)
     }
 
     fn type_(&mut self) -> Result<Type> {
@@ -523,8 +556,10 @@ impl<'s, 'a> IrReader<'s, 'a> {
         Ok(())
     }
 
-    /// Reads one op; returns a frame when it has regions to read.
-    fn read_op(&mut self) -> Result<Option<Frame>> {
+    /// Reads one op into the current block, or, when it has regions to
+    /// read, into a new frame. (Nothing as large as an op is returned:
+    /// each move of one is a copy.)
+    fn read_op(&mut self) -> Result<()> {
         let op_at = self.reader().offset();
         let name_index = self.reader().index()?;
         let Some(kind) = self.s.op_kinds.get(name_index) else {
@@ -533,7 +568,6 @@ impl<'s, 'a> IrReader<'s, 'a> {
                 format!("invalid op name index {name_index}"),
             ));
         };
-        let (registered, definition) = (kind.registered, kind.definition);
         let name = kind.full_name.clone();
         let mask_at = self.reader().offset();
         let mask = self.reader().byte()?;
@@ -563,7 +597,7 @@ impl<'s, 'a> IrReader<'s, 'a> {
                     format!("invalid properties index {index}"),
                 ));
             };
-            self.decode_properties(&mut op, registered, definition, blob_at, blob)?;
+            decode_properties(self.s, &mut op, name_index, blob_at, blob)?;
         } else if version < 5 {
             // Before version 5 inherent attributes sit in the dictionary.
             ops::split_inherent_attributes(&mut op);
@@ -611,7 +645,7 @@ impl<'s, 'a> IrReader<'s, 'a> {
         if mask & HAS_REGIONS == 0 {
             let rs = self.region_state();
             rs.blocks[rs.current].ops.push(op);
-            return Ok(None);
+            return Ok(());
         }
         let at = self.reader().offset();
         let (num_regions, isolated) = self.reader().varint_with_flag()?;
@@ -640,7 +674,7 @@ impl<'s, 'a> IrReader<'s, 'a> {
                 });
                 let rs = self.region_state();
                 rs.blocks[rs.current].ops.push(op);
-                return Ok(None);
+                return Ok(());
             }
             self.readers.push(data);
             owns_reader = true;
@@ -648,13 +682,19 @@ impl<'s, 'a> IrReader<'s, 'a> {
         if isolated {
             self.scopes.push(Vec::new());
         }
-        Ok(Some(Frame {
+        if self.base_depth + self.frames.len() >= MAX_NESTING {
+            return Err(self
+                .reader()
+                .error(format!("regions nested deeper than {MAX_NESTING}")));
+        }
+        self.frames.push(Frame {
             op,
             num_regions,
             isolated,
             owns_reader,
             region: None,
-        }))
+        });
+        Ok(())
     }
 
     /// Where the op about to be pushed into the current block will sit, as
@@ -675,95 +715,87 @@ impl<'s, 'a> IrReader<'s, 'a> {
         }
         path
     }
+}
 
-    fn decode_properties(
-        &mut self,
-        op: &mut Op,
-        registered: bool,
-        definition: Option<&'static ops::OpDefinition>,
-        at: usize,
-        blob: &'a [u8],
-    ) -> Result<()> {
-        let mut r = Reader::new(blob, at);
-        if !registered {
-            // An unregistered op stores its properties as one dictionary.
-            let index_at = r.offset();
-            let attr = self.s.table.attribute(r.varint()?, index_at)?;
-            if !matches!(attr, Attribute::Dictionary(_)) {
-                return Err(BytecodeError::new(
-                    index_at,
-                    "properties of an unregistered op must be a dictionary",
-                ));
-            }
-            if !r.is_empty() {
-                return Err(r.error("unexpected trailing data in properties"));
-            }
-            op.properties = Some(Box::new(attr));
-            return Ok(());
-        }
-        let Some(def) = definition else {
-            op.opaque_properties = Some(blob.into());
-            return Ok(());
-        };
-        let version = self.s.version;
-        // (name, optional); before version 6 segment sizes are ordinary
-        // required attributes in name order.
-        let attributes = def.attributes.iter().map(|a| (a.name, a.optional));
-        let fields: Vec<(&str, bool)> = if version < 6 {
-            let mut fields: Vec<_> = attributes
-                .chain(def.segments.iter().map(|s| (s.name, false)))
-                .collect();
-            fields.sort_by(|a, b| a.0.cmp(b.0));
-            fields
-        } else {
-            attributes.collect()
-        };
-        let mut entries: Vec<NamedAttribute> =
-            Vec::with_capacity(fields.len() + def.segments.len());
-        for (name, optional) in fields {
-            let field_at = r.offset();
-            let v = r.varint()?;
-            let index = if optional {
-                if v == 0 {
-                    continue;
-                }
-                if v & 1 == 0 {
-                    return Err(BytecodeError::new(
-                        field_at,
-                        format!("invalid optional attribute encoding for '{name}'"),
-                    ));
-                }
-                v >> 1
-            } else {
-                v
-            };
-            entries.push((name.to_string(), self.s.table.attribute(index, field_at)?));
-        }
-        if version >= 6 {
-            for seg in def.segments {
-                let sizes = read_segment_sizes(&mut r, seg.len)?;
-                let data = sizes.iter().flat_map(|v| v.to_le_bytes()).collect();
-                entries.push((
-                    seg.name.to_string(),
-                    Attribute::DenseArray {
-                        element: Type::i(32),
-                        data,
-                    },
-                ));
-            }
+/// Decodes the properties blob of `op` (op name `kind` of `s`).
+fn decode_properties<'a>(
+    s: &mut Structure<'a>,
+    op: &mut Op,
+    kind: usize,
+    at: usize,
+    blob: &'a [u8],
+) -> Result<()> {
+    let mut r = Reader::new(blob, at);
+    let kind = &s.op_kinds[kind];
+    if !kind.registered {
+        // An unregistered op stores its properties as one dictionary.
+        let index_at = r.offset();
+        let attr = s.table.attribute(r.varint()?, index_at)?;
+        if !matches!(attr, Attribute::Dictionary(_)) {
+            return Err(BytecodeError::new(
+                index_at,
+                "properties of an unregistered op must be a dictionary",
+            ));
         }
         if !r.is_empty() {
-            return Err(r.error(format!(
-                "unexpected trailing data in the properties of {}",
-                op.name
-            )));
+            return Err(r.error("unexpected trailing data in properties"));
         }
-        entries.sort_by(|a, b| a.0.cmp(&b.0));
-        if !entries.is_empty() {
-            op.properties = Some(Box::new(Attribute::Dictionary(entries)));
-        }
-        Ok(())
+        op.properties = Some(Box::new(attr));
+        return Ok(());
     }
+    let Some(def) = kind.definition else {
+        op.opaque_properties = Some(blob.into());
+        return Ok(());
+    };
+    let version = s.version;
+    let mut entries: Vec<NamedAttribute> =
+        Vec::with_capacity(kind.fields.len() + def.segments.len());
+    for &(name, optional) in kind.fields.iter() {
+        let field_at = r.offset();
+        let v = r.varint()?;
+        let index = if optional {
+            if v == 0 {
+                continue;
+            }
+            if v & 1 == 0 {
+                return Err(BytecodeError::new(
+                    field_at,
+                    format!("invalid optional attribute encoding for '{name}'"),
+                ));
+            }
+            v >> 1
+        } else {
+            v
+        };
+        entries.push((name.to_string(), s.table.attribute(index, field_at)?));
+    }
+    if version >= 6 {
+        for seg in def.segments {
+            let sizes = read_segment_sizes(&mut r, seg.len)?;
+            let data = sizes.iter().flat_map(|v| v.to_le_bytes()).collect();
+            entries.push((
+                seg.name.to_string(),
+                Attribute::DenseArray {
+                    element: Type::i(32),
+                    data,
+                },
+            ));
+        }
+    }
+    if !r.is_empty() {
+        return Err(r.error(format!(
+            "unexpected trailing data in the properties of {}",
+            op.name
+        )));
+    }
+    // Already in name order unless segments were appended.
+    if !entries.is_sorted_by(|a, b| a.0 <= b.0) {
+        entries.sort_by(|a, b| a.0.cmp(&b.0));
+    }
+    if !entries.is_empty() {
+        op.properties = Some(Box::new(Attribute::Dictionary(entries)));
+    }
+    Ok(())
 }
 
 /// A fixed-length i32 array written natively (version 6): dense

@@ -25,7 +25,7 @@ pub struct LazyModule<'a> {
 /// have no nested sections, so everything is decoded at once.
 pub fn read_lazy(bytes: &[u8]) -> Result<LazyModule<'_>> {
     let mut structure = Structure::parse(bytes)?;
-    let (mut module, pending) = read_ir_with(&mut structure, true)?;
+    let (mut module, pending, _) = read_ir_with(&mut structure, true)?;
     structure.attach_metadata(&mut module);
     Ok(LazyModule {
         structure,
@@ -77,7 +77,7 @@ impl<'a> LazyModule<'a> {
     fn decode(&mut self, deferred: Deferred<'a>) -> Result<()> {
         let op = op_at(&mut self.module.op, &deferred.path).ok_or_else(|| no_op(&deferred.path))?;
         let shell = std::mem::take(op);
-        let (decoded, nested) = read_deferred(
+        let (decoded, nested, _) = read_deferred(
             &mut self.structure,
             shell,
             &deferred,

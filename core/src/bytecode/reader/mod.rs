@@ -269,7 +269,7 @@ impl<'a> Structure<'a> {
             Some(p) if version >= 5 => parse_properties(p)?,
             _ => Vec::new(),
         };
-        let op_kinds = ir::op_kinds(&op_names, &table.dialects);
+        let op_kinds = ir::op_kinds(&op_names, &table.dialects, version);
         Ok(Structure {
             version,
             producer,

@@ -8,7 +8,7 @@
 //! read: values are renumbered canonically either way.
 
 use super::Structure;
-use super::ir::{Deferred, read_deferred, read_ir, read_ir_with};
+use super::ir::{Deferred, is_canonical, read_deferred, read_ir, read_ir_with};
 use super::lazy::op_at;
 use crate::bytecode::error::{BytecodeError, Result};
 use crate::ir::{Module, Op, Region, ValueData, ValueId};
@@ -31,16 +31,17 @@ pub(super) fn read_ir_parallel<'a>(s: &mut Structure<'a>, min_bytes: usize) -> R
         // which only one thread keeps.
         return read_ir(s);
     }
-    let (mut module, pending) = read_ir_with(s, true)?;
+    let (mut module, pending, top_in_order) = read_ir_with(s, true)?;
     let bytes: usize = pending.iter().map(|d| d.data.remaining()).sum();
     let mut jobs = Vec::with_capacity(pending.len());
     for deferred in pending {
         jobs.push(take_shell(&mut module, deferred)?);
     }
     if jobs.len() < 2 || bytes < min_bytes {
-        let done = decode_all(s, jobs, &mut module.values)?;
+        module.values.reserve(values_hint(&jobs));
+        let (done, in_order) = decode_all(s, jobs, &mut module.values)?;
         put_back(&mut module, done)?;
-        module.renumber_values();
+        renumber_unless(&mut module, top_in_order && in_order);
         return Ok(module);
     }
     // The first thread takes regions in file order until it has half the
@@ -53,33 +54,93 @@ pub(super) fn read_ir_parallel<'a>(s: &mut Structure<'a>, min_bytes: usize) -> R
         split += 1;
     }
     let second_jobs = jobs.split_off(split);
+    // Sized once: growing the vectors would copy them (and touch fresh
+    // pages) several times over.
+    let second_hint = values_hint(&second_jobs);
+    module.values.reserve(values_hint(&jobs) + second_hint);
     let mut second_structure = s.clone();
+    // Its own file name: the threads do not count references to one.
+    second_structure.table.forget_file_name();
+    // The first thread's value count, once it is done (`None` when it
+    // failed): the second thread then moves its own values behind them
+    // while its ops are still in its cache.
+    let (base_tx, base_rx) = std::sync::mpsc::sync_channel::<Option<usize>>(1);
     let (first, second) = std::thread::scope(|scope| {
         // The thread owns its table copy, so freeing it overlaps the
         // first thread's work.
         let second = scope.spawn(move || {
-            let mut values = Vec::new();
-            decode_all(&mut second_structure, second_jobs, &mut values).map(|done| (done, values))
+            let mut values = Vec::with_capacity(second_hint);
+            let (mut done, in_order) = decode_all(&mut second_structure, second_jobs, &mut values)?;
+            drop(second_structure);
+            // Nothing is shifted when the ids would not fit: the error is
+            // reported below.
+            if let Ok(Some(first_len)) = base_rx.recv()
+                && let Some(base) = value_base(first_len, values.len())
+            {
+                for (_, op) in &mut done {
+                    shift_values(op, base);
+                }
+            }
+            Ok(((done, in_order), values))
         });
         let first = decode_all(s, jobs, &mut module.values);
+        // Never blocks: the channel holds one message.
+        let _ = base_tx.send(first.is_ok().then_some(module.values.len()));
         (first, second.join())
     });
     let second = second.map_err(|_| BytecodeError::new(0, "a decoding thread panicked"))?;
     // The first error in file order, as the sequential read reports it.
-    let first = first?;
-    let (mut second, mut second_values) = second?;
-    let base = u32::try_from(module.values.len())
-        .ok()
-        .filter(|&b| u32::try_from(second_values.len()).is_ok_and(|n| b.checked_add(n).is_some()))
+    let (first, first_in_order) = first?;
+    let ((second, second_in_order), mut second_values) = second?;
+    value_base(module.values.len(), second_values.len())
         .ok_or_else(|| BytecodeError::new(0, "too many values"))?;
-    for (_, op) in &mut second {
-        shift_values(op, base);
-    }
     module.values.append(&mut second_values);
     put_back(&mut module, first)?;
     put_back(&mut module, second)?;
-    module.renumber_values();
+    // The bodies' values follow the top level's in file order.
+    renumber_unless(
+        &mut module,
+        top_in_order && first_in_order && second_in_order,
+    );
     Ok(module)
+}
+
+/// The first id of values that follow `before` others, when all `count`
+/// of them get a `u32` id.
+fn value_base(before: usize, count: usize) -> Option<u32> {
+    let base = u32::try_from(before).ok()?;
+    let count = u32::try_from(count).ok()?;
+    base.checked_add(count).map(|_| base)
+}
+
+/// Renumbers the values of `module` unless they are known to be in
+/// canonical order already (the check `renumber_values` starts with walks
+/// the whole module).
+fn renumber_unless(module: &mut Module, in_order: bool) {
+    if in_order {
+        debug_assert!(is_canonical(module));
+    } else {
+        module.renumber_values();
+    }
+}
+
+/// About how many values `jobs` define: what the first region of each
+/// declares (nested regions add a few), each count bounded by its
+/// section's bytes as `open_region` bounds its reservation.
+fn values_hint(jobs: &[Job<'_>]) -> usize {
+    let declared = |d: &Deferred<'_>| -> usize {
+        let mut r = d.data;
+        match r.varint() {
+            Ok(blocks) if blocks > 0 => {}
+            _ => return 0,
+        }
+        r.varint()
+            .ok()
+            .and_then(|n| usize::try_from(n).ok())
+            .map_or(0, |n| n.min(r.remaining() / 8))
+    };
+    let sum: usize = jobs.iter().map(|(d, _)| declared(d)).sum();
+    sum + sum / 8
 }
 
 fn take_shell<'a>(module: &mut Module, deferred: Deferred<'a>) -> Result<Job<'a>> {
@@ -88,19 +149,23 @@ fn take_shell<'a>(module: &mut Module, deferred: Deferred<'a>) -> Result<Job<'a>
 }
 
 /// Decodes deferred regions (and everything inside them), their values
-/// appended to `values`.
+/// appended to `values`; the flag says whether in canonical order.
 fn decode_all<'a>(
     s: &mut Structure<'a>,
     jobs: Vec<Job<'a>>,
     values: &mut Vec<ValueData>,
-) -> Result<Vec<Done>> {
-    jobs.into_iter()
+) -> Result<(Vec<Done>, bool)> {
+    let mut in_order = true;
+    let done = jobs
+        .into_iter()
         .map(|(deferred, shell)| {
-            let (op, nested) = read_deferred(s, shell, &deferred, values, false)?;
+            let (op, nested, ordered) = read_deferred(s, shell, &deferred, values, false)?;
             debug_assert!(nested.is_empty(), "decoded without deferring");
+            in_order &= ordered;
             Ok((deferred.path, op))
         })
-        .collect()
+        .collect::<Result<_>>()?;
+    Ok((done, in_order))
 }
 
 /// Puts each decoded op back at its path.

@@ -12,7 +12,7 @@ use super::super::builtin_types;
 use super::super::encoding::Reader;
 use super::super::entries::{DecodeFailure, Decoded, EntryLookup, EntryRef};
 use super::super::error::{BytecodeError, Result};
-use crate::ir::{Attribute, Type};
+use crate::ir::{Attribute, Location, Type};
 
 /// Deepest chain of entries referring to each other that is decoded.
 pub const MAX_NESTING: usize = 1024;
@@ -27,16 +27,24 @@ pub struct EntrySpan<'a> {
 
 #[derive(Clone)]
 pub struct Table<'a> {
-    pub strings: Vec<&'a [u8]>,
+    // Shared (not copied) by the table copies decoding threads take.
+    pub strings: Arc<Vec<&'a [u8]>>,
     pub dialects: Vec<&'a str>,
-    pub attrs: Vec<EntrySpan<'a>>,
-    pub types: Vec<EntrySpan<'a>>,
+    pub attrs: Arc<Vec<EntrySpan<'a>>>,
+    pub types: Arc<Vec<EntrySpan<'a>>>,
     /// Keys of the dialect resources, in handle order.
     /// Key of each dialect resource, `None` for those of other dialects
     /// than `builtin`.
     pub resource_keys: Vec<Option<String>>,
-    attr_values: Vec<Option<Attribute>>,
+    /// Per attribute entry: 0 while undecoded, else 1 + its index in
+    /// `attr_store` (4 bytes an entry: a file's location entries, one per
+    /// op, mostly never land in the table, see `location`).
+    attr_slots: Vec<u32>,
+    attr_store: Vec<Attribute>,
     type_values: Vec<Option<Type>>,
+    /// Index of the `builtin` dialect, whose custom encodings this reader
+    /// knows.
+    builtin: Option<usize>,
     next_distinct: u64,
     /// The file name last decoded for a location (locations of a file
     /// nearly always name one file): its string attribute and the shared
@@ -51,36 +59,83 @@ impl<'a> Table<'a> {
         attrs: Vec<EntrySpan<'a>>,
         types: Vec<EntrySpan<'a>>,
     ) -> Table<'a> {
-        let attr_values = vec![None; attrs.len()];
+        let attr_slots = vec![0; attrs.len()];
         let type_values = vec![None; types.len()];
+        let builtin = dialects.iter().position(|d| *d == "builtin");
         Table {
-            strings,
+            strings: Arc::new(strings),
             dialects,
-            attrs,
-            types,
+            attrs: Arc::new(attrs),
+            types: Arc::new(types),
             resource_keys: Vec::new(),
-            attr_values,
+            attr_slots,
+            attr_store: Vec::new(),
             type_values,
+            builtin,
             next_distinct: 0,
             last_file: RefCell::new(None),
         }
     }
 
     pub fn attribute(&mut self, index: u64, at: usize) -> Result<Attribute> {
-        let i = self.check(EntryRef::Attr(0), index, at)?;
-        if self.attr_values[i].is_none() {
-            self.resolve(EntryRef::Attr(i))?;
-        }
-        Ok(self.attr_values[i].clone().expect("resolved"))
+        Ok(self.attribute_ref(index, at)?.clone())
     }
 
     /// Like `attribute`, without cloning (the table keeps the value).
     pub fn attribute_ref(&mut self, index: u64, at: usize) -> Result<&Attribute> {
         let i = self.check(EntryRef::Attr(0), index, at)?;
-        if self.attr_values[i].is_none() {
+        if self.attr_slots[i] == 0 {
             self.resolve(EntryRef::Attr(i))?;
         }
-        Ok(self.attr_values[i].as_ref().expect("resolved"))
+        Ok(self.attr_value(i).expect("resolved"))
+    }
+
+    /// Attribute `index` as a location (an op's or a block argument's).
+    /// A file location not decoded yet is decoded straight from its entry
+    /// and not kept: a file's locations are nearly all distinct and used
+    /// once each. Anything else, and every failure, goes through the
+    /// table, so values and errors are those of `attribute_ref`.
+    pub fn location(&mut self, index: u64, at: usize) -> Result<Location> {
+        let i = self.check(EntryRef::Attr(0), index, at)?;
+        if self.attr_slots[i] == 0
+            && let Some(loc) = self.file_location(i)
+        {
+            return Ok(loc);
+        }
+        match self.attribute_ref(index, at)? {
+            Attribute::Location(loc) => Ok((**loc).clone()),
+            _ => Err(BytecodeError::new(at, "expected a location attribute")),
+        }
+    }
+
+    /// Attribute entry `i` decoded as a builtin file location, or `None`
+    /// when it is something else or does not decode this way.
+    fn file_location(&self, i: usize) -> Option<Location> {
+        let span = self.attrs[i];
+        if !span.custom || Some(span.dialect) != self.builtin {
+            return None;
+        }
+        let mut r = span.data;
+        let (file, line, column) = builtin_attrs::decode_file_line_col(&mut r)?;
+        if !r.is_empty() {
+            return None;
+        }
+        // The file name as last shared; another one takes the table path,
+        // which shares it from then on.
+        let cache = self.last_file.borrow();
+        let (last, name) = cache.as_ref()?;
+        (*last as u64 == file).then(|| Location::FileLineCol {
+            file: name.clone(),
+            line,
+            column,
+        })
+    }
+
+    fn attr_value(&self, i: usize) -> Option<&Attribute> {
+        match self.attr_slots[i] {
+            0 => None,
+            slot => Some(&self.attr_store[slot as usize - 1]),
+        }
     }
 
     pub fn type_(&mut self, index: u64, at: usize) -> Result<Type> {
@@ -89,6 +144,13 @@ impl<'a> Table<'a> {
             self.resolve(EntryRef::Type(i))?;
         }
         Ok(self.type_values[i].clone().expect("resolved"))
+    }
+
+    /// Forgets the shared file name, so that locations decoded from here
+    /// on share one of their own (a table copy given to another thread
+    /// then counts references to a different allocation).
+    pub fn forget_file_name(&mut self) {
+        *self.last_file.get_mut() = None;
     }
 
     pub fn string_at(&self, index: u64, at: usize) -> Result<&'a [u8]> {
@@ -113,7 +175,7 @@ impl<'a> Table<'a> {
 
     fn is_resolved(&self, entry: EntryRef) -> bool {
         match entry {
-            EntryRef::Attr(i) => self.attr_values[i].is_some(),
+            EntryRef::Attr(i) => self.attr_slots[i] != 0,
             EntryRef::Type(i) => self.type_values[i].is_some(),
         }
     }
@@ -191,7 +253,10 @@ impl<'a> Table<'a> {
                     *id = self.next_distinct;
                     self.next_distinct += 1;
                 }
-                self.attr_values[i] = Some(value);
+                let slot = u32::try_from(self.attr_store.len() + 1)
+                    .map_err(|_| BytecodeError::new(span.data.offset(), "too many attributes"))?;
+                self.attr_store.push(value);
+                self.attr_slots[i] = slot;
             }
             EntryRef::Type(i) => {
                 let value = if span.custom {
@@ -258,7 +323,7 @@ fn fallback_text<'a>(r: &mut Reader<'a>) -> Decoded<&'a str> {
 impl EntryLookup for Table<'_> {
     fn attribute(&self, index: u64, at: usize) -> Decoded<Attribute> {
         let i = self.check(EntryRef::Attr(0), index, at)?;
-        match &self.attr_values[i] {
+        match self.attr_value(i) {
             Some(v) => Ok(v.clone()),
             None => Err(DecodeFailure::Missing(EntryRef::Attr(i))),
         }
@@ -271,7 +336,7 @@ impl EntryLookup for Table<'_> {
         {
             return Ok(name.clone());
         }
-        let name: Arc<str> = match &self.attr_values[i] {
+        let name: Arc<str> = match self.attr_value(i) {
             None => return Err(DecodeFailure::Missing(EntryRef::Attr(i))),
             Some(Attribute::String { value, ty: None }) => std::str::from_utf8(value)
                 .map_err(|_| BytecodeError::new(at, "string attribute is not valid UTF-8"))?
