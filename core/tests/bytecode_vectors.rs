@@ -197,6 +197,22 @@ fn invalid_files_give_located_errors() {
     assert!(count >= 8, "found {count} invalid files");
 }
 
+/// A dialect named with a dot (`func.`) would turn an op named just by
+/// it into `func.`, which the writer splits as dialect `func`: the reader
+/// refuses such a name where it stands (found by `mlirbc_read`).
+#[test]
+fn dialect_names_with_a_dot_are_refused() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../corpus/fuzz/mlirbc_read/dialect_name_with_dot.mlirbc");
+    let bytes = std::fs::read(&path).unwrap();
+    let err = bytecode::read_aligned(&bytes).expect_err("refused");
+    assert!(
+        err.message.contains("dialect name 'func.' contains '.'"),
+        "{err}"
+    );
+    assert!(err.offset > 0 && err.offset < bytes.len(), "{err}");
+}
+
 /// `bytes` copied to a buffer aligned as `read_aligned`'s, for the readers
 /// that borrow their input.
 fn aligned(bytes: &[u8]) -> (Vec<u8>, usize) {

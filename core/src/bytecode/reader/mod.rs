@@ -412,7 +412,17 @@ fn parse_dialects<'a>(
         } else {
             (r.varint()?, false)
         };
-        names.push(utf8(string(at, index)?, at, "dialect name")?);
+        let name = utf8(string(at, index)?, at, "dialect name")?;
+        // An op's full name is its dialect, a dot and the rest: a dot in
+        // the dialect would make the split ambiguous (MLIR's namespaces
+        // have none).
+        if name.contains('.') {
+            return Err(BytecodeError::new(
+                at,
+                format!("dialect name '{name}' contains '.'"),
+            ));
+        }
+        names.push(name);
         if has_version {
             let section_at = r.offset();
             let (id, data) = r.section()?;
