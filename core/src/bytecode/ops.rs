@@ -212,37 +212,14 @@ pub fn split_inherent_attributes(op: &mut crate::ir::Op) {
     op.properties = Some(Box::new(Attribute::Dictionary(entries)));
 }
 
-/// Whether `split_inherent_attributes` would change any op of `module`.
-pub fn has_unsplit_inherent_attributes(module: &crate::ir::Module) -> bool {
-    // Most ops read from bytecode have no discardable attributes: only
-    // those pay for the definition lookup.
-    let unsplit = |op: &crate::ir::Op| {
-        !op.attributes.is_empty()
-            && lookup(&op.name)
-                .is_some_and(|def| op.attributes.iter().any(|(name, _)| def.is_inherent(name)))
-    };
-    if unsplit(&module.op) {
-        return true;
-    }
-    // Only ops with regions go on the stack (the writer calls this for
-    // every module it writes).
-    let mut parents = vec![&module.op];
-    while let Some(op) = parents.pop() {
-        let children = op
-            .regions
-            .iter()
-            .flat_map(|r| &r.blocks)
-            .flat_map(|b| &b.ops);
-        for inner in children {
-            if unsplit(inner) {
-                return true;
-            }
-            if !inner.regions.is_empty() {
-                parents.push(inner);
-            }
-        }
-    }
-    false
+/// Whether `split_inherent_attributes` would change `op`: it keeps an
+/// inherent attribute of its (known) definition in its dictionary, as a
+/// module parsed from text does. Most ops read from bytecode have no
+/// discardable attributes: only those pay for the definition lookup.
+pub fn keeps_inherent_attributes(op: &crate::ir::Op) -> bool {
+    !op.attributes.is_empty()
+        && lookup(&op.name)
+            .is_some_and(|def| op.attributes.iter().any(|(name, _)| def.is_inherent(name)))
 }
 
 /// `split_inherent_attributes` on every op: the form `read` produces, so

@@ -857,7 +857,7 @@ impl<'m> Numbering<'m> {
         let mut block_arguments = 0usize;
         let mut work = vec![(&module.op, NONE)];
         while let Some((op, parent)) = work.pop() {
-            if check_split && keeps_inherent_attributes(op) {
+            if check_split && ops::keeps_inherent_attributes(op) {
                 return None;
             }
             let id = parents.len() as u32;
@@ -1123,16 +1123,6 @@ struct PendingRegion<'m> {
     first_op: u32,
     /// Id of the first value it defines.
     first_value: u64,
-}
-
-/// Whether `op` has inherent attributes in its dictionary, as
-/// `ops::has_unsplit_inherent_attributes` asks of a whole module. Most
-/// ops read from bytecode have no discardable attributes: only those pay
-/// for the definition lookup.
-fn keeps_inherent_attributes(op: &Op) -> bool {
-    !op.attributes.is_empty()
-        && ops::lookup(&op.name)
-            .is_some_and(|def| op.attributes.iter().any(|(name, _)| def.is_inherent(name)))
 }
 
 /// An op record before numbering.
