@@ -457,7 +457,6 @@ fn write_affine_map(sink: &mut dyn EntrySink, map: &AffineMap) {
     }
 }
 
-/// Decodes the custom encoding of a builtin attribute (the whole entry).
 /// The parameters of a `FileLineColLoc`.
 fn file_line_col(r: &mut Reader<'_>, lookup: &dyn EntryLookup) -> Decoded<Location> {
     let at = r.offset();
@@ -482,6 +481,7 @@ pub fn decode_file_line_col(r: &mut Reader<'_>) -> Option<(u64, u32, u32)> {
     Some((file, line, column))
 }
 
+/// Decodes the custom encoding of a builtin attribute (the whole entry).
 pub fn decode(r: &mut Reader<'_>, lookup: &dyn EntryLookup) -> Decoded<Attribute> {
     let code_at = r.offset();
     let code = r.varint()?;
