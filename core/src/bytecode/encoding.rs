@@ -100,36 +100,21 @@ impl<'a> Reader<'a> {
             self.pos += len;
             return Ok(value >> len);
         }
-        // Fewer than eight bytes left (entries and property blobs are
-        // short slices): assemble the bytes present.
-        let rest = &self.data[self.pos..];
-        if let Some(&first) = rest.first()
-            && first != 0
-        {
-            let len = first.trailing_zeros() as usize + 1;
-            if let Some(bytes) = rest.get(..len) {
-                let word = bytes
-                    .iter()
-                    .rev()
-                    .fold(0u64, |word, &b| (word << 8) | u64::from(b));
-                self.pos += len;
-                return Ok(word >> len);
-            }
-        }
+        // The 9-byte form, or fewer than eight bytes left (entries and
+        // property blobs are short slices): the bytes present, assembled
+        // without a copy.
         let first = self.byte()?;
-        if first & 1 == 1 {
-            return Ok(u64::from(first >> 1));
-        }
         if first == 0 {
             let raw = self.bytes(8)?;
             return Ok(u64::from_le_bytes(raw.try_into().expect("8 bytes")));
         }
         let extra = first.trailing_zeros() as usize;
         let rest = self.bytes(extra)?;
-        let mut buf = [0u8; 8];
-        buf[0] = first;
-        buf[1..=extra].copy_from_slice(rest);
-        Ok(u64::from_le_bytes(buf) >> (extra + 1))
+        let word = rest
+            .iter()
+            .rev()
+            .fold(0u64, |word, &b| (word << 8) | u64::from(b));
+        Ok(((word << 8) | u64::from(first)) >> (extra + 1))
     }
 
     pub fn signed_varint(&mut self) -> Result<i64> {
