@@ -24,7 +24,7 @@
 //! updated with plain loads and stores instead of read-modify-write atomics.
 
 use std::cell::Cell;
-use std::mem::ManuallyDrop;
+use std::mem::MaybeUninit;
 use std::ptr::NonNull;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicPtr, AtomicU32, Ordering, fence};
@@ -204,9 +204,16 @@ pub(crate) fn execute(
     exec.run(args);
 }
 
+/// No kernel (the empty [`ReadyQueue::next`]).
+const NO_KERNEL: u32 = u32::MAX;
+
 /// Ready kernels found while processing one sequential path.
 struct ReadyQueue {
     stream: u32,
+    /// The newest ready kernel of the current stream, kept apart from
+    /// `inline` so that a chain (one kernel making the next ready) runs
+    /// without touching the vector: `inline` then `next` is the LIFO stack.
+    next: u32,
     inline: Vec<u32>,
     outline: Vec<u32>,
     /// Whether this thread alone holds the execution (see
@@ -217,13 +224,51 @@ struct ReadyQueue {
 }
 
 impl ReadyQueue {
-    fn new(stream: u32) -> Self {
+    fn new(stream: u32, inline: Vec<u32>) -> Self {
         ReadyQueue {
             stream,
-            inline: Vec::new(),
+            next: NO_KERNEL,
+            inline,
             outline: Vec::new(),
             exclusive: false,
         }
+    }
+
+    /// Adds a ready kernel of the current stream (run before the others).
+    #[inline(always)]
+    fn push_inline(&mut self, kernel: u32) {
+        if self.next != NO_KERNEL {
+            self.inline.push(self.next);
+        }
+        self.next = kernel;
+    }
+
+    /// The next kernel to run on this thread, after enqueueing the ready
+    /// kernels of other streams.
+    #[inline(always)]
+    fn pop(&mut self, exec: &Arc<Execution>) -> Option<u32> {
+        if self.next != NO_KERNEL && self.outline.is_empty() {
+            let id = self.next;
+            self.next = NO_KERNEL;
+            return Some(id);
+        }
+        self.pop_slow(exec)
+    }
+
+    #[inline(never)]
+    fn pop_slow(&mut self, exec: &Arc<Execution>) -> Option<u32> {
+        if self.next != NO_KERNEL {
+            self.inline.push(self.next);
+            self.next = NO_KERNEL;
+        }
+        if self.inline.is_empty() {
+            self.switch_stream(exec);
+        }
+        if !self.outline.is_empty() {
+            exec.enqueue_outline(&mut self.outline);
+            self.exclusive = false;
+        }
+        self.inline.pop()
     }
 
     /// When nothing of the current stream is ready, adopt the stream of the
@@ -246,14 +291,25 @@ impl ReadyQueue {
     }
 }
 
-/// Reusable argument and result buffers of one processing loop. Arguments
-/// are borrowed from registers (never dropped here).
+/// Argument and result buffers of one processing loop, sized once for the
+/// function's largest kernel. Arguments are borrowed from registers (never
+/// dropped here).
 struct FrameBuffers {
-    args: Vec<ManuallyDrop<AsyncValue>>,
-    results: Vec<Cell<Option<AsyncValue>>>,
+    args: Box<[MaybeUninit<AsyncValue>]>,
+    results: Box<[Cell<Option<AsyncValue>>]>,
     /// Owned stand-ins for registers found empty (a broken invariant,
     /// reported as an error value rather than undefined behaviour).
     fallback: Vec<AsyncValue>,
+}
+
+impl FrameBuffers {
+    fn new(tables: &FunctionTables) -> Self {
+        FrameBuffers {
+            args: Box::new_uninit_slice(tables.max_arguments),
+            results: (0..tables.max_results).map(|_| Cell::new(None)).collect(),
+            fallback: Vec::new(),
+        }
+    }
 }
 
 impl Execution {
@@ -269,7 +325,7 @@ impl Execution {
     fn run(self: &Arc<Self>, args: &[AsyncValue]) {
         let tables = &*self.tables;
         let pseudo = &tables.kernels[0];
-        let mut queue = ReadyQueue::new(pseudo.stream_id);
+        let mut queue = ReadyQueue::new(pseudo.stream_id, Vec::new());
         let outputs = tables.outputs_of(pseudo);
         queue.exclusive = self.exclusive();
         // Result 0 triggers the kernels without operands.
@@ -340,7 +396,7 @@ impl Execution {
 
     /// The deferred half of [`publish`](Self::publish).
     fn resume(self: &Arc<Self>, stream: u32, value: AsyncValue, producer: u32, n: usize) {
-        let mut queue = ReadyQueue::new(stream);
+        let mut queue = ReadyQueue::new(stream, Vec::new());
         let tables = &*self.tables;
         let output = &tables.outputs_of(tables.kernel(producer))[n];
         self.set_register::<true>(self.view(), output, value);
@@ -449,7 +505,7 @@ impl Execution {
                     });
                 }
                 if link.stream == queue.stream {
-                    queue.inline.push(link.kernel);
+                    queue.push_inline(link.kernel);
                 } else {
                     queue.outline.push(link.kernel);
                 }
@@ -470,28 +526,30 @@ impl Execution {
 
     fn process_with<const OBSERVED: bool>(self: &Arc<Self>, mut queue: ReadyQueue) {
         let view = self.view();
-        let mut buffers = FrameBuffers {
-            args: Vec::new(),
-            results: Vec::new(),
-            fallback: Vec::new(),
+        let tables = view.tables;
+        let mut buffers = FrameBuffers::new(tables);
+        let FrameBuffers {
+            args,
+            results,
+            fallback,
+        } = &mut buffers;
+        let args = args.as_mut_ptr().cast::<AsyncValue>();
+        // One frame for the whole loop: only the per-kernel fields change.
+        let mut frame = KernelFrame {
+            args: &[],
+            results: &[],
+            program: &self.program,
+            ctx: &self.ctx,
+            tables,
+            info: tables.kernel(0),
         };
-        loop {
-            if queue.inline.is_empty() {
-                queue.switch_stream(self);
-            }
-            if !queue.outline.is_empty() {
-                self.enqueue_outline(&mut queue.outline);
-                queue.exclusive = false;
-            }
-            let Some(id) = queue.inline.pop() else {
-                break;
-            };
+        while let Some(id) = queue.pop(self) {
             // Only this thread can make the execution shared, so a `true`
             // stays valid; a `false` may have become `true` since.
             if !queue.exclusive {
                 queue.exclusive = self.exclusive();
             }
-            self.run_kernel::<OBSERVED>(view, id, &mut buffers, &mut queue);
+            self.run_kernel::<OBSERVED>(view, id, &mut frame, args, results, fallback, &mut queue);
         }
     }
 
@@ -507,31 +565,24 @@ impl Execution {
             let exec = self.clone();
             let inline = group.to_vec();
             self.ctx.enqueue_work(move || {
-                let queue = ReadyQueue {
-                    stream,
-                    inline,
-                    outline: Vec::new(),
-                    exclusive: false,
-                };
-                exec.process(queue);
+                exec.process(ReadyQueue::new(stream, inline));
             });
         }
         ids.clear();
     }
 
-    /// Borrows the argument registers of a strict kernel into
-    /// `buffers.args`; true when one of them is an error.
+    /// Borrows the argument registers of a strict kernel into `args` (room
+    /// for the function's largest kernel); true when one of them is an
+    /// error.
     #[inline(always)]
     fn borrow_arguments(
         &self,
         view: View<'_>,
         arguments: &[u32],
-        buffers: &mut FrameBuffers,
+        args: *mut AsyncValue,
+        fallback: &mut Vec<AsyncValue>,
     ) -> bool {
-        let FrameBuffers { args, fallback, .. } = buffers;
-        debug_assert!(args.is_empty());
-        args.reserve(arguments.len());
-        let base = args.as_mut_ptr();
+        debug_assert!(arguments.len() <= view.tables.max_arguments);
         let mut any_error = false;
         for (i, &register) in arguments.iter().enumerate() {
             let ptr = match NonNull::new(view.slot(register).value.load(Ordering::Acquire)) {
@@ -540,15 +591,13 @@ impl Execution {
             };
             // SAFETY: the register (or `fallback`) keeps its reference until
             // this reader's use is recorded after the kernel returns; the
-            // handle is never dropped (ManuallyDrop).
-            let value = ManuallyDrop::new(unsafe { AsyncValue::from_raw(ptr) });
+            // buffer never drops what it holds (`MaybeUninit`).
+            let value = unsafe { AsyncValue::from_raw(ptr) };
             any_error |= value.is_error();
-            // SAFETY: `args` is empty with room for every argument
-            // (reserved above), so slot `i` is in bounds and unused.
-            unsafe { base.add(i).write(value) };
+            // SAFETY: `args` has room for `max_arguments` handles, at least
+            // this kernel's argument count.
+            unsafe { args.add(i).write(value) };
         }
-        // SAFETY: the first `arguments.len()` slots were written above.
-        unsafe { args.set_len(arguments.len()) };
         any_error
     }
 
@@ -572,10 +621,11 @@ impl Execution {
         ptr
     }
 
-    /// Borrows the argument registers of a non-strict kernel, installing a
-    /// placeholder in each whose producer has not run.
-    fn borrow_or_placeholder(&self, arguments: &[u32], buffers: &mut FrameBuffers) {
-        for &register in arguments {
+    /// Borrows the argument registers of a non-strict kernel into `args`,
+    /// installing a placeholder in each whose producer has not run.
+    fn borrow_or_placeholder(&self, arguments: &[u32], args: *mut AsyncValue) {
+        debug_assert!(arguments.len() <= self.tables.max_arguments);
+        for (i, &register) in arguments.iter().enumerate() {
             let slot = &self.view().slot(register).value;
             let mut current = slot.load(Ordering::Acquire);
             if current.is_null() {
@@ -596,9 +646,7 @@ impl Execution {
             }
             let ptr = NonNull::new(current).expect("set above");
             // SAFETY: as in `borrow_arguments`.
-            buffers
-                .args
-                .push(ManuallyDrop::new(unsafe { AsyncValue::from_raw(ptr) }));
+            unsafe { args.add(i).write(AsyncValue::from_raw(ptr)) };
         }
     }
 
@@ -614,12 +662,18 @@ impl Execution {
             .or_else(|| self.ctx.host().cancel_value())
     }
 
+    /// Runs kernel `id` (ready) in `frame`, then releases its arguments
+    /// and publishes its results.
+    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn run_kernel<const OBSERVED: bool>(
+    fn run_kernel<'a, const OBSERVED: bool>(
         self: &Arc<Self>,
-        view: View<'_>,
+        view: View<'a>,
         id: u32,
-        buffers: &mut FrameBuffers,
+        frame: &mut KernelFrame<'a>,
+        args: *mut AsyncValue,
+        results: &'a [Cell<Option<AsyncValue>>],
+        fallback: &mut Vec<AsyncValue>,
         queue: &mut ReadyQueue,
     ) {
         let tables = view.tables;
@@ -627,44 +681,33 @@ impl Execution {
         let arguments = tables.operands_of(info).0;
         let num_results = info.counts[3] as usize;
         let any_error = if info.non_strict {
-            self.borrow_or_placeholder(arguments, buffers);
+            self.borrow_or_placeholder(arguments, args);
             false
         } else {
-            self.borrow_arguments(view, arguments, buffers)
+            self.borrow_arguments(view, arguments, args, fallback)
         };
-        // SAFETY: `ManuallyDrop<T>` is `repr(transparent)` over `T`.
-        let args: &[AsyncValue] = unsafe {
-            &*(buffers.args.as_slice() as *const [ManuallyDrop<AsyncValue>]
-                as *const [AsyncValue])
-        };
-        // Slots are left empty by the previous kernel (its results were
-        // taken), so only growth needs work.
-        if buffers.results.len() < num_results {
-            buffers.results.resize_with(num_results, || Cell::new(None));
-        }
-        let results = &buffers.results[..num_results];
+        // SAFETY: the first `arguments.len()` handles were written above;
+        // the frame's view of them ends before the buffer is written again
+        // (the next kernel replaces `frame.args` first).
+        frame.args = unsafe { std::slice::from_raw_parts(args, arguments.len()) };
+        debug_assert!(num_results <= results.len());
+        // SAFETY: `results` has `max_results` slots, at least this kernel's
+        // result count. Slots are left empty by the previous kernel (its
+        // results were taken).
+        frame.results = unsafe { results.get_unchecked(..num_results) };
+        frame.info = info;
         if OBSERVED {
             self.observe_kernel_start(id, info.code);
         }
         let skip = if any_error || self.ctx.host().is_cancelled() {
-            self.skip_value(args)
+            self.skip_value(frame.args)
         } else {
             None
         };
         match &skip {
-            None => {
-                let frame = KernelFrame {
-                    args,
-                    results,
-                    program: &self.program,
-                    ctx: &self.ctx,
-                    tables,
-                    info,
-                };
-                info.invoke(&frame);
-            }
+            None => info.invoke(frame),
             Some(e) => {
-                for slot in results {
+                for slot in frame.results {
                     slot.set(Some(e.clone()));
                 }
             }
@@ -681,16 +724,20 @@ impl Execution {
         drop(skip);
         // Arguments are released before results are published, as the
         // reference does (so a value's last reader can observe uniqueness).
-        buffers.args.clear();
         // Stand-ins are errors, so only a kernel with an error argument can
         // have any.
         if any_error {
-            buffers.fallback.clear();
+            fallback.clear();
         }
         for &register in arguments {
             view.used(register, queue.exclusive);
         }
-        for (n, (output, slot)) in tables.outputs_of(info).iter().zip(results).enumerate() {
+        for (n, (output, slot)) in tables
+            .outputs_of(info)
+            .iter()
+            .zip(frame.results)
+            .enumerate()
+        {
             let value = match slot.take() {
                 Some(value) => value,
                 None => self.missing_result(info.code, info.location, n),

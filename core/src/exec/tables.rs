@@ -120,6 +120,10 @@ pub struct FunctionTables {
     pub(crate) outputs: Box<[Output]>,
     /// The user links of every output (see [`Output::users`]).
     pub(crate) links: Box<[UserLink]>,
+    /// The most arguments and results of any kernel: the executor sizes
+    /// its frame buffers once per processing loop.
+    pub(crate) max_arguments: usize,
+    pub(crate) max_results: usize,
 }
 
 /// A kernel record viewed in place.
@@ -285,6 +289,16 @@ impl FunctionTables {
             })?;
             operands.extend_from_slice(run);
         }
+        // The pseudo kernel never runs, so its counts do not size frames.
+        let max_count = |i: usize| {
+            kernels
+                .iter()
+                .skip(1)
+                .map(|k: &KernelInfo| k.counts[i] as usize)
+                .max()
+                .unwrap_or(0)
+        };
+        let (max_arguments, max_results) = (max_count(0), max_count(3));
         let mut tables = FunctionTables {
             index,
             name: name.clone(),
@@ -298,6 +312,8 @@ impl FunctionTables {
             initial_ready: Box::default(),
             outputs: Box::default(),
             links: Box::default(),
+            max_arguments,
+            max_results,
         };
         let record_offset =
             |id: usize| body.kernel_list_offset + u64::from(body.kernels[id].offset);
