@@ -63,8 +63,21 @@ pub fn mlir_to_bef_model(
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum ParentRegion {
     Module,
-    Region(*const Region),
+    Region(RegionKey),
 }
+
+/// A region by address, its identity while the module is borrowed (an
+/// address rather than a pointer, so that the collector can be shared
+/// with the thread emitting half of the bodies).
+type RegionKey = usize;
+
+fn region_key(region: &Region) -> RegionKey {
+    region as *const Region as usize
+}
+
+/// Modules with fewer ops than this emit their bodies on one thread: a
+/// second thread costs more than it saves on small modules.
+const MIN_PARALLEL_OPS: usize = 16 << 10;
 
 struct FunctionEntry<'m> {
     name: String,
@@ -89,7 +102,7 @@ struct Collector<'m> {
     type_ids: HashMap<Type, u32>,
     functions: Vec<FunctionEntry<'m>>,
     named_functions: HashMap<&'m str, u32>,
-    region_functions: HashMap<*const Region, u32>,
+    region_functions: HashMap<RegionKey, u32>,
     attributes: Vec<BefAttribute>,
     attribute_ids: HashMap<Attribute, u32>,
     extra_strings: Vec<String>,
@@ -196,7 +209,12 @@ impl<'m> Collector<'m> {
             for block in &region.blocks {
                 for (i, nested) in block.ops.iter().enumerate() {
                     let last = i + 1 == block.ops.len();
-                    self.visit(nested, ParentRegion::Region(region), depth + 1, last);
+                    self.visit(
+                        nested,
+                        ParentRegion::Region(region_key(region)),
+                        depth + 1,
+                        last,
+                    );
                 }
             }
         }
@@ -339,7 +357,7 @@ impl<'m> Collector<'m> {
             }
         };
         let index = self.functions.len() as u32;
-        self.region_functions.insert(region, index);
+        self.region_functions.insert(region_key(region), index);
         self.named_functions.insert(name, index);
         self.functions.push(FunctionEntry {
             name: name.to_string(),
@@ -487,15 +505,73 @@ impl<'m> Collector<'m> {
         self.type_ids[ty]
     }
 
+    /// The BEF model. Bodies are independent of each other: a large
+    /// module's are emitted on two threads, the functions cut where half
+    /// the ops are behind.
     fn emit(self) -> Result<format::Module, Vec<Diagnostic>> {
+        let ops_of = |entry: &FunctionEntry<'_>| {
+            entry
+                .region
+                .and_then(|r| r.blocks.first())
+                .map_or(0, |b| b.ops.len())
+        };
+        let total: usize = self.functions.iter().map(ops_of).sum();
+        let mut cut = self.functions.len();
+        if total >= MIN_PARALLEL_OPS {
+            let mut behind = 0;
+            cut = self
+                .functions
+                .iter()
+                .position(|entry| {
+                    behind += ops_of(entry);
+                    behind * 2 >= total
+                })
+                .map_or(cut, |i| i + 1);
+        }
+        let (first, second) = self.functions.split_at(cut);
+        let ((mut functions, mut errors), second) = std::thread::scope(|scope| {
+            let second = (!second.is_empty()).then(|| scope.spawn(|| self.emit_functions(second)));
+            let first = self.emit_functions(first);
+            let second = second.map(|thread| {
+                thread
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            });
+            (first, second)
+        });
+        if let Some((more_functions, more_errors)) = second {
+            functions.extend(more_functions);
+            errors.extend(more_errors);
+        }
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        let mut extra_strings = self.extra_strings;
+        extra_strings.sort();
+        extra_strings.dedup();
+        Ok(format::Module {
+            kernel_names: self.kernel_names,
+            types: self.types.iter().map(Type::to_string).collect(),
+            attributes: self.attributes,
+            functions,
+            optional_sections: self.options.optional_sections,
+            extra_strings,
+        })
+    }
+
+    /// The model functions of `entries`, and the errors their bodies gave.
+    fn emit_functions(
+        &self,
+        entries: &[FunctionEntry<'_>],
+    ) -> (Vec<format::Function>, Vec<Diagnostic>) {
         let mut emitter = FunctionEmitter {
-            collector: &self,
+            collector: self,
             register: vec![u32::MAX; self.module.values.len()],
             producer: vec![0; self.module.values.len()],
             errors: Vec::new(),
         };
-        let mut functions = Vec::with_capacity(self.functions.len());
-        for entry in &self.functions {
+        let mut functions = Vec::with_capacity(entries.len());
+        for entry in entries {
             let body = match entry.region {
                 Some(region) => emitter.body(entry, region),
                 None => None,
@@ -508,20 +584,7 @@ impl<'m> Collector<'m> {
                 body,
             });
         }
-        if !emitter.errors.is_empty() {
-            return Err(emitter.errors);
-        }
-        let mut extra_strings = self.extra_strings.clone();
-        extra_strings.sort();
-        extra_strings.dedup();
-        Ok(format::Module {
-            kernel_names: self.kernel_names.clone(),
-            types: self.types.iter().map(Type::to_string).collect(),
-            attributes: self.attributes.clone(),
-            functions,
-            optional_sections: self.options.optional_sections,
-            extra_strings,
-        })
+        (functions, emitter.errors)
     }
 }
 
@@ -534,7 +597,7 @@ fn record_value_regions(root: &Op, parent: ParentRegion, out: &mut [Option<Paren
             }
         }
         for region in &op.regions {
-            let here = ParentRegion::Region(region);
+            let here = ParentRegion::Region(region_key(region));
             for block in &region.blocks {
                 for argument in &block.arguments {
                     if let Some(slot) = out.get_mut(argument.index()) {
@@ -771,7 +834,7 @@ impl FunctionEmitter<'_, '_> {
                 }
             }
             for region in &op.regions {
-                functions.push(collector.region_functions[&(region as *const Region)]);
+                functions.push(collector.region_functions[&region_key(region)]);
             }
             let stream_id = match op
                 .attribute(STREAM_ID_ATTRIBUTE)
