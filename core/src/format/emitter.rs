@@ -74,17 +74,24 @@ impl Emitter {
     }
 
     pub fn vbr(&mut self, value: u64) {
-        // Most numbers (register and kernel indices, counts) fit one byte.
+        // Most numbers (register and kernel indices, counts) fit one byte,
+        // most others (line numbers, offsets) two.
         if value < 0x80 {
             self.bytes.push(value as u8);
             return;
         }
+        if value < 0x4000 {
+            self.bytes
+                .extend_from_slice(&[(value >> 7) as u8 | 0x80, value as u8 & 0x7f]);
+            return;
+        }
         let len = vbr_len(value);
         let mut buf = [0u8; 10];
-        for (i, slot) in buf[..len].iter_mut().enumerate() {
-            let shift = 7 * (len - 1 - i);
-            let group = ((value >> shift) & 0x7f) as u8;
+        let mut rest = value;
+        for (i, slot) in buf[..len].iter_mut().enumerate().rev() {
+            let group = rest as u8 & 0x7f;
             *slot = if i + 1 < len { group | 0x80 } else { group };
+            rest >>= 7;
         }
         self.bytes.extend_from_slice(&buf[..len]);
     }
@@ -118,6 +125,15 @@ impl Emitter {
         self.extend(&value.to_le_bytes());
     }
 
+    /// `u32` for each of `values`, aligned once.
+    #[inline]
+    pub fn u32s(&mut self, values: &[u32]) {
+        self.align(4);
+        for value in values {
+            self.bytes.extend_from_slice(&value.to_le_bytes());
+        }
+    }
+
     pub fn u64(&mut self, value: u64) {
         self.align(8);
         self.extend(&value.to_le_bytes());
@@ -146,6 +162,10 @@ mod tests {
             (128, &[0x81, 0x00]),
             (16383, &[0xff, 0x7f]),
             (16384, &[0x81, 0x80, 0x00]),
+            (
+                u64::MAX,
+                &[0x81, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f],
+            ),
         ] {
             let mut e = Emitter::new();
             e.vbr(value);

@@ -66,6 +66,9 @@ pub struct LocationEmitter {
     pub locations: Emitter,
     pub strings: Emitter,
     string_offsets: FxHashMap<String, u64>,
+    /// The string looked up last and its offset: most locations of a
+    /// module name the same file.
+    last_string: Option<(String, u64)>,
     /// Number of concrete locations written; the two sections are only
     /// emitted when this is non-zero.
     pub concrete_count: usize,
@@ -78,6 +81,7 @@ impl LocationEmitter {
             locations: Emitter::new(),
             strings: Emitter::new(),
             string_offsets: FxHashMap::default(),
+            last_string: None,
             concrete_count: 0,
             next_virtual: u32::MAX,
         }
@@ -100,6 +104,25 @@ impl LocationEmitter {
     }
 
     fn string(&mut self, s: &str) -> u64 {
+        if let Some((last, offset)) = &self.last_string
+            && last == s
+        {
+            return *offset;
+        }
+        let offset = self.string_offset(s);
+        match &mut self.last_string {
+            // The buffer is reused: no allocation per switch of string.
+            Some((last, last_offset)) => {
+                last.clear();
+                last.push_str(s);
+                *last_offset = offset;
+            }
+            None => self.last_string = Some((s.to_owned(), offset)),
+        }
+        offset
+    }
+
+    fn string_offset(&mut self, s: &str) -> u64 {
         if let Some(&offset) = self.string_offsets.get(s) {
             return offset;
         }
