@@ -41,13 +41,45 @@ impl Default for TranslateOptions {
 /// encoder would report.
 pub fn mlir_to_bef(module: &Module, options: TranslateOptions) -> Result<Vec<u8>, Vec<Diagnostic>> {
     let model = mlir_to_bef_model(module, options)?;
-    format::encode(&model).map_err(|e| vec![Diagnostic::new(module.op.location.clone(), e.0)])
+    let bytes =
+        format::encode(&model).map_err(|e| vec![Diagnostic::new(module.op.location.clone(), e.0)]);
+    free_model(model);
+    bytes
+}
+
+/// Frees a large model on two threads, as it was built: its kernels are
+/// many small allocations.
+fn free_model(mut model: format::Module) {
+    let kernels: usize = model
+        .functions
+        .iter()
+        .filter_map(|f| f.body.as_ref())
+        .map(|b| b.kernels.len())
+        .sum();
+    if kernels < MIN_PARALLEL_OPS {
+        return;
+    }
+    let second = model.functions.split_off(model.functions.len() / 2);
+    std::thread::scope(|scope| {
+        scope.spawn(move || drop(second));
+        drop(model);
+    });
 }
 
 /// Translates `module` to the BEF model (what `format::encode` writes).
 pub fn mlir_to_bef_model(
     module: &Module,
     options: TranslateOptions,
+) -> Result<format::Module, Vec<Diagnostic>> {
+    model_with(module, options, MIN_PARALLEL_OPS)
+}
+
+/// `mlir_to_bef_model`, emitting bodies on two threads when the module
+/// has at least `min_parallel` ops in function bodies.
+fn model_with(
+    module: &Module,
+    options: TranslateOptions,
+    min_parallel: usize,
 ) -> Result<format::Module, Vec<Diagnostic>> {
     let mut collector = Collector::new(module, options);
     for op in &module.body().ops {
@@ -57,7 +89,7 @@ pub fn mlir_to_bef_model(
     if !collector.errors.is_empty() {
         return Err(collector.errors);
     }
-    collector.emit()
+    collector.emit(min_parallel)
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -508,7 +540,7 @@ impl<'m> Collector<'m> {
     /// The BEF model. Bodies are independent of each other: a large
     /// module's are emitted on two threads, the functions cut where half
     /// the ops are behind.
-    fn emit(self) -> Result<format::Module, Vec<Diagnostic>> {
+    fn emit(self, min_parallel: usize) -> Result<format::Module, Vec<Diagnostic>> {
         let ops_of = |entry: &FunctionEntry<'_>| {
             entry
                 .region
@@ -517,7 +549,7 @@ impl<'m> Collector<'m> {
         };
         let total: usize = self.functions.iter().map(ops_of).sum();
         let mut cut = self.functions.len();
-        if total >= MIN_PARALLEL_OPS {
+        if total >= min_parallel {
             let mut behind = 0;
             cut = self
                 .functions
@@ -926,5 +958,42 @@ fn op_cost(op: &Op, cost_threshold: i64) -> i64 {
     {
         Some(cost) if cost > 0 => cost as i64,
         _ => cost_threshold,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Bodies emitted on two threads (forced however small the module)
+    /// give the model, or the errors, emitted on one.
+    #[test]
+    fn bodies_on_two_threads_give_the_same_model() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus");
+        let mut stack = vec![root];
+        let mut compared = 0;
+        while let Some(dir) = stack.pop() {
+            for entry in std::fs::read_dir(&dir).expect("corpus") {
+                let path = entry.expect("entry").path();
+                if path.is_dir() {
+                    stack.push(path);
+                    continue;
+                }
+                if path.extension().is_none_or(|e| e != "mlir") {
+                    continue;
+                }
+                let text = std::fs::read_to_string(&path).expect("text");
+                for chunk in text.split("// -----") {
+                    let Ok(module) = crate::text::parse_module(chunk, "t.mlir") else {
+                        continue;
+                    };
+                    let options = TranslateOptions::default();
+                    let one = model_with(&module, options, usize::MAX);
+                    assert_eq!(model_with(&module, options, 0), one, "{}", path.display());
+                    compared += 1;
+                }
+            }
+        }
+        assert!(compared > 20, "only {compared} programs compared");
     }
 }
