@@ -1,10 +1,9 @@
 //! Module model → BEF bytes, laid out byte for byte as the reference
 //! `mlir_to_bef` writes them (fact sheet `bef-encoding.md`).
 
-use std::collections::BTreeSet;
 use std::ops::Range;
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::attr::emit_attribute;
 use super::constants::{MAGIC, PSEUDO_KERNEL_LOCATION, SectionId, VERSION};
@@ -54,19 +53,21 @@ fn fixed32(value: u64, what: &str) -> EncodeResult<u32> {
 
 impl<'m> Encoder<'m> {
     fn new(module: &'m Module) -> EncodeResult<Self> {
-        let mut names: BTreeSet<&str> = BTreeSet::new();
-        names.extend(module.kernel_names.iter().map(String::as_str));
-        names.extend(module.types.iter().map(String::as_str));
-        names.extend(module.functions.iter().map(|f| f.name.as_str()));
-        names.extend(module.extra_strings.iter().map(String::as_str));
+        // De-duplicated by hashing (most names recur), then sorted.
+        let mut unique: FxHashSet<&str> = FxHashSet::default();
+        unique.extend(module.kernel_names.iter().map(String::as_str));
+        unique.extend(module.types.iter().map(String::as_str));
+        unique.extend(module.functions.iter().map(|f| f.name.as_str()));
+        unique.extend(module.extra_strings.iter().map(String::as_str));
         if module.optional_sections {
-            let kernels = module
-                .functions
-                .iter()
-                .filter_map(|f| f.body.as_ref())
-                .flat_map(|b| &b.kernels);
-            names.extend(kernels.flat_map(|k| k.attribute_names.iter().map(String::as_str)));
+            for body in module.functions.iter().filter_map(|f| f.body.as_ref()) {
+                for kernel in &body.kernels {
+                    unique.extend(kernel.attribute_names.iter().map(String::as_str));
+                }
+            }
         }
+        let mut names: Vec<&str> = unique.into_iter().collect();
+        names.sort_unstable();
         let mut string_section = Emitter::new();
         let mut strings = FxHashMap::with_capacity_and_hasher(names.len(), Default::default());
         for name in names {
