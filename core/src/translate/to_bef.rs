@@ -132,6 +132,8 @@ struct Collector<'m> {
     kernel_ids: HashMap<&'m str, u32>,
     types: Vec<Type>,
     type_ids: HashMap<Type, u32>,
+    /// The type `add_type` gave last (`u32::MAX`: none yet).
+    last_type: u32,
     functions: Vec<FunctionEntry<'m>>,
     named_functions: HashMap<&'m str, u32>,
     region_functions: HashMap<RegionKey, u32>,
@@ -195,6 +197,7 @@ impl<'m> Collector<'m> {
             kernel_ids: HashMap::default(),
             types: Vec::new(),
             type_ids: HashMap::default(),
+            last_type: u32::MAX,
             functions: Vec::new(),
             named_functions: HashMap::default(),
             region_functions: HashMap::default(),
@@ -212,6 +215,16 @@ impl<'m> Collector<'m> {
     }
 
     fn add_type(&mut self, ty: &Type) -> u32 {
+        // Runs of values of one type are common: compared before hashed.
+        if self.types.get(self.last_type as usize) == Some(ty) {
+            return self.last_type;
+        }
+        let id = self.type_id(ty);
+        self.last_type = id;
+        id
+    }
+
+    fn type_id(&mut self, ty: &Type) -> u32 {
         if let Some(&id) = self.type_ids.get(ty) {
             return id;
         }
