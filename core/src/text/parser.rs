@@ -531,6 +531,9 @@ impl<'a> Parser<'a> {
     /// The top-level ops, location aliases resolved; their values stay in
     /// the parser (`take_values`), in no particular order.
     pub(super) fn parse_top_ops(&mut self) -> R<Vec<Op>> {
+        // About one value per line of a host program (30-odd bytes):
+        // growing the arena instead would copy it over and over.
+        self.module.values.reserve(self.src.len() / 32);
         self.push_scope(true);
         self.push_labels();
         let mut ops = Vec::new();
