@@ -73,18 +73,17 @@ impl Emitter {
         self.bytes.extend_from_slice(bytes);
     }
 
+    #[inline]
     pub fn vbr(&mut self, value: u64) {
-        // Most numbers (register and kernel indices, counts) fit one byte,
-        // most others (line numbers, offsets) two.
+        // Most numbers (register and kernel indices, counts) fit one byte.
         if value < 0x80 {
             self.bytes.push(value as u8);
-            return;
+        } else {
+            self.vbr_long(value);
         }
-        if value < 0x4000 {
-            self.bytes
-                .extend_from_slice(&[(value >> 7) as u8 | 0x80, value as u8 & 0x7f]);
-            return;
-        }
+    }
+
+    fn vbr_long(&mut self, value: u64) {
         let len = vbr_len(value);
         let mut buf = [0u8; 10];
         let mut rest = value;
