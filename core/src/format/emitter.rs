@@ -44,6 +44,11 @@ impl Emitter {
         }
     }
 
+    /// Room for `additional` more bytes.
+    pub fn reserve(&mut self, additional: usize) {
+        self.bytes.reserve(additional);
+    }
+
     pub fn len(&self) -> usize {
         self.bytes.len()
     }

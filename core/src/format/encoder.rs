@@ -146,7 +146,12 @@ impl<'m> Encoder<'m> {
             (first, second)
         });
         let runs = [Some(first?), second.transpose()?];
-        let mut functions = Emitter::new();
+        let size: usize = runs
+            .iter()
+            .flatten()
+            .map(|run| run.headers.len() + run.lists.len() + 3 * run.spans.len())
+            .sum();
+        let mut functions = Emitter::with_capacity(size);
         let mut attribute_names = Emitter::new();
         let mut register_types = Emitter::new();
         attribute_names.vbr(count as u64);
@@ -240,7 +245,13 @@ impl<'m> Encoder<'m> {
     /// The location field of every body and kernel with a body to write,
     /// in order: a body's own, then its kernels'.
     fn place_locations(&self, locations: &mut LocationEmitter) -> Vec<u64> {
-        let mut places = Vec::new();
+        let kernels: usize = (self.module.functions.iter())
+            .filter_map(|f| f.body.as_ref())
+            .map(|b| b.kernels.len() + 1)
+            .sum();
+        let mut places = Vec::with_capacity(kernels);
+        // A file:line:col location takes about eight bytes.
+        locations.locations.reserve(kernels * 8);
         for function in &self.module.functions {
             let Some(body) = function.body.as_ref().filter(|_| function.kind.has_body()) else {
                 continue;
@@ -257,7 +268,18 @@ impl<'m> Encoder<'m> {
 
     /// The bodies of `functions`, whose locations start at `places`.
     fn emit_bodies(&self, functions: Range<usize>, mut places: &[u64]) -> EncodeResult<BodyRun> {
-        let mut run = BodyRun::default();
+        // Sized from the kernel count (a typical kernel takes a few header
+        // bytes and a dozen list words), so that the buffers rarely grow.
+        let kernels: usize = self.module.functions[functions.clone()]
+            .iter()
+            .filter_map(|f| f.body.as_ref())
+            .map(|b| b.kernels.len())
+            .sum();
+        let mut run = BodyRun {
+            headers: Emitter::with_capacity(kernels * 4),
+            lists: Emitter::with_capacity(kernels * 48),
+            ..BodyRun::default()
+        };
         for index in functions {
             let function = &self.module.functions[index];
             match (&function.body, function.kind.has_body()) {
