@@ -74,22 +74,78 @@ pub fn mlir_to_bef_model(
     model_with(module, options, MIN_PARALLEL_OPS)
 }
 
-/// `mlir_to_bef_model`, emitting bodies on two threads when the module
-/// has at least `min_parallel` ops in function bodies.
+/// `mlir_to_bef_model`, collecting and emitting on two threads when the
+/// module has at least `min_parallel` ops in function bodies.
 fn model_with(
     module: &Module,
     options: TranslateOptions,
     min_parallel: usize,
 ) -> Result<format::Module, Vec<Diagnostic>> {
-    let mut collector = Collector::new(module, options);
-    for op in &module.body().ops {
-        collector.visit(op, ParentRegion::Module, 0, false);
-    }
+    let mut value_region = vec![None; module.values.len()];
+    record_value_regions(&module.op, ParentRegion::Module, &mut value_region);
+    let mut collector = collect(module, options, &value_region, min_parallel);
     collector.check_function_references();
     if !collector.errors.is_empty() {
         return Err(collector.errors);
     }
     collector.emit(min_parallel)
+}
+
+/// Ops in the first block of each op's first region: about the size of
+/// the functions `ops` define.
+fn body_ops(ops: &[Op]) -> impl Iterator<Item = usize> + '_ {
+    ops.iter().map(|op| {
+        op.regions
+            .first()
+            .and_then(|r| r.blocks.first())
+            .map_or(0, |b| b.ops.len())
+    })
+}
+
+/// The collection of the module. A large module's top-level ops are
+/// collected in two halves on two threads and the halves merged, which
+/// keeps every table in first-seen order (the second half's new entries
+/// follow the first's). When a half reports an error, the module is
+/// collected again on one thread, so that errors are the sequential ones.
+fn collect<'m>(
+    module: &'m Module,
+    options: TranslateOptions,
+    value_region: &'m [Option<ParentRegion>],
+    min_parallel: usize,
+) -> Collector<'m> {
+    let ops = &module.body().ops;
+    let visit_all = |ops: &'m [Op]| {
+        let mut collector = Collector::new(module, options, value_region);
+        for op in ops {
+            collector.visit(op, ParentRegion::Module, 0, false);
+        }
+        collector
+    };
+    let total: usize = body_ops(ops).sum();
+    if total < min_parallel || ops.len() < 2 {
+        return visit_all(ops);
+    }
+    let mut behind = 0;
+    let cut = body_ops(ops)
+        .position(|n| {
+            behind += n;
+            behind * 2 >= total
+        })
+        .map_or(ops.len(), |i| i + 1);
+    let (first_ops, second_ops) = ops.split_at(cut);
+    let (mut first, second) = std::thread::scope(|scope| {
+        let second = scope.spawn(|| visit_all(second_ops));
+        let first = visit_all(first_ops);
+        let second = second
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (first, second)
+    });
+    if !first.errors.is_empty() || !second.errors.is_empty() {
+        return visit_all(ops);
+    }
+    first.append(second);
+    first
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -142,8 +198,8 @@ struct Collector<'m> {
     extra_strings: Vec<String>,
     /// Symbol references to check once every function is known.
     function_references: Vec<(&'m Attribute, Location)>,
-    /// The region that defines each value (`None`: not yet seen).
-    value_region: Vec<Option<ParentRegion>>,
+    /// The region that defines each value (`None`: no block or op does).
+    value_region: &'m [Option<ParentRegion>],
     /// The type index of each op result and block argument seen by the
     /// collection (`u32::MAX`: not seen), so that register types need no
     /// hashing.
@@ -186,9 +242,11 @@ fn canonical_owned(attr: &Attribute) -> Attribute {
 }
 
 impl<'m> Collector<'m> {
-    fn new(module: &'m Module, options: TranslateOptions) -> Self {
-        let mut value_region = vec![None; module.values.len()];
-        record_value_regions(&module.op, ParentRegion::Module, &mut value_region);
+    fn new(
+        module: &'m Module,
+        options: TranslateOptions,
+        value_region: &'m [Option<ParentRegion>],
+    ) -> Self {
         Collector {
             module,
             options,
@@ -208,6 +266,45 @@ impl<'m> Collector<'m> {
             value_region,
             value_type: vec![u32::MAX; module.values.len()],
         }
+    }
+
+    /// Takes in the collection of the ops that follow this one's, as if
+    /// this collector had visited them too.
+    fn append(&mut self, other: Collector<'m>) {
+        let mut kernels = vec![""; other.kernel_names.len()];
+        for (&name, &id) in &other.kernel_ids {
+            kernels[id as usize] = name;
+        }
+        for name in kernels {
+            if !self.kernel_ids.contains_key(name) {
+                self.kernel_ids.insert(name, self.kernel_names.len() as u32);
+                self.kernel_names.push(name.to_string());
+            }
+        }
+        let type_ids: Vec<u32> = other.types.iter().map(|ty| self.type_id(ty)).collect();
+        for (mine, &theirs) in self.value_type.iter_mut().zip(&other.value_type) {
+            if theirs != u32::MAX {
+                *mine = type_ids[theirs as usize];
+            }
+        }
+        let offset = self.functions.len() as u32;
+        self.functions.extend(other.functions);
+        for (name, index) in other.named_functions {
+            self.named_functions.insert(name, index + offset);
+        }
+        for (region, index) in other.region_functions {
+            self.region_functions.insert(region, index + offset);
+        }
+        let mut attributes: Vec<_> = other.attribute_ids.into_iter().collect();
+        attributes.sort_unstable_by_key(|&(_, id)| id);
+        for ((key, _), converted) in attributes.into_iter().zip(other.attributes) {
+            if !self.attribute_ids.contains_key(&key) {
+                self.attribute_ids.insert(key, self.attributes.len() as u32);
+                self.attributes.push(converted);
+            }
+        }
+        self.extra_strings.extend(other.extra_strings);
+        self.function_references.extend(other.function_references);
     }
 
     fn error(&mut self, location: &Location, message: impl Into<String>) {
@@ -978,10 +1075,10 @@ fn op_cost(op: &Op, cost_threshold: i64) -> i64 {
 mod tests {
     use super::*;
 
-    /// Bodies emitted on two threads (forced however small the module)
-    /// give the model, or the errors, emitted on one.
+    /// A module collected and emitted on two threads (forced however
+    /// small) gives the model, or the errors, of one thread.
     #[test]
-    fn bodies_on_two_threads_give_the_same_model() {
+    fn two_threads_give_the_same_model() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus");
         let mut stack = vec![root];
         let mut compared = 0;
