@@ -91,6 +91,21 @@ fn model_with(
     collector.emit(min_parallel)
 }
 
+/// The number of items (of the given sizes, `total` together) that hold
+/// half of the total: where work is cut in two for two threads.
+fn halfway(sizes: impl Iterator<Item = usize>, total: usize) -> usize {
+    let mut behind = 0;
+    let mut count = 0;
+    for size in sizes {
+        behind += size;
+        count += 1;
+        if behind * 2 >= total {
+            break;
+        }
+    }
+    count
+}
+
 /// Ops in the first block of each op's first region: about the size of
 /// the functions `ops` define.
 fn body_ops(ops: &[Op]) -> impl Iterator<Item = usize> + '_ {
@@ -125,13 +140,7 @@ fn collect<'m>(
     if total < min_parallel || ops.len() < 2 {
         return visit_all(ops);
     }
-    let mut behind = 0;
-    let cut = body_ops(ops)
-        .position(|n| {
-            behind += n;
-            behind * 2 >= total
-        })
-        .map_or(ops.len(), |i| i + 1);
+    let cut = halfway(body_ops(ops), total);
     let (first_ops, second_ops) = ops.split_at(cut);
     let (mut first, second) = std::thread::scope(|scope| {
         let second = scope.spawn(|| visit_all(second_ops));
@@ -658,18 +667,11 @@ impl<'m> Collector<'m> {
                 .map_or(0, |b| b.ops.len())
         };
         let total: usize = self.functions.iter().map(ops_of).sum();
-        let mut cut = self.functions.len();
-        if total >= min_parallel {
-            let mut behind = 0;
-            cut = self
-                .functions
-                .iter()
-                .position(|entry| {
-                    behind += ops_of(entry);
-                    behind * 2 >= total
-                })
-                .map_or(cut, |i| i + 1);
-        }
+        let cut = if total >= min_parallel {
+            halfway(self.functions.iter().map(ops_of), total)
+        } else {
+            self.functions.len()
+        };
         let (first, second) = self.functions.split_at(cut);
         let ((mut functions, mut errors), second) = std::thread::scope(|scope| {
             let second = (!second.is_empty()).then(|| scope.spawn(|| self.emit_functions(second)));
