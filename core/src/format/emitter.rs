@@ -89,6 +89,17 @@ impl Emitter {
     }
 
     fn vbr_long(&mut self, value: u64) {
+        // Two and three bytes (offsets, line numbers) without the loop.
+        let group = |shift: u32| (value >> shift) as u8 & 0x7f;
+        if value < 1 << 14 {
+            self.bytes.extend_from_slice(&[group(7) | 0x80, group(0)]);
+            return;
+        }
+        if value < 1 << 21 {
+            self.bytes
+                .extend_from_slice(&[group(14) | 0x80, group(7) | 0x80, group(0)]);
+            return;
+        }
         let len = vbr_len(value);
         let mut buf = [0u8; 10];
         let mut rest = value;
@@ -166,6 +177,8 @@ mod tests {
             (128, &[0x81, 0x00]),
             (16383, &[0xff, 0x7f]),
             (16384, &[0x81, 0x80, 0x00]),
+            ((1 << 21) - 1, &[0xff, 0xff, 0x7f]),
+            (1 << 21, &[0x81, 0x80, 0x80, 0x00]),
             (
                 u64::MAX,
                 &[0x81, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f],
