@@ -44,6 +44,11 @@ impl Emitter {
         }
     }
 
+    /// Room for `additional` more bytes.
+    pub fn reserve(&mut self, additional: usize) {
+        self.bytes.reserve(additional);
+    }
+
     pub fn len(&self) -> usize {
         self.bytes.len()
     }
@@ -73,18 +78,35 @@ impl Emitter {
         self.bytes.extend_from_slice(bytes);
     }
 
+    #[inline]
     pub fn vbr(&mut self, value: u64) {
         // Most numbers (register and kernel indices, counts) fit one byte.
         if value < 0x80 {
             self.bytes.push(value as u8);
+        } else {
+            self.vbr_long(value);
+        }
+    }
+
+    fn vbr_long(&mut self, value: u64) {
+        // Two and three bytes (offsets, line numbers) without the loop.
+        let group = |shift: u32| (value >> shift) as u8 & 0x7f;
+        if value < 1 << 14 {
+            self.bytes.extend_from_slice(&[group(7) | 0x80, group(0)]);
+            return;
+        }
+        if value < 1 << 21 {
+            self.bytes
+                .extend_from_slice(&[group(14) | 0x80, group(7) | 0x80, group(0)]);
             return;
         }
         let len = vbr_len(value);
         let mut buf = [0u8; 10];
-        for (i, slot) in buf[..len].iter_mut().enumerate() {
-            let shift = 7 * (len - 1 - i);
-            let group = ((value >> shift) & 0x7f) as u8;
+        let mut rest = value;
+        for (i, slot) in buf[..len].iter_mut().enumerate().rev() {
+            let group = rest as u8 & 0x7f;
             *slot = if i + 1 < len { group | 0x80 } else { group };
+            rest >>= 7;
         }
         self.bytes.extend_from_slice(&buf[..len]);
     }
@@ -118,6 +140,15 @@ impl Emitter {
         self.extend(&value.to_le_bytes());
     }
 
+    /// `u32` for each of `values`, aligned once.
+    #[inline]
+    pub fn u32s(&mut self, values: &[u32]) {
+        self.align(4);
+        for value in values {
+            self.bytes.extend_from_slice(&value.to_le_bytes());
+        }
+    }
+
     pub fn u64(&mut self, value: u64) {
         self.align(8);
         self.extend(&value.to_le_bytes());
@@ -146,6 +177,12 @@ mod tests {
             (128, &[0x81, 0x00]),
             (16383, &[0xff, 0x7f]),
             (16384, &[0x81, 0x80, 0x00]),
+            ((1 << 21) - 1, &[0xff, 0xff, 0x7f]),
+            (1 << 21, &[0x81, 0x80, 0x80, 0x00]),
+            (
+                u64::MAX,
+                &[0x81, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f],
+            ),
         ] {
             let mut e = Emitter::new();
             e.vbr(value);

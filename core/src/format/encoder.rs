@@ -1,27 +1,45 @@
 //! Module model → BEF bytes, laid out byte for byte as the reference
 //! `mlir_to_bef` writes them (fact sheet `bef-encoding.md`).
 
-use std::collections::BTreeSet;
+use std::ops::Range;
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::attr::emit_attribute;
 use super::constants::{MAGIC, PSEUDO_KERNEL_LOCATION, SectionId, VERSION};
 use super::emitter::{Emitter, vbr_len};
 use super::error::{EncodeError, EncodeResult};
 use super::location::LocationEmitter;
-use super::model::{Body, Kernel, KernelLocation, Module};
+use super::model::{Body, Function, Kernel, KernelLocation, Module};
 
 /// Encodes `module`. Deterministic: the same module gives the same bytes.
 pub fn encode(module: &Module) -> EncodeResult<Vec<u8>> {
-    Encoder::new(module)?.finish()
+    Encoder::new(module)?.finish(MIN_PARALLEL_KERNELS)
 }
+
+/// Modules with fewer kernels than this write their bodies on one thread:
+/// a second thread costs more than it saves on small modules.
+const MIN_PARALLEL_KERNELS: usize = 16 << 10;
 
 struct Encoder<'m> {
     module: &'m Module,
     strings: FxHashMap<&'m str, u64>,
     string_section: Emitter,
     attribute_offsets: Vec<u32>,
+}
+
+/// What `emit_bodies` writes for a run of functions; `finish` puts the runs
+/// together in function order.
+#[derive(Default)]
+struct BodyRun {
+    /// Per function, the ends of its header in `headers` and of its kernel
+    /// list in `lists`; `None` for a function without body.
+    spans: Vec<Option<(usize, usize)>>,
+    headers: Emitter,
+    /// Kernel lists, 4-byte words only: each starts aligned.
+    lists: Emitter,
+    attribute_names: Emitter,
+    register_types: Emitter,
 }
 
 fn fail<T>(message: String) -> EncodeResult<T> {
@@ -35,19 +53,21 @@ fn fixed32(value: u64, what: &str) -> EncodeResult<u32> {
 
 impl<'m> Encoder<'m> {
     fn new(module: &'m Module) -> EncodeResult<Self> {
-        let mut names: BTreeSet<&str> = BTreeSet::new();
-        names.extend(module.kernel_names.iter().map(String::as_str));
-        names.extend(module.types.iter().map(String::as_str));
-        names.extend(module.functions.iter().map(|f| f.name.as_str()));
-        names.extend(module.extra_strings.iter().map(String::as_str));
+        // De-duplicated by hashing (most names recur), then sorted.
+        let mut unique: FxHashSet<&str> = FxHashSet::default();
+        unique.extend(module.kernel_names.iter().map(String::as_str));
+        unique.extend(module.types.iter().map(String::as_str));
+        unique.extend(module.functions.iter().map(|f| f.name.as_str()));
+        unique.extend(module.extra_strings.iter().map(String::as_str));
         if module.optional_sections {
-            let kernels = module
-                .functions
-                .iter()
-                .filter_map(|f| f.body.as_ref())
-                .flat_map(|b| &b.kernels);
-            names.extend(kernels.flat_map(|k| k.attribute_names.iter().map(String::as_str)));
+            for body in module.functions.iter().filter_map(|f| f.body.as_ref()) {
+                for kernel in &body.kernels {
+                    unique.extend(kernel.attribute_names.iter().map(String::as_str));
+                }
+            }
         }
+        let mut names: Vec<&str> = unique.into_iter().collect();
+        names.sort_unstable();
         let mut string_section = Emitter::new();
         let mut strings = FxHashMap::with_capacity_and_hasher(names.len(), Default::default());
         for name in names {
@@ -70,7 +90,9 @@ impl<'m> Encoder<'m> {
         self.strings[s]
     }
 
-    fn finish(mut self) -> EncodeResult<Vec<u8>> {
+    /// The file; bodies on two threads when the module has at least
+    /// `min_parallel` kernels.
+    fn finish(mut self, min_parallel: usize) -> EncodeResult<Vec<u8>> {
         let module = self.module;
         let optional = module.optional_sections;
         let mut attributes = Emitter::new();
@@ -86,40 +108,68 @@ impl<'m> Encoder<'m> {
         let kernel_table = self.name_table(&module.kernel_names);
         let type_table = self.name_table(&module.types);
 
+        // Locations are numbered in order (strings shared, virtual offsets
+        // counting down), so they are written first; the bodies, which
+        // only refer to them, may then be written on two threads.
         let mut locations = LocationEmitter::new();
-        let mut functions = Emitter::new();
+        let places = self.place_locations(&mut locations);
+        let count = module.functions.len();
+        let kernels_of =
+            |function: &Function| function.body.as_ref().map_or(0, |b| b.kernels.len());
+        let total: usize = module.functions.iter().map(kernels_of).sum();
+        let mut cut = count;
+        if total >= min_parallel {
+            let mut behind = 0;
+            cut = module
+                .functions
+                .iter()
+                .position(|function| {
+                    behind += kernels_of(function);
+                    behind * 2 >= total
+                })
+                .map_or(count, |i| i + 1);
+        }
+        let second_places = module.functions[..cut]
+            .iter()
+            .filter(|f| f.body.is_some() && f.kind.has_body())
+            .map(|f| 1 + kernels_of(f))
+            .sum::<usize>();
+        let (first, second) = std::thread::scope(|scope| {
+            let second = (cut < count)
+                .then(|| scope.spawn(|| self.emit_bodies(cut..count, &places[second_places..])));
+            let first = self.emit_bodies(0..cut, &places);
+            let second = second.map(|thread| {
+                thread
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            });
+            (first, second)
+        });
+        let runs = [Some(first?), second.transpose()?];
+        let size: usize = runs
+            .iter()
+            .flatten()
+            .map(|run| run.headers.len() + run.lists.len() + 3 * run.spans.len())
+            .sum();
+        let mut functions = Emitter::with_capacity(size);
         let mut attribute_names = Emitter::new();
         let mut register_types = Emitter::new();
-        attribute_names.vbr(module.functions.len() as u64);
-        register_types.vbr(module.functions.len() as u64);
-        let mut function_offsets = Vec::with_capacity(module.functions.len());
-        let mut kernel_list = Emitter::new();
-        for (index, function) in module.functions.iter().enumerate() {
-            function_offsets.push(functions.len() as u64);
-            match (&function.body, function.kind.has_body()) {
-                (Some(body), true) => {
-                    self.emit_body(
-                        body,
-                        function.arg_types.len(),
-                        &mut kernel_list,
-                        &mut functions,
-                        &mut locations,
-                        &mut attribute_names,
-                        &mut register_types,
-                    )
-                    .map_err(|EncodeError(e)| {
-                        EncodeError(format!("function {index} ('{}'): {e}", function.name))
-                    })?;
+        attribute_names.vbr(count as u64);
+        register_types.vbr(count as u64);
+        let mut function_offsets = Vec::with_capacity(count);
+        for run in runs.iter().flatten() {
+            let (mut header, mut list) = (0, 0);
+            for span in &run.spans {
+                function_offsets.push(functions.len() as u64);
+                if let &Some((header_end, list_end)) = span {
+                    functions.extend(&run.headers.bytes()[header..header_end]);
+                    functions.align(4);
+                    functions.extend(&run.lists.bytes()[list..list_end]);
+                    (header, list) = (header_end, list_end);
                 }
-                (None, false) => {}
-                (Some(_), false) => {
-                    return fail(format!(
-                        "native function '{}' cannot have a body",
-                        function.name
-                    ));
-                }
-                (None, true) => return fail(format!("function '{}' needs a body", function.name)),
             }
+            attribute_names.extend(run.attribute_names.bytes());
+            register_types.extend(run.register_types.bytes());
         }
 
         let mut index = Emitter::new();
@@ -192,16 +242,77 @@ impl<'m> Encoder<'m> {
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
+    /// The location field of every body and kernel with a body to write,
+    /// in order: a body's own, then its kernels'.
+    fn place_locations(&self, locations: &mut LocationEmitter) -> Vec<u64> {
+        let kernels: usize = (self.module.functions.iter())
+            .filter_map(|f| f.body.as_ref())
+            .map(|b| b.kernels.len() + 1)
+            .sum();
+        let mut places = Vec::with_capacity(kernels);
+        // A file:line:col location takes about eight bytes.
+        locations.locations.reserve(kernels * 8);
+        for function in &self.module.functions {
+            let Some(body) = function.body.as_ref().filter(|_| function.kind.has_body()) else {
+                continue;
+            };
+            places.push(locations.op_location(body.location.as_ref()));
+            places.extend(body.kernels.iter().map(|kernel| match &kernel.location {
+                KernelLocation::Pseudo => u64::from(PSEUDO_KERNEL_LOCATION),
+                KernelLocation::Virtual => locations.op_location(None),
+                KernelLocation::At(location) => locations.op_location(Some(location)),
+            }));
+        }
+        places
+    }
+
+    /// The bodies of `functions`, whose locations start at `places`.
+    fn emit_bodies(&self, functions: Range<usize>, mut places: &[u64]) -> EncodeResult<BodyRun> {
+        // Sized from the kernel count (a typical kernel takes a few header
+        // bytes and a dozen list words), so that the buffers rarely grow.
+        let kernels: usize = self.module.functions[functions.clone()]
+            .iter()
+            .filter_map(|f| f.body.as_ref())
+            .map(|b| b.kernels.len())
+            .sum();
+        let mut run = BodyRun {
+            headers: Emitter::with_capacity(kernels * 4),
+            lists: Emitter::with_capacity(kernels * 48),
+            ..BodyRun::default()
+        };
+        for index in functions {
+            let function = &self.module.functions[index];
+            match (&function.body, function.kind.has_body()) {
+                (Some(body), true) => {
+                    let (here, rest) = places.split_at(1 + body.kernels.len());
+                    places = rest;
+                    self.emit_body(body, function.arg_types.len(), here, &mut run)
+                        .map_err(|EncodeError(e)| {
+                            EncodeError(format!("function {index} ('{}'): {e}", function.name))
+                        })?;
+                    run.spans.push(Some((run.headers.len(), run.lists.len())));
+                }
+                (None, false) => run.spans.push(None),
+                (Some(_), false) => {
+                    return fail(format!(
+                        "native function '{}' cannot have a body",
+                        function.name
+                    ));
+                }
+                (None, true) => return fail(format!("function '{}' needs a body", function.name)),
+            }
+        }
+        Ok(run)
+    }
+
+    /// One body: its header into `run.headers`, its kernel list into
+    /// `run.lists`; `places` holds its location fields.
     fn emit_body(
         &self,
         body: &Body,
         num_args: usize,
-        kernel_list: &mut Emitter,
-        functions: &mut Emitter,
-        locations: &mut LocationEmitter,
-        attribute_names: &mut Emitter,
-        register_types: &mut Emitter,
+        places: &[u64],
+        run: &mut BodyRun,
     ) -> EncodeResult<()> {
         if (body.num_registers as usize) < num_args {
             return fail(format!(
@@ -209,25 +320,25 @@ impl<'m> Encoder<'m> {
                 body.num_registers
             ));
         }
-        let location = locations.op_location(body.location.as_ref());
-        functions.vbr(location);
+        let header = &mut run.headers;
+        header.vbr(places[0]);
         let uses = body.register_uses();
-        functions.vbr(uses.len() as u64);
+        header.vbr(uses.len() as u64);
         for count in uses {
-            functions.vbr(count);
+            header.vbr(count);
         }
-        functions.vbr(body.kernels.len() as u64);
+        header.vbr(body.kernels.len() as u64);
 
         let optional = self.module.optional_sections;
         if optional {
-            attribute_names.vbr(body.kernels.len() as u64);
+            run.attribute_names.vbr(body.kernels.len() as u64);
         }
-        kernel_list.clear();
-        for (index, kernel) in body.kernels.iter().enumerate() {
-            functions.vbr(kernel_list.len() as u64);
-            functions.vbr(kernel.args.len() as u64);
-            functions.vbr(kernel.stream_id);
-            self.emit_kernel(kernel, kernel_list, locations)
+        let list_start = run.lists.len();
+        for ((index, kernel), &location) in body.kernels.iter().enumerate().zip(&places[1..]) {
+            run.headers.vbr((run.lists.len() - list_start) as u64);
+            run.headers.vbr(kernel.args.len() as u64);
+            run.headers.vbr(kernel.stream_id);
+            self.emit_kernel(kernel, location, &mut run.lists)
                 .map_err(|EncodeError(e)| EncodeError(format!("kernel {index}: {e}")))?;
             if optional {
                 if kernel.attribute_names.len() != kernel.attributes.len() {
@@ -238,15 +349,13 @@ impl<'m> Encoder<'m> {
                     ));
                 }
                 for name in &kernel.attribute_names {
-                    attribute_names.vbr(self.string(name));
+                    run.attribute_names.vbr(self.string(name));
                 }
             }
         }
         for &reg in &body.results {
-            functions.vbr(u64::from(reg));
+            run.headers.vbr(u64::from(reg));
         }
-        functions.align(4);
-        functions.append(kernel_list);
 
         if optional {
             if body.register_types.len() != body.num_registers as usize {
@@ -256,21 +365,16 @@ impl<'m> Encoder<'m> {
                     body.num_registers
                 ));
             }
-            register_types.vbr(u64::from(body.num_registers));
+            run.register_types.vbr(u64::from(body.num_registers));
             for &ty in &body.register_types {
                 self.check_type(ty)?;
-                register_types.vbr(u64::from(ty));
+                run.register_types.vbr(u64::from(ty));
             }
         }
         Ok(())
     }
 
-    fn emit_kernel(
-        &self,
-        kernel: &Kernel,
-        list: &mut Emitter,
-        locations: &mut LocationEmitter,
-    ) -> EncodeResult<()> {
+    fn emit_kernel(&self, kernel: &Kernel, location: u64, list: &mut Emitter) -> EncodeResult<()> {
         if kernel.used_by.len() != kernel.results.len() {
             return fail(format!(
                 "{} used-by lists for {} results",
@@ -278,27 +382,20 @@ impl<'m> Encoder<'m> {
                 kernel.results.len()
             ));
         }
-        let location = match &kernel.location {
-            KernelLocation::Pseudo => u64::from(PSEUDO_KERNEL_LOCATION),
-            KernelLocation::Virtual => locations.op_location(None),
-            KernelLocation::At(location) => locations.op_location(Some(location)),
-        };
-        list.u32(kernel.code);
-        list.u32(fixed32(location, "location offset")?);
-        for count in [
+        list.u32s(&[kernel.code, fixed32(location, "location offset")?]);
+        let counts = [
             kernel.args.len(),
             kernel.attributes.len(),
             kernel.functions.len(),
             kernel.results.len(),
-        ] {
+        ];
+        for count in counts {
             list.u32(fixed32(count as u64, "count")?);
         }
         for users in &kernel.used_by {
             list.u32(fixed32(users.len() as u64, "user count")?);
         }
-        for &arg in &kernel.args {
-            list.u32(arg);
-        }
+        list.u32s(&kernel.args);
         for &attr in &kernel.attributes {
             let offset = self.attribute_offsets.get(attr as usize).ok_or_else(|| {
                 EncodeError(format!(
@@ -308,17 +405,17 @@ impl<'m> Encoder<'m> {
             })?;
             list.u32(*offset);
         }
-        for &function in &kernel.functions {
-            if function as usize >= self.module.functions.len() {
-                return fail(format!("function index {function} is out of range"));
-            }
-            list.u32(function);
+        if let Some(&function) = kernel
+            .functions
+            .iter()
+            .find(|&&f| f as usize >= self.module.functions.len())
+        {
+            return fail(format!("function index {function} is out of range"));
         }
-        for &result in &kernel.results {
-            list.u32(result);
-        }
-        for &user in kernel.used_by.iter().flatten() {
-            list.u32(user);
+        list.u32s(&kernel.functions);
+        list.u32s(&kernel.results);
+        for users in &kernel.used_by {
+            list.u32s(users);
         }
         Ok(())
     }
@@ -357,5 +454,26 @@ mod tests {
             0x02, 0x00, 0x05, 0x00, 0x08, 0x02, 0x00, 0x09, 0x02, 0x00, 0x0a, 0x02, 0x00,
         ];
         assert_eq!(bytes, expected);
+    }
+
+    /// Bodies written on two threads (forced however small the module)
+    /// give the bytes written on one.
+    #[test]
+    fn bodies_on_two_threads_give_the_same_bytes() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/bef");
+        let mut compared = 0;
+        for entry in std::fs::read_dir(&dir).expect("corpus") {
+            let path = entry.expect("entry").path();
+            let bytes = std::fs::read(&path).expect("readable");
+            let buffer = crate::format::BefBuffer::copy_from(&bytes);
+            let Ok(module) = buffer.open().and_then(|file| file.to_module()) else {
+                continue;
+            };
+            let encode_with = |min_parallel| Encoder::new(&module)?.finish(min_parallel);
+            let one = encode_with(usize::MAX).expect("encodes");
+            assert_eq!(encode_with(0).expect("encodes"), one, "{}", path.display());
+            compared += 1;
+        }
+        assert!(compared >= 5, "only {compared} files compared");
     }
 }

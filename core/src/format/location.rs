@@ -1,5 +1,7 @@
 //! Locations (Locations and LocationStrings sections).
 
+use std::sync::Arc;
+
 use rustc_hash::FxHashMap;
 
 use super::constants::MAX_NESTING;
@@ -13,7 +15,7 @@ pub enum Location {
     Unknown,
     FileLineCol {
         /// Shared: every location of a file names the same string.
-        file: std::sync::Arc<str>,
+        file: Arc<str>,
         line: u64,
         column: u64,
     },
@@ -66,6 +68,8 @@ pub struct LocationEmitter {
     pub locations: Emitter,
     pub strings: Emitter,
     string_offsets: FxHashMap<String, u64>,
+    /// The file name looked up last and its offset.
+    last_file: Option<(Arc<str>, u64)>,
     /// Number of concrete locations written; the two sections are only
     /// emitted when this is non-zero.
     pub concrete_count: usize,
@@ -78,6 +82,7 @@ impl LocationEmitter {
             locations: Emitter::new(),
             strings: Emitter::new(),
             string_offsets: FxHashMap::default(),
+            last_file: None,
             concrete_count: 0,
             next_virtual: u32::MAX,
         }
@@ -99,6 +104,19 @@ impl LocationEmitter {
         }
     }
 
+    /// The offset of a location's file name: most locations of a module
+    /// share one `Arc`, recognised by its address before any hashing.
+    fn file(&mut self, file: &Arc<str>) -> u64 {
+        if let Some((last, offset)) = &self.last_file
+            && Arc::ptr_eq(last, file)
+        {
+            return *offset;
+        }
+        let offset = self.string(file);
+        self.last_file = Some((file.clone(), offset));
+        offset
+    }
+
     fn string(&mut self, s: &str) -> u64 {
         if let Some(&offset) = self.string_offsets.get(s) {
             return offset;
@@ -116,7 +134,7 @@ impl LocationEmitter {
             Location::Unknown => self.locations.byte(UNKNOWN),
             Location::FileLineCol { file, line, column } => {
                 self.locations.byte(FILE_LINE_COL);
-                let file = self.string(file);
+                let file = self.file(file);
                 self.locations.vbr(file);
                 self.locations.vbr(*line);
                 self.locations.vbr(*column);

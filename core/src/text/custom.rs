@@ -263,7 +263,7 @@ impl<'a> Parser<'a> {
                 self.result_types([self.chain.clone()])
             }
             Form::Binary { ty, out } => {
-                self.fixed_operands(&mut op, &[ty.clone(), ty.clone()], t)?;
+                self.fixed_operands(&mut op, [&ty, &ty], t)?;
                 self.opt_attr_dict(&mut op)?;
                 match out {
                     BinOut::Same => self.result_types([ty]),
@@ -271,21 +271,24 @@ impl<'a> Parser<'a> {
                 }
             }
             Form::Print(ty) => {
-                self.fixed_operands(&mut op, &[ty, self.chain.clone()], t)?;
+                let chain = self.chain.clone();
+                self.fixed_operands(&mut op, [&ty, &chain], t)?;
                 self.opt_attr_dict(&mut op)?;
-                self.result_types([self.chain.clone()])
+                self.result_types([chain])
             }
             Form::PrintTensor => {
-                self.fixed_operands(&mut op, &[tensor_type(), self.chain.clone()], t)?;
+                let chain = self.chain.clone();
+                self.fixed_operands(&mut op, [&tensor_type(), &chain], t)?;
                 self.opt_attr_dict(&mut op)?;
-                self.result_types([self.chain.clone()])
+                self.result_types([chain])
             }
             Form::TensorAttr(attr) => {
-                self.fixed_operands(&mut op, &[tensor_type(), self.chain.clone()], t)?;
+                let chain = self.chain.clone();
+                self.fixed_operands(&mut op, [&tensor_type(), &chain], t)?;
                 let value = self.parse_attribute()?;
                 op.attributes.push((attr.into(), value));
                 self.opt_attr_dict(&mut op)?;
-                self.result_types([self.chain.clone()])
+                self.result_types([chain])
             }
             Form::AttrResult { attr, result } => {
                 let value = self.parse_attribute()?;
@@ -547,12 +550,28 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    fn fixed_operands(&mut self, op: &mut Op, types: &[Type], at: super::lexer::Token) -> R<()> {
-        // A buffer kept by the parser: most ops come here.
+    /// `%a, %b` of the forms with two operands of known types (most ops
+    /// come here), resolved without building a list of types.
+    fn fixed_operands(&mut self, op: &mut Op, types: [&Type; 2], at: super::lexer::Token) -> R<()> {
+        // A buffer kept by the parser.
         let mut uses = std::mem::take(&mut self.use_buffer);
         uses.clear();
         self.parse_use_list_into(&mut uses)?;
-        op.operands = self.resolve_all(&uses, types, at)?;
+        if uses.len() != types.len() {
+            return Err(self.err(
+                at,
+                format!(
+                    "{} operands present, but expected {}",
+                    uses.len(),
+                    types.len()
+                ),
+            ));
+        }
+        let mut operands = Vec::with_capacity(types.len());
+        for (u, ty) in uses.iter().zip(types) {
+            operands.push(self.resolve(u, ty)?);
+        }
+        op.operands = operands;
         self.use_buffer = uses;
         Ok(())
     }

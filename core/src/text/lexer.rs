@@ -70,16 +70,57 @@ pub(crate) struct Lexer<'a> {
     line_start: usize,
 }
 
+/// Byte classes, looked up once per byte by the scanning loops.
+const BARE_START: u8 = 1;
+const BARE: u8 = 2;
+const SUFFIX: u8 = 4;
+const DIGIT: u8 = 8;
+
+static CLASSES: [u8; 256] = classes();
+
+const fn classes() -> [u8; 256] {
+    let mut table = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        let c = i as u8;
+        let mut class = 0;
+        if c.is_ascii_alphabetic() || c == b'_' {
+            class |= BARE_START;
+        }
+        if c.is_ascii_alphanumeric() || matches!(c, b'_' | b'$' | b'.') {
+            class |= BARE | SUFFIX;
+        }
+        if c == b'-' {
+            class |= SUFFIX;
+        }
+        if c.is_ascii_digit() {
+            class |= DIGIT;
+        }
+        table[i] = class;
+        i += 1;
+    }
+    table
+}
+
+fn is(class: u8, c: u8) -> bool {
+    CLASSES[c as usize] & class != 0
+}
+
+/// The end of the run of `class` bytes in `src` starting at `from`.
+fn run_end(src: &[u8], from: usize, class: u8) -> usize {
+    let rest = src.get(from..).unwrap_or_default();
+    from + rest
+        .iter()
+        .position(|&c| !is(class, c))
+        .unwrap_or(rest.len())
+}
+
 pub(crate) fn is_bare_start(c: u8) -> bool {
-    c.is_ascii_alphabetic() || c == b'_'
+    is(BARE_START, c)
 }
 
 pub(crate) fn is_bare_char(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || matches!(c, b'_' | b'$' | b'.')
-}
-
-fn is_suffix_char(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || matches!(c, b'_' | b'$' | b'.' | b'-')
+    is(BARE, c)
 }
 
 /// Whether `s` lexes as one bare identifier (so it may be printed unquoted).
@@ -137,28 +178,33 @@ impl<'a> Lexer<'a> {
 
     fn skip_trivia(&mut self) {
         let src = self.src;
-        while self.pos < src.len() {
-            match src[self.pos] {
-                b'\n' => {
-                    self.pos += 1;
+        let mut pos = self.pos;
+        loop {
+            match src.get(pos) {
+                Some(b' ' | b'\t' | b'\r') => pos += 1,
+                Some(b'\n') => {
+                    pos += 1;
                     self.line += 1;
-                    self.line_start = self.pos;
+                    self.line_start = pos;
                 }
-                b' ' | b'\t' | b'\r' => self.pos += 1,
-                b'/' if src.get(self.pos + 1) == Some(&b'/') => {
-                    while self.pos < src.len() && src[self.pos] != b'\n' {
-                        self.pos += 1;
-                    }
+                Some(b'/') if src.get(pos + 1) == Some(&b'/') => {
+                    pos += src[pos..]
+                        .iter()
+                        .position(|&c| c == b'\n')
+                        .unwrap_or(src.len() - pos);
                 }
                 _ => break,
             }
         }
+        self.pos = pos;
     }
 
     pub fn next_token(&mut self) -> Result<Token, LexError> {
         let t = self.lex_token()?;
+        // Tokens that may span lines (dialect bodies) moved the position
+        // (and counted the lines) themselves; the others end on this line.
         if (t.end as usize) > self.pos {
-            self.reset_to(t.end as usize);
+            self.pos = t.end as usize;
         }
         Ok(t)
     }
@@ -214,10 +260,7 @@ impl<'a> Lexer<'a> {
                 Ok(tok(Kind::String, end))
             }
             b'%' | b'^' => {
-                let mut end = start + 1;
-                while end < src.len() && is_suffix_char(src[end]) {
-                    end += 1;
-                }
+                let end = run_end(src, start + 1, SUFFIX);
                 if end == start + 1 {
                     return Err(self.error(start, "invalid SSA name"));
                 }
@@ -238,10 +281,8 @@ impl<'a> Lexer<'a> {
                     return Ok(tok(Kind::AtId, end));
                 }
                 let mut end = start + 1;
-                if end < src.len() && is_bare_start(src[end]) {
-                    while end < src.len() && is_bare_char(src[end]) {
-                        end += 1;
-                    }
+                if src.get(end).is_some_and(|&c| is_bare_start(c)) {
+                    end = run_end(src, end, BARE);
                 }
                 if end == start + 1 {
                     return Err(self.error(start, "invalid symbol reference"));
@@ -250,10 +291,7 @@ impl<'a> Lexer<'a> {
                 Ok(tok(Kind::AtId, end))
             }
             b'#' | b'!' => {
-                let mut end = start + 1;
-                while end < src.len() && is_suffix_char(src[end]) {
-                    end += 1;
-                }
+                let mut end = run_end(src, start + 1, SUFFIX);
                 if end < src.len() && src[end] == b'<' {
                     end = self.scan_body(end)?;
                 } else if end == start + 1 {
@@ -289,37 +327,26 @@ impl<'a> Lexer<'a> {
                     self.pos = end;
                     return Ok(tok(Kind::Integer, end));
                 }
-                while end < src.len() && src[end].is_ascii_digit() {
-                    end += 1;
-                }
+                end = run_end(src, end, DIGIT);
                 if src.get(end) != Some(&b'.') {
                     self.pos = end;
                     return Ok(tok(Kind::Integer, end));
                 }
-                end += 1;
-                while end < src.len() && src[end].is_ascii_digit() {
-                    end += 1;
-                }
+                end = run_end(src, end + 1, DIGIT);
                 if matches!(src.get(end), Some(b'e' | b'E')) {
                     let mut e = end + 1;
                     if matches!(src.get(e), Some(b'+' | b'-')) {
                         e += 1;
                     }
                     if src.get(e).is_some_and(u8::is_ascii_digit) {
-                        while e < src.len() && src[e].is_ascii_digit() {
-                            e += 1;
-                        }
-                        end = e;
+                        end = run_end(src, e, DIGIT);
                     }
                 }
                 self.pos = end;
                 Ok(tok(Kind::Float, end))
             }
             c if is_bare_start(c) => {
-                let mut end = start + 1;
-                while end < src.len() && is_bare_char(src[end]) {
-                    end += 1;
-                }
+                let end = run_end(src, start + 1, BARE);
                 self.pos = end;
                 Ok(tok(Kind::BareId, end))
             }

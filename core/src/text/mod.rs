@@ -7,6 +7,8 @@
 //!   function and block arguments the position of their `%name`.
 //! - Location aliases (`#loc0 = loc(...)`) may be defined after their uses.
 //! - Custom forms: see `custom.rs` (one table for the parser and printer).
+//! - Large files are parsed on two threads (`parallel.rs`), with the
+//!   same result.
 //! - Untrusted input never panics; nesting deeper than 256 levels is
 //!   rejected with `nesting too deep`; numbers in the input are never used
 //!   as allocation sizes and splats are not expanded.
@@ -16,6 +18,7 @@ mod dense;
 mod diagnostics;
 mod lexer;
 mod num;
+mod parallel;
 mod parser;
 mod printer;
 
@@ -55,7 +58,7 @@ pub fn parse_module_at(
     filename: &str,
     first_line: u32,
 ) -> Result<ir::Module, Diagnostic> {
-    parser::Parser::new(source, filename, first_line)?.parse_top_level()
+    parallel::parse(source, filename, first_line, parallel::MIN_PARALLEL_BYTES)
 }
 
 /// Parses one type (`i32`, `!tfrt.chain`, `tensor<2x?xf32>`); errors are

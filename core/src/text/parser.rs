@@ -12,7 +12,7 @@ use super::lexer::{Kind, LexError, Lexer, Token};
 use super::num::{self, IntLiteral};
 use crate::ir::{
     Attribute, Block, DYNAMIC, Diagnostic, FloatKind, Location, Module, NamedAttribute, Op, Region,
-    Signedness, Type, ValueId,
+    Signedness, Type, ValueData, ValueId,
 };
 
 pub(crate) type R<T> = Result<T, Diagnostic>;
@@ -521,6 +521,19 @@ impl<'a> Parser<'a> {
     // ---- top level ------------------------------------------------------
 
     pub fn parse_top_level(mut self) -> R<Module> {
+        let ops = self.parse_top_ops()?;
+        let values = self.take_values();
+        let mut module = top_level_module(ops, values, self.file);
+        module.renumber_values();
+        Ok(module)
+    }
+
+    /// The top-level ops, location aliases resolved; their values stay in
+    /// the parser (`take_values`), in no particular order.
+    pub(super) fn parse_top_ops(&mut self) -> R<Vec<Op>> {
+        // About one value per line of a host program (30-odd bytes):
+        // growing the arena instead would copy it over and over.
+        self.module.values.reserve(self.src.len() / 32);
         self.push_scope(true);
         self.push_labels();
         let mut ops = Vec::new();
@@ -540,36 +553,25 @@ impl<'a> Parser<'a> {
         };
         self.finish_labels(&mut region)?;
         self.pop_scope()?;
-        let ops = std::mem::take(&mut region.blocks[0].ops);
-        let mut module = std::mem::replace(&mut self.module, Module::new(Location::Unknown));
-        let values = std::mem::take(&mut module.values);
-        let is_module = |op: &Op| {
-            op.name == crate::ir::MODULE_OP
-                && op.results.is_empty()
-                && op.operands.is_empty()
-                && op.successors.is_empty()
-                && op.regions.len() == 1
-                && op.regions[0].blocks.len() == 1
-                && op.regions[0].blocks[0].arguments.is_empty()
-        };
-        let mut module = if ops.len() == 1 && is_module(&ops[0]) {
-            Module {
-                op: ops.into_iter().next().expect("one op"),
-                values,
-                resources: Vec::new(),
-                origin: None,
-            }
-        } else {
-            let mut m = Module::new(Location::file_line_col(self.file, 0, 0));
-            m.values = values;
-            m.body_mut().ops = ops;
-            m
-        };
+        let mut ops = std::mem::take(&mut region.blocks[0].ops);
         if !self.loc_alias_refs.is_empty() {
-            self.resolve_loc_aliases(&mut module)?;
+            self.resolve_loc_aliases(&mut ops)?;
         }
-        module.renumber_values();
-        Ok(module)
+        Ok(ops)
+    }
+
+    pub(super) fn take_values(&mut self) -> Vec<ValueData> {
+        std::mem::take(&mut self.module.values)
+    }
+
+    /// Whether the text parsed so far defined nothing that text parsed by
+    /// another parser could refer to or clash with: no alias of any kind
+    /// and no value at the top level.
+    pub(super) fn defines_nothing_shared(&self) -> bool {
+        self.attr_aliases.is_empty()
+            && self.type_aliases.is_empty()
+            && self.loc_aliases.is_empty()
+            && self.scopes.first().is_none_or(|top| top.defs.is_empty())
     }
 
     fn parse_attr_alias_def(&mut self) -> R<()> {
@@ -609,8 +611,10 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    fn resolve_loc_aliases(&self, module: &mut Module) -> R<()> {
-        let mut stack: Vec<&mut Op> = vec![&mut module.op];
+    /// Replaces the placeholders of forward-referenced location aliases,
+    /// the top-level ops last to first (depth first), then the values.
+    fn resolve_loc_aliases(&mut self, ops: &mut [Op]) -> R<()> {
+        let mut stack: Vec<&mut Op> = ops.iter_mut().collect();
         while let Some(op) = stack.pop() {
             self.fix_loc(&mut op.location, 0)?;
             for region in &mut op.regions {
@@ -619,11 +623,13 @@ impl<'a> Parser<'a> {
                 }
             }
         }
-        for value in &mut module.values {
+        let mut values = std::mem::take(&mut self.module.values);
+        for value in &mut values {
             if let Some(loc) = &mut value.location {
                 self.fix_loc(loc, 0)?;
             }
         }
+        self.module.values = values;
         Ok(())
     }
 
@@ -1612,6 +1618,34 @@ enum Head {
 }
 
 /// `1x?x3`, `*`, or empty (rank 0). `?` is stored as -1, like BEF.
+/// The module of a file's top-level ops: the one `builtin.module` op when
+/// that is all there is, else an implicit module around them located at
+/// `file:0:0`, as MLIR does.
+pub(super) fn top_level_module(ops: Vec<Op>, values: Vec<ValueData>, file: &str) -> Module {
+    let is_module = |op: &Op| {
+        op.name == crate::ir::MODULE_OP
+            && op.results.is_empty()
+            && op.operands.is_empty()
+            && op.successors.is_empty()
+            && op.regions.len() == 1
+            && op.regions[0].blocks.len() == 1
+            && op.regions[0].blocks[0].arguments.is_empty()
+    };
+    if ops.len() == 1 && is_module(&ops[0]) {
+        Module {
+            op: ops.into_iter().next().expect("one op"),
+            values,
+            resources: Vec::new(),
+            origin: None,
+        }
+    } else {
+        let mut m = Module::new(Location::file_line_col(file, 0, 0));
+        m.values = values;
+        m.body_mut().ops = ops;
+        m
+    }
+}
+
 fn parse_shape_body(body: &str) -> Option<Option<Vec<i64>>> {
     let body = body.trim();
     if body == "*" {

@@ -41,7 +41,29 @@ impl Default for TranslateOptions {
 /// encoder would report.
 pub fn mlir_to_bef(module: &Module, options: TranslateOptions) -> Result<Vec<u8>, Vec<Diagnostic>> {
     let model = mlir_to_bef_model(module, options)?;
-    format::encode(&model).map_err(|e| vec![Diagnostic::new(module.op.location.clone(), e.0)])
+    let bytes =
+        format::encode(&model).map_err(|e| vec![Diagnostic::new(module.op.location.clone(), e.0)]);
+    free_model(model);
+    bytes
+}
+
+/// Frees a large model on two threads, as it was built: its kernels are
+/// many small allocations.
+fn free_model(mut model: format::Module) {
+    let kernels: usize = model
+        .functions
+        .iter()
+        .filter_map(|f| f.body.as_ref())
+        .map(|b| b.kernels.len())
+        .sum();
+    if kernels < MIN_PARALLEL_OPS {
+        return;
+    }
+    let second = model.functions.split_off(model.functions.len() / 2);
+    std::thread::scope(|scope| {
+        scope.spawn(move || drop(second));
+        drop(model);
+    });
 }
 
 /// Translates `module` to the BEF model (what `format::encode` writes).
@@ -49,22 +71,110 @@ pub fn mlir_to_bef_model(
     module: &Module,
     options: TranslateOptions,
 ) -> Result<format::Module, Vec<Diagnostic>> {
-    let mut collector = Collector::new(module, options);
-    for op in &module.body().ops {
-        collector.visit(op, ParentRegion::Module, 0, false);
-    }
+    model_with(module, options, MIN_PARALLEL_OPS)
+}
+
+/// `mlir_to_bef_model`, collecting and emitting on two threads when the
+/// module has at least `min_parallel` ops in function bodies.
+fn model_with(
+    module: &Module,
+    options: TranslateOptions,
+    min_parallel: usize,
+) -> Result<format::Module, Vec<Diagnostic>> {
+    let mut value_region = vec![None; module.values.len()];
+    record_value_regions(&module.op, ParentRegion::Module, &mut value_region);
+    let mut collector = collect(module, options, &value_region, min_parallel);
     collector.check_function_references();
     if !collector.errors.is_empty() {
         return Err(collector.errors);
     }
-    collector.emit()
+    collector.emit(min_parallel)
+}
+
+/// The number of items (of the given sizes, `total` together) that hold
+/// half of the total: where work is cut in two for two threads.
+fn halfway(sizes: impl Iterator<Item = usize>, total: usize) -> usize {
+    let mut behind = 0;
+    let mut count = 0;
+    for size in sizes {
+        behind += size;
+        count += 1;
+        if behind * 2 >= total {
+            break;
+        }
+    }
+    count
+}
+
+/// Ops in the first block of each op's first region: about the size of
+/// the functions `ops` define.
+fn body_ops(ops: &[Op]) -> impl Iterator<Item = usize> + '_ {
+    ops.iter().map(|op| {
+        op.regions
+            .first()
+            .and_then(|r| r.blocks.first())
+            .map_or(0, |b| b.ops.len())
+    })
+}
+
+/// The collection of the module. A large module's top-level ops are
+/// collected in two halves on two threads and the halves merged, which
+/// keeps every table in first-seen order (the second half's new entries
+/// follow the first's). When a half reports an error, the module is
+/// collected again on one thread, so that errors are the sequential ones.
+fn collect<'m>(
+    module: &'m Module,
+    options: TranslateOptions,
+    value_region: &'m [Option<ParentRegion>],
+    min_parallel: usize,
+) -> Collector<'m> {
+    let ops = &module.body().ops;
+    let visit_all = |ops: &'m [Op]| {
+        let mut collector = Collector::new(module, options, value_region);
+        for op in ops {
+            collector.visit(op, ParentRegion::Module, 0, false);
+        }
+        collector
+    };
+    let total: usize = body_ops(ops).sum();
+    if total < min_parallel || ops.len() < 2 {
+        return visit_all(ops);
+    }
+    let cut = halfway(body_ops(ops), total);
+    let (first_ops, second_ops) = ops.split_at(cut);
+    let (mut first, second) = std::thread::scope(|scope| {
+        let second = scope.spawn(|| visit_all(second_ops));
+        let first = visit_all(first_ops);
+        let second = second
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (first, second)
+    });
+    if !first.errors.is_empty() || !second.errors.is_empty() {
+        return visit_all(ops);
+    }
+    first.append(second);
+    first
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum ParentRegion {
     Module,
-    Region(*const Region),
+    Region(RegionKey),
 }
+
+/// A region by address, its identity while the module is borrowed (an
+/// address rather than a pointer, so that the collector can be shared
+/// with the thread emitting half of the bodies).
+type RegionKey = usize;
+
+fn region_key(region: &Region) -> RegionKey {
+    region as *const Region as usize
+}
+
+/// Modules with fewer ops than this emit their bodies on one thread: a
+/// second thread costs more than it saves on small modules.
+const MIN_PARALLEL_OPS: usize = 16 << 10;
 
 struct FunctionEntry<'m> {
     name: String,
@@ -87,16 +197,18 @@ struct Collector<'m> {
     kernel_ids: HashMap<&'m str, u32>,
     types: Vec<Type>,
     type_ids: HashMap<Type, u32>,
+    /// The type `add_type` gave last (`u32::MAX`: none yet).
+    last_type: u32,
     functions: Vec<FunctionEntry<'m>>,
     named_functions: HashMap<&'m str, u32>,
-    region_functions: HashMap<*const Region, u32>,
+    region_functions: HashMap<RegionKey, u32>,
     attributes: Vec<BefAttribute>,
     attribute_ids: HashMap<Attribute, u32>,
     extra_strings: Vec<String>,
     /// Symbol references to check once every function is known.
     function_references: Vec<(&'m Attribute, Location)>,
-    /// The region that defines each value (`None`: not yet seen).
-    value_region: Vec<Option<ParentRegion>>,
+    /// The region that defines each value (`None`: no block or op does).
+    value_region: &'m [Option<ParentRegion>],
     /// The type index of each op result and block argument seen by the
     /// collection (`u32::MAX`: not seen), so that register types need no
     /// hashing.
@@ -139,9 +251,11 @@ fn canonical_owned(attr: &Attribute) -> Attribute {
 }
 
 impl<'m> Collector<'m> {
-    fn new(module: &'m Module, options: TranslateOptions) -> Self {
-        let mut value_region = vec![None; module.values.len()];
-        record_value_regions(&module.op, ParentRegion::Module, &mut value_region);
+    fn new(
+        module: &'m Module,
+        options: TranslateOptions,
+        value_region: &'m [Option<ParentRegion>],
+    ) -> Self {
         Collector {
             module,
             options,
@@ -150,6 +264,7 @@ impl<'m> Collector<'m> {
             kernel_ids: HashMap::default(),
             types: Vec::new(),
             type_ids: HashMap::default(),
+            last_type: u32::MAX,
             functions: Vec::new(),
             named_functions: HashMap::default(),
             region_functions: HashMap::default(),
@@ -162,11 +277,60 @@ impl<'m> Collector<'m> {
         }
     }
 
+    /// Takes in the collection of the ops that follow this one's, as if
+    /// this collector had visited them too.
+    fn append(&mut self, other: Collector<'m>) {
+        let mut kernels = vec![""; other.kernel_names.len()];
+        for (&name, &id) in &other.kernel_ids {
+            kernels[id as usize] = name;
+        }
+        for name in kernels {
+            if !self.kernel_ids.contains_key(name) {
+                self.kernel_ids.insert(name, self.kernel_names.len() as u32);
+                self.kernel_names.push(name.to_string());
+            }
+        }
+        let type_ids: Vec<u32> = other.types.iter().map(|ty| self.type_id(ty)).collect();
+        for (mine, &theirs) in self.value_type.iter_mut().zip(&other.value_type) {
+            if theirs != u32::MAX {
+                *mine = type_ids[theirs as usize];
+            }
+        }
+        let offset = self.functions.len() as u32;
+        self.functions.extend(other.functions);
+        for (name, index) in other.named_functions {
+            self.named_functions.insert(name, index + offset);
+        }
+        for (region, index) in other.region_functions {
+            self.region_functions.insert(region, index + offset);
+        }
+        let mut attributes: Vec<_> = other.attribute_ids.into_iter().collect();
+        attributes.sort_unstable_by_key(|&(_, id)| id);
+        for ((key, _), converted) in attributes.into_iter().zip(other.attributes) {
+            if !self.attribute_ids.contains_key(&key) {
+                self.attribute_ids.insert(key, self.attributes.len() as u32);
+                self.attributes.push(converted);
+            }
+        }
+        self.extra_strings.extend(other.extra_strings);
+        self.function_references.extend(other.function_references);
+    }
+
     fn error(&mut self, location: &Location, message: impl Into<String>) {
         self.errors.push(Diagnostic::new(location.clone(), message));
     }
 
     fn add_type(&mut self, ty: &Type) -> u32 {
+        // Runs of values of one type are common: compared before hashed.
+        if self.types.get(self.last_type as usize) == Some(ty) {
+            return self.last_type;
+        }
+        let id = self.type_id(ty);
+        self.last_type = id;
+        id
+    }
+
+    fn type_id(&mut self, ty: &Type) -> u32 {
         if let Some(&id) = self.type_ids.get(ty) {
             return id;
         }
@@ -196,7 +360,12 @@ impl<'m> Collector<'m> {
             for block in &region.blocks {
                 for (i, nested) in block.ops.iter().enumerate() {
                     let last = i + 1 == block.ops.len();
-                    self.visit(nested, ParentRegion::Region(region), depth + 1, last);
+                    self.visit(
+                        nested,
+                        ParentRegion::Region(region_key(region)),
+                        depth + 1,
+                        last,
+                    );
                 }
             }
         }
@@ -339,7 +508,7 @@ impl<'m> Collector<'m> {
             }
         };
         let index = self.functions.len() as u32;
-        self.region_functions.insert(region, index);
+        self.region_functions.insert(region_key(region), index);
         self.named_functions.insert(name, index);
         self.functions.push(FunctionEntry {
             name: name.to_string(),
@@ -487,15 +656,66 @@ impl<'m> Collector<'m> {
         self.type_ids[ty]
     }
 
-    fn emit(self) -> Result<format::Module, Vec<Diagnostic>> {
+    /// The BEF model. Bodies are independent of each other: a large
+    /// module's are emitted on two threads, the functions cut where half
+    /// the ops are behind.
+    fn emit(self, min_parallel: usize) -> Result<format::Module, Vec<Diagnostic>> {
+        let ops_of = |entry: &FunctionEntry<'_>| {
+            entry
+                .region
+                .and_then(|r| r.blocks.first())
+                .map_or(0, |b| b.ops.len())
+        };
+        let total: usize = self.functions.iter().map(ops_of).sum();
+        let cut = if total >= min_parallel {
+            halfway(self.functions.iter().map(ops_of), total)
+        } else {
+            self.functions.len()
+        };
+        let (first, second) = self.functions.split_at(cut);
+        let ((mut functions, mut errors), second) = std::thread::scope(|scope| {
+            let second = (!second.is_empty()).then(|| scope.spawn(|| self.emit_functions(second)));
+            let first = self.emit_functions(first);
+            let second = second.map(|thread| {
+                thread
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            });
+            (first, second)
+        });
+        if let Some((more_functions, more_errors)) = second {
+            functions.extend(more_functions);
+            errors.extend(more_errors);
+        }
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        let mut extra_strings = self.extra_strings;
+        extra_strings.sort();
+        extra_strings.dedup();
+        Ok(format::Module {
+            kernel_names: self.kernel_names,
+            types: self.types.iter().map(Type::to_string).collect(),
+            attributes: self.attributes,
+            functions,
+            optional_sections: self.options.optional_sections,
+            extra_strings,
+        })
+    }
+
+    /// The model functions of `entries`, and the errors their bodies gave.
+    fn emit_functions(
+        &self,
+        entries: &[FunctionEntry<'_>],
+    ) -> (Vec<format::Function>, Vec<Diagnostic>) {
         let mut emitter = FunctionEmitter {
-            collector: &self,
+            collector: self,
             register: vec![u32::MAX; self.module.values.len()],
             producer: vec![0; self.module.values.len()],
             errors: Vec::new(),
         };
-        let mut functions = Vec::with_capacity(self.functions.len());
-        for entry in &self.functions {
+        let mut functions = Vec::with_capacity(entries.len());
+        for entry in entries {
             let body = match entry.region {
                 Some(region) => emitter.body(entry, region),
                 None => None,
@@ -508,20 +728,7 @@ impl<'m> Collector<'m> {
                 body,
             });
         }
-        if !emitter.errors.is_empty() {
-            return Err(emitter.errors);
-        }
-        let mut extra_strings = self.extra_strings.clone();
-        extra_strings.sort();
-        extra_strings.dedup();
-        Ok(format::Module {
-            kernel_names: self.kernel_names.clone(),
-            types: self.types.iter().map(Type::to_string).collect(),
-            attributes: self.attributes.clone(),
-            functions,
-            optional_sections: self.options.optional_sections,
-            extra_strings,
-        })
+        (functions, emitter.errors)
     }
 }
 
@@ -534,7 +741,7 @@ fn record_value_regions(root: &Op, parent: ParentRegion, out: &mut [Option<Paren
             }
         }
         for region in &op.regions {
-            let here = ParentRegion::Region(region);
+            let here = ParentRegion::Region(region_key(region));
             for block in &region.blocks {
                 for argument in &block.arguments {
                     if let Some(slot) = out.get_mut(argument.index()) {
@@ -771,7 +978,7 @@ impl FunctionEmitter<'_, '_> {
                 }
             }
             for region in &op.regions {
-                functions.push(collector.region_functions[&(region as *const Region)]);
+                functions.push(collector.region_functions[&region_key(region)]);
             }
             let stream_id = match op
                 .attribute(STREAM_ID_ATTRIBUTE)
@@ -863,5 +1070,42 @@ fn op_cost(op: &Op, cost_threshold: i64) -> i64 {
     {
         Some(cost) if cost > 0 => cost as i64,
         _ => cost_threshold,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A module collected and emitted on two threads (forced however
+    /// small) gives the model, or the errors, of one thread.
+    #[test]
+    fn two_threads_give_the_same_model() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus");
+        let mut stack = vec![root];
+        let mut compared = 0;
+        while let Some(dir) = stack.pop() {
+            for entry in std::fs::read_dir(&dir).expect("corpus") {
+                let path = entry.expect("entry").path();
+                if path.is_dir() {
+                    stack.push(path);
+                    continue;
+                }
+                if path.extension().is_none_or(|e| e != "mlir") {
+                    continue;
+                }
+                let text = std::fs::read_to_string(&path).expect("text");
+                for chunk in text.split("// -----") {
+                    let Ok(module) = crate::text::parse_module(chunk, "t.mlir") else {
+                        continue;
+                    };
+                    let options = TranslateOptions::default();
+                    let one = model_with(&module, options, usize::MAX);
+                    assert_eq!(model_with(&module, options, 0), one, "{}", path.display());
+                    compared += 1;
+                }
+            }
+        }
+        assert!(compared > 20, "only {compared} programs compared");
     }
 }
