@@ -7,6 +7,8 @@
 
 pub mod bytecode;
 pub mod cli;
+#[cfg(test)]
+mod corpus_chunks;
 pub mod dump;
 pub mod exec;
 pub mod format;

@@ -148,6 +148,24 @@ impl Op {
         set_attribute(&mut self.attributes, name, value);
     }
 
+    /// Adds `base` to the id of every value defined or used inside the
+    /// op's regions (not its own operands and results): for moving IR
+    /// built against one value arena behind another's values.
+    pub fn shift_nested_value_ids(&mut self, base: u32) {
+        let shift = |v: &mut ValueId| v.0 += base;
+        let mut regions: Vec<&mut Region> = self.regions.iter_mut().collect();
+        while let Some(region) = regions.pop() {
+            for block in &mut region.blocks {
+                block.arguments.iter_mut().for_each(shift);
+                for op in &mut block.ops {
+                    op.operands.iter_mut().for_each(shift);
+                    op.results.iter_mut().for_each(shift);
+                    regions.extend(op.regions.iter_mut());
+                }
+            }
+        }
+    }
+
     /// The dialect prefix of the name (`tfrt` for `tfrt.add.i32`).
     pub fn dialect(&self) -> &str {
         self.name.split_once('.').map_or(&self.name, |(d, _)| d)

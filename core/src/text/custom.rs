@@ -557,21 +557,7 @@ impl<'a> Parser<'a> {
         let mut uses = std::mem::take(&mut self.use_buffer);
         uses.clear();
         self.parse_use_list_into(&mut uses)?;
-        if uses.len() != types.len() {
-            return Err(self.err(
-                at,
-                format!(
-                    "{} operands present, but expected {}",
-                    uses.len(),
-                    types.len()
-                ),
-            ));
-        }
-        let mut operands = Vec::with_capacity(types.len());
-        for (u, ty) in uses.iter().zip(types) {
-            operands.push(self.resolve(u, ty)?);
-        }
-        op.operands = operands;
+        op.operands = self.resolve_all(&uses, &types, at)?;
         self.use_buffer = uses;
         Ok(())
     }

@@ -18,7 +18,7 @@
 //! parsed sequentially as well.
 
 use super::parser::{Parser, R, top_level_module};
-use crate::ir::{Location, Module, Op, Region, ValueData, ValueId};
+use crate::ir::{Location, Module, Op, ValueData};
 
 /// Texts shorter than this are parsed on one thread: a second thread
 /// costs more than it saves on small files.
@@ -120,29 +120,14 @@ fn merge(first: Part, second: Part, file: &str) -> Option<Module> {
         .and_then(|count| base.checked_add(count))?;
     let mut second_ops = second.ops;
     for op in &mut second_ops {
-        shift_values(op, base);
+        for v in op.operands.iter_mut().chain(op.results.iter_mut()) {
+            v.0 += base;
+        }
+        op.shift_nested_value_ids(base);
     }
     values.extend(second.values);
     ops.extend(second_ops);
     Some(top_level_module(ops, values, file))
-}
-
-/// Adds `base` to every value id defined or used in `root`.
-fn shift_values(root: &mut Op, base: u32) {
-    let shift = |v: &mut ValueId| v.0 += base;
-    root.operands.iter_mut().for_each(shift);
-    root.results.iter_mut().for_each(shift);
-    let mut regions: Vec<&mut Region> = root.regions.iter_mut().collect();
-    while let Some(region) = regions.pop() {
-        for block in &mut region.blocks {
-            block.arguments.iter_mut().for_each(shift);
-            for op in &mut block.ops {
-                op.operands.iter_mut().for_each(shift);
-                op.results.iter_mut().for_each(shift);
-                regions.extend(op.regions.iter_mut());
-            }
-        }
-    }
 }
 
 #[cfg(test)]
@@ -213,23 +198,11 @@ mod tests {
     /// Every corpus program parses the same either way.
     #[test]
     fn corpus_parses_the_same_on_two_threads() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus");
-        let mut stack = vec![root];
-        let mut compared = 0;
-        while let Some(dir) = stack.pop() {
-            for entry in std::fs::read_dir(&dir).expect("corpus") {
-                let path = entry.expect("entry").path();
-                if path.is_dir() {
-                    stack.push(path);
-                } else if path.extension().is_some_and(|e| e == "mlir") {
-                    let text = std::fs::read_to_string(&path).expect("text");
-                    for chunk in text.split("// -----") {
-                        assert_same(chunk);
-                        compared += 1;
-                    }
-                }
-            }
+        let chunks = crate::corpus_chunks::corpus_chunks();
+        for (_, chunk) in &chunks {
+            assert_same(chunk);
         }
+        let compared = chunks.len();
         assert!(compared > 20, "only {compared} programs compared");
     }
 }

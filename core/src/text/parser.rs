@@ -432,7 +432,13 @@ impl<'a> Parser<'a> {
         Ok(v)
     }
 
-    pub fn resolve_all(&mut self, uses: &[Use<'a>], types: &[Type], at: Token) -> R<Vec<ValueId>> {
+    /// The values of `uses`, of the given types (owned or borrowed).
+    pub fn resolve_all<T: std::borrow::Borrow<Type>>(
+        &mut self,
+        uses: &[Use<'a>],
+        types: &[T],
+        at: Token,
+    ) -> R<Vec<ValueId>> {
         if uses.len() != types.len() {
             return Err(self.err(
                 at,
@@ -445,7 +451,7 @@ impl<'a> Parser<'a> {
         }
         let mut values = Vec::with_capacity(uses.len());
         for (u, t) in uses.iter().zip(types) {
-            values.push(self.resolve(u, t)?);
+            values.push(self.resolve(u, t.borrow())?);
         }
         Ok(values)
     }

@@ -1081,30 +1081,15 @@ mod tests {
     /// small) gives the model, or the errors, of one thread.
     #[test]
     fn two_threads_give_the_same_model() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus");
-        let mut stack = vec![root];
         let mut compared = 0;
-        while let Some(dir) = stack.pop() {
-            for entry in std::fs::read_dir(&dir).expect("corpus") {
-                let path = entry.expect("entry").path();
-                if path.is_dir() {
-                    stack.push(path);
-                    continue;
-                }
-                if path.extension().is_none_or(|e| e != "mlir") {
-                    continue;
-                }
-                let text = std::fs::read_to_string(&path).expect("text");
-                for chunk in text.split("// -----") {
-                    let Ok(module) = crate::text::parse_module(chunk, "t.mlir") else {
-                        continue;
-                    };
-                    let options = TranslateOptions::default();
-                    let one = model_with(&module, options, usize::MAX);
-                    assert_eq!(model_with(&module, options, 0), one, "{}", path.display());
-                    compared += 1;
-                }
-            }
+        for (path, chunk) in crate::corpus_chunks::corpus_chunks() {
+            let Ok(module) = crate::text::parse_module(&chunk, "t.mlir") else {
+                continue;
+            };
+            let options = TranslateOptions::default();
+            let one = model_with(&module, options, usize::MAX);
+            assert_eq!(model_with(&module, options, 0), one, "{}", path.display());
+            compared += 1;
         }
         assert!(compared > 20, "only {compared} programs compared");
     }

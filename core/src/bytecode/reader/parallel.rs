@@ -11,7 +11,7 @@ use super::Structure;
 use super::ir::{Deferred, is_canonical, read_deferred, read_ir, read_ir_with};
 use super::lazy::op_at;
 use crate::bytecode::error::{BytecodeError, Result};
-use crate::ir::{Module, Op, Region, ValueData, ValueId};
+use crate::ir::{Module, Op, ValueData};
 
 /// Nested sections smaller than this in total are decoded on one thread:
 /// a second thread costs more than it saves on small files.
@@ -78,7 +78,7 @@ pub(super) fn read_ir_parallel<'a>(s: &mut Structure<'a>, min_bytes: usize) -> R
                 && let Some(base) = value_base(first_len, values.len())
             {
                 for (_, op) in &mut done {
-                    shift_values(op, base);
+                    op.shift_nested_value_ids(base);
                 }
             }
             Ok(((done, in_order), values))
@@ -174,24 +174,6 @@ fn put_back(module: &mut Module, done: Vec<Done>) -> Result<()> {
         *op_at(&mut module.op, &path).ok_or_else(|| missing(&path))? = op;
     }
     Ok(())
-}
-
-/// Moves the ids of the values defined and used inside `root`'s regions
-/// (not `root`'s own operands and results, which belong to the enclosing
-/// scope and already have module ids).
-fn shift_values(root: &mut Op, base: u32) {
-    let shift = |v: &mut ValueId| v.0 += base;
-    let mut regions: Vec<&mut Region> = root.regions.iter_mut().collect();
-    while let Some(region) = regions.pop() {
-        for block in &mut region.blocks {
-            block.arguments.iter_mut().for_each(shift);
-            for op in &mut block.ops {
-                op.operands.iter_mut().for_each(shift);
-                op.results.iter_mut().for_each(shift);
-                regions.extend(op.regions.iter_mut());
-            }
-        }
-    }
 }
 
 fn has_distinct_attributes(s: &Structure<'_>) -> bool {
