@@ -68,14 +68,37 @@ pub fn bef_roundtrip(data: &[u8]) {
 /// Any bytes → parse as MLIR text. Must never panic. When the text parses,
 /// printing (custom and generic form, with locations) and parsing again
 /// must reach a fixed point, and translating to BEF must not panic either.
+/// The two-thread paths of large inputs (parse, translation, encoding),
+/// forced on, must give what one thread gives.
 pub fn mlir_parse(data: &[u8]) {
     let Ok(source) = std::str::from_utf8(data) else {
         return;
     };
-    let Ok(module) = crate::text::parse_module(source, "fuzz.mlir") else {
+    let parsed = crate::text::parse_module(source, "fuzz.mlir");
+    // Large texts are parsed, translated and encoded on two threads; forced
+    // here, each must give what one thread gives.
+    assert_eq!(
+        crate::text::parse_module_on_two_threads(source, "fuzz.mlir"),
+        parsed,
+        "the two-thread parse differs"
+    );
+    let Ok(module) = parsed else {
         return;
     };
-    let _ = crate::translate::mlir_to_bef(&module, Default::default());
+    let options = crate::translate::TranslateOptions::default();
+    let model = crate::translate::mlir_to_bef_model(&module, options);
+    assert_eq!(
+        crate::translate::mlir_to_bef_model_on_two_threads(&module, options),
+        model,
+        "the two-thread translation differs"
+    );
+    if let Ok(model) = model {
+        assert_eq!(
+            crate::format::encoder::encode_on_two_threads(&model),
+            crate::format::encode(&model),
+            "the two-thread encoding differs"
+        );
+    }
     for generic in [false, true] {
         let options = crate::text::PrintOptions {
             generic,

@@ -21,6 +21,12 @@ pub fn encode(module: &Module) -> EncodeResult<Vec<u8>> {
 /// a second thread costs more than it saves on small modules.
 const MIN_PARALLEL_KERNELS: usize = 16 << 10;
 
+/// [`encode`] with the bodies written on two threads however small the
+/// module (for the fuzz target that compares it with one thread).
+pub(crate) fn encode_on_two_threads(module: &Module) -> EncodeResult<Vec<u8>> {
+    Encoder::new(module)?.finish(0)
+}
+
 struct Encoder<'m> {
     module: &'m Module,
     strings: FxHashMap<&'m str, u64>,

@@ -61,6 +61,15 @@ pub fn parse_module_at(
     parallel::parse(source, filename, first_line, parallel::MIN_PARALLEL_BYTES)
 }
 
+/// [`parse_module`] on two threads however short the text (for the fuzz
+/// target that compares it with one thread).
+pub(crate) fn parse_module_on_two_threads(
+    source: &str,
+    filename: &str,
+) -> Result<ir::Module, Diagnostic> {
+    parallel::parse(source, filename, 1, 0)
+}
+
 /// Parses one type (`i32`, `!tfrt.chain`, `tensor<2x?xf32>`); errors are
 /// located in a file named `<type>`.
 pub fn parse_type(text: &str) -> Result<ir::Type, Diagnostic> {

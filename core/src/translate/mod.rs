@@ -14,6 +14,7 @@ mod to_bef;
 pub use attributes::{dtype_of, type_of};
 pub use from_bef::bef_to_mlir;
 pub use streams::{StreamOp, StreamOptions, Streams, analyze as analyze_streams};
+pub(crate) use to_bef::mlir_to_bef_model_on_two_threads;
 pub use to_bef::{TranslateOptions, mlir_to_bef, mlir_to_bef_model};
 
 /// Attribute names the encoder leaves out of kernels. `_tfrt_cost` is the

@@ -74,6 +74,16 @@ pub fn mlir_to_bef_model(
     model_with(module, options, MIN_PARALLEL_OPS)
 }
 
+/// [`mlir_to_bef_model`] collecting and emitting on two threads however
+/// small the module (for the fuzz target that compares it with one
+/// thread).
+pub(crate) fn mlir_to_bef_model_on_two_threads(
+    module: &Module,
+    options: TranslateOptions,
+) -> Result<format::Module, Vec<Diagnostic>> {
+    model_with(module, options, 0)
+}
+
 /// `mlir_to_bef_model`, collecting and emitting on two threads when the
 /// module has at least `min_parallel` ops in function bodies.
 fn model_with(
