@@ -1623,7 +1623,6 @@ enum Head {
     Vector(Vec<i64>),
 }
 
-/// `1x?x3`, `*`, or empty (rank 0). `?` is stored as -1, like BEF.
 /// The module of a file's top-level ops: the one `builtin.module` op when
 /// that is all there is, else an implicit module around them located at
 /// `file:0:0`, as MLIR does.
@@ -1652,6 +1651,7 @@ pub(super) fn top_level_module(ops: Vec<Op>, values: Vec<ValueData>, file: &str)
     }
 }
 
+/// `1x?x3`, `*`, or empty (rank 0). `?` is stored as -1, like BEF.
 fn parse_shape_body(body: &str) -> Option<Option<Vec<i64>>> {
     let body = body.trim();
     if body == "*" {
