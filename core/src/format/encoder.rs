@@ -27,6 +27,21 @@ pub(crate) fn encode_on_two_threads(module: &Module) -> EncodeResult<Vec<u8>> {
     Encoder::new(module)?.finish(0)
 }
 
+/// The number of items (of the given sizes, `total` together) that hold
+/// half of the total: where work is cut in two for two threads.
+pub(crate) fn halfway(sizes: impl Iterator<Item = usize>, total: usize) -> usize {
+    let mut behind = 0;
+    let mut count = 0;
+    for size in sizes {
+        behind += size;
+        count += 1;
+        if behind * 2 >= total {
+            break;
+        }
+    }
+    count
+}
+
 struct Encoder<'m> {
     module: &'m Module,
     strings: FxHashMap<&'m str, u64>,
@@ -123,18 +138,11 @@ impl<'m> Encoder<'m> {
         let kernels_of =
             |function: &Function| function.body.as_ref().map_or(0, |b| b.kernels.len());
         let total: usize = module.functions.iter().map(kernels_of).sum();
-        let mut cut = count;
-        if total >= min_parallel {
-            let mut behind = 0;
-            cut = module
-                .functions
-                .iter()
-                .position(|function| {
-                    behind += kernels_of(function);
-                    behind * 2 >= total
-                })
-                .map_or(count, |i| i + 1);
-        }
+        let cut = if total >= min_parallel {
+            halfway(module.functions.iter().map(kernels_of), total)
+        } else {
+            count
+        };
         let second_places = module.functions[..cut]
             .iter()
             .filter(|f| f.body.is_some() && f.kind.has_body())

@@ -101,21 +101,6 @@ fn model_with(
     collector.emit(min_parallel)
 }
 
-/// The number of items (of the given sizes, `total` together) that hold
-/// half of the total: where work is cut in two for two threads.
-fn halfway(sizes: impl Iterator<Item = usize>, total: usize) -> usize {
-    let mut behind = 0;
-    let mut count = 0;
-    for size in sizes {
-        behind += size;
-        count += 1;
-        if behind * 2 >= total {
-            break;
-        }
-    }
-    count
-}
-
 /// Ops in the first block of each op's first region: about the size of
 /// the functions `ops` define.
 fn body_ops(ops: &[Op]) -> impl Iterator<Item = usize> + '_ {
@@ -150,7 +135,7 @@ fn collect<'m>(
     if total < min_parallel || ops.len() < 2 {
         return visit_all(ops);
     }
-    let cut = halfway(body_ops(ops), total);
+    let cut = format::encoder::halfway(body_ops(ops), total);
     let (first_ops, second_ops) = ops.split_at(cut);
     let (mut first, second) = std::thread::scope(|scope| {
         let second = scope.spawn(|| visit_all(second_ops));
@@ -678,7 +663,7 @@ impl<'m> Collector<'m> {
         };
         let total: usize = self.functions.iter().map(ops_of).sum();
         let cut = if total >= min_parallel {
-            halfway(self.functions.iter().map(ops_of), total)
+            format::encoder::halfway(self.functions.iter().map(ops_of), total)
         } else {
             self.functions.len()
         };
