@@ -26,8 +26,8 @@
 use std::cell::Cell;
 use std::mem::MaybeUninit;
 use std::ptr::NonNull;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicPtr, AtomicU32, Ordering, fence};
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, Ordering, fence};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use super::context::ExecutionContext;
@@ -35,7 +35,7 @@ use super::frame::KernelFrame;
 use super::observer::{ExecEvent, ExecutionId};
 use super::program::Program;
 use super::tables::{FunctionTables, Output, RegisterKind, UserLink};
-use crate::runtime::{AsyncValue, Diagnostic, ErrorCode};
+use crate::runtime::{AsyncState, AsyncValue, Diagnostic, ErrorCode};
 
 /// Continuations nested deeper than this are enqueued instead of run.
 const MAX_STACK_DEPTH: u32 = 100;
@@ -140,6 +140,15 @@ struct Execution {
     ctx: ExecutionContext,
     slots: Box<[Slot]>,
     ready: Box<[AtomicU32]>,
+    /// Set when an error value is first published into a register: until
+    /// then no kernel can have an error argument, and the per-argument
+    /// check is skipped. Stored before the publication that makes the
+    /// error readable, so every reader of that error sees it set.
+    errors_published: AtomicBool,
+    /// Owned stand-ins for registers found empty (a broken invariant,
+    /// reported as an error value rather than undefined behaviour), kept
+    /// until the execution ends.
+    stand_ins: Mutex<Vec<AsyncValue>>,
     /// Non-zero when an observer is attached.
     id: ExecutionId,
 }
@@ -184,6 +193,8 @@ pub(crate) fn execute(
             .iter()
             .map(|&n| AtomicU32::new(n))
             .collect(),
+        errors_published: AtomicBool::new(false),
+        stand_ins: Mutex::new(Vec::new()),
         id,
     });
     // Results are indirect placeholders, forwarded when their producers run.
@@ -207,30 +218,50 @@ pub(crate) fn execute(
 /// No kernel (the empty [`ReadyQueue::next`]).
 const NO_KERNEL: u32 = u32::MAX;
 
-/// Ready kernels found while processing one sequential path.
-struct ReadyQueue {
+/// Ready kernels found while processing one sequential path. The scalar
+/// fields are only ever handed by value to out-of-line code, so the
+/// processing loop keeps them in registers (the chain of `next` is on every
+/// kernel's critical path); the lists live apart in [`Waiting`].
+struct ReadyQueue<'w> {
     stream: u32,
-    /// The newest ready kernel of the current stream, kept apart from
-    /// `inline` so that a chain (one kernel making the next ready) runs
-    /// without touching the vector: `inline` then `next` is the LIFO stack.
+    /// The newest ready kernel of the current stream, kept apart from the
+    /// inline list so that a chain (one kernel making the next ready) runs
+    /// without touching a vector: the inline list then `next` is the LIFO
+    /// stack.
     next: u32,
-    inline: Vec<u32>,
-    outline: Vec<u32>,
     /// Whether this thread alone holds the execution (see
     /// [`Execution::exclusive`]); cleared whenever this thread shares the
     /// execution with a continuation or task, and re-checked before each
     /// kernel while false (the others may have finished since).
     exclusive: bool,
+    /// A separate local of the caller: were the lists part of this struct,
+    /// their growth calls would take its address and pin it in memory.
+    waiting: &'w mut Waiting,
 }
 
-impl ReadyQueue {
-    fn new(stream: u32, inline: Vec<u32>) -> Self {
+/// The ready kernels besides [`ReadyQueue::next`].
+struct Waiting {
+    /// Of the current stream, run on this thread (newest last).
+    inline: Vec<u32>,
+    /// Of other streams, enqueued before the next kernel runs.
+    outline: Vec<u32>,
+}
+
+/// What [`Waiting::refill`] decided.
+struct Refill {
+    kernel: Option<u32>,
+    stream: u32,
+    /// Kernels were enqueued: the execution is shared now.
+    enqueued: bool,
+}
+
+impl<'w> ReadyQueue<'w> {
+    fn new(stream: u32, waiting: &'w mut Waiting) -> Self {
         ReadyQueue {
             stream,
             next: NO_KERNEL,
-            inline,
-            outline: Vec::new(),
             exclusive: false,
+            waiting,
         }
     }
 
@@ -238,7 +269,7 @@ impl ReadyQueue {
     #[inline(always)]
     fn push_inline(&mut self, kernel: u32) {
         if self.next != NO_KERNEL {
-            self.inline.push(self.next);
+            self.waiting.inline.push(self.next);
         }
         self.next = kernel;
     }
@@ -247,38 +278,55 @@ impl ReadyQueue {
     /// kernels of other streams.
     #[inline(always)]
     fn pop(&mut self, exec: &Arc<Execution>) -> Option<u32> {
-        if self.next != NO_KERNEL && self.outline.is_empty() {
-            let id = self.next;
-            self.next = NO_KERNEL;
-            return Some(id);
+        let next = std::mem::replace(&mut self.next, NO_KERNEL);
+        if next != NO_KERNEL && self.waiting.outline.is_empty() {
+            return Some(next);
         }
-        self.pop_slow(exec)
-    }
-
-    #[inline(never)]
-    fn pop_slow(&mut self, exec: &Arc<Execution>) -> Option<u32> {
-        if self.next != NO_KERNEL {
-            self.inline.push(self.next);
-            self.next = NO_KERNEL;
-        }
-        if self.inline.is_empty() {
-            self.switch_stream(exec);
-        }
-        if !self.outline.is_empty() {
-            exec.enqueue_outline(&mut self.outline);
+        let refill = self.waiting.refill(exec, next, self.stream);
+        self.stream = refill.stream;
+        if refill.enqueued {
             self.exclusive = false;
         }
-        self.inline.pop()
+        refill.kernel
+    }
+}
+
+impl Waiting {
+    fn new(inline: Vec<u32>) -> Self {
+        Waiting {
+            inline,
+            outline: Vec::new(),
+        }
     }
 
-    /// When nothing of the current stream is ready, adopt the stream of the
-    /// first outline kernel and take all of that stream's kernels inline.
-    fn switch_stream(&mut self, exec: &Execution) {
-        let Some(&first) = self.outline.first() else {
-            return;
-        };
-        self.stream = exec.tables.kernel(first).stream_id;
-        let stream = self.stream;
+    /// The slow half of [`ReadyQueue::pop`]: `next` joins the inline list,
+    /// the stream switches when it has nothing left, and the other streams'
+    /// kernels are enqueued.
+    #[inline(never)]
+    fn refill(&mut self, exec: &Arc<Execution>, next: u32, mut stream: u32) -> Refill {
+        if next != NO_KERNEL {
+            self.inline.push(next);
+        }
+        if self.inline.is_empty()
+            && let Some(&first) = self.outline.first()
+        {
+            stream = exec.tables.kernel(first).stream_id;
+            self.adopt_stream(exec, stream);
+        }
+        let enqueued = !self.outline.is_empty();
+        if enqueued {
+            exec.enqueue_outline(&mut self.outline);
+        }
+        Refill {
+            kernel: self.inline.pop(),
+            stream,
+            enqueued,
+        }
+    }
+
+    /// Moves the outline kernels of `stream` (the new current stream) to
+    /// the inline list.
+    fn adopt_stream(&mut self, exec: &Execution, stream: u32) {
         let kernels = &exec.tables.kernels;
         self.outline.retain(|&id| {
             if kernels[id as usize].stream_id == stream {
@@ -297,9 +345,6 @@ impl ReadyQueue {
 struct FrameBuffers {
     args: Box<[MaybeUninit<AsyncValue>]>,
     results: Box<[Cell<Option<AsyncValue>>]>,
-    /// Owned stand-ins for registers found empty (a broken invariant,
-    /// reported as an error value rather than undefined behaviour).
-    fallback: Vec<AsyncValue>,
 }
 
 impl FrameBuffers {
@@ -307,7 +352,6 @@ impl FrameBuffers {
         FrameBuffers {
             args: Box::new_uninit_slice(tables.max_arguments),
             results: (0..tables.max_results).map(|_| Cell::new(None)).collect(),
-            fallback: Vec::new(),
         }
     }
 }
@@ -325,7 +369,8 @@ impl Execution {
     fn run(self: &Arc<Self>, args: &[AsyncValue]) {
         let tables = &*self.tables;
         let pseudo = &tables.kernels[0];
-        let mut queue = ReadyQueue::new(pseudo.stream_id, Vec::new());
+        let mut waiting = Waiting::new(Vec::new());
+        let mut queue = ReadyQueue::new(pseudo.stream_id, &mut waiting);
         let outputs = tables.outputs_of(pseudo);
         queue.exclusive = self.exclusive();
         // Result 0 triggers the kernels without operands.
@@ -366,9 +411,13 @@ impl Execution {
         producer: u32,
         n: usize,
         output: &Output,
-        queue: &mut ReadyQueue,
+        queue: &mut ReadyQueue<'_>,
     ) {
-        if value.is_available() || output.num_users == 0 {
+        let state = value.state();
+        if state.is_available() || output.num_users == 0 {
+            if state == AsyncState::Error {
+                self.errors_published.store(true, Ordering::Relaxed);
+            }
             self.set_register::<OBSERVED>(view, output, value);
             self.decrement::<OBSERVED>(view, view.tables.users_of(output), queue);
         } else {
@@ -396,9 +445,13 @@ impl Execution {
 
     /// The deferred half of [`publish`](Self::publish).
     fn resume(self: &Arc<Self>, stream: u32, value: AsyncValue, producer: u32, n: usize) {
-        let mut queue = ReadyQueue::new(stream, Vec::new());
+        let mut waiting = Waiting::new(Vec::new());
+        let mut queue = ReadyQueue::new(stream, &mut waiting);
         let tables = &*self.tables;
         let output = &tables.outputs_of(tables.kernel(producer))[n];
+        if value.is_error() {
+            self.errors_published.store(true, Ordering::Relaxed);
+        }
         self.set_register::<true>(self.view(), output, value);
         queue.exclusive = self.exclusive();
         self.decrement::<true>(self.view(), tables.users_of(output), &mut queue);
@@ -493,7 +546,7 @@ impl Execution {
         self: &Arc<Self>,
         view: View<'_>,
         users: &[UserLink],
-        queue: &mut ReadyQueue,
+        queue: &mut ReadyQueue<'_>,
     ) {
         let exclusive = queue.exclusive;
         for link in users {
@@ -507,7 +560,7 @@ impl Execution {
                 if link.stream == queue.stream {
                     queue.push_inline(link.kernel);
                 } else {
-                    queue.outline.push(link.kernel);
+                    queue.waiting.outline.push(link.kernel);
                 }
             }
         }
@@ -516,7 +569,7 @@ impl Execution {
     /// Runs ready kernels until none is left on this path. The observer
     /// check is made once here, so the loop of an unobserved execution has
     /// none.
-    fn process(self: &Arc<Self>, queue: ReadyQueue) {
+    fn process(self: &Arc<Self>, queue: ReadyQueue<'_>) {
         if self.id != 0 {
             self.process_with::<true>(queue)
         } else {
@@ -524,15 +577,25 @@ impl Execution {
         }
     }
 
-    fn process_with<const OBSERVED: bool>(self: &Arc<Self>, mut queue: ReadyQueue) {
+    fn process_with<const OBSERVED: bool>(self: &Arc<Self>, queue: ReadyQueue<'_>) {
+        // Rebuilt as a local so the optimizer can keep its scalars in
+        // registers (a by-value parameter stays in the caller's memory).
+        let ReadyQueue {
+            stream,
+            next,
+            exclusive,
+            waiting,
+        } = queue;
+        let mut queue = ReadyQueue {
+            stream,
+            next,
+            exclusive,
+            waiting,
+        };
         let view = self.view();
         let tables = view.tables;
         let mut buffers = FrameBuffers::new(tables);
-        let FrameBuffers {
-            args,
-            results,
-            fallback,
-        } = &mut buffers;
+        let FrameBuffers { args, results } = &mut buffers;
         let args = args.as_mut_ptr().cast::<AsyncValue>();
         // One frame for the whole loop: only the per-kernel fields change.
         let mut frame = KernelFrame {
@@ -549,7 +612,7 @@ impl Execution {
             if !queue.exclusive {
                 queue.exclusive = self.exclusive();
             }
-            self.run_kernel::<OBSERVED>(view, id, &mut frame, args, results, fallback, &mut queue);
+            self.run_kernel::<OBSERVED>(view, id, &mut frame, args, results, &mut queue);
         }
     }
 
@@ -565,48 +628,38 @@ impl Execution {
             let exec = self.clone();
             let inline = group.to_vec();
             self.ctx.enqueue_work(move || {
-                exec.process(ReadyQueue::new(stream, inline));
+                let mut waiting = Waiting::new(inline);
+                exec.process(ReadyQueue::new(stream, &mut waiting));
             });
         }
         ids.clear();
     }
 
     /// Borrows the argument registers of a strict kernel into `args` (room
-    /// for the function's largest kernel); true when one of them is an
-    /// error.
+    /// for the function's largest kernel).
     #[inline(always)]
-    fn borrow_arguments(
-        &self,
-        view: View<'_>,
-        arguments: &[u32],
-        args: *mut AsyncValue,
-        fallback: &mut Vec<AsyncValue>,
-    ) -> bool {
+    fn borrow_arguments(&self, view: View<'_>, arguments: &[u32], args: *mut AsyncValue) {
         debug_assert!(arguments.len() <= view.tables.max_arguments);
-        let mut any_error = false;
         for (i, &register) in arguments.iter().enumerate() {
             let ptr = match NonNull::new(view.slot(register).value.load(Ordering::Acquire)) {
                 Some(ptr) => ptr,
-                None => self.empty_register(register, fallback),
+                None => self.empty_register(register),
             };
-            // SAFETY: the register (or `fallback`) keeps its reference until
-            // this reader's use is recorded after the kernel returns; the
-            // buffer never drops what it holds (`MaybeUninit`).
-            let value = unsafe { AsyncValue::from_raw(ptr) };
-            any_error |= value.is_error();
             // SAFETY: `args` has room for `max_arguments` handles, at least
-            // this kernel's argument count.
-            unsafe { args.add(i).write(value) };
+            // this kernel's argument count; the register (or `stand_ins`)
+            // keeps its reference until this reader's use is recorded after
+            // the kernel returns, and the buffer never drops what it holds
+            // (`MaybeUninit`).
+            unsafe { args.add(i).write(AsyncValue::from_raw(ptr)) };
         }
-        any_error
     }
 
     /// A register read before it was written (a broken invariant): an
-    /// error value owned by `fallback` for the duration of the kernel,
+    /// error value owned by `stand_ins` until the execution ends,
     /// rather than undefined behaviour.
     #[cold]
     #[inline(never)]
-    fn empty_register(&self, register: u32, fallback: &mut Vec<AsyncValue>) -> NonNull<()> {
+    fn empty_register(&self, register: u32) -> NonNull<()> {
         let value = AsyncValue::error(
             Diagnostic::new(format!(
                 "register {register} of '{}' was read before it was written",
@@ -614,10 +667,15 @@ impl Execution {
             ))
             .with_code(ErrorCode::Internal),
         );
+        self.errors_published.store(true, Ordering::Relaxed);
         let ptr = value.into_raw();
-        // SAFETY: `fallback` owns the reference the value came with and
+        // SAFETY: `stand_ins` owns the reference the value came with and
         // keeps it alive while the kernel runs.
-        fallback.push(unsafe { AsyncValue::from_raw(ptr) });
+        let owned = unsafe { AsyncValue::from_raw(ptr) };
+        self.stand_ins
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .push(owned);
         ptr
     }
 
@@ -651,15 +709,18 @@ impl Execution {
     }
 
     /// The skip value of a kernel that must not run: its first error
-    /// argument, or else the cancellation value.
+    /// argument (a strict kernel's), or else the cancellation value; `None`
+    /// when the kernel runs.
     #[cold]
     #[inline(never)]
-    fn skip_value(&self, args: &[AsyncValue]) -> Option<AsyncValue> {
+    fn skip_value(&self, args: &[AsyncValue], non_strict: bool) -> Option<AsyncValue> {
         // An error argument wins over the cancellation, as in the reference.
-        args.iter()
-            .find(|a| a.is_error())
-            .cloned()
-            .or_else(|| self.ctx.host().cancel_value())
+        let error = if non_strict {
+            None
+        } else {
+            args.iter().find(|a| a.is_error()).cloned()
+        };
+        error.or_else(|| self.ctx.host().cancel_value())
     }
 
     /// Runs kernel `id` (ready) in `frame`, then releases its arguments
@@ -673,19 +734,17 @@ impl Execution {
         frame: &mut KernelFrame<'a>,
         args: *mut AsyncValue,
         results: &'a [Cell<Option<AsyncValue>>],
-        fallback: &mut Vec<AsyncValue>,
-        queue: &mut ReadyQueue,
+        queue: &mut ReadyQueue<'_>,
     ) {
         let tables = view.tables;
         let info = tables.kernel(id);
         let arguments = tables.operands_of(info).0;
         let num_results = info.counts[3] as usize;
-        let any_error = if info.non_strict {
+        if info.non_strict {
             self.borrow_or_placeholder(arguments, args);
-            false
         } else {
-            self.borrow_arguments(view, arguments, args, fallback)
-        };
+            self.borrow_arguments(view, arguments, args);
+        }
         // SAFETY: the first `arguments.len()` handles were written above;
         // the frame's view of them ends before the buffer is written again
         // (the next kernel replaces `frame.args` first).
@@ -699,11 +758,14 @@ impl Execution {
         if OBSERVED {
             self.observe_kernel_start(id, info.code);
         }
-        let skip = if any_error || self.ctx.host().is_cancelled() {
-            self.skip_value(frame.args)
-        } else {
-            None
-        };
+        // A strict kernel cannot have an error argument before the first
+        // error is published, so the arguments are looked at only after.
+        let skip =
+            if self.errors_published.load(Ordering::Relaxed) || self.ctx.host().is_cancelled() {
+                self.skip_value(frame.args, info.non_strict)
+            } else {
+                None
+            };
         match &skip {
             None => info.invoke(frame),
             Some(e) => {
@@ -724,13 +786,16 @@ impl Execution {
         drop(skip);
         // Arguments are released before results are published, as the
         // reference does (so a value's last reader can observe uniqueness).
-        // Stand-ins are errors, so only a kernel with an error argument can
-        // have any.
-        if any_error {
-            fallback.clear();
-        }
-        for &register in arguments {
-            view.used(register, queue.exclusive);
+        // The exclusivity test is hoisted so the release loop has no branch
+        // besides the last-use test.
+        if queue.exclusive {
+            for &register in arguments {
+                view.used(register, true);
+            }
+        } else {
+            for &register in arguments {
+                view.used(register, false);
+            }
         }
         for (n, (output, slot)) in tables
             .outputs_of(info)
