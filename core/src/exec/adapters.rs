@@ -16,7 +16,9 @@ use super::context::ExecutionContext;
 use super::frame::KernelFrame;
 use super::function::Function;
 use crate::format::{AttrType, Attribute as BefAttribute};
-use crate::runtime::{AsyncValue, AsyncValueRef, Chain, Diagnostic, ErrorCode, HostContext};
+use crate::runtime::{
+    AsyncValue, AsyncValueRef, Chain, Diagnostic, ErrorCode, GetError, HostContext,
+};
 
 /// Where the next extractor reads from.
 #[derive(Default, Debug)]
@@ -38,15 +40,33 @@ fn next_argument<'f>(
 ) -> Result<&'f AsyncValue, Diagnostic> {
     let index = cursor.argument;
     cursor.argument += 1;
-    frame.args.get(index).ok_or_else(|| {
-        Diagnostic::new(format!(
-            "'{}' expects at least {} arguments but the program passes {}",
-            frame.kernel_name(),
-            index + 1,
-            frame.args.len()
-        ))
-        .with_code(ErrorCode::InvalidArgument)
-    })
+    frame
+        .args
+        .get(index)
+        .ok_or_else(|| missing_argument(frame, index))
+}
+
+/// Kept out of line so that the kernels' hot paths carry no formatting.
+#[cold]
+#[inline(never)]
+fn missing_argument(frame: &KernelFrame<'_>, index: usize) -> Diagnostic {
+    Diagnostic::new(format!(
+        "'{}' expects at least {} arguments but the program passes {}",
+        frame.kernel_name(),
+        index + 1,
+        frame.args.len()
+    ))
+    .with_code(ErrorCode::InvalidArgument)
+}
+
+#[cold]
+#[inline(never)]
+fn argument_error(frame: &KernelFrame<'_>, index: usize, error: GetError<'_>) -> Diagnostic {
+    Diagnostic::new(format!(
+        "'{}' argument #{index}: {error}",
+        frame.kernel_name()
+    ))
+    .with_code(ErrorCode::InvalidArgument)
 }
 
 fn next_attribute(frame: &KernelFrame<'_>, cursor: &mut Cursor) -> Result<u32, Diagnostic> {
@@ -117,11 +137,7 @@ impl<'f, T: Send + Sync + 'static> FromFrame<'f> for Argument<'f, T> {
         let value = next_argument(frame, cursor)?;
         match value.get::<T>() {
             Ok(payload) => Ok(Argument { value, payload }),
-            Err(e) => Err(Diagnostic::new(format!(
-                "'{}' argument #{index}: {e}",
-                frame.kernel_name()
-            ))
-            .with_code(ErrorCode::InvalidArgument)),
+            Err(e) => Err(argument_error(frame, index, e)),
         }
     }
 }
