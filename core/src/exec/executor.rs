@@ -34,7 +34,7 @@ use super::context::ExecutionContext;
 use super::frame::KernelFrame;
 use super::observer::{ExecEvent, ExecutionId};
 use super::program::Program;
-use super::tables::{FunctionTables, Output, RegisterKind, UserLink};
+use super::tables::{FunctionTables, KernelInfo, Output, RegisterKind, UserLink};
 use crate::runtime::{AsyncState, AsyncValue, Diagnostic, ErrorCode};
 
 /// Continuations nested deeper than this are enqueued instead of run.
@@ -797,17 +797,30 @@ impl Execution {
                 view.used(register, false);
             }
         }
-        for (n, (output, slot)) in tables
-            .outputs_of(info)
-            .iter()
-            .zip(frame.results)
-            .enumerate()
-        {
-            let value = match slot.take() {
-                Some(value) => value,
-                None => self.missing_result(info.code, info.location, n),
-            };
-            self.publish::<OBSERVED>(view, value, id, n, output, queue);
+        let outputs = tables.outputs_of(info);
+        if let ([output], [slot]) = (outputs, frame.results) {
+            // The common single result, without the loop's bookkeeping.
+            let value = self.take_result(slot, info, 0);
+            self.publish::<OBSERVED>(view, value, id, 0, output, queue);
+        } else {
+            for (n, (output, slot)) in outputs.iter().zip(frame.results).enumerate() {
+                let value = self.take_result(slot, info, n);
+                self.publish::<OBSERVED>(view, value, id, n, output, queue);
+            }
+        }
+    }
+
+    /// Result `n` of kernel `info`, as the kernel set it.
+    #[inline(always)]
+    fn take_result(
+        &self,
+        slot: &Cell<Option<AsyncValue>>,
+        info: &KernelInfo,
+        n: usize,
+    ) -> AsyncValue {
+        match slot.take() {
+            Some(value) => value,
+            None => self.missing_result(info.code, info.location, n),
         }
     }
 
@@ -840,7 +853,15 @@ impl Execution {
 impl Drop for Execution {
     fn drop(&mut self) {
         // Registers whose uses never all came (a value that never became
-        // available) still own their reference.
+        // available) still own their reference. Normally none do: one
+        // branch-free pass (vectorised) checks that before the walk.
+        let any_held = self
+            .slots
+            .iter_mut()
+            .fold(0usize, |held, slot| held | slot.value.get_mut().addr());
+        if any_held == 0 {
+            return self.end_observed();
+        }
         for slot in self.slots.iter_mut() {
             if let Some(ptr) = NonNull::new(*slot.value.get_mut()) {
                 // SAFETY: a non-null register owns one reference; `&mut self`
@@ -848,6 +869,13 @@ impl Drop for Execution {
                 drop(unsafe { AsyncValue::from_raw(ptr) });
             }
         }
+        self.end_observed();
+    }
+}
+
+impl Execution {
+    /// Tells an attached observer that the function ended.
+    fn end_observed(&self) {
         if self.id != 0
             && let Some(observer) = self.ctx.observer()
         {

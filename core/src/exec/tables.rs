@@ -44,10 +44,11 @@ pub struct KernelInfo {
 /// How the executor stores a value published into a register.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RegisterKind {
+    /// Only the producer writes it, after which its readers borrow it.
+    /// (First, so the common case is the zero discriminant: one test.)
+    Plain,
     /// Nothing reads it: the value is dropped.
     Unread,
-    /// Only the producer writes it, after which its readers borrow it.
-    Plain,
     /// A function result: it holds a placeholder the value is forwarded to.
     Result,
     /// A non-strict reader may install a placeholder before the producer
