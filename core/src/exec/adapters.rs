@@ -41,7 +41,7 @@ fn next_argument<'f>(
     let index = cursor.argument;
     cursor.argument += 1;
     frame
-        .args
+        .arguments()
         .get(index)
         .ok_or_else(|| missing_argument(frame, index))
 }
@@ -54,7 +54,7 @@ fn missing_argument(frame: &KernelFrame<'_>, index: usize) -> Diagnostic {
         "'{}' expects at least {} arguments but the program passes {}",
         frame.kernel_name(),
         index + 1,
-        frame.args.len()
+        frame.arguments().len()
     ))
     .with_code(ErrorCode::InvalidArgument)
 }
@@ -87,14 +87,14 @@ fn next_attribute(frame: &KernelFrame<'_>, cursor: &mut Cursor) -> Result<u32, D
 fn next_result(frame: &KernelFrame<'_>, cursor: &mut Cursor) -> Result<usize, Diagnostic> {
     let index = cursor.result;
     cursor.result += 1;
-    if index < frame.results.len() {
+    if index < frame.num_results() {
         Ok(index)
     } else {
         Err(Diagnostic::new(format!(
             "'{}' produces at least {} results but the program declares {}",
             frame.kernel_name(),
             index + 1,
-            frame.results.len()
+            frame.num_results()
         ))
         .with_code(ErrorCode::InvalidArgument))
     }
@@ -171,8 +171,8 @@ impl Deref for RemainingArguments<'_> {
 
 impl<'f> FromFrame<'f> for RemainingArguments<'f> {
     fn from_frame(frame: &'f KernelFrame<'_>, cursor: &mut Cursor) -> Result<Self, Diagnostic> {
-        let rest = frame.args.get(cursor.argument..).unwrap_or_default();
-        cursor.argument = frame.args.len();
+        let rest = frame.arguments().get(cursor.argument..).unwrap_or_default();
+        cursor.argument = frame.arguments().len();
         Ok(RemainingArguments(rest))
     }
 }
@@ -242,7 +242,7 @@ pub struct RemainingResults<'f> {
 
 impl<'f> RemainingResults<'f> {
     pub fn len(&self) -> usize {
-        self.frame.results.len() - self.start
+        self.frame.num_results() - self.start
     }
 
     pub fn is_empty(&self) -> bool {
@@ -280,8 +280,8 @@ impl<'f> RemainingResults<'f> {
 
 impl<'f> FromFrame<'f> for RemainingResults<'f> {
     fn from_frame(frame: &'f KernelFrame<'_>, cursor: &mut Cursor) -> Result<Self, Diagnostic> {
-        let start = cursor.result.min(frame.results.len());
-        cursor.result = frame.results.len();
+        let start = cursor.result.min(frame.num_results());
+        cursor.result = frame.num_results();
         Ok(RemainingResults {
             frame: shorten(frame),
             start,

@@ -548,9 +548,23 @@ impl Execution {
         users: &[UserLink],
         queue: &mut ReadyQueue<'_>,
     ) {
-        let exclusive = queue.exclusive;
+        // Hoisted, so the loop has no branch on it.
+        if queue.exclusive {
+            self.decrement_with::<OBSERVED, true>(view, users, queue)
+        } else {
+            self.decrement_with::<OBSERVED, false>(view, users, queue)
+        }
+    }
+
+    #[inline(always)]
+    fn decrement_with<const OBSERVED: bool, const EXCLUSIVE: bool>(
+        self: &Arc<Self>,
+        view: View<'_>,
+        users: &[UserLink],
+        queue: &mut ReadyQueue<'_>,
+    ) {
         for link in users {
-            if count_down(view.ready_count(link.kernel), exclusive) {
+            if count_down(view.ready_count(link.kernel), EXCLUSIVE) {
                 if OBSERVED && self.id != 0 {
                     self.observe(|| ExecEvent::KernelReady {
                         execution: self.id,
@@ -598,13 +612,18 @@ impl Execution {
         let FrameBuffers { args, results } = &mut buffers;
         let args = args.as_mut_ptr().cast::<AsyncValue>();
         // One frame for the whole loop: only the per-kernel fields change.
-        let mut frame = KernelFrame {
-            args: &[],
-            results: &[],
-            program: &self.program,
-            ctx: &self.ctx,
-            tables,
-            info: tables.kernel(0),
+        // SAFETY: `run_kernel` writes a kernel's argument handles before it
+        // sets the frame to that kernel and hands it over, and the registers
+        // they are borrowed from keep them until the kernel returns.
+        let mut frame = unsafe {
+            KernelFrame::over_buffers(
+                args,
+                results,
+                &self.program,
+                &self.ctx,
+                tables,
+                tables.kernel(0),
+            )
         };
         while let Some(id) = queue.pop(self) {
             // Only this thread can make the execution shared, so a `true`
@@ -612,7 +631,7 @@ impl Execution {
             if !queue.exclusive {
                 queue.exclusive = self.exclusive();
             }
-            self.run_kernel::<OBSERVED>(view, id, &mut frame, args, results, &mut queue);
+            self.run_kernel::<OBSERVED>(view, id, &mut frame, args, &mut queue);
         }
     }
 
@@ -733,7 +752,6 @@ impl Execution {
         id: u32,
         frame: &mut KernelFrame<'a>,
         args: *mut AsyncValue,
-        results: &'a [Cell<Option<AsyncValue>>],
         queue: &mut ReadyQueue<'_>,
     ) {
         let tables = view.tables;
@@ -747,14 +765,11 @@ impl Execution {
         }
         // SAFETY: the first `arguments.len()` handles were written above;
         // the frame's view of them ends before the buffer is written again
-        // (the next kernel replaces `frame.args` first).
-        frame.args = unsafe { std::slice::from_raw_parts(args, arguments.len()) };
-        debug_assert!(num_results <= results.len());
-        // SAFETY: `results` has `max_results` slots, at least this kernel's
-        // result count. Slots are left empty by the previous kernel (its
-        // results were taken).
-        frame.results = unsafe { results.get_unchecked(..num_results) };
-        frame.info = info;
+        // (the next kernel's `set_kernel` comes after its own writes). The
+        // result buffer has `max_results` slots, at least this kernel's
+        // result count, left empty by the previous kernel (its results were
+        // taken).
+        unsafe { frame.set_kernel(info, arguments.len(), num_results) };
         if OBSERVED {
             self.observe_kernel_start(id, info.code);
         }
@@ -762,14 +777,14 @@ impl Execution {
         // error is published, so the arguments are looked at only after.
         let skip =
             if self.errors_published.load(Ordering::Relaxed) || self.ctx.host().is_cancelled() {
-                self.skip_value(frame.args, info.non_strict)
+                self.skip_value(frame.arguments(), info.non_strict)
             } else {
                 None
             };
         match &skip {
             None => info.invoke(frame),
             Some(e) => {
-                for slot in frame.results {
+                for slot in frame.result_slots() {
                     slot.set(Some(e.clone()));
                 }
             }
@@ -798,12 +813,12 @@ impl Execution {
             }
         }
         let outputs = tables.outputs_of(info);
-        if let ([output], [slot]) = (outputs, frame.results) {
+        if let ([output], [slot]) = (outputs, frame.result_slots()) {
             // The common single result, without the loop's bookkeeping.
             let value = self.take_result(slot, info, 0);
             self.publish::<OBSERVED>(view, value, id, 0, output, queue);
         } else {
-            for (n, (output, slot)) in outputs.iter().zip(frame.results).enumerate() {
+            for (n, (output, slot)) in outputs.iter().zip(frame.result_slots()).enumerate() {
                 let value = self.take_result(slot, info, n);
                 self.publish::<OBSERVED>(view, value, id, n, output, queue);
             }

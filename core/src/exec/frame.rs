@@ -2,6 +2,7 @@
 //! result slots, attributes, functions, location and context).
 
 use std::cell::Cell;
+use std::marker::PhantomData;
 use std::sync::Arc;
 
 use super::context::ExecutionContext;
@@ -13,8 +14,15 @@ use crate::runtime::{AsyncValue, Diagnostic, ErrorCode, HostContext, Location};
 /// A kernel invocation. Kernels normally use the typed extractors of
 /// [`kernel!`](crate::kernel) rather than the frame itself.
 pub struct KernelFrame<'a> {
-    pub(crate) args: &'a [AsyncValue],
-    pub(crate) results: &'a [Cell<Option<AsyncValue>>],
+    /// The first `num_args` handles are the running kernel's arguments.
+    /// Kept apart from the count (rather than a slice) so that the executor,
+    /// which reuses one frame for a whole processing loop, only stores what
+    /// changes between kernels.
+    args: *const AsyncValue,
+    num_args: usize,
+    /// Likewise: the first `num_results` slots are the kernel's results.
+    results: &'a [Cell<Option<AsyncValue>>],
+    num_results: usize,
     pub(crate) program: &'a Arc<Program>,
     pub(crate) ctx: &'a ExecutionContext,
     /// The running kernel of `tables` (its code, location, attribute
@@ -22,9 +30,92 @@ pub struct KernelFrame<'a> {
     /// building a frame costs a few stores).
     pub(crate) tables: &'a FunctionTables,
     pub(crate) info: &'a KernelInfo,
+    /// The argument handles are borrowed for `'a`.
+    _args: PhantomData<&'a [AsyncValue]>,
 }
 
 impl<'a> KernelFrame<'a> {
+    /// A frame for kernel `info` of `tables`, reading `args` and writing
+    /// `results`.
+    pub(crate) fn new(
+        args: &'a [AsyncValue],
+        results: &'a [Cell<Option<AsyncValue>>],
+        program: &'a Arc<Program>,
+        ctx: &'a ExecutionContext,
+        tables: &'a FunctionTables,
+        info: &'a KernelInfo,
+    ) -> Self {
+        KernelFrame {
+            args: args.as_ptr(),
+            num_args: args.len(),
+            results,
+            num_results: results.len(),
+            program,
+            ctx,
+            tables,
+            info,
+            _args: PhantomData,
+        }
+    }
+
+    /// A frame over the executor's reused buffers, describing no kernel
+    /// yet (see [`set_kernel`](Self::set_kernel)).
+    ///
+    /// # Safety
+    /// Whenever the frame is handed to a kernel after `set_kernel(_, n, _)`,
+    /// the first `n` handles at `args` must be initialised and stay valid
+    /// while the kernel runs.
+    pub(crate) unsafe fn over_buffers(
+        args: *const AsyncValue,
+        results: &'a [Cell<Option<AsyncValue>>],
+        program: &'a Arc<Program>,
+        ctx: &'a ExecutionContext,
+        tables: &'a FunctionTables,
+        info: &'a KernelInfo,
+    ) -> Self {
+        KernelFrame {
+            args,
+            num_args: 0,
+            results,
+            num_results: 0,
+            program,
+            ctx,
+            tables,
+            info,
+            _args: PhantomData,
+        }
+    }
+
+    /// Makes the frame describe kernel `info`, whose arguments are the first
+    /// `num_args` handles of the argument buffer and whose results the first
+    /// `num_results` slots.
+    ///
+    /// # Safety
+    /// As for [`over_buffers`](Self::over_buffers): the first `num_args`
+    /// handles must be initialised before the frame is used; and
+    /// `num_results` is at most the result buffer's length.
+    #[inline(always)]
+    pub(crate) unsafe fn set_kernel(
+        &mut self,
+        info: &'a KernelInfo,
+        num_args: usize,
+        num_results: usize,
+    ) {
+        debug_assert!(num_results <= self.results.len());
+        self.info = info;
+        self.num_args = num_args;
+        self.num_results = num_results;
+    }
+
+    /// The kernel's result slots.
+    #[inline(always)]
+    pub(crate) fn result_slots(&self) -> &'a [Cell<Option<AsyncValue>>] {
+        debug_assert!(self.num_results <= self.results.len());
+        // SAFETY: `num_results` never exceeds the buffer's length (the
+        // contract of `set_kernel`; equal in `new`).
+        unsafe { self.results.get_unchecked(..self.num_results) }
+    }
+
     /// The kernel's name as the program spells it.
     pub fn kernel_name(&self) -> &'a str {
         self.program
@@ -35,26 +126,29 @@ impl<'a> KernelFrame<'a> {
 
     #[inline]
     pub fn arguments(&self) -> &'a [AsyncValue] {
-        self.args
+        // SAFETY: the first `num_args` handles are initialised and borrowed
+        // for `'a` (a slice in `new`; the contract of `over_buffers` and
+        // `set_kernel` otherwise).
+        unsafe { std::slice::from_raw_parts(self.args, self.num_args) }
     }
 
     #[inline]
     pub fn num_results(&self) -> usize {
-        self.results.len()
+        self.num_results
     }
 
     /// Sets result `index` (ignored past the number of results the program
     /// declares: the executor then reports the missing results instead).
     #[inline]
     pub fn set_result(&self, index: usize, value: AsyncValue) {
-        if let Some(slot) = self.results.get(index) {
+        if let Some(slot) = self.result_slots().get(index) {
             slot.set(Some(value));
         }
     }
 
     /// Whether result `index` has been set.
     pub fn has_result(&self, index: usize) -> bool {
-        self.results.get(index).is_some_and(|slot| {
+        self.result_slots().get(index).is_some_and(|slot| {
             let value = slot.take();
             let set = value.is_some();
             slot.set(value);
@@ -138,7 +232,7 @@ impl<'a> KernelFrame<'a> {
 
     /// Sets every unset result to `value`.
     pub fn set_unset_results(&self, value: &AsyncValue) {
-        for slot in self.results {
+        for slot in self.result_slots() {
             let current = slot.take();
             slot.set(Some(current.unwrap_or_else(|| value.clone())));
         }

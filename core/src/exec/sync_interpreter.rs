@@ -48,14 +48,14 @@ pub(crate) fn execute(
                 .iter()
                 .for_each(|slot| slot.set(Some(e.clone()))),
             None => {
-                let frame = KernelFrame {
-                    args: &kernel_args,
-                    results: &kernel_results,
+                let frame = KernelFrame::new(
+                    &kernel_args,
+                    &kernel_results,
                     program,
                     ctx,
                     tables,
-                    info: &tables.kernels[id],
-                };
+                    &tables.kernels[id],
+                );
                 tables.kernels[id].invoke(&frame);
             }
         }
