@@ -402,6 +402,8 @@ struct Collector<'m> {
     errors: Vec<Diagnostic>,
     kernel_names: Vec<String>,
     kernel_ids: HashMap<&'m str, u32>,
+    /// The name `add_kernel` saw last (in `kernel_ids`).
+    last_kernel: Option<&'m str>,
     types: Vec<Type>,
     type_ids: HashMap<Type, u32>,
     /// The type `add_type` gave last (`u32::MAX`: none yet).
@@ -420,6 +422,21 @@ struct Collector<'m> {
     /// collection (`u32::MAX`: not seen), so that register types need no
     /// hashing.
     value_type: Vec<u32>,
+}
+
+/// `a == b`, with the common case (integers) compared inline.
+#[inline]
+fn same_type(a: &Type, b: &Type) -> bool {
+    match (a, b) {
+        (
+            Type::Integer { width, signedness },
+            Type::Integer {
+                width: w,
+                signedness: s,
+            },
+        ) => width == w && signedness == s,
+        _ => a == b,
+    }
 }
 
 /// MLIR uniques `true` and `1 : i1` to the same attribute; so must the
@@ -469,6 +486,7 @@ impl<'m> Collector<'m> {
             errors: Vec::new(),
             kernel_names: Vec::new(),
             kernel_ids: HashMap::default(),
+            last_kernel: None,
             types: Vec::new(),
             type_ids: HashMap::default(),
             last_type: u32::MAX,
@@ -529,7 +547,9 @@ impl<'m> Collector<'m> {
 
     fn add_type(&mut self, ty: &Type) -> u32 {
         // Runs of values of one type are common: compared before hashed.
-        if self.types.get(self.last_type as usize) == Some(ty) {
+        if let Some(last) = self.types.get(self.last_type as usize)
+            && same_type(last, ty)
+        {
             return self.last_type;
         }
         let id = self.type_id(ty);
@@ -729,11 +749,15 @@ impl<'m> Collector<'m> {
     }
 
     fn add_kernel(&mut self, op: &'m Op) {
-        if !self.kernel_ids.contains_key(op.name.as_str()) {
+        // Runs of one kernel are common: compared before hashed.
+        if self.last_kernel != Some(op.name.as_str())
+            && !self.kernel_ids.contains_key(op.name.as_str())
+        {
             self.kernel_ids
                 .insert(&op.name, self.kernel_names.len() as u32);
             self.kernel_names.push(op.name.clone());
         }
+        self.last_kernel = Some(&op.name);
         for (name, value) in op.all_attributes() {
             if is_skipped_attribute(name) {
                 continue;
@@ -1199,6 +1223,9 @@ impl<'m> FunctionEmitter<'_, 'm> {
         });
         body.locations.push(KernelLocation::Pseudo);
 
+        // The kernel name looked up last and its code: runs of one kernel
+        // are common, and comparing is cheaper than hashing.
+        let mut last_kernel: Option<(&str, u32)> = None;
         for (i, op) in block.ops.iter().enumerate() {
             if kernel_of_op[i] == u32::MAX {
                 continue;
@@ -1240,12 +1267,21 @@ impl<'m> FunctionEmitter<'_, 'm> {
             }
             let attributes = words.len() - attributes_at;
             words.extend_from_slice(functions);
+            let function_count = functions.len() as u32;
             words.extend(op.results.iter().map(|v| self.register[v.index()]));
             words.extend(op.results.iter().map(|v| users_of(v).len() as u32));
             let users_at = words.len();
             for result in &op.results {
                 words.extend(users_of(result).copied());
             }
+            let code = match last_kernel {
+                Some((name, code)) if name == op.name => code,
+                _ => {
+                    let code = collector.kernel_ids[op.name.as_str()];
+                    last_kernel = Some((&op.name, code));
+                    code
+                }
+            };
             let stream_id = match op
                 .attribute(STREAM_ID_ATTRIBUTE)
                 .and_then(Attribute::as_integer)
@@ -1254,12 +1290,12 @@ impl<'m> FunctionEmitter<'_, 'm> {
                 _ => streams.ops[i],
             };
             body.kernels.push(FlatKernel {
-                code: collector.kernel_ids[op.name.as_str()],
+                code,
                 stream_id,
                 start: start as u32,
                 args: op.operands.len() as u32,
                 attributes: attributes as u32,
-                functions: functions.len() as u32,
+                functions: function_count,
                 results: op.results.len() as u32,
                 users: (words.len() - users_at) as u32,
                 names_start: names_start as u32,
@@ -1286,7 +1322,10 @@ pub(super) fn analyze_block(
     let all_operands = block.ops.iter().flat_map(|op| op.operands.iter());
     let operand_producers: Vec<Option<usize>> = all_operands.clone().map(&producer).collect();
     let operand_is_chain: Vec<bool> = all_operands
-        .map(|v| module.values[v.index()].ty == chain)
+        .map(|v| {
+            let ty = &module.values[v.index()].ty;
+            matches!(ty, Type::Dialect { .. }) && *ty == chain
+        })
         .collect();
     let mut start = 0;
     let input: Vec<StreamOp> = block
