@@ -223,17 +223,14 @@ fn bef_to_text(buffer: &BefBuffer, args: &TranslateArgs) -> Result<String, Failu
     Ok(print(&module, args))
 }
 
-/// `tr::mlir_to_bef`, without freeing the module and the BEF model: this
-/// process ends soon, and freeing the millions of small allocations of a
-/// large program takes longer than the exit reclaiming them at once.
+/// `tr::mlir_to_bef`, without freeing the module: this process ends soon,
+/// and freeing the millions of small allocations of a large program takes
+/// longer than the exit reclaiming them at once.
 fn translate_and_leak(
     module: crate::ir::Module,
     options: TranslateOptions,
 ) -> Result<Vec<u8>, Vec<Diagnostic>> {
-    let model = tr::mlir_to_bef_model(&module, options)?;
-    let result = crate::format::encode(&model)
-        .map_err(|e| vec![Diagnostic::new(module.op.location.clone(), e.0)]);
-    std::mem::forget(model);
+    let result = tr::mlir_to_bef(&module, options);
     std::mem::forget(module);
     result
 }

@@ -5,16 +5,220 @@ use std::ops::Range;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use super::attr::Attribute;
 use super::attr::emit_attribute;
+use super::constants::FunctionKind;
 use super::constants::{MAGIC, PSEUDO_KERNEL_LOCATION, SectionId, VERSION};
 use super::emitter::{Emitter, vbr_len};
 use super::error::{EncodeError, EncodeResult};
+use super::location::Location;
 use super::location::LocationEmitter;
 use super::model::{Body, Function, Kernel, KernelLocation, Module};
 
 /// Encodes `module`. Deterministic: the same module gives the same bytes.
 pub fn encode(module: &Module) -> EncodeResult<Vec<u8>> {
-    Encoder::new(module)?.finish(MIN_PARALLEL_KERNELS)
+    Encoder::new(Source::of(module))?.finish(MIN_PARALLEL_KERNELS)
+}
+
+/// What the encoder reads: the tables of a module and its functions, which
+/// are the model's (`Function`) or another layout of the same content (the
+/// translator's bodies keep each kernel's lists in one array per function,
+/// so that they cost no allocation per kernel).
+pub(crate) struct Source<'m, F> {
+    pub kernel_names: &'m [String],
+    pub types: &'m [String],
+    pub attributes: &'m [Attribute],
+    pub functions: &'m [F],
+    pub optional_sections: bool,
+    pub extra_strings: &'m [String],
+}
+
+impl<F> Clone for Source<'_, F> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<F> Copy for Source<'_, F> {}
+
+impl<'m> Source<'m, Function> {
+    fn of(module: &'m Module) -> Self {
+        Source {
+            kernel_names: &module.kernel_names,
+            types: &module.types,
+            attributes: &module.attributes,
+            functions: &module.functions,
+            optional_sections: module.optional_sections,
+            extra_strings: &module.extra_strings,
+        }
+    }
+}
+
+/// A function as the encoder reads it.
+pub(crate) trait FunctionSource: Sync {
+    type Body: BodySource;
+    fn kind(&self) -> FunctionKind;
+    fn name(&self) -> &str;
+    fn arg_types(&self) -> &[u32];
+    fn result_types(&self) -> &[u32];
+    fn body(&self) -> Option<&Self::Body>;
+}
+
+/// A function body as the encoder reads it.
+pub(crate) trait BodySource {
+    fn location(&self) -> Option<&Location>;
+    fn num_registers(&self) -> u32;
+    /// Empty unless optional sections are written.
+    fn register_types(&self) -> &[u32];
+    fn results(&self) -> &[u32];
+    fn kernel_count(&self) -> usize;
+    fn kernel(&self, index: usize) -> KernelRef<'_>;
+    /// `kernel(index).location`, for the walks that need no more.
+    fn kernel_location(&self, index: usize) -> &KernelLocation {
+        self.kernel(index).location
+    }
+    /// The attribute names of every kernel, kernel after kernel.
+    fn attribute_names(&self) -> impl Iterator<Item = &str> {
+        (0..self.kernel_count()).flat_map(|index| self.kernel(index).attribute_names.iter())
+    }
+    /// Uses of each register: operand uses (duplicates count) plus uses
+    /// as a function result, as the register table records them.
+    fn register_uses(&self) -> Vec<u64> {
+        let mut uses = vec![0u64; self.num_registers() as usize];
+        let args = (0..self.kernel_count()).flat_map(|index| self.kernel(index).args.iter());
+        for &reg in args.chain(self.results()) {
+            if let Some(count) = uses.get_mut(reg as usize) {
+                *count += 1;
+            }
+        }
+        uses
+    }
+}
+
+/// One kernel of a body, borrowed.
+pub(crate) struct KernelRef<'a> {
+    pub code: u32,
+    pub location: &'a KernelLocation,
+    pub args: &'a [u32],
+    pub attributes: &'a [u32],
+    pub attribute_names: Names<'a>,
+    pub functions: &'a [u32],
+    pub results: &'a [u32],
+    pub used_by: UsedBy<'a>,
+    pub stream_id: u64,
+}
+
+/// A kernel's attribute names.
+#[derive(Clone, Copy)]
+pub(crate) enum Names<'a> {
+    Owned(&'a [String]),
+    Borrowed(&'a [&'a str]),
+}
+
+impl<'a> Names<'a> {
+    pub fn len(self) -> usize {
+        match self {
+            Names::Owned(names) => names.len(),
+            Names::Borrowed(names) => names.len(),
+        }
+    }
+
+    pub fn iter(self) -> impl Iterator<Item = &'a str> {
+        let (owned, borrowed) = match self {
+            Names::Owned(names) => (names, &[][..]),
+            Names::Borrowed(names) => (&[][..], names),
+        };
+        owned
+            .iter()
+            .map(String::as_str)
+            .chain(borrowed.iter().copied())
+    }
+}
+
+/// A kernel's used-by lists: one list per result.
+#[derive(Clone, Copy)]
+pub(crate) enum UsedBy<'a> {
+    Lists(&'a [Vec<u32>]),
+    /// The number of users of each result, then all users, result after
+    /// result.
+    Flat {
+        counts: &'a [u32],
+        users: &'a [u32],
+    },
+}
+
+impl FunctionSource for Function {
+    type Body = Body;
+    fn kind(&self) -> FunctionKind {
+        self.kind
+    }
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn arg_types(&self) -> &[u32] {
+        &self.arg_types
+    }
+    fn result_types(&self) -> &[u32] {
+        &self.result_types
+    }
+    fn body(&self) -> Option<&Body> {
+        self.body.as_ref()
+    }
+}
+
+impl BodySource for Body {
+    fn location(&self) -> Option<&Location> {
+        self.location.as_ref()
+    }
+    fn num_registers(&self) -> u32 {
+        self.num_registers
+    }
+    fn register_types(&self) -> &[u32] {
+        &self.register_types
+    }
+    fn results(&self) -> &[u32] {
+        &self.results
+    }
+    fn kernel_count(&self) -> usize {
+        self.kernels.len()
+    }
+    fn kernel_location(&self, index: usize) -> &KernelLocation {
+        &self.kernels[index].location
+    }
+    fn attribute_names(&self) -> impl Iterator<Item = &str> {
+        (self.kernels.iter()).flat_map(|k| k.attribute_names.iter().map(String::as_str))
+    }
+    fn register_uses(&self) -> Vec<u64> {
+        Body::register_uses(self)
+    }
+    fn kernel(&self, index: usize) -> KernelRef<'_> {
+        let kernel: &Kernel = &self.kernels[index];
+        KernelRef {
+            code: kernel.code,
+            location: &kernel.location,
+            args: &kernel.args,
+            attributes: &kernel.attributes,
+            attribute_names: Names::Owned(&kernel.attribute_names),
+            functions: &kernel.functions,
+            results: &kernel.results,
+            used_by: UsedBy::Lists(&kernel.used_by),
+            stream_id: kernel.stream_id,
+        }
+    }
+}
+
+/// Encodes the functions of `source` with its tables.
+pub(crate) fn encode_source<F: FunctionSource>(source: Source<'_, F>) -> EncodeResult<Vec<u8>> {
+    Encoder::new(source)?.finish(MIN_PARALLEL_KERNELS)
+}
+
+/// [`encode_source`] with the bodies written on two threads however small
+/// the module.
+#[cfg(test)]
+pub(crate) fn encode_source_on_two_threads<F: FunctionSource>(
+    source: Source<'_, F>,
+) -> EncodeResult<Vec<u8>> {
+    Encoder::new(source)?.finish(0)
 }
 
 /// Modules with fewer kernels than this write their bodies on one thread:
@@ -24,7 +228,7 @@ const MIN_PARALLEL_KERNELS: usize = 16 << 10;
 /// [`encode`] with the bodies written on two threads however small the
 /// module (for the fuzz target that compares it with one thread).
 pub(crate) fn encode_on_two_threads(module: &Module) -> EncodeResult<Vec<u8>> {
-    Encoder::new(module)?.finish(0)
+    Encoder::new(Source::of(module))?.finish(0)
 }
 
 /// The number of items (of the given sizes, `total` together) that hold
@@ -42,8 +246,8 @@ pub(crate) fn halfway(sizes: impl Iterator<Item = usize>, total: usize) -> usize
     count
 }
 
-struct Encoder<'m> {
-    module: &'m Module,
+struct Encoder<'m, F> {
+    module: Source<'m, F>,
     strings: FxHashMap<&'m str, u64>,
     string_section: Emitter,
     attribute_offsets: Vec<u32>,
@@ -72,19 +276,17 @@ fn fixed32(value: u64, what: &str) -> EncodeResult<u32> {
         .map_err(|_| EncodeError(format!("{what} {value:#x} does not fit in a FIXED32 field")))
 }
 
-impl<'m> Encoder<'m> {
-    fn new(module: &'m Module) -> EncodeResult<Self> {
+impl<'m, F: FunctionSource> Encoder<'m, F> {
+    fn new(module: Source<'m, F>) -> EncodeResult<Self> {
         // De-duplicated by hashing (most names recur), then sorted.
         let mut unique: FxHashSet<&str> = FxHashSet::default();
         unique.extend(module.kernel_names.iter().map(String::as_str));
         unique.extend(module.types.iter().map(String::as_str));
-        unique.extend(module.functions.iter().map(|f| f.name.as_str()));
+        unique.extend(module.functions.iter().map(|f| f.name()));
         unique.extend(module.extra_strings.iter().map(String::as_str));
         if module.optional_sections {
-            for body in module.functions.iter().filter_map(|f| f.body.as_ref()) {
-                for kernel in &body.kernels {
-                    unique.extend(kernel.attribute_names.iter().map(String::as_str));
-                }
+            for body in module.functions.iter().filter_map(|f| f.body()) {
+                unique.extend(body.attribute_names());
             }
         }
         let mut names: Vec<&str> = unique.into_iter().collect();
@@ -119,15 +321,15 @@ impl<'m> Encoder<'m> {
         let mut attributes = Emitter::new();
         let mut attribute_types = Emitter::new();
         attribute_types.vbr(module.attributes.len() as u64);
-        for attr in &module.attributes {
+        for attr in module.attributes {
             let offset = emit_attribute(&mut attributes, attr)?;
             self.attribute_offsets
                 .push(fixed32(offset as u64, "attribute offset")?);
             attribute_types.vbr(offset as u64);
             attribute_types.vbr(u64::from(attr.attr_type().0));
         }
-        let kernel_table = self.name_table(&module.kernel_names);
-        let type_table = self.name_table(&module.types);
+        let kernel_table = self.name_table(module.kernel_names);
+        let type_table = self.name_table(module.types);
 
         // Locations are numbered in order (strings shared, virtual offsets
         // counting down), so they are written first; the bodies, which
@@ -135,8 +337,7 @@ impl<'m> Encoder<'m> {
         let mut locations = LocationEmitter::new();
         let places = self.place_locations(&mut locations);
         let count = module.functions.len();
-        let kernels_of =
-            |function: &Function| function.body.as_ref().map_or(0, |b| b.kernels.len());
+        let kernels_of = |function: &F| function.body().map_or(0, |b| b.kernel_count());
         let total: usize = module.functions.iter().map(kernels_of).sum();
         let cut = if total >= min_parallel {
             halfway(module.functions.iter().map(kernels_of), total)
@@ -145,7 +346,7 @@ impl<'m> Encoder<'m> {
         };
         let second_places = module.functions[..cut]
             .iter()
-            .filter(|f| f.body.is_some() && f.kind.has_body())
+            .filter(|f| f.body().is_some() && f.kind().has_body())
             .map(|f| 1 + kernels_of(f))
             .sum::<usize>();
         let (first, second) = std::thread::scope(|scope| {
@@ -189,10 +390,10 @@ impl<'m> Encoder<'m> {
         let mut index = Emitter::new();
         index.vbr(module.functions.len() as u64);
         for (function, offset) in module.functions.iter().zip(function_offsets) {
-            index.byte(function.kind as u8);
+            index.byte(function.kind() as u8);
             index.vbr(offset);
-            index.vbr(self.string(&function.name));
-            for types in [&function.arg_types, &function.result_types] {
+            index.vbr(self.string(function.name()));
+            for types in [function.arg_types(), function.result_types()] {
                 index.vbr(types.len() as u64);
                 for &ty in types {
                     self.check_type(ty)?;
@@ -260,22 +461,24 @@ impl<'m> Encoder<'m> {
     /// in order: a body's own, then its kernels'.
     fn place_locations(&self, locations: &mut LocationEmitter) -> Vec<u64> {
         let kernels: usize = (self.module.functions.iter())
-            .filter_map(|f| f.body.as_ref())
-            .map(|b| b.kernels.len() + 1)
+            .filter_map(|f| f.body())
+            .map(|b| b.kernel_count() + 1)
             .sum();
         let mut places = Vec::with_capacity(kernels);
         // A file:line:col location takes about eight bytes.
         locations.locations.reserve(kernels * 8);
-        for function in &self.module.functions {
-            let Some(body) = function.body.as_ref().filter(|_| function.kind.has_body()) else {
+        for function in self.module.functions {
+            let Some(body) = function.body().filter(|_| function.kind().has_body()) else {
                 continue;
             };
-            places.push(locations.op_location(body.location.as_ref()));
-            places.extend(body.kernels.iter().map(|kernel| match &kernel.location {
-                KernelLocation::Pseudo => u64::from(PSEUDO_KERNEL_LOCATION),
-                KernelLocation::Virtual => locations.op_location(None),
-                KernelLocation::At(location) => locations.op_location(Some(location)),
-            }));
+            places.push(locations.op_location(body.location()));
+            places.extend((0..body.kernel_count()).map(
+                |index| match body.kernel_location(index) {
+                    KernelLocation::Pseudo => u64::from(PSEUDO_KERNEL_LOCATION),
+                    KernelLocation::Virtual => locations.op_location(None),
+                    KernelLocation::At(location) => locations.op_location(Some(location)),
+                },
+            ));
         }
         places
     }
@@ -286,8 +489,8 @@ impl<'m> Encoder<'m> {
         // bytes and a dozen list words), so that the buffers rarely grow.
         let kernels: usize = self.module.functions[functions.clone()]
             .iter()
-            .filter_map(|f| f.body.as_ref())
-            .map(|b| b.kernels.len())
+            .filter_map(|f| f.body())
+            .map(|b| b.kernel_count())
             .sum();
         let mut run = BodyRun {
             headers: Emitter::with_capacity(kernels * 4),
@@ -296,13 +499,13 @@ impl<'m> Encoder<'m> {
         };
         for index in functions {
             let function = &self.module.functions[index];
-            match (&function.body, function.kind.has_body()) {
+            match (function.body(), function.kind().has_body()) {
                 (Some(body), true) => {
-                    let (here, rest) = places.split_at(1 + body.kernels.len());
+                    let (here, rest) = places.split_at(1 + body.kernel_count());
                     places = rest;
-                    self.emit_body(body, function.arg_types.len(), here, &mut run)
+                    self.emit_body(body, function.arg_types().len(), here, &mut run)
                         .map_err(|EncodeError(e)| {
-                            EncodeError(format!("function {index} ('{}'): {e}", function.name))
+                            EncodeError(format!("function {index} ('{}'): {e}", function.name()))
                         })?;
                     run.spans.push(Some((run.headers.len(), run.lists.len())));
                 }
@@ -310,10 +513,12 @@ impl<'m> Encoder<'m> {
                 (Some(_), false) => {
                     return fail(format!(
                         "native function '{}' cannot have a body",
-                        function.name
+                        function.name()
                     ));
                 }
-                (None, true) => return fail(format!("function '{}' needs a body", function.name)),
+                (None, true) => {
+                    return fail(format!("function '{}' needs a body", function.name()));
+                }
             }
         }
         Ok(run)
@@ -323,36 +528,38 @@ impl<'m> Encoder<'m> {
     /// `run.lists`; `places` holds its location fields.
     fn emit_body(
         &self,
-        body: &Body,
+        body: &F::Body,
         num_args: usize,
         places: &[u64],
         run: &mut BodyRun,
     ) -> EncodeResult<()> {
-        if (body.num_registers as usize) < num_args {
+        let num_registers = body.num_registers();
+        if (num_registers as usize) < num_args {
             return fail(format!(
-                "{} registers cannot hold {num_args} arguments",
-                body.num_registers
+                "{num_registers} registers cannot hold {num_args} arguments"
             ));
         }
         let header = &mut run.headers;
         header.vbr(places[0]);
+        let kernel_count = body.kernel_count();
         let uses = body.register_uses();
         header.vbr(uses.len() as u64);
         for count in uses {
             header.vbr(count);
         }
-        header.vbr(body.kernels.len() as u64);
+        header.vbr(kernel_count as u64);
 
         let optional = self.module.optional_sections;
         if optional {
-            run.attribute_names.vbr(body.kernels.len() as u64);
+            run.attribute_names.vbr(kernel_count as u64);
         }
         let list_start = run.lists.len();
-        for ((index, kernel), &location) in body.kernels.iter().enumerate().zip(&places[1..]) {
+        for (index, &location) in (0..kernel_count).zip(&places[1..]) {
+            let kernel = body.kernel(index);
             run.headers.vbr((run.lists.len() - list_start) as u64);
             run.headers.vbr(kernel.args.len() as u64);
             run.headers.vbr(kernel.stream_id);
-            self.emit_kernel(kernel, location, &mut run.lists)
+            self.emit_kernel(&kernel, location, &mut run.lists)
                 .map_err(|EncodeError(e)| EncodeError(format!("kernel {index}: {e}")))?;
             if optional {
                 if kernel.attribute_names.len() != kernel.attributes.len() {
@@ -362,25 +569,25 @@ impl<'m> Encoder<'m> {
                         kernel.attribute_names.len()
                     ));
                 }
-                for name in &kernel.attribute_names {
+                for name in kernel.attribute_names.iter() {
                     run.attribute_names.vbr(self.string(name));
                 }
             }
         }
-        for &reg in &body.results {
+        for &reg in body.results() {
             run.headers.vbr(u64::from(reg));
         }
 
         if optional {
-            if body.register_types.len() != body.num_registers as usize {
+            let register_types = body.register_types();
+            if register_types.len() != num_registers as usize {
                 return fail(format!(
-                    "{} register types for {} registers",
-                    body.register_types.len(),
-                    body.num_registers
+                    "{} register types for {num_registers} registers",
+                    register_types.len(),
                 ));
             }
-            run.register_types.vbr(u64::from(body.num_registers));
-            for &ty in &body.register_types {
+            run.register_types.vbr(u64::from(num_registers));
+            for &ty in register_types {
                 self.check_type(ty)?;
                 run.register_types.vbr(u64::from(ty));
             }
@@ -388,11 +595,19 @@ impl<'m> Encoder<'m> {
         Ok(())
     }
 
-    fn emit_kernel(&self, kernel: &Kernel, location: u64, list: &mut Emitter) -> EncodeResult<()> {
-        if kernel.used_by.len() != kernel.results.len() {
+    fn emit_kernel(
+        &self,
+        kernel: &KernelRef<'_>,
+        location: u64,
+        list: &mut Emitter,
+    ) -> EncodeResult<()> {
+        let used_by_lists = match kernel.used_by {
+            UsedBy::Lists(lists) => lists.len(),
+            UsedBy::Flat { counts, .. } => counts.len(),
+        };
+        if used_by_lists != kernel.results.len() {
             return fail(format!(
-                "{} used-by lists for {} results",
-                kernel.used_by.len(),
+                "{used_by_lists} used-by lists for {} results",
                 kernel.results.len()
             ));
         }
@@ -406,11 +621,16 @@ impl<'m> Encoder<'m> {
         for count in counts {
             list.u32(fixed32(count as u64, "count")?);
         }
-        for users in &kernel.used_by {
-            list.u32(fixed32(users.len() as u64, "user count")?);
+        match kernel.used_by {
+            UsedBy::Lists(lists) => {
+                for users in lists {
+                    list.u32(fixed32(users.len() as u64, "user count")?);
+                }
+            }
+            UsedBy::Flat { counts, .. } => list.u32s(counts),
         }
-        list.u32s(&kernel.args);
-        for &attr in &kernel.attributes {
+        list.u32s(kernel.args);
+        for &attr in kernel.attributes {
             let offset = self.attribute_offsets.get(attr as usize).ok_or_else(|| {
                 EncodeError(format!(
                     "attribute index {attr} is out of range ({} attributes)",
@@ -426,10 +646,15 @@ impl<'m> Encoder<'m> {
         {
             return fail(format!("function index {function} is out of range"));
         }
-        list.u32s(&kernel.functions);
-        list.u32s(&kernel.results);
-        for users in &kernel.used_by {
-            list.u32s(users);
+        list.u32s(kernel.functions);
+        list.u32s(kernel.results);
+        match kernel.used_by {
+            UsedBy::Lists(lists) => {
+                for users in lists {
+                    list.u32s(users);
+                }
+            }
+            UsedBy::Flat { users, .. } => list.u32s(users),
         }
         Ok(())
     }
@@ -483,7 +708,8 @@ mod tests {
             let Ok(module) = buffer.open().and_then(|file| file.to_module()) else {
                 continue;
             };
-            let encode_with = |min_parallel| Encoder::new(&module)?.finish(min_parallel);
+            let encode_with =
+                |min_parallel| Encoder::new(Source::of(&module))?.finish(min_parallel);
             let one = encode_with(usize::MAX).expect("encodes");
             assert_eq!(encode_with(0).expect("encodes"), one, "{}", path.display());
             compared += 1;

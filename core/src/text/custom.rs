@@ -225,7 +225,7 @@ fn binary_results(ty: &Type, out: BinOut) -> Vec<Type> {
 
 impl<'a> Parser<'a> {
     /// A custom-form op at the current (bare identifier) token.
-    pub(crate) fn parse_custom_op(&mut self) -> R<(Op, Vec<Type>)> {
+    pub(crate) fn parse_custom_op(&mut self, op: &mut Op) -> R<Vec<Type>> {
         let t = self.tok;
         let keyword = self.text(t);
         let form = match self.custom_forms.get(keyword) {
@@ -238,16 +238,16 @@ impl<'a> Parser<'a> {
             }
         };
         self.bump()?;
-        let mut op = Op::new(op_name(keyword), Location::Unknown);
+        op.name = op_name(keyword).to_string();
         let results = match form {
             Form::Constant(ty) => {
                 let value = self.parse_constant_value(&ty)?;
                 op.attributes.push(("value".into(), value));
-                self.opt_attr_dict(&mut op)?;
+                self.opt_attr_dict(op)?;
                 self.result_types([ty])
             }
             Form::NewChain => {
-                self.opt_attr_dict(&mut op)?;
+                self.opt_attr_dict(op)?;
                 self.result_types([self.chain.clone()])
             }
             Form::MergeChains => {
@@ -255,7 +255,7 @@ impl<'a> Parser<'a> {
                 if uses.is_empty() {
                     return Err(self.err_here("expected SSA operand"));
                 }
-                self.opt_attr_dict(&mut op)?;
+                self.opt_attr_dict(op)?;
                 self.expect(Kind::Colon, "expected ':'")?;
                 let at = self.tok;
                 let types = self.parse_type_list()?;
@@ -263,8 +263,8 @@ impl<'a> Parser<'a> {
                 self.result_types([self.chain.clone()])
             }
             Form::Binary { ty, out } => {
-                self.fixed_operands(&mut op, [&ty, &ty], t)?;
-                self.opt_attr_dict(&mut op)?;
+                self.fixed_operands(op, [&ty, &ty], t)?;
+                self.opt_attr_dict(op)?;
                 match out {
                     BinOut::Same => self.result_types([ty]),
                     _ => binary_results(&ty, out),
@@ -272,35 +272,35 @@ impl<'a> Parser<'a> {
             }
             Form::Print(ty) => {
                 let chain = self.chain.clone();
-                self.fixed_operands(&mut op, [&ty, &chain], t)?;
-                self.opt_attr_dict(&mut op)?;
+                self.fixed_operands(op, [&ty, &chain], t)?;
+                self.opt_attr_dict(op)?;
                 self.result_types([chain])
             }
             Form::PrintTensor => {
                 let chain = self.chain.clone();
-                self.fixed_operands(&mut op, [&tensor_type(), &chain], t)?;
-                self.opt_attr_dict(&mut op)?;
+                self.fixed_operands(op, [&tensor_type(), &chain], t)?;
+                self.opt_attr_dict(op)?;
                 self.result_types([chain])
             }
             Form::TensorAttr(attr) => {
                 let chain = self.chain.clone();
-                self.fixed_operands(&mut op, [&tensor_type(), &chain], t)?;
+                self.fixed_operands(op, [&tensor_type(), &chain], t)?;
                 let value = self.parse_attribute()?;
                 op.attributes.push((attr.into(), value));
-                self.opt_attr_dict(&mut op)?;
+                self.opt_attr_dict(op)?;
                 self.result_types([chain])
             }
             Form::AttrResult { attr, result } => {
                 let value = self.parse_attribute()?;
                 op.attributes.push((attr.into(), value));
-                self.opt_attr_dict(&mut op)?;
+                self.opt_attr_dict(op)?;
                 vec![produced_type(result)]
             }
             Form::Call => {
                 let callee = self.parse_symbol_attr()?;
                 op.attributes.push(("callee".into(), callee));
                 let uses = self.paren_uses()?;
-                self.opt_attr_dict(&mut op)?;
+                self.opt_attr_dict(op)?;
                 let (inputs, results) = self.colon_function_type()?;
                 op.operands = self.resolve_all(&uses, &inputs, t)?;
                 results
@@ -309,7 +309,7 @@ impl<'a> Parser<'a> {
                 let f = self.parse_symbol_attr()?;
                 op.attributes.push(("function".into(), f));
                 let uses = self.paren_uses()?;
-                self.opt_attr_dict(&mut op)?;
+                self.opt_attr_dict(op)?;
                 let (inputs, results) = self.colon_function_type()?;
                 op.operands = self.resolve_all(&uses, &inputs, t)?;
                 results
@@ -321,7 +321,7 @@ impl<'a> Parser<'a> {
                 op.attributes.push(("a_true_fn".into(), a));
                 op.attributes.push(("b_false_fn".into(), b));
                 let uses = self.paren_uses()?;
-                self.opt_attr_dict(&mut op)?;
+                self.opt_attr_dict(op)?;
                 let (inputs, results) = self.colon_function_type()?;
                 op.operands.push(self.resolve(&cond, &Type::i(1))?);
                 op.operands.extend(self.resolve_all(&uses, &inputs, t)?);
@@ -332,7 +332,7 @@ impl<'a> Parser<'a> {
                 let branches = self.parse_attribute()?;
                 op.attributes.push(("branches".into(), branches));
                 let uses = self.paren_uses()?;
-                self.opt_attr_dict(&mut op)?;
+                self.opt_attr_dict(op)?;
                 let (inputs, results) = self.colon_function_type()?;
                 op.operands.push(self.resolve(&index, &Type::i(32))?);
                 op.operands.extend(self.resolve_all(&uses, &inputs, t)?);
@@ -343,14 +343,14 @@ impl<'a> Parser<'a> {
                 let body = self.parse_symbol_attr()?;
                 op.attributes.push(("body_fn".into(), body));
                 let uses = self.paren_uses()?;
-                self.opt_attr_dict(&mut op)?;
+                self.opt_attr_dict(op)?;
                 self.expect_keyword("parallel_iterations")?;
                 self.expect(Kind::LParen, "expected '('")?;
                 let negative = self.eat(Kind::Minus)?;
                 let n = self.expect(Kind::Integer, "expected integer value")?;
                 let pi = self.number_attr(negative, n, Some(Type::i(64)))?;
                 self.expect(Kind::RParen, "expected ')'")?;
-                self.add_attr(&mut op, "parallel_iterations", pi, n)?;
+                self.add_attr(op, "parallel_iterations", pi, n)?;
                 let (inputs, results) = self.colon_function_type()?;
                 op.operands.push(self.resolve(&cond, &Type::i(1))?);
                 op.operands.extend(self.resolve_all(&uses, &inputs, t)?);
@@ -385,7 +385,7 @@ impl<'a> Parser<'a> {
             }
             Form::If => {
                 let uses = self.parse_use_list()?;
-                self.opt_attributes_keyword(&mut op)?;
+                self.opt_attributes_keyword(op)?;
                 let (inputs, results) = self.colon_function_type()?;
                 let Some((cond, rest)) = uses.split_first() else {
                     return Err(self.err_here("expected condition"));
@@ -420,7 +420,7 @@ impl<'a> Parser<'a> {
             }
             Form::Repeat => {
                 let uses = self.parse_use_list()?;
-                self.opt_attributes_keyword(&mut op)?;
+                self.opt_attributes_keyword(op)?;
                 let at = self.tok;
                 let types = if self.eat(Kind::Colon)? {
                     self.parse_type_list()?
@@ -462,7 +462,7 @@ impl<'a> Parser<'a> {
                 vec![self.chain.clone()]
             }
             Form::Func => {
-                self.parse_func_body(&mut op)?;
+                self.parse_func_body(op)?;
                 Vec::new()
             }
             Form::Module => {
@@ -471,7 +471,7 @@ impl<'a> Parser<'a> {
                     op.attributes
                         .push(("sym_name".into(), Attribute::string(&name)));
                 }
-                self.opt_attributes_keyword(&mut op)?;
+                self.opt_attributes_keyword(op)?;
                 let mut region = self.parse_region(true, None)?;
                 if region.blocks.is_empty() {
                     region.blocks.push(Block::default());
@@ -480,7 +480,7 @@ impl<'a> Parser<'a> {
                 Vec::new()
             }
         };
-        Ok((op, results))
+        Ok(results)
     }
 
     fn parse_constant_value(&mut self, ty: &Type) -> R<Attribute> {

@@ -31,6 +31,21 @@ const REGION_WEIGHT: u32 = 4;
 /// aliases (`line` is the index of the reference); replaced after parsing.
 const LOC_ALIAS_MARK: &str = "\u{0}#loc-alias";
 
+/// `a == b`, with the common case (integers) compared inline.
+#[inline]
+fn same_type(a: &Type, b: &Type) -> bool {
+    match (a, b) {
+        (
+            Type::Integer { width, signedness },
+            Type::Integer {
+                width: w,
+                signedness: s,
+            },
+        ) => width == w && signedness == s,
+        _ => a == b,
+    }
+}
+
 /// A use of an SSA value as written: `%name` or `%name#idx`.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Use<'a> {
@@ -415,7 +430,7 @@ impl<'a> Parser<'a> {
         }
         if let Some(v) = found {
             let prior = self.module.value_type(v);
-            if prior != ty {
+            if !same_type(prior, ty) {
                 return Err(self.err(
                     u.tok,
                     format!(
@@ -481,12 +496,15 @@ impl<'a> Parser<'a> {
         slot: Option<ValueId>,
     ) -> R<ValueId> {
         let key = (name, idx);
-        for s in self.visible_scopes() {
+        let top = self.nscopes - 1;
+        // The innermost scope is checked when the value goes in (one
+        // lookup instead of two): a value it defines has no forward
+        // reference left, so the steps below cannot fail first.
+        for s in self.visible_scopes().start..top {
             if self.scopes[s].defs.contains_key(&key) {
                 return Err(self.err(tok, format!("redefinition of SSA value '%{name}'")));
             }
         }
-        let top = self.nscopes - 1;
         let fwd = &mut self.scopes[top].fwd;
         let forward = if fwd.is_empty() {
             None
@@ -495,7 +513,7 @@ impl<'a> Parser<'a> {
         };
         let v = if let Some((v, _)) = forward {
             let prior = self.module.value_type(v);
-            if *prior != ty {
+            if !same_type(prior, &ty) {
                 return Err(self.err(
                     tok,
                     format!(
@@ -513,7 +531,14 @@ impl<'a> Parser<'a> {
         } else {
             self.module.new_value(ty, loc)
         };
-        self.scopes[top].defs.insert(key, v);
+        match self.scopes[top].defs.entry(key) {
+            std::collections::hash_map::Entry::Vacant(entry) => {
+                entry.insert(v);
+            }
+            std::collections::hash_map::Entry::Occupied(_) => {
+                return Err(self.err(tok, format!("redefinition of SSA value '%{name}'")));
+            }
+        }
         Ok(v)
     }
 
@@ -548,7 +573,7 @@ impl<'a> Parser<'a> {
                 Kind::Eof => break,
                 Kind::HashId if self.peek_kind() == Kind::Equal => self.parse_attr_alias_def()?,
                 Kind::BangId if self.peek_kind() == Kind::Equal => self.parse_type_alias_def()?,
-                _ => ops.push(self.parse_operation()?),
+                _ => self.parse_operation_into(&mut ops)?,
             }
         }
         let mut region = Region {
@@ -674,7 +699,19 @@ impl<'a> Parser<'a> {
 
     // ---- operations -----------------------------------------------------
 
-    pub fn parse_operation(&mut self) -> R<Op> {
+    /// An operation, parsed in place at the end of `ops` (an op is large:
+    /// built where it stays rather than moved there).
+    pub fn parse_operation_into(&mut self, ops: &mut Vec<Op>) -> R<()> {
+        ops.push(Op::default());
+        let op = ops.last_mut().expect("just pushed");
+        let parsed = self.parse_operation(op);
+        if parsed.is_err() {
+            ops.pop();
+        }
+        parsed
+    }
+
+    fn parse_operation(&mut self, op: &mut Op) -> R<()> {
         self.enter()?;
         let base = self.bindings.len();
         if self.tok.kind == Kind::PercentId {
@@ -726,9 +763,9 @@ impl<'a> Parser<'a> {
             None
         };
         let name_tok = self.tok;
-        let (mut op, result_types) = match name_tok.kind {
-            Kind::String => self.parse_generic_op()?,
-            Kind::BareId => self.parse_custom_op()?,
+        let result_types = match name_tok.kind {
+            Kind::String => self.parse_generic_op(op)?,
+            Kind::BareId => self.parse_custom_op(op)?,
             _ => return Err(self.err_here("expected operation name in quotes")),
         };
         op.location = if self.at_keyword("loc") && self.peek_kind() == Kind::LParen {
@@ -767,10 +804,10 @@ impl<'a> Parser<'a> {
             self.type_lists.push(result_types);
         }
         self.leave();
-        Ok(op)
+        Ok(())
     }
 
-    fn parse_generic_op(&mut self) -> R<(Op, Vec<Type>)> {
+    fn parse_generic_op(&mut self, op: &mut Op) -> R<Vec<Type>> {
         let name_tok = self.tok;
         let name = String::from_utf8(self.decode_string(name_tok)?)
             .ok()
@@ -780,7 +817,7 @@ impl<'a> Parser<'a> {
         self.expect(Kind::LParen, "expected '(' to start operand list")?;
         let uses = self.parse_use_list()?;
         self.expect(Kind::RParen, "expected ')' to end operand list")?;
-        let mut op = Op::new(name, Location::Unknown);
+        op.name = name;
         if self.eat(Kind::LSquare)? {
             loop {
                 let t = self.expect(Kind::CaretId, "expected block name")?;
@@ -836,7 +873,7 @@ impl<'a> Parser<'a> {
             ));
         }
         op.operands = self.resolve_all(&uses, &inputs, ty_tok)?;
-        Ok((op, results))
+        Ok(results)
     }
 
     // ---- regions and blocks ---------------------------------------------
@@ -961,7 +998,7 @@ impl<'a> Parser<'a> {
     fn parse_block_ops(&mut self) -> R<Vec<Op>> {
         let mut ops = Vec::new();
         while !matches!(self.tok.kind, Kind::RBrace | Kind::CaretId | Kind::Eof) {
-            ops.push(self.parse_operation()?);
+            self.parse_operation_into(&mut ops)?;
         }
         Ok(ops)
     }
