@@ -35,7 +35,7 @@ use super::frame::KernelFrame;
 use super::observer::{ExecEvent, ExecutionId};
 use super::program::Program;
 use super::tables::{FunctionTables, KernelInfo, Output, RegisterKind, UserLink};
-use crate::runtime::{AsyncState, AsyncValue, Diagnostic, ErrorCode};
+use crate::runtime::{AsyncState, AsyncValue, Diagnostic, ErrorCode, HostContext};
 
 /// Continuations nested deeper than this are enqueued instead of run.
 const MAX_STACK_DEPTH: u32 = 100;
@@ -78,6 +78,8 @@ struct Slot {
 #[derive(Clone, Copy)]
 struct View<'a> {
     tables: &'a FunctionTables,
+    /// Read before every kernel (its cancellation flag).
+    host: &'a HostContext,
     slots: &'a [Slot],
     ready: &'a [AtomicU32],
 }
@@ -361,6 +363,7 @@ impl Execution {
     fn view(&self) -> View<'_> {
         View {
             tables: &self.tables,
+            host: self.ctx.host(),
             slots: &self.slots,
             ready: &self.ready,
         }
@@ -659,17 +662,23 @@ impl Execution {
     #[inline(always)]
     fn borrow_arguments(&self, view: View<'_>, arguments: &[u32], args: *mut AsyncValue) {
         debug_assert!(arguments.len() <= view.tables.max_arguments);
-        for (i, &register) in arguments.iter().enumerate() {
+        // A moving output pointer rather than an index: fewer live values
+        // in the loop.
+        let mut out = args;
+        for &register in arguments {
             let ptr = match NonNull::new(view.slot(register).value.load(Ordering::Acquire)) {
                 Some(ptr) => ptr,
                 None => self.empty_register(register),
             };
             // SAFETY: `args` has room for `max_arguments` handles, at least
-            // this kernel's argument count; the register (or `stand_ins`)
-            // keeps its reference until this reader's use is recorded after
-            // the kernel returns, and the buffer never drops what it holds
-            // (`MaybeUninit`).
-            unsafe { args.add(i).write(AsyncValue::from_raw(ptr)) };
+            // this kernel's argument count, so `out` stays inside it; the
+            // register (or `stand_ins`) keeps its reference until this
+            // reader's use is recorded after the kernel returns, and the
+            // buffer never drops what it holds (`MaybeUninit`).
+            unsafe {
+                out.write(AsyncValue::from_raw(ptr));
+                out = out.add(1);
+            }
         }
     }
 
@@ -775,12 +784,11 @@ impl Execution {
         }
         // A strict kernel cannot have an error argument before the first
         // error is published, so the arguments are looked at only after.
-        let skip =
-            if self.errors_published.load(Ordering::Relaxed) || self.ctx.host().is_cancelled() {
-                self.skip_value(frame.arguments(), info.non_strict)
-            } else {
-                None
-            };
+        let skip = if self.errors_published.load(Ordering::Relaxed) || view.host.is_cancelled() {
+            self.skip_value(frame.arguments(), info.non_strict)
+        } else {
+            None
+        };
         match &skip {
             None => info.invoke(frame),
             Some(e) => {
@@ -813,8 +821,17 @@ impl Execution {
             }
         }
         let outputs = tables.outputs_of(info);
-        if let ([output], [slot]) = (outputs, frame.result_slots()) {
+        if num_results == 1 {
             // The common single result, without the loop's bookkeeping.
+            debug_assert!(outputs.len() == 1 && frame.result_slots().len() == 1);
+            // SAFETY: a kernel has as many outputs as its result count, and
+            // the frame as many result slots (`set_kernel` above).
+            let (output, slot) = unsafe {
+                (
+                    outputs.get_unchecked(0),
+                    frame.result_slots().get_unchecked(0),
+                )
+            };
             let value = self.take_result(slot, info, 0);
             self.publish::<OBSERVED>(view, value, id, 0, output, queue);
         } else {
