@@ -171,6 +171,7 @@ impl<'a> Parser<'a> {
         self.err(self.tok, message)
     }
 
+    #[cold]
     fn lex_err(&self, e: LexError) -> Diagnostic {
         Diagnostic::new(Location::file_line_col(self.file, e.line, e.col), e.message)
     }
