@@ -101,6 +101,12 @@ pub(crate) struct Parser<'a> {
     pub module: Module,
     scopes: Vec<Scope<'a>>,
     nscopes: usize,
+    /// The value defined last and the value a use found last among the
+    /// definitions, checked before the scopes' maps: most uses name one
+    /// of them (`%v1 = add %v0, %one`). Forgotten when a scope is pushed
+    /// or popped; no definition can shadow them in between (a visible
+    /// name cannot be defined again).
+    recent: [Option<(&'a str, u32, ValueId)>; 2],
     labels: Vec<Labels<'a>>,
     nlabels: usize,
     bindings: Vec<Binding<'a>>,
@@ -134,6 +140,7 @@ impl<'a> Parser<'a> {
             module: Module::new(Location::Unknown),
             scopes: Vec::new(),
             nscopes: 0,
+            recent: [None; 2],
             labels: Vec::new(),
             nlabels: 0,
             bindings: Vec::new(),
@@ -313,6 +320,7 @@ impl<'a> Parser<'a> {
     // ---- SSA values -----------------------------------------------------
 
     fn push_scope(&mut self, isolated: bool) {
+        self.recent = [None; 2];
         if self.nscopes == self.scopes.len() {
             self.scopes.push(Scope::default());
         }
@@ -324,6 +332,7 @@ impl<'a> Parser<'a> {
     }
 
     fn pop_scope(&mut self) -> R<()> {
+        self.recent = [None; 2];
         self.nscopes -= 1;
         let top = self.nscopes;
         if self.scopes[top].fwd.is_empty() {
@@ -409,25 +418,36 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// The value of `key` in the visible scopes: a definition (then
+    /// remembered in `recent`), else a forward reference.
+    fn lookup(&mut self, key: (&'a str, u32)) -> Option<ValueId> {
+        let range = self.visible_scopes();
+        for s in range.clone().rev() {
+            if let Some(&v) = self.scopes[s].defs.get(&key) {
+                self.recent[1] = Some((key.0, key.1, v));
+                return Some(v);
+            }
+        }
+        for s in range.rev() {
+            if let Some(&(v, _)) = self.scopes[s].fwd.get(&key) {
+                return Some(v);
+            }
+        }
+        None
+    }
+
     /// Resolves a use against the visible definitions, or records a
     /// forward reference.
     pub fn resolve(&mut self, u: &Use<'a>, ty: &Type) -> R<ValueId> {
         let key = (u.name, u.idx);
-        let range = self.visible_scopes();
-        let mut found = None;
-        for s in range.clone().rev() {
-            if let Some(&v) = self.scopes[s].defs.get(&key) {
-                found = Some(v);
-                break;
-            }
-        }
+        let mut found = self
+            .recent
+            .iter()
+            .flatten()
+            .find(|&&(name, idx, _)| idx == u.idx && name == u.name)
+            .map(|&(_, _, v)| v);
         if found.is_none() {
-            for s in range.rev() {
-                if let Some(&(v, _)) = self.scopes[s].fwd.get(&key) {
-                    found = Some(v);
-                    break;
-                }
-            }
+            found = self.lookup(key);
         }
         if let Some(v) = found {
             let prior = self.module.value_type(v);
@@ -535,6 +555,7 @@ impl<'a> Parser<'a> {
         match self.scopes[top].defs.entry(key) {
             std::collections::hash_map::Entry::Vacant(entry) => {
                 entry.insert(v);
+                self.recent[0] = Some((name, idx, v));
             }
             std::collections::hash_map::Entry::Occupied(_) => {
                 return Err(self.err(tok, format!("redefinition of SSA value '%{name}'")));
