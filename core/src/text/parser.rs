@@ -101,6 +101,9 @@ pub(crate) struct Parser<'a> {
     pub module: Module,
     scopes: Vec<Scope<'a>>,
     nscopes: usize,
+    /// The nearest isolated scope at or below the innermost one (0 when
+    /// none is): where lookups stop. Kept by `push_scope` and `pop_scope`.
+    visible_start: usize,
     /// The value defined last and the value a use found last among the
     /// definitions, checked before the scopes' maps: most uses name one
     /// of them (`%v1 = add %v0, %one`). Forgotten when a scope is pushed
@@ -140,6 +143,7 @@ impl<'a> Parser<'a> {
             module: Module::new(Location::Unknown),
             scopes: Vec::new(),
             nscopes: 0,
+            visible_start: 0,
             recent: [None; 2],
             labels: Vec::new(),
             nlabels: 0,
@@ -328,6 +332,9 @@ impl<'a> Parser<'a> {
         scope.defs.clear();
         scope.fwd.clear();
         scope.isolated = isolated;
+        if isolated {
+            self.visible_start = self.nscopes;
+        }
         self.nscopes += 1;
     }
 
@@ -335,6 +342,11 @@ impl<'a> Parser<'a> {
         self.recent = [None; 2];
         self.nscopes -= 1;
         let top = self.nscopes;
+        let mut lo = top.saturating_sub(1);
+        while lo > 0 && !self.scopes[lo].isolated {
+            lo -= 1;
+        }
+        self.visible_start = lo;
         if self.scopes[top].fwd.is_empty() {
             return Ok(());
         }
@@ -359,11 +371,14 @@ impl<'a> Parser<'a> {
     /// The scopes a lookup may see: from the innermost out to the nearest
     /// isolated one.
     fn visible_scopes(&self) -> std::ops::Range<usize> {
-        let mut lo = self.nscopes.saturating_sub(1);
-        while lo > 0 && !self.scopes[lo].isolated {
-            lo -= 1;
-        }
-        lo..self.nscopes
+        debug_assert_eq!(self.visible_start, {
+            let mut lo = self.nscopes.saturating_sub(1);
+            while lo > 0 && !self.scopes[lo].isolated {
+                lo -= 1;
+            }
+            lo
+        });
+        self.visible_start..self.nscopes
     }
 
     fn use_text(&self, u: &Use<'a>) -> &'a str {
