@@ -121,7 +121,16 @@ impl Op {
     }
 
     /// An attribute from the dictionary, or else from the properties.
+    /// Inlined for its fast path: most ops have no attributes at all.
+    #[inline]
     pub fn attribute(&self, name: &str) -> Option<&Attribute> {
+        if self.attributes.is_empty() && self.properties.is_none() {
+            return None;
+        }
+        self.attribute_in_dictionaries(name)
+    }
+
+    fn attribute_in_dictionaries(&self, name: &str) -> Option<&Attribute> {
         find_attribute(&self.attributes, name).or_else(|| match self.properties.as_deref() {
             Some(Attribute::Dictionary(entries)) => find_attribute(entries, name),
             _ => None,

@@ -167,6 +167,7 @@ impl<'a> Lexer<'a> {
         (line, (pos.saturating_sub(line_start) + 1) as u32)
     }
 
+    #[cold]
     fn error(&self, pos: usize, message: impl Into<String>) -> LexError {
         let (line, col) = self.line_col_at(pos);
         LexError {
@@ -199,6 +200,9 @@ impl<'a> Lexer<'a> {
         self.pos = pos;
     }
 
+    /// Inlined into its few callers (the parser's `bump` above all): the
+    /// result is then built in place instead of returned through memory.
+    #[inline]
     pub fn next_token(&mut self) -> Result<Token, LexError> {
         let t = self.lex_token()?;
         // Tokens that may span lines (dialect bodies) moved the position
@@ -209,6 +213,7 @@ impl<'a> Lexer<'a> {
         Ok(t)
     }
 
+    #[inline(always)]
     fn lex_token(&mut self) -> Result<Token, LexError> {
         self.skip_trivia();
         let start = self.pos;

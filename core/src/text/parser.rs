@@ -101,6 +101,15 @@ pub(crate) struct Parser<'a> {
     pub module: Module,
     scopes: Vec<Scope<'a>>,
     nscopes: usize,
+    /// The nearest isolated scope at or below the innermost one (0 when
+    /// none is): where lookups stop. Kept by `push_scope` and `pop_scope`.
+    visible_start: usize,
+    /// The value defined last and the value a use found last among the
+    /// definitions, checked before the scopes' maps: most uses name one
+    /// of them (`%v1 = add %v0, %one`). Forgotten when a scope is pushed
+    /// or popped; no definition can shadow them in between (a visible
+    /// name cannot be defined again).
+    recent: [Option<(&'a str, u32, ValueId)>; 2],
     labels: Vec<Labels<'a>>,
     nlabels: usize,
     bindings: Vec<Binding<'a>>,
@@ -134,6 +143,8 @@ impl<'a> Parser<'a> {
             module: Module::new(Location::Unknown),
             scopes: Vec::new(),
             nscopes: 0,
+            visible_start: 0,
+            recent: [None; 2],
             labels: Vec::new(),
             nlabels: 0,
             bindings: Vec::new(),
@@ -171,6 +182,7 @@ impl<'a> Parser<'a> {
         self.err(self.tok, message)
     }
 
+    #[cold]
     fn lex_err(&self, e: LexError) -> Diagnostic {
         Diagnostic::new(Location::file_line_col(self.file, e.line, e.col), e.message)
     }
@@ -312,6 +324,7 @@ impl<'a> Parser<'a> {
     // ---- SSA values -----------------------------------------------------
 
     fn push_scope(&mut self, isolated: bool) {
+        self.recent = [None; 2];
         if self.nscopes == self.scopes.len() {
             self.scopes.push(Scope::default());
         }
@@ -319,12 +332,21 @@ impl<'a> Parser<'a> {
         scope.defs.clear();
         scope.fwd.clear();
         scope.isolated = isolated;
+        if isolated {
+            self.visible_start = self.nscopes;
+        }
         self.nscopes += 1;
     }
 
     fn pop_scope(&mut self) -> R<()> {
+        self.recent = [None; 2];
         self.nscopes -= 1;
         let top = self.nscopes;
+        let mut lo = top.saturating_sub(1);
+        while lo > 0 && !self.scopes[lo].isolated {
+            lo -= 1;
+        }
+        self.visible_start = lo;
         if self.scopes[top].fwd.is_empty() {
             return Ok(());
         }
@@ -349,11 +371,14 @@ impl<'a> Parser<'a> {
     /// The scopes a lookup may see: from the innermost out to the nearest
     /// isolated one.
     fn visible_scopes(&self) -> std::ops::Range<usize> {
-        let mut lo = self.nscopes.saturating_sub(1);
-        while lo > 0 && !self.scopes[lo].isolated {
-            lo -= 1;
-        }
-        lo..self.nscopes
+        debug_assert_eq!(self.visible_start, {
+            let mut lo = self.nscopes.saturating_sub(1);
+            while lo > 0 && !self.scopes[lo].isolated {
+                lo -= 1;
+            }
+            lo
+        });
+        self.visible_start..self.nscopes
     }
 
     fn use_text(&self, u: &Use<'a>) -> &'a str {
@@ -408,25 +433,36 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// The value of `key` in the visible scopes: a definition (then
+    /// remembered in `recent`), else a forward reference.
+    fn lookup(&mut self, key: (&'a str, u32)) -> Option<ValueId> {
+        let range = self.visible_scopes();
+        for s in range.clone().rev() {
+            if let Some(&v) = self.scopes[s].defs.get(&key) {
+                self.recent[1] = Some((key.0, key.1, v));
+                return Some(v);
+            }
+        }
+        for s in range.rev() {
+            if let Some(&(v, _)) = self.scopes[s].fwd.get(&key) {
+                return Some(v);
+            }
+        }
+        None
+    }
+
     /// Resolves a use against the visible definitions, or records a
     /// forward reference.
     pub fn resolve(&mut self, u: &Use<'a>, ty: &Type) -> R<ValueId> {
         let key = (u.name, u.idx);
-        let range = self.visible_scopes();
-        let mut found = None;
-        for s in range.clone().rev() {
-            if let Some(&v) = self.scopes[s].defs.get(&key) {
-                found = Some(v);
-                break;
-            }
-        }
+        let mut found = self
+            .recent
+            .iter()
+            .flatten()
+            .find(|&&(name, idx, _)| idx == u.idx && name == u.name)
+            .map(|&(_, _, v)| v);
         if found.is_none() {
-            for s in range.rev() {
-                if let Some(&(v, _)) = self.scopes[s].fwd.get(&key) {
-                    found = Some(v);
-                    break;
-                }
-            }
+            found = self.lookup(key);
         }
         if let Some(v) = found {
             let prior = self.module.value_type(v);
@@ -534,6 +570,7 @@ impl<'a> Parser<'a> {
         match self.scopes[top].defs.entry(key) {
             std::collections::hash_map::Entry::Vacant(entry) => {
                 entry.insert(v);
+                self.recent[0] = Some((name, idx, v));
             }
             std::collections::hash_map::Entry::Occupied(_) => {
                 return Err(self.err(tok, format!("redefinition of SSA value '%{name}'")));

@@ -409,9 +409,14 @@ impl Builder<'_> {
             .enumerate()
             .flat_map(|(i, op)| op.results.iter().map(move |&r| (r, i)))
             .collect();
-        let analysed = analyze_block(&self.module, block, StreamOptions::default(), |v| {
-            producer.get(v).copied()
-        });
+        let mut scratch = super::streams::Scratch::default();
+        let analysed = analyze_block(
+            &self.module,
+            block,
+            StreamOptions::default(),
+            &mut scratch,
+            |v| producer.get(v).copied(),
+        );
         let kernels = &analysed.ops[..decoded.len()];
         if kernels == decoded && analysed.root == decoded_root {
             return None;

@@ -63,6 +63,7 @@ const NONE: usize = usize::MAX;
 
 /// Per-node lists in one array: the list of node `n` is
 /// `items[start[n]..start[n + 1]]`.
+#[derive(Default)]
 struct Lists {
     start: Vec<u32>,
     items: Vec<u32>,
@@ -71,23 +72,25 @@ struct Lists {
 impl Lists {
     /// Builds the lists from `(node, item)` pairs produced twice by
     /// `pairs` (once to count, once to fill), keeping the order in which
-    /// `pairs` yields them.
-    fn build<I: Iterator<Item = (Node, u32)>>(nodes: usize, pairs: impl Fn() -> I) -> Lists {
-        let mut start = vec![0u32; nodes + 2];
+    /// `pairs` yields them. Reuses the arrays of the previous lists.
+    fn build<I: Iterator<Item = (Node, u32)>>(&mut self, nodes: usize, pairs: impl Fn() -> I) {
+        let Lists { start, items } = self;
+        start.clear();
+        start.resize(nodes + 2, 0);
         for (node, _) in pairs() {
             start[node + 2] += 1;
         }
         for n in 2..start.len() {
             start[n] += start[n - 1];
         }
-        let mut items = vec![0u32; start[nodes + 1] as usize];
+        items.clear();
+        items.resize(start[nodes + 1] as usize, 0);
         for (node, item) in pairs() {
             let slot = &mut start[node + 1];
             items[*slot as usize] = item;
             *slot += 1;
         }
         start.pop();
-        Lists { start, items }
     }
 
     fn len(&self, node: Node) -> usize {
@@ -109,24 +112,52 @@ struct StreamInfo {
     side_deps: Vec<usize>,
 }
 
+/// The state of the analysis of one block; its arrays are kept from
+/// block to block (see `Scratch`).
+#[derive(Default)]
 struct Analysis {
     options: StreamOptions,
     /// Per node: its cost and its stream (`NONE` until built).
     cost: Vec<i64>,
     stream: Vec<usize>,
+    /// Forward pass scratch, per node: accumulated cost from the root,
+    /// parent, and the last user listed (see `forward`).
+    cost_from_root: Vec<i64>,
+    parent: Vec<Node>,
+    seen: Vec<usize>,
+    /// Forward pass scratch: `(def, user)` side uses.
+    pairs: Vec<(Node, u32)>,
     /// Per node: the users whose parent it is, in block order.
     scheduled_users: Lists,
     /// Per node: data users not on the scheduling path, in block order.
     side_uses: Lists,
+    /// The streams of the block are `streams[..live]`; the entries after
+    /// them are left from earlier blocks, kept for their allocations.
     streams: Vec<StreamInfo>,
+    live: usize,
     /// `(stream, dep)` for every `dep` in `streams[stream].side_deps`.
     dep_set: FxHashSet<(usize, usize)>,
     /// Scratch for `build_stream`.
     children: Vec<usize>,
 }
 
+/// Buffers of the analysis kept between blocks, so that a caller that
+/// analyses many blocks allocates for the largest one only.
+#[derive(Default)]
+pub struct Scratch(Analysis);
+
 pub fn analyze(block: &[StreamOp<'_>], options: StreamOptions) -> Streams {
-    let mut analysis = Analysis::forward(block, options);
+    analyze_in(block, options, &mut Scratch::default())
+}
+
+/// `analyze`, in the buffers of `scratch`.
+pub fn analyze_in(
+    block: &[StreamOp<'_>],
+    options: StreamOptions,
+    scratch: &mut Scratch,
+) -> Streams {
+    let analysis = &mut scratch.0;
+    analysis.forward(block, options);
     for node in (1..=block.len()).rev() {
         analysis.build_stream(node);
     }
@@ -143,13 +174,34 @@ impl Analysis {
     /// largest accumulated cost, the first one on ties), the scheduled
     /// users of each node and its side uses (non-chain uses by ops that
     /// have another parent, each user once).
-    fn forward(block: &[StreamOp<'_>], options: StreamOptions) -> Analysis {
+    fn forward(&mut self, block: &[StreamOp<'_>], options: StreamOptions) {
+        let Analysis {
+            options: kept_options,
+            cost,
+            stream,
+            cost_from_root,
+            parent,
+            seen,
+            pairs,
+            scheduled_users,
+            side_uses,
+            streams: _,
+            live,
+            dep_set,
+            children: _,
+        } = self;
+        *kept_options = options;
+        *live = 0;
+        dep_set.clear();
         let nodes = block.len() + 1;
-        let mut cost = Vec::with_capacity(nodes);
+        cost.clear();
+        cost.reserve(nodes);
         cost.push(1);
-        let mut cost_from_root = Vec::with_capacity(nodes);
+        cost_from_root.clear();
+        cost_from_root.reserve(nodes);
         cost_from_root.push(1i64);
-        let mut parent = Vec::with_capacity(nodes);
+        parent.clear();
+        parent.reserve(nodes);
         parent.push(ROOT);
         for op in block {
             cost.push(op.cost);
@@ -170,36 +222,27 @@ impl Analysis {
             parent.push(best);
             cost_from_root.push(total);
         }
-        let scheduled_users =
-            Lists::build(nodes, || (1..nodes).map(|node| (parent[node], node as u32)));
+        let parent = &*parent;
+        scheduled_users.build(nodes, || (1..nodes).map(|node| (parent[node], node as u32)));
         // `seen[def] == node`: `node` already listed as a user of `def`.
-        let mut seen = vec![usize::MAX; nodes];
-        let side_uses = {
-            let mut pairs = Vec::new();
-            for (i, op) in block.iter().enumerate() {
-                let node = i + 1;
-                for (&producer, &is_chain) in op.operands.iter().zip(op.operand_is_chain) {
-                    let def = producer.map_or(ROOT, |p| p + 1);
-                    if !is_chain && seen[def] != node {
-                        seen[def] = node;
-                        if def != parent[node] {
-                            pairs.push((def, node as u32));
-                        }
+        seen.clear();
+        seen.resize(nodes, usize::MAX);
+        pairs.clear();
+        for (i, op) in block.iter().enumerate() {
+            let node = i + 1;
+            for (&producer, &is_chain) in op.operands.iter().zip(op.operand_is_chain) {
+                let def = producer.map_or(ROOT, |p| p + 1);
+                if !is_chain && seen[def] != node {
+                    seen[def] = node;
+                    if def != parent[node] {
+                        pairs.push((def, node as u32));
                     }
                 }
             }
-            Lists::build(nodes, || pairs.iter().copied())
-        };
-        Analysis {
-            options,
-            cost,
-            stream: vec![NONE; nodes],
-            scheduled_users,
-            side_uses,
-            streams: Vec::new(),
-            dep_set: FxHashSet::default(),
-            children: Vec::new(),
         }
+        side_uses.build(nodes, || pairs.iter().copied());
+        stream.clear();
+        stream.resize(nodes, NONE);
     }
 
     fn add_dep(&mut self, stream: usize, dep: usize) {
@@ -261,8 +304,17 @@ impl Analysis {
     }
 
     fn new_stream(&mut self, node: Node) {
-        self.streams.push(StreamInfo::default());
-        let id = self.streams.len() - 1;
+        let id = self.live;
+        if id == self.streams.len() {
+            self.streams.push(StreamInfo::default());
+        } else {
+            let info = &mut self.streams[id];
+            info.cost = 0;
+            info.parent = None;
+            info.merged_into = None;
+            info.side_deps.clear();
+        }
+        self.live += 1;
         self.assign(node, id);
     }
 
@@ -674,9 +726,11 @@ mod tests {
         assert_ne!(streams.ops[1], streams.ops[2]);
     }
 
-    /// Random blocks: the linear analysis gives the reference's ids.
+    /// Random blocks: the linear analysis gives the reference's ids, also
+    /// in buffers left by the blocks before.
     #[test]
     fn matches_the_reference_on_random_blocks() {
+        let mut scratch = Scratch::default();
         let mut state = 0x9e37_79b9_7f4a_7c15u64;
         let mut next = |bound: u64| {
             state ^= state << 13;
@@ -719,7 +773,7 @@ mod tests {
                 merge_inter_dependent_streams: next(2) == 0,
             };
             assert_eq!(
-                analyze(&block, options),
+                analyze_in(&block, options, &mut scratch),
                 reference::analyze(&block, options),
                 "{options:?} {operands:?} {chains:?} {costs:?}"
             );

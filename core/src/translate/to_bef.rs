@@ -945,6 +945,7 @@ impl<'m> Collector<'m> {
             producer: vec![0; self.module.values.len()],
             errors: Vec::new(),
             functions: Vec::new(),
+            streams: streams::Scratch::default(),
         };
         let mut functions = Vec::with_capacity(entries.len());
         for entry in entries {
@@ -1033,6 +1034,8 @@ struct FunctionEmitter<'c, 'm> {
     errors: Vec<Diagnostic>,
     /// Scratch for a kernel's function list.
     functions: Vec<u32>,
+    /// Buffers of the stream analysis, kept from function to function.
+    streams: streams::Scratch,
 }
 
 /// Stream options of a block: the function's own attributes first, then the
@@ -1155,7 +1158,10 @@ impl<'m> FunctionEmitter<'_, 'm> {
 
         // Streams.
         let options = stream_options(module, entry.owner);
-        let streams = analyze_block(module, block, options, |v| producer_of(&self.producer, v));
+        let producer = &self.producer;
+        let streams = analyze_block(module, block, options, &mut self.streams, |v| {
+            producer_of(producer, v)
+        });
         let root_override = match entry.owner.attribute(ROOT_STREAM_IDS_ATTRIBUTE) {
             Some(Attribute::Array(ids)) => ids
                 .get(entry.region_index)
@@ -1316,17 +1322,20 @@ pub(super) fn analyze_block(
     module: &Module,
     block: &Block,
     options: StreamOptions,
+    scratch: &mut streams::Scratch,
     producer: impl Fn(&ValueId) -> Option<usize>,
 ) -> streams::Streams {
     let chain = Type::chain();
-    let all_operands = block.ops.iter().flat_map(|op| op.operands.iter());
-    let operand_producers: Vec<Option<usize>> = all_operands.clone().map(&producer).collect();
-    let operand_is_chain: Vec<bool> = all_operands
-        .map(|v| {
-            let ty = &module.values[v.index()].ty;
-            matches!(ty, Type::Dialect { .. }) && *ty == chain
-        })
-        .collect();
+    // One pass with the exact size reserved (a flattening iterator would
+    // collect growing from nothing).
+    let count: usize = block.ops.iter().map(|op| op.operands.len()).sum();
+    let mut operand_producers: Vec<Option<usize>> = Vec::with_capacity(count);
+    let mut operand_is_chain: Vec<bool> = Vec::with_capacity(count);
+    for v in block.ops.iter().flat_map(|op| op.operands.iter()) {
+        operand_producers.push(producer(v));
+        let ty = &module.values[v.index()].ty;
+        operand_is_chain.push(matches!(ty, Type::Dialect { .. }) && *ty == chain);
+    }
     let mut start = 0;
     let input: Vec<StreamOp> = block
         .ops
@@ -1341,7 +1350,7 @@ pub(super) fn analyze_block(
             }
         })
         .collect();
-    streams::analyze(&input, options)
+    streams::analyze_in(&input, options, scratch)
 }
 
 /// `GetOperationCost`: returns and chain merges are cheap; an op with a
