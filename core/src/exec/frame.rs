@@ -45,16 +45,13 @@ impl<'a> KernelFrame<'a> {
         tables: &'a FunctionTables,
         info: &'a KernelInfo,
     ) -> Self {
-        KernelFrame {
-            args: args.as_ptr(),
-            num_args: args.len(),
-            results,
-            num_results: results.len(),
-            program,
-            ctx,
-            tables,
-            info,
-            _args: PhantomData,
+        // SAFETY: `args` is a slice borrowed for `'a`: all its handles are
+        // initialised and valid while the frame lives; `results` is the
+        // whole result buffer.
+        unsafe {
+            let mut frame = Self::over_buffers(args.as_ptr(), results, program, ctx, tables, info);
+            frame.set_kernel(info, args.len(), results.len());
+            frame
         }
     }
 

@@ -192,6 +192,22 @@ impl FloatKind {
 }
 
 impl Type {
+    /// `self == other`, with the common case (integers) compared inline:
+    /// the parser and the translator compare types once per operand.
+    #[inline]
+    pub fn same_as(&self, other: &Type) -> bool {
+        match (self, other) {
+            (
+                Type::Integer { width, signedness },
+                Type::Integer {
+                    width: w,
+                    signedness: s,
+                },
+            ) => width == w && signedness == s,
+            _ => self == other,
+        }
+    }
+
     pub fn i(width: u32) -> Type {
         Type::Integer {
             width,

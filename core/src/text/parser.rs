@@ -31,21 +31,6 @@ const REGION_WEIGHT: u32 = 4;
 /// aliases (`line` is the index of the reference); replaced after parsing.
 const LOC_ALIAS_MARK: &str = "\u{0}#loc-alias";
 
-/// `a == b`, with the common case (integers) compared inline.
-#[inline]
-fn same_type(a: &Type, b: &Type) -> bool {
-    match (a, b) {
-        (
-            Type::Integer { width, signedness },
-            Type::Integer {
-                width: w,
-                signedness: s,
-            },
-        ) => width == w && signedness == s,
-        _ => a == b,
-    }
-}
-
 /// A use of an SSA value as written: `%name` or `%name#idx`.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Use<'a> {
@@ -466,7 +451,7 @@ impl<'a> Parser<'a> {
         }
         if let Some(v) = found {
             let prior = self.module.value_type(v);
-            if !same_type(prior, ty) {
+            if !prior.same_as(ty) {
                 return Err(self.err(
                     u.tok,
                     format!(
@@ -549,7 +534,7 @@ impl<'a> Parser<'a> {
         };
         let v = if let Some((v, _)) = forward {
             let prior = self.module.value_type(v);
-            if !same_type(prior, &ty) {
+            if !prior.same_as(&ty) {
                 return Err(self.err(
                     tok,
                     format!(

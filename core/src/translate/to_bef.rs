@@ -424,21 +424,6 @@ struct Collector<'m> {
     value_type: Vec<u32>,
 }
 
-/// `a == b`, with the common case (integers) compared inline.
-#[inline]
-fn same_type(a: &Type, b: &Type) -> bool {
-    match (a, b) {
-        (
-            Type::Integer { width, signedness },
-            Type::Integer {
-                width: w,
-                signedness: s,
-            },
-        ) => width == w && signedness == s,
-        _ => a == b,
-    }
-}
-
 /// MLIR uniques `true` and `1 : i1` to the same attribute; so must the
 /// de-duplication. Borrows unless something changes.
 fn canonical(attr: &Attribute) -> std::borrow::Cow<'_, Attribute> {
@@ -548,7 +533,7 @@ impl<'m> Collector<'m> {
     fn add_type(&mut self, ty: &Type) -> u32 {
         // Runs of values of one type are common: compared before hashed.
         if let Some(last) = self.types.get(self.last_type as usize)
-            && same_type(last, ty)
+            && last.same_as(ty)
         {
             return self.last_type;
         }
