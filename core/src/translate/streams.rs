@@ -308,11 +308,13 @@ impl Analysis {
         if id == self.streams.len() {
             self.streams.push(StreamInfo::default());
         } else {
-            let info = &mut self.streams[id];
-            info.cost = 0;
-            info.parent = None;
-            info.merged_into = None;
-            info.side_deps.clear();
+            // A fresh entry that keeps only the old one's allocation.
+            let mut side_deps = std::mem::take(&mut self.streams[id].side_deps);
+            side_deps.clear();
+            self.streams[id] = StreamInfo {
+                side_deps,
+                ..StreamInfo::default()
+            };
         }
         self.live += 1;
         self.assign(node, id);
