@@ -74,19 +74,16 @@ pub(crate) trait BodySource {
     fn kernel_count(&self) -> usize;
     fn kernel(&self, index: usize) -> KernelRef<'_>;
     /// `kernel(index).location`, for the walks that need no more.
-    fn kernel_location(&self, index: usize) -> &KernelLocation {
-        self.kernel(index).location
-    }
+    fn kernel_location(&self, index: usize) -> &KernelLocation;
     /// The attribute names of every kernel, kernel after kernel.
-    fn attribute_names(&self) -> impl Iterator<Item = &str> {
-        (0..self.kernel_count()).flat_map(|index| self.kernel(index).attribute_names.iter())
-    }
+    fn attribute_names(&self) -> impl Iterator<Item = &str>;
+    /// The argument registers of every kernel, kernel after kernel.
+    fn argument_registers(&self) -> impl Iterator<Item = &u32>;
     /// Uses of each register: operand uses (duplicates count) plus uses
     /// as a function result, as the register table records them.
     fn register_uses(&self) -> Vec<u64> {
         let mut uses = vec![0u64; self.num_registers() as usize];
-        let args = (0..self.kernel_count()).flat_map(|index| self.kernel(index).args.iter());
-        for &reg in args.chain(self.results()) {
+        for &reg in self.argument_registers().chain(self.results()) {
             if let Some(count) = uses.get_mut(reg as usize) {
                 *count += 1;
             }
@@ -188,8 +185,8 @@ impl BodySource for Body {
     fn attribute_names(&self) -> impl Iterator<Item = &str> {
         (self.kernels.iter()).flat_map(|k| k.attribute_names.iter().map(String::as_str))
     }
-    fn register_uses(&self) -> Vec<u64> {
-        Body::register_uses(self)
+    fn argument_registers(&self) -> impl Iterator<Item = &u32> {
+        self.kernels.iter().flat_map(|k| &k.args)
     }
     fn kernel(&self, index: usize) -> KernelRef<'_> {
         let kernel: &Kernel = &self.kernels[index];

@@ -134,21 +134,4 @@ impl Body {
                 .collect();
         }
     }
-
-    /// Uses of each register: operand uses (duplicates count) plus uses as
-    /// a function result, as the register table records them.
-    pub fn register_uses(&self) -> Vec<u64> {
-        let mut uses = vec![0u64; self.num_registers as usize];
-        let all = self
-            .kernels
-            .iter()
-            .flat_map(|k| k.args.iter())
-            .chain(&self.results);
-        for &reg in all {
-            if let Some(count) = uses.get_mut(reg as usize) {
-                *count += 1;
-            }
-        }
-        uses
-    }
 }

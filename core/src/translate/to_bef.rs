@@ -269,18 +269,11 @@ impl format::encoder::BodySource for FlatBody<'_> {
     fn attribute_names(&self) -> impl Iterator<Item = &str> {
         self.names.iter().copied()
     }
-    fn register_uses(&self) -> Vec<u64> {
-        let mut uses = vec![0u64; self.num_registers as usize];
-        let args = self.kernels.iter().flat_map(|k| {
+    fn argument_registers(&self) -> impl Iterator<Item = &u32> {
+        self.kernels.iter().flat_map(|k| {
             let start = k.start as usize;
             &self.words[start..start + k.args as usize]
-        });
-        for &reg in args.chain(&self.results) {
-            if let Some(count) = uses.get_mut(reg as usize) {
-                *count += 1;
-            }
-        }
-        uses
+        })
     }
     #[inline]
     fn kernel(&self, index: usize) -> format::encoder::KernelRef<'_> {
