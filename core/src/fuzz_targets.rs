@@ -93,10 +93,20 @@ pub fn mlir_parse(data: &[u8]) {
         "the two-thread translation differs"
     );
     if let Ok(model) = model {
+        let encoded = crate::format::encode(&model);
         assert_eq!(
             crate::format::encoder::encode_on_two_threads(&model),
-            crate::format::encode(&model),
+            encoded,
             "the two-thread encoding differs"
+        );
+        // The product path encodes the translator's flat bodies directly:
+        // it must write what encoding the model writes.
+        let direct = crate::translate::mlir_to_bef(&module, options)
+            .map_err(|mut errors| errors.remove(0).message);
+        assert_eq!(
+            direct,
+            encoded.map_err(|e| e.0),
+            "the flat bodies encode differently"
         );
     }
     for generic in [false, true] {
