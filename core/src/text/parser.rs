@@ -327,11 +327,7 @@ impl<'a> Parser<'a> {
         self.recent = [None; 2];
         self.nscopes -= 1;
         let top = self.nscopes;
-        let mut lo = top.saturating_sub(1);
-        while lo > 0 && !self.scopes[lo].isolated {
-            lo -= 1;
-        }
-        self.visible_start = lo;
+        self.visible_start = self.nearest_isolated();
         if self.scopes[top].fwd.is_empty() {
             return Ok(());
         }
@@ -356,14 +352,18 @@ impl<'a> Parser<'a> {
     /// The scopes a lookup may see: from the innermost out to the nearest
     /// isolated one.
     fn visible_scopes(&self) -> std::ops::Range<usize> {
-        debug_assert_eq!(self.visible_start, {
-            let mut lo = self.nscopes.saturating_sub(1);
-            while lo > 0 && !self.scopes[lo].isolated {
-                lo -= 1;
-            }
-            lo
-        });
+        debug_assert_eq!(self.visible_start, self.nearest_isolated());
         self.visible_start..self.nscopes
+    }
+
+    /// The nearest isolated scope at or below the innermost one (0 when
+    /// none is), found by walking down.
+    fn nearest_isolated(&self) -> usize {
+        let mut lo = self.nscopes.saturating_sub(1);
+        while lo > 0 && !self.scopes[lo].isolated {
+            lo -= 1;
+        }
+        lo
     }
 
     fn use_text(&self, u: &Use<'a>) -> &'a str {
