@@ -25,6 +25,7 @@ fn vector(name: &str) -> Vec<u8> {
 }
 
 fn bench(c: &mut Criterion) {
+    bef::global_alloc::keep_freed_memory();
     for name in ["large.v6.mlirbc", "large_noloc.v6.mlirbc"] {
         let bytes = vector(name);
         let module = read_aligned(&bytes).expect("vector reads");

@@ -100,6 +100,7 @@ fn run_once(f: &Function, ctx: &ExecutionContext, arg: &AsyncValue) -> AsyncValu
 }
 
 fn serial_chain(c: &mut Criterion) {
+    bef::global_alloc::keep_freed_memory();
     let registry = registry();
     let program = load(&chain_source(), &registry);
     let f = Function::new(program.clone(), program.function_named("chain").unwrap());
@@ -151,6 +152,7 @@ async fn tokio_chain(start: i32) -> i32 {
 }
 
 fn independent_compute(c: &mut Criterion) {
+    bef::global_alloc::keep_freed_memory();
     let registry = registry();
     let program = load(&independent_source(), &registry);
     let f = Function::new(program.clone(), program.function_named("fan").unwrap());

@@ -80,6 +80,7 @@ fn sum_bytes(bytes: &[u8]) -> u64 {
 }
 
 fn benches(c: &mut Criterion) {
+    bef::global_alloc::keep_freed_memory();
     const FUNCTIONS: usize = 10_000;
     let small = BefBuffer::copy_from(&encode(&synthetic_module(FUNCTIONS, 1)).unwrap());
     let large = BefBuffer::copy_from(&encode(&synthetic_module(FUNCTIONS, 190)).unwrap());

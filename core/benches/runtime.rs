@@ -24,6 +24,7 @@ use bef::runtime::{AsyncValueRef, ConcurrentWorkQueue, Task, create_work_queue};
 use criterion::{Criterion, criterion_group, criterion_main};
 
 fn available_value(c: &mut Criterion) {
+    bef::global_alloc::keep_freed_memory();
     let mut g = c.benchmark_group("available_value");
     g.bench_function("async_value_make_read_drop", |b| {
         b.iter(|| {
@@ -157,6 +158,7 @@ impl Wake for CountingWaker {
 }
 
 fn cross_thread_set(c: &mut Criterion) {
+    bef::global_alloc::keep_freed_memory();
     let mut g = c.benchmark_group("cross_thread_set");
     g.throughput(criterion::Throughput::Elements(1));
     {

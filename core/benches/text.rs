@@ -39,6 +39,7 @@ pub fn generate_program(target: usize) -> String {
 }
 
 fn bench(c: &mut Criterion) {
+    bef::global_alloc::keep_freed_memory();
     let size: usize = std::env::var("TEXT_BENCH_MB")
         .ok()
         .and_then(|s| s.parse().ok())

@@ -20,6 +20,7 @@ use program::generate;
 static GLOBAL: bef::global_alloc::MiMalloc = bef::global_alloc::MiMalloc;
 
 fn text_to_bef(c: &mut Criterion) {
+    bef::global_alloc::keep_freed_memory();
     let text = generate(50 << 20);
     let mut g = c.benchmark_group("translate_50MB");
     g.sample_size(10);

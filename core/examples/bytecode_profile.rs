@@ -13,6 +13,7 @@ use bef::bytecode::{WriteOptions, read_aligned, write};
 static GLOBAL: bef::global_alloc::MiMalloc = bef::global_alloc::MiMalloc;
 
 fn main() -> Result<(), String> {
+    bef::global_alloc::keep_freed_memory();
     let args: Vec<String> = std::env::args().collect();
     let [_, file, what, n] = args.as_slice() else {
         return Err("usage: bytecode_profile FILE read|write N".into());

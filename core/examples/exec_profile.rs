@@ -20,6 +20,7 @@ static GLOBAL: bef::global_alloc::MiMalloc = bef::global_alloc::MiMalloc;
 const CHAIN_LENGTH: usize = 10_000;
 
 fn main() {
+    bef::global_alloc::keep_freed_memory();
     let runs: usize = std::env::args()
         .nth(1)
         .and_then(|s| s.parse().ok())

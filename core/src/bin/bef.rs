@@ -153,6 +153,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
 }
 
 fn main() -> ExitCode {
+    bef::global_alloc::keep_freed_memory();
     let reference_options: Vec<&str> = bef::cli::translate::REFERENCE_LONG_OPTIONS
         .iter()
         .chain(bef::cli::run::REFERENCE_LONG_OPTIONS)
