@@ -96,9 +96,9 @@ pub fn keep_freed_memory() {
 }
 
 /// mimalloc's current purge delay in milliseconds (-1: never).
-pub fn purge_delay() -> i64 {
+pub fn purge_delay() -> std::ffi::c_long {
     // SAFETY: reading an option has no preconditions.
-    i64::from(unsafe { mi_option_get(PURGE_DELAY) })
+    unsafe { mi_option_get(PURGE_DELAY) }
 }
 
 #[cfg(test)]
