@@ -177,9 +177,15 @@ impl<'a> Lexer<'a> {
         }
     }
 
+    #[inline(always)]
     fn skip_trivia(&mut self) {
         let src = self.src;
         let mut pos = self.pos;
+        // Most tokens follow a single space or none: bytes above the space
+        // other than `/` start a token, checked before the loop.
+        if src.get(pos).is_some_and(|&c| c > b' ' && c != b'/') {
+            return;
+        }
         loop {
             match src.get(pos) {
                 Some(b' ' | b'\t' | b'\r') => pos += 1,

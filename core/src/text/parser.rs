@@ -15,7 +15,12 @@ use crate::ir::{
     Signedness, Type, ValueData, ValueId,
 };
 
-pub(crate) type R<T> = Result<T, Diagnostic>;
+/// A parse error. Boxed so that every `R<T>` stays small (`R<()>` is one
+/// pointer, tested in a register): errors are rare, the `?` after each of
+/// the many fallible calls is not. Unboxed at the public boundary.
+pub(crate) type Error = Box<Diagnostic>;
+
+pub(crate) type R<T> = Result<T, Error>;
 
 /// Deepest nesting of regions, attributes, types and locations together.
 pub(crate) const MAX_NESTING: u32 = 256;
@@ -116,7 +121,10 @@ impl<'a> Parser<'a> {
     pub fn new(src: &'a str, file: &'a str, first_line: u32) -> R<Parser<'a>> {
         let mut lex = Lexer::new(src, first_line.max(1));
         let tok = lex.next_token().map_err(|e| {
-            Diagnostic::new(Location::file_line_col(file, e.line, e.col), e.message)
+            Box::new(Diagnostic::new(
+                Location::file_line_col(file, e.line, e.col),
+                e.message,
+            ))
         })?;
         Ok(Parser {
             src,
@@ -158,18 +166,22 @@ impl<'a> Parser<'a> {
         }
     }
 
-    pub fn err(&self, t: Token, message: impl Into<String>) -> Diagnostic {
-        Diagnostic::new(self.loc_at(t), message)
+    #[cold]
+    pub fn err(&self, t: Token, message: impl Into<String>) -> Error {
+        Box::new(Diagnostic::new(self.loc_at(t), message))
     }
 
     /// An error at the current token.
-    pub fn err_here(&self, message: impl Into<String>) -> Diagnostic {
+    pub fn err_here(&self, message: impl Into<String>) -> Error {
         self.err(self.tok, message)
     }
 
     #[cold]
-    fn lex_err(&self, e: LexError) -> Diagnostic {
-        Diagnostic::new(Location::file_line_col(self.file, e.line, e.col), e.message)
+    fn lex_err(&self, e: LexError) -> Error {
+        Box::new(Diagnostic::new(
+            Location::file_line_col(self.file, e.line, e.col),
+            e.message,
+        ))
     }
 
     pub fn bump(&mut self) -> R<()> {
@@ -256,10 +268,10 @@ impl<'a> Parser<'a> {
             }
             let bad = || {
                 let (line, col) = (t.line, t.col + 1 + i as u32);
-                Diagnostic::new(
+                Box::new(Diagnostic::new(
                     Location::file_line_col(self.file, line, col),
                     "unknown escape in string literal",
-                )
+                ))
             };
             let next = *inner.get(i + 1).ok_or_else(bad)?;
             match next {
@@ -688,10 +700,10 @@ impl<'a> Parser<'a> {
 
     fn fix_loc(&self, loc: &mut Location, depth: u32) -> R<()> {
         if depth > MAX_NESTING {
-            return Err(Diagnostic::new(
+            return Err(Box::new(Diagnostic::new(
                 loc.clone(),
                 "location alias nesting too deep",
-            ));
+            )));
         }
         match loc {
             Location::FileLineCol { file, line, column }
@@ -1404,9 +1416,12 @@ impl<'a> Parser<'a> {
         Ok(if unranked { None } else { Some(dims) })
     }
 
-    fn err_at_byte(&self, pos: usize, message: &str) -> Diagnostic {
+    fn err_at_byte(&self, pos: usize, message: &str) -> Error {
         let (line, col) = self.lex.line_col_at(pos);
-        Diagnostic::new(Location::file_line_col(self.file, line, col), message)
+        Box::new(Diagnostic::new(
+            Location::file_line_col(self.file, line, col),
+            message,
+        ))
     }
 
     // ---- attributes -------------------------------------------------------
