@@ -387,7 +387,7 @@ impl<'a> Parser<'a> {
         if tok.kind != Kind::PercentId {
             return Err(self.err_here("expected SSA operand"));
         }
-        let name = &self.text(tok)[1..];
+        let name = &self.src[tok.start as usize + 1..tok.end as usize];
         self.bump()?;
         let mut idx = 0;
         let mut end = tok.end;
@@ -456,7 +456,7 @@ impl<'a> Parser<'a> {
             .recent
             .iter()
             .flatten()
-            .find(|&&(name, idx, _)| idx == u.idx && name == u.name)
+            .find(|&&(name, idx, _)| idx == u.idx && same_name(name, u.name))
             .map(|&(_, _, v)| v);
         if found.is_none() {
             found = self.lookup(key);
@@ -558,7 +558,7 @@ impl<'a> Parser<'a> {
             v
         } else if let Some(v) = slot {
             let value = &mut self.module.values[v.index()];
-            value.ty = ty;
+            fill_placeholder(&mut value.ty, ty, |t| matches!(t, Type::None));
             value.location = loc;
             v
         } else {
@@ -802,11 +802,14 @@ impl<'a> Parser<'a> {
             Kind::BareId => self.parse_custom_op(op)?,
             _ => return Err(self.err_here("expected operation name in quotes")),
         };
-        op.location = if self.at_keyword("loc") && self.peek_kind() == Kind::LParen {
+        let location = if self.at_keyword("loc") && self.peek_kind() == Kind::LParen {
             self.parse_trailing_loc()?
         } else {
             self.loc_at(name_tok)
         };
+        fill_placeholder(&mut op.location, location, |l| {
+            matches!(l, Location::Unknown)
+        });
         if self.bindings.len() > base && bound != result_types.len() as u64 {
             return Err(self.err(
                 self.bindings[base].tok,
@@ -816,14 +819,16 @@ impl<'a> Parser<'a> {
                 ),
             ));
         }
-        op.results.reserve_exact(result_types.len());
+        // The op was empty: its results are allocated once, at their size.
+        op.results = Vec::with_capacity(result_types.len());
         let mut result_types = result_types;
-        let mut types = result_types.drain(..);
+        // Popped in order below (cheaper than draining).
+        result_types.reverse();
         let mut next_reserved = reserved;
         for index in base..self.bindings.len() {
             let b = self.bindings[index];
             for i in 0..b.count {
-                let ty = types.next().expect("counted");
+                let ty = result_types.pop().expect("counted");
                 let slot = next_reserved.map(ValueId);
                 next_reserved = next_reserved.map(|n| n + 1);
                 op.results
@@ -831,7 +836,7 @@ impl<'a> Parser<'a> {
             }
         }
         self.bindings.truncate(base);
-        for ty in types {
+        while let Some(ty) = result_types.pop() {
             op.results.push(self.module.new_value(ty, None));
         }
         if self.type_lists.len() < 16 {
@@ -1312,15 +1317,8 @@ impl<'a> Parser<'a> {
     fn keyword_type_head(&mut self) -> R<Head> {
         let t = self.tok;
         let word = self.text(t);
-        let simple = match word {
-            "index" => Some(Type::Index),
-            "none" => Some(Type::None),
-            _ => FloatKind::from_name(word).map(Type::Float),
-        };
-        if let Some(ty) = simple {
-            self.bump()?;
-            return Ok(Head::Done(ty));
-        }
+        // Integer types first, the most common: no other type keyword is
+        // `i`, `si` or `ui` followed by digits only.
         let int = |prefix: &str, s: Signedness| {
             word.strip_prefix(prefix)
                 .filter(|d| !d.is_empty() && d.bytes().all(|c| c.is_ascii_digit()))
@@ -1337,6 +1335,15 @@ impl<'a> Parser<'a> {
                 .ok_or_else(|| self.err(t, "invalid integer width"))?;
             self.bump()?;
             return Ok(Head::Done(Type::Integer { width, signedness }));
+        }
+        let simple = match word {
+            "index" => Some(Type::Index),
+            "none" => Some(Type::None),
+            _ => FloatKind::from_name(word).map(Type::Float),
+        };
+        if let Some(ty) = simple {
+            self.bump()?;
+            return Ok(Head::Done(ty));
         }
         match word {
             "complex" | "tuple" => {
@@ -1684,6 +1691,26 @@ impl<'a> Parser<'a> {
             body: rest.to_string(),
         })
     }
+}
+
+/// Stores `value` in `slot`, which holds a placeholder owning nothing
+/// (`Type::None`, `Location::Unknown`) when `is_placeholder` says so: that
+/// one is forgotten rather than dropped through a call.
+#[inline]
+fn fill_placeholder<T>(slot: &mut T, value: T, is_placeholder: impl FnOnce(&T) -> bool) {
+    let old = std::mem::replace(slot, value);
+    if is_placeholder(&old) {
+        std::mem::forget(old);
+    } else {
+        drop(old);
+    }
+}
+
+/// Whether two SSA names are equal, compared in place: they are a few
+/// bytes long, shorter than what a call to `memcmp` costs.
+#[inline]
+fn same_name(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.bytes().zip(b.bytes()).all(|(x, y)| x == y)
 }
 
 /// What `type_head` read: a complete type, or the start of one that
