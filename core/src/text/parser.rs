@@ -32,6 +32,10 @@ const MAX_RESERVED_RESULTS: u64 = 64;
 /// A region costs this much of `MAX_NESTING` (so at most 64 nested regions).
 const REGION_WEIGHT: u32 = 4;
 
+/// Room reserved for a block's ops at most, from the size of the block
+/// before it (a guess: the block grows past it as needed).
+const MAX_BLOCK_ROOM: usize = 1024;
+
 /// File name of placeholder locations for forward-referenced `#loc`
 /// aliases (`line` is the index of the reference); replaced after parsing.
 const LOC_ALIAS_MARK: &str = "\u{0}#loc-alias";
@@ -105,6 +109,11 @@ pub(crate) struct Parser<'a> {
     bindings: Vec<Binding<'a>>,
     /// Reused by `fixed_operands`.
     pub(crate) use_buffer: Vec<Use<'a>>,
+    /// Ops of the block parsed last at each region depth: the next block
+    /// there starts with room for as many (a program's blocks at one depth
+    /// tend to be alike), instead of copying its large ops at every
+    /// doubling of its list.
+    block_sizes: Vec<usize>,
     attr_aliases: FxHashMap<&'a str, Attribute>,
     type_aliases: FxHashMap<&'a str, Type>,
     loc_aliases: FxHashMap<&'a str, Location>,
@@ -142,6 +151,7 @@ impl<'a> Parser<'a> {
             nlabels: 0,
             bindings: Vec::new(),
             use_buffer: Vec::new(),
+            block_sizes: Vec::new(),
             attr_aliases: FxHashMap::default(),
             type_aliases: FxHashMap::default(),
             loc_aliases: FxHashMap::default(),
@@ -1035,10 +1045,20 @@ impl<'a> Parser<'a> {
     }
 
     fn parse_block_ops(&mut self) -> R<Vec<Op>> {
-        let mut ops = Vec::new();
+        let depth = self.nscopes;
+        let room = self.block_sizes.get(depth).copied().unwrap_or(0);
+        let mut ops = Vec::with_capacity(room.min(MAX_BLOCK_ROOM));
         while !matches!(self.tok.kind, Kind::RBrace | Kind::CaretId | Kind::Eof) {
             self.parse_operation_into(&mut ops)?;
         }
+        // A guess well above the size gives the room back.
+        if ops.capacity() > 2 * ops.len() {
+            ops.shrink_to_fit();
+        }
+        if self.block_sizes.len() <= depth {
+            self.block_sizes.resize(depth + 1, 0);
+        }
+        self.block_sizes[depth] = ops.len();
         Ok(ops)
     }
 
