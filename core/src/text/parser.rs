@@ -168,6 +168,12 @@ impl<'a> Parser<'a> {
         &self.src[t.start as usize..t.end as usize]
     }
 
+    /// The text of a token after its one-byte sigil (`%`, `^`, `#`, `!`, `@`):
+    /// sliced once.
+    pub fn after_sigil(&self, t: Token) -> &'a str {
+        &self.src[t.start as usize + 1..t.end as usize]
+    }
+
     pub fn loc_at(&self, t: Token) -> Location {
         Location::FileLineCol {
             file: self.file_name.clone(),
@@ -324,7 +330,7 @@ impl<'a> Parser<'a> {
             };
             self.decode_string_utf8(inner)
         } else {
-            Ok(text[1..].to_string())
+            Ok(self.after_sigil(t).to_string())
         }
     }
 
@@ -397,12 +403,12 @@ impl<'a> Parser<'a> {
         if tok.kind != Kind::PercentId {
             return Err(self.err_here("expected SSA operand"));
         }
-        let name = &self.src[tok.start as usize + 1..tok.end as usize];
+        let name = self.after_sigil(tok);
         self.bump()?;
         let mut idx = 0;
         let mut end = tok.end;
         if self.tok.kind == Kind::HashId && self.tok.start == tok.end {
-            let digits = &self.text(self.tok)[1..];
+            let digits = self.after_sigil(self.tok);
             if !digits.bytes().all(|c| c.is_ascii_digit()) {
                 return Err(self.err_here("expected result number"));
             }
@@ -651,7 +657,7 @@ impl<'a> Parser<'a> {
 
     fn parse_attr_alias_def(&mut self) -> R<()> {
         let t = self.tok;
-        let name = &self.text(t)[1..];
+        let name = self.after_sigil(t);
         if name.contains('<') || name.contains('.') || name.is_empty() {
             return Err(self.err(t, "invalid attribute alias name"));
         }
@@ -672,7 +678,7 @@ impl<'a> Parser<'a> {
 
     fn parse_type_alias_def(&mut self) -> R<()> {
         let t = self.tok;
-        let name = &self.text(t)[1..];
+        let name = self.after_sigil(t);
         if name.contains('<') || name.contains('.') || name.is_empty() {
             return Err(self.err(t, "invalid type alias name"));
         }
@@ -764,7 +770,7 @@ impl<'a> Parser<'a> {
                 if t.kind != Kind::PercentId {
                     return Err(self.err_here("expected SSA identifier"));
                 }
-                let name = &self.text(t)[1..];
+                let name = self.after_sigil(t);
                 self.bump()?;
                 let mut count = 1;
                 if self.eat(Kind::Colon)? {
@@ -950,7 +956,7 @@ impl<'a> Parser<'a> {
     }
 
     fn label_use(&mut self, t: Token) -> u32 {
-        let id = self.label_id(&self.text(t)[1..]);
+        let id = self.label_id(self.after_sigil(t));
         let l = &mut self.labels[self.nlabels - 1];
         l.first_use[id as usize].get_or_insert(t);
         id
@@ -1003,7 +1009,7 @@ impl<'a> Parser<'a> {
         }
         while self.at(Kind::CaretId) {
             let t = self.tok;
-            let id = self.label_id(&self.text(t)[1..]);
+            let id = self.label_id(self.after_sigil(t));
             let pos = region.blocks.len() as u32;
             let l = &mut self.labels[self.nlabels - 1];
             if l.pos[id as usize] != u32::MAX {
@@ -1178,7 +1184,7 @@ impl<'a> Parser<'a> {
                 }
             }
             Kind::HashId => {
-                let name = &self.text(t)[1..];
+                let name = self.after_sigil(t);
                 self.bump()?;
                 match self.loc_aliases.get(name) {
                     Some(l) => l.clone(),
@@ -1309,7 +1315,7 @@ impl<'a> Parser<'a> {
     }
 
     fn dialect_type(&self, t: Token) -> R<Type> {
-        let body = &self.text(t)[1..];
+        let body = self.after_sigil(t);
         let lt = body.find('<');
         let dot = body.find('.');
         match (dot, lt) {
@@ -1679,7 +1685,7 @@ impl<'a> Parser<'a> {
     }
 
     fn hash_attr(&self, t: Token) -> R<Attribute> {
-        let body = &self.text(t)[1..];
+        let body = self.after_sigil(t);
         let lt = body.find('<');
         let dot = body.find('.');
         let (dialect, rest) = match (dot, lt) {
