@@ -177,9 +177,15 @@ impl<'a> Lexer<'a> {
         }
     }
 
+    #[inline(always)]
     fn skip_trivia(&mut self) {
         let src = self.src;
         let mut pos = self.pos;
+        // Most tokens follow a single space or none: bytes above the space
+        // other than `/` start a token, checked before the loop.
+        if src.get(pos).is_some_and(|&c| c > b' ' && c != b'/') {
+            return;
+        }
         loop {
             match src.get(pos) {
                 Some(b' ' | b'\t' | b'\r') => pos += 1,
@@ -202,19 +208,10 @@ impl<'a> Lexer<'a> {
 
     /// Inlined into its few callers (the parser's `bump` above all): the
     /// result is then built in place instead of returned through memory.
-    #[inline]
-    pub fn next_token(&mut self) -> Result<Token, LexError> {
-        let t = self.lex_token()?;
-        // Tokens that may span lines (dialect bodies) moved the position
-        // (and counted the lines) themselves; the others end on this line.
-        if (t.end as usize) > self.pos {
-            self.pos = t.end as usize;
-        }
-        Ok(t)
-    }
-
+    /// Every token moves the position past itself (the multi-line ones
+    /// count their lines as well).
     #[inline(always)]
-    fn lex_token(&mut self) -> Result<Token, LexError> {
+    pub fn next_token(&mut self) -> Result<Token, LexError> {
         self.skip_trivia();
         let start = self.pos;
         let line = self.line;
@@ -230,60 +227,77 @@ impl<'a> Lexer<'a> {
         let Some(&c) = src.get(start) else {
             return Ok(tok(Kind::Eof, start));
         };
-        let single = |kind| Ok(tok(kind, start + 1));
-        match c {
-            b'(' => single(Kind::LParen),
-            b')' => single(Kind::RParen),
-            b'{' => single(Kind::LBrace),
-            b'}' => single(Kind::RBrace),
-            b'[' => single(Kind::LSquare),
-            b']' => single(Kind::RSquare),
-            b'<' => single(Kind::Less),
-            b'>' => single(Kind::Greater),
-            b',' => single(Kind::Comma),
-            b'=' => single(Kind::Equal),
-            b'+' => single(Kind::Plus),
-            b'?' => single(Kind::Question),
-            b'*' => single(Kind::Star),
-            b':' => {
-                if src.get(start + 1) == Some(&b':') {
-                    Ok(tok(Kind::ColonColon, start + 2))
-                } else {
-                    single(Kind::Colon)
-                }
+        let pair = |second: u8, two: Kind, one: Kind| {
+            if src.get(start + 1) == Some(&second) {
+                (two, 2)
+            } else {
+                (one, 1)
             }
-            b'-' => {
-                if src.get(start + 1) == Some(&b'>') {
-                    Ok(tok(Kind::Arrow, start + 2))
-                } else {
-                    single(Kind::Minus)
-                }
-            }
-            b'"' => {
-                let end = self.scan_string(start)?;
-                self.pos = end;
-                Ok(tok(Kind::String, end))
-            }
+        };
+        let (kind, len) = match c {
+            b'(' => (Kind::LParen, 1),
+            b')' => (Kind::RParen, 1),
+            b'{' => (Kind::LBrace, 1),
+            b'}' => (Kind::RBrace, 1),
+            b'[' => (Kind::LSquare, 1),
+            b']' => (Kind::RSquare, 1),
+            b'<' => (Kind::Less, 1),
+            b'>' => (Kind::Greater, 1),
+            b',' => (Kind::Comma, 1),
+            b'=' => (Kind::Equal, 1),
+            b'+' => (Kind::Plus, 1),
+            b'?' => (Kind::Question, 1),
+            b'*' => (Kind::Star, 1),
+            b':' => pair(b':', Kind::ColonColon, Kind::Colon),
+            b'-' => pair(b'>', Kind::Arrow, Kind::Minus),
             b'%' | b'^' => {
                 let end = run_end(src, start + 1, SUFFIX);
                 if end == start + 1 {
                     return Err(self.error(start, "invalid SSA name"));
                 }
                 self.pos = end;
-                Ok(tok(
+                return Ok(tok(
                     if c == b'%' {
                         Kind::PercentId
                     } else {
                         Kind::CaretId
                     },
                     end,
-                ))
+                ));
+            }
+            c if is_bare_start(c) => {
+                let end = run_end(src, start + 1, BARE);
+                self.pos = end;
+                return Ok(tok(Kind::BareId, end));
+            }
+            // The rarer tokens are read out of line, which keeps this
+            // function (run per token) small.
+            _ => {
+                let (kind, end) = self.lex_rare(start, c)?;
+                return Ok(tok(kind, end));
+            }
+        };
+        self.pos = start + len;
+        Ok(tok(kind, start + len))
+    }
+
+    /// Strings, symbols, dialect types and attributes, numbers and errors:
+    /// the kind and end of the token at `start` (first byte `c`), with the
+    /// position moved past it.
+    #[inline(never)]
+    fn lex_rare(&mut self, start: usize, c: u8) -> Result<(Kind, usize), LexError> {
+        let src = self.src;
+        match c {
+            b'"' => {
+                let end = self.scan_string(start)?;
+                self.pos = end;
+                Ok((Kind::String, end))
             }
             b'@' => {
                 if src.get(start + 1) == Some(&b'"') {
                     let end = self.scan_string(start + 1)?;
                     self.pos = end;
-                    return Ok(tok(Kind::AtId, end));
+                    return Ok((Kind::AtId, end));
                 }
                 let mut end = start + 1;
                 if src.get(end).is_some_and(|&c| is_bare_start(c)) {
@@ -293,7 +307,7 @@ impl<'a> Lexer<'a> {
                     return Err(self.error(start, "invalid symbol reference"));
                 }
                 self.pos = end;
-                Ok(tok(Kind::AtId, end))
+                Ok((Kind::AtId, end))
             }
             b'#' | b'!' => {
                 let mut end = run_end(src, start + 1, SUFFIX);
@@ -310,7 +324,7 @@ impl<'a> Lexer<'a> {
                     ));
                 }
                 self.reset_to(end);
-                Ok(tok(
+                Ok((
                     if c == b'#' {
                         Kind::HashId
                     } else {
@@ -330,12 +344,12 @@ impl<'a> Lexer<'a> {
                         end += 1;
                     }
                     self.pos = end;
-                    return Ok(tok(Kind::Integer, end));
+                    return Ok((Kind::Integer, end));
                 }
                 end = run_end(src, end, DIGIT);
                 if src.get(end) != Some(&b'.') {
                     self.pos = end;
-                    return Ok(tok(Kind::Integer, end));
+                    return Ok((Kind::Integer, end));
                 }
                 end = run_end(src, end + 1, DIGIT);
                 if matches!(src.get(end), Some(b'e' | b'E')) {
@@ -348,12 +362,7 @@ impl<'a> Lexer<'a> {
                     }
                 }
                 self.pos = end;
-                Ok(tok(Kind::Float, end))
-            }
-            c if is_bare_start(c) => {
-                let end = run_end(src, start + 1, BARE);
-                self.pos = end;
-                Ok(tok(Kind::BareId, end))
+                Ok((Kind::Float, end))
             }
             _ => {
                 // Report the whole character, not a byte of it.

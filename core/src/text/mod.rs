@@ -58,7 +58,7 @@ pub fn parse_module_at(
     filename: &str,
     first_line: u32,
 ) -> Result<ir::Module, Diagnostic> {
-    parallel::parse(source, filename, first_line, parallel::MIN_PARALLEL_BYTES)
+    parallel::parse(source, filename, first_line, parallel::MIN_PARALLEL_BYTES).map_err(|e| *e)
 }
 
 /// [`parse_module`] on two threads however short the text (for the fuzz
@@ -67,29 +67,44 @@ pub(crate) fn parse_module_on_two_threads(
     source: &str,
     filename: &str,
 ) -> Result<ir::Module, Diagnostic> {
-    parallel::parse(source, filename, 1, 0)
+    parallel::parse(source, filename, 1, 0).map_err(|e| *e)
 }
 
 /// Parses one type (`i32`, `!tfrt.chain`, `tensor<2x?xf32>`); errors are
 /// located in a file named `<type>`.
 pub fn parse_type(text: &str) -> Result<ir::Type, Diagnostic> {
-    let mut p = parser::Parser::new(text, "<type>", 1)?;
-    let ty = p.parse_type()?;
-    if !p.at(lexer::Kind::Eof) {
-        return Err(p.err_here("unexpected text after type"));
-    }
-    Ok(ty)
+    parse_whole(text, "<type>", "unexpected text after type", |p| {
+        p.parse_type()
+    })
 }
 
 /// Parses one attribute (`1 : i32`, `[@a, @b]`, `dense<1> : tensor<2xi32>`);
 /// errors are located in a file named `<attribute>`.
 pub fn parse_attribute(text: &str) -> Result<ir::Attribute, Diagnostic> {
-    let mut p = parser::Parser::new(text, "<attribute>", 1)?;
-    let attr = p.parse_attribute()?;
-    if !p.at(lexer::Kind::Eof) {
-        return Err(p.err_here("unexpected text after attribute"));
-    }
-    Ok(attr)
+    parse_whole(
+        text,
+        "<attribute>",
+        "unexpected text after attribute",
+        |p| p.parse_attribute(),
+    )
+}
+
+/// `text` as one item read by `item`, in a file named `file`.
+fn parse_whole<T>(
+    text: &str,
+    file: &str,
+    trailing: &str,
+    item: impl FnOnce(&mut parser::Parser<'_>) -> parser::R<T>,
+) -> Result<T, Diagnostic> {
+    let parse = || {
+        let mut p = parser::Parser::new(text, file, 1)?;
+        let value = item(&mut p)?;
+        if !p.at(lexer::Kind::Eof) {
+            return Err(p.err_here(trailing));
+        }
+        Ok(value)
+    };
+    parse().map_err(|e| *e)
 }
 
 /// Prints a module; see `PrintOptions`.

@@ -15,7 +15,12 @@ use crate::ir::{
     Signedness, Type, ValueData, ValueId,
 };
 
-pub(crate) type R<T> = Result<T, Diagnostic>;
+/// A parse error. Boxed so that every `R<T>` stays small (`R<()>` is one
+/// pointer, tested in a register): errors are rare, the `?` after each of
+/// the many fallible calls is not. Unboxed at the public boundary.
+pub(crate) type Error = Box<Diagnostic>;
+
+pub(crate) type R<T> = Result<T, Error>;
 
 /// Deepest nesting of regions, attributes, types and locations together.
 pub(crate) const MAX_NESTING: u32 = 256;
@@ -26,6 +31,10 @@ const MAX_RESERVED_RESULTS: u64 = 64;
 
 /// A region costs this much of `MAX_NESTING` (so at most 64 nested regions).
 const REGION_WEIGHT: u32 = 4;
+
+/// Room reserved for a block's ops at most, from the size of the block
+/// before it (a guess: the block grows past it as needed).
+const MAX_BLOCK_ROOM: usize = 1024;
 
 /// File name of placeholder locations for forward-referenced `#loc`
 /// aliases (`line` is the index of the reference); replaced after parsing.
@@ -100,6 +109,11 @@ pub(crate) struct Parser<'a> {
     bindings: Vec<Binding<'a>>,
     /// Reused by `fixed_operands`.
     pub(crate) use_buffer: Vec<Use<'a>>,
+    /// Ops of the block parsed last at each region depth: the next block
+    /// there starts with room for as many (a program's blocks at one depth
+    /// tend to be alike), instead of copying its large ops at every
+    /// doubling of its list.
+    block_sizes: Vec<usize>,
     attr_aliases: FxHashMap<&'a str, Attribute>,
     type_aliases: FxHashMap<&'a str, Type>,
     loc_aliases: FxHashMap<&'a str, Location>,
@@ -116,7 +130,10 @@ impl<'a> Parser<'a> {
     pub fn new(src: &'a str, file: &'a str, first_line: u32) -> R<Parser<'a>> {
         let mut lex = Lexer::new(src, first_line.max(1));
         let tok = lex.next_token().map_err(|e| {
-            Diagnostic::new(Location::file_line_col(file, e.line, e.col), e.message)
+            Box::new(Diagnostic::new(
+                Location::file_line_col(file, e.line, e.col),
+                e.message,
+            ))
         })?;
         Ok(Parser {
             src,
@@ -134,6 +151,7 @@ impl<'a> Parser<'a> {
             nlabels: 0,
             bindings: Vec::new(),
             use_buffer: Vec::new(),
+            block_sizes: Vec::new(),
             attr_aliases: FxHashMap::default(),
             type_aliases: FxHashMap::default(),
             loc_aliases: FxHashMap::default(),
@@ -150,6 +168,12 @@ impl<'a> Parser<'a> {
         &self.src[t.start as usize..t.end as usize]
     }
 
+    /// The text of a token after its one-byte sigil (`%`, `^`, `#`, `!`, `@`):
+    /// sliced once.
+    pub fn after_sigil(&self, t: Token) -> &'a str {
+        &self.src[t.start as usize + 1..t.end as usize]
+    }
+
     pub fn loc_at(&self, t: Token) -> Location {
         Location::FileLineCol {
             file: self.file_name.clone(),
@@ -158,18 +182,22 @@ impl<'a> Parser<'a> {
         }
     }
 
-    pub fn err(&self, t: Token, message: impl Into<String>) -> Diagnostic {
-        Diagnostic::new(self.loc_at(t), message)
+    #[cold]
+    pub fn err(&self, t: Token, message: impl Into<String>) -> Error {
+        Box::new(Diagnostic::new(self.loc_at(t), message))
     }
 
     /// An error at the current token.
-    pub fn err_here(&self, message: impl Into<String>) -> Diagnostic {
+    pub fn err_here(&self, message: impl Into<String>) -> Error {
         self.err(self.tok, message)
     }
 
     #[cold]
-    fn lex_err(&self, e: LexError) -> Diagnostic {
-        Diagnostic::new(Location::file_line_col(self.file, e.line, e.col), e.message)
+    fn lex_err(&self, e: LexError) -> Error {
+        Box::new(Diagnostic::new(
+            Location::file_line_col(self.file, e.line, e.col),
+            e.message,
+        ))
     }
 
     pub fn bump(&mut self) -> R<()> {
@@ -256,10 +284,10 @@ impl<'a> Parser<'a> {
             }
             let bad = || {
                 let (line, col) = (t.line, t.col + 1 + i as u32);
-                Diagnostic::new(
+                Box::new(Diagnostic::new(
                     Location::file_line_col(self.file, line, col),
                     "unknown escape in string literal",
-                )
+                ))
             };
             let next = *inner.get(i + 1).ok_or_else(bad)?;
             match next {
@@ -302,7 +330,7 @@ impl<'a> Parser<'a> {
             };
             self.decode_string_utf8(inner)
         } else {
-            Ok(text[1..].to_string())
+            Ok(self.after_sigil(t).to_string())
         }
     }
 
@@ -375,12 +403,12 @@ impl<'a> Parser<'a> {
         if tok.kind != Kind::PercentId {
             return Err(self.err_here("expected SSA operand"));
         }
-        let name = &self.text(tok)[1..];
+        let name = self.after_sigil(tok);
         self.bump()?;
         let mut idx = 0;
         let mut end = tok.end;
         if self.tok.kind == Kind::HashId && self.tok.start == tok.end {
-            let digits = &self.text(self.tok)[1..];
+            let digits = self.after_sigil(self.tok);
             if !digits.bytes().all(|c| c.is_ascii_digit()) {
                 return Err(self.err_here("expected result number"));
             }
@@ -444,7 +472,7 @@ impl<'a> Parser<'a> {
             .recent
             .iter()
             .flatten()
-            .find(|&&(name, idx, _)| idx == u.idx && name == u.name)
+            .find(|&&(name, idx, _)| idx == u.idx && same_name(name, u.name))
             .map(|&(_, _, v)| v);
         if found.is_none() {
             found = self.lookup(key);
@@ -546,7 +574,7 @@ impl<'a> Parser<'a> {
             v
         } else if let Some(v) = slot {
             let value = &mut self.module.values[v.index()];
-            value.ty = ty;
+            fill_placeholder(&mut value.ty, ty, |t| matches!(t, Type::None));
             value.location = loc;
             v
         } else {
@@ -629,7 +657,7 @@ impl<'a> Parser<'a> {
 
     fn parse_attr_alias_def(&mut self) -> R<()> {
         let t = self.tok;
-        let name = &self.text(t)[1..];
+        let name = self.after_sigil(t);
         if name.contains('<') || name.contains('.') || name.is_empty() {
             return Err(self.err(t, "invalid attribute alias name"));
         }
@@ -650,7 +678,7 @@ impl<'a> Parser<'a> {
 
     fn parse_type_alias_def(&mut self) -> R<()> {
         let t = self.tok;
-        let name = &self.text(t)[1..];
+        let name = self.after_sigil(t);
         if name.contains('<') || name.contains('.') || name.is_empty() {
             return Err(self.err(t, "invalid type alias name"));
         }
@@ -688,10 +716,10 @@ impl<'a> Parser<'a> {
 
     fn fix_loc(&self, loc: &mut Location, depth: u32) -> R<()> {
         if depth > MAX_NESTING {
-            return Err(Diagnostic::new(
+            return Err(Box::new(Diagnostic::new(
                 loc.clone(),
                 "location alias nesting too deep",
-            ));
+            )));
         }
         match loc {
             Location::FileLineCol { file, line, column }
@@ -742,7 +770,7 @@ impl<'a> Parser<'a> {
                 if t.kind != Kind::PercentId {
                     return Err(self.err_here("expected SSA identifier"));
                 }
-                let name = &self.text(t)[1..];
+                let name = self.after_sigil(t);
                 self.bump()?;
                 let mut count = 1;
                 if self.eat(Kind::Colon)? {
@@ -790,11 +818,14 @@ impl<'a> Parser<'a> {
             Kind::BareId => self.parse_custom_op(op)?,
             _ => return Err(self.err_here("expected operation name in quotes")),
         };
-        op.location = if self.at_keyword("loc") && self.peek_kind() == Kind::LParen {
+        let location = if self.at_keyword("loc") && self.peek_kind() == Kind::LParen {
             self.parse_trailing_loc()?
         } else {
             self.loc_at(name_tok)
         };
+        fill_placeholder(&mut op.location, location, |l| {
+            matches!(l, Location::Unknown)
+        });
         if self.bindings.len() > base && bound != result_types.len() as u64 {
             return Err(self.err(
                 self.bindings[base].tok,
@@ -804,14 +835,16 @@ impl<'a> Parser<'a> {
                 ),
             ));
         }
-        op.results.reserve_exact(result_types.len());
+        // The op was empty: its results are allocated once, at their size.
+        op.results = Vec::with_capacity(result_types.len());
         let mut result_types = result_types;
-        let mut types = result_types.drain(..);
+        // Popped in order below (cheaper than draining).
+        result_types.reverse();
         let mut next_reserved = reserved;
         for index in base..self.bindings.len() {
             let b = self.bindings[index];
             for i in 0..b.count {
-                let ty = types.next().expect("counted");
+                let ty = result_types.pop().expect("counted");
                 let slot = next_reserved.map(ValueId);
                 next_reserved = next_reserved.map(|n| n + 1);
                 op.results
@@ -819,7 +852,7 @@ impl<'a> Parser<'a> {
             }
         }
         self.bindings.truncate(base);
-        for ty in types {
+        while let Some(ty) = result_types.pop() {
             op.results.push(self.module.new_value(ty, None));
         }
         if self.type_lists.len() < 16 {
@@ -923,7 +956,7 @@ impl<'a> Parser<'a> {
     }
 
     fn label_use(&mut self, t: Token) -> u32 {
-        let id = self.label_id(&self.text(t)[1..]);
+        let id = self.label_id(self.after_sigil(t));
         let l = &mut self.labels[self.nlabels - 1];
         l.first_use[id as usize].get_or_insert(t);
         id
@@ -976,7 +1009,7 @@ impl<'a> Parser<'a> {
         }
         while self.at(Kind::CaretId) {
             let t = self.tok;
-            let id = self.label_id(&self.text(t)[1..]);
+            let id = self.label_id(self.after_sigil(t));
             let pos = region.blocks.len() as u32;
             let l = &mut self.labels[self.nlabels - 1];
             if l.pos[id as usize] != u32::MAX {
@@ -1018,10 +1051,20 @@ impl<'a> Parser<'a> {
     }
 
     fn parse_block_ops(&mut self) -> R<Vec<Op>> {
-        let mut ops = Vec::new();
+        let depth = self.nscopes;
+        let room = self.block_sizes.get(depth).copied().unwrap_or(0);
+        let mut ops = Vec::with_capacity(room.min(MAX_BLOCK_ROOM));
         while !matches!(self.tok.kind, Kind::RBrace | Kind::CaretId | Kind::Eof) {
             self.parse_operation_into(&mut ops)?;
         }
+        // A guess well above the size gives the room back.
+        if ops.capacity() > 2 * ops.len() {
+            ops.shrink_to_fit();
+        }
+        if self.block_sizes.len() <= depth {
+            self.block_sizes.resize(depth + 1, 0);
+        }
+        self.block_sizes[depth] = ops.len();
         Ok(ops)
     }
 
@@ -1141,7 +1184,7 @@ impl<'a> Parser<'a> {
                 }
             }
             Kind::HashId => {
-                let name = &self.text(t)[1..];
+                let name = self.after_sigil(t);
                 self.bump()?;
                 match self.loc_aliases.get(name) {
                     Some(l) => l.clone(),
@@ -1272,7 +1315,7 @@ impl<'a> Parser<'a> {
     }
 
     fn dialect_type(&self, t: Token) -> R<Type> {
-        let body = &self.text(t)[1..];
+        let body = self.after_sigil(t);
         let lt = body.find('<');
         let dot = body.find('.');
         match (dot, lt) {
@@ -1300,15 +1343,8 @@ impl<'a> Parser<'a> {
     fn keyword_type_head(&mut self) -> R<Head> {
         let t = self.tok;
         let word = self.text(t);
-        let simple = match word {
-            "index" => Some(Type::Index),
-            "none" => Some(Type::None),
-            _ => FloatKind::from_name(word).map(Type::Float),
-        };
-        if let Some(ty) = simple {
-            self.bump()?;
-            return Ok(Head::Done(ty));
-        }
+        // Integer types first, the most common: no other type keyword is
+        // `i`, `si` or `ui` followed by digits only.
         let int = |prefix: &str, s: Signedness| {
             word.strip_prefix(prefix)
                 .filter(|d| !d.is_empty() && d.bytes().all(|c| c.is_ascii_digit()))
@@ -1325,6 +1361,15 @@ impl<'a> Parser<'a> {
                 .ok_or_else(|| self.err(t, "invalid integer width"))?;
             self.bump()?;
             return Ok(Head::Done(Type::Integer { width, signedness }));
+        }
+        let simple = match word {
+            "index" => Some(Type::Index),
+            "none" => Some(Type::None),
+            _ => FloatKind::from_name(word).map(Type::Float),
+        };
+        if let Some(ty) = simple {
+            self.bump()?;
+            return Ok(Head::Done(ty));
         }
         match word {
             "complex" | "tuple" => {
@@ -1404,9 +1449,12 @@ impl<'a> Parser<'a> {
         Ok(if unranked { None } else { Some(dims) })
     }
 
-    fn err_at_byte(&self, pos: usize, message: &str) -> Diagnostic {
+    fn err_at_byte(&self, pos: usize, message: &str) -> Error {
         let (line, col) = self.lex.line_col_at(pos);
-        Diagnostic::new(Location::file_line_col(self.file, line, col), message)
+        Box::new(Diagnostic::new(
+            Location::file_line_col(self.file, line, col),
+            message,
+        ))
     }
 
     // ---- attributes -------------------------------------------------------
@@ -1637,7 +1685,7 @@ impl<'a> Parser<'a> {
     }
 
     fn hash_attr(&self, t: Token) -> R<Attribute> {
-        let body = &self.text(t)[1..];
+        let body = self.after_sigil(t);
         let lt = body.find('<');
         let dot = body.find('.');
         let (dialect, rest) = match (dot, lt) {
@@ -1669,6 +1717,26 @@ impl<'a> Parser<'a> {
             body: rest.to_string(),
         })
     }
+}
+
+/// Stores `value` in `slot`, which holds a placeholder owning nothing
+/// (`Type::None`, `Location::Unknown`) when `is_placeholder` says so: that
+/// one is forgotten rather than dropped through a call.
+#[inline]
+fn fill_placeholder<T>(slot: &mut T, value: T, is_placeholder: impl FnOnce(&T) -> bool) {
+    let old = std::mem::replace(slot, value);
+    if is_placeholder(&old) {
+        std::mem::forget(old);
+    } else {
+        drop(old);
+    }
+}
+
+/// Whether two SSA names are equal, compared in place: they are a few
+/// bytes long, shorter than what a call to `memcmp` costs.
+#[inline]
+fn same_name(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.bytes().zip(b.bytes()).all(|(x, y)| x == y)
 }
 
 /// What `type_head` read: a complete type, or the start of one that
