@@ -608,25 +608,26 @@ impl<'m, F: FunctionSource> Encoder<'m, F> {
                 kernel.results.len()
             ));
         }
-        list.u32s(&[kernel.code, fixed32(location, "location offset")?]);
-        let counts = [
-            kernel.args.len(),
-            kernel.attributes.len(),
-            kernel.functions.len(),
-            kernel.results.len(),
+        let head = [
+            kernel.code,
+            fixed32(location, "location offset")?,
+            fixed32(kernel.args.len() as u64, "count")?,
+            fixed32(kernel.attributes.len() as u64, "count")?,
+            fixed32(kernel.functions.len() as u64, "count")?,
+            fixed32(kernel.results.len() as u64, "count")?,
         ];
-        for count in counts {
-            list.u32(fixed32(count as u64, "count")?);
-        }
+        // Words are written in runs, aligned once: the flat layout has
+        // each run in one array.
         match kernel.used_by {
             UsedBy::Lists(lists) => {
+                list.u32s(&head);
                 for users in lists {
                     list.u32(fixed32(users.len() as u64, "user count")?);
                 }
+                list.u32s(kernel.args);
             }
-            UsedBy::Flat { counts, .. } => list.u32s(counts),
+            UsedBy::Flat { counts, .. } => list.u32_runs(&[&head, counts, kernel.args]),
         }
-        list.u32s(kernel.args);
         for &attr in kernel.attributes {
             let offset = self.attribute_offsets.get(attr as usize).ok_or_else(|| {
                 EncodeError(format!(
@@ -643,15 +644,16 @@ impl<'m, F: FunctionSource> Encoder<'m, F> {
         {
             return fail(format!("function index {function} is out of range"));
         }
-        list.u32s(kernel.functions);
-        list.u32s(kernel.results);
         match kernel.used_by {
             UsedBy::Lists(lists) => {
+                list.u32_runs(&[kernel.functions, kernel.results]);
                 for users in lists {
                     list.u32s(users);
                 }
             }
-            UsedBy::Flat { users, .. } => list.u32s(users),
+            UsedBy::Flat { users, .. } => {
+                list.u32_runs(&[kernel.functions, kernel.results, users]);
+            }
         }
         Ok(())
     }

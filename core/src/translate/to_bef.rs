@@ -1043,14 +1043,16 @@ impl<'m> FunctionEmitter<'_, 'm> {
         let block = region.blocks.first()?;
         let optional = collector.options.optional_sections;
 
-        // Registers: arguments, then results in op order.
+        // Registers: arguments, then results in op order. Kernel numbering
+        // (the return op is not a kernel) and producers: `producer` holds
+        // op index + 1, `ARGUMENT` for block arguments. One pass for both.
+        const ARGUMENT: u32 = u32::MAX;
         let mut register_types = Vec::new();
+        if optional {
+            register_types.reserve(block.arguments.len() + block.ops.len());
+        }
         let mut num_registers = 0u32;
-        let values = block
-            .arguments
-            .iter()
-            .chain(block.ops.iter().flat_map(|op| op.results.iter()));
-        for &value in values {
+        let mut define = |value: ValueId| {
             self.register[value.index()] = num_registers;
             num_registers += 1;
             if optional {
@@ -1059,12 +1061,9 @@ impl<'m> FunctionEmitter<'_, 'm> {
                     id => id,
                 });
             }
-        }
-
-        // Kernel numbering (the return op is not a kernel) and producers:
-        // `producer` holds op index + 1, `ARGUMENT` for block arguments.
-        const ARGUMENT: u32 = u32::MAX;
+        };
         for &argument in &block.arguments {
+            define(argument);
             self.producer[argument.index()] = ARGUMENT;
         }
         let mut kernel_of_op = Vec::with_capacity(block.ops.len());
@@ -1092,6 +1091,7 @@ impl<'m> FunctionEmitter<'_, 'm> {
                 break;
             }
             for &result in &op.results {
+                define(result);
                 self.producer[result.index()] = i as u32 + 1;
             }
         }
