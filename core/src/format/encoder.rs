@@ -264,6 +264,24 @@ struct BodyRun {
     register_types: Emitter,
 }
 
+impl BodyRun {
+    /// Per function: the bytes of its header and of its kernel list, or
+    /// `None` for a function without body.
+    fn bodies(&self) -> impl Iterator<Item = Option<(&[u8], &[u8])>> + '_ {
+        let (mut header, mut list) = (0, 0);
+        self.spans.iter().map(move |span| {
+            span.map(|(header_end, list_end)| {
+                let body = (
+                    &self.headers.bytes()[header..header_end],
+                    &self.lists.bytes()[list..list_end],
+                );
+                (header, list) = (header_end, list_end);
+                body
+            })
+        })
+    }
+}
+
 fn fail<T>(message: String) -> EncodeResult<T> {
     Err(EncodeError(message))
 }
@@ -358,28 +376,29 @@ impl<'m, F: FunctionSource> Encoder<'m, F> {
             (first, second)
         });
         let runs = [Some(first?), second.transpose()?];
-        let size: usize = runs
-            .iter()
-            .flatten()
-            .map(|run| run.headers.len() + run.lists.len() + 3 * run.spans.len())
-            .sum();
-        let mut functions = Emitter::with_capacity(size);
+        let bodies = || runs.iter().flatten().flat_map(BodyRun::bodies);
+        // The Functions section goes from the runs straight into the
+        // output (the largest section is not copied twice): its length and
+        // the offsets of the functions are computed first.
+        let mut functions_len = 0;
+        let mut function_offsets = Vec::with_capacity(count);
+        for body in bodies() {
+            function_offsets.push(functions_len as u64);
+            if let Some((header, list)) = body {
+                functions_len = (functions_len + header.len()).next_multiple_of(4) + list.len();
+            }
+        }
+        // Kernel lists are 4-byte aligned.
+        let functions_alignment = if bodies().any(|body| body.is_some()) {
+            4
+        } else {
+            1
+        };
         let mut attribute_names = Emitter::new();
         let mut register_types = Emitter::new();
         attribute_names.vbr(count as u64);
         register_types.vbr(count as u64);
-        let mut function_offsets = Vec::with_capacity(count);
         for run in runs.iter().flatten() {
-            let (mut header, mut list) = (0, 0);
-            for span in &run.spans {
-                function_offsets.push(functions.len() as u64);
-                if let &Some((header_end, list_end)) = span {
-                    functions.extend(&run.headers.bytes()[header..header_end]);
-                    functions.align(4);
-                    functions.extend(&run.lists.bytes()[list..list_end]);
-                    (header, list) = (header_end, list_end);
-                }
-            }
             attribute_names.extend(run.attribute_names.bytes());
             register_types.extend(run.register_types.bytes());
         }
@@ -405,14 +424,13 @@ impl<'m, F: FunctionSource> Encoder<'m, F> {
             &kernel_table,
             &type_table,
             &index,
-            &functions,
             &locations.strings,
             &locations.locations,
             &attribute_types,
             &attribute_names,
             &register_types,
         ];
-        let capacity = sections.iter().map(|s| s.len() + 24).sum::<usize>() + 8;
+        let capacity = sections.iter().map(|s| s.len() + 24).sum::<usize>() + functions_len + 32;
         let mut out = Emitter::with_capacity(capacity);
         out.extend(&MAGIC);
         out.byte(VERSION);
@@ -421,7 +439,20 @@ impl<'m, F: FunctionSource> Encoder<'m, F> {
         emit_section(&mut out, SectionId::Kernels, &kernel_table);
         emit_section(&mut out, SectionId::Types, &type_table);
         emit_section(&mut out, SectionId::FunctionIndex, &index);
-        emit_section(&mut out, SectionId::Functions, &functions);
+        section_header(
+            &mut out,
+            SectionId::Functions,
+            functions_len,
+            functions_alignment,
+        );
+        // The section starts aligned, so aligning `out` aligns in it.
+        let functions_start = out.len();
+        for (header, list) in bodies().flatten() {
+            out.extend(header);
+            out.align(4);
+            out.extend(list);
+        }
+        debug_assert_eq!(out.len() - functions_start, functions_len);
         if locations.concrete_count > 0 {
             emit_section(&mut out, SectionId::LocationStrings, &locations.strings);
             emit_section(&mut out, SectionId::Locations, &locations.locations);
@@ -662,9 +693,15 @@ impl<'m, F: FunctionSource> Encoder<'m, F> {
 /// `SECTION ::= id VBR(len << 1 | aligned) [alignment padding*] data`; the
 /// alignment form is used only when the data would otherwise be misaligned.
 fn emit_section(out: &mut Emitter, id: SectionId, data: &Emitter) {
+    section_header(out, id, data.len(), data.required_alignment());
+    out.extend(data.bytes());
+}
+
+/// The start of a section of `len` bytes of data that needs `alignment`,
+/// up to where the data goes.
+fn section_header(out: &mut Emitter, id: SectionId, len: usize, alignment: usize) {
     out.byte(id as u8);
-    let shifted = (data.len() as u64) << 1;
-    let alignment = data.required_alignment();
+    let shifted = (len as u64) << 1;
     if alignment > 1 && !(out.len() + vbr_len(shifted)).is_multiple_of(alignment) {
         out.vbr(shifted | 1);
         out.byte(alignment as u8);
@@ -672,7 +709,6 @@ fn emit_section(out: &mut Emitter, id: SectionId, data: &Emitter) {
     } else {
         out.vbr(shifted);
     }
-    out.extend(data.bytes());
 }
 
 #[cfg(test)]

@@ -1214,9 +1214,13 @@ impl<'m> FunctionEmitter<'_, 'm> {
             if kernel_of_op[i] == u32::MAX {
                 continue;
             }
+            // Lists are short: pushed one by one, as an `extend` call
+            // costs more than it copies.
             let words = &mut body.words;
             let start = words.len();
-            words.extend(op.operands.iter().map(|v| self.register[v.index()]));
+            for v in &op.operands {
+                words.push(self.register[v.index()]);
+            }
             let attributes_at = words.len();
             let names_start = body.names.len();
             let functions = &mut self.functions;
@@ -1252,11 +1256,17 @@ impl<'m> FunctionEmitter<'_, 'm> {
             let attributes = words.len() - attributes_at;
             words.extend_from_slice(functions);
             let function_count = functions.len() as u32;
-            words.extend(op.results.iter().map(|v| self.register[v.index()]));
-            words.extend(op.results.iter().map(|v| users_of(v).len() as u32));
+            for v in &op.results {
+                words.push(self.register[v.index()]);
+            }
+            for v in &op.results {
+                words.push(users_of(v).len() as u32);
+            }
             let users_at = words.len();
-            for result in &op.results {
-                words.extend(users_of(result).copied());
+            for v in &op.results {
+                for &user in users_of(v) {
+                    words.push(user);
+                }
             }
             let code = match last_kernel {
                 Some((name, code)) if name == op.name => code,
