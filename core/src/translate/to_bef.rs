@@ -117,7 +117,7 @@ struct FlatModule<'m> {
 
 struct FlatFunction<'m> {
     kind: FunctionKind,
-    name: String,
+    name: &'m str,
     arg_types: Vec<u32>,
     result_types: Vec<u32>,
     body: Option<FlatBody<'m>>,
@@ -172,7 +172,7 @@ impl<'m> FlatModule<'m> {
             .map(|f| format::Function {
                 body: f.body.as_ref().map(FlatBody::to_model),
                 kind: f.kind,
-                name: f.name,
+                name: f.name.to_string(),
                 arg_types: f.arg_types,
                 result_types: f.result_types,
             })
@@ -234,7 +234,7 @@ impl<'m> format::encoder::FunctionSource for FlatFunction<'m> {
         self.kind
     }
     fn name(&self) -> &str {
-        &self.name
+        self.name
     }
     fn arg_types(&self) -> &[u32] {
         &self.arg_types
@@ -377,7 +377,7 @@ fn region_key(region: &Region) -> RegionKey {
 const MIN_PARALLEL_OPS: usize = 16 << 10;
 
 struct FunctionEntry<'m> {
-    name: String,
+    name: &'m str,
     kind: FunctionKind,
     /// The op whose location the body carries and whose options (cost
     /// threshold) the stream analysis reads.
@@ -385,8 +385,6 @@ struct FunctionEntry<'m> {
     region_index: usize,
     /// `None` for native functions.
     region: Option<&'m Region>,
-    inputs: Vec<Type>,
-    results: Vec<Type>,
 }
 
 struct Collector<'m> {
@@ -611,13 +609,11 @@ impl<'m> Collector<'m> {
             self.named_functions
                 .insert(func.name(), self.functions.len() as u32);
             self.functions.push(FunctionEntry {
-                name: func.name().to_string(),
+                name: func.name(),
                 kind: FunctionKind::Native,
                 owner: op,
                 region_index: 0,
                 region: None,
-                inputs: func.inputs().to_vec(),
-                results: func.results().to_vec(),
             });
             return;
         }
@@ -689,20 +685,11 @@ impl<'m> Collector<'m> {
                 return;
             }
         };
-        let inputs: Vec<Type> = block
-            .arguments
-            .iter()
-            .map(|a| self.module.values[a.index()].ty.clone())
-            .collect();
         for &argument in &block.arguments {
             self.add_value_type(argument);
         }
-        let results = match block.ops.last() {
-            Some(last) if last.name == RETURN_OP => last
-                .operands
-                .iter()
-                .map(|v| self.module.values[v.index()].ty.clone())
-                .collect(),
+        match block.ops.last() {
+            Some(last) if last.name == RETURN_OP => {}
             Some(last) => {
                 self.error(&last.location, "all functions need to have a tfrt.return");
                 return;
@@ -716,13 +703,11 @@ impl<'m> Collector<'m> {
         self.region_functions.insert(region_key(region), index);
         self.named_functions.insert(name, index);
         self.functions.push(FunctionEntry {
-            name: name.to_string(),
+            name,
             kind,
             owner,
             region_index,
             region: Some(region),
-            inputs,
-            results,
         });
     }
 
@@ -912,6 +897,33 @@ impl<'m> Collector<'m> {
         })
     }
 
+    /// The type indices of a function's arguments and results. A region's
+    /// are its block's arguments and returned values (collection made sure
+    /// it ends in a return), whose types collection recorded.
+    fn signature(&self, entry: &FunctionEntry<'m>) -> (Vec<u32>, Vec<u32>) {
+        let types = |values: &[ValueId]| values.iter().map(|&v| self.value_type_index(v)).collect();
+        match entry.region.and_then(|r| r.blocks.first()) {
+            Some(block) => {
+                let returned = block.ops.last().map_or(&[][..], |ret| &ret.operands);
+                (types(&block.arguments), types(returned))
+            }
+            None => {
+                let func = Func::new(entry.owner).expect("native functions are func ops");
+                let types = |types: &[Type]| types.iter().map(|t| self.type_index(t)).collect();
+                (types(func.inputs()), types(func.results()))
+            }
+        }
+    }
+
+    /// The type index of `value`'s type: recorded by collection for every
+    /// value it saw, so rarely hashed.
+    fn value_type_index(&self, value: ValueId) -> u32 {
+        match self.value_type[value.index()] {
+            u32::MAX => self.type_index(&self.module.values[value.index()].ty),
+            id => id,
+        }
+    }
+
     /// The model functions of `entries`, and the errors their bodies gave.
     fn emit_functions(
         &self,
@@ -931,11 +943,12 @@ impl<'m> Collector<'m> {
                 Some(region) => emitter.body(entry, region),
                 None => None,
             };
+            let (arg_types, result_types) = self.signature(entry);
             functions.push(FlatFunction {
                 kind: entry.kind,
-                name: entry.name.clone(),
-                arg_types: entry.inputs.iter().map(|t| self.type_index(t)).collect(),
-                result_types: entry.results.iter().map(|t| self.type_index(t)).collect(),
+                name: entry.name,
+                arg_types,
+                result_types,
                 body,
             });
         }
@@ -1056,10 +1069,7 @@ impl<'m> FunctionEmitter<'_, 'm> {
             self.register[value.index()] = num_registers;
             num_registers += 1;
             if optional {
-                register_types.push(match collector.value_type[value.index()] {
-                    u32::MAX => collector.type_index(&module.values[value.index()].ty),
-                    id => id,
-                });
+                register_types.push(collector.value_type_index(value));
             }
         };
         for &argument in &block.arguments {
