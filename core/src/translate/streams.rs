@@ -377,6 +377,25 @@ impl Analysis {
         }
         let threshold = self.options.cost_threshold;
         let upper = self.options.upper_cost_threshold;
+        if !self.merges {
+            // No stream is cheap, so nothing below merges: the node joins
+            // the child stream the loop below would pick.
+            let mut max_cost = 0;
+            let mut max_stream = None;
+            for i in 0..users {
+                let stream = self.stream[self.scheduled_users.get(node, i)];
+                let cost = self.streams[stream].cost;
+                if joinable(upper, cost, max_cost) {
+                    max_cost = cost;
+                    max_stream = Some(stream);
+                }
+            }
+            match max_stream {
+                None => self.new_stream(node),
+                Some(stream) => self.assign(node, stream),
+            }
+            return;
+        }
         // A buffer reused from node to node.
         let mut children = std::mem::take(&mut self.children);
         children.clear();
@@ -396,7 +415,7 @@ impl Analysis {
         let mut max_cost = 0;
         let mut max_stream: Option<usize> = None;
         let mut consider = |cost: i64, stream: usize, max_cost: &mut i64| {
-            if (upper < 0 || cost < upper) && *max_cost < cost {
+            if joinable(upper, cost, *max_cost) {
                 *max_cost = cost;
                 max_stream = Some(stream);
             }
@@ -433,6 +452,13 @@ impl Analysis {
             }
         }
     }
+}
+
+/// Whether a node may join a child stream costing `cost` rather than the
+/// best one so far (costing `max_cost`): the most expensive one below the
+/// upper threshold (`upper`, negative: none), the first on ties.
+fn joinable(upper: i64, cost: i64, max_cost: i64) -> bool {
+    (upper < 0 || cost < upper) && max_cost < cost
 }
 
 #[cfg(test)]

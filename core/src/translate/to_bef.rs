@@ -1032,8 +1032,9 @@ struct FunctionEmitter<'c, 'm> {
 /// Stream options of a block: the function's own attributes first, then the
 /// module's (`GetOptionAttribute` in the reference).
 fn stream_options(module: &Module, owner: &Op) -> StreamOptions {
+    let func = Func::new(owner);
     let lookup = |name: &str| {
-        let from_func = Func::new(owner).and_then(|f| f.op.attribute(name));
+        let from_func = func.and_then(|f| f.op.attribute(name));
         from_func.or_else(|| module.op.attribute(name))
     };
     let mut options = StreamOptions::default();
