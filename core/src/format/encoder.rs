@@ -12,7 +12,7 @@ use super::constants::{MAGIC, PSEUDO_KERNEL_LOCATION, SectionId, VERSION};
 use super::emitter::{Emitter, vbr_len};
 use super::error::{EncodeError, EncodeResult};
 use super::location::Location;
-use super::location::LocationEmitter;
+use super::location::{LocationEmitter, LocationTree};
 use super::model::{Body, Function, Kernel, KernelLocation, Module};
 
 /// Encodes `module`. Deterministic: the same module gives the same bytes.
@@ -66,15 +66,17 @@ pub(crate) trait FunctionSource: Sync {
 
 /// A function body as the encoder reads it.
 pub(crate) trait BodySource {
-    fn location(&self) -> Option<&Location>;
+    /// How locations are kept: the model's, or the IR's (written without
+    /// a conversion per kernel).
+    type Location: LocationTree;
+    fn location(&self) -> Option<&Self::Location>;
     fn num_registers(&self) -> u32;
     /// Empty unless optional sections are written.
     fn register_types(&self) -> &[u32];
     fn results(&self) -> &[u32];
     fn kernel_count(&self) -> usize;
     fn kernel(&self, index: usize) -> KernelRef<'_>;
-    /// `kernel(index).location`, for the walks that need no more.
-    fn kernel_location(&self, index: usize) -> &KernelLocation;
+    fn kernel_location(&self, index: usize) -> KernelPlace<'_, Self::Location>;
     /// The attribute names of every kernel, kernel after kernel.
     fn attribute_names(&self) -> impl Iterator<Item = &str>;
     /// The argument registers of every kernel, kernel after kernel.
@@ -95,7 +97,6 @@ pub(crate) trait BodySource {
 /// One kernel of a body, borrowed.
 pub(crate) struct KernelRef<'a> {
     pub code: u32,
-    pub location: &'a KernelLocation,
     pub args: &'a [u32],
     pub attributes: &'a [u32],
     pub attribute_names: Names<'a>,
@@ -103,6 +104,16 @@ pub(crate) struct KernelRef<'a> {
     pub results: &'a [u32],
     pub used_by: UsedBy<'a>,
     pub stream_id: u64,
+}
+
+/// A kernel's location as a body holds it.
+pub(crate) enum KernelPlace<'a, L> {
+    /// The pseudo kernel's fixed `0xCDCDCDCD`.
+    Pseudo,
+    /// A virtual offset.
+    Virtual,
+    /// A location, or a virtual offset when BEF cannot write it.
+    At(&'a L),
 }
 
 /// A kernel's attribute names.
@@ -164,6 +175,7 @@ impl FunctionSource for Function {
 }
 
 impl BodySource for Body {
+    type Location = Location;
     fn location(&self) -> Option<&Location> {
         self.location.as_ref()
     }
@@ -179,8 +191,12 @@ impl BodySource for Body {
     fn kernel_count(&self) -> usize {
         self.kernels.len()
     }
-    fn kernel_location(&self, index: usize) -> &KernelLocation {
-        &self.kernels[index].location
+    fn kernel_location(&self, index: usize) -> KernelPlace<'_, Location> {
+        match &self.kernels[index].location {
+            KernelLocation::Pseudo => KernelPlace::Pseudo,
+            KernelLocation::Virtual => KernelPlace::Virtual,
+            KernelLocation::At(location) => KernelPlace::At(location),
+        }
     }
     fn attribute_names(&self) -> impl Iterator<Item = &str> {
         (self.kernels.iter()).flat_map(|k| k.attribute_names.iter().map(String::as_str))
@@ -192,7 +208,6 @@ impl BodySource for Body {
         let kernel: &Kernel = &self.kernels[index];
         KernelRef {
             code: kernel.code,
-            location: &kernel.location,
             args: &kernel.args,
             attributes: &kernel.attributes,
             attribute_names: Names::Owned(&kernel.attribute_names),
@@ -502,9 +517,11 @@ impl<'m, F: FunctionSource> Encoder<'m, F> {
             places.push(locations.op_location(body.location()));
             places.extend((0..body.kernel_count()).map(
                 |index| match body.kernel_location(index) {
-                    KernelLocation::Pseudo => u64::from(PSEUDO_KERNEL_LOCATION),
-                    KernelLocation::Virtual => locations.op_location(None),
-                    KernelLocation::At(location) => locations.op_location(Some(location)),
+                    KernelPlace::Pseudo => u64::from(PSEUDO_KERNEL_LOCATION),
+                    KernelPlace::Virtual => {
+                        locations.op_location::<<F::Body as BodySource>::Location>(None)
+                    }
+                    KernelPlace::At(location) => locations.op_location(Some(location)),
                 },
             ));
         }

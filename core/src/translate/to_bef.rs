@@ -8,10 +8,7 @@ use rustc_hash::FxHashMap as HashMap;
 use super::attributes::{self, Unsupported};
 use super::streams::{self, StreamOp, StreamOptions};
 use super::{ROOT_STREAM_IDS_ATTRIBUTE, STREAM_ID_ATTRIBUTE, is_skipped_attribute};
-use crate::format::{
-    self, Attribute as BefAttribute, Body, FunctionKind, Kernel, KernelLocation,
-    Location as BefLocation,
-};
+use crate::format::{self, Attribute as BefAttribute, Body, FunctionKind, Kernel, KernelLocation};
 use crate::ir::{
     Attribute, Block, Diagnostic, Func, FuncKind, Location, Module, Op, Region, Type, ValueId,
 };
@@ -126,13 +123,12 @@ struct FlatFunction<'m> {
 /// A body whose kernels' lists live in `words` and attribute names in
 /// `names`.
 struct FlatBody<'m> {
-    location: Option<BefLocation>,
+    /// The IR's locations, converted only as the encoder writes them.
+    location: &'m Location,
     num_registers: u32,
     register_types: Vec<u32>,
     results: Vec<u32>,
-    kernels: Vec<FlatKernel>,
-    /// Per kernel.
-    locations: Vec<KernelLocation>,
+    kernels: Vec<FlatKernel<'m>>,
     words: Vec<u32>,
     names: Vec<&'m str>,
 }
@@ -140,7 +136,9 @@ struct FlatBody<'m> {
 /// A kernel of a `FlatBody`: from `start` in `words`, its arguments,
 /// attributes, functions, results, the user count of each result and the
 /// users; from `names_start`, `names` attribute names.
-struct FlatKernel {
+struct FlatKernel<'m> {
+    /// `None` for the pseudo kernel.
+    location: Option<&'m Location>,
     code: u32,
     stream_id: u64,
     start: u32,
@@ -190,7 +188,7 @@ impl<'m> FlatModule<'m> {
 
 impl FlatBody<'_> {
     fn to_model(&self) -> Body {
-        use format::encoder::{BodySource, UsedBy};
+        use format::encoder::{BodySource, KernelPlace, UsedBy};
         let kernels = (0..self.kernels.len())
             .map(|index| {
                 let k = self.kernel(index);
@@ -205,9 +203,17 @@ impl FlatBody<'_> {
                         .collect(),
                     UsedBy::Lists(lists) => lists.to_vec(),
                 };
+                let location = match self.kernel_location(index) {
+                    KernelPlace::Pseudo => KernelLocation::Pseudo,
+                    KernelPlace::Virtual => KernelLocation::Virtual,
+                    KernelPlace::At(location) => match format::location::to_model(location) {
+                        Some(location) => KernelLocation::At(location),
+                        None => KernelLocation::Virtual,
+                    },
+                };
                 Kernel {
                     code: k.code,
-                    location: k.location.clone(),
+                    location,
                     args: k.args.to_vec(),
                     attributes: k.attributes.to_vec(),
                     attribute_names: k.attribute_names.iter().map(str::to_string).collect(),
@@ -219,7 +225,7 @@ impl FlatBody<'_> {
             })
             .collect();
         Body {
-            location: self.location.clone(),
+            location: format::location::to_model(self.location),
             num_registers: self.num_registers,
             register_types: self.register_types.clone(),
             kernels,
@@ -248,8 +254,9 @@ impl<'m> format::encoder::FunctionSource for FlatFunction<'m> {
 }
 
 impl format::encoder::BodySource for FlatBody<'_> {
-    fn location(&self) -> Option<&BefLocation> {
-        self.location.as_ref()
+    type Location = Location;
+    fn location(&self) -> Option<&Location> {
+        Some(self.location)
     }
     fn num_registers(&self) -> u32 {
         self.num_registers
@@ -263,8 +270,11 @@ impl format::encoder::BodySource for FlatBody<'_> {
     fn kernel_count(&self) -> usize {
         self.kernels.len()
     }
-    fn kernel_location(&self, index: usize) -> &KernelLocation {
-        &self.locations[index]
+    fn kernel_location(&self, index: usize) -> format::encoder::KernelPlace<'_, Location> {
+        match self.kernels[index].location {
+            Some(location) => format::encoder::KernelPlace::At(location),
+            None => format::encoder::KernelPlace::Pseudo,
+        }
     }
     fn attribute_names(&self) -> impl Iterator<Item = &str> {
         self.names.iter().copied()
@@ -289,7 +299,6 @@ impl format::encoder::BodySource for FlatBody<'_> {
         let names = k.names_start as usize;
         format::encoder::KernelRef {
             code: k.code,
-            location: &self.locations[index],
             args: &words[args..attributes],
             attributes: &words[attributes..functions],
             attribute_names: format::encoder::Names::Borrowed(
@@ -985,35 +994,24 @@ fn record_value_regions(root: &Op, parent: ParentRegion, out: &mut [Option<Paren
     }
 }
 
-/// A location BEF can write (`BefLocationEmitter::IsSupportedLocation`),
-/// or `None` for one it replaces by a virtual offset.
-pub(super) fn to_bef_location(location: &Location) -> Option<BefLocation> {
-    Some(match location {
-        Location::Unknown => BefLocation::Unknown,
-        Location::FileLineCol { file, line, column } => BefLocation::FileLineCol {
-            file: file.clone(),
-            line: u64::from(*line),
-            column: u64::from(*column),
-        },
-        Location::Name { name, child } => BefLocation::Name {
-            name: name.clone(),
-            child: Box::new(to_bef_location(child).unwrap_or(BefLocation::Unknown)),
-        },
-        // BEF has no ranges: a virtual offset stands in for one.
-        Location::FileRange { .. } => return None,
-        Location::CallSite { callee, caller } => BefLocation::CallSite {
-            callee: Box::new(to_bef_location(callee)?),
-            caller: Box::new(to_bef_location(caller)?),
-        },
-        Location::Fused { locations, .. } => {
-            let supported: Vec<BefLocation> =
-                locations.iter().filter_map(to_bef_location).collect();
-            if supported.is_empty() {
-                return None;
-            }
-            BefLocation::Fused(supported)
+/// The IR's locations as BEF writes them; file ranges it cannot (a
+/// virtual offset stands in for one).
+impl format::location::LocationTree for Location {
+    fn node(&self) -> format::location::Node<'_, Self> {
+        use format::location::Node;
+        match self {
+            Location::Unknown => Node::Unknown,
+            Location::FileLineCol { file, line, column } => Node::FileLineCol {
+                file,
+                line: u64::from(*line),
+                column: u64::from(*column),
+            },
+            Location::Name { name, child } => Node::Name { name, child },
+            Location::FileRange { .. } => Node::Unsupported,
+            Location::CallSite { callee, caller } => Node::CallSite { callee, caller },
+            Location::Fused { locations, .. } => Node::Fused(locations),
         }
-    })
+    }
 }
 
 struct FunctionEmitter<'c, 'm> {
@@ -1165,7 +1163,7 @@ impl<'m> FunctionEmitter<'_, 'm> {
         // user per operand, about.
         let operands: usize = block.ops.iter().map(|op| op.operands.len()).sum();
         let mut body = FlatBody {
-            location: to_bef_location(&entry.owner.location),
+            location: &entry.owner.location,
             num_registers,
             register_types,
             results: return_op
@@ -1177,7 +1175,6 @@ impl<'m> FunctionEmitter<'_, 'm> {
                 })
                 .unwrap_or_default(),
             kernels: Vec::with_capacity(kernel_count),
-            locations: Vec::with_capacity(kernel_count),
             words: Vec::with_capacity(2 * operands + 3 * num_registers as usize + 4),
             names: Vec::new(),
         };
@@ -1205,6 +1202,7 @@ impl<'m> FunctionEmitter<'_, 'm> {
             words.extend(users_of(argument).copied());
         }
         body.kernels.push(FlatKernel {
+            location: None,
             code: format::constants::PSEUDO_KERNEL_CODE,
             stream_id: root_override.unwrap_or(streams.root),
             start: 0,
@@ -1216,7 +1214,6 @@ impl<'m> FunctionEmitter<'_, 'm> {
             names_start: 0,
             names: 0,
         });
-        body.locations.push(KernelLocation::Pseudo);
 
         // The kernel name looked up last and its code: runs of one kernel
         // are common, and comparing is cheaper than hashing.
@@ -1295,6 +1292,7 @@ impl<'m> FunctionEmitter<'_, 'm> {
                 _ => streams.ops[i],
             };
             body.kernels.push(FlatKernel {
+                location: Some(&op.location),
                 code,
                 stream_id,
                 start: start as u32,
@@ -1305,10 +1303,6 @@ impl<'m> FunctionEmitter<'_, 'm> {
                 users: (words.len() - users_at) as u32,
                 names_start: names_start as u32,
                 names: (body.names.len() - names_start) as u32,
-            });
-            body.locations.push(match to_bef_location(&op.location) {
-                Some(location) => KernelLocation::At(location),
-                None => KernelLocation::Virtual,
             });
         }
         Some(body)
@@ -1413,5 +1407,55 @@ mod tests {
             }
         }
         assert!(compared > 20, "only {compared} programs compared");
+    }
+
+    /// IR locations written directly give the bytes of their model
+    /// conversion, file ranges (which BEF cannot write) included.
+    #[test]
+    fn ir_locations_are_written_as_their_model() {
+        use format::location::{LocationEmitter, to_model};
+        let at = |line| Location::file_line_col("a.mlir", line, 1);
+        let range = || Location::FileRange {
+            file: "a.mlir".into(),
+            start_line: 1,
+            start_column: 2,
+            end_line: 3,
+            end_column: 4,
+        };
+        let name = |name: &str, child| Location::Name {
+            name: name.into(),
+            child: Box::new(child),
+        };
+        let call = |callee, caller| Location::CallSite {
+            callee: Box::new(callee),
+            caller: Box::new(caller),
+        };
+        let fused = |locations| Location::Fused {
+            locations,
+            metadata: None,
+        };
+        let cases = [
+            at(1),
+            range(),
+            name("n", range()),
+            name("m", call(at(2), range())),
+            call(name("unwritten", at(3)), range()),
+            call(at(4), name("c", range())),
+            fused(vec![range(), at(5), name("f", fused(vec![range()]))]),
+            fused(vec![range(), call(range(), at(6))]),
+            Location::Unknown,
+        ];
+        let mut direct = LocationEmitter::new();
+        let mut converted = LocationEmitter::new();
+        for location in &cases {
+            assert_eq!(
+                direct.op_location(Some(location)),
+                converted.op_location(to_model(location).as_ref()),
+                "{location:?}"
+            );
+        }
+        assert_eq!(direct.locations.bytes(), converted.locations.bytes());
+        assert_eq!(direct.strings.bytes(), converted.strings.bytes());
+        assert_eq!(direct.concrete_count, converted.concrete_count);
     }
 }
