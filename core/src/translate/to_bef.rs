@@ -3,6 +3,8 @@
 //! names, types, functions and attributes in first-seen order, and
 //! reporting every encoder restriction), then emit each function body.
 
+use std::ops::Range;
+
 use rustc_hash::FxHashMap as HashMap;
 
 use super::attributes::{self, Unsupported};
@@ -944,6 +946,7 @@ impl<'m> Collector<'m> {
             producer: vec![0; self.module.values.len()],
             errors: Vec::new(),
             functions: Vec::new(),
+            users: Vec::new(),
             streams: streams::Scratch::default(),
         };
         let mut functions = Vec::with_capacity(entries.len());
@@ -1023,6 +1026,9 @@ struct FunctionEmitter<'c, 'm> {
     errors: Vec<Diagnostic>,
     /// Scratch for a kernel's function list.
     functions: Vec<u32>,
+    /// Per register of the function being emitted: its number of users,
+    /// then where its next user goes (see `make_room_for_users`).
+    users: Vec<u32>,
     /// Buffers of the stream analysis, kept from function to function.
     streams: streams::Scratch,
 }
@@ -1056,23 +1062,25 @@ impl<'m> FunctionEmitter<'_, 'm> {
         let optional = collector.options.optional_sections;
 
         // Registers: arguments, then results in op order. Kernel numbering
-        // (the return op is not a kernel) and producers: `producer` holds
-        // op index + 1, `ARGUMENT` for block arguments. One pass for both.
+        // (the return op is not a kernel), producers (`producer` holds op
+        // index + 1, `ARGUMENT` for block arguments) and the number of
+        // kernels using each register. One pass for all.
         const ARGUMENT: u32 = u32::MAX;
         let mut register_types = Vec::new();
         if optional {
             register_types.reserve(block.arguments.len() + block.ops.len());
         }
-        let mut num_registers = 0u32;
-        let mut define = |value: ValueId| {
-            self.register[value.index()] = num_registers;
-            num_registers += 1;
+        let users = &mut self.users;
+        users.clear();
+        let mut define = |register: &mut [u32], users: &mut Vec<u32>, value: ValueId| {
+            register[value.index()] = users.len() as u32;
+            users.push(0);
             if optional {
                 register_types.push(collector.value_type_index(value));
             }
         };
         for &argument in &block.arguments {
-            define(argument);
+            define(&mut self.register, users, argument);
             self.producer[argument.index()] = ARGUMENT;
         }
         let mut kernel_of_op = Vec::with_capacity(block.ops.len());
@@ -1099,11 +1107,17 @@ impl<'m> FunctionEmitter<'_, 'm> {
                 ));
                 break;
             }
+            if return_op.is_none() {
+                for v in &op.operands {
+                    users[self.register[v.index()] as usize] += 1;
+                }
+            }
             for &result in &op.results {
-                define(result);
+                define(&mut self.register, users, result);
                 self.producer[result.index()] = i as u32 + 1;
             }
         }
+        let num_registers = users.len() as u32;
         if let Some(diagnostic) = failed {
             self.errors.push(diagnostic);
             return None;
@@ -1111,36 +1125,6 @@ impl<'m> FunctionEmitter<'_, 'm> {
         let producer_of = |producer: &[u32], v: &ValueId| match producer[v.index()] {
             ARGUMENT | 0 => None,
             p => Some(p as usize - 1),
-        };
-
-        // Uses per register in MLIR use-list order (newest first), laid
-        // out in one array: `user_start[r]..user_start[r + 1]`.
-        let mut user_start = vec![0u32; num_registers as usize + 2];
-        for (op, &kernel) in block.ops.iter().zip(&kernel_of_op) {
-            if kernel != u32::MAX {
-                for v in &op.operands {
-                    user_start[self.register[v.index()] as usize + 2] += 1;
-                }
-            }
-        }
-        for r in 2..user_start.len() {
-            user_start[r] += user_start[r - 1];
-        }
-        let mut user_list = vec![0u32; user_start[num_registers as usize + 1] as usize];
-        for (op, &kernel) in block.ops.iter().zip(&kernel_of_op) {
-            if kernel != u32::MAX {
-                for v in &op.operands {
-                    let slot = &mut user_start[self.register[v.index()] as usize + 1];
-                    user_list[*slot as usize] = kernel;
-                    *slot += 1;
-                }
-            }
-        }
-        let users_of = |value: &ValueId| {
-            let r = self.register[value.index()] as usize;
-            user_list[user_start[r] as usize..user_start[r + 1] as usize]
-                .iter()
-                .rev()
         };
 
         // Streams.
@@ -1187,7 +1171,8 @@ impl<'m> FunctionEmitter<'_, 'm> {
         words.extend(0..num_args);
         let count_at = words.len();
         words.push(0);
-        words.extend(block.arguments.iter().map(|a| users_of(a).len() as u32));
+        let users = &mut self.users;
+        words.extend((0..num_args).map(|r| users[r as usize]));
         let users_at = words.len();
         words.extend(
             block
@@ -1198,9 +1183,7 @@ impl<'m> FunctionEmitter<'_, 'm> {
                 .map(|(_, &k)| k),
         );
         words[count_at] = (words.len() - users_at) as u32;
-        for argument in &block.arguments {
-            words.extend(users_of(argument).copied());
-        }
+        make_room_for_users(words, users, 1..1 + num_args);
         body.kernels.push(FlatKernel {
             location: None,
             code: format::constants::PSEUDO_KERNEL_CODE,
@@ -1219,7 +1202,8 @@ impl<'m> FunctionEmitter<'_, 'm> {
         // are common, and comparing is cheaper than hashing.
         let mut last_kernel: Option<(&str, u32)> = None;
         for (i, op) in block.ops.iter().enumerate() {
-            if kernel_of_op[i] == u32::MAX {
+            let kernel = kernel_of_op[i];
+            if kernel == u32::MAX {
                 continue;
             }
             // Lists are short: pushed one by one, as an `extend` call
@@ -1227,7 +1211,11 @@ impl<'m> FunctionEmitter<'_, 'm> {
             let words = &mut body.words;
             let start = words.len();
             for v in &op.operands {
-                words.push(self.register[v.index()]);
+                let r = self.register[v.index()] as usize;
+                words.push(r as u32);
+                // A user of `r`, in the room its producer left.
+                users[r] -= 1;
+                words[users[r] as usize] = kernel;
             }
             let attributes_at = words.len();
             let names_start = body.names.len();
@@ -1264,18 +1252,19 @@ impl<'m> FunctionEmitter<'_, 'm> {
             let attributes = words.len() - attributes_at;
             words.extend_from_slice(functions);
             let function_count = functions.len() as u32;
+            let results_at = words.len() as u32;
             for v in &op.results {
                 words.push(self.register[v.index()]);
             }
             for v in &op.results {
-                words.push(users_of(v).len() as u32);
+                words.push(users[self.register[v.index()] as usize]);
             }
             let users_at = words.len();
-            for v in &op.results {
-                for &user in users_of(v) {
-                    words.push(user);
-                }
-            }
+            make_room_for_users(
+                words,
+                users,
+                results_at..results_at + op.results.len() as u32,
+            );
             let code = match last_kernel {
                 Some((name, code)) if name == op.name => code,
                 _ => {
@@ -1307,6 +1296,21 @@ impl<'m> FunctionEmitter<'_, 'm> {
         }
         Some(body)
     }
+}
+
+/// Leaves room after `words` for the users of the registers numbered by
+/// `words[results]` and makes `users[r]`, the number of users of register
+/// `r`, the end of its room: the kernels using `r` fill it from there
+/// backwards as they are written, which gives MLIR's use-list order (newest
+/// first).
+fn make_room_for_users(words: &mut Vec<u32>, users: &mut [u32], results: Range<u32>) {
+    let mut end = words.len() as u32;
+    for i in results {
+        let r = words[i as usize] as usize;
+        end += users[r];
+        users[r] = end;
+    }
+    words.resize(end as usize, 0);
 }
 
 /// Runs the stream analysis over `block`; `producer` gives the index of
