@@ -1221,27 +1221,31 @@ impl<'m> FunctionEmitter<'_, 'm> {
             let names_start = body.names.len();
             let functions = &mut self.functions;
             functions.clear();
-            for (name, value) in op.all_attributes() {
-                if is_skipped_attribute(name) {
-                    continue;
-                }
-                match value {
-                    Attribute::SymbolRef { root, .. } => {
-                        functions.push(collector.named_functions[root.as_str()]);
+            // Most kernels have no attributes: not worth setting up the
+            // merged walk for.
+            if !op.attributes.is_empty() || op.properties.is_some() {
+                for (name, value) in op.all_attributes() {
+                    if is_skipped_attribute(name) {
+                        continue;
                     }
-                    Attribute::Array(elements)
-                        if matches!(elements.first(), Some(Attribute::SymbolRef { .. })) =>
-                    {
-                        for element in elements {
-                            if let Attribute::SymbolRef { root, .. } = element {
-                                functions.push(collector.named_functions[root.as_str()]);
+                    match value {
+                        Attribute::SymbolRef { root, .. } => {
+                            functions.push(collector.named_functions[root.as_str()]);
+                        }
+                        Attribute::Array(elements)
+                            if matches!(elements.first(), Some(Attribute::SymbolRef { .. })) =>
+                        {
+                            for element in elements {
+                                if let Attribute::SymbolRef { root, .. } = element {
+                                    functions.push(collector.named_functions[root.as_str()]);
+                                }
                             }
                         }
-                    }
-                    _ => {
-                        words.push(collector.attribute_ids[canonical(value).as_ref()]);
-                        if optional {
-                            body.names.push(name.as_str());
+                        _ => {
+                            words.push(collector.attribute_ids[canonical(value).as_ref()]);
+                            if optional {
+                                body.names.push(name.as_str());
+                            }
                         }
                     }
                 }
