@@ -143,9 +143,20 @@ impl Emitter {
     /// `u32` for each of `values`, aligned once.
     #[inline]
     pub fn u32s(&mut self, values: &[u32]) {
+        self.u32_runs(&[values]);
+    }
+
+    /// `u32s` of each run in turn, aligned and grown once (a kernel's
+    /// words come in several arrays).
+    #[inline]
+    pub fn u32_runs(&mut self, runs: &[&[u32]]) {
         self.align(4);
-        for value in values {
-            self.bytes.extend_from_slice(&value.to_le_bytes());
+        self.bytes
+            .reserve(4 * runs.iter().map(|run| run.len()).sum::<usize>());
+        for run in runs {
+            for value in *run {
+                self.bytes.extend_from_slice(&value.to_le_bytes());
+            }
         }
     }
 

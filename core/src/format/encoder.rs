@@ -12,7 +12,7 @@ use super::constants::{MAGIC, PSEUDO_KERNEL_LOCATION, SectionId, VERSION};
 use super::emitter::{Emitter, vbr_len};
 use super::error::{EncodeError, EncodeResult};
 use super::location::Location;
-use super::location::LocationEmitter;
+use super::location::{LocationEmitter, LocationTree};
 use super::model::{Body, Function, Kernel, KernelLocation, Module};
 
 /// Encodes `module`. Deterministic: the same module gives the same bytes.
@@ -66,15 +66,17 @@ pub(crate) trait FunctionSource: Sync {
 
 /// A function body as the encoder reads it.
 pub(crate) trait BodySource {
-    fn location(&self) -> Option<&Location>;
+    /// How locations are kept: the model's, or the IR's (written without
+    /// a conversion per kernel).
+    type Location: LocationTree;
+    fn location(&self) -> Option<&Self::Location>;
     fn num_registers(&self) -> u32;
     /// Empty unless optional sections are written.
     fn register_types(&self) -> &[u32];
     fn results(&self) -> &[u32];
     fn kernel_count(&self) -> usize;
     fn kernel(&self, index: usize) -> KernelRef<'_>;
-    /// `kernel(index).location`, for the walks that need no more.
-    fn kernel_location(&self, index: usize) -> &KernelLocation;
+    fn kernel_location(&self, index: usize) -> KernelPlace<'_, Self::Location>;
     /// The attribute names of every kernel, kernel after kernel.
     fn attribute_names(&self) -> impl Iterator<Item = &str>;
     /// The argument registers of every kernel, kernel after kernel.
@@ -95,7 +97,6 @@ pub(crate) trait BodySource {
 /// One kernel of a body, borrowed.
 pub(crate) struct KernelRef<'a> {
     pub code: u32,
-    pub location: &'a KernelLocation,
     pub args: &'a [u32],
     pub attributes: &'a [u32],
     pub attribute_names: Names<'a>,
@@ -103,6 +104,16 @@ pub(crate) struct KernelRef<'a> {
     pub results: &'a [u32],
     pub used_by: UsedBy<'a>,
     pub stream_id: u64,
+}
+
+/// A kernel's location as a body holds it.
+pub(crate) enum KernelPlace<'a, L> {
+    /// The pseudo kernel's fixed `0xCDCDCDCD`.
+    Pseudo,
+    /// A virtual offset.
+    Virtual,
+    /// A location, or a virtual offset when BEF cannot write it.
+    At(&'a L),
 }
 
 /// A kernel's attribute names.
@@ -164,6 +175,7 @@ impl FunctionSource for Function {
 }
 
 impl BodySource for Body {
+    type Location = Location;
     fn location(&self) -> Option<&Location> {
         self.location.as_ref()
     }
@@ -179,8 +191,12 @@ impl BodySource for Body {
     fn kernel_count(&self) -> usize {
         self.kernels.len()
     }
-    fn kernel_location(&self, index: usize) -> &KernelLocation {
-        &self.kernels[index].location
+    fn kernel_location(&self, index: usize) -> KernelPlace<'_, Location> {
+        match &self.kernels[index].location {
+            KernelLocation::Pseudo => KernelPlace::Pseudo,
+            KernelLocation::Virtual => KernelPlace::Virtual,
+            KernelLocation::At(location) => KernelPlace::At(location),
+        }
     }
     fn attribute_names(&self) -> impl Iterator<Item = &str> {
         (self.kernels.iter()).flat_map(|k| k.attribute_names.iter().map(String::as_str))
@@ -192,7 +208,6 @@ impl BodySource for Body {
         let kernel: &Kernel = &self.kernels[index];
         KernelRef {
             code: kernel.code,
-            location: &kernel.location,
             args: &kernel.args,
             attributes: &kernel.attributes,
             attribute_names: Names::Owned(&kernel.attribute_names),
@@ -262,6 +277,24 @@ struct BodyRun {
     lists: Emitter,
     attribute_names: Emitter,
     register_types: Emitter,
+}
+
+impl BodyRun {
+    /// Per function: the bytes of its header and of its kernel list, or
+    /// `None` for a function without body.
+    fn bodies(&self) -> impl Iterator<Item = Option<(&[u8], &[u8])>> + '_ {
+        let (mut header, mut list) = (0, 0);
+        self.spans.iter().map(move |span| {
+            span.map(|(header_end, list_end)| {
+                let body = (
+                    &self.headers.bytes()[header..header_end],
+                    &self.lists.bytes()[list..list_end],
+                );
+                (header, list) = (header_end, list_end);
+                body
+            })
+        })
+    }
 }
 
 fn fail<T>(message: String) -> EncodeResult<T> {
@@ -358,28 +391,29 @@ impl<'m, F: FunctionSource> Encoder<'m, F> {
             (first, second)
         });
         let runs = [Some(first?), second.transpose()?];
-        let size: usize = runs
-            .iter()
-            .flatten()
-            .map(|run| run.headers.len() + run.lists.len() + 3 * run.spans.len())
-            .sum();
-        let mut functions = Emitter::with_capacity(size);
+        let bodies = || runs.iter().flatten().flat_map(BodyRun::bodies);
+        // The Functions section goes from the runs straight into the
+        // output (the largest section is not copied twice): its length and
+        // the offsets of the functions are computed first.
+        let mut functions_len = 0;
+        let mut function_offsets = Vec::with_capacity(count);
+        for body in bodies() {
+            function_offsets.push(functions_len as u64);
+            if let Some((header, list)) = body {
+                functions_len = (functions_len + header.len()).next_multiple_of(4) + list.len();
+            }
+        }
+        // Kernel lists are 4-byte aligned.
+        let functions_alignment = if bodies().any(|body| body.is_some()) {
+            4
+        } else {
+            1
+        };
         let mut attribute_names = Emitter::new();
         let mut register_types = Emitter::new();
         attribute_names.vbr(count as u64);
         register_types.vbr(count as u64);
-        let mut function_offsets = Vec::with_capacity(count);
         for run in runs.iter().flatten() {
-            let (mut header, mut list) = (0, 0);
-            for span in &run.spans {
-                function_offsets.push(functions.len() as u64);
-                if let &Some((header_end, list_end)) = span {
-                    functions.extend(&run.headers.bytes()[header..header_end]);
-                    functions.align(4);
-                    functions.extend(&run.lists.bytes()[list..list_end]);
-                    (header, list) = (header_end, list_end);
-                }
-            }
             attribute_names.extend(run.attribute_names.bytes());
             register_types.extend(run.register_types.bytes());
         }
@@ -405,14 +439,13 @@ impl<'m, F: FunctionSource> Encoder<'m, F> {
             &kernel_table,
             &type_table,
             &index,
-            &functions,
             &locations.strings,
             &locations.locations,
             &attribute_types,
             &attribute_names,
             &register_types,
         ];
-        let capacity = sections.iter().map(|s| s.len() + 24).sum::<usize>() + 8;
+        let capacity = sections.iter().map(|s| s.len() + 24).sum::<usize>() + functions_len + 32;
         let mut out = Emitter::with_capacity(capacity);
         out.extend(&MAGIC);
         out.byte(VERSION);
@@ -421,7 +454,20 @@ impl<'m, F: FunctionSource> Encoder<'m, F> {
         emit_section(&mut out, SectionId::Kernels, &kernel_table);
         emit_section(&mut out, SectionId::Types, &type_table);
         emit_section(&mut out, SectionId::FunctionIndex, &index);
-        emit_section(&mut out, SectionId::Functions, &functions);
+        section_header(
+            &mut out,
+            SectionId::Functions,
+            functions_len,
+            functions_alignment,
+        );
+        // The section starts aligned, so aligning `out` aligns in it.
+        let functions_start = out.len();
+        for (header, list) in bodies().flatten() {
+            out.extend(header);
+            out.align(4);
+            out.extend(list);
+        }
+        debug_assert_eq!(out.len() - functions_start, functions_len);
         if locations.concrete_count > 0 {
             emit_section(&mut out, SectionId::LocationStrings, &locations.strings);
             emit_section(&mut out, SectionId::Locations, &locations.locations);
@@ -471,9 +517,11 @@ impl<'m, F: FunctionSource> Encoder<'m, F> {
             places.push(locations.op_location(body.location()));
             places.extend((0..body.kernel_count()).map(
                 |index| match body.kernel_location(index) {
-                    KernelLocation::Pseudo => u64::from(PSEUDO_KERNEL_LOCATION),
-                    KernelLocation::Virtual => locations.op_location(None),
-                    KernelLocation::At(location) => locations.op_location(Some(location)),
+                    KernelPlace::Pseudo => u64::from(PSEUDO_KERNEL_LOCATION),
+                    KernelPlace::Virtual => {
+                        locations.op_location::<<F::Body as BodySource>::Location>(None)
+                    }
+                    KernelPlace::At(location) => locations.op_location(Some(location)),
                 },
             ));
         }
@@ -608,25 +656,26 @@ impl<'m, F: FunctionSource> Encoder<'m, F> {
                 kernel.results.len()
             ));
         }
-        list.u32s(&[kernel.code, fixed32(location, "location offset")?]);
-        let counts = [
-            kernel.args.len(),
-            kernel.attributes.len(),
-            kernel.functions.len(),
-            kernel.results.len(),
+        let head = [
+            kernel.code,
+            fixed32(location, "location offset")?,
+            fixed32(kernel.args.len() as u64, "count")?,
+            fixed32(kernel.attributes.len() as u64, "count")?,
+            fixed32(kernel.functions.len() as u64, "count")?,
+            fixed32(kernel.results.len() as u64, "count")?,
         ];
-        for count in counts {
-            list.u32(fixed32(count as u64, "count")?);
-        }
+        // Words are written in runs, aligned once: the flat layout has
+        // each run in one array.
         match kernel.used_by {
             UsedBy::Lists(lists) => {
+                list.u32s(&head);
                 for users in lists {
                     list.u32(fixed32(users.len() as u64, "user count")?);
                 }
+                list.u32s(kernel.args);
             }
-            UsedBy::Flat { counts, .. } => list.u32s(counts),
+            UsedBy::Flat { counts, .. } => list.u32_runs(&[&head, counts, kernel.args]),
         }
-        list.u32s(kernel.args);
         for &attr in kernel.attributes {
             let offset = self.attribute_offsets.get(attr as usize).ok_or_else(|| {
                 EncodeError(format!(
@@ -643,15 +692,16 @@ impl<'m, F: FunctionSource> Encoder<'m, F> {
         {
             return fail(format!("function index {function} is out of range"));
         }
-        list.u32s(kernel.functions);
-        list.u32s(kernel.results);
         match kernel.used_by {
             UsedBy::Lists(lists) => {
+                list.u32_runs(&[kernel.functions, kernel.results]);
                 for users in lists {
                     list.u32s(users);
                 }
             }
-            UsedBy::Flat { users, .. } => list.u32s(users),
+            UsedBy::Flat { users, .. } => {
+                list.u32_runs(&[kernel.functions, kernel.results, users]);
+            }
         }
         Ok(())
     }
@@ -660,9 +710,15 @@ impl<'m, F: FunctionSource> Encoder<'m, F> {
 /// `SECTION ::= id VBR(len << 1 | aligned) [alignment padding*] data`; the
 /// alignment form is used only when the data would otherwise be misaligned.
 fn emit_section(out: &mut Emitter, id: SectionId, data: &Emitter) {
+    section_header(out, id, data.len(), data.required_alignment());
+    out.extend(data.bytes());
+}
+
+/// The start of a section of `len` bytes of data that needs `alignment`,
+/// up to where the data goes.
+fn section_header(out: &mut Emitter, id: SectionId, len: usize, alignment: usize) {
     out.byte(id as u8);
-    let shifted = (data.len() as u64) << 1;
-    let alignment = data.required_alignment();
+    let shifted = (len as u64) << 1;
     if alignment > 1 && !(out.len() + vbr_len(shifted)).is_multiple_of(alignment) {
         out.vbr(shifted | 1);
         out.byte(alignment as u8);
@@ -670,7 +726,6 @@ fn emit_section(out: &mut Emitter, id: SectionId, data: &Emitter) {
     } else {
         out.vbr(shifted);
     }
-    out.extend(data.bytes());
 }
 
 #[cfg(test)]

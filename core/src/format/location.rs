@@ -89,10 +89,10 @@ impl LocationEmitter {
     }
 
     /// The location field for an op: the offset of its newly written
-    /// location, or for `None` the next virtual offset counting down from
-    /// `u32::MAX`.
-    pub fn op_location(&mut self, location: Option<&Location>) -> u64 {
-        match location {
+    /// location, or for `None` or a location BEF cannot write the next
+    /// virtual offset counting down from `u32::MAX`.
+    pub(crate) fn op_location<L: LocationTree>(&mut self, location: Option<&L>) -> u64 {
+        match location.filter(|l| l.is_supported()) {
             Some(location) => {
                 self.concrete_count += 1;
                 self.emit(location)
@@ -128,38 +128,133 @@ impl LocationEmitter {
         offset
     }
 
-    fn emit(&mut self, location: &Location) -> u64 {
+    /// Writes a supported `location`, leaving out what BEF cannot write
+    /// below it as `to_model` does.
+    fn emit<L: LocationTree>(&mut self, location: &L) -> u64 {
         let offset = self.locations.len() as u64;
-        match location {
-            Location::Unknown => self.locations.byte(UNKNOWN),
-            Location::FileLineCol { file, line, column } => {
+        match location.node() {
+            // Unsupported: not reached (callers check), written as unknown.
+            Node::Unknown | Node::Unsupported => self.locations.byte(UNKNOWN),
+            Node::FileLineCol { file, line, column } => {
                 self.locations.byte(FILE_LINE_COL);
                 let file = self.file(file);
                 self.locations.vbr(file);
-                self.locations.vbr(*line);
-                self.locations.vbr(*column);
+                self.locations.vbr(line);
+                self.locations.vbr(column);
             }
-            Location::Name { name, child } => {
+            Node::Name { name, child } => {
                 self.locations.byte(NAME);
                 let name = self.string(name);
                 self.locations.vbr(name);
-                self.emit(child);
+                if child.is_supported() {
+                    self.emit(child);
+                } else {
+                    self.locations.byte(UNKNOWN);
+                }
             }
-            Location::CallSite { callee, caller } => {
+            Node::CallSite { callee, caller } => {
                 self.locations.byte(CALL_SITE);
                 self.emit(callee);
                 self.emit(caller);
             }
-            Location::Fused(locations) => {
+            Node::Fused(locations) => {
                 self.locations.byte(FUSED);
-                self.locations.vbr(locations.len() as u64);
-                for location in locations {
+                let supported = || locations.iter().filter(|l| l.is_supported());
+                self.locations.vbr(supported().count() as u64);
+                for location in supported() {
                     self.emit(location);
                 }
             }
         }
         offset
     }
+}
+
+/// One node of a location tree the emitter writes: the model's
+/// [`Location`], or another tree (the IR's) that may hold kinds BEF cannot
+/// write, so that the translator writes its locations without converting
+/// them first.
+pub(crate) enum Node<'a, L> {
+    Unknown,
+    FileLineCol {
+        file: &'a Arc<str>,
+        line: u64,
+        column: u64,
+    },
+    Name {
+        name: &'a str,
+        child: &'a L,
+    },
+    CallSite {
+        callee: &'a L,
+        caller: &'a L,
+    },
+    Fused(&'a [L]),
+    /// A kind BEF has no encoding for (MLIR's file ranges).
+    Unsupported,
+}
+
+pub(crate) trait LocationTree: Sized {
+    fn node(&self) -> Node<'_, Self>;
+
+    /// Whether BEF can write this location (`IsSupportedLocation` of the
+    /// reference's `BefLocationEmitter`): a name always is (an unsupported
+    /// child is written as unknown), a call site when both its ends are, a
+    /// fused location when one of its parts is (the others are left out).
+    fn is_supported(&self) -> bool {
+        match self.node() {
+            Node::Unsupported => false,
+            Node::CallSite { callee, caller } => callee.is_supported() && caller.is_supported(),
+            Node::Fused(locations) => locations.iter().any(Self::is_supported),
+            _ => true,
+        }
+    }
+}
+
+impl LocationTree for Location {
+    fn node(&self) -> Node<'_, Self> {
+        match self {
+            Location::Unknown => Node::Unknown,
+            Location::FileLineCol { file, line, column } => Node::FileLineCol {
+                file,
+                line: *line,
+                column: *column,
+            },
+            Location::Name { name, child } => Node::Name { name, child },
+            Location::CallSite { callee, caller } => Node::CallSite { callee, caller },
+            Location::Fused(locations) => Node::Fused(locations),
+        }
+    }
+
+    fn is_supported(&self) -> bool {
+        true
+    }
+}
+
+/// The model location BEF writes for `location`, `None` when it writes a
+/// virtual offset instead.
+pub(crate) fn to_model<L: LocationTree>(location: &L) -> Option<Location> {
+    if !location.is_supported() {
+        return None;
+    }
+    let known = |l: &L| to_model(l).unwrap_or(Location::Unknown);
+    Some(match location.node() {
+        Node::Unknown | Node::Unsupported => Location::Unknown,
+        Node::FileLineCol { file, line, column } => Location::FileLineCol {
+            file: file.clone(),
+            line,
+            column,
+        },
+        Node::Name { name, child } => Location::Name {
+            name: name.to_string(),
+            child: Box::new(known(child)),
+        },
+        Node::CallSite { callee, caller } => Location::CallSite {
+            callee: Box::new(known(callee)),
+            caller: Box::new(known(caller)),
+        },
+        Node::Fused(locations) => Location::Fused(locations.iter().filter_map(to_model).collect()),
+    })
 }
 
 /// Reads locations from the two sections.
@@ -288,8 +383,8 @@ mod tests {
     #[test]
     fn virtual_offsets_count_down() {
         let mut e = LocationEmitter::new();
-        assert_eq!(e.op_location(None), 0xFFFF_FFFE);
-        assert_eq!(e.op_location(None), 0xFFFF_FFFD);
+        assert_eq!(e.op_location::<Location>(None), 0xFFFF_FFFE);
+        assert_eq!(e.op_location::<Location>(None), 0xFFFF_FFFD);
         assert_eq!(e.concrete_count, 0);
     }
 

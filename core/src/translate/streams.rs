@@ -105,7 +105,6 @@ impl Lists {
 #[derive(Default, Clone)]
 struct StreamInfo {
     cost: i64,
-    parent: Option<Node>,
     merged_into: Option<usize>,
     /// An ordered set (the reference uses a SetVector); membership is
     /// kept in `Analysis::dep_set`.
@@ -117,6 +116,11 @@ struct StreamInfo {
 #[derive(Default)]
 struct Analysis {
     options: StreamOptions,
+    /// Whether a stream can cost less than the threshold. Only such cheap
+    /// streams are ever merged, and side dependencies are read only by
+    /// merges: without them (the default threshold of 1 and no cheaper
+    /// op) the side uses and dependencies are not recorded at all.
+    merges: bool,
     /// Per node: its cost and its stream (`NONE` until built).
     cost: Vec<i64>,
     stream: Vec<usize>,
@@ -177,6 +181,7 @@ impl Analysis {
     fn forward(&mut self, block: &[StreamOp<'_>], options: StreamOptions) {
         let Analysis {
             options: kept_options,
+            merges,
             cost,
             stream,
             cost_from_root,
@@ -191,6 +196,9 @@ impl Analysis {
             children: _,
         } = self;
         *kept_options = options;
+        // Stream costs are sums of node costs, the root's being 1.
+        *merges =
+            options.cost_threshold > 1 || block.iter().any(|op| op.cost < options.cost_threshold);
         *live = 0;
         dep_set.clear();
         let nodes = block.len() + 1;
@@ -224,6 +232,11 @@ impl Analysis {
         }
         let parent = &*parent;
         scheduled_users.build(nodes, || (1..nodes).map(|node| (parent[node], node as u32)));
+        stream.clear();
+        stream.resize(nodes, NONE);
+        if !*merges {
+            return;
+        }
         // `seen[def] == node`: `node` already listed as a user of `def`.
         seen.clear();
         seen.resize(nodes, usize::MAX);
@@ -241,8 +254,6 @@ impl Analysis {
             }
         }
         side_uses.build(nodes, || pairs.iter().copied());
-        stream.clear();
-        stream.resize(nodes, NONE);
     }
 
     fn add_dep(&mut self, stream: usize, dep: usize) {
@@ -293,6 +304,9 @@ impl Analysis {
     fn assign(&mut self, node: Node, stream: usize) {
         self.stream[node] = stream;
         self.streams[stream].cost = self.streams[stream].cost.saturating_add(self.cost[node]);
+        if !self.merges {
+            return;
+        }
         for i in 0..self.side_uses.len(node) {
             let user = self.side_uses.get(node, i);
             let id = self.resolve(user);
@@ -363,6 +377,25 @@ impl Analysis {
         }
         let threshold = self.options.cost_threshold;
         let upper = self.options.upper_cost_threshold;
+        if !self.merges {
+            // No stream is cheap, so nothing below merges: the node joins
+            // the child stream the loop below would pick.
+            let mut max_cost = 0;
+            let mut max_stream = None;
+            for i in 0..users {
+                let stream = self.stream[self.scheduled_users.get(node, i)];
+                let cost = self.streams[stream].cost;
+                if joinable(upper, cost, max_cost) {
+                    max_cost = cost;
+                    max_stream = Some(stream);
+                }
+            }
+            match max_stream {
+                None => self.new_stream(node),
+                Some(stream) => self.assign(node, stream),
+            }
+            return;
+        }
         // A buffer reused from node to node.
         let mut children = std::mem::take(&mut self.children);
         children.clear();
@@ -373,17 +406,16 @@ impl Analysis {
                 stream != NONE,
                 "users come later in the block and are built first"
             );
-            self.streams[stream].parent = Some(node);
             children.push(stream);
         }
-        if self.options.merge_inter_dependent_streams && children.len() > 1 {
+        if self.merges && self.options.merge_inter_dependent_streams && children.len() > 1 {
             self.merge_inter_dependent(&mut children);
         }
 
         let mut max_cost = 0;
         let mut max_stream: Option<usize> = None;
         let mut consider = |cost: i64, stream: usize, max_cost: &mut i64| {
-            if (upper < 0 || cost < upper) && *max_cost < cost {
+            if joinable(upper, cost, *max_cost) {
                 *max_cost = cost;
                 max_stream = Some(stream);
             }
@@ -409,7 +441,6 @@ impl Analysis {
         match max_stream {
             None => self.new_stream(node),
             Some(stream) => {
-                self.streams[stream].parent = None;
                 self.assign(node, stream);
                 if let Some(cheap) = merged
                     && self.streams[cheap].cost < threshold
@@ -421,6 +452,13 @@ impl Analysis {
             }
         }
     }
+}
+
+/// Whether a node may join a child stream costing `cost` rather than the
+/// best one so far (costing `max_cost`): the most expensive one below the
+/// upper threshold (`upper`, negative: none), the first on ties.
+fn joinable(upper: i64, cost: i64, max_cost: i64) -> bool {
+    (upper < 0 || cost < upper) && max_cost < cost
 }
 
 #[cfg(test)]

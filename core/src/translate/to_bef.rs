@@ -3,15 +3,14 @@
 //! names, types, functions and attributes in first-seen order, and
 //! reporting every encoder restriction), then emit each function body.
 
+use std::ops::Range;
+
 use rustc_hash::FxHashMap as HashMap;
 
 use super::attributes::{self, Unsupported};
 use super::streams::{self, StreamOp, StreamOptions};
 use super::{ROOT_STREAM_IDS_ATTRIBUTE, STREAM_ID_ATTRIBUTE, is_skipped_attribute};
-use crate::format::{
-    self, Attribute as BefAttribute, Body, FunctionKind, Kernel, KernelLocation,
-    Location as BefLocation,
-};
+use crate::format::{self, Attribute as BefAttribute, Body, FunctionKind, Kernel, KernelLocation};
 use crate::ir::{
     Attribute, Block, Diagnostic, Func, FuncKind, Location, Module, Op, Region, Type, ValueId,
 };
@@ -117,7 +116,7 @@ struct FlatModule<'m> {
 
 struct FlatFunction<'m> {
     kind: FunctionKind,
-    name: String,
+    name: &'m str,
     arg_types: Vec<u32>,
     result_types: Vec<u32>,
     body: Option<FlatBody<'m>>,
@@ -126,13 +125,12 @@ struct FlatFunction<'m> {
 /// A body whose kernels' lists live in `words` and attribute names in
 /// `names`.
 struct FlatBody<'m> {
-    location: Option<BefLocation>,
+    /// The IR's locations, converted only as the encoder writes them.
+    location: &'m Location,
     num_registers: u32,
     register_types: Vec<u32>,
     results: Vec<u32>,
-    kernels: Vec<FlatKernel>,
-    /// Per kernel.
-    locations: Vec<KernelLocation>,
+    kernels: Vec<FlatKernel<'m>>,
     words: Vec<u32>,
     names: Vec<&'m str>,
 }
@@ -140,7 +138,9 @@ struct FlatBody<'m> {
 /// A kernel of a `FlatBody`: from `start` in `words`, its arguments,
 /// attributes, functions, results, the user count of each result and the
 /// users; from `names_start`, `names` attribute names.
-struct FlatKernel {
+struct FlatKernel<'m> {
+    /// `None` for the pseudo kernel.
+    location: Option<&'m Location>,
     code: u32,
     stream_id: u64,
     start: u32,
@@ -172,7 +172,7 @@ impl<'m> FlatModule<'m> {
             .map(|f| format::Function {
                 body: f.body.as_ref().map(FlatBody::to_model),
                 kind: f.kind,
-                name: f.name,
+                name: f.name.to_string(),
                 arg_types: f.arg_types,
                 result_types: f.result_types,
             })
@@ -190,7 +190,7 @@ impl<'m> FlatModule<'m> {
 
 impl FlatBody<'_> {
     fn to_model(&self) -> Body {
-        use format::encoder::{BodySource, UsedBy};
+        use format::encoder::{BodySource, KernelPlace, UsedBy};
         let kernels = (0..self.kernels.len())
             .map(|index| {
                 let k = self.kernel(index);
@@ -205,9 +205,17 @@ impl FlatBody<'_> {
                         .collect(),
                     UsedBy::Lists(lists) => lists.to_vec(),
                 };
+                let location = match self.kernel_location(index) {
+                    KernelPlace::Pseudo => KernelLocation::Pseudo,
+                    KernelPlace::Virtual => KernelLocation::Virtual,
+                    KernelPlace::At(location) => match format::location::to_model(location) {
+                        Some(location) => KernelLocation::At(location),
+                        None => KernelLocation::Virtual,
+                    },
+                };
                 Kernel {
                     code: k.code,
-                    location: k.location.clone(),
+                    location,
                     args: k.args.to_vec(),
                     attributes: k.attributes.to_vec(),
                     attribute_names: k.attribute_names.iter().map(str::to_string).collect(),
@@ -219,7 +227,7 @@ impl FlatBody<'_> {
             })
             .collect();
         Body {
-            location: self.location.clone(),
+            location: format::location::to_model(self.location),
             num_registers: self.num_registers,
             register_types: self.register_types.clone(),
             kernels,
@@ -234,7 +242,7 @@ impl<'m> format::encoder::FunctionSource for FlatFunction<'m> {
         self.kind
     }
     fn name(&self) -> &str {
-        &self.name
+        self.name
     }
     fn arg_types(&self) -> &[u32] {
         &self.arg_types
@@ -248,8 +256,9 @@ impl<'m> format::encoder::FunctionSource for FlatFunction<'m> {
 }
 
 impl format::encoder::BodySource for FlatBody<'_> {
-    fn location(&self) -> Option<&BefLocation> {
-        self.location.as_ref()
+    type Location = Location;
+    fn location(&self) -> Option<&Location> {
+        Some(self.location)
     }
     fn num_registers(&self) -> u32 {
         self.num_registers
@@ -263,8 +272,11 @@ impl format::encoder::BodySource for FlatBody<'_> {
     fn kernel_count(&self) -> usize {
         self.kernels.len()
     }
-    fn kernel_location(&self, index: usize) -> &KernelLocation {
-        &self.locations[index]
+    fn kernel_location(&self, index: usize) -> format::encoder::KernelPlace<'_, Location> {
+        match self.kernels[index].location {
+            Some(location) => format::encoder::KernelPlace::At(location),
+            None => format::encoder::KernelPlace::Pseudo,
+        }
     }
     fn attribute_names(&self) -> impl Iterator<Item = &str> {
         self.names.iter().copied()
@@ -289,7 +301,6 @@ impl format::encoder::BodySource for FlatBody<'_> {
         let names = k.names_start as usize;
         format::encoder::KernelRef {
             code: k.code,
-            location: &self.locations[index],
             args: &words[args..attributes],
             attributes: &words[attributes..functions],
             attribute_names: format::encoder::Names::Borrowed(
@@ -377,7 +388,7 @@ fn region_key(region: &Region) -> RegionKey {
 const MIN_PARALLEL_OPS: usize = 16 << 10;
 
 struct FunctionEntry<'m> {
-    name: String,
+    name: &'m str,
     kind: FunctionKind,
     /// The op whose location the body carries and whose options (cost
     /// threshold) the stream analysis reads.
@@ -385,8 +396,6 @@ struct FunctionEntry<'m> {
     region_index: usize,
     /// `None` for native functions.
     region: Option<&'m Region>,
-    inputs: Vec<Type>,
-    results: Vec<Type>,
 }
 
 struct Collector<'m> {
@@ -611,13 +620,11 @@ impl<'m> Collector<'m> {
             self.named_functions
                 .insert(func.name(), self.functions.len() as u32);
             self.functions.push(FunctionEntry {
-                name: func.name().to_string(),
+                name: func.name(),
                 kind: FunctionKind::Native,
                 owner: op,
                 region_index: 0,
                 region: None,
-                inputs: func.inputs().to_vec(),
-                results: func.results().to_vec(),
             });
             return;
         }
@@ -689,20 +696,11 @@ impl<'m> Collector<'m> {
                 return;
             }
         };
-        let inputs: Vec<Type> = block
-            .arguments
-            .iter()
-            .map(|a| self.module.values[a.index()].ty.clone())
-            .collect();
         for &argument in &block.arguments {
             self.add_value_type(argument);
         }
-        let results = match block.ops.last() {
-            Some(last) if last.name == RETURN_OP => last
-                .operands
-                .iter()
-                .map(|v| self.module.values[v.index()].ty.clone())
-                .collect(),
+        match block.ops.last() {
+            Some(last) if last.name == RETURN_OP => {}
             Some(last) => {
                 self.error(&last.location, "all functions need to have a tfrt.return");
                 return;
@@ -716,13 +714,11 @@ impl<'m> Collector<'m> {
         self.region_functions.insert(region_key(region), index);
         self.named_functions.insert(name, index);
         self.functions.push(FunctionEntry {
-            name: name.to_string(),
+            name,
             kind,
             owner,
             region_index,
             region: Some(region),
-            inputs,
-            results,
         });
     }
 
@@ -912,6 +908,33 @@ impl<'m> Collector<'m> {
         })
     }
 
+    /// The type indices of a function's arguments and results. A region's
+    /// are its block's arguments and returned values (collection made sure
+    /// it ends in a return), whose types collection recorded.
+    fn signature(&self, entry: &FunctionEntry<'m>) -> (Vec<u32>, Vec<u32>) {
+        let types = |values: &[ValueId]| values.iter().map(|&v| self.value_type_index(v)).collect();
+        match entry.region.and_then(|r| r.blocks.first()) {
+            Some(block) => {
+                let returned = block.ops.last().map_or(&[][..], |ret| &ret.operands);
+                (types(&block.arguments), types(returned))
+            }
+            None => {
+                let func = Func::new(entry.owner).expect("native functions are func ops");
+                let types = |types: &[Type]| types.iter().map(|t| self.type_index(t)).collect();
+                (types(func.inputs()), types(func.results()))
+            }
+        }
+    }
+
+    /// The type index of `value`'s type: recorded by collection for every
+    /// value it saw, so rarely hashed.
+    fn value_type_index(&self, value: ValueId) -> u32 {
+        match self.value_type[value.index()] {
+            u32::MAX => self.type_index(&self.module.values[value.index()].ty),
+            id => id,
+        }
+    }
+
     /// The model functions of `entries`, and the errors their bodies gave.
     fn emit_functions(
         &self,
@@ -923,6 +946,7 @@ impl<'m> Collector<'m> {
             producer: vec![0; self.module.values.len()],
             errors: Vec::new(),
             functions: Vec::new(),
+            users: Vec::new(),
             streams: streams::Scratch::default(),
         };
         let mut functions = Vec::with_capacity(entries.len());
@@ -931,11 +955,12 @@ impl<'m> Collector<'m> {
                 Some(region) => emitter.body(entry, region),
                 None => None,
             };
+            let (arg_types, result_types) = self.signature(entry);
             functions.push(FlatFunction {
                 kind: entry.kind,
-                name: entry.name.clone(),
-                arg_types: entry.inputs.iter().map(|t| self.type_index(t)).collect(),
-                result_types: entry.results.iter().map(|t| self.type_index(t)).collect(),
+                name: entry.name,
+                arg_types,
+                result_types,
                 body,
             });
         }
@@ -972,35 +997,24 @@ fn record_value_regions(root: &Op, parent: ParentRegion, out: &mut [Option<Paren
     }
 }
 
-/// A location BEF can write (`BefLocationEmitter::IsSupportedLocation`),
-/// or `None` for one it replaces by a virtual offset.
-pub(super) fn to_bef_location(location: &Location) -> Option<BefLocation> {
-    Some(match location {
-        Location::Unknown => BefLocation::Unknown,
-        Location::FileLineCol { file, line, column } => BefLocation::FileLineCol {
-            file: file.clone(),
-            line: u64::from(*line),
-            column: u64::from(*column),
-        },
-        Location::Name { name, child } => BefLocation::Name {
-            name: name.clone(),
-            child: Box::new(to_bef_location(child).unwrap_or(BefLocation::Unknown)),
-        },
-        // BEF has no ranges: a virtual offset stands in for one.
-        Location::FileRange { .. } => return None,
-        Location::CallSite { callee, caller } => BefLocation::CallSite {
-            callee: Box::new(to_bef_location(callee)?),
-            caller: Box::new(to_bef_location(caller)?),
-        },
-        Location::Fused { locations, .. } => {
-            let supported: Vec<BefLocation> =
-                locations.iter().filter_map(to_bef_location).collect();
-            if supported.is_empty() {
-                return None;
-            }
-            BefLocation::Fused(supported)
+/// The IR's locations as BEF writes them; file ranges it cannot (a
+/// virtual offset stands in for one).
+impl format::location::LocationTree for Location {
+    fn node(&self) -> format::location::Node<'_, Self> {
+        use format::location::Node;
+        match self {
+            Location::Unknown => Node::Unknown,
+            Location::FileLineCol { file, line, column } => Node::FileLineCol {
+                file,
+                line: u64::from(*line),
+                column: u64::from(*column),
+            },
+            Location::Name { name, child } => Node::Name { name, child },
+            Location::FileRange { .. } => Node::Unsupported,
+            Location::CallSite { callee, caller } => Node::CallSite { callee, caller },
+            Location::Fused { locations, .. } => Node::Fused(locations),
         }
-    })
+    }
 }
 
 struct FunctionEmitter<'c, 'm> {
@@ -1012,6 +1026,9 @@ struct FunctionEmitter<'c, 'm> {
     errors: Vec<Diagnostic>,
     /// Scratch for a kernel's function list.
     functions: Vec<u32>,
+    /// Per register of the function being emitted: its number of users,
+    /// then where its next user goes (see `make_room_for_users`).
+    users: Vec<u32>,
     /// Buffers of the stream analysis, kept from function to function.
     streams: streams::Scratch,
 }
@@ -1019,8 +1036,9 @@ struct FunctionEmitter<'c, 'm> {
 /// Stream options of a block: the function's own attributes first, then the
 /// module's (`GetOptionAttribute` in the reference).
 fn stream_options(module: &Module, owner: &Op) -> StreamOptions {
+    let func = Func::new(owner);
     let lookup = |name: &str| {
-        let from_func = Func::new(owner).and_then(|f| f.op.attribute(name));
+        let from_func = func.and_then(|f| f.op.attribute(name));
         from_func.or_else(|| module.op.attribute(name))
     };
     let mut options = StreamOptions::default();
@@ -1043,28 +1061,26 @@ impl<'m> FunctionEmitter<'_, 'm> {
         let block = region.blocks.first()?;
         let optional = collector.options.optional_sections;
 
-        // Registers: arguments, then results in op order.
-        let mut register_types = Vec::new();
-        let mut num_registers = 0u32;
-        let values = block
-            .arguments
-            .iter()
-            .chain(block.ops.iter().flat_map(|op| op.results.iter()));
-        for &value in values {
-            self.register[value.index()] = num_registers;
-            num_registers += 1;
-            if optional {
-                register_types.push(match collector.value_type[value.index()] {
-                    u32::MAX => collector.type_index(&module.values[value.index()].ty),
-                    id => id,
-                });
-            }
-        }
-
-        // Kernel numbering (the return op is not a kernel) and producers:
-        // `producer` holds op index + 1, `ARGUMENT` for block arguments.
+        // Registers: arguments, then results in op order. Kernel numbering
+        // (the return op is not a kernel), producers (`producer` holds op
+        // index + 1, `ARGUMENT` for block arguments) and the number of
+        // kernels using each register. One pass for all.
         const ARGUMENT: u32 = u32::MAX;
+        let mut register_types = Vec::new();
+        if optional {
+            register_types.reserve(block.arguments.len() + block.ops.len());
+        }
+        let users = &mut self.users;
+        users.clear();
+        let mut define = |register: &mut [u32], users: &mut Vec<u32>, value: ValueId| {
+            register[value.index()] = users.len() as u32;
+            users.push(0);
+            if optional {
+                register_types.push(collector.value_type_index(value));
+            }
+        };
         for &argument in &block.arguments {
+            define(&mut self.register, users, argument);
             self.producer[argument.index()] = ARGUMENT;
         }
         let mut kernel_of_op = Vec::with_capacity(block.ops.len());
@@ -1091,10 +1107,17 @@ impl<'m> FunctionEmitter<'_, 'm> {
                 ));
                 break;
             }
+            if return_op.is_none() {
+                for v in &op.operands {
+                    users[self.register[v.index()] as usize] += 1;
+                }
+            }
             for &result in &op.results {
+                define(&mut self.register, users, result);
                 self.producer[result.index()] = i as u32 + 1;
             }
         }
+        let num_registers = users.len() as u32;
         if let Some(diagnostic) = failed {
             self.errors.push(diagnostic);
             return None;
@@ -1102,36 +1125,6 @@ impl<'m> FunctionEmitter<'_, 'm> {
         let producer_of = |producer: &[u32], v: &ValueId| match producer[v.index()] {
             ARGUMENT | 0 => None,
             p => Some(p as usize - 1),
-        };
-
-        // Uses per register in MLIR use-list order (newest first), laid
-        // out in one array: `user_start[r]..user_start[r + 1]`.
-        let mut user_start = vec![0u32; num_registers as usize + 2];
-        for (op, &kernel) in block.ops.iter().zip(&kernel_of_op) {
-            if kernel != u32::MAX {
-                for v in &op.operands {
-                    user_start[self.register[v.index()] as usize + 2] += 1;
-                }
-            }
-        }
-        for r in 2..user_start.len() {
-            user_start[r] += user_start[r - 1];
-        }
-        let mut user_list = vec![0u32; user_start[num_registers as usize + 1] as usize];
-        for (op, &kernel) in block.ops.iter().zip(&kernel_of_op) {
-            if kernel != u32::MAX {
-                for v in &op.operands {
-                    let slot = &mut user_start[self.register[v.index()] as usize + 1];
-                    user_list[*slot as usize] = kernel;
-                    *slot += 1;
-                }
-            }
-        }
-        let users_of = |value: &ValueId| {
-            let r = self.register[value.index()] as usize;
-            user_list[user_start[r] as usize..user_start[r + 1] as usize]
-                .iter()
-                .rev()
         };
 
         // Streams.
@@ -1154,7 +1147,7 @@ impl<'m> FunctionEmitter<'_, 'm> {
         // user per operand, about.
         let operands: usize = block.ops.iter().map(|op| op.operands.len()).sum();
         let mut body = FlatBody {
-            location: to_bef_location(&entry.owner.location),
+            location: &entry.owner.location,
             num_registers,
             register_types,
             results: return_op
@@ -1166,7 +1159,6 @@ impl<'m> FunctionEmitter<'_, 'm> {
                 })
                 .unwrap_or_default(),
             kernels: Vec::with_capacity(kernel_count),
-            locations: Vec::with_capacity(kernel_count),
             words: Vec::with_capacity(2 * operands + 3 * num_registers as usize + 4),
             names: Vec::new(),
         };
@@ -1179,7 +1171,8 @@ impl<'m> FunctionEmitter<'_, 'm> {
         words.extend(0..num_args);
         let count_at = words.len();
         words.push(0);
-        words.extend(block.arguments.iter().map(|a| users_of(a).len() as u32));
+        let users = &mut self.users;
+        words.extend((0..num_args).map(|r| users[r as usize]));
         let users_at = words.len();
         words.extend(
             block
@@ -1190,10 +1183,9 @@ impl<'m> FunctionEmitter<'_, 'm> {
                 .map(|(_, &k)| k),
         );
         words[count_at] = (words.len() - users_at) as u32;
-        for argument in &block.arguments {
-            words.extend(users_of(argument).copied());
-        }
+        make_room_for_users(words, users, 1..1 + num_args);
         body.kernels.push(FlatKernel {
+            location: None,
             code: format::constants::PSEUDO_KERNEL_CODE,
             stream_id: root_override.unwrap_or(streams.root),
             start: 0,
@@ -1205,43 +1197,55 @@ impl<'m> FunctionEmitter<'_, 'm> {
             names_start: 0,
             names: 0,
         });
-        body.locations.push(KernelLocation::Pseudo);
 
         // The kernel name looked up last and its code: runs of one kernel
         // are common, and comparing is cheaper than hashing.
         let mut last_kernel: Option<(&str, u32)> = None;
         for (i, op) in block.ops.iter().enumerate() {
-            if kernel_of_op[i] == u32::MAX {
+            let kernel = kernel_of_op[i];
+            if kernel == u32::MAX {
                 continue;
             }
+            // Lists are short: pushed one by one, as an `extend` call
+            // costs more than it copies.
             let words = &mut body.words;
             let start = words.len();
-            words.extend(op.operands.iter().map(|v| self.register[v.index()]));
+            for v in &op.operands {
+                let r = self.register[v.index()] as usize;
+                words.push(r as u32);
+                // A user of `r`, in the room its producer left.
+                users[r] -= 1;
+                words[users[r] as usize] = kernel;
+            }
             let attributes_at = words.len();
             let names_start = body.names.len();
             let functions = &mut self.functions;
             functions.clear();
-            for (name, value) in op.all_attributes() {
-                if is_skipped_attribute(name) {
-                    continue;
-                }
-                match value {
-                    Attribute::SymbolRef { root, .. } => {
-                        functions.push(collector.named_functions[root.as_str()]);
+            // Most kernels have no attributes: not worth setting up the
+            // merged walk for.
+            if !op.attributes.is_empty() || op.properties.is_some() {
+                for (name, value) in op.all_attributes() {
+                    if is_skipped_attribute(name) {
+                        continue;
                     }
-                    Attribute::Array(elements)
-                        if matches!(elements.first(), Some(Attribute::SymbolRef { .. })) =>
-                    {
-                        for element in elements {
-                            if let Attribute::SymbolRef { root, .. } = element {
-                                functions.push(collector.named_functions[root.as_str()]);
+                    match value {
+                        Attribute::SymbolRef { root, .. } => {
+                            functions.push(collector.named_functions[root.as_str()]);
+                        }
+                        Attribute::Array(elements)
+                            if matches!(elements.first(), Some(Attribute::SymbolRef { .. })) =>
+                        {
+                            for element in elements {
+                                if let Attribute::SymbolRef { root, .. } = element {
+                                    functions.push(collector.named_functions[root.as_str()]);
+                                }
                             }
                         }
-                    }
-                    _ => {
-                        words.push(collector.attribute_ids[canonical(value).as_ref()]);
-                        if optional {
-                            body.names.push(name.as_str());
+                        _ => {
+                            words.push(collector.attribute_ids[canonical(value).as_ref()]);
+                            if optional {
+                                body.names.push(name.as_str());
+                            }
                         }
                     }
                 }
@@ -1252,12 +1256,19 @@ impl<'m> FunctionEmitter<'_, 'm> {
             let attributes = words.len() - attributes_at;
             words.extend_from_slice(functions);
             let function_count = functions.len() as u32;
-            words.extend(op.results.iter().map(|v| self.register[v.index()]));
-            words.extend(op.results.iter().map(|v| users_of(v).len() as u32));
-            let users_at = words.len();
-            for result in &op.results {
-                words.extend(users_of(result).copied());
+            let results_at = words.len() as u32;
+            for v in &op.results {
+                words.push(self.register[v.index()]);
             }
+            for v in &op.results {
+                words.push(users[self.register[v.index()] as usize]);
+            }
+            let users_at = words.len();
+            make_room_for_users(
+                words,
+                users,
+                results_at..results_at + op.results.len() as u32,
+            );
             let code = match last_kernel {
                 Some((name, code)) if name == op.name => code,
                 _ => {
@@ -1274,6 +1285,7 @@ impl<'m> FunctionEmitter<'_, 'm> {
                 _ => streams.ops[i],
             };
             body.kernels.push(FlatKernel {
+                location: Some(&op.location),
                 code,
                 stream_id,
                 start: start as u32,
@@ -1285,13 +1297,24 @@ impl<'m> FunctionEmitter<'_, 'm> {
                 names_start: names_start as u32,
                 names: (body.names.len() - names_start) as u32,
             });
-            body.locations.push(match to_bef_location(&op.location) {
-                Some(location) => KernelLocation::At(location),
-                None => KernelLocation::Virtual,
-            });
         }
         Some(body)
     }
+}
+
+/// Leaves room after `words` for the users of the registers numbered by
+/// `words[results]` and makes `users[r]`, the number of users of register
+/// `r`, the end of its room: the kernels using `r` fill it from there
+/// backwards as they are written, which gives MLIR's use-list order (newest
+/// first).
+fn make_room_for_users(words: &mut Vec<u32>, users: &mut [u32], results: Range<u32>) {
+    let mut end = words.len() as u32;
+    for i in results {
+        let r = words[i as usize] as usize;
+        end += users[r];
+        users[r] = end;
+    }
+    words.resize(end as usize, 0);
 }
 
 /// Runs the stream analysis over `block`; `producer` gives the index of
@@ -1392,5 +1415,55 @@ mod tests {
             }
         }
         assert!(compared > 20, "only {compared} programs compared");
+    }
+
+    /// IR locations written directly give the bytes of their model
+    /// conversion, file ranges (which BEF cannot write) included.
+    #[test]
+    fn ir_locations_are_written_as_their_model() {
+        use format::location::{LocationEmitter, to_model};
+        let at = |line| Location::file_line_col("a.mlir", line, 1);
+        let range = || Location::FileRange {
+            file: "a.mlir".into(),
+            start_line: 1,
+            start_column: 2,
+            end_line: 3,
+            end_column: 4,
+        };
+        let name = |name: &str, child| Location::Name {
+            name: name.into(),
+            child: Box::new(child),
+        };
+        let call = |callee, caller| Location::CallSite {
+            callee: Box::new(callee),
+            caller: Box::new(caller),
+        };
+        let fused = |locations| Location::Fused {
+            locations,
+            metadata: None,
+        };
+        let cases = [
+            at(1),
+            range(),
+            name("n", range()),
+            name("m", call(at(2), range())),
+            call(name("unwritten", at(3)), range()),
+            call(at(4), name("c", range())),
+            fused(vec![range(), at(5), name("f", fused(vec![range()]))]),
+            fused(vec![range(), call(range(), at(6))]),
+            Location::Unknown,
+        ];
+        let mut direct = LocationEmitter::new();
+        let mut converted = LocationEmitter::new();
+        for location in &cases {
+            assert_eq!(
+                direct.op_location(Some(location)),
+                converted.op_location(to_model(location).as_ref()),
+                "{location:?}"
+            );
+        }
+        assert_eq!(direct.locations.bytes(), converted.locations.bytes());
+        assert_eq!(direct.strings.bytes(), converted.strings.bytes());
+        assert_eq!(direct.concrete_count, converted.concrete_count);
     }
 }
