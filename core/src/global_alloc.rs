@@ -11,8 +11,8 @@ use std::alloc::{GlobalAlloc, Layout};
 use std::ffi::c_void;
 
 use libmimalloc_sys::{
-    mi_free, mi_malloc, mi_malloc_aligned, mi_option_get, mi_option_set_default, mi_option_t, mi_realloc,
-    mi_realloc_aligned, mi_zalloc, mi_zalloc_aligned,
+    mi_free, mi_malloc, mi_malloc_aligned, mi_option_get, mi_option_set_default, mi_option_t,
+    mi_realloc, mi_realloc_aligned, mi_zalloc, mi_zalloc_aligned,
 };
 
 /// The alignment `mi_malloc` gives every block at least as large as it
