@@ -553,13 +553,31 @@ impl<'a> Parser<'a> {
     /// `%a, %b` of the forms with two operands of known types (most ops
     /// come here), resolved without building a list of types.
     fn fixed_operands(&mut self, op: &mut Op, types: [&Type; 2], at: super::lexer::Token) -> R<()> {
-        // A buffer kept by the parser.
-        let mut uses = std::mem::take(&mut self.use_buffer);
-        uses.clear();
-        self.parse_use_list_into(&mut uses)?;
-        op.operands = self.resolve_all(&uses, &types, at)?;
-        self.use_buffer = uses;
-        Ok(())
+        // The uses are kept in place, not listed: any count but two is an
+        // error, for which the rest are only parsed and counted.
+        let mut pair: [Option<Use<'a>>; 2] = [None; 2];
+        let mut count = 0;
+        if self.tok.kind == Kind::PercentId {
+            loop {
+                let u = self.parse_use()?;
+                if let Some(slot) = pair.get_mut(count) {
+                    *slot = Some(u);
+                }
+                count += 1;
+                if !self.eat(Kind::Comma)? {
+                    break;
+                }
+            }
+        }
+        match pair {
+            [Some(a), Some(b)] if count == 2 => {
+                let a = self.resolve(&a, types[0])?;
+                let b = self.resolve(&b, types[1])?;
+                op.operands = vec![a, b];
+                Ok(())
+            }
+            _ => Err(self.operand_count_error(at, count, 2)),
+        }
     }
 
     fn parse_symbol_attr(&mut self) -> R<Attribute> {

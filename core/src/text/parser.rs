@@ -107,8 +107,6 @@ pub(crate) struct Parser<'a> {
     labels: Vec<Labels<'a>>,
     nlabels: usize,
     bindings: Vec<Binding<'a>>,
-    /// Reused by `fixed_operands`.
-    pub(crate) use_buffer: Vec<Use<'a>>,
     /// Ops of the block parsed last at each region depth: the next block
     /// there starts with room for as many (a program's blocks at one depth
     /// tend to be alike), instead of copying its large ops at every
@@ -150,7 +148,6 @@ impl<'a> Parser<'a> {
             labels: Vec::new(),
             nlabels: 0,
             bindings: Vec::new(),
-            use_buffer: Vec::new(),
             block_sizes: Vec::new(),
             attr_aliases: FxHashMap::default(),
             type_aliases: FxHashMap::default(),
@@ -398,6 +395,9 @@ impl<'a> Parser<'a> {
         &self.src[u.tok.start as usize..u.end as usize]
     }
 
+    // Inlined: the result is then built in place rather than returned
+    // through memory (two uses per op in most programs).
+    #[inline(always)]
     pub fn parse_use(&mut self) -> R<Use<'a>> {
         let tok = self.tok;
         if tok.kind != Kind::PercentId {
@@ -466,6 +466,8 @@ impl<'a> Parser<'a> {
 
     /// Resolves a use against the visible definitions, or records a
     /// forward reference.
+    // Inlined like `parse_use` (most ops resolve two uses).
+    #[inline(always)]
     pub fn resolve(&mut self, u: &Use<'a>, ty: &Type) -> R<ValueId> {
         let key = (u.name, u.idx);
         let mut found = self
@@ -504,20 +506,21 @@ impl<'a> Parser<'a> {
         at: Token,
     ) -> R<Vec<ValueId>> {
         if uses.len() != types.len() {
-            return Err(self.err(
-                at,
-                format!(
-                    "{} operands present, but expected {}",
-                    uses.len(),
-                    types.len()
-                ),
-            ));
+            return Err(self.operand_count_error(at, uses.len(), types.len()));
         }
         let mut values = Vec::with_capacity(uses.len());
         for (u, t) in uses.iter().zip(types) {
             values.push(self.resolve(u, t.borrow())?);
         }
         Ok(values)
+    }
+
+    /// `found` operands where the op takes `expected`.
+    pub(crate) fn operand_count_error(&self, at: Token, found: usize, expected: usize) -> Error {
+        self.err(
+            at,
+            format!("{found} operands present, but expected {expected}"),
+        )
     }
 
     /// Defines `%name` (`#idx`) in the innermost scope.

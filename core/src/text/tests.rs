@@ -695,6 +695,18 @@ fn diagnostics_positions() {
             "e.mlir:2:21: error: use of value '%x' expects different type than prior uses: 'i64' vs 'i32'",
         ),
         (
+            "func.func @f(%x: i32) {\n  %y = tfrt.add.i32 %x\n}",
+            "e.mlir:2:8: error: 1 operands present, but expected 2",
+        ),
+        (
+            "func.func @f(%x: i32) {\n  %y = tfrt.add.i32 %x, %x, %x\n}",
+            "e.mlir:2:8: error: 3 operands present, but expected 2",
+        ),
+        (
+            "func.func @f(%x: i32) {\n  %y = tfrt.add.i32 %x, %x, 5\n}",
+            "e.mlir:2:29: error: expected SSA operand",
+        ),
+        (
             "func.func @f() {\n  %c = tfrt.constant.i32 4294967296\n}",
             "e.mlir:2:26: error: integer constant out of range for attribute",
         ),
