@@ -118,8 +118,8 @@ struct Analysis {
     options: StreamOptions,
     /// Whether a stream can cost less than the threshold. Only such cheap
     /// streams are ever merged, and side dependencies are read only by
-    /// merges: without them (the default threshold of 1 and no cheaper
-    /// op) the side uses and dependencies are not recorded at all.
+    /// merges: without them (the default threshold of 1 and positive
+    /// costs) the side uses and dependencies are not recorded at all.
     merges: bool,
     /// Per node: its cost and its stream (`NONE` until built).
     cost: Vec<i64>,
@@ -196,9 +196,10 @@ impl Analysis {
             children: _,
         } = self;
         *kept_options = options;
-        // Stream costs are sums of node costs, the root's being 1.
-        *merges =
-            options.cost_threshold > 1 || block.iter().any(|op| op.cost < options.cost_threshold);
+        // Stream costs are sums of node costs, the root's being 1: when
+        // every cost is positive no stream costs less than 1, so none is
+        // cheap unless the threshold is above 1.
+        *merges = options.cost_threshold > 1 || block.iter().any(|op| op.cost < 1);
         *live = 0;
         dep_set.clear();
         let nodes = block.len() + 1;
@@ -408,7 +409,7 @@ impl Analysis {
             );
             children.push(stream);
         }
-        if self.merges && self.options.merge_inter_dependent_streams && children.len() > 1 {
+        if self.options.merge_inter_dependent_streams && children.len() > 1 {
             self.merge_inter_dependent(&mut children);
         }
 
@@ -808,7 +809,8 @@ mod tests {
                 })
                 .collect();
             let options = StreamOptions {
-                cost_threshold: next(15) as i64 + 1,
+                // Thresholds below 1 too (the public analysis takes any).
+                cost_threshold: next(17) as i64 - 2,
                 upper_cost_threshold: if next(3) == 0 { next(30) as i64 } else { -1 },
                 merge_inter_dependent_streams: next(2) == 0,
             };
