@@ -396,19 +396,16 @@ impl<'m, F: FunctionSource> Encoder<'m, F> {
         // output (the largest section is not copied twice): its length and
         // the offsets of the functions are computed first.
         let mut functions_len = 0;
+        // Kernel lists are 4-byte aligned: the section is once it has one.
+        let mut functions_alignment = 1;
         let mut function_offsets = Vec::with_capacity(count);
         for body in bodies() {
             function_offsets.push(functions_len as u64);
             if let Some((header, list)) = body {
                 functions_len = (functions_len + header.len()).next_multiple_of(4) + list.len();
+                functions_alignment = 4;
             }
         }
-        // Kernel lists are 4-byte aligned.
-        let functions_alignment = if bodies().any(|body| body.is_some()) {
-            4
-        } else {
-            1
-        };
         let mut attribute_names = Emitter::new();
         let mut register_types = Emitter::new();
         attribute_names.vbr(count as u64);
