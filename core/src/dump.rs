@@ -1,153 +1,40 @@
-//! `bef dump`: a readelf-style listing of a BEF file, as text or JSON.
-//! The listing is built once as data, then rendered, so the two outputs
-//! always agree.
+//! `bef dump`: a readelf-style listing of a BEF file, as text or JSON,
+//! rendered from [`crate::inspect::Listing`] (both outputs show the same
+//! model, so they agree). Damaged parts are listed up to the damage; the
+//! problems are returned for the caller to report.
 
-use std::collections::HashMap;
 use std::io::{self, Write};
 
-use serde::Serialize;
+use serde_json::{Value, json};
 
-use crate::format::constants::PSEUDO_KERNEL_CODE;
-use crate::format::dtype::AttrType;
-use crate::format::reader::Reader;
-use crate::format::{BefFile, DecodeResult, SectionId};
+use crate::format::{DecodeError, SectionId};
+use crate::inspect::{Function, Kernel, Listing, section_name, sort_errors};
 
 /// What to list.
 #[derive(Debug, Clone, Default)]
 pub struct DumpOptions {
-    /// Only this section (and the header).
+    /// Only this section (without the file header and the section table).
     pub section: Option<SectionId>,
     /// Raw bytes beside decoded fields.
     pub hex: bool,
 }
 
-#[derive(Serialize)]
-pub struct Listing {
-    pub size: u64,
-    pub version: u8,
-    pub sections: Vec<SectionRow>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub strings: Option<Vec<StringRow>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub attributes: Option<Vec<AttributeRow>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub kernels: Option<Vec<NameRow>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub types: Option<Vec<NameRow>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub function_index: Option<Vec<FunctionRow>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub functions: Option<Vec<FunctionListing>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub location_strings: Option<Vec<StringRow>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub locations: Option<Vec<LocationRow>>,
-}
+impl DumpOptions {
+    fn wants(&self, id: SectionId) -> bool {
+        self.section.is_none_or(|s| s == id)
+    }
 
-#[derive(Serialize)]
-pub struct SectionRow {
-    pub id: u8,
-    pub name: String,
-    pub header_offset: u64,
-    pub data_offset: u64,
-    pub length: u64,
-    pub alignment: Option<u8>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub hex: Option<String>,
-}
-
-#[derive(Serialize)]
-pub struct StringRow {
-    pub offset: u64,
-    pub value: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub hex: Option<String>,
-}
-
-#[derive(Serialize)]
-pub struct AttributeRow {
-    pub offset: u32,
-    #[serde(rename = "type")]
-    pub ty: String,
-    pub value: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub hex: Option<String>,
-}
-
-#[derive(Serialize)]
-pub struct NameRow {
-    pub index: usize,
-    pub name: String,
-}
-
-#[derive(Serialize)]
-pub struct FunctionRow {
-    pub index: usize,
-    pub name: String,
-    pub kind: &'static str,
-    pub offset: u64,
-    pub arguments: Vec<String>,
-    pub results: Vec<String>,
-}
-
-#[derive(Serialize)]
-pub struct FunctionListing {
-    pub index: usize,
-    pub name: String,
-    pub kind: &'static str,
-    pub offset: u64,
-    pub location: String,
-    pub registers: Vec<RegisterRow>,
-    pub kernels: Vec<KernelListing>,
-    pub results: Vec<u32>,
-}
-
-#[derive(Serialize)]
-pub struct RegisterRow {
-    pub index: usize,
-    pub uses: u32,
-    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
-    pub ty: Option<String>,
-}
-
-#[derive(Serialize)]
-pub struct KernelListing {
-    pub index: usize,
-    pub offset: u64,
-    pub code: u32,
-    pub name: String,
-    pub stream_id: u64,
-    pub num_operands: u32,
-    pub location: String,
-    pub arguments: Vec<u32>,
-    pub attributes: Vec<KernelAttribute>,
-    pub functions: Vec<NameRow>,
-    pub results: Vec<ResultRow>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub hex: Option<String>,
-}
-
-#[derive(Serialize)]
-pub struct KernelAttribute {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
-    pub offset: u32,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub value: Option<String>,
-}
-
-#[derive(Serialize)]
-pub struct ResultRow {
-    pub register: u32,
-    pub used_by: Vec<u32>,
-}
-
-#[derive(Serialize)]
-pub struct LocationRow {
-    pub offset: u64,
-    pub location: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub hex: Option<String>,
+    /// Whether a section is listed when the whole file is: the optional
+    /// sections appear through the attributes, kernels and registers they
+    /// describe, and on their own only when asked for.
+    fn lists(&self, id: SectionId) -> bool {
+        match id {
+            SectionId::AttributeTypes | SectionId::AttributeNames | SectionId::RegisterTypes => {
+                self.section == Some(id)
+            }
+            _ => self.wants(id),
+        }
+    }
 }
 
 /// Bytes as spaced hex, shortened past 64 bytes.
@@ -164,481 +51,755 @@ pub fn hex(bytes: &[u8]) -> String {
     out.join(" ")
 }
 
-struct Builder<'f, 'a> {
-    file: &'f BefFile<'a>,
-    options: &'f DumpOptions,
-    /// Location text by offset: each location is decoded once even when
-    /// many kernels share it.
-    locations: HashMap<u64, String>,
+/// The problems in what `options` lists: the framing and function-index
+/// problems, and those of the sections listed. Sorted by offset.
+pub fn problems(listing: &Listing<'_>, options: &DumpOptions) -> Vec<DecodeError> {
+    let mut errors = listing.problems().to_vec();
+    match options.section {
+        None => errors.extend(listing.errors()),
+        Some(id) => errors.extend(listing.section_errors(id)),
+    }
+    sort_errors(&mut errors);
+    errors
 }
 
-/// Builds the listing of `file`.
-pub fn listing(file: &BefFile<'_>, options: &DumpOptions) -> DecodeResult<Listing> {
-    Builder {
-        file,
+/// `@name`, or `<anonymous>` for the functions of regions.
+fn function_name(name: &str) -> String {
+    if name.is_empty() {
+        "<anonymous>".to_owned()
+    } else {
+        format!("@{name}")
+    }
+}
+
+fn type_name(listing: &Listing<'_>, index: u32) -> String {
+    listing
+        .type_name(index)
+        .map_or_else(|| format!("<type {index}>"), str::to_owned)
+}
+
+fn type_names(listing: &Listing<'_>, types: &[u32]) -> Vec<String> {
+    types.iter().map(|&t| type_name(listing, t)).collect()
+}
+
+/// The text of a location field: the location, `<virtual 0x...>`, or the
+/// problem.
+fn location_text(listing: &Listing<'_>, offset: u64) -> String {
+    match listing.location(offset) {
+        Ok(Some(location)) => location.to_string(),
+        Ok(None) => format!("<virtual {offset:#x}>"),
+        Err(e) => format!("<error: {e}>"),
+    }
+}
+
+fn kernel_name(kernel: &Kernel<'_>) -> String {
+    match (kernel.pseudo, kernel.name) {
+        (true, _) => "<arguments>".to_owned(),
+        (false, Some(name)) => name.to_owned(),
+        (false, None) => format!("<kernel {}>", kernel.code),
+    }
+}
+
+/// A kernel location's text; empty for the pseudo kernel.
+fn kernel_location(listing: &Listing<'_>, kernel: &Kernel<'_>) -> String {
+    kernel
+        .location_offset()
+        .map_or_else(String::new, |offset| location_text(listing, offset))
+}
+
+/// The name of a name-table entry, or why it has none.
+fn entry_name(name: Option<&str>, string_offset: u64) -> String {
+    name.map_or_else(
+        || format!("<no string at offset {string_offset:#x}>"),
+        str::to_owned,
+    )
+}
+
+/// The value of kernel attribute `a` as text, or why it is unknown.
+fn attribute_text(listing: &Listing<'_>, attribute: Option<usize>) -> Result<String, String> {
+    let attributes = listing.attributes();
+    let Some(row) = attribute.and_then(|i| attributes.get(i)) else {
+        return Err(if attributes.has_types() {
+            "<not listed in AttributeTypes>".to_owned()
+        } else {
+            "<type unknown: no AttributeTypes section>".to_owned()
+        });
+    };
+    listing
+        .attribute_value(&row)
+        .map(|v| v.to_string())
+        .map_err(|e| format!("<error: {e}>"))
+}
+
+fn function_ref<'a>(listing: &Listing<'a>, index: u32) -> &'a str {
+    listing
+        .file()
+        .functions()
+        .get(index as usize)
+        .map_or("<out of range>", |f| f.name)
+}
+
+/// Renders the listing as text.
+pub fn write_text(
+    out: &mut impl Write,
+    listing: &Listing<'_>,
+    options: &DumpOptions,
+) -> io::Result<()> {
+    Text {
+        out,
+        listing,
         options,
-        locations: HashMap::new(),
+        started: false,
     }
-    .build()
+    .write()
 }
 
-impl Builder<'_, '_> {
-    fn wants(&self, id: SectionId) -> bool {
-        self.options.section.is_none_or(|s| s == id)
-    }
-
-    fn hex(&self, bytes: &[u8]) -> Option<String> {
-        self.options.hex.then(|| hex(bytes))
-    }
-
-    fn build(mut self) -> DecodeResult<Listing> {
-        let file = self.file;
-        let sections = file
-            .sections()
-            .iter()
-            .map(|s| SectionRow {
-                id: s.id,
-                name: s.name(),
-                header_offset: s.header_offset,
-                data_offset: s.data_offset,
-                length: s.len,
-                alignment: s.alignment,
-                hex: self.hex(&file.bytes()[s.header_offset as usize..s.data_offset as usize]),
-            })
-            .collect();
-        let strings = self
-            .wants(SectionId::Strings)
-            .then(|| self.string_table(SectionId::Strings));
-        let location_strings = self
-            .wants(SectionId::LocationStrings)
-            .then(|| self.string_table(SectionId::LocationStrings));
-        let attributes = if self.wants(SectionId::Attributes) {
-            Some(self.attributes()?)
-        } else {
-            None
-        };
-        let names = |table: &[&str]| {
-            table
-                .iter()
-                .enumerate()
-                .map(|(index, n)| NameRow {
-                    index,
-                    name: (*n).to_owned(),
-                })
-                .collect()
-        };
-        let kernels = if self.wants(SectionId::Kernels) {
-            Some(names(file.kernel_names()?))
-        } else {
-            None
-        };
-        let types = if self.wants(SectionId::Types) {
-            Some(names(file.type_names()?))
-        } else {
-            None
-        };
-        let function_index = self
-            .wants(SectionId::FunctionIndex)
-            .then(|| self.function_index());
-        let functions = if self.wants(SectionId::Functions) {
-            Some(self.functions()?)
-        } else {
-            None
-        };
-        let locations = if self.wants(SectionId::Locations) {
-            Some(self.locations_section()?)
-        } else {
-            None
-        };
-        Ok(Listing {
-            size: file.bytes().len() as u64,
-            version: file.bytes()[2],
-            sections,
-            strings,
-            attributes,
-            kernels,
-            types,
-            function_index,
-            functions,
-            location_strings,
-            locations,
-        })
-    }
-
-    fn string_table(&self, id: SectionId) -> Vec<StringRow> {
-        let data = self.file.section_data(id);
-        let mut rows = Vec::new();
-        let mut offset = 0;
-        for piece in data.split_inclusive(|&b| b == 0) {
-            let text = piece.strip_suffix(&[0]).unwrap_or(piece);
-            rows.push(StringRow {
-                offset: offset as u64,
-                value: String::from_utf8_lossy(text).into_owned(),
-                hex: self.hex(piece),
-            });
-            offset += piece.len();
-        }
-        rows
-    }
-
-    fn attributes(&self) -> DecodeResult<Vec<AttributeRow>> {
-        let Some(entries) = self.file.attribute_types()? else {
-            return Ok(Vec::new());
-        };
-        let data = self.file.section_data(SectionId::Attributes);
-        entries
-            .iter()
-            .map(|&(offset, ty)| {
-                let value = self.file.attribute(offset, ty)?.to_string();
-                let extent = crate::format::attr::attribute_extent(data, offset as usize, ty);
-                let bytes = data
-                    .get(offset as usize..offset as usize + extent)
-                    .unwrap_or_default();
-                Ok(AttributeRow {
-                    offset,
-                    ty: ty.name(),
-                    value,
-                    hex: self.hex(bytes),
-                })
-            })
-            .collect()
-    }
-
-    fn type_name(&self, index: u32) -> String {
-        match self
-            .file
-            .type_names()
-            .ok()
-            .and_then(|t| t.get(index as usize))
-        {
-            Some(name) => (*name).to_owned(),
-            None => format!("<type {index}>"),
-        }
-    }
-
-    fn function_index(&self) -> Vec<FunctionRow> {
-        let file = self.file;
-        file.functions()
-            .iter()
-            .enumerate()
-            .map(|(index, f)| FunctionRow {
-                index,
-                name: f.name.to_owned(),
-                kind: f.kind.name(),
-                offset: f.offset,
-                arguments: file
-                    .function_arg_types(index)
-                    .iter()
-                    .map(|&t| self.type_name(t))
-                    .collect(),
-                results: file
-                    .function_result_types(index)
-                    .iter()
-                    .map(|&t| self.type_name(t))
-                    .collect(),
-            })
-            .collect()
-    }
-
-    fn location_text(&mut self, offset: u64) -> DecodeResult<String> {
-        if let Some(text) = self.locations.get(&offset) {
-            return Ok(text.clone());
-        }
-        let text = match self.file.location(offset)? {
-            Some(location) => location.to_string(),
-            None => format!("<virtual {offset:#x}>"),
-        };
-        self.locations.insert(offset, text.clone());
-        Ok(text)
-    }
-
-    fn functions(&mut self) -> DecodeResult<Vec<FunctionListing>> {
-        let file = self.file;
-        let kernel_names = file.kernel_names()?;
-        let attribute_types: HashMap<u32, AttrType> = file
-            .attribute_types()?
-            .unwrap_or_default()
-            .iter()
-            .copied()
-            .collect();
-        let attribute_names = file.attribute_names()?;
-        let register_types = file.register_types()?;
-        let mut out = Vec::new();
-        for (index, function) in file.functions().iter().enumerate() {
-            if !function.kind.has_body() {
-                continue;
-            }
-            let body = file.body(index)?;
-            let types = register_types.as_ref().and_then(|all| all[index].as_ref());
-            let registers = body
-                .register_uses
-                .iter()
-                .enumerate()
-                .map(|(i, &uses)| RegisterRow {
-                    index: i,
-                    uses,
-                    ty: types.and_then(|t| t.get(i)).map(|&t| self.type_name(t)),
-                })
-                .collect();
-            let names = attribute_names.as_ref().and_then(|all| all[index].as_ref());
-            let mut kernels = Vec::with_capacity(body.kernels.len());
-            for (k, (record, entry)) in body.kernel_records().zip(&body.kernels).enumerate() {
-                let pseudo = k == 0 && record.code() == PSEUDO_KERNEL_CODE;
-                let name = if pseudo {
-                    "<arguments>".to_owned()
-                } else {
-                    kernel_names.get(record.code() as usize).map_or_else(
-                        || format!("<kernel {}>", record.code()),
-                        |n| (*n).to_owned(),
-                    )
-                };
-                let location = if pseudo {
-                    String::new()
-                } else {
-                    self.location_text(u64::from(record.location()))?
-                };
-                let attributes = record
-                    .attributes()
-                    .iter()
-                    .enumerate()
-                    .map(|(a, offset)| {
-                        let value = attribute_types
-                            .get(&offset)
-                            .map(|&ty| file.attribute(offset, ty))
-                            .transpose()?
-                            .map(|v| v.to_string());
-                        let name = names
-                            .and_then(|n| n.get(k))
-                            .and_then(|n| n.get(a))
-                            .map(|s| (*s).to_owned());
-                        Ok(KernelAttribute {
-                            name,
-                            offset,
-                            value,
-                        })
-                    })
-                    .collect::<DecodeResult<Vec<_>>>()?;
-                let functions = record
-                    .functions()
-                    .iter()
-                    .map(|f| NameRow {
-                        index: f as usize,
-                        name: file
-                            .functions()
-                            .get(f as usize)
-                            .map_or("<out of range>", |f| f.name)
-                            .to_owned(),
-                    })
-                    .collect();
-                let results = record
-                    .results()
-                    .iter()
-                    .enumerate()
-                    .map(|(r, register)| ResultRow {
-                        register,
-                        used_by: record.used_by(r).to_vec(),
-                    })
-                    .collect();
-                kernels.push(KernelListing {
-                    index: k,
-                    offset: record.offset,
-                    code: record.code(),
-                    name,
-                    stream_id: entry.stream_id,
-                    num_operands: entry.num_operands,
-                    location,
-                    arguments: record.args().to_vec(),
-                    attributes,
-                    functions,
-                    results,
-                    hex: self.hex(record.bytes()),
-                });
-            }
-            out.push(FunctionListing {
-                index,
-                name: function.name.to_owned(),
-                kind: function.kind.name(),
-                offset: body.offset,
-                location: self.location_text(body.location)?,
-                registers,
-                kernels,
-                results: body.results.clone(),
-            });
-        }
-        Ok(out)
-    }
-
-    fn locations_section(&self) -> DecodeResult<Vec<LocationRow>> {
-        let decoder = self.file.location_decoder();
-        let mut r = Reader::new(decoder.locations, decoder.locations_base);
-        let mut rows = Vec::new();
-        while !r.is_empty() {
-            let start = r.position();
-            let location = decoder.read(&mut r, 0)?;
-            let bytes = &decoder.locations[start..r.position()];
-            rows.push(LocationRow {
-                offset: start as u64,
-                location: location.to_string(),
-                hex: self.hex(bytes),
-            });
-        }
-        Ok(rows)
-    }
+struct Text<'o, 'l, 'a, W> {
+    out: &'o mut W,
+    listing: &'l Listing<'a>,
+    options: &'l DumpOptions,
+    /// Whether anything was written (blocks are separated by a blank line).
+    started: bool,
 }
 
-/// Renders a listing as text.
-pub fn write_text(out: &mut impl Write, listing: &Listing) -> io::Result<()> {
-    writeln!(
-        out,
-        "BEF file: {} bytes, format version {}",
-        listing.size, listing.version
-    )?;
-    writeln!(out)?;
-    writeln!(out, "Sections:")?;
-    writeln!(
-        out,
-        "  [Nr] Id  Name              Header     Offset     Length     Align"
-    )?;
-    for (i, s) in listing.sections.iter().enumerate() {
-        let align = s.alignment.map_or("-".to_owned(), |a| a.to_string());
-        writeln!(
-            out,
-            "  [{i:2}] {:<3} {:<17} {:#010x} {:#010x} {:#010x} {align}",
-            s.id, s.name, s.header_offset, s.data_offset, s.length
-        )?;
-        if let Some(h) = &s.hex {
-            writeln!(out, "       header bytes: {h}")?;
+impl<W: Write> Text<'_, '_, '_, W> {
+    /// Starts a block with its heading.
+    fn heading(&mut self, heading: std::fmt::Arguments<'_>) -> io::Result<()> {
+        if self.started {
+            writeln!(self.out)?;
         }
+        self.started = true;
+        writeln!(self.out, "{heading}")
     }
-    let hex_line = |out: &mut dyn Write, hex: &Option<String>| -> io::Result<()> {
-        match hex {
-            Some(h) => writeln!(out, "         bytes: {h}"),
+
+    fn hex_line(&mut self, bytes: &[u8]) -> io::Result<()> {
+        if self.options.hex {
+            writeln!(self.out, "         bytes: {}", hex(bytes))?;
+        }
+        Ok(())
+    }
+
+    fn error_line(&mut self, indent: &str, error: Option<&DecodeError>) -> io::Result<()> {
+        match error {
+            Some(e) => writeln!(self.out, "{indent}error: {e}"),
             None => Ok(()),
         }
-    };
-    if let Some(strings) = &listing.strings {
-        writeln!(out, "\nStrings ({}):", strings.len())?;
-        for s in strings {
-            writeln!(out, "  {:#06x}  {:?}", s.offset, s.value)?;
-            hex_line(out, &s.hex)?;
-        }
     }
-    if let Some(attributes) = &listing.attributes {
-        writeln!(out, "\nAttributes ({}):", attributes.len())?;
-        for a in attributes {
-            writeln!(out, "  {:#06x}  {:<12} {}", a.offset, a.ty, a.value)?;
-            hex_line(out, &a.hex)?;
+
+    fn write(mut self) -> io::Result<()> {
+        let options = self.options;
+        if options.section.is_none() {
+            self.header()?;
         }
-    }
-    for (title, rows) in [("Kernels", &listing.kernels), ("Types", &listing.types)] {
-        if let Some(rows) = rows {
-            writeln!(out, "\n{title} ({}):", rows.len())?;
-            for r in rows {
-                writeln!(out, "  [{:3}] {}", r.index, r.name)?;
+        for id in SectionId::ALL {
+            if !options.lists(id) {
+                continue;
+            }
+            match id {
+                SectionId::Strings | SectionId::LocationStrings => self.strings(id)?,
+                SectionId::Attributes => self.attributes()?,
+                SectionId::Kernels | SectionId::Types => self.names(id)?,
+                SectionId::FunctionIndex => self.function_index()?,
+                SectionId::Functions => self.functions()?,
+                SectionId::Locations => self.locations()?,
+                SectionId::AttributeTypes => self.attribute_types()?,
+                SectionId::AttributeNames => self.attribute_names()?,
+                SectionId::RegisterTypes => self.register_types()?,
             }
         }
+        Ok(())
     }
-    if let Some(index) = &listing.function_index {
-        writeln!(out, "\nFunction index ({}):", index.len())?;
-        for f in index {
-            let name = if f.name.is_empty() {
-                "<anonymous>".to_owned()
-            } else {
-                format!("@{}", f.name)
+
+    fn header(&mut self) -> io::Result<()> {
+        let listing = self.listing;
+        let bytes = listing.bytes();
+        self.heading(format_args!(
+            "BEF file: {} bytes, format version {}",
+            bytes.len(),
+            listing.header().version
+        ))?;
+        writeln!(self.out)?;
+        writeln!(self.out, "Sections:")?;
+        writeln!(
+            self.out,
+            "  [Nr] Id  Name              Header     Offset     Length     Align"
+        )?;
+        for s in listing.sections() {
+            let align = s.alignment.map_or("-".to_owned(), |a| a.to_string());
+            writeln!(
+                self.out,
+                "  [{:2}] {:<3} {:<17} {:#010x} {:#010x} {:#010x} {align}",
+                s.index,
+                s.id,
+                s.name(),
+                s.range.start,
+                s.data.start,
+                s.data.len()
+            )?;
+            if self.options.hex {
+                writeln!(self.out, "       header bytes: {}", hex(&bytes[s.header()]))?;
+            }
+        }
+        for problem in listing.problems() {
+            writeln!(self.out, "  error: {problem}")?;
+        }
+        Ok(())
+    }
+
+    fn strings(&mut self, id: SectionId) -> io::Result<()> {
+        let listing = self.listing;
+        let strings = match id {
+            SectionId::Strings => listing.strings(),
+            _ => listing.location_strings(),
+        };
+        self.heading(format_args!("{} ({}):", id.name(), strings.len()))?;
+        for s in strings.rows() {
+            writeln!(
+                self.out,
+                "  {:#06x}  {:?}",
+                strings.offset_of(s),
+                s.text()
+            )?;
+            self.hex_line(&listing.bytes()[s.range.clone()])?;
+        }
+        Ok(())
+    }
+
+    fn attributes(&mut self) -> io::Result<()> {
+        let listing = self.listing;
+        let attributes = listing.attributes();
+        self.heading(format_args!("Attributes ({}):", attributes.len()))?;
+        for a in attributes.iter() {
+            let value = match listing.attribute_value(&a) {
+                Ok(value) => value.to_string(),
+                Err(e) => format!("<error: {e}>"),
             };
             writeln!(
-                out,
-                "  [{:3}] {:<7} {name}({}) -> ({})  body at {:#x}",
+                self.out,
+                "  {:#06x}  {:<12} {value}",
+                a.offset,
+                a.ty.name()
+            )?;
+            self.hex_line(&listing.bytes()[a.range.clone()])?;
+        }
+        self.error_line("  ", attributes.error())
+    }
+
+    fn names(&mut self, id: SectionId) -> io::Result<()> {
+        let names = match id {
+            SectionId::Kernels => self.listing.kernel_names(),
+            _ => self.listing.types(),
+        };
+        self.heading(format_args!("{} ({}):", id.name(), names.len()))?;
+        for r in names.iter() {
+            writeln!(
+                self.out,
+                "  [{:3}] {}",
+                r.index,
+                entry_name(r.name, r.string_offset)
+            )?;
+        }
+        self.error_line("  ", names.error())
+    }
+
+    fn function_index(&mut self) -> io::Result<()> {
+        let listing = self.listing;
+        self.heading(format_args!(
+            "FunctionIndex ({}):",
+            listing.function_count()
+        ))?;
+        for f in listing.index_entries() {
+            writeln!(
+                self.out,
+                "  [{:3}] {:<7} {}({}) -> ({})  body at {:#x}",
                 f.index,
-                f.kind,
-                f.arguments.join(", "),
-                f.results.join(", "),
-                f.offset
+                f.kind.name(),
+                function_name(f.name),
+                type_names(listing, f.argument_types).join(", "),
+                type_names(listing, f.result_types).join(", "),
+                f.body_offset
             )?;
         }
+        Ok(())
     }
-    if let Some(functions) = &listing.functions {
-        for f in functions {
-            let name = if f.name.is_empty() {
-                "<anonymous>".to_owned()
-            } else {
-                format!("@{}", f.name)
-            };
+
+    fn functions(&mut self) -> io::Result<()> {
+        let listing = self.listing;
+        let count = listing.functions().count();
+        self.heading(format_args!("Functions ({count}):"))?;
+        for function in listing.functions() {
+            self.function(function)?;
+        }
+        Ok(())
+    }
+
+    fn function(&mut self, f: &Function<'_>) -> io::Result<()> {
+        let listing = self.listing;
+        let location = f
+            .location
+            .map_or_else(|| "<unread>".to_owned(), |l| location_text(listing, l));
+        let at = if f.range.is_empty() {
+            "-".to_owned()
+        } else {
+            format!("{:#x}", f.range.start)
+        };
+        writeln!(
+            self.out,
+            "\nFunction [{}] {} ({}) at {at}, location {location}",
+            f.index,
+            function_name(f.name),
+            f.kind.name(),
+        )?;
+        writeln!(self.out, "  registers ({}):", f.register_count())?;
+        for r in f.registers() {
+            let ty = r
+                .type_index
+                .map(|t| format!(" : {}", type_name(listing, t)))
+                .unwrap_or_default();
+            writeln!(self.out, "    %{}{ty}  uses {}", r.index, r.uses)?;
+        }
+        writeln!(self.out, "  kernels ({}):", f.kernels().len())?;
+        for k in f.kernels() {
             writeln!(
-                out,
-                "\nFunction [{}] {name} ({}) at {:#x}, location {}",
-                f.index, f.kind, f.offset, f.location
+                self.out,
+                "    [{}] {} at {:#x}  stream {}  operands {}",
+                k.index,
+                kernel_name(k),
+                k.range.start,
+                k.stream_id,
+                k.num_operands
             )?;
-            writeln!(out, "  registers ({}):", f.registers.len())?;
-            for r in &f.registers {
-                let ty =
-                    r.ty.as_deref()
-                        .map(|t| format!(" : {t}"))
-                        .unwrap_or_default();
-                writeln!(out, "    %{}{ty}  uses {}", r.index, r.uses)?;
+            let location = kernel_location(listing, k);
+            if !location.is_empty() {
+                writeln!(self.out, "        loc {location}")?;
             }
-            writeln!(out, "  kernels ({}):", f.kernels.len())?;
-            for k in &f.kernels {
+            if k.arguments().len() > 0 {
+                let args: Vec<String> = k.arguments().map(|r| format!("%{r}")).collect();
+                writeln!(self.out, "        args {}", args.join(", "))?;
+            }
+            for a in &k.attributes {
+                let value = attribute_text(listing, a.attribute).unwrap_or_else(|e| e);
                 writeln!(
-                    out,
-                    "    [{}] {} at {:#x}  stream {}  operands {}",
-                    k.index, k.name, k.offset, k.stream_id, k.num_operands
+                    self.out,
+                    "        {} = {value}  (attribute {:#x})",
+                    a.name.unwrap_or("attr"),
+                    a.offset
                 )?;
-                if !k.location.is_empty() {
-                    writeln!(out, "        loc {}", k.location)?;
-                }
-                if !k.arguments.is_empty() {
-                    let args: Vec<String> = k.arguments.iter().map(|r| format!("%{r}")).collect();
-                    writeln!(out, "        args {}", args.join(", "))?;
-                }
-                for a in &k.attributes {
-                    let name = a.name.as_deref().unwrap_or("attr");
-                    let value = a
-                        .value
-                        .as_deref()
-                        .unwrap_or("<type unknown: no AttributeTypes section>");
-                    writeln!(out, "        {name} = {value}  (attribute {:#x})", a.offset)?;
-                }
-                for func in &k.functions {
-                    let name = if func.name.is_empty() {
-                        "<anonymous>".to_owned()
-                    } else {
-                        format!("@{}", func.name)
-                    };
-                    writeln!(out, "        function [{}] {name}", func.index)?;
-                }
-                for r in &k.results {
-                    writeln!(
-                        out,
-                        "        result %{} -> used by {:?}",
-                        r.register, r.used_by
-                    )?;
-                }
-                hex_line(out, &k.hex)?;
             }
-            let results: Vec<String> = f.results.iter().map(|r| format!("%{r}")).collect();
-            writeln!(out, "  returns ({})", results.join(", "))?;
+            for func in k.functions() {
+                writeln!(
+                    self.out,
+                    "        function [{func}] {}",
+                    function_name(function_ref(listing, func))
+                )?;
+            }
+            for (i, register) in k.results().enumerate() {
+                let used_by: Vec<u32> = k.used_by(i).collect();
+                writeln!(
+                    self.out,
+                    "        result %{register} -> used by {used_by:?}"
+                )?;
+            }
+            self.hex_line(k.bytes())?;
         }
-    }
-    if let Some(strings) = &listing.location_strings {
-        writeln!(out, "\nLocation strings ({}):", strings.len())?;
-        for s in strings {
-            writeln!(out, "  {:#06x}  {:?}", s.offset, s.value)?;
-            hex_line(out, &s.hex)?;
+        let results: Vec<String> = f.results().iter().map(|r| format!("%{r}")).collect();
+        writeln!(self.out, "  returns ({})", results.join(", "))?;
+        for problem in f.problems() {
+            writeln!(self.out, "  error: {problem}")?;
         }
+        Ok(())
     }
-    if let Some(locations) = &listing.locations {
-        writeln!(out, "\nLocations ({}):", locations.len())?;
-        for l in locations {
-            writeln!(out, "  {:#06x}  {}", l.offset, l.location)?;
-            hex_line(out, &l.hex)?;
+
+    fn locations(&mut self) -> io::Result<()> {
+        let listing = self.listing;
+        let locations = listing.locations();
+        self.heading(format_args!("Locations ({}):", locations.len()))?;
+        for l in locations.iter() {
+            writeln!(
+                self.out,
+                "  {:#06x}  {}",
+                l.offset,
+                location_text(listing, l.offset)
+            )?;
+            self.hex_line(&listing.bytes()[l.range.clone()])?;
         }
+        self.error_line("  ", locations.error())
     }
-    Ok(())
+
+    fn attribute_types(&mut self) -> io::Result<()> {
+        let listing = self.listing;
+        let attributes = listing.attributes();
+        self.heading(format_args!("AttributeTypes ({}):", attributes.len()))?;
+        for a in attributes.iter() {
+            writeln!(
+                self.out,
+                "  [{:3}] {:#06x}  {}",
+                a.index,
+                a.offset,
+                a.ty.name()
+            )?;
+            self.hex_line(&listing.bytes()[a.entry.clone()])?;
+        }
+        self.error_line("  ", attributes.error())
+    }
+
+    fn attribute_names(&mut self) -> io::Result<()> {
+        let listing = self.listing;
+        let entries: Vec<_> = (0..listing.function_count())
+            .filter_map(|f| listing.attribute_names(f))
+            .collect();
+        self.heading(format_args!("AttributeNames ({}):", entries.len()))?;
+        for entry in &entries {
+            let name = function_ref(listing, entry.function as u32);
+            writeln!(
+                self.out,
+                "  function [{}] {}:",
+                entry.function,
+                function_name(name)
+            )?;
+            for kernel in 0..entry.kernel_starts.len().saturating_sub(1) {
+                let names: Vec<String> = entry
+                    .kernel(kernel)
+                    .iter()
+                    .map(|n| entry_name(n.name, n.string_offset))
+                    .collect();
+                if !names.is_empty() {
+                    writeln!(self.out, "    kernel [{kernel}]: {}", names.join(", "))?;
+                }
+            }
+            let range = entry.range();
+            self.hex_line(&listing.bytes()[range.start as usize..range.end as usize])?;
+        }
+        self.error_line("  ", listing.attribute_names_error().as_ref())
+    }
+
+    fn register_types(&mut self) -> io::Result<()> {
+        let listing = self.listing;
+        let entries: Vec<_> = (0..listing.function_count())
+            .filter_map(|f| listing.register_types(f))
+            .collect();
+        self.heading(format_args!("RegisterTypes ({}):", entries.len()))?;
+        for entry in &entries {
+            let name = function_ref(listing, entry.function as u32);
+            let types: Vec<String> = entry
+                .types
+                .iter()
+                .enumerate()
+                .map(|(r, &t)| format!("%{r} : {}", type_name(listing, t)))
+                .collect();
+            writeln!(
+                self.out,
+                "  function [{}] {}: {}",
+                entry.function,
+                function_name(name),
+                types.join(", ")
+            )?;
+            let range = entry.range();
+            self.hex_line(&listing.bytes()[range.start as usize..range.end as usize])?;
+        }
+        self.error_line("  ", listing.register_types_error().as_ref())
+    }
 }
 
-/// Renders a listing as pretty JSON.
-pub fn write_json(out: &mut impl Write, listing: &Listing) -> io::Result<()> {
-    serde_json::to_writer_pretty(&mut *out, listing).map_err(io::Error::other)?;
+/// Renders the listing as pretty JSON. Functions and table rows are
+/// serialized one at a time, so memory stays proportional to the largest
+/// row, not to the output.
+pub fn write_json(
+    out: &mut impl Write,
+    listing: &Listing<'_>,
+    options: &DumpOptions,
+) -> io::Result<()> {
+    serde_json::to_writer_pretty(&mut *out, &Json { listing, options })
+        .map_err(io::Error::other)?;
     writeln!(out)
+}
+
+struct Json<'l, 'a> {
+    listing: &'l Listing<'a>,
+    options: &'l DumpOptions,
+}
+
+/// A JSON array serialized from an iterator, one element at a time.
+struct Seq<F>(F);
+
+impl<F, I> serde::Serialize for Seq<F>
+where
+    F: Fn() -> I,
+    I: IntoIterator,
+    I::Item: serde::Serialize,
+{
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq((self.0)())
+    }
+}
+
+impl Json<'_, '_> {
+    fn hex(&self, row: &mut Value, bytes: &[u8]) {
+        if self.options.hex {
+            row["hex"] = Value::String(hex(bytes));
+        }
+    }
+
+    fn kernel(&self, k: &Kernel<'_>) -> Value {
+        let listing = self.listing;
+        let attributes: Vec<Value> = k
+            .attributes
+            .iter()
+            .map(|a| {
+                let mut row = serde_json::Map::new();
+                if let Some(name) = a.name {
+                    row.insert("name".into(), json!(name));
+                }
+                row.insert("offset".into(), json!(a.offset));
+                if a.attribute.is_some() {
+                    match attribute_text(listing, a.attribute) {
+                        Ok(value) => row.insert("value".into(), json!(value)),
+                        Err(e) => row.insert("error".into(), json!(e)),
+                    };
+                }
+                Value::Object(row)
+            })
+            .collect();
+        let functions: Vec<Value> = k
+            .functions()
+            .map(|f| json!({"index": f, "name": function_ref(listing, f)}))
+            .collect();
+        let results: Vec<Value> = k
+            .results()
+            .enumerate()
+            .map(|(i, register)| {
+                json!({"register": register, "used_by": k.used_by(i).collect::<Vec<_>>()})
+            })
+            .collect();
+        let mut row = json!({
+            "index": k.index,
+            "offset": k.range.start,
+            "code": k.code,
+            "name": kernel_name(k),
+            "stream_id": k.stream_id,
+            "num_operands": k.num_operands,
+            "location": kernel_location(listing, k),
+            "arguments": k.arguments().collect::<Vec<_>>(),
+            "attributes": attributes,
+            "functions": functions,
+            "results": results,
+        });
+        self.hex(&mut row, k.bytes());
+        row
+    }
+}
+
+/// A function, its kernels serialized one at a time.
+struct FunctionJson<'j, 'l, 'a> {
+    json: &'j Json<'l, 'a>,
+    function: &'l Function<'a>,
+}
+
+impl serde::Serialize for FunctionJson<'_, '_, '_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let listing = self.json.listing;
+        let f = self.function;
+        let mut map = s.serialize_map(None)?;
+        map.serialize_entry("index", &f.index)?;
+        map.serialize_entry("name", f.name)?;
+        map.serialize_entry("kind", f.kind.name())?;
+        map.serialize_entry("offset", &f.range.start)?;
+        let location = f
+            .location
+            .map_or_else(|| "<unread>".to_owned(), |l| location_text(listing, l));
+        map.serialize_entry("location", &location)?;
+        let registers = Seq(|| {
+            f.registers().map(|r| {
+                let mut row = json!({"index": r.index, "uses": r.uses});
+                if let Some(t) = r.type_index {
+                    row["type"] = json!(type_name(listing, t));
+                }
+                row
+            })
+        });
+        map.serialize_entry("registers", &registers)?;
+        let kernels = Seq(|| f.kernels().iter().map(|k| self.json.kernel(k)));
+        map.serialize_entry("kernels", &kernels)?;
+        map.serialize_entry("results", f.results())?;
+        if !f.problems().is_empty() {
+            let problems: Vec<String> = f.problems().iter().map(|e| e.to_string()).collect();
+            map.serialize_entry("errors", &problems)?;
+        }
+        map.end()
+    }
+}
+
+impl serde::Serialize for Json<'_, '_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let listing = self.listing;
+        let options = self.options;
+        let bytes = listing.bytes();
+        let mut map = s.serialize_map(None)?;
+        if options.section.is_none() {
+            map.serialize_entry("size", &bytes.len())?;
+            map.serialize_entry("version", &listing.header().version)?;
+            let sections = Seq(|| {
+                listing.sections().iter().map(|s| {
+                    let mut row = json!({
+                        "id": s.id,
+                        "name": section_name(s.id),
+                        "header_offset": s.range.start,
+                        "data_offset": s.data.start,
+                        "length": s.data.len(),
+                        "alignment": s.alignment,
+                    });
+                    self.hex(&mut row, &bytes[s.header()]);
+                    row
+                })
+            });
+            map.serialize_entry("sections", &sections)?;
+        }
+        let strings = |id| {
+            let strings = match id {
+                SectionId::Strings => listing.strings(),
+                _ => listing.location_strings(),
+            };
+            Seq(move || {
+                strings.rows().iter().map(move |s| {
+                    let mut row = json!({"offset": strings.offset_of(s), "value": s.text()});
+                    self.hex(&mut row, &bytes[s.range.clone()]);
+                    row
+                })
+            })
+        };
+        let names = |id| {
+            let names = match id {
+                SectionId::Kernels => listing.kernel_names(),
+                _ => listing.types(),
+            };
+            Seq(move || {
+                names.iter().map(|r| {
+                    json!({"index": r.index, "name": entry_name(r.name, r.string_offset)})
+                })
+            })
+        };
+        for id in SectionId::ALL {
+            if !options.lists(id) {
+                continue;
+            }
+            match id {
+                SectionId::Strings => map.serialize_entry("strings", &strings(id))?,
+                SectionId::Attributes => {
+                    let attributes = Seq(|| {
+                        listing.attributes().iter().map(|a| {
+                            let mut row = json!({"offset": a.offset, "type": a.ty.name()});
+                            match listing.attribute_value(&a) {
+                                Ok(value) => row["value"] = json!(value.to_string()),
+                                Err(e) => row["error"] = json!(e.to_string()),
+                            }
+                            self.hex(&mut row, &bytes[a.range.clone()]);
+                            row
+                        })
+                    });
+                    map.serialize_entry("attributes", &attributes)?;
+                }
+                SectionId::Kernels => map.serialize_entry("kernels", &names(id))?,
+                SectionId::Types => map.serialize_entry("types", &names(id))?,
+                SectionId::FunctionIndex => {
+                    let index = Seq(|| {
+                        listing.index_entries().map(|f| {
+                            json!({
+                                "index": f.index,
+                                "name": f.name,
+                                "kind": f.kind.name(),
+                                "offset": f.body_offset,
+                                "arguments": type_names(listing, f.argument_types),
+                                "results": type_names(listing, f.result_types),
+                            })
+                        })
+                    });
+                    map.serialize_entry("function_index", &index)?;
+                }
+                SectionId::Functions => {
+                    let functions = Seq(|| {
+                        listing
+                            .functions()
+                            .map(|function| FunctionJson { json: self, function })
+                    });
+                    map.serialize_entry("functions", &functions)?;
+                }
+                SectionId::LocationStrings => {
+                    map.serialize_entry("location_strings", &strings(id))?;
+                }
+                SectionId::Locations => {
+                    let locations = Seq(|| {
+                        listing.locations().iter().map(|l| {
+                            let mut row = json!({
+                                "offset": l.offset,
+                                "location": location_text(listing, l.offset),
+                            });
+                            self.hex(&mut row, &bytes[l.range.clone()]);
+                            row
+                        })
+                    });
+                    map.serialize_entry("locations", &locations)?;
+                }
+                SectionId::AttributeTypes => {
+                    let entries = Seq(|| {
+                        listing.attributes().iter().map(|a| {
+                            let mut row = json!({
+                                "index": a.index,
+                                "offset": a.offset,
+                                "type": a.ty.name(),
+                            });
+                            self.hex(&mut row, &bytes[a.entry.clone()]);
+                            row
+                        })
+                    });
+                    map.serialize_entry("attribute_types", &entries)?;
+                }
+                SectionId::AttributeNames => {
+                    let entries = Seq(|| {
+                        (0..listing.function_count())
+                            .filter_map(|f| listing.attribute_names(f))
+                            .map(|entry| {
+                                let kernels: Vec<Vec<String>> = (0..entry
+                                    .kernel_starts
+                                    .len()
+                                    .saturating_sub(1))
+                                    .map(|k| {
+                                        entry
+                                            .kernel(k)
+                                            .iter()
+                                            .map(|n| entry_name(n.name, n.string_offset))
+                                            .collect()
+                                    })
+                                    .collect();
+                                json!({"function": entry.function, "kernels": kernels})
+                            })
+                    });
+                    map.serialize_entry("attribute_names", &entries)?;
+                }
+                SectionId::RegisterTypes => {
+                    let entries = Seq(|| {
+                        (0..listing.function_count())
+                            .filter_map(|f| listing.register_types(f))
+                            .map(|entry| {
+                                json!({
+                                    "function": entry.function,
+                                    "types": type_names(listing, &entry.types),
+                                })
+                            })
+                    });
+                    map.serialize_entry("register_types", &entries)?;
+                }
+            }
+        }
+        let errors = problems(listing, options);
+        if !errors.is_empty() {
+            let errors: Vec<Value> = errors
+                .iter()
+                .map(|e| json!({"offset": e.offset, "message": e.message}))
+                .collect();
+            map.serialize_entry("errors", &errors)?;
+        }
+        map.end()
+    }
 }

@@ -4,22 +4,56 @@
 
 use arbitrary::Unstructured;
 
-use crate::dump::{DumpOptions, listing, write_json, write_text};
+use crate::dump::{DumpOptions, write_json, write_text};
+use crate::inspect::Listing;
 use crate::format::arbitrary_model::arbitrary_module;
 use crate::format::{BefBuffer, encode, verify};
+
+/// The listing's lookups agree with its ranges: every byte's items hold
+/// it, its field lies inside the innermost item, and every error points
+/// inside the file.
+pub fn check_listing(listing: &Listing<'_>) {
+    let len = listing.bytes().len();
+    for offset in 0..len {
+        let path = listing.item_at(offset);
+        let range = listing
+            .range_of(&path.items)
+            .unwrap_or_else(|| panic!("no range for the items at {offset:#x}: {path:?}"));
+        assert!(range.contains(&offset), "{path:?} at {offset:#x} spans {range:?}");
+        if let Some(field) = &path.field {
+            assert!(
+                field.range.contains(&offset)
+                    && range.start <= field.range.start
+                    && field.range.end <= range.end,
+                "field {field:?} at {offset:#x} is not inside {range:?}"
+            );
+        }
+    }
+    let fields = listing.fields_in(0..len);
+    for pair in fields.windows(2) {
+        assert!(pair[0].range.end <= pair[1].range.start, "fields overlap: {pair:?}");
+    }
+    for error in listing.errors() {
+        assert!(error.offset <= len as u64, "error past the end: {error}");
+    }
+}
 
 /// Raw bytes → open, verify, dump, decode. Must never panic. A file that
 /// verifies and decodes must re-encode into a file that decodes the same.
 pub fn bef_decode(data: &[u8]) {
     let buffer = BefBuffer::copy_from(data);
+    if let Ok(listing) = Listing::new(buffer.bytes()) {
+        for hex in [false, true] {
+            let options = DumpOptions { section: None, hex };
+            write_text(&mut std::io::sink(), &listing, &options)
+                .expect("writing to a sink cannot fail");
+            write_json(&mut std::io::sink(), &listing, &options)
+                .expect("writing to a sink cannot fail");
+        }
+        check_listing(&listing);
+    }
     let Ok(file) = buffer.open() else { return };
     let verified = verify(&file).is_ok();
-    for hex in [false, true] {
-        if let Ok(listing) = listing(&file, &DumpOptions { section: None, hex }) {
-            write_text(&mut std::io::sink(), &listing).expect("writing to a sink cannot fail");
-            write_json(&mut std::io::sink(), &listing).expect("writing to a sink cannot fail");
-        }
-    }
     // Loading for execution: resolves kernels and validates every
     // function's tables; a clear error or tables the executor can trust.
     if let Ok(program) =

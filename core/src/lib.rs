@@ -12,6 +12,7 @@ mod corpus_chunks;
 pub mod dump;
 pub mod exec;
 pub mod format;
+pub mod inspect;
 pub mod fuzz_targets;
 pub mod global_alloc;
 pub mod ir;

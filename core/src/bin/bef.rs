@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use bef::cli::run::RunArgs;
 use bef::cli::translate::TranslateArgs;
 use bef::cli::{Failure, args::normalize_single_dash};
-use bef::dump::{DumpOptions, listing, write_json, write_text};
+use bef::dump::{DumpOptions, write_json, write_text};
 use bef::format::{BefBuffer, SectionId, verify};
 use clap::{Parser, Subcommand};
 
@@ -52,8 +52,10 @@ enum Command {
     Dump {
         /// BEF or MLIR bytecode file to list; `-` reads standard input.
         file: PathBuf,
-        /// Only list this section (e.g. strings, attributes, kernels, types,
-        /// function-index, functions, locations, location-strings).
+        /// Only list this section: Strings, Attributes, Kernels, Types,
+        /// FunctionIndex, Functions, LocationStrings, Locations,
+        /// AttributeTypes, AttributeNames or RegisterTypes (case, `-` and `_`
+        /// do not matter: `function-index` works).
         #[arg(long, value_parser = parse_section)]
         section: Option<SectionId>,
         /// Show the raw bytes beside each decoded entry.
@@ -115,16 +117,24 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 out.flush()?;
                 return Ok(());
             }
-            let bef = buffer.open().map_err(|e| Failure::Message(e.to_string()))?;
-            let listing = listing(&bef, &DumpOptions { section, hex })
+            let listing = bef::inspect::Listing::new(buffer.bytes())
                 .map_err(|e| Failure::Message(e.to_string()))?;
+            let options = DumpOptions { section, hex };
             let mut out = out();
             if json {
-                write_json(&mut out, &listing)?;
+                write_json(&mut out, &listing, &options)?;
             } else {
-                write_text(&mut out, &listing)?;
+                write_text(&mut out, &listing, &options)?;
             }
             out.flush()?;
+            // Everything decodable was listed; a damaged file still fails.
+            let problems = bef::dump::problems(&listing, &options);
+            if !problems.is_empty() {
+                for problem in &problems {
+                    eprintln!("error: {problem}");
+                }
+                return Err(Failure::Reported);
+            }
         }
         Command::Verify { file } => {
             let buffer = load(&file)?;

@@ -16,7 +16,7 @@ use super::location::{Location, LocationDecoder};
 use super::reader::{Reader, c_string_at, u32_at};
 
 /// One section as framed in the file.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SectionInfo {
     pub id: u8,
     /// Offset of the section id byte.
@@ -209,7 +209,7 @@ impl<'a> U32s<'a> {
         u32_at(self.0, index.checked_mul(4)?)
     }
 
-    pub fn iter(&self) -> impl ExactSizeIterator<Item = u32> + 'a {
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = u32> + use<'a> {
         self.0
             .chunks_exact(4)
             .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
@@ -741,7 +741,7 @@ impl<'a> BefFile<'a> {
     }
 
     fn decode_body(&self, index: usize) -> DecodeResult<FunctionBody<'a>> {
-        let (body, problem) = self.read_body(index, None)?;
+        let (body, problem) = self.read_body_impl(index, None, false)?;
         match problem {
             Some(problem) => Err(problem),
             None => Ok(body),
@@ -754,11 +754,22 @@ impl<'a> BefFile<'a> {
     /// whose record cannot be read, and those after them, are left out of
     /// the body's kernel table (`layout` still lists their rows). Fails when
     /// there is no body to read (native function, index or offset out of
-    /// range). When `layout` is given, it receives where each part lies.
+    /// range). A body that runs past the end of a Functions section cut
+    /// short by the end of the file is read up to there. When `layout` is
+    /// given, it receives where each part lies.
     pub fn read_body(
         &self,
         index: usize,
+        layout: Option<&mut BodyLayout>,
+    ) -> DecodeResult<(FunctionBody<'a>, Option<DecodeError>)> {
+        self.read_body_impl(index, layout, true)
+    }
+
+    fn read_body_impl(
+        &self,
+        index: usize,
         mut layout: Option<&mut BodyLayout>,
+        to_section_end: bool,
     ) -> DecodeResult<(FunctionBody<'a>, Option<DecodeError>)> {
         let entry = self.functions.get(index).ok_or_else(|| {
             DecodeError::new(
@@ -773,7 +784,10 @@ impl<'a> BefFile<'a> {
             ));
         }
         let (data, base) = self.section_with_base(SectionId::Functions);
-        let end = self.function_ends[index] as usize;
+        let mut end = self.function_ends[index] as usize;
+        if to_section_end {
+            end = end.min(data.len());
+        }
         let start = usize::try_from(entry.offset)
             .ok()
             .filter(|&start| start < end && end <= data.len())
