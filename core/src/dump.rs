@@ -3,9 +3,11 @@
 //! model, so they agree). Damaged parts are listed up to the damage; the
 //! problems are returned for the caller to report.
 
+use std::borrow::Cow;
 use std::io::{self, Write};
 
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde::ser::{SerializeMap, Serializer};
 
 use crate::format::{DecodeError, SectionId};
 use crate::inspect::{Function, Kernel, Listing, section_name, sort_errors};
@@ -40,15 +42,19 @@ impl DumpOptions {
 /// Bytes as spaced hex, shortened past 64 bytes.
 pub fn hex(bytes: &[u8]) -> String {
     const LIMIT: usize = 64;
-    let mut out: Vec<String> = bytes
-        .iter()
-        .take(LIMIT)
-        .map(|b| format!("{b:02x}"))
-        .collect();
-    if bytes.len() > LIMIT {
-        out.push(format!("... ({} bytes)", bytes.len()));
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut out = String::with_capacity(3 * bytes.len().min(LIMIT) + 24);
+    for (i, &b) in bytes.iter().take(LIMIT).enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        out.push(char::from(DIGITS[usize::from(b >> 4)]));
+        out.push(char::from(DIGITS[usize::from(b & 0xf)]));
     }
-    out.join(" ")
+    if bytes.len() > LIMIT {
+        out.push_str(&format!(" ... ({} bytes)", bytes.len()));
+    }
+    out
 }
 
 /// The problems in what `options` lists: the framing and function-index
@@ -56,7 +62,7 @@ pub fn hex(bytes: &[u8]) -> String {
 pub fn problems(listing: &Listing<'_>, options: &DumpOptions) -> Vec<DecodeError> {
     let mut errors = listing.problems().to_vec();
     match options.section {
-        None => errors.extend(listing.errors()),
+        None => errors.extend_from_slice(listing.errors()),
         Some(id) => errors.extend(listing.section_errors(id)),
     }
     sort_errors(&mut errors);
@@ -254,12 +260,7 @@ impl<W: Write> Text<'_, '_, '_, W> {
         };
         self.heading(format_args!("{} ({}):", id.name(), strings.len()))?;
         for s in strings.rows() {
-            writeln!(
-                self.out,
-                "  {:#06x}  {:?}",
-                strings.offset_of(s),
-                s.text()
-            )?;
+            writeln!(self.out, "  {:#06x}  {:?}", strings.offset_of(s), s.text())?;
             self.hex_line(&listing.bytes()[s.range.clone()])?;
         }
         Ok(())
@@ -274,12 +275,7 @@ impl<W: Write> Text<'_, '_, '_, W> {
                 Ok(value) => value.to_string(),
                 Err(e) => format!("<error: {e}>"),
             };
-            writeln!(
-                self.out,
-                "  {:#06x}  {:<12} {value}",
-                a.offset,
-                a.ty.name()
-            )?;
+            writeln!(self.out, "  {:#06x}  {:<12} {value}", a.offset, a.ty.name())?;
             self.hex_line(&listing.bytes()[a.range.clone()])?;
         }
         self.error_line("  ", attributes.error())
@@ -501,9 +497,9 @@ impl<W: Write> Text<'_, '_, '_, W> {
     }
 }
 
-/// Renders the listing as pretty JSON. Functions and table rows are
-/// serialized one at a time, so memory stays proportional to the largest
-/// row, not to the output.
+/// Renders the listing as pretty JSON. Rows are serialized one at a time
+/// as they are read from the listing, so memory stays proportional to the
+/// largest row, not to the output.
 pub fn write_json(
     out: &mut impl Write,
     listing: &Listing<'_>,
@@ -522,70 +518,207 @@ struct Json<'l, 'a> {
 /// A JSON array serialized from an iterator, one element at a time.
 struct Seq<F>(F);
 
-impl<F, I> serde::Serialize for Seq<F>
+impl<F, I> Serialize for Seq<F>
 where
     F: Fn() -> I,
     I: IntoIterator,
-    I::Item: serde::Serialize,
+    I::Item: Serialize,
 {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.collect_seq((self.0)())
     }
 }
 
+// The JSON rows, in their key order.
+
+#[derive(Serialize)]
+struct SectionJson {
+    id: u8,
+    name: Cow<'static, str>,
+    header_offset: usize,
+    data_offset: usize,
+    length: usize,
+    alignment: Option<u8>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hex: Option<String>,
+}
+
+#[derive(Serialize)]
+struct StringJson<'s> {
+    offset: usize,
+    value: Cow<'s, str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hex: Option<String>,
+}
+
+#[derive(Serialize)]
+struct AttributeJson {
+    offset: u32,
+    #[serde(rename = "type")]
+    ty: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    value: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hex: Option<String>,
+}
+
+#[derive(Serialize)]
+struct NameJson<'s> {
+    index: usize,
+    name: Cow<'s, str>,
+}
+
+#[derive(Serialize)]
+struct IndexJson<'s> {
+    index: usize,
+    name: &'s str,
+    kind: &'static str,
+    offset: u64,
+    arguments: Vec<String>,
+    results: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct RegisterJson {
+    index: usize,
+    uses: u32,
+    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+    ty: Option<String>,
+}
+
+#[derive(Serialize)]
+struct KernelJson<'s> {
+    index: usize,
+    offset: usize,
+    code: u32,
+    name: String,
+    stream_id: u64,
+    num_operands: u32,
+    location: String,
+    arguments: Vec<u32>,
+    attributes: Vec<KernelAttributeJson<'s>>,
+    functions: Vec<FunctionRefJson<'s>>,
+    results: Vec<ResultJson>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hex: Option<String>,
+}
+
+#[derive(Serialize)]
+struct KernelAttributeJson<'s> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    name: Option<&'s str>,
+    offset: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    value: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+}
+
+#[derive(Serialize)]
+struct FunctionRefJson<'s> {
+    index: u32,
+    name: &'s str,
+}
+
+#[derive(Serialize)]
+struct ResultJson {
+    register: u32,
+    used_by: Vec<u32>,
+}
+
+#[derive(Serialize)]
+struct LocationJson {
+    offset: u64,
+    location: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hex: Option<String>,
+}
+
+#[derive(Serialize)]
+struct AttributeTypeJson {
+    index: usize,
+    offset: u32,
+    #[serde(rename = "type")]
+    ty: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hex: Option<String>,
+}
+
+#[derive(Serialize)]
+struct AttributeNamesJson {
+    function: usize,
+    kernels: Vec<Vec<String>>,
+}
+
+#[derive(Serialize)]
+struct RegisterTypesJson {
+    function: usize,
+    types: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct ErrorJson<'s> {
+    offset: u64,
+    message: &'s str,
+}
+
 impl Json<'_, '_> {
-    fn hex(&self, row: &mut Value, bytes: &[u8]) {
-        if self.options.hex {
-            row["hex"] = Value::String(hex(bytes));
-        }
+    fn hex(&self, bytes: &[u8]) -> Option<String> {
+        self.options.hex.then(|| hex(bytes))
     }
 
-    fn kernel(&self, k: &Kernel<'_>) -> Value {
+    fn kernel<'s>(&self, k: &'s Kernel<'s>) -> KernelJson<'s>
+    where
+        Self: 's,
+    {
         let listing = self.listing;
-        let attributes: Vec<Value> = k
+        let attributes = k
             .attributes
             .iter()
             .map(|a| {
-                let mut row = serde_json::Map::new();
-                if let Some(name) = a.name {
-                    row.insert("name".into(), json!(name));
+                let (value, error) = match a.attribute.map(|_| attribute_text(listing, a.attribute))
+                {
+                    None => (None, None),
+                    Some(Ok(value)) => (Some(value), None),
+                    Some(Err(e)) => (None, Some(e)),
+                };
+                KernelAttributeJson {
+                    name: a.name,
+                    offset: a.offset,
+                    value,
+                    error,
                 }
-                row.insert("offset".into(), json!(a.offset));
-                if a.attribute.is_some() {
-                    match attribute_text(listing, a.attribute) {
-                        Ok(value) => row.insert("value".into(), json!(value)),
-                        Err(e) => row.insert("error".into(), json!(e)),
-                    };
-                }
-                Value::Object(row)
             })
             .collect();
-        let functions: Vec<Value> = k
-            .functions()
-            .map(|f| json!({"index": f, "name": function_ref(listing, f)}))
-            .collect();
-        let results: Vec<Value> = k
-            .results()
-            .enumerate()
-            .map(|(i, register)| {
-                json!({"register": register, "used_by": k.used_by(i).collect::<Vec<_>>()})
-            })
-            .collect();
-        let mut row = json!({
-            "index": k.index,
-            "offset": k.range.start,
-            "code": k.code,
-            "name": kernel_name(k),
-            "stream_id": k.stream_id,
-            "num_operands": k.num_operands,
-            "location": kernel_location(listing, k),
-            "arguments": k.arguments().collect::<Vec<_>>(),
-            "attributes": attributes,
-            "functions": functions,
-            "results": results,
-        });
-        self.hex(&mut row, k.bytes());
-        row
+        KernelJson {
+            index: k.index,
+            offset: k.range.start,
+            code: k.code,
+            name: kernel_name(k),
+            stream_id: k.stream_id,
+            num_operands: k.num_operands,
+            location: kernel_location(listing, k),
+            arguments: k.arguments().collect(),
+            attributes,
+            functions: k
+                .functions()
+                .map(|f| FunctionRefJson {
+                    index: f,
+                    name: function_ref(listing, f),
+                })
+                .collect(),
+            results: k
+                .results()
+                .enumerate()
+                .map(|(i, register)| ResultJson {
+                    register,
+                    used_by: k.used_by(i).collect(),
+                })
+                .collect(),
+            hex: self.hex(k.bytes()),
+        }
     }
 }
 
@@ -595,9 +728,8 @@ struct FunctionJson<'j, 'l, 'a> {
     function: &'l Function<'a>,
 }
 
-impl serde::Serialize for FunctionJson<'_, '_, '_> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
+impl Serialize for FunctionJson<'_, '_, '_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let listing = self.json.listing;
         let f = self.function;
         let mut map = s.serialize_map(None)?;
@@ -610,12 +742,10 @@ impl serde::Serialize for FunctionJson<'_, '_, '_> {
             .map_or_else(|| "<unread>".to_owned(), |l| location_text(listing, l));
         map.serialize_entry("location", &location)?;
         let registers = Seq(|| {
-            f.registers().map(|r| {
-                let mut row = json!({"index": r.index, "uses": r.uses});
-                if let Some(t) = r.type_index {
-                    row["type"] = json!(type_name(listing, t));
-                }
-                row
+            f.registers().map(|r| RegisterJson {
+                index: r.index,
+                uses: r.uses,
+                ty: r.type_index.map(|t| type_name(listing, t)),
             })
         });
         map.serialize_entry("registers", &registers)?;
@@ -630,9 +760,8 @@ impl serde::Serialize for FunctionJson<'_, '_, '_> {
     }
 }
 
-impl serde::Serialize for Json<'_, '_> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
+impl Serialize for Json<'_, '_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let listing = self.listing;
         let options = self.options;
         let bytes = listing.bytes();
@@ -641,17 +770,14 @@ impl serde::Serialize for Json<'_, '_> {
             map.serialize_entry("size", &bytes.len())?;
             map.serialize_entry("version", &listing.header().version)?;
             let sections = Seq(|| {
-                listing.sections().iter().map(|s| {
-                    let mut row = json!({
-                        "id": s.id,
-                        "name": section_name(s.id),
-                        "header_offset": s.range.start,
-                        "data_offset": s.data.start,
-                        "length": s.data.len(),
-                        "alignment": s.alignment,
-                    });
-                    self.hex(&mut row, &bytes[s.header()]);
-                    row
+                listing.sections().iter().map(|s| SectionJson {
+                    id: s.id,
+                    name: section_name(s.id),
+                    header_offset: s.range.start,
+                    data_offset: s.data.start,
+                    length: s.data.len(),
+                    alignment: s.alignment,
+                    hex: self.hex(&bytes[s.header()]),
                 })
             });
             map.serialize_entry("sections", &sections)?;
@@ -662,10 +788,10 @@ impl serde::Serialize for Json<'_, '_> {
                 _ => listing.location_strings(),
             };
             Seq(move || {
-                strings.rows().iter().map(move |s| {
-                    let mut row = json!({"offset": strings.offset_of(s), "value": s.text()});
-                    self.hex(&mut row, &bytes[s.range.clone()]);
-                    row
+                strings.rows().iter().map(move |s| StringJson {
+                    offset: strings.offset_of(s),
+                    value: s.text(),
+                    hex: self.hex(&bytes[s.range.clone()]),
                 })
             })
         };
@@ -675,8 +801,9 @@ impl serde::Serialize for Json<'_, '_> {
                 _ => listing.types(),
             };
             Seq(move || {
-                names.iter().map(|r| {
-                    json!({"index": r.index, "name": entry_name(r.name, r.string_offset)})
+                names.iter().map(|r| NameJson {
+                    index: r.index,
+                    name: Cow::Owned(entry_name(r.name, r.string_offset)),
                 })
             })
         };
@@ -689,13 +816,17 @@ impl serde::Serialize for Json<'_, '_> {
                 SectionId::Attributes => {
                     let attributes = Seq(|| {
                         listing.attributes().iter().map(|a| {
-                            let mut row = json!({"offset": a.offset, "type": a.ty.name()});
-                            match listing.attribute_value(&a) {
-                                Ok(value) => row["value"] = json!(value.to_string()),
-                                Err(e) => row["error"] = json!(e.to_string()),
+                            let (value, error) = match listing.attribute_value(&a) {
+                                Ok(value) => (Some(value.to_string()), None),
+                                Err(e) => (None, Some(e.to_string())),
+                            };
+                            AttributeJson {
+                                offset: a.offset,
+                                ty: a.ty.name(),
+                                value,
+                                error,
+                                hex: self.hex(&bytes[a.range.clone()]),
                             }
-                            self.hex(&mut row, &bytes[a.range.clone()]);
-                            row
                         })
                     });
                     map.serialize_entry("attributes", &attributes)?;
@@ -704,24 +835,23 @@ impl serde::Serialize for Json<'_, '_> {
                 SectionId::Types => map.serialize_entry("types", &names(id))?,
                 SectionId::FunctionIndex => {
                     let index = Seq(|| {
-                        listing.index_entries().map(|f| {
-                            json!({
-                                "index": f.index,
-                                "name": f.name,
-                                "kind": f.kind.name(),
-                                "offset": f.body_offset,
-                                "arguments": type_names(listing, f.argument_types),
-                                "results": type_names(listing, f.result_types),
-                            })
+                        listing.index_entries().map(|f| IndexJson {
+                            index: f.index,
+                            name: f.name,
+                            kind: f.kind.name(),
+                            offset: f.body_offset,
+                            arguments: type_names(listing, f.argument_types),
+                            results: type_names(listing, f.result_types),
                         })
                     });
                     map.serialize_entry("function_index", &index)?;
                 }
                 SectionId::Functions => {
                     let functions = Seq(|| {
-                        listing
-                            .functions()
-                            .map(|function| FunctionJson { json: self, function })
+                        listing.functions().map(|function| FunctionJson {
+                            json: self,
+                            function,
+                        })
                     });
                     map.serialize_entry("functions", &functions)?;
                 }
@@ -730,27 +860,21 @@ impl serde::Serialize for Json<'_, '_> {
                 }
                 SectionId::Locations => {
                     let locations = Seq(|| {
-                        listing.locations().iter().map(|l| {
-                            let mut row = json!({
-                                "offset": l.offset,
-                                "location": location_text(listing, l.offset),
-                            });
-                            self.hex(&mut row, &bytes[l.range.clone()]);
-                            row
+                        listing.locations().iter().map(|l| LocationJson {
+                            offset: l.offset,
+                            location: location_text(listing, l.offset),
+                            hex: self.hex(&bytes[l.range.clone()]),
                         })
                     });
                     map.serialize_entry("locations", &locations)?;
                 }
                 SectionId::AttributeTypes => {
                     let entries = Seq(|| {
-                        listing.attributes().iter().map(|a| {
-                            let mut row = json!({
-                                "index": a.index,
-                                "offset": a.offset,
-                                "type": a.ty.name(),
-                            });
-                            self.hex(&mut row, &bytes[a.entry.clone()]);
-                            row
+                        listing.attributes().iter().map(|a| AttributeTypeJson {
+                            index: a.index,
+                            offset: a.offset,
+                            ty: a.ty.name(),
+                            hex: self.hex(&bytes[a.entry.clone()]),
                         })
                     });
                     map.serialize_entry("attribute_types", &entries)?;
@@ -760,10 +884,8 @@ impl serde::Serialize for Json<'_, '_> {
                         (0..listing.function_count())
                             .filter_map(|f| listing.attribute_names(f))
                             .map(|entry| {
-                                let kernels: Vec<Vec<String>> = (0..entry
-                                    .kernel_starts
-                                    .len()
-                                    .saturating_sub(1))
+                                let kernels = entry.kernel_starts.len().saturating_sub(1);
+                                let kernels = (0..kernels)
                                     .map(|k| {
                                         entry
                                             .kernel(k)
@@ -772,7 +894,10 @@ impl serde::Serialize for Json<'_, '_> {
                                             .collect()
                                     })
                                     .collect();
-                                json!({"function": entry.function, "kernels": kernels})
+                                AttributeNamesJson {
+                                    function: entry.function,
+                                    kernels,
+                                }
                             })
                     });
                     map.serialize_entry("attribute_names", &entries)?;
@@ -781,11 +906,9 @@ impl serde::Serialize for Json<'_, '_> {
                     let entries = Seq(|| {
                         (0..listing.function_count())
                             .filter_map(|f| listing.register_types(f))
-                            .map(|entry| {
-                                json!({
-                                    "function": entry.function,
-                                    "types": type_names(listing, &entry.types),
-                                })
+                            .map(|entry| RegisterTypesJson {
+                                function: entry.function,
+                                types: type_names(listing, &entry.types),
                             })
                     });
                     map.serialize_entry("register_types", &entries)?;
@@ -794,10 +917,12 @@ impl serde::Serialize for Json<'_, '_> {
         }
         let errors = problems(listing, options);
         if !errors.is_empty() {
-            let errors: Vec<Value> = errors
-                .iter()
-                .map(|e| json!({"offset": e.offset, "message": e.message}))
-                .collect();
+            let errors = Seq(|| {
+                errors.iter().map(|e| ErrorJson {
+                    offset: e.offset,
+                    message: &e.message,
+                })
+            });
             map.serialize_entry("errors", &errors)?;
         }
         map.end()

@@ -7,9 +7,10 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use bef::dump::{DumpOptions, listing};
+use bef::dump::{DumpOptions, write_json, write_text};
 use bef::format::dtype::AttrType;
 use bef::format::{Attribute, BefBuffer, DecodeError, Module, encode, verify};
+use bef::inspect::Listing;
 
 struct Counting;
 
@@ -51,21 +52,41 @@ fn exercise(bytes: &[u8]) -> (Vec<DecodeError>, usize) {
             if let Err(problems) = verify(&file) {
                 errors.extend(problems);
             }
-            errors.extend(
-                listing(
-                    &file,
-                    &DumpOptions {
-                        section: None,
-                        hex: true,
-                    },
-                )
-                .err(),
-            );
             errors.extend(file.to_module().err());
+        }
+    }
+    // The listing takes damaged files too, and reports what it could not
+    // list; rendering it is measured as well.
+    match Listing::new(buffer.bytes()) {
+        Err(e) => errors.push(e),
+        Ok(listing) => {
+            for hex in [false, true] {
+                let options = DumpOptions { section: None, hex };
+                write_text(&mut std::io::sink(), &listing, &options).unwrap();
+                write_json(&mut std::io::sink(), &listing, &options).unwrap();
+            }
+            errors.extend_from_slice(listing.errors());
         }
     }
     let peak = PEAK.load(Ordering::Relaxed).saturating_sub(base);
     (errors, peak)
+}
+
+/// The peak bytes allocated listing `bytes` (opening, rendering and
+/// collecting the errors), the input copy excluded.
+fn listing_peak(bytes: &[u8]) -> usize {
+    let buffer = BefBuffer::copy_from(bytes);
+    let base = CURRENT.load(Ordering::Relaxed);
+    PEAK.store(base, Ordering::Relaxed);
+    if let Ok(listing) = Listing::new(buffer.bytes()) {
+        for hex in [false, true] {
+            let options = DumpOptions { section: None, hex };
+            write_text(&mut std::io::sink(), &listing, &options).unwrap();
+            write_json(&mut std::io::sink(), &listing, &options).unwrap();
+        }
+        let _ = listing.errors();
+    }
+    PEAK.load(Ordering::Relaxed).saturating_sub(base)
 }
 
 /// Memory allowed for an input of `len` bytes.
@@ -262,4 +283,60 @@ fn random_bit_flips_never_panic_and_stay_in_budget() {
             );
         }
     }
+}
+
+/// Tables of one-byte entries: the listing of each stays within budget.
+#[test]
+fn listing_many_tiny_items_stays_in_budget() {
+    let _turn = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    const N: u64 = 20_000;
+    let check = |what: &str, bytes: &[u8]| {
+        let peak = listing_peak(bytes);
+        assert!(
+            peak <= budget(bytes.len()),
+            "{what}: {peak} bytes for {} bytes",
+            bytes.len()
+        );
+    };
+    check("empty strings", &file(&[section(0, &vec![0; N as usize])]));
+    // Kernel and type names that are all the empty string.
+    let names = [vbr(N), vec![0; N as usize]].concat();
+    check(
+        "names",
+        &file(&[section(0, b"\0"), section(2, &names), section(3, &names)]),
+    );
+    check(
+        "unknown locations",
+        &file(&[section(7, &vec![0; N as usize])]),
+    );
+    // Native functions, five bytes each.
+    let index = [vbr(N), [1u8, 0, 0, 0, 0].repeat(N as usize)].concat();
+    check(
+        "native functions",
+        &file(&[section(0, b"\0"), section(4, &index)]),
+    );
+    // One function with one-byte registers, each with a type, and
+    // kernel-table rows that all share one record.
+    let mut body = [vbr(0), vbr(N)].concat();
+    body.extend(vec![0; N as usize]);
+    body.extend(vbr(N / 4));
+    body.extend([0, 0, 0].repeat(N as usize / 4));
+    body.resize(body.len().next_multiple_of(4), 0xcc);
+    body.extend([0u8; 24]);
+    let types = [vbr(1), vbr(N), vec![0; N as usize]].concat();
+    let bytes = file(&[
+        section(0, b"\0"),
+        section(3, &[1, 0]),
+        section(4, &[1, 0, 0, 0, 0, 0]),
+        section(5, &body),
+        section(10, &types),
+    ]);
+    let buffer = BefBuffer::copy_from(&bytes);
+    let listing = Listing::new(buffer.bytes()).unwrap();
+    let function = listing.function(0).unwrap();
+    assert_eq!(function.register_count(), N as usize);
+    assert_eq!(function.kernel_table_len(), N as usize / 4);
+    assert_eq!(function.kernels().len(), 1, "shared records end the list");
+    drop(listing);
+    check("registers and shared kernel records", &bytes);
 }

@@ -903,7 +903,9 @@ impl<'a> BefFile<'a> {
                 record_words(words).is_none()
             });
             if let Some(i) = unusable {
-                let at = body.kernel_list_offset + u64::from(kernels[i].offset);
+                // The record's offset, or the end of the list it is past.
+                let offset = (kernels[i].offset as usize).min(body.kernel_list.len());
+                let at = body.kernel_list_offset + offset as u64;
                 kernels.truncate(i);
                 body.kernels = std::mem::take(&mut kernels);
                 return Err(DecodeError::new(

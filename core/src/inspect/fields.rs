@@ -247,7 +247,11 @@ impl Fields {
         lists.push((FieldKind::UsedBy, at, total_words.saturating_sub(at)));
         // Only the words in the window: a record can be large.
         let first_word = self.window.start.saturating_sub(kernel.range.start) / 4;
-        let last_word = self.window.end.saturating_sub(kernel.range.start).div_ceil(4);
+        let last_word = self
+            .window
+            .end
+            .saturating_sub(kernel.range.start)
+            .div_ceil(4);
         for (kind, start, count) in lists {
             let from = first_word.clamp(start, start + count);
             let to = last_word.clamp(start, start + count);

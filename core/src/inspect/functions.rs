@@ -198,7 +198,8 @@ impl<'a> Function<'a> {
             name: entry.name,
             kind: entry.kind,
             range,
-            location: (!layout.location.is_empty()).then(|| body.as_ref().map_or(0, |b| b.location)),
+            location: (!layout.location.is_empty())
+                .then(|| body.as_ref().map_or(0, |b| b.location)),
             body: None,
             layout,
             kernels: Vec::new(),
@@ -254,10 +255,12 @@ impl<'a> Function<'a> {
                 .enumerate()
                 .map(|(a, offset)| {
                     let at = start + 4 * (first_attribute + a);
-                    let name = names_of_kernel.as_ref().and_then(|(all, first, of_kernel)| {
-                        let entry = of_kernel.get(a)?;
-                        Some((entry.name, span(all.name_range(first + a))))
-                    });
+                    let name = names_of_kernel
+                        .as_ref()
+                        .and_then(|(all, first, of_kernel)| {
+                            let entry = of_kernel.get(a)?;
+                            Some((entry.name, span(all.name_range(first + a))))
+                        });
                     KernelAttribute {
                         offset,
                         slot: at..at + 4,

@@ -394,8 +394,14 @@ impl<'a> Listing<'a> {
             }
             Item::Function(f) => {
                 let function = self.function(f)?;
-                out.push(Field::new(FieldKind::LocationRef, function.location_range()));
-                out.push(Field::new(FieldKind::Count, function.register_count_range()));
+                out.push(Field::new(
+                    FieldKind::LocationRef,
+                    function.location_range(),
+                ));
+                out.push(Field::new(
+                    FieldKind::Count,
+                    function.register_count_range(),
+                ));
                 out.push(Field::new(FieldKind::Count, function.kernel_count_range()));
                 out.push(Field::new(FieldKind::Padding, function.padding_range()));
             }
@@ -420,12 +426,16 @@ impl<'a> Listing<'a> {
                 let decoder = self.file().location_decoder();
                 let data = bytes.get(row.range.clone())?;
                 let mut r = Reader::new(data, row.range.start as u64);
-                let mut trace = |field, range| out.push(Field::new(location_field(field), span(range)));
+                let mut trace =
+                    |field, range| out.push(Field::new(location_field(field), span(range)));
                 let _ = decoder.read_traced(&mut r, 0, &mut trace);
             }
             Item::AttributeNames(f) => {
                 let entry = self.attribute_names(f)?;
-                out.push(Field::new(FieldKind::Count, span(entry.kernel_count.clone())));
+                out.push(Field::new(
+                    FieldKind::Count,
+                    span(entry.kernel_count.clone()),
+                ));
             }
             Item::AttributeName { .. } | Item::RegisterType(_) => {
                 let kind = match items.last()? {
@@ -453,7 +463,7 @@ fn string_fields(row: &super::StringRow<'_>, out: &mut Fields) {
 }
 
 /// Whether other items lie inside `item`.
-fn has_children(item: &Item) -> bool {
+pub(super) fn has_children(item: &Item) -> bool {
     matches!(
         item,
         Item::Section(_) | Item::Function(_) | Item::AttributeNames(_) | Item::RegisterTypes(_)

@@ -71,6 +71,7 @@ pub struct Listing<'a> {
     bodies: OnceLock<Vec<(usize, usize)>>,
     attribute_names: PerFunction<crate::format::FunctionAttributeNames<'a>>,
     register_types: PerFunction<crate::format::FunctionRegisterTypes>,
+    errors: OnceLock<Vec<DecodeError>>,
 }
 
 impl std::fmt::Debug for Listing<'_> {
@@ -117,6 +118,7 @@ impl<'a> Listing<'a> {
             bodies: OnceLock::new(),
             attribute_names: PerFunction::new(SectionId::AttributeNames),
             register_types: PerFunction::new(SectionId::RegisterTypes),
+            errors: OnceLock::new(),
             file,
         })
     }
@@ -213,8 +215,7 @@ impl<'a> Listing<'a> {
 
     /// The attributes, as the AttributeTypes section lists them.
     pub fn attributes(&self) -> &Attributes {
-        self.attributes
-            .get_or_init(|| Attributes::read(&self.file))
+        self.attributes.get_or_init(|| Attributes::read(&self.file))
     }
 
     /// Decodes the value of an attribute. Not cached: values can be large.
@@ -224,8 +225,7 @@ impl<'a> Listing<'a> {
 
     /// The Locations section, record by record.
     pub fn locations(&self) -> &Locations {
-        self.locations
-            .get_or_init(|| Locations::read(&self.file))
+        self.locations.get_or_init(|| Locations::read(&self.file))
     }
 
     /// Decodes the location at `offset` of the Locations section (a
@@ -332,7 +332,8 @@ impl<'a> Listing<'a> {
             SectionId::Types => self.types().errors(&self.file),
             SectionId::Attributes | SectionId::AttributeTypes => {
                 let attributes = self.attributes();
-                let mut errors: Vec<DecodeError> = attributes.error().cloned().into_iter().collect();
+                let mut errors: Vec<DecodeError> =
+                    attributes.error().cloned().into_iter().collect();
                 errors.extend(
                     attributes
                         .iter()
@@ -352,16 +353,18 @@ impl<'a> Listing<'a> {
     /// [`section_errors`](Self::section_errors) of every section. Decodes
     /// everything. Structural problems of a file that decodes (indices out
     /// of range, inconsistent counts) are the verifier's
-    /// ([`crate::format::verify`]).
-    pub fn errors(&self) -> Vec<DecodeError> {
-        let mut errors = self.problems.clone();
-        for id in SectionId::ALL {
-            if id != SectionId::AttributeTypes {
-                errors.extend(self.section_errors(id));
+    /// ([`crate::format::verify`]). Collected once.
+    pub fn errors(&self) -> &[DecodeError] {
+        self.errors.get_or_init(|| {
+            let mut errors = self.problems.clone();
+            for id in SectionId::ALL {
+                if id != SectionId::AttributeTypes {
+                    errors.extend(self.section_errors(id));
+                }
             }
-        }
-        sort_errors(&mut errors);
-        errors
+            sort_errors(&mut errors);
+            errors
+        })
     }
 }
 
