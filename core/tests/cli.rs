@@ -75,6 +75,90 @@ fn dump_hex_json_section_and_stdin() {
     assert!(text(&out.stdout).contains("tfrt.add.i32"));
 }
 
+/// Every section's `--section` listing is headed by its name, as the
+/// section table spells it, and holds nothing else.
+#[test]
+fn dump_section_prints_only_that_section_under_its_name() {
+    let file = "corpus/bef/functions_and_aggregates.bef";
+    let table = text(&bef(&["dump", file], None).stdout);
+    for name in [
+        "Strings",
+        "Attributes",
+        "Kernels",
+        "Types",
+        "FunctionIndex",
+        "Functions",
+        "LocationStrings",
+        "Locations",
+        "AttributeTypes",
+        "AttributeNames",
+        "RegisterTypes",
+    ] {
+        assert!(
+            table.contains(&format!(" {name:<17} ")),
+            "{name} in:\n{table}"
+        );
+        let out = bef(&["dump", "--section", name, file], None);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let stdout = text(&out.stdout);
+        assert!(stdout.starts_with(&format!("{name} (")), "{stdout}");
+        assert!(!stdout.contains("Sections:") && !stdout.contains("BEF file"));
+        let headings = stdout
+            .lines()
+            .filter(|l| l.ends_with("):") && !l.starts_with(' '))
+            .count();
+        assert_eq!(headings, 1, "{stdout}");
+    }
+    // Other spellings of a name select the same section.
+    let out = bef(&["dump", "--section", "attribute-names", file], None);
+    assert!(text(&out.stdout).contains("kernel [1]: agg, nested"));
+    let out = bef(
+        &["dump", "--json", "--section", "register_types", file],
+        None,
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let keys: Vec<_> = json.as_object().unwrap().keys().collect();
+    assert_eq!(keys, ["register_types"]);
+    assert_eq!(json["register_types"][1]["types"][3], "!tfrt.chain");
+}
+
+#[test]
+fn dump_of_a_damaged_file_lists_what_decodes_and_fails() {
+    let bytes = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../corpus/bef/functions_and_aggregates.bef"
+    ))
+    .unwrap();
+    // Cut inside the third kernel of @main.
+    let cut = &bytes[..0x240];
+    let out = bef(&["dump", "-"], Some(cut));
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = text(&out.stdout);
+    for needle in [
+        "Strings (14):",
+        "Kernels (4):",
+        "FunctionIndex (4):",
+        "Function [0] <anonymous> (bef) at 0x15c",
+        "[1] tfrt.call at 0x200",
+        "error: kernel 2 of function 'main' runs past the end of the function",
+    ] {
+        assert!(stdout.contains(needle), "missing {needle:?} in:\n{stdout}");
+    }
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains(
+            "error: Functions section needs 392 bytes but only 228 remain at offset 0x15c\n"
+        ),
+        "{stderr}"
+    );
+    let out = bef(&["dump", "--json", "-"], Some(cut));
+    assert_eq!(out.status.code(), Some(1));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("valid JSON");
+    assert_eq!(json["functions"][1]["kernels"].as_array().unwrap().len(), 2);
+    let errors = json["errors"].as_array().unwrap();
+    assert!(errors.iter().any(|e| e["offset"] == 0x15c), "{errors:?}");
+}
+
 #[test]
 fn bad_input_is_an_error_with_an_offset_never_a_panic() {
     let out = bef(&["dump", "-"], Some(&[0x0b, 0xef, 0x00, 0x04, 0x02, 0x85]));
