@@ -1,26 +1,8 @@
 //! The `bef` binary end to end: exit codes, error format, output modes.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn bef(args: &[&str], stdin: Option<&[u8]>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_bef"))
-        .args(args)
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut input = child.stdin.take().unwrap();
-    input.write_all(stdin.unwrap_or_default()).unwrap();
-    drop(input);
-    child.wait_with_output().unwrap()
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use common::{bef, text};
 
 #[test]
 fn dump_lists_every_part() {
@@ -64,11 +46,7 @@ fn dump_hex_json_section_and_stdin() {
         "{stdout}"
     );
 
-    let bytes = std::fs::read(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../corpus/bef/add_i32.bef"
-    ))
-    .unwrap();
+    let bytes = common::read_corpus("bef/add_i32.bef");
     let out = bef(&["dump", "-"], Some(&bytes));
     assert!(out.status.success());
     assert!(text(&out.stdout).contains("tfrt.add.i32"));
@@ -109,11 +87,7 @@ fn verify_reports_ok_and_problems() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(text(&out.stdout).contains("OK (4 functions)"));
 
-    let mut bytes = std::fs::read(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../corpus/bef/add_i32.bef"
-    ))
-    .unwrap();
+    let mut bytes = common::read_corpus("bef/add_i32.bef");
     // Make the add kernel read register 9 instead of register 1.
     let header = [0u8, 0, 0, 0, 4, 0, 0, 0, 2, 0, 0, 0];
     let at = bytes.windows(12).position(|w| w == header).unwrap();
@@ -179,7 +153,7 @@ fn translate_reports_errors_with_source_line_and_caret() {
 
 #[test]
 fn translate_verify_diagnostics_passes_on_the_error_corpus() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/mlir/errors");
+    let dir = common::corpus_path("mlir/errors");
     let mut checked = 0;
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();

@@ -31,9 +31,11 @@
 //!   ties keep the first operand; the backward pass numbers new streams from
 //!   the last op up; a parent joins its most expensive child stream).
 
-use bef::dump::hex;
+mod common;
+
 use bef::text::parse_module;
 use bef::translate::mlir_to_bef;
+use common::hex;
 
 fn translate(source: &str) -> Vec<u8> {
     let module = parse_module(source, "golden.mlir").unwrap();

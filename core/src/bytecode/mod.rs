@@ -11,6 +11,7 @@
 
 mod builtin_attrs;
 mod builtin_types;
+mod compare;
 pub mod dump;
 mod encoding;
 mod entries;
@@ -19,6 +20,7 @@ pub mod ops;
 mod reader;
 mod writer;
 
+pub use compare::ir_as_read;
 pub use error::{BytecodeError, Result};
 pub use reader::{
     LazyModule, MAX_BUFFER_ALIGNMENT, Structure, is_bytecode, read, read_aligned, read_lazy,

@@ -3,7 +3,8 @@
 
 /// Element types of scalars, arrays and dense attributes. The discriminant
 /// is the byte stored in BEF.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, arbitrary::Arbitrary)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 #[repr(u8)]
 pub enum DType {
     Invalid = 0,

@@ -10,7 +10,6 @@ pub mod async_value;
 pub mod chain;
 pub mod diagnostic;
 #[doc(hidden)]
-pub mod fuzz_body;
 pub mod host_context;
 pub(crate) mod sync;
 pub mod task;

@@ -14,7 +14,7 @@ mod to_bef;
 pub use attributes::{dtype_of, type_of};
 pub use from_bef::bef_to_mlir;
 pub use streams::{StreamOp, StreamOptions, Streams, analyze as analyze_streams};
-pub(crate) use to_bef::mlir_to_bef_model_on_two_threads;
+pub use to_bef::mlir_to_bef_model_on_two_threads;
 pub use to_bef::{TranslateOptions, mlir_to_bef, mlir_to_bef_model};
 
 /// Attribute names the encoder leaves out of kernels. `_tfrt_cost` is the
@@ -74,10 +74,7 @@ mod tests {
 
     #[test]
     fn add_i32_matches_the_hand_checked_golden_file() {
-        let golden = std::fs::read(
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/bef/add_i32.bef"),
-        )
-        .unwrap();
+        let golden = std::fs::read(crate::test_corpus::corpus_path("bef/add_i32.bef")).unwrap();
         let bytes = mlir_to_bef(&add_i32(), TranslateOptions::default()).unwrap();
         assert_eq!(bytes, golden);
     }

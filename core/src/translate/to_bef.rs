@@ -56,7 +56,7 @@ pub fn mlir_to_bef_model(
 /// [`mlir_to_bef_model`] collecting and emitting on two threads however
 /// small the module (for the fuzz target that compares it with one
 /// thread).
-pub(crate) fn mlir_to_bef_model_on_two_threads(
+pub fn mlir_to_bef_model_on_two_threads(
     module: &Module,
     options: TranslateOptions,
 ) -> Result<format::Module, Vec<Diagnostic>> {
@@ -1378,7 +1378,7 @@ mod tests {
     #[test]
     fn two_threads_give_the_same_model() {
         let mut compared = 0;
-        for (path, chunk) in crate::corpus_chunks::corpus_chunks() {
+        for (path, chunk) in crate::test_corpus::corpus_chunks() {
             let Ok(module) = crate::text::parse_module(&chunk, "t.mlir") else {
                 continue;
             };
@@ -1395,7 +1395,7 @@ mod tests {
     #[test]
     fn flat_bodies_encode_as_the_model() {
         let mut compared = 0;
-        for (path, chunk) in crate::corpus_chunks::corpus_chunks() {
+        for (path, chunk) in crate::test_corpus::corpus_chunks() {
             let Ok(module) = crate::text::parse_module(&chunk, "t.mlir") else {
                 continue;
             };
