@@ -150,7 +150,8 @@ impl<'a> KernelRecord<'a> {
     fn header(&self, i: usize) -> u32 {
         self.words.get(i).unwrap_or(0)
     }
-    /// Index of the kernel's name in the Kernels section.
+    /// Index of the kernel's name in the Kernels section (`PSEUDO_KERNEL_CODE`
+    /// for the pseudo kernel).
     pub fn code(&self) -> u32 {
         self.header(0)
     }
