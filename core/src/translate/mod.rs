@@ -22,7 +22,10 @@ pub use to_bef::{TranslateOptions, mlir_to_bef, mlir_to_bef_model};
 /// stream ids decoded from a BEF file through text, so that re-encoding
 /// gives the same streams even though the costs that made them are gone.
 pub const COST_ATTRIBUTE: &str = "_tfrt_cost";
+/// Stream id of a kernel decoded from BEF, so that re-encoding keeps it.
 pub const STREAM_ID_ATTRIBUTE: &str = "_tfrt_stream_id";
+/// Stream ids of the roots of an op's regions (or of a function's body)
+/// decoded from BEF, so that re-encoding keeps them; `-1` for none.
 pub const ROOT_STREAM_IDS_ATTRIBUTE: &str = "_tfrt_root_stream_ids";
 
 fn is_skipped_attribute(name: &str) -> bool {

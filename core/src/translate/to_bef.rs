@@ -21,6 +21,7 @@ pub const RETURN_OP: &str = "tfrt.return";
 /// Nesting of regions deeper than this is refused rather than recursed into.
 const MAX_REGION_DEPTH: usize = 256;
 
+/// Options of the text-to-BEF translation.
 #[derive(Debug, Clone, Copy)]
 pub struct TranslateOptions {
     /// Write the AttributeTypes, AttributeNames and RegisterTypes sections,

@@ -74,7 +74,9 @@ pub enum GetError<'a> {
     Error(&'a Diagnostic),
     /// The payload has another type than the one asked for.
     TypeMismatch {
+        /// The type the reader asked for.
         expected: &'static str,
+        /// The type of the payload.
         actual: &'static str,
     },
 }
@@ -99,15 +101,21 @@ impl std::error::Error for GetError<'_> {}
 /// Why a write to an AsyncValue was refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SetError {
+    /// The value is already available, or another writer is setting it.
     #[error("async value is already available or being set by another writer")]
     AlreadySet,
+    /// There is no constructed payload to make available.
     #[error("async value has no constructed payload to make concrete")]
     NotConstructed,
+    /// Only an indirect value can be forwarded to another.
     #[error("only indirect async values can be forwarded")]
     NotIndirect,
+    /// The payload offered has another type than the value holds.
     #[error("cannot emplace a '{actual}' into an async value of type '{expected}'")]
     TypeMismatch {
+        /// The value's payload type.
         expected: &'static str,
+        /// The type offered.
         actual: &'static str,
     },
 }
@@ -115,7 +123,9 @@ pub enum SetError {
 /// A refused write, giving the argument back.
 #[derive(Debug)]
 pub struct Rejected<T> {
+    /// The argument of the refused write.
     pub value: T,
+    /// Why the write was refused.
     pub reason: SetError,
 }
 
