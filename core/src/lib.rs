@@ -1,7 +1,7 @@
 //! `bef`: the TFRT Binary Executable Format and host runtime.
 //!
 //! Modules, bottom to top (dependencies point downwards only):
-//! - [`format`]: BEF bytes — zero-copy reading, the encoder, attribute and
+//! - [`mod@format`]: BEF bytes — zero-copy reading, the encoder, attribute and
 //!   location codecs, the structural verifier.
 //! - [`ir`]: the in-memory host-program IR shared by every translator.
 //! - [`text`]: MLIR text — lexer, parser (generic and custom op forms),

@@ -30,7 +30,7 @@ impl dyn HostAllocator + '_ {
             .map(NonNull::cast)
     }
 
-    /// Frees memory from [`allocate`](Self::allocate).
+    /// Frees memory from `allocate`.
     ///
     /// # Safety
     /// As [`HostAllocator::deallocate_bytes`], with the same `T` and `n`;
