@@ -80,3 +80,73 @@ fn aliases_used_often_but_shallowly_still_parse() {
     let module = bef::text::parse_module(&source, "many.mlir").expect("parses");
     assert!(!module.op.regions.is_empty());
 }
+
+/// MLIR bytecode stores an attribute once however often it is used; here
+/// each array holds the next one twice, so the file is small but the
+/// tree it stands for has a million leaves.
+#[test]
+fn bytecode_entries_that_double_are_refused() {
+    use bef::ir::Attribute;
+    let source = "func.func @f() attributes {big = 0 : i32} {\n  tfrt.return\n}\n";
+    let mut module = bef::text::parse_module(source, "shared.mlir").expect("parses");
+    let mut big = Attribute::Bool(true);
+    for _ in 0..20 {
+        big = Attribute::Array(vec![big.clone(), big]);
+    }
+    let func = &mut module.op.regions[0].blocks[0].ops[0];
+    func.attributes
+        .iter_mut()
+        .find(|named| named.0 == "big")
+        .expect("the attribute")
+        .1 = big;
+    let written = bef::bytecode::write(&module, &Default::default()).expect("writes");
+    drop(module);
+    let bytes = written.bytes;
+    assert!(bytes.len() < 2000, "{} bytes", bytes.len());
+    let (result, peak) = peak_during(|| bef::bytecode::read_aligned(&bytes));
+    let error = result.expect_err("the entries expand too far");
+    assert!(error.message.contains("stand for more than"), "{error}");
+    assert!(peak <= budget(bytes.len()), "{peak} bytes");
+}
+
+/// Counts that cost nothing to declare but are listed when printed: an
+/// affine map or integer set declaring billions of dimensions is refused
+/// when read, quickly and within the budget.
+#[test]
+fn affine_dimension_counts_are_bounded_by_the_file() {
+    use bef::ir::{AffineMap, Attribute, IntegerSet};
+    let huge_map = Attribute::AffineMap(AffineMap {
+        num_dims: 3_000_000_000,
+        num_symbols: 0,
+        results: Vec::new(),
+    });
+    let huge_set = Attribute::IntegerSet(IntegerSet {
+        num_dims: 7,
+        num_symbols: 4_000_000_000,
+        constraints: Vec::new(),
+        is_equality: Vec::new(),
+    });
+    for (attribute, what) in [
+        (huge_map, "dimensions, more than"),
+        (huge_set, "symbols, more than"),
+    ] {
+        let source = "func.func @f() attributes {big = 0 : i32} {\n  tfrt.return\n}\n";
+        let mut module = bef::text::parse_module(source, "affine.mlir").expect("parses");
+        module.op.regions[0].blocks[0].ops[0].attributes[0].1 = attribute;
+        let bytes = bef::bytecode::write(&module, &Default::default())
+            .expect("writes")
+            .bytes;
+        let started = std::time::Instant::now();
+        let (result, peak) = peak_during(|| bef::bytecode::read_aligned(&bytes));
+        let error = result.expect_err("the count is refused");
+        assert!(error.message.contains(what), "{error}");
+        assert!(peak <= budget(bytes.len()), "{peak} bytes");
+        assert!(started.elapsed().as_secs() < 5);
+        let out = common::bef(&["dump", "-"], Some(&bytes));
+        assert!(
+            out.stdout.len() < 1 << 20,
+            "{} bytes of dump",
+            out.stdout.len()
+        );
+    }
+}

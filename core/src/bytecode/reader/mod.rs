@@ -167,6 +167,7 @@ impl<'a> Structure<'a> {
     }
 
     fn parse_sections(mut r: Reader<'a>, version: u64, producer: &'a str) -> Result<Structure<'a>> {
+        let input_len = r.offset() + r.rest().len();
         let mut sections: Vec<SectionInfo<'a>> = Vec::new();
         let mut by_id: [Option<Reader<'a>>; 9] = [None; 9];
         while !r.is_empty() {
@@ -237,7 +238,7 @@ impl<'a> Structure<'a> {
             get(section::ATTR_TYPE),
             dialect_names.len(),
         )?;
-        let mut table = Table::new(strings, dialect_names, attrs, types);
+        let mut table = Table::new(strings, dialect_names, attrs, types, input_len);
         let resources = match (
             by_id[section::RESOURCE_OFFSET as usize],
             by_id[section::RESOURCE as usize],
