@@ -150,3 +150,27 @@ fn affine_dimension_counts_are_bounded_by_the_file() {
         );
     }
 }
+
+/// A splat is a few bytes of text but BEF stores every element: forty
+/// distinct 64 MiB splats are refused as a whole, not written.
+#[test]
+fn dense_splats_are_bounded_per_module() {
+    let mut source = String::from("func.func @f() {\n");
+    for i in 0..40 {
+        source.push_str(&format!(
+            "  \"tfrt_test.sink\"() {{value = dense<{i}> : tensor<16777216xi32>}} : () -> ()\n"
+        ));
+    }
+    source.push_str("  tfrt.return\n}\n");
+    let module = bef::text::parse_module(&source, "splats.mlir").expect("parses");
+    let (result, peak) = peak_during(|| {
+        bef::translate::mlir_to_bef(&module, bef::translate::TranslateOptions::default())
+    });
+    let errors = result.expect_err("the splats expand too far");
+    assert!(
+        errors[0].message.contains("splats expand to more than"),
+        "{}",
+        errors[0].message
+    );
+    assert!(peak <= budget(source.len()), "{peak} bytes");
+}

@@ -416,6 +416,10 @@ struct Collector<'m> {
     region_functions: HashMap<RegionKey, u32>,
     attributes: Vec<BefAttribute>,
     attribute_ids: HashMap<Attribute, u32>,
+    /// Bytes the dense splats converted so far expand to in BEF, which
+    /// stores every element: bounded for the whole module, not only per
+    /// attribute, as each splat is a few bytes of text.
+    splat_bytes: u64,
     extra_strings: Vec<String>,
     /// Symbol references to check once every function is known.
     function_references: Vec<(&'m Attribute, Location)>,
@@ -463,6 +467,13 @@ fn canonical_owned(attr: &Attribute) -> Attribute {
 }
 
 impl<'m> Collector<'m> {
+    /// Adds a converted splat of `bytes` to the module's total; true when
+    /// the total is then over [`attributes::MAX_DENSE_BYTES`].
+    fn count_splat(&mut self, bytes: u64) -> bool {
+        self.splat_bytes = self.splat_bytes.saturating_add(bytes);
+        self.splat_bytes > attributes::MAX_DENSE_BYTES
+    }
+
     fn new(
         module: &'m Module,
         options: TranslateOptions,
@@ -483,6 +494,7 @@ impl<'m> Collector<'m> {
             region_functions: HashMap::default(),
             attributes: Vec::new(),
             attribute_ids: HashMap::default(),
+            splat_bytes: 0,
             extra_strings: Vec::new(),
             function_references: Vec::new(),
             value_region,
@@ -760,6 +772,27 @@ impl<'m> Collector<'m> {
                     self.add_attribute_types(value);
                 }
                 continue;
+            }
+            let splat = match value {
+                Attribute::DenseElements(dense) => attributes::splat_bytes(dense),
+                _ => None,
+            };
+            // Checked before converting, which allocates the expansion; a
+            // splat too large by itself gets the per-attribute error below.
+            if let Some(bytes) = splat
+                && bytes <= attributes::MAX_DENSE_BYTES
+                && self.count_splat(bytes)
+            {
+                if self.errors.is_empty() {
+                    self.error(
+                        &op.location,
+                        format!(
+                            "BEF files cannot encode the '{name}' attribute: with the dense splats before it, splats expand to more than the {} bytes the translator allows in one module",
+                            attributes::MAX_DENSE_BYTES
+                        ),
+                    );
+                }
+                return;
             }
             let converted = match symbols {
                 Some(elements) => elements
