@@ -174,3 +174,60 @@ fn dense_splats_are_bounded_per_module() {
     );
     assert!(peak <= budget(source.len()), "{peak} bytes");
 }
+
+/// BEF stores an attribute once however many kernels use it; translating
+/// back to MLIR copies it to every use. A 100 KB string used by 10,000
+/// kernels is refused rather than copied a gigabyte's worth.
+#[test]
+fn shared_bef_attributes_are_not_copied_without_bound() {
+    use bef::format::{
+        Attribute, BefBuffer, Body, Function, FunctionKind, Kernel, KernelLocation, Module, encode,
+    };
+    let mut kernels = vec![Kernel::pseudo(0, 0, vec![Vec::new()], 0)];
+    for _ in 0..10_000 {
+        kernels.push(Kernel {
+            code: 0,
+            location: KernelLocation::Virtual,
+            args: Vec::new(),
+            attributes: vec![0],
+            attribute_names: vec!["value".into()],
+            functions: Vec::new(),
+            results: Vec::new(),
+            used_by: Vec::new(),
+            stream_id: 0,
+        });
+    }
+    let mut body = Body {
+        location: None,
+        num_registers: 0,
+        register_types: Vec::new(),
+        kernels,
+        results: Vec::new(),
+    };
+    body.compute_used_by();
+    let bytes = encode(&Module {
+        kernel_names: vec!["tfrt_test.sink".into()],
+        types: vec!["i32".into()],
+        attributes: vec![Attribute::String(vec![b'x'; 100_000])],
+        functions: vec![Function {
+            kind: FunctionKind::Bef,
+            name: "main".into(),
+            arg_types: Vec::new(),
+            result_types: Vec::new(),
+            body: Some(body),
+        }],
+        optional_sections: true,
+        extra_strings: Vec::new(),
+    })
+    .expect("encodes");
+    let buffer = BefBuffer::copy_from(&bytes);
+    let file = buffer.open().expect("opens");
+    let (result, peak) = peak_during(|| bef::translate::bef_to_mlir(&file));
+    let error = result.expect_err("too many copies");
+    assert!(error.message.contains("copy more than"), "{error}");
+    assert!(
+        peak <= budget(bytes.len()),
+        "{peak} bytes for {} bytes",
+        bytes.len()
+    );
+}
