@@ -30,6 +30,14 @@ where
         .collect()
 }
 
+/// `--work-queue`: checked when the command line is parsed (a bad name is
+/// a usage error), kept as given for the runner.
+pub fn parse_work_queue(name: &str) -> Result<String, String> {
+    bef::runtime::WorkQueueSpec::parse(name)
+        .map(|_| name.to_string())
+        .map_err(|e| e.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
