@@ -120,6 +120,9 @@ fn allocator(kind: AllocatorKind) -> Allocator {
 #[derive(Default)]
 struct Reported {
     diagnostics: Vec<Diagnostic>,
+    /// Errors printed (without --verify-diagnostics): any makes the exit
+    /// status 1.
+    printed: usize,
 }
 
 /// Loads the input: BEF as is, text translated (with its parse or
@@ -192,6 +195,7 @@ pub fn run(args: &RunArgs, registry: &KernelRegistry) -> Result<(), Failure> {
                 .diagnostics
                 .push(d.clone());
         } else {
+            sink.lock().unwrap_or_else(|e| e.into_inner()).printed += 1;
             print_runtime_error(d);
         }
     });
@@ -231,6 +235,7 @@ pub fn run(args: &RunArgs, registry: &KernelRegistry) -> Result<(), Failure> {
         }
     }
     host.quiesce();
+    failed |= reported.lock().unwrap_or_else(|e| e.into_inner()).printed > 0;
     if verify {
         let produced = std::mem::take(
             &mut reported
