@@ -2,12 +2,13 @@
 //! status.
 //!
 //! The rule (also in `bef --help`): a failure that can be told from the
-//! command line and the file system alone — an option clap rejects, options
-//! that contradict each other, a path that does not exist, is a directory or
-//! cannot be opened, binary output to a terminal — is a usage error, exit
-//! status 2, as clap's own. Everything found by reading the input — empty,
-//! of the wrong kind for the subcommand or its options, malformed, rejected
-//! by translation or verification, failing at run time — exits with 1.
+//! command line and the file system alone, whatever the input holds — an
+//! option clap rejects, options that contradict each other, an input or
+//! output path that does not exist, is a directory or cannot be opened,
+//! binary output to a terminal — is a usage error, exit status 2, as
+//! clap's own. Everything found by reading the input — empty, of the wrong
+//! kind for the subcommand or its options, malformed, rejected by
+//! translation or verification, failing at run time — exits with 1.
 
 use std::process::ExitCode;
 
@@ -20,8 +21,8 @@ pub enum Failure {
     /// A problem with the input or the program it holds: a one-line
     /// message the binary prints as `error: ...`, exit status 1.
     Message(String),
-    /// A problem with the command line or the paths it names, found before
-    /// the input is read: printed as `error: ...`, exit status 2.
+    /// A problem with the command line or the paths it names, whatever the
+    /// input holds: printed as `error: ...`, exit status 2.
     Usage(String),
     /// Writing the output failed (a closed pipe is not an error).
     Output(std::io::Error),

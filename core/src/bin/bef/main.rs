@@ -33,14 +33,15 @@ static GLOBAL: global_alloc::MiMalloc = global_alloc::MiMalloc;
 const EXIT_STATUS: &str = "\
 Exit status:
   0  success
-  1  an error in the input or the program: it is empty, of the wrong kind
-     for the command or its options (MLIR text to `bef verify`, BEF to
-     --mlir-to-bef), malformed (with the byte offset), rejected by
-     translation or verification, or fails when run (a load error, a leak,
-     an unmatched expected-error)
-  2  a usage error, found before the input is read: an unknown or malformed
-     option, options that conflict, a path that does not exist, is a
-     directory or cannot be read, binary output to a terminal
+  1  an error in the input or the program it holds: the input is empty, of
+     the wrong kind for the command or its options (MLIR text to `bef
+     verify`, BEF to --mlir-to-bef), malformed (the message gives the byte
+     offset), or rejected by translation or verification; or running it
+     fails (a runtime error, a load error, a leak, an unmatched
+     expected-error)
+  2  a usage error, whatever the input holds: an unknown or malformed
+     option, options that conflict, an input or -o path that does not
+     exist, is a directory or cannot be opened, binary output to a terminal
 
 Run `bef <COMMAND> --help` for a command's options and examples.";
 
@@ -202,8 +203,12 @@ fn dump_command(args: DumpArgs, out: impl Write) -> Result<(), Failure> {
             present.join(", ")
         )));
     }
-    let listing = listing(&bef, &DumpOptions { section, hex })
+    let mut listing = listing(&bef, &DumpOptions { section, hex })
         .map_err(|e| input::invalid_bef(&input.name, &e))?;
+    if let Some(id) = section {
+        // The section table shows only the chosen section's row too.
+        listing.sections.retain(|row| row.id == id as u8);
+    }
     let mut out = out;
     if json {
         write_json(&mut out, &listing)?;

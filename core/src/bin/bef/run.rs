@@ -265,7 +265,18 @@ fn select_functions(program: &Arc<Program>, args: &RunArgs) -> Result<Vec<Functi
         program
             .function_named(name)
             .map(|i| Function::new(program.clone(), i))
-            .ok_or_else(|| Failure::Message(format!("couldn't find function {name}")))
+            .ok_or_else(|| {
+                let known: Vec<&str> = program
+                    .functions()
+                    .iter()
+                    .filter(|f| !f.name.is_empty())
+                    .map(|f| f.name.as_str())
+                    .collect();
+                Failure::Message(format!(
+                    "couldn't find function '{name}' (the program has: {})",
+                    known.join(", ")
+                ))
+            })
     };
     let mut functions = Vec::new();
     if let Some(init) = &args.test_init_function {
