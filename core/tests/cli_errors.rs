@@ -141,6 +141,22 @@ fn an_output_that_cannot_be_created_is_a_usage_error_found_first() {
         2,
         "cannot write no/such/dir/x.bef: directory no/such/dir does not exist",
     );
+    let out = bef(&["translate", MLIR, "-o", MLIR], None);
+    assert_error(
+        &out,
+        2,
+        &format!("-o {MLIR} is the input file; give another name"),
+    );
+    let out = bef(
+        &[
+            "translate",
+            MLIR,
+            "-o",
+            "corpus/mlir/../mlir/basic_add_i32.mlir",
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
     // Found before the input is read: a bad input does not matter.
     let out = bef(&["translate", RANDOM, "-o", "corpus"], None);
     assert_eq!(out.status.code(), Some(2));
@@ -359,6 +375,12 @@ fn options_that_do_not_fit_the_input_say_why() {
         &out,
         1,
         &format!("{BEF} is BEF; --verify-diagnostics reads MLIR text"),
+    );
+    let out = bef(&["translate", "corpus/bef/no_optional_sections.bef"], None);
+    assert_error(
+        &out,
+        1,
+        "corpus/bef/no_optional_sections.bef: the file has no AttributeTypes, AttributeNames and RegisterTypes sections (it was written with optional sections disabled), so it cannot be turned back into MLIR",
     );
     let out = bef(&["translate", "--emit-bytecode", BEF], None);
     assert_fails(

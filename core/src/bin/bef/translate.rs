@@ -89,7 +89,7 @@ const WANTED: &str = "MLIR text, MLIR bytecode or a BEF file";
 
 /// Runs the command; `Ok` means exit status 0.
 pub fn run(args: &TranslateArgs) -> Result<(), Failure> {
-    check_output_path(&args.output)?;
+    check_output_path(&args.output, &args.input)?;
     // Loaded the way BEF wants it (mmap or an 8-aligned copy), which text
     // does not mind; bytecode is re-aligned by `read_aligned` as needed.
     let loaded = input::load(&args.input, "translate", WANTED)?;
@@ -259,13 +259,21 @@ fn check_output_options(
     Ok(())
 }
 
-/// An output path that names a directory or lies in a directory that does
-/// not exist is a usage error, found before any work is done.
-fn check_output_path(path: &Path) -> Result<(), Failure> {
+/// An output path that names a directory or the input, or lies in a
+/// directory that does not exist, is a usage error, found before any work
+/// is done.
+fn check_output_path(path: &Path, input: &Path) -> Result<(), Failure> {
     if path.as_os_str() == "-" {
         return Ok(());
     }
     let name = input::display_name(path);
+    if let (Ok(output), Ok(input)) = (path.canonicalize(), input.canonicalize())
+        && output == input
+    {
+        return Err(Failure::Usage(format!(
+            "-o {name} is the input file; give another name"
+        )));
+    }
     if path.is_dir() {
         return Err(Failure::Usage(format!(
             "-o {name} is a directory; give a file name"
@@ -307,7 +315,15 @@ fn write_output(path: &Path, bytes: &[u8], binary: bool) -> Result<(), Failure> 
 
 fn bef_to_text(buffer: &BefBuffer, name: &str, args: &TranslateArgs) -> Result<String, Failure> {
     let file = buffer.open().map_err(|e| input::invalid_bef(name, &e))?;
-    let module = tr::bef_to_mlir(&file).map_err(|e| Failure::Message(format!("{name}: {e}")))?;
+    let module = tr::bef_to_mlir(&file).map_err(|e| {
+        if e.offset == 0 {
+            // Not a format error (missing optional sections, a type that
+            // is not MLIR): no offset to give.
+            Failure::Message(format!("{name}: {}", e.message))
+        } else {
+            input::invalid_bef(name, &e)
+        }
+    })?;
     Ok(print(&module, args))
 }
 
