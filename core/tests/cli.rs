@@ -58,20 +58,24 @@ fn bad_input_is_an_error_with_an_offset_never_a_panic() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         text(&out.stderr),
-        "error: unexpected end of data reading function count at offset 0x6\n"
+        "error: <stdin> is not valid BEF: unexpected end of data reading function count at offset 0x6\n"
     );
 
     let out = bef(&["dump", "-"], Some(b"hello"));
     assert_eq!(out.status.code(), Some(1));
     assert!(
-        text(&out.stderr).starts_with("error: not a BEF file"),
+        text(&out.stderr).starts_with("error: <stdin> is text, not BEF or MLIR bytecode"),
         "{}",
         text(&out.stderr)
     );
 
     let out = bef(&["dump", "no/such/file.bef"], None);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(text(&out.stderr).contains("cannot read no/such/file.bef"));
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "a missing path is a usage error"
+    );
+    assert!(text(&out.stderr).contains("no/such/file.bef does not exist"));
 
     let out = bef(
         &["dump", "--section", "bogus", "corpus/bef/add_i32.bef"],

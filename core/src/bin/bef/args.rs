@@ -1,7 +1,9 @@
 //! The reference tools (`tfrt_translate`, `bef_executor`) take LLVM-style
 //! options, which existing test scripts often spell with a single dash
 //! (`-mlir-to-bef`, `-work_queue_type=mstd`). clap wants two; this rewrites
-//! the known long options before clap sees them.
+//! the known long options before clap sees them. Also the checks of option
+//! values that clap runs while parsing, so that a bad value is a usage
+//! error (exit status 2) before any input is read.
 
 /// Rewrites `-name` and `-name=value` into `--name...` when `name` is one
 /// of `long_options`; everything else passes through unchanged.
@@ -28,6 +30,14 @@ where
             }
         })
         .collect()
+}
+
+/// `--work-queue`: checked when the command line is parsed (a bad name is
+/// a usage error), kept as given for the runner.
+pub fn parse_work_queue(name: &str) -> Result<String, String> {
+    bef::runtime::WorkQueueSpec::parse(name)
+        .map(|_| name.to_string())
+        .map_err(|e| e.to_string())
 }
 
 #[cfg(test)]

@@ -11,8 +11,9 @@ use clap::{Args, ValueEnum};
 
 use crate::diagnostics;
 use crate::failure::Failure;
+use crate::input::{self, Kind};
 use bef::exec::{ExecutionContext, Function, KernelRegistry, LoadError, Program};
-use bef::format::{BefBuffer, SectionId, constants::MAGIC};
+use bef::format::{BefBuffer, SectionId};
 use bef::ir;
 use bef::runtime::{
     AsyncValue, Chain, Diagnostic, FixedSizeAllocator, HostAllocator, HostContext,
@@ -48,7 +49,8 @@ pub struct RunArgs {
     pub test_init_function: Option<String>,
     /// Work queue: `s` (single-threaded), `mstd` (one thread per core),
     /// `mstd:N` (N compute threads) or `mstd:N,M` (and M blocking threads).
-    #[arg(long, default_value = "s", visible_alias = "work_queue_type")]
+    #[arg(long, default_value = "s", visible_alias = "work_queue_type",
+          value_parser = crate::args::parse_work_queue)]
     pub work_queue: String,
     /// Host allocator; `leak_check_allocator` fails the run if a function
     /// leaves allocations behind.
@@ -118,22 +120,27 @@ fn allocator(kind: AllocatorKind) -> Allocator {
 #[derive(Default)]
 struct Reported {
     diagnostics: Vec<Diagnostic>,
+    /// Errors printed (without --verify-diagnostics): any makes the exit
+    /// status 1.
+    printed: usize,
 }
 
 /// Loads the input: BEF as is, text translated (with its parse or
 /// translation errors rendered). Also says whether the input was text.
 fn load_input(path: &Path, name: &str) -> Result<(BefBuffer, bool), Failure> {
-    let buffer =
-        BefBuffer::load(path).map_err(|e| Failure::Message(format!("cannot read {name}: {e}")))?;
-    if buffer.bytes().starts_with(&MAGIC) {
-        return Ok((buffer, false));
+    let input = input::load(path, "run", "a BEF file or MLIR text")?;
+    match input.kind() {
+        Kind::Bef => {
+            // Framing errors before anything is printed.
+            if let Err(e) = input.buffer.open() {
+                return Err(input::invalid_bef(name, &e));
+            }
+            return Ok((input.buffer, false));
+        }
+        Kind::Text { .. } => {}
+        _ => return Err(input.wrong_kind("run", "BEF or MLIR text")),
     }
-    let source = std::str::from_utf8(buffer.bytes()).map_err(|e| {
-        Failure::Message(format!(
-            "{name} is neither BEF nor UTF-8 text (invalid UTF-8 at byte {})",
-            e.valid_up_to()
-        ))
-    })?;
+    let source = std::str::from_utf8(input.bytes()).unwrap_or_default();
     let bytes = text::parse_module(source, name)
         .map_err(|d| vec![d])
         .and_then(|module| {
@@ -188,6 +195,7 @@ pub fn run(args: &RunArgs, registry: &KernelRegistry) -> Result<(), Failure> {
                 .diagnostics
                 .push(d.clone());
         } else {
+            sink.lock().unwrap_or_else(|e| e.into_inner()).printed += 1;
             print_runtime_error(d);
         }
     });
@@ -204,6 +212,14 @@ pub fn run(args: &RunArgs, registry: &KernelRegistry) -> Result<(), Failure> {
                 failed |= run_function(ctx, &function, args, allocator.leak_check.as_deref());
             }
         }
+        // A malformed file is a format error, not a runtime one.
+        Err(error) if error.offset.is_some() => {
+            return Err(Failure::Message(format!(
+                "{name} is not valid BEF: {} at offset {:#x}",
+                error.message,
+                error.offset.unwrap_or_default()
+            )));
+        }
         Err(error) => {
             let diag = load_diagnostic(&error);
             if verify {
@@ -219,6 +235,7 @@ pub fn run(args: &RunArgs, registry: &KernelRegistry) -> Result<(), Failure> {
         }
     }
     host.quiesce();
+    failed |= reported.lock().unwrap_or_else(|e| e.into_inner()).printed > 0;
     if verify {
         let produced = std::mem::take(
             &mut reported
@@ -248,7 +265,18 @@ fn select_functions(program: &Arc<Program>, args: &RunArgs) -> Result<Vec<Functi
         program
             .function_named(name)
             .map(|i| Function::new(program.clone(), i))
-            .ok_or_else(|| Failure::Message(format!("couldn't find function {name}")))
+            .ok_or_else(|| {
+                let known: Vec<&str> = program
+                    .functions()
+                    .iter()
+                    .filter(|f| !f.name.is_empty())
+                    .map(|f| f.name.as_str())
+                    .collect();
+                Failure::Message(format!(
+                    "couldn't find function '{name}' (the program has: {})",
+                    known.join(", ")
+                ))
+            })
     };
     let mut functions = Vec::new();
     if let Some(init) = &args.test_init_function {

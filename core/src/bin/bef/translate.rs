@@ -2,14 +2,15 @@
 //! MLIR bytecode.
 
 use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 
 use crate::diagnostics;
 use crate::failure::Failure;
+use crate::input::{self, Kind};
 use bef::bytecode::{self, WriteOptions};
-use bef::format::{BefBuffer, constants::MAGIC};
+use bef::format::BefBuffer;
 use bef::ir::{Diagnostic, Module};
 use bef::text::{self, PrintOptions};
 use bef::translate::{self as tr, TranslateOptions};
@@ -40,29 +41,34 @@ pub struct TranslateArgs {
     /// bytecode are not written to a terminal).
     #[arg(short = 'o', default_value = "-")]
     pub output: PathBuf,
-    /// Translate MLIR text to BEF (the default for input that is not BEF).
+    /// Translate MLIR text or bytecode to BEF (the default for MLIR text).
     #[arg(long, conflicts_with = "bef_to_mlir")]
     pub mlir_to_bef: bool,
-    /// Translate BEF to MLIR text (the default for input starting with the
-    /// BEF magic bytes 0B EF).
+    /// Translate BEF (or MLIR bytecode) to MLIR text (the default for input
+    /// starting with the BEF magic bytes 0B EF).
     #[arg(long)]
     pub bef_to_mlir: bool,
     /// Leave out the AttributeTypes, AttributeNames and RegisterTypes
-    /// sections: smaller files that can no longer be turned back into text.
-    #[arg(long)]
+    /// sections: smaller files that can no longer be turned back into text
+    /// (BEF output only).
+    #[arg(long, conflicts_with_all = ["bef_to_mlir", "emit_bytecode"])]
     pub disable_optional_sections: bool,
-    /// Treat `// -----` lines as separators of independent inputs.
-    #[arg(long)]
+    /// Treat `// -----` lines as separators of independent inputs (MLIR
+    /// text input only).
+    #[arg(long, conflicts_with = "bef_to_mlir")]
     pub split_input_file: bool,
     /// Check errors against `// expected-error {{...}}` annotations instead
-    /// of printing them; exit 1 on any mismatch.
-    #[arg(long)]
+    /// of printing them; exit 1 on any mismatch (MLIR text input only).
+    #[arg(long, conflicts_with = "bef_to_mlir")]
     pub verify_diagnostics: bool,
-    /// Print ops in MLIR's generic form (`"tfrt.add.i32"(%0, %1) : ...`).
-    #[arg(long, visible_alias = "mlir-print-op-generic")]
+    /// Print ops in MLIR's generic form (`"tfrt.add.i32"(%0, %1) : ...`)
+    /// (MLIR text output only).
+    #[arg(long, visible_alias = "mlir-print-op-generic",
+          conflicts_with_all = ["mlir_to_bef", "emit_bytecode"])]
     pub print_generic: bool,
-    /// Print every op's location (`loc(...)`).
-    #[arg(long, visible_alias = "mlir-print-debuginfo")]
+    /// Print every op's location (`loc(...)`) (MLIR text output only).
+    #[arg(long, visible_alias = "mlir-print-debuginfo",
+          conflicts_with_all = ["mlir_to_bef", "emit_bytecode"])]
     pub print_debuginfo: bool,
     /// Write MLIR bytecode (`.mlirbc`) instead of text or BEF.
     #[arg(long, conflicts_with_all = ["mlir_to_bef", "bef_to_mlir", "verify_diagnostics"])]
@@ -78,20 +84,40 @@ pub struct TranslateArgs {
     pub bytecode_producer: String,
 }
 
+/// What the input takes: for messages.
+const WANTED: &str = "MLIR text, MLIR bytecode or a BEF file";
+
 /// Runs the command; `Ok` means exit status 0.
 pub fn run(args: &TranslateArgs) -> Result<(), Failure> {
-    let name = display_name(&args.input);
+    check_output_path(&args.output, &args.input)?;
     // Loaded the way BEF wants it (mmap or an 8-aligned copy), which text
     // does not mind; bytecode is re-aligned by `read_aligned` as needed.
-    let buffer = BefBuffer::load(&args.input)
-        .map_err(|e| Failure::Message(format!("cannot read {name}: {e}")))?;
+    let loaded = input::load(&args.input, "translate", WANTED)?;
+    let name = loaded.name.clone();
+    let buffer = &loaded.buffer;
     let input = buffer.bytes();
-    let is_bef = input.starts_with(&MAGIC);
-    let is_mlirbc = bytecode::is_bytecode(input);
+    let kind = loaded.kind();
+    let is_bef = kind == Kind::Bef;
+    let is_mlirbc = kind == Kind::Bytecode;
+    if kind == Kind::Binary {
+        return Err(loaded.wrong_kind("translate", WANTED));
+    }
+    let is_text = matches!(kind, Kind::Text { .. });
+    if (args.verify_diagnostics || args.split_input_file) && !is_text {
+        let flag = if args.verify_diagnostics {
+            "--verify-diagnostics"
+        } else {
+            "--split-input-file"
+        };
+        return Err(Failure::Message(format!(
+            "{name} is {}; {flag} reads MLIR text",
+            if is_bef { "BEF" } else { "MLIR bytecode" }
+        )));
+    }
     if args.emit_bytecode {
         if is_bef {
             return Err(Failure::Message(format!(
-                "{name} is BEF; --emit-bytecode takes MLIR text or bytecode"
+                "{name} is BEF; --emit-bytecode takes MLIR text or bytecode (BEF goes to bytecode through text: `bef translate {name} | bef translate --emit-bytecode - -o out.mlirbc`)"
             )));
         }
         let module = if is_mlirbc {
@@ -112,6 +138,16 @@ pub fn run(args: &TranslateArgs) -> Result<(), Failure> {
         }
         return write_output(&args.output, &written.bytes, true);
     }
+    if args.mlir_to_bef && is_bef {
+        return Err(Failure::Message(format!(
+            "{name} is already BEF; --mlir-to-bef takes MLIR text or bytecode (without --mlir-to-bef, BEF is printed as MLIR text)"
+        )));
+    }
+    if args.bef_to_mlir && is_text {
+        return Err(Failure::Message(format!(
+            "{name} is MLIR text, not BEF; --bef-to-mlir takes BEF or MLIR bytecode (without --bef-to-mlir, text is translated to BEF)"
+        )));
+    }
     let to_mlir = if args.bef_to_mlir {
         true
     } else if args.mlir_to_bef {
@@ -120,6 +156,7 @@ pub fn run(args: &TranslateArgs) -> Result<(), Failure> {
         // Bytecode with no direction given prints as text, like BEF does.
         is_bef || is_mlirbc
     };
+    check_output_options(args, to_mlir, &name, kind)?;
     let output = if to_mlir && is_mlirbc {
         let mut module = read_bytecode(input, &name)?;
         if !args.print_generic {
@@ -129,7 +166,7 @@ pub fn run(args: &TranslateArgs) -> Result<(), Failure> {
         }
         print(&module, args).into_bytes()
     } else if to_mlir {
-        bef_to_text(&buffer, args)?.into_bytes()
+        bef_to_text(buffer, &name, args)?.into_bytes()
     } else if is_mlirbc {
         let module = read_bytecode(input, &name)?;
         translate_and_leak(module, translate_options(args)).map_err(|diagnostics| {
@@ -191,19 +228,74 @@ fn print(module: &Module, args: &TranslateArgs) -> String {
     )
 }
 
-fn display_name(path: &std::path::Path) -> String {
-    if path.as_os_str() == "-" {
-        "<stdin>".to_string()
-    } else {
-        path.display().to_string()
+/// Options that shape one kind of output given when the input makes the
+/// other kind (the flags themselves exclude each other in clap).
+fn check_output_options(
+    args: &TranslateArgs,
+    to_mlir: bool,
+    name: &str,
+    kind: Kind,
+) -> Result<(), Failure> {
+    let input_kind = match kind {
+        Kind::Bef => "BEF",
+        Kind::Bytecode => "MLIR bytecode",
+        _ => "MLIR text",
+    };
+    if !to_mlir && (args.print_generic || args.print_debuginfo) {
+        let flag = if args.print_generic {
+            "--print-generic"
+        } else {
+            "--print-debuginfo"
+        };
+        return Err(Failure::Message(format!(
+            "{flag} shapes MLIR text output, but {name} is {input_kind}, so the output is BEF; give it a BEF or MLIR bytecode file to print as text, or drop {flag}"
+        )));
     }
+    if to_mlir && args.disable_optional_sections {
+        return Err(Failure::Message(format!(
+            "--disable-optional-sections shapes BEF output, but {name} is {input_kind}, so the output is MLIR text; drop --disable-optional-sections"
+        )));
+    }
+    Ok(())
 }
 
-fn write_output(path: &std::path::Path, bytes: &[u8], binary: bool) -> Result<(), Failure> {
+/// An output path that names a directory or the input, or lies in a
+/// directory that does not exist, is a usage error, found before any work
+/// is done.
+fn check_output_path(path: &Path, input: &Path) -> Result<(), Failure> {
+    if path.as_os_str() == "-" {
+        return Ok(());
+    }
+    let name = input::display_name(path);
+    if let (Ok(output), Ok(input)) = (path.canonicalize(), input.canonicalize())
+        && output == input
+    {
+        return Err(Failure::Usage(format!(
+            "-o {name} is the input file; give another name"
+        )));
+    }
+    if path.is_dir() {
+        return Err(Failure::Usage(format!(
+            "-o {name} is a directory; give a file name"
+        )));
+    }
+    if let Some(parent) = path.parent()
+        && !parent.as_os_str().is_empty()
+        && !parent.is_dir()
+    {
+        return Err(Failure::Usage(format!(
+            "cannot write {name}: directory {} does not exist",
+            parent.display()
+        )));
+    }
+    Ok(())
+}
+
+fn write_output(path: &Path, bytes: &[u8], binary: bool) -> Result<(), Failure> {
     if path.as_os_str() == "-" {
         let stdout = std::io::stdout();
         if binary && stdout.is_terminal() {
-            return Err(Failure::Message(
+            return Err(Failure::Usage(
                 "refusing to write binary output (BEF or MLIR bytecode) to a terminal; redirect it or pass -o FILE".into(),
             ));
         }
@@ -212,14 +304,26 @@ fn write_output(path: &std::path::Path, bytes: &[u8], binary: bool) -> Result<()
         lock.flush()?;
         Ok(())
     } else {
-        std::fs::write(path, bytes)
+        let mut file = std::fs::File::create(path).map_err(|e| {
+            Failure::Usage(format!("cannot write {}: {e}", input::display_name(path)))
+        })?;
+        file.write_all(bytes)
+            .and_then(|()| file.flush())
             .map_err(|e| Failure::Message(format!("cannot write {}: {e}", path.display())))
     }
 }
 
-fn bef_to_text(buffer: &BefBuffer, args: &TranslateArgs) -> Result<String, Failure> {
-    let file = buffer.open().map_err(|e| Failure::Message(e.to_string()))?;
-    let module = tr::bef_to_mlir(&file).map_err(|e| Failure::Message(e.to_string()))?;
+fn bef_to_text(buffer: &BefBuffer, name: &str, args: &TranslateArgs) -> Result<String, Failure> {
+    let file = buffer.open().map_err(|e| input::invalid_bef(name, &e))?;
+    let module = tr::bef_to_mlir(&file).map_err(|e| {
+        if e.offset == 0 {
+            // Not a format error (missing optional sections, a type that
+            // is not MLIR): no offset to give.
+            Failure::Message(format!("{name}: {}", e.message))
+        } else {
+            input::invalid_bef(name, &e)
+        }
+    })?;
     Ok(print(&module, args))
 }
 
