@@ -1,26 +1,8 @@
 //! The `bef` binary end to end: exit codes, error format, output modes.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn bef(args: &[&str], stdin: Option<&[u8]>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_bef"))
-        .args(args)
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut input = child.stdin.take().unwrap();
-    input.write_all(stdin.unwrap_or_default()).unwrap();
-    drop(input);
-    child.wait_with_output().unwrap()
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use common::{bef, text};
 
 #[test]
 fn dump_lists_every_part() {
@@ -65,22 +47,19 @@ fn dump_hex_json_section_and_stdin() {
         "{stdout}"
     );
 
-    let bytes = std::fs::read(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../corpus/bef/add_i32.bef"
-    ))
-    .unwrap();
+    let bytes = common::read_corpus("bef/add_i32.bef");
     let out = bef(&["dump", "-"], Some(&bytes));
     assert!(out.status.success());
     assert!(text(&out.stdout).contains("tfrt.add.i32"));
 }
 
-/// Every section's `--section` listing is headed by its name, as the
-/// section table spells it, and holds nothing else.
+/// Every section's `--section` listing is headed by its name as the
+/// section table spells it, and shows only that section: its row of the
+/// section table and its contents.
 #[test]
 fn dump_section_prints_only_that_section_under_its_name() {
     let file = "corpus/bef/functions_and_aggregates.bef";
-    let table = text(&bef(&["dump", file], None).stdout);
+    let whole = text(&bef(&["dump", file], None).stdout);
     for name in [
         "Strings",
         "Attributes",
@@ -94,20 +73,27 @@ fn dump_section_prints_only_that_section_under_its_name() {
         "AttributeNames",
         "RegisterTypes",
     ] {
-        assert!(
-            table.contains(&format!(" {name:<17} ")),
-            "{name} in:\n{table}"
-        );
+        let row = whole
+            .lines()
+            .find(|l| l.contains(&format!(" {name:<17} ")))
+            .unwrap_or_else(|| panic!("no row for {name} in:\n{whole}"));
         let out = bef(&["dump", "--section", name, file], None);
         assert!(out.status.success(), "{}", text(&out.stderr));
         let stdout = text(&out.stdout);
-        assert!(stdout.starts_with(&format!("{name} (")), "{stdout}");
-        assert!(!stdout.contains("Sections:") && !stdout.contains("BEF file"));
-        let headings = stdout
+        // The section table: its column heading, then only this row.
+        let table: Vec<&str> = stdout
+            .lines()
+            .skip_while(|l| *l != "Sections:")
+            .skip(2)
+            .take_while(|l| !l.is_empty())
+            .collect();
+        assert_eq!(table, [row], "{stdout}");
+        let headings: Vec<&str> = stdout
             .lines()
             .filter(|l| l.ends_with("):") && !l.starts_with(' '))
-            .count();
-        assert_eq!(headings, 1, "{stdout}");
+            .collect();
+        assert_eq!(headings.len(), 1, "{stdout}");
+        assert!(headings[0].starts_with(&format!("{name} (")), "{stdout}");
     }
     // Other spellings of a name select the same section.
     let out = bef(&["dump", "--section", "attribute-names", file], None);
@@ -118,7 +104,8 @@ fn dump_section_prints_only_that_section_under_its_name() {
     );
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let keys: Vec<_> = json.as_object().unwrap().keys().collect();
-    assert_eq!(keys, ["register_types"]);
+    assert_eq!(keys, ["register_types", "sections", "size", "version"]);
+    assert_eq!(json["sections"].as_array().unwrap().len(), 1);
     assert_eq!(json["register_types"][1]["types"][3], "!tfrt.chain");
 }
 
@@ -147,7 +134,7 @@ fn dump_of_a_damaged_file_lists_what_decodes_and_fails() {
     let stderr = text(&out.stderr);
     assert!(
         stderr.contains(
-            "error: Functions section needs 392 bytes but only 228 remain at offset 0x15c\n"
+            "error: <stdin> is not valid BEF: Functions section needs 392 bytes but only 228 remain at offset 0x15c\n"
         ),
         "{stderr}"
     );
@@ -165,20 +152,24 @@ fn bad_input_is_an_error_with_an_offset_never_a_panic() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         text(&out.stderr),
-        "error: unexpected end of data reading function count at offset 0x6\n"
+        "error: <stdin> is not valid BEF: unexpected end of data reading function count at offset 0x6\n"
     );
 
     let out = bef(&["dump", "-"], Some(b"hello"));
     assert_eq!(out.status.code(), Some(1));
     assert!(
-        text(&out.stderr).starts_with("error: not a BEF file"),
+        text(&out.stderr).starts_with("error: <stdin> is text, not BEF or MLIR bytecode"),
         "{}",
         text(&out.stderr)
     );
 
     let out = bef(&["dump", "no/such/file.bef"], None);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(text(&out.stderr).contains("cannot read no/such/file.bef"));
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "a missing path is a usage error"
+    );
+    assert!(text(&out.stderr).contains("no/such/file.bef does not exist"));
 
     let out = bef(
         &["dump", "--section", "bogus", "corpus/bef/add_i32.bef"],
@@ -194,11 +185,7 @@ fn verify_reports_ok_and_problems() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(text(&out.stdout).contains("OK (4 functions)"));
 
-    let mut bytes = std::fs::read(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../corpus/bef/add_i32.bef"
-    ))
-    .unwrap();
+    let mut bytes = common::read_corpus("bef/add_i32.bef");
     // Make the add kernel read register 9 instead of register 1.
     let header = [0u8, 0, 0, 0, 4, 0, 0, 0, 2, 0, 0, 0];
     let at = bytes.windows(12).position(|w| w == header).unwrap();
@@ -264,7 +251,7 @@ fn translate_reports_errors_with_source_line_and_caret() {
 
 #[test]
 fn translate_verify_diagnostics_passes_on_the_error_corpus() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/mlir/errors");
+    let dir = common::corpus_path("mlir/errors");
     let mut checked = 0;
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();

@@ -3,11 +3,12 @@
 //! must stay within a small multiple of the input size, measured by a
 //! counting global allocator.
 
+mod common;
+
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use bef::dump::{DumpOptions, write_json, write_text};
 use bef::format::dtype::AttrType;
 use bef::format::{Attribute, BefBuffer, DecodeError, Module, encode, verify};
 use bef::inspect::Listing;
@@ -55,36 +56,30 @@ fn exercise(bytes: &[u8]) -> (Vec<DecodeError>, usize) {
             errors.extend(file.to_module().err());
         }
     }
-    // The listing takes damaged files too, and reports what it could not
-    // list; rendering it is measured as well.
+    // The listing (what `bef dump` shows) takes damaged files too, and
+    // reports what it could not list.
     match Listing::new(buffer.bytes()) {
         Err(e) => errors.push(e),
-        Ok(listing) => {
-            for hex in [false, true] {
-                let options = DumpOptions { section: None, hex };
-                write_text(&mut std::io::sink(), &listing, &options).unwrap();
-                write_json(&mut std::io::sink(), &listing, &options).unwrap();
-            }
-            errors.extend_from_slice(listing.errors());
-        }
+        Ok(listing) => errors.extend_from_slice(listing.errors()),
     }
     let peak = PEAK.load(Ordering::Relaxed).saturating_sub(base);
     (errors, peak)
 }
 
-/// The peak bytes allocated listing `bytes` (opening, rendering and
-/// collecting the errors), the input copy excluded.
+/// The peak bytes allocated listing `bytes` (opening, decoding every
+/// table and function, looking up a sample of bytes and collecting the
+/// errors), the input copy excluded.
 fn listing_peak(bytes: &[u8]) -> usize {
     let buffer = BefBuffer::copy_from(bytes);
     let base = CURRENT.load(Ordering::Relaxed);
     PEAK.store(base, Ordering::Relaxed);
     if let Ok(listing) = Listing::new(buffer.bytes()) {
-        for hex in [false, true] {
-            let options = DumpOptions { section: None, hex };
-            write_text(&mut std::io::sink(), &listing, &options).unwrap();
-            write_json(&mut std::io::sink(), &listing, &options).unwrap();
-        }
         let _ = listing.errors();
+        for offset in (0..bytes.len()).step_by(1 + bytes.len() / 64) {
+            let _ = listing.item_at(offset);
+        }
+        // A screenful of a hex view.
+        let _ = listing.fields_in(0..4096);
     }
     PEAK.load(Ordering::Relaxed).saturating_sub(base)
 }
@@ -109,7 +104,7 @@ fn expect_error(bytes: &[u8], needle: &str) {
 }
 
 fn goldens() -> Vec<(String, Vec<u8>)> {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/bef");
+    let dir = common::corpus_path("bef");
     let mut files: Vec<_> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())

@@ -10,6 +10,7 @@
 //! ```
 
 mod adapters;
+#[cfg(feature = "arbitrary")]
 pub mod arbitrary_program;
 pub mod attribute;
 mod context;

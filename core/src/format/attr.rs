@@ -16,14 +16,23 @@ use super::reader::{Reader, u32_at};
 /// NaNs included, compares equal to itself after a round trip.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Attribute {
+    /// `i1`: a boolean.
     I1(bool),
+    /// `i8`.
     I8(i8),
+    /// `i16`.
     I16(i16),
+    /// `i32`.
     I32(i32),
+    /// `i64`.
     I64(i64),
+    /// `ui8`.
     UI8(u8),
+    /// `ui16`.
     UI16(u16),
+    /// `ui32`.
     UI32(u32),
+    /// `ui64`.
     UI64(u64),
     /// IEEE half precision, as its bit pattern.
     F16(u16),
@@ -41,10 +50,13 @@ pub enum Attribute {
     Func(Vec<u8>),
     /// `#corert.shape<...>`: `None` is unranked; `-1` marks an unknown dim.
     Shape(Option<Vec<i64>>),
+    /// A dense elements attribute (`dense<...> : tensor<...>`).
     Dense(DenseAttr),
     /// Fixed-width elements of one kind; every value matches `element`.
     Array {
+        /// Element kind shared by all values, which fixes their width and alignment.
         element: ArrayElement,
+        /// The elements, in order.
         values: Vec<Attribute>,
     },
     /// Mixed or nested elements.
@@ -54,32 +66,44 @@ pub enum Attribute {
     CompilationUnit(CompilationUnit),
 }
 
+/// A dense elements attribute: a shaped tensor of one dtype, stored flat.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct DenseAttr {
+    /// Element type.
     pub dtype: DType,
+    /// Dimension sizes, outermost first; empty for a scalar.
     pub shape: Vec<i64>,
     /// Little-endian element bytes, `product(shape) * size(dtype)` long
     /// (i1 takes one byte per element; splats are expanded).
     pub data: Vec<u8>,
 }
 
+/// A symbol reference (`@root::@nested...`) together with the serialized
+/// module it refers to, as the reference emitter writes `kSymbolRef`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct CompilationUnit {
+    /// Identifier of the compilation unit, as the emitter assigned it.
     pub id: u64,
+    /// Root symbol name, without `@`.
     pub root: Vec<u8>,
+    /// Nested symbol names, outermost first, without `@`.
     pub nested: Vec<Vec<u8>>,
+    /// The serialized module the symbols resolve in; opaque bytes.
     pub serialized: Vec<u8>,
 }
 
 impl Attribute {
+    /// An `f32` attribute from its value (stored as its bits).
     pub fn f32(value: f32) -> Attribute {
         Attribute::F32(value.to_bits())
     }
 
+    /// An `f64` attribute from its value (stored as its bits).
     pub fn f64(value: f64) -> Attribute {
         Attribute::F64(value.to_bits())
     }
 
+    /// A string attribute from its bytes.
     pub fn string(value: impl Into<Vec<u8>>) -> Attribute {
         Attribute::String(value.into())
     }

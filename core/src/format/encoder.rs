@@ -239,7 +239,7 @@ const MIN_PARALLEL_KERNELS: usize = 16 << 10;
 
 /// [`encode`] with the bodies written on two threads however small the
 /// module (for the fuzz target that compares it with one thread).
-pub(crate) fn encode_on_two_threads(module: &Module) -> EncodeResult<Vec<u8>> {
+pub fn encode_on_two_threads(module: &Module) -> EncodeResult<Vec<u8>> {
     Encoder::new(Source::of(module))?.finish(0)
 }
 
@@ -748,7 +748,7 @@ mod tests {
     /// give the bytes written on one.
     #[test]
     fn bodies_on_two_threads_give_the_same_bytes() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/bef");
+        let dir = crate::test_corpus::corpus_path("bef");
         let mut compared = 0;
         for entry in std::fs::read_dir(&dir).expect("corpus") {
             let path = entry.expect("entry").path();

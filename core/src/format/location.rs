@@ -13,21 +13,32 @@ use super::reader::{Reader, c_string_at};
 /// A source location, as MLIR knows them.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Location {
+    /// No location (`loc(unknown)`).
     Unknown,
+    /// A position in a source file.
     FileLineCol {
         /// Shared: every location of a file names the same string.
         file: Arc<str>,
+        /// Line, counting from 1 as MLIR does.
         line: u64,
+        /// Column, counting from 1 as MLIR does.
         column: u64,
     },
+    /// A named location, such as an op's name in the source graph.
     Name {
+        /// The name; any string (printed quoted).
         name: String,
+        /// What the name is attached to; `Unknown` when nothing is.
         child: Box<Location>,
     },
+    /// A call site: `callee` reached from `caller`.
     CallSite {
+        /// Location of the called code.
         callee: Box<Location>,
+        /// Location of the call.
         caller: Box<Location>,
     },
+    /// Several locations merged into one, in order.
     Fused(Vec<Location>),
 }
 
@@ -66,7 +77,9 @@ impl std::fmt::Display for Location {
 /// locations are written once per use, as the reference does.
 #[derive(Default)]
 pub struct LocationEmitter {
+    /// The Locations section being built.
     pub locations: Emitter,
+    /// The LocationStrings section being built.
     pub strings: Emitter,
     string_offsets: FxHashMap<String, u64>,
     /// The file name looked up last and its offset.
@@ -78,6 +91,7 @@ pub struct LocationEmitter {
 }
 
 impl LocationEmitter {
+    /// An emitter with both sections empty.
     pub fn new() -> Self {
         LocationEmitter {
             locations: Emitter::new(),
@@ -277,9 +291,13 @@ pub enum LocationField {
 /// Reads locations from the two sections.
 #[derive(Clone, Copy)]
 pub struct LocationDecoder<'a> {
+    /// The Locations section's data.
     pub locations: &'a [u8],
+    /// Absolute file offset of the Locations data, for error offsets.
     pub locations_base: u64,
+    /// The LocationStrings section's data.
     pub strings: &'a [u8],
+    /// Absolute file offset of the LocationStrings data, for error offsets.
     pub strings_base: u64,
 }
 

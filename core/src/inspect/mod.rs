@@ -22,6 +22,7 @@
 //! module only arranges what they report.
 
 mod attributes;
+mod check;
 mod fields;
 mod function_index;
 mod functions;
@@ -41,6 +42,7 @@ use crate::format::location::Location;
 use crate::format::{BefFile, DecodeError, DecodeResult, SectionId};
 
 pub use attributes::{AttributeRow, Attributes};
+pub use check::check_lookups;
 pub use fields::{Field, FieldKind};
 pub use function_index::IndexEntry;
 pub use functions::{Function, Kernel, KernelAttribute, Register};

@@ -7,7 +7,6 @@ use std::path::Path;
 use super::*;
 use crate::format::reader::{Reader, u32_at};
 use crate::format::{BefBuffer, FunctionKind};
-use crate::fuzz_targets::check_listing;
 
 fn corpus() -> Vec<(String, BefBuffer)> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/bef");
@@ -157,7 +156,7 @@ fn item_at_agrees_with_the_ranges_of_every_row() {
             "{name}: {:?}",
             listing.errors()
         );
-        check_listing(&listing, 1);
+        check_lookups(&listing, 1).unwrap();
         for (items, range) in all_items(&listing) {
             assert_eq!(
                 listing.range_of(&items),
@@ -451,7 +450,7 @@ fn a_truncated_file_lists_its_decodable_parts() {
     let cut = full.function(1).unwrap().kernel(2).unwrap().range.start + 8;
     let buffer = BefBuffer::copy_from(&full_buffer.bytes()[..cut]);
     let listing = Listing::new(buffer.bytes()).unwrap();
-    check_listing(&listing, 1);
+    check_lookups(&listing, 1).unwrap();
     assert_eq!(listing.problems().len(), 1, "{:?}", listing.problems());
     assert!(
         listing
@@ -495,7 +494,7 @@ fn every_truncation_and_bit_flip_lists_without_panicking() {
             let cut = BefBuffer::copy_from(&bytes[..len]);
             match Listing::new(cut.bytes()) {
                 Ok(listing) => {
-                    check_listing(&listing, 1);
+                    check_lookups(&listing, 1).unwrap();
                     let _ = listing.errors();
                 }
                 Err(e) => assert!(len < 3, "{name}[..{len}]: {e}"),
@@ -507,7 +506,7 @@ fn every_truncation_and_bit_flip_lists_without_panicking() {
                 flipped[at] ^= 1 << bit;
                 let flipped = BefBuffer::copy_from(&flipped);
                 let listing = Listing::new(flipped.bytes()).unwrap();
-                check_listing(&listing, 1);
+                check_lookups(&listing, 1).unwrap();
             }
         }
     }
@@ -545,7 +544,7 @@ fn damage_stays_in_the_item_it_hits() {
     bytes[kernel + 8..kernel + 12].copy_from_slice(&u32::MAX.to_le_bytes());
     let damaged = BefBuffer::copy_from(&bytes);
     let listing = Listing::new(damaged.bytes()).unwrap();
-    check_listing(&listing, 1);
+    check_lookups(&listing, 1).unwrap();
     let first = listing.function(0).unwrap();
     assert_eq!(first.kernels().len(), 1);
     assert_eq!(first.error().unwrap().offset, kernel as u64);
@@ -576,7 +575,7 @@ fn overlapping_kernel_records_end_the_kernel_list() {
     assert_eq!(main.kernels().len(), 3);
     assert!(main.error().unwrap().message.contains("overlaps"));
     assert_eq!(main.kernel_table_len(), 4);
-    check_listing(&listing, 1);
+    check_lookups(&listing, 1).unwrap();
 }
 
 #[test]
@@ -601,7 +600,7 @@ fn a_bad_section_table_keeps_the_sections_before_it() {
         listing.range_of(&[Item::Unframed]),
         Some(functions.range.start..bytes.len())
     );
-    check_listing(&listing, 1);
+    check_lookups(&listing, 1).unwrap();
 }
 
 #[test]

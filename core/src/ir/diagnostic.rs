@@ -6,13 +6,17 @@ use std::fmt;
 
 use super::location::Location;
 
+/// An error in a host program: what is wrong and where.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diagnostic {
+    /// Where the problem is; `Location::Unknown` when it has no place.
     pub location: Location,
+    /// What is wrong, without the location.
     pub message: String,
 }
 
 impl Diagnostic {
+    /// An error at `location`.
     pub fn new(location: Location, message: impl Into<String>) -> Diagnostic {
         Diagnostic {
             location,

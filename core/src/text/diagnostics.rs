@@ -43,6 +43,7 @@ pub fn render_diagnostic(diag: &Diagnostic, source: &str) -> String {
 /// One `// -----` chunk of a split input file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Chunk<'a> {
+    /// The chunk's text, without the separator lines.
     pub text: &'a str,
     /// 1-based line of the chunk's first line in the whole file.
     pub first_line: u32,
@@ -82,7 +83,9 @@ pub fn split_input(source: &str) -> Vec<Chunk<'_>> {
 /// and (a substring of) its message.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ExpectedDiagnostic {
+    /// 1-based line of the whole file the error must be reported on.
     pub line: u32,
+    /// Text the error message must contain.
     pub message: String,
 }
 

@@ -22,6 +22,7 @@ mod parallel;
 mod parser;
 mod printer;
 
+#[cfg(feature = "arbitrary")]
 pub mod arbitrary_ir;
 
 /// Shape and element-size helpers of dense element attributes, shared with
@@ -63,10 +64,7 @@ pub fn parse_module_at(
 
 /// [`parse_module`] on two threads however short the text (for the fuzz
 /// target that compares it with one thread).
-pub(crate) fn parse_module_on_two_threads(
-    source: &str,
-    filename: &str,
-) -> Result<ir::Module, Diagnostic> {
+pub fn parse_module_on_two_threads(source: &str, filename: &str) -> Result<ir::Module, Diagnostic> {
     parallel::parse(source, filename, 1, 0).map_err(|e| *e)
 }
 

@@ -40,6 +40,9 @@ const MAX_BLOCK_ROOM: usize = 1024;
 /// aliases (`line` is the index of the reference); replaced after parsing.
 const LOC_ALIAS_MARK: &str = "\u{0}#loc-alias";
 
+/// Text that alias uses may stand for beyond the input's own size.
+const ALIAS_EXPANSION_ALLOWANCE: usize = 2 << 20;
+
 /// A use of an SSA value as written: `%name` or `%name#idx`.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Use<'a> {
@@ -112,8 +115,13 @@ pub(crate) struct Parser<'a> {
     /// tend to be alike), instead of copying its large ops at every
     /// doubling of its list.
     block_sizes: Vec<usize>,
-    attr_aliases: FxHashMap<&'a str, Attribute>,
-    type_aliases: FxHashMap<&'a str, Type>,
+    /// Attribute and type aliases with their weights: the bytes of text
+    /// each stands for once every alias inside it is expanded.
+    attr_aliases: FxHashMap<&'a str, (Attribute, usize)>,
+    type_aliases: FxHashMap<&'a str, (Type, usize)>,
+    /// Bytes of text that alias uses have stood for so far; uses copy their
+    /// value, so this bounds the memory aliases can make the IR take.
+    alias_expansion: std::cell::Cell<usize>,
     loc_aliases: FxHashMap<&'a str, Location>,
     loc_alias_refs: Vec<(&'a str, Token)>,
     pub chain: Type,
@@ -151,6 +159,7 @@ impl<'a> Parser<'a> {
             block_sizes: Vec::new(),
             attr_aliases: FxHashMap::default(),
             type_aliases: FxHashMap::default(),
+            alias_expansion: std::cell::Cell::new(0),
             loc_aliases: FxHashMap::default(),
             loc_alias_refs: Vec::new(),
             chain: Type::chain(),
@@ -673,8 +682,10 @@ impl<'a> Parser<'a> {
             let loc = self.parse_trailing_loc()?;
             self.loc_aliases.insert(name, loc);
         } else {
+            let start = (self.tok.start, self.alias_expansion.get());
             let attr = self.parse_attribute()?;
-            self.attr_aliases.insert(name, attr);
+            let weight = self.alias_weight(start);
+            self.attr_aliases.insert(name, (attr, weight));
         }
         Ok(())
     }
@@ -690,8 +701,38 @@ impl<'a> Parser<'a> {
         }
         self.bump()?;
         self.expect(Kind::Equal, "expected '='")?;
+        let start = (self.tok.start, self.alias_expansion.get());
         let ty = self.parse_type()?;
-        self.type_aliases.insert(name, ty);
+        let weight = self.alias_weight(start);
+        self.type_aliases.insert(name, (ty, weight));
+        Ok(())
+    }
+
+    /// The weight of an alias whose definition started at `start` (byte
+    /// offset, expansion so far) and ends before the current token: its own
+    /// text plus what the aliases it uses stand for.
+    fn alias_weight(&self, (offset, expansion_before): (u32, usize)) -> usize {
+        let text = self.tok.start.saturating_sub(offset) as usize;
+        text + (self.alias_expansion.get() - expansion_before)
+    }
+
+    /// Counts one use of an alias of `weight`; an error once uses have
+    /// stood for more text than the budget (the file's own size plus
+    /// [`ALIAS_EXPANSION_ALLOWANCE`]), so that aliases referring to each
+    /// other several times cannot grow a small file exponentially.
+    fn use_alias(&self, t: Token, name: &str, weight: usize) -> R<()> {
+        let total = self.alias_expansion.get().saturating_add(weight);
+        let budget = self.src.len().saturating_add(ALIAS_EXPANSION_ALLOWANCE);
+        if total > budget {
+            return Err(self.err(
+                t,
+                format!(
+                    "aliases expand to more than {budget} bytes of text (the input's size plus {} MiB) at this use of '{name}': they refer to one another too many times",
+                    ALIAS_EXPANSION_ALLOWANCE >> 20
+                ),
+            ));
+        }
+        self.alias_expansion.set(total);
         Ok(())
     }
 
@@ -1335,11 +1376,13 @@ impl<'a> Parser<'a> {
                 }
                 Ok(Type::dialect(&body[..l], &body[l..]))
             }
-            _ => self
-                .type_aliases
-                .get(body)
-                .cloned()
-                .ok_or_else(|| self.err(t, format!("undefined symbol alias id '{body}'"))),
+            _ => match self.type_aliases.get(body) {
+                Some((ty, weight)) => {
+                    self.use_alias(t, body, *weight)?;
+                    Ok(ty.clone())
+                }
+                None => Err(self.err(t, format!("undefined symbol alias id '{body}'"))),
+            },
         }
     }
 
@@ -1695,7 +1738,8 @@ impl<'a> Parser<'a> {
             (Some(d), l) if l.is_none_or(|l| d < l) => (&body[..d], &body[d + 1..]),
             (_, Some(l)) => (&body[..l], &body[l..]),
             _ => {
-                if let Some(a) = self.attr_aliases.get(body) {
+                if let Some((a, weight)) = self.attr_aliases.get(body) {
+                    self.use_alias(t, body, *weight)?;
                     return Ok(a.clone());
                 }
                 if let Some(l) = self.loc_aliases.get(body) {

@@ -132,6 +132,26 @@ fn integer(value: i128, ty: &Type) -> Result<BefAttribute, Unsupported> {
     })
 }
 
+/// The bytes a dense splat expands to in BEF (every element stored), or
+/// `None` when `dense` is not a splat or has no static shape.
+pub fn splat_bytes(dense: &DenseElements) -> Option<u64> {
+    let Type::Tensor {
+        shape: Some(shape),
+        element,
+        ..
+    } = &dense.ty
+    else {
+        return None;
+    };
+    if !dense.splat {
+        return None;
+    }
+    let size = dtype_of(element)?.host_size()? as u64;
+    shape.iter().try_fold(size, |total, &dim| {
+        total.checked_mul(u64::try_from(dim).ok()?)
+    })
+}
+
 fn dense_to_bef(dense: &DenseElements) -> Result<DenseAttr, Unsupported> {
     let Type::Tensor {
         shape: Some(shape),

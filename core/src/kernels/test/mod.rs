@@ -25,6 +25,7 @@ mod value_tracking_tests;
 
 use crate::exec::KernelRegistry;
 
+/// Registers every `tfrt_test.*` and `vt.*` kernel in `registry`.
 pub fn register(registry: &mut KernelRegistry) {
     async_kernels::register(registry);
     atomic::register(registry);

@@ -13,6 +13,7 @@ pub(crate) use control_flow::when_all_available;
 
 use crate::exec::KernelRegistry;
 
+/// Registers every `tfrt.*` basic kernel in `registry`.
 pub fn register(registry: &mut KernelRegistry) {
     constants::register(registry);
     arithmetic::register(registry);
