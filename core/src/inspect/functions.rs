@@ -24,6 +24,10 @@ pub struct Function<'a> {
     pub name: &'a str,
     /// How the function runs (never native: those have no body).
     pub kind: FunctionKind,
+    /// Type indices of the arguments (from the function index).
+    pub argument_types: Vec<u32>,
+    /// Type indices of the results (from the function index).
+    pub result_types: Vec<u32>,
     /// The body: from its start to the next body or the end of the
     /// Functions section. Empty when the body lies outside the section.
     pub range: Range<usize>,
@@ -197,6 +201,8 @@ impl<'a> Function<'a> {
             index,
             name: entry.name,
             kind: entry.kind,
+            argument_types: file.function_arg_types(index).to_vec(),
+            result_types: file.function_result_types(index).to_vec(),
             range,
             location: (!layout.location.is_empty())
                 .then(|| body.as_ref().map_or(0, |b| b.location)),

@@ -355,7 +355,7 @@ impl<'a> Listing<'a> {
     /// [`section_errors`](Self::section_errors) of every section. Decodes
     /// everything. Structural problems of a file that decodes (indices out
     /// of range, inconsistent counts) are the verifier's
-    /// ([`crate::format::verify`]). Collected once.
+    /// ([`verify`](fn@crate::format::verify)). Collected once.
     pub fn errors(&self) -> &[DecodeError] {
         self.errors.get_or_init(|| {
             let mut errors = self.problems.clone();

@@ -330,6 +330,9 @@ fn registers_know_their_producer_users_and_returns() {
     let listing = Listing::new(buffer.bytes()).unwrap();
     let f = listing.function(0).unwrap();
     assert_eq!((f.name, f.kind), ("add", FunctionKind::Bef));
+    let types = |t: &[u32]| t.iter().map(|&t| listing.type_name(t)).collect::<Vec<_>>();
+    assert_eq!(types(&f.argument_types), [Some("i32"), Some("i32")]);
+    assert_eq!(types(&f.result_types), [Some("i32")]);
     let registers: Vec<_> = f.registers().collect();
     assert_eq!(registers.len(), 3);
     for argument in &registers[..2] {
@@ -610,4 +613,20 @@ fn section_names_are_the_section_ids_names() {
         assert_eq!(SectionId::from_name(&section_name(id as u8)), Some(id));
     }
     assert_eq!(section_name(42), "Unknown(42)");
+}
+
+#[test]
+fn a_listing_can_be_shared_between_threads() {
+    fn shared<T: Send + Sync>() {}
+    shared::<Listing<'_>>();
+    let buffer = corpus_file("functions_and_aggregates.bef");
+    let listing = Listing::new(buffer.bytes()).unwrap();
+    // Functions decoded from several threads at once are decoded once.
+    let kernels: Vec<usize> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..4)
+            .map(|_| s.spawn(|| listing.function(1).unwrap().kernels().len()))
+            .collect();
+        workers.into_iter().map(|w| w.join().unwrap()).collect()
+    });
+    assert_eq!(kernels, [4; 4]);
 }
