@@ -10,6 +10,7 @@ mod dump;
 mod failure;
 mod global_alloc;
 mod run;
+mod source_lines;
 mod translate;
 
 use args::normalize_single_dash;
