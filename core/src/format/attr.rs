@@ -900,13 +900,31 @@ mod tests {
 
     #[test]
     fn hostile_aggregates_are_rejected() {
+        // The encoder writes as deep as the decoder reads, and no deeper.
         let mut nested = Attribute::I32(1);
-        for _ in 0..100 {
+        for _ in 0..MAX_NESTING {
             nested = Attribute::Aggregate(vec![nested]);
         }
+        assert_eq!(nested.nesting_depth(), MAX_NESTING);
         let (bytes, offset) = encode(&nested);
-        let err = decode_attribute(&bytes, 0, offset, AttrType::AGGREGATE).unwrap_err();
-        assert!(err.message.contains("nested deeper"), "{err}");
+        assert_eq!(
+            decode_attribute(&bytes, 0, offset, AttrType::AGGREGATE),
+            Ok(nested.clone())
+        );
+        // Read one level further down, its innermost value lies too deep.
+        let decoder = AttrDecoder {
+            section: &bytes,
+            base: 0,
+        };
+        let err = decoder.decode(offset, AttrType::AGGREGATE, 1).unwrap_err();
+        assert_eq!(err.message, "attributes nested deeper than 64 levels");
+        let deeper = Attribute::Aggregate(vec![nested]);
+        assert_eq!(
+            emit_attribute(&mut Emitter::new(), &deeper),
+            Err(EncodeError(
+                "attributes nested deeper than 64 levels".into()
+            ))
+        );
 
         let mut bytes = encode(&Attribute::Aggregate(vec![Attribute::I8(1)])).0;
         bytes[12] = 0xff; // element offset far outside
