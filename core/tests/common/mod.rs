@@ -110,6 +110,8 @@ const MEASURED_ADDRESS_SPACE: u64 = 4 << 30;
 /// Runs the `bef` binary as [`bef`] does, killing it after `timeout`, and
 /// measures its wall time and peak resident memory.
 #[cfg(unix)]
+// The child is reaped with `wait4`, which also reports its resource usage.
+#[allow(clippy::zombie_processes)]
 pub fn bef_measured(args: &[&str], stdin: Option<&[u8]>, timeout: std::time::Duration) -> Measured {
     use std::io::Read;
     use std::os::unix::process::{CommandExt, ExitStatusExt};
