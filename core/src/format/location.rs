@@ -453,6 +453,55 @@ mod tests {
     }
 
     #[test]
+    fn locations_deeper_than_readers_accept_are_not_written() {
+        let nested = |depth: usize| {
+            let mut loc = Location::Unknown;
+            for _ in 0..depth {
+                loc = Location::CallSite {
+                    callee: Box::new(loc),
+                    caller: Box::new(Location::Unknown),
+                };
+            }
+            loc
+        };
+        let mut e = LocationEmitter::new();
+        assert_eq!(
+            e.op_location(Some(&nested(65))),
+            Err(EncodeError(
+                "locations nested deeper than 64 levels (65 levels)".into()
+            ))
+        );
+        assert!(e.locations.bytes().is_empty(), "nothing of it is written");
+        let offset = e.op_location(Some(&nested(64))).unwrap();
+        let d = LocationDecoder {
+            locations: e.locations.bytes(),
+            locations_base: 0,
+            strings: e.strings.bytes(),
+            strings_base: 0,
+        };
+        assert_eq!(d.decode_at(offset).unwrap(), nested(64));
+        // The deepest part counts, wherever it is; a bare name's unknown
+        // child is a level below it.
+        let fused = Location::Fused(vec![
+            Location::Unknown,
+            nested(3),
+            Location::Name {
+                name: "n".into(),
+                child: Box::new(Location::Unknown),
+            },
+        ]);
+        assert_eq!(written_depth(&fused), 4);
+        assert_eq!(written_depth(&Location::Unknown), 0);
+        assert_eq!(
+            written_depth(&Location::Name {
+                name: "n".into(),
+                child: Box::new(Location::Unknown),
+            }),
+            1
+        );
+    }
+
+    #[test]
     fn deep_nesting_is_an_error() {
         let mut bytes = vec![CALL_SITE; 10_000];
         bytes.push(UNKNOWN);

@@ -1432,7 +1432,8 @@ impl<'a> Parser<'a> {
                 match self.loc_aliases.get(name) {
                     Some(alias) => {
                         let (m, loc) = (alias.measure, alias.loc.clone());
-                        self.copy_alias(t, m, self.attr_depth, self.loc_depth - 1)?;
+                        let enclosing = self.loc_depth.saturating_sub(1);
+                        self.copy_alias(t, m, self.attr_depth, enclosing)?;
                         loc
                     }
                     None => {

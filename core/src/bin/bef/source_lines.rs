@@ -53,8 +53,17 @@ struct Named {
 /// The source files of one run, read on first use.
 pub struct SourceLines {
     named: Vec<Named>,
-    /// By the file name as locations spell it; `None` when it is not read.
-    cache: Mutex<HashMap<String, Option<Arc<SourceFile>>>>,
+    cache: Mutex<Cache>,
+}
+
+/// What has been looked up; `None` for what is not read.
+#[derive(Default)]
+struct Cache {
+    /// By the file name as locations spell it.
+    by_name: HashMap<String, Option<Arc<SourceFile>>>,
+    /// By the path read (canonical when it exists), so that two spellings
+    /// of one file read it once.
+    by_path: HashMap<PathBuf, Option<Arc<SourceFile>>>,
 }
 
 impl SourceLines {
@@ -83,21 +92,25 @@ impl SourceLines {
         }
         Ok(SourceLines {
             named,
-            cache: Mutex::new(HashMap::new()),
+            cache: Mutex::new(Cache::default()),
         })
     }
 
     /// The source a location's `file` names, read (once) if it may be.
     pub fn get(&self, file: &str) -> Option<Arc<SourceFile>> {
         let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(found) = cache.get(file) {
+        if let Some(found) = cache.by_name.get(file) {
             return found.clone();
         }
-        let found = self
-            .path_for(file)
-            .and_then(|p| read_source(&p))
-            .map(Arc::new);
-        cache.insert(file.to_string(), found.clone());
+        let found = self.path_for(file).and_then(|path| {
+            let key = path.canonicalize().unwrap_or_else(|_| path.clone());
+            cache
+                .by_path
+                .entry(key)
+                .or_insert_with(|| read_source(&path).map(Arc::new))
+                .clone()
+        });
+        cache.by_name.insert(file.to_string(), found.clone());
         found
     }
 
@@ -267,6 +280,9 @@ mod tests {
         let second = sources.get(name).unwrap();
         assert!(Arc::ptr_eq(&first, &second));
         assert_eq!(second.text, "one\n");
+        // Another spelling of the same path.
+        let other = format!("{}/./p.mlir", dir.display());
+        assert!(Arc::ptr_eq(&first, &sources.get(&other).unwrap()));
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
