@@ -440,8 +440,8 @@ fn verify_diagnostics(produced: &[Diagnostic], files: &[String], sources: &Sourc
     }
     for (file, diagnostics) in &by_file {
         let source = sources.get(file);
-        let text = source.as_ref().map_or("", |s| s.text.as_str());
-        let expected = text::expected_diagnostics(text, 1);
+        let source_text = source.as_ref().map_or("", |s| s.text.as_str());
+        let expected = text::expected_diagnostics(source_text, 1);
         let render = |d: &ir::Diagnostic| sources.render(d);
         let check = diagnostics::check(file, diagnostics, &expected, render);
         for problem in &check.problems {
