@@ -108,6 +108,23 @@ impl Attribute {
         Attribute::String(value.into())
     }
 
+    /// How many levels below this attribute its deepest part lies: one
+    /// more than its deepest element's for an aggregate, 0 for anything
+    /// else (array elements are not nested attributes). The encoder and
+    /// decoder refuse attributes deeper than [`MAX_NESTING`]. Iterative,
+    /// so any depth can be measured.
+    pub fn nesting_depth(&self) -> usize {
+        let mut deepest = 0;
+        let mut stack = vec![(self, 0usize)];
+        while let Some((attr, depth)) = stack.pop() {
+            deepest = deepest.max(depth);
+            if let Attribute::Aggregate(elements) = attr {
+                stack.extend(elements.iter().map(|e| (e, depth + 1)));
+            }
+        }
+        deepest
+    }
+
     /// The scalar dtype of an integer or float attribute.
     pub fn scalar_dtype(&self) -> Option<DType> {
         Some(match self {
@@ -267,8 +284,19 @@ fn emit_empty(e: &mut Emitter) -> usize {
 }
 
 /// Appends `attr` to an Attributes section under construction and returns
-/// the offset kernels use to refer to it.
+/// the offset kernels use to refer to it. Aggregates nested deeper than
+/// [`MAX_NESTING`] levels, which readers refuse, are refused.
 pub fn emit_attribute(e: &mut Emitter, attr: &Attribute) -> EncodeResult<usize> {
+    emit_nested(e, attr, 0)
+}
+
+/// `emit_attribute` for an attribute `depth` aggregates deep.
+fn emit_nested(e: &mut Emitter, attr: &Attribute, depth: usize) -> EncodeResult<usize> {
+    if depth > MAX_NESTING {
+        return Err(EncodeError(format!(
+            "attributes nested deeper than {MAX_NESTING} levels"
+        )));
+    }
     if let Some((bytes, len)) = attr.scalar_bytes() {
         // One-byte values are written without alignment bookkeeping, as in
         // the reference's shortcut.
@@ -301,7 +329,7 @@ pub fn emit_attribute(e: &mut Emitter, attr: &Attribute) -> EncodeResult<usize> 
                         element.name()
                     )));
                 }
-                emit_attribute(e, value)?;
+                emit_nested(e, value, depth)?;
             }
             Ok(offset)
         }
@@ -319,7 +347,7 @@ pub fn emit_attribute(e: &mut Emitter, attr: &Attribute) -> EncodeResult<usize> 
             Ok(offset)
         }
         Attribute::Dense(dense) => emit_dense(e, dense),
-        Attribute::Aggregate(elements) => emit_aggregate(e, elements),
+        Attribute::Aggregate(elements) => emit_aggregate(e, elements, depth),
         Attribute::CompilationUnit(unit) => {
             let offset = e.len();
             e.vbr(unit.id);
@@ -390,7 +418,7 @@ pub fn dense_element_count(shape: &[i64]) -> Option<u64> {
     })
 }
 
-fn emit_aggregate(e: &mut Emitter, elements: &[Attribute]) -> EncodeResult<usize> {
+fn emit_aggregate(e: &mut Emitter, elements: &[Attribute], depth: usize) -> EncodeResult<usize> {
     if elements.is_empty() {
         return Ok(emit_empty(e));
     }
@@ -417,7 +445,7 @@ fn emit_aggregate(e: &mut Emitter, elements: &[Attribute]) -> EncodeResult<usize
         // Room for the element's type tag; the tag is finally written to the
         // byte just before the element, wherever its alignment put it.
         e.byte(super::emitter::PADDING_BYTE);
-        let element_offset = emit_attribute(e, element)?;
+        let element_offset = emit_nested(e, element, depth + 1)?;
         e.overwrite(element_offset - 1, &[element.attr_type().0]);
         let relative = to_u32(element_offset - offset, "aggregate element offset")?;
         e.overwrite(offset_slot, &relative.to_le_bytes());
@@ -876,13 +904,31 @@ mod tests {
 
     #[test]
     fn hostile_aggregates_are_rejected() {
+        // The encoder writes as deep as the decoder reads, and no deeper.
         let mut nested = Attribute::I32(1);
-        for _ in 0..100 {
+        for _ in 0..MAX_NESTING {
             nested = Attribute::Aggregate(vec![nested]);
         }
+        assert_eq!(nested.nesting_depth(), MAX_NESTING);
         let (bytes, offset) = encode(&nested);
-        let err = decode_attribute(&bytes, 0, offset, AttrType::AGGREGATE).unwrap_err();
-        assert!(err.message.contains("nested deeper"), "{err}");
+        assert_eq!(
+            decode_attribute(&bytes, 0, offset, AttrType::AGGREGATE),
+            Ok(nested.clone())
+        );
+        // Read one level further down, its innermost value lies too deep.
+        let decoder = AttrDecoder {
+            section: &bytes,
+            base: 0,
+        };
+        let err = decoder.decode(offset, AttrType::AGGREGATE, 1).unwrap_err();
+        assert_eq!(err.message, "attributes nested deeper than 64 levels");
+        let deeper = Attribute::Aggregate(vec![nested]);
+        assert_eq!(
+            emit_attribute(&mut Emitter::new(), &deeper),
+            Err(EncodeError(
+                "attributes nested deeper than 64 levels".into()
+            ))
+        );
 
         let mut bytes = encode(&Attribute::Aggregate(vec![Attribute::I8(1)])).0;
         bytes[12] = 0xff; // element offset far outside

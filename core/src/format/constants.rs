@@ -16,7 +16,11 @@ pub const PSEUDO_KERNEL_LOCATION: u32 = 0xCDCD_CDCD;
 pub const FIRST_VIRTUAL_LOCATION: u64 = 0x8000_0000;
 /// Kernel records are arrays of FIXED32, 4-aligned.
 pub const KERNEL_ALIGNMENT: usize = 4;
-/// Deepest nesting of locations and aggregate attributes the decoder accepts.
+/// Deepest nesting of locations and of aggregate attributes: how many
+/// levels below the root the deepest part may lie. One limit for every
+/// tool, so that what one writes the others read: the text parser refuses
+/// deeper locations and attributes, the encoder (and the translator, naming
+/// the op) refuses to write them, and the decoder to read them.
 pub const MAX_NESTING: usize = 64;
 
 /// The standard section identifiers.

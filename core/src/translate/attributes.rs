@@ -86,11 +86,23 @@ pub enum Unsupported {
     Kind,
     /// Dense elements that would expand to this many bytes.
     TooLarge(u64),
+    /// Aggregates nested this many levels deep, more than
+    /// [`MAX_NESTING`](crate::format::constants::MAX_NESTING).
+    TooDeep(usize),
 }
 
 /// Converts an attribute that is not a function reference. `Err` means
 /// "BEF files cannot encode" it.
 pub fn to_bef(attr: &Attribute) -> Result<BefAttribute, Unsupported> {
+    let converted = convert(attr)?;
+    let depth = converted.nesting_depth();
+    if depth > crate::format::constants::MAX_NESTING {
+        return Err(Unsupported::TooDeep(depth));
+    }
+    Ok(converted)
+}
+
+fn convert(attr: &Attribute) -> Result<BefAttribute, Unsupported> {
     Ok(match attr {
         Attribute::Bool(value) => BefAttribute::I1(*value),
         Attribute::Integer { value, ty } => integer(*value, ty)?,
@@ -205,7 +217,10 @@ fn dense_to_bef(dense: &DenseElements) -> Result<DenseAttr, Unsupported> {
 /// Arrays whose elements all have the same fixed-width kind are arrays;
 /// anything else (mixed, nested, strings) is an aggregate.
 fn array(elements: &[Attribute]) -> Result<BefAttribute, Unsupported> {
-    let converted = elements.iter().map(to_bef).collect::<Result<Vec<_>, _>>()?;
+    let converted = elements
+        .iter()
+        .map(convert)
+        .collect::<Result<Vec<_>, _>>()?;
     let Some(first) = converted.first() else {
         return Ok(BefAttribute::Array {
             element: ArrayElement::Scalar(DType::I32),

@@ -10,6 +10,7 @@ use rustc_hash::FxHashMap as HashMap;
 use super::attributes::{self, Unsupported};
 use super::streams::{self, StreamOp, StreamOptions};
 use super::{ROOT_STREAM_IDS_ATTRIBUTE, STREAM_ID_ATTRIBUTE, is_skipped_attribute};
+use crate::format::constants::MAX_NESTING;
 use crate::format::{self, Attribute as BefAttribute, Body, FunctionKind, Kernel, KernelLocation};
 use crate::ir::{
     Attribute, Block, Diagnostic, Func, FuncKind, Location, Module, Op, Region, Type, ValueId,
@@ -602,6 +603,17 @@ impl<'m> Collector<'m> {
             }
             return;
         }
+        let location_depth = format::location::written_depth(&op.location);
+        if location_depth > MAX_NESTING {
+            self.error(
+                &op.location,
+                format!(
+                    "BEF files cannot encode this op's location: locations nested deeper \
+                     than {MAX_NESTING} levels ({location_depth} levels), which BEF readers refuse"
+                ),
+            );
+            return;
+        }
         for &result in &op.results {
             self.add_value_type(result);
         }
@@ -807,11 +819,15 @@ impl<'m> Collector<'m> {
                 Err(reason) => {
                     if self.errors.is_empty() {
                         let mut message = format!("BEF files cannot encode the '{name}' attribute");
-                        if let Unsupported::TooLarge(bytes) = reason {
-                            message.push_str(&format!(
+                        match reason {
+                            Unsupported::TooLarge(bytes) => message.push_str(&format!(
                                 ": its dense elements expand to {bytes} bytes, more than the {} the translator allows",
                                 attributes::MAX_DENSE_BYTES
-                            ));
+                            )),
+                            Unsupported::TooDeep(depth) => message.push_str(&format!(
+                                ": attributes nested deeper than {MAX_NESTING} levels ({depth} levels), which BEF readers refuse"
+                            )),
+                            Unsupported::Kind => {}
                         }
                         self.error(&op.location, message);
                     }

@@ -11,6 +11,7 @@ mod failure;
 mod global_alloc;
 mod input;
 mod run;
+mod source_lines;
 mod translate;
 
 use args::normalize_single_dash;

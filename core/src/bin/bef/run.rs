@@ -12,6 +12,7 @@ use clap::{Args, ValueEnum};
 use crate::diagnostics;
 use crate::failure::Failure;
 use crate::input::{self, Kind};
+use crate::source_lines::SourceLines;
 use bef::exec::{ExecutionContext, Function, KernelRegistry, LoadError, Program};
 use bef::format::{BefBuffer, SectionId};
 use bef::ir;
@@ -69,6 +70,13 @@ pub struct RunArgs {
     /// printing them; exit 1 on any mismatch.
     #[arg(long)]
     pub verify_diagnostics: bool,
+    /// MLIR source of the program, for the source lines of errors (also
+    /// when the BEF's locations name it by another path or directory).
+    /// Otherwise lines are quoted only from the input, when it is MLIR
+    /// text, and from `.mlir` files the locations name; never from other
+    /// files, devices or FIFOs. May be given several times.
+    #[arg(long = "source", value_name = "FILE")]
+    pub sources: Vec<PathBuf>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -168,7 +176,13 @@ pub fn run(args: &RunArgs, registry: &KernelRegistry) -> Result<(), Failure> {
         args.input.display().to_string()
     };
     let (buffer, input_is_text) = load_input(&args.input, &name)?;
-    let source_files = source_files(&buffer, &name, input_is_text);
+    let text_input = (input_is_text && args.input.as_os_str() != "-").then_some(&*args.input);
+    let sources = Arc::new(SourceLines::new(text_input, &args.sources).map_err(Failure::Message)?);
+    let source_files = if args.verify_diagnostics {
+        source_files(&buffer, &name, input_is_text, &sources)
+    } else {
+        Vec::new()
+    };
 
     let allocator = allocator(args.host_allocator);
     let work_queue = create_work_queue(&args.work_queue).map_err(|e| {
@@ -187,6 +201,7 @@ pub fn run(args: &RunArgs, registry: &KernelRegistry) -> Result<(), Failure> {
 
     let reported = Arc::new(Mutex::new(Reported::default()));
     let sink = reported.clone();
+    let sink_sources = sources.clone();
     let verify = args.verify_diagnostics;
     let host = HostContext::new(work_queue, allocator.host).with_diagnostic_sink(move |d| {
         if verify {
@@ -196,7 +211,7 @@ pub fn run(args: &RunArgs, registry: &KernelRegistry) -> Result<(), Failure> {
                 .push(d.clone());
         } else {
             sink.lock().unwrap_or_else(|e| e.into_inner()).printed += 1;
-            print_runtime_error(d);
+            print_runtime_error(d, &sink_sources);
         }
     });
     let host = Arc::new(host);
@@ -229,7 +244,7 @@ pub fn run(args: &RunArgs, registry: &KernelRegistry) -> Result<(), Failure> {
                     .diagnostics
                     .push(diag);
             } else {
-                print_runtime_error(&diag);
+                print_runtime_error(&diag, &sources);
                 failed = true;
             }
         }
@@ -243,7 +258,7 @@ pub fn run(args: &RunArgs, registry: &KernelRegistry) -> Result<(), Failure> {
                 .unwrap_or_else(|e| e.into_inner())
                 .diagnostics,
         );
-        failed |= !verify_diagnostics(&produced, &source_files);
+        failed |= !verify_diagnostics(&produced, &source_files, &sources);
     }
     if failed {
         Err(Failure::Reported)
@@ -380,15 +395,9 @@ fn say(line: &str) {
 }
 
 /// `file:line:col: error: runtime error: ...` with the source line when
-/// the file can be read.
-fn print_runtime_error(diag: &Diagnostic) {
-    let ir_diag = to_ir(diag);
-    let source = diag
-        .location
-        .as_ref()
-        .and_then(|l| std::fs::read_to_string(&l.file).ok())
-        .unwrap_or_default();
-    eprint!("{}", text::render_diagnostic(&ir_diag, &source));
+/// its file is a source that may be read (see `source_lines`).
+fn print_runtime_error(diag: &Diagnostic, sources: &SourceLines) {
+    eprint!("{}", sources.render(&to_ir(diag)));
 }
 
 fn to_ir(diag: &Diagnostic) -> ir::Diagnostic {
@@ -404,8 +413,14 @@ fn to_ir(diag: &Diagnostic) -> ir::Diagnostic {
 }
 
 /// Source files whose annotations are checked: the input if it is text,
-/// and every readable file named in the BEF's location strings.
-fn source_files(buffer: &BefBuffer, name: &str, input_is_text: bool) -> Vec<String> {
+/// and every file named in the BEF's location strings that is a source
+/// that may be read.
+fn source_files(
+    buffer: &BefBuffer,
+    name: &str,
+    input_is_text: bool,
+    sources: &SourceLines,
+) -> Vec<String> {
     let mut files = Vec::new();
     let Ok(bef) = buffer.open() else {
         files.push(name.to_string());
@@ -417,8 +432,8 @@ fn source_files(buffer: &BefBuffer, name: &str, input_is_text: bool) -> Vec<Stri
         for raw in data.split(|&b| b == 0) {
             if let Ok(s) = std::str::from_utf8(raw)
                 && !s.is_empty()
-                && Path::new(s).is_file()
                 && !files.iter().any(|f| f == s)
+                && sources.get(s).is_some()
             {
                 files.push(s.to_string());
             }
@@ -432,7 +447,7 @@ fn source_files(buffer: &BefBuffer, name: &str, input_is_text: bool) -> Vec<Stri
 
 /// Matches runtime errors against annotations, file by file; prints the
 /// problems and returns whether all matched.
-fn verify_diagnostics(produced: &[Diagnostic], files: &[String]) -> bool {
+fn verify_diagnostics(produced: &[Diagnostic], files: &[String], sources: &SourceLines) -> bool {
     let mut by_file: BTreeMap<String, Vec<ir::Diagnostic>> = BTreeMap::new();
     for file in files {
         by_file.entry(file.clone()).or_default();
@@ -452,9 +467,10 @@ fn verify_diagnostics(produced: &[Diagnostic], files: &[String]) -> bool {
         }
     }
     for (file, diagnostics) in &by_file {
-        let source = std::fs::read_to_string(file).unwrap_or_default();
-        let expected = text::expected_diagnostics(&source, 1);
-        let render = |d: &ir::Diagnostic| text::render_diagnostic(d, &source);
+        let source = sources.get(file);
+        let source_text = source.as_ref().map_or("", |s| s.text.as_str());
+        let expected = text::expected_diagnostics(source_text, 1);
+        let render = |d: &ir::Diagnostic| sources.render(d);
         let check = diagnostics::check(file, diagnostics, &expected, render);
         for problem in &check.problems {
             eprint!("{problem}");

@@ -10,6 +10,7 @@ mod parallel;
 mod print;
 
 pub(crate) use control_flow::when_all_available;
+pub use parallel::{MAX_BLOCKS_QUEUED, MAX_PARALLEL_BLOCKS};
 
 use crate::exec::KernelRegistry;
 
