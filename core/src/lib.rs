@@ -13,6 +13,8 @@
 //! - [`exec`]: kernel registry, program loading, the BEF executor and sync
 //!   interpreter, observer events.
 //! - [`kernels`]: the standard kernel library.
+//! - [`passes`]: the verifier and the passes of `bef opt` (inlining,
+//!   canonicalization, stream analysis remarks), over the IR.
 //!
 //! The `bef` command (feature `cli`, on by default) lives in
 //! `src/bin/bef/`; the random-program generators used by property tests and
@@ -23,6 +25,7 @@ pub mod exec;
 pub mod format;
 pub mod ir;
 pub mod kernels;
+pub mod passes;
 pub mod runtime;
 #[cfg(test)]
 mod test_corpus;

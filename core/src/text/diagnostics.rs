@@ -1,18 +1,21 @@
 //! Rendering diagnostics with a source excerpt, `// -----` chunks, and
-//! `expected-error` annotations for `--verify-diagnostics`.
+//! `expected-error` (`-warning`, `-remark`, `-note`) annotations for
+//! `--verify-diagnostics`.
 
-use crate::ir::Diagnostic;
+use crate::ir::{Diagnostic, Severity};
 
-/// `file:line:col: error: message`, then the source line and a caret under
-/// the column (tabs before the column are kept so the caret lines up).
+/// `file:line:col: error: message` (`remark:` and so on for the other
+/// severities), then the source line and a caret under the column (tabs
+/// before the column are kept so the caret lines up).
 pub fn render_diagnostic(diag: &Diagnostic, source: &str) -> String {
+    let severity = diag.severity;
     let Some((file, line, column)) = diag.location.primary_position() else {
-        return format!("error: {}\n", diag.message);
+        return format!("{severity}: {}\n", diag.message);
     };
     let mut out = if file.is_empty() {
-        format!("{line}:{column}: error: {}\n", diag.message)
+        format!("{line}:{column}: {severity}: {}\n", diag.message)
     } else {
-        format!("{file}:{line}:{column}: error: {}\n", diag.message)
+        format!("{file}:{line}:{column}: {severity}: {}\n", diag.message)
     };
     if line == 0 {
         return out;
@@ -79,26 +82,47 @@ pub fn split_input(source: &str) -> Vec<Chunk<'_>> {
     chunks
 }
 
-/// An `expected-error` annotation: the line the error must be reported on
-/// and (a substring of) its message.
+/// An `expected-error` (`-warning`, `-remark`, `-note`) annotation: the
+/// line the diagnostic must be reported on, its severity and (a substring
+/// of) its message.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ExpectedDiagnostic {
-    /// 1-based line of the whole file the error must be reported on.
+    /// 1-based line of the whole file the diagnostic must be reported on.
     pub line: u32,
-    /// Text the error message must contain.
+    /// Text the message must contain.
     pub message: String,
+    /// The severity the diagnostic must have.
+    pub severity: Severity,
 }
 
-/// Collects `// expected-error {{msg}}`, `@+N`, `@-N`, `@above`, `@below`
-/// annotations. `first_line` is the file line of the first line of
-/// `source`.
+/// The annotation keywords and the severity each expects.
+const EXPECTATIONS: [(&str, Severity); 4] = [
+    ("expected-error", Severity::Error),
+    ("expected-warning", Severity::Warning),
+    ("expected-remark", Severity::Remark),
+    ("expected-note", Severity::Note),
+];
+
+/// The first annotation keyword in `text`: its byte offset, length and
+/// severity.
+fn next_expectation(text: &str) -> Option<(usize, usize, Severity)> {
+    EXPECTATIONS
+        .iter()
+        .filter_map(|(word, severity)| text.find(word).map(|at| (at, word.len(), *severity)))
+        .min_by_key(|(at, _, _)| *at)
+}
+
+/// Collects `// expected-error {{msg}}` annotations (and `expected-warning`,
+/// `expected-remark`, `expected-note`), with `@+N`, `@-N`, `@above`,
+/// `@below` line offsets. `first_line` is the file line of the first line
+/// of `source`.
 pub fn expected_diagnostics(source: &str, first_line: u32) -> Vec<ExpectedDiagnostic> {
     let mut out = Vec::new();
     for (i, text) in source.lines().enumerate() {
         let line = first_line + i as u32;
         let mut rest = text;
-        while let Some(at) = rest.find("expected-error") {
-            rest = &rest[at + "expected-error".len()..];
+        while let Some((at, len, severity)) = next_expectation(rest) {
+            rest = &rest[at + len..];
             let mut target = i64::from(line);
             let trimmed = rest.trim_start();
             let mut after = trimmed;
@@ -131,6 +155,7 @@ pub fn expected_diagnostics(source: &str, first_line: u32) -> Vec<ExpectedDiagno
                 out.push(ExpectedDiagnostic {
                     line: target as u32,
                     message: body[..close].to_string(),
+                    severity,
                 });
             }
             rest = &body[close + 2..];
@@ -209,5 +234,36 @@ mod tests {
                 (15, "down")
             ]
         );
+    }
+
+    #[test]
+    fn expectations_carry_their_severity() {
+        let src = "// expected-remark@+1 {{stream id: 0}}\n\
+                   op // expected-warning {{w}} expected-note {{n}}\n\
+                   // expected-error {{e}}\n";
+        let e = expected_diagnostics(src, 1);
+        let got: Vec<(u32, Severity, &str)> = e
+            .iter()
+            .map(|d| (d.line, d.severity, d.message.as_str()))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (2, Severity::Remark, "stream id: 0"),
+                (2, Severity::Warning, "w"),
+                (2, Severity::Note, "n"),
+                (3, Severity::Error, "e"),
+            ]
+        );
+    }
+
+    #[test]
+    fn renders_the_severity() {
+        let d = Diagnostic::remark(Location::file_line_col("a.mlir", 1, 1), "stream id: 0");
+        assert_eq!(
+            render_diagnostic(&d, "x\n"),
+            "a.mlir:1:1: remark: stream id: 0\nx\n^\n"
+        );
+        assert_eq!(d.to_string(), "a.mlir:1:1: remark: stream id: 0");
     }
 }

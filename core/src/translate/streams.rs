@@ -112,6 +112,9 @@ impl Lists {
 #[derive(Default, Clone)]
 struct StreamInfo {
     cost: i64,
+    /// The node that starts the stream: its first op's parent, once that
+    /// parent is built (`ROOT` until then, and for the root's stream).
+    parent_op: Node,
     merged_into: Option<usize>,
     /// An ordered set (the reference uses a SetVector); membership is
     /// kept in `Analysis::dep_set`.
@@ -180,6 +183,120 @@ pub fn analyze_in(
         .map(|n| analysis.resolve(n) as u64)
         .collect();
     Streams { root, ops }
+}
+
+/// One stream of a [`StreamTree`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StreamInfoSummary {
+    /// The stream's id (as written into BEF).
+    pub id: u64,
+    /// The sum of the costs of its ops (and of the root's, 1, for the root
+    /// stream).
+    pub cost: i64,
+    /// The id of the stream it forks from; `None` for the root stream.
+    pub parent: Option<u64>,
+    /// The streams forked by each of its ops, each list in block order
+    /// of the child streams' first ops: `(None, ..)` for the root (the
+    /// function entry), `(Some(i), ..)` for op `i` of the block.
+    pub children: Vec<(Option<usize>, Vec<u64>)>,
+}
+
+/// The stream tree of a block, as the reference's `StreamAnalysis` reports
+/// it: each op's stream, and each stream's cost, parent and children.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StreamTree {
+    /// The stream ids, as `analyze` gives them.
+    pub ids: Streams,
+    /// Every stream, the root's first, then in the block order of their
+    /// first ops.
+    pub streams: Vec<StreamInfoSummary>,
+}
+
+impl StreamTree {
+    /// The stream of the root (`None`) or of op `op` of the block.
+    pub fn stream_of(&self, op: Option<usize>) -> &StreamInfoSummary {
+        let id = match op {
+            None => self.ids.root,
+            Some(i) => self.ids.ops[i],
+        };
+        self.streams
+            .iter()
+            .find(|s| s.id == id)
+            .expect("every op's stream is listed")
+    }
+
+    /// The streams that the root (`None`) or op `op` forks.
+    pub fn children_of(&self, op: Option<usize>) -> &[u64] {
+        self.stream_of(op)
+            .children
+            .iter()
+            .find(|(o, _)| *o == op)
+            .map_or(&[], |(_, c)| c.as_slice())
+    }
+}
+
+/// `analyze`, also reporting each stream's cost, parent and children (what
+/// `--tfrt-print-stream` prints).
+pub fn analyze_tree(block: &[StreamOp<'_>], options: StreamOptions) -> StreamTree {
+    let mut scratch = Scratch::default();
+    let ids = analyze_in(block, options, &mut scratch);
+    let analysis = &mut scratch.0;
+    // Stream id → index in `streams`.
+    let mut index: rustc_hash::FxHashMap<u64, usize> = rustc_hash::FxHashMap::default();
+    let mut streams: Vec<StreamInfoSummary> = Vec::new();
+    let root = ids.root as usize;
+    index.insert(ids.root, 0);
+    streams.push(StreamInfoSummary {
+        id: ids.root,
+        cost: analysis.streams[root].cost,
+        parent: None,
+        children: Vec::new(),
+    });
+    let node_stream = |node: Node| match node {
+        ROOT => ids.root,
+        n => ids.ops[n - 1],
+    };
+    // Streams already listed as a child, and where each parent op's list
+    // of children is.
+    let mut listed: FxHashSet<u64> = FxHashSet::default();
+    let mut lists: rustc_hash::FxHashMap<(usize, Option<usize>), usize> =
+        rustc_hash::FxHashMap::default();
+    for &id in &ids.ops {
+        let at = match index.get(&id) {
+            Some(&at) => at,
+            None => {
+                let info = &analysis.streams[id as usize];
+                streams.push(StreamInfoSummary {
+                    id,
+                    cost: info.cost,
+                    parent: Some(node_stream(info.parent_op)),
+                    children: Vec::new(),
+                });
+                index.insert(id, streams.len() - 1);
+                streams.len() - 1
+            }
+        };
+        let Some(parent) = streams[at].parent else {
+            continue;
+        };
+        if !listed.insert(id) {
+            continue;
+        }
+        let parent_op = match analysis.streams[id as usize].parent_op {
+            ROOT => None,
+            n => Some(n - 1),
+        };
+        let Some(&parent_at) = index.get(&parent) else {
+            continue;
+        };
+        let children = &mut streams[parent_at].children;
+        let k = *lists.entry((parent_at, parent_op)).or_insert_with(|| {
+            children.push((parent_op, Vec::new()));
+            children.len() - 1
+        });
+        children[k].1.push(id);
+    }
+    StreamTree { ids, streams }
 }
 
 impl Analysis {
@@ -394,6 +511,7 @@ impl Analysis {
             let mut max_stream = None;
             for i in 0..users {
                 let stream = self.stream[self.scheduled_users.get(node, i)];
+                self.streams[stream].parent_op = node;
                 let cost = self.streams[stream].cost;
                 if joinable(upper, cost, max_cost) {
                     max_cost = cost;
@@ -402,7 +520,10 @@ impl Analysis {
             }
             match max_stream {
                 None => self.new_stream(node),
-                Some(stream) => self.assign(node, stream),
+                Some(stream) => {
+                    self.streams[stream].parent_op = ROOT;
+                    self.assign(node, stream);
+                }
             }
             return;
         }
@@ -416,6 +537,8 @@ impl Analysis {
                 stream != NONE,
                 "users come later in the block and are built first"
             );
+            // The node starts each child stream, unless it joins it below.
+            self.streams[stream].parent_op = node;
             children.push(stream);
         }
         if self.options.merge_inter_dependent_streams && children.len() > 1 {
@@ -451,6 +574,9 @@ impl Analysis {
         match max_stream {
             None => self.new_stream(node),
             Some(stream) => {
+                // The stream's first op is now this node, whose own parent
+                // is not built yet.
+                self.streams[stream].parent_op = ROOT;
                 self.assign(node, stream);
                 if let Some(cheap) = merged
                     && self.streams[cheap].cost < threshold

@@ -1327,6 +1327,41 @@ pub(super) fn analyze_block(
     scratch: &mut streams::Scratch,
     producer: impl Fn(&ValueId) -> Option<usize>,
 ) -> streams::Streams {
+    with_stream_ops(module, block, options, producer, |input| {
+        streams::analyze_in(input, options, scratch)
+    })
+}
+
+/// The stream tree of a function's body (its entry block), with the
+/// options and op costs the translator uses: what the reference's
+/// `--tfrt-print-stream` reports. `None` when `func` has no body.
+pub fn function_streams(module: &Module, func: &Op) -> Option<streams::StreamTree> {
+    let block = func.regions.first()?.blocks.first()?;
+    let options = stream_options(module, func);
+    let mut defined_by: rustc_hash::FxHashMap<ValueId, usize> = rustc_hash::FxHashMap::default();
+    for (i, op) in block.ops.iter().enumerate() {
+        for &result in &op.results {
+            defined_by.insert(result, i);
+        }
+    }
+    Some(with_stream_ops(
+        module,
+        block,
+        options,
+        |v| defined_by.get(v).copied(),
+        |input| streams::analyze_tree(input, options),
+    ))
+}
+
+/// Lays the ops of `block` out as the stream analysis reads them and
+/// hands them to `analyze`.
+fn with_stream_ops<T>(
+    module: &Module,
+    block: &Block,
+    options: StreamOptions,
+    producer: impl Fn(&ValueId) -> Option<usize>,
+    analyze: impl FnOnce(&[StreamOp<'_>]) -> T,
+) -> T {
     let chain = Type::chain();
     // One pass with the exact size reserved (a flattening iterator would
     // collect growing from nothing).
@@ -1352,7 +1387,7 @@ pub(super) fn analyze_block(
             }
         })
         .collect();
-    streams::analyze_in(&input, options, scratch)
+    analyze(&input)
 }
 
 /// `GetOperationCost`: returns and chain merges are cheap; an op with a

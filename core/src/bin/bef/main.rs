@@ -9,6 +9,7 @@ mod diagnostics;
 mod dump;
 mod failure;
 mod global_alloc;
+mod opt;
 mod run;
 mod translate;
 
@@ -53,6 +54,11 @@ enum Command {
     /// Options of the reference driver are accepted too
     /// (`--work_queue_type=mstd`, also with a single dash).
     Run(RunArgs),
+    /// Parse, verify and print a host program, running passes on the way
+    /// (`--inline`, `--canonicalize`, `--tfrt-print-stream`, in the order
+    /// given): the reference's `tfrt_opt`, whose options are accepted too,
+    /// also with a single dash.
+    Opt(opt::OptArgs),
     /// List the header, sections, strings, kernels, types, functions (registers,
     /// kernels with operands, attributes, users and locations) and locations.
     /// For MLIR bytecode (starting with `ML\xefR`): version, producer,
@@ -104,6 +110,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             bef::kernels::register_all(&mut registry);
             run::run(&args, &registry)?
         }
+        Command::Opt(args) => opt::run(&args)?,
         Command::Dump {
             file,
             section,
@@ -166,6 +173,7 @@ fn main() -> ExitCode {
     let reference_options: Vec<&str> = translate::REFERENCE_LONG_OPTIONS
         .iter()
         .chain(run::REFERENCE_LONG_OPTIONS)
+        .chain(opt::REFERENCE_LONG_OPTIONS)
         .copied()
         .collect();
     let args = normalize_single_dash(std::env::args_os(), &reference_options);
