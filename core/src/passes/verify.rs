@@ -14,7 +14,8 @@
 //! - the regions of `tfrt.if`, `tfrt.repeat.i32` and
 //!   `tfrt.parallel_for.i32`: one block each, ending in a `tfrt.return`
 //!   of the op's result types;
-//! - function bodies against their signatures;
+//! - function bodies against their signatures, and symbol names being
+//!   unique in their module;
 //! - cost annotations (`_tfrt_cost`) being positive;
 //! - ops of the `tfrt` and `tfrt_test` dialects being isolated from
 //!   above: their regions use only values defined inside them.
@@ -149,8 +150,23 @@ impl<'m> Verifier<'m> {
             let mut table = place.table;
             if op.name == MODULE_OP {
                 let mut functions = FxHashMap::default();
+                let mut symbols: FxHashSet<&[u8]> = FxHashSet::default();
                 for region in &op.regions {
                     for block in &region.blocks {
+                        for inner in &block.ops {
+                            if let Some(Attribute::String { value, .. }) =
+                                inner.attribute("sym_name")
+                                && !symbols.insert(value.as_slice())
+                            {
+                                return Err(Diagnostic::new(
+                                    inner.location.clone(),
+                                    format!(
+                                        "redefinition of symbol named '{}'",
+                                        String::from_utf8_lossy(value)
+                                    ),
+                                ));
+                            }
+                        }
                         for f in block.ops.iter().filter_map(Func::new) {
                             functions.entry(f.name()).or_insert(f);
                         }
