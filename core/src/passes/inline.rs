@@ -22,6 +22,7 @@
 //! Inlined ops are located at `callsite(their location at the call's)`.
 
 use std::collections::VecDeque;
+use std::collections::hash_map::Entry;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -182,16 +183,21 @@ impl CallGraph {
                 let callees = self.callees(node);
                 if let Some(&callee) = callees.get(*edge) {
                     *edge += 1;
-                    if !index.contains_key(&callee) {
-                        index.insert(callee, next);
-                        low.insert(callee, next);
-                        next += 1;
-                        stack.push(callee);
-                        on_stack.insert(callee);
-                        work.push((callee, 0));
-                    } else if on_stack.contains(&callee) {
-                        let l = low[&node].min(index[&callee]);
-                        low.insert(node, l);
+                    match index.entry(callee) {
+                        Entry::Vacant(slot) => {
+                            slot.insert(next);
+                            low.insert(callee, next);
+                            next += 1;
+                            stack.push(callee);
+                            on_stack.insert(callee);
+                            work.push((callee, 0));
+                        }
+                        Entry::Occupied(seen) => {
+                            if on_stack.contains(&callee) {
+                                let l = low[&node].min(*seen.get());
+                                low.insert(node, l);
+                            }
+                        }
                     }
                     continue;
                 }
@@ -401,7 +407,7 @@ impl Cloner<'_> {
             d.use_list_order = None;
             d
         });
-        self.values.push(data.unwrap_or_else(|| ValueData {
+        self.values.push(data.unwrap_or(ValueData {
             ty: crate::ir::Type::None,
             location: None,
             use_list_order: None,

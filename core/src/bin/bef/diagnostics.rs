@@ -113,7 +113,11 @@ mod tests {
             severity: Severity::Remark,
             ..expect(2, "stream id")
         }];
-        assert!(check("f.mlir", &[remark.clone()], &expected, |d| d.to_string()).passed());
+        assert!(
+            check("f.mlir", std::slice::from_ref(&remark), &expected, |d| d
+                .to_string())
+            .passed()
+        );
         let result = check("f.mlir", &[remark], &[expect(2, "stream id")], |d| {
             d.to_string()
         });
