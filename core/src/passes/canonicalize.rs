@@ -16,7 +16,7 @@
 
 use rustc_hash::FxHashMap;
 
-use super::walk::{count_uses, refers_to_symbols, replace_uses, resolve};
+use super::walk::{Counts, count_uses, refers_to_symbols, replace_uses, resolve};
 use crate::ir::{Block, Module, Op, ValueData, ValueId};
 
 /// How many sweeps at most (MLIR's greedy rewriter stops after 10 too).
@@ -35,7 +35,9 @@ pub fn canonicalize(module: &mut Module) {
 pub(super) fn simplify(root: &mut Op, values: &[ValueData]) -> bool {
     let mut changed_any = false;
     for _ in 0..MAX_SWEEPS {
-        let mut counts = vec![0u32; values.len()];
+        // Sized by the ops of `root`, not by the module's values: the
+        // inliner simplifies one function at a time.
+        let mut counts = Counts::default();
         count_uses(root, &mut counts);
         let mut replaced: FxHashMap<ValueId, ValueId> = FxHashMap::default();
         let mut changed = false;
@@ -66,7 +68,7 @@ pub(super) fn simplify(root: &mut Op, values: &[ValueData]) -> bool {
 /// sweep). `counts` and `replaced` are kept up to date.
 fn sweep_block(
     block: &mut Block,
-    counts: &mut Vec<u32>,
+    counts: &mut Counts,
     replaced: &mut FxHashMap<ValueId, ValueId>,
     values: &[ValueData],
 ) -> bool {
@@ -126,7 +128,7 @@ enum Fold {
 }
 
 /// The merge-chains pattern (see the module docs).
-fn fold_merge_chains(op: &mut Op, counts: &mut [u32], values: &[ValueData]) -> Fold {
+fn fold_merge_chains(op: &mut Op, counts: &mut Counts, values: &[ValueData]) -> Fold {
     if op.results.len() != 1 || op.operands.is_empty() || !op.regions.is_empty() {
         return Fold::Unchanged;
     }
@@ -162,25 +164,20 @@ fn fold_merge_chains(op: &mut Op, counts: &mut [u32], values: &[ValueData]) -> F
     Fold::Shrunk
 }
 
-fn use_count(counts: &[u32], v: ValueId) -> u32 {
-    counts.get(v.index()).copied().unwrap_or(0)
+fn use_count(counts: &Counts, v: ValueId) -> u32 {
+    counts.get(&v).copied().unwrap_or(0)
 }
 
-fn set_count(counts: &mut [u32], v: ValueId, n: u32) {
-    if let Some(c) = counts.get_mut(v.index()) {
-        *c = n;
-    }
+fn set_count(counts: &mut Counts, v: ValueId, n: u32) {
+    counts.insert(v, n);
 }
 
-fn add_count(counts: &mut Vec<u32>, v: ValueId, n: u32) {
-    if v.index() >= counts.len() {
-        counts.resize(v.index() + 1, 0);
-    }
-    counts[v.index()] += n;
+fn add_count(counts: &mut Counts, v: ValueId, n: u32) {
+    *counts.entry(v).or_default() += n;
 }
 
-fn sub_count(counts: &mut [u32], v: ValueId) {
-    if let Some(c) = counts.get_mut(v.index()) {
+fn sub_count(counts: &mut Counts, v: ValueId) {
+    if let Some(c) = counts.get_mut(&v) {
         *c = c.saturating_sub(1);
     }
 }

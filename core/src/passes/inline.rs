@@ -129,11 +129,12 @@ impl CallGraph {
         let mut edges: FxHashMap<usize, Vec<usize>> = FxHashMap::default();
         for &node in nodes.keys() {
             let mut callees: Vec<usize> = Vec::new();
+            let mut seen: FxHashSet<usize> = FxHashSet::default();
             for_each_op(&module.body().ops[node], |op| {
-                if let Some(callee) = call_target(op).and_then(|n| by_name.get(n))
-                    && !callees.contains(callee)
+                if let Some(&callee) = call_target(op).and_then(|n| by_name.get(n))
+                    && seen.insert(callee)
                 {
-                    callees.push(*callee);
+                    callees.push(callee);
                 }
             });
             edges.insert(node, callees);

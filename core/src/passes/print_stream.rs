@@ -42,7 +42,9 @@ pub fn print_streams(module: &Module) -> Vec<Diagnostic> {
 
 /// The remark for the root (`None`) or op `op` of a function.
 fn describe(tree: &StreamTree, op: Option<usize>) -> String {
-    let stream = tree.stream_of(op);
+    let Some(stream) = tree.stream_of(op) else {
+        return "no stream".to_string();
+    };
     let parent = stream.parent.map_or(-1, |p| p as i128);
     let mut text = format!(
         "stream id: {}, stream cost: {}, parent stream: {parent}",

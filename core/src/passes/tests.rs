@@ -361,6 +361,28 @@ fn stream_remarks_cover_the_function_and_each_op() {
     assert_eq!(copy, module);
 }
 
+#[test]
+fn threshold_zero_is_the_average_stated_cost() {
+    let program = |threshold: i64| {
+        parse(&format!(
+            "func.func @f(%x: i32) -> i32 attributes {{tfrt.cost_threshold = {threshold} : i64}} {{
+               %a = tfrt_test.test_cost %x {{id = 0 : i64, _tfrt_cost = 4 : i64}} : i32
+               %b = tfrt_test.test_cost %x {{id = 1 : i64, _tfrt_cost = 4 : i64}} : i32
+               %c = tfrt_test.test_cost %x {{id = 2 : i64, _tfrt_cost = 4 : i64}} : i32
+               %d = tfrt_test.test_cost %x {{id = 3 : i64, _tfrt_cost = 4 : i64}} : i32
+               %e = tfrt_test.test_cost %a, %b, %c, %d {{id = 4 : i64, _tfrt_cost = 20 : i64}} : i32, i32, i32, i32
+               tfrt.return %e : i32
+             }}"
+        ))
+    };
+    let messages =
+        |m: &Module| -> Vec<String> { print_streams(m).into_iter().map(|d| d.message).collect() };
+    // (4 * 4 + 20) / 5 = 7.
+    let auto = messages(&program(0));
+    assert_eq!(auto, messages(&program(7)));
+    assert_ne!(auto, messages(&program(1)));
+}
+
 // ---- verify -------------------------------------------------------------------
 
 #[test]

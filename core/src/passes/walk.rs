@@ -32,15 +32,15 @@ pub(super) fn for_each_op_mut(root: &mut Op, mut f: impl FnMut(&mut Op)) {
     }
 }
 
+/// How many times each value is used.
+pub(super) type Counts = FxHashMap<ValueId, u32>;
+
 /// Adds the uses of every value by `root` and the ops nested in it to
-/// `counts` (indexed by value id; grown as needed).
-pub(super) fn count_uses(root: &Op, counts: &mut Vec<u32>) {
+/// `counts`.
+pub(super) fn count_uses(root: &Op, counts: &mut Counts) {
     for_each_op(root, |op| {
-        for v in &op.operands {
-            if v.index() >= counts.len() {
-                counts.resize(v.index() + 1, 0);
-            }
-            counts[v.index()] += 1;
+        for &v in &op.operands {
+            *counts.entry(v).or_default() += 1;
         }
     });
 }

@@ -6,8 +6,53 @@ use crate::ir::{Diagnostic, Severity};
 
 /// `file:line:col: error: message` (`remark:` and so on for the other
 /// severities), then the source line and a caret under the column (tabs
-/// before the column are kept so the caret lines up).
+/// before the column are kept so the caret lines up). Finds the line by
+/// scanning `source`; [`SourceLines`] renders many diagnostics of one
+/// source without rescanning it.
 pub fn render_diagnostic(diag: &Diagnostic, source: &str) -> String {
+    render_with(diag, |line| source.lines().nth(line as usize - 1))
+}
+
+/// A source text with the start of each line found once, to render many
+/// diagnostics about it (a stream analysis makes one per op).
+#[derive(Debug, Clone)]
+pub struct SourceLines<'a> {
+    text: &'a str,
+    /// Byte offset of the start of each line.
+    starts: Vec<usize>,
+}
+
+impl<'a> SourceLines<'a> {
+    /// Indexes the lines of `text`.
+    pub fn new(text: &'a str) -> SourceLines<'a> {
+        let mut starts = vec![0];
+        starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        SourceLines { text, starts }
+    }
+
+    /// Line `line` (1-based), without its line break.
+    pub fn line(&self, line: u32) -> Option<&'a str> {
+        let index = (line as usize).checked_sub(1)?;
+        let start = *self.starts.get(index)?;
+        // As `str::lines`: no empty line after a final line break.
+        if start >= self.text.len() {
+            return None;
+        }
+        let end = self
+            .starts
+            .get(index + 1)
+            .map_or(self.text.len(), |next| next - 1);
+        let text = &self.text[start..end];
+        Some(text.strip_suffix('\r').unwrap_or(text))
+    }
+
+    /// [`render_diagnostic`] with the indexed source.
+    pub fn render(&self, diag: &Diagnostic) -> String {
+        render_with(diag, |line| self.line(line))
+    }
+}
+
+fn render_with<'s>(diag: &Diagnostic, line_text: impl FnOnce(u32) -> Option<&'s str>) -> String {
     let severity = diag.severity;
     let Some((file, line, column)) = diag.location.primary_position() else {
         return format!("{severity}: {}\n", diag.message);
@@ -20,7 +65,7 @@ pub fn render_diagnostic(diag: &Diagnostic, source: &str) -> String {
     if line == 0 {
         return out;
     }
-    if let Some(text) = source.lines().nth(line as usize - 1) {
+    if let Some(text) = line_text(line) {
         let text = text.strip_suffix('\r').unwrap_or(text);
         out.push_str(text);
         out.push('\n');
@@ -265,5 +310,23 @@ mod tests {
             "a.mlir:1:1: remark: stream id: 0\nx\n^\n"
         );
         assert_eq!(d.to_string(), "a.mlir:1:1: remark: stream id: 0");
+    }
+
+    #[test]
+    fn indexed_lines_render_as_the_scan_does() {
+        let src = "a\r\n\tbb\n\nccc";
+        let lines = SourceLines::new(src);
+        for line in 0..=6 {
+            assert_eq!(
+                lines.line(line),
+                line.checked_sub(1)
+                    .and_then(|l| src.lines().nth(l as usize)),
+                "line {line}"
+            );
+            let d = Diagnostic::new(Location::file_line_col("f", line, 2), "m");
+            assert_eq!(lines.render(&d), render_diagnostic(&d, src));
+        }
+        assert_eq!(SourceLines::new("x\n").line(2), None);
+        assert_eq!(SourceLines::new("").line(1), None);
     }
 }

@@ -32,7 +32,7 @@ pub(crate) mod dense_layout {
 }
 
 pub use diagnostics::{
-    Chunk, ExpectedDiagnostic, expected_diagnostics, render_diagnostic, split_input,
+    Chunk, ExpectedDiagnostic, SourceLines, expected_diagnostics, render_diagnostic, split_input,
 };
 
 use crate::ir::{self, Diagnostic};

@@ -14,7 +14,7 @@
 //! arrays and set membership is hashed, so long dependency chains and
 //! values with many users cost no more than short ones.
 
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// One op of the block, as the analysis sees it.
 /// Borrows its operand lists, so that a caller can lay out the operands
@@ -195,10 +195,6 @@ pub struct StreamInfoSummary {
     pub cost: i64,
     /// The id of the stream it forks from; `None` for the root stream.
     pub parent: Option<u64>,
-    /// The streams forked by each of its ops, each list in block order
-    /// of the child streams' first ops: `(None, ..)` for the root (the
-    /// function entry), `(Some(i), ..)` for op `i` of the block.
-    pub children: Vec<(Option<usize>, Vec<u64>)>,
 }
 
 /// The stream tree of a block, as the reference's `StreamAnalysis` reports
@@ -210,28 +206,28 @@ pub struct StreamTree {
     /// Every stream, the root's first, then in the block order of their
     /// first ops.
     pub streams: Vec<StreamInfoSummary>,
+    /// The streams each node starts: `None` for the root (the function
+    /// entry), `Some(i)` for op `i` of the block; each list in block
+    /// order of the child streams' first ops. Nodes that start none are
+    /// left out.
+    pub children: FxHashMap<Option<usize>, Vec<u64>>,
+    /// Stream id → index in `streams`.
+    position: FxHashMap<u64, usize>,
 }
 
 impl StreamTree {
     /// The stream of the root (`None`) or of op `op` of the block.
-    pub fn stream_of(&self, op: Option<usize>) -> &StreamInfoSummary {
+    pub fn stream_of(&self, op: Option<usize>) -> Option<&StreamInfoSummary> {
         let id = match op {
             None => self.ids.root,
-            Some(i) => self.ids.ops[i],
+            Some(i) => *self.ids.ops.get(i)?,
         };
-        self.streams
-            .iter()
-            .find(|s| s.id == id)
-            .expect("every op's stream is listed")
+        self.streams.get(*self.position.get(&id)?)
     }
 
-    /// The streams that the root (`None`) or op `op` forks.
+    /// The streams that the root (`None`) or op `op` starts.
     pub fn children_of(&self, op: Option<usize>) -> &[u64] {
-        self.stream_of(op)
-            .children
-            .iter()
-            .find(|(o, _)| *o == op)
-            .map_or(&[], |(_, c)| c.as_slice())
+        self.children.get(&op).map_or(&[], Vec::as_slice)
     }
 }
 
@@ -240,63 +236,45 @@ impl StreamTree {
 pub fn analyze_tree(block: &[StreamOp<'_>], options: StreamOptions) -> StreamTree {
     let mut scratch = Scratch::default();
     let ids = analyze_in(block, options, &mut scratch);
-    let analysis = &mut scratch.0;
-    // Stream id → index in `streams`.
-    let mut index: rustc_hash::FxHashMap<u64, usize> = rustc_hash::FxHashMap::default();
+    let analysis = &scratch.0;
+    let mut position: FxHashMap<u64, usize> = FxHashMap::default();
     let mut streams: Vec<StreamInfoSummary> = Vec::new();
-    let root = ids.root as usize;
-    index.insert(ids.root, 0);
+    let mut children: FxHashMap<Option<usize>, Vec<u64>> = FxHashMap::default();
+    position.insert(ids.root, 0);
     streams.push(StreamInfoSummary {
         id: ids.root,
-        cost: analysis.streams[root].cost,
+        cost: analysis.streams[ids.root as usize].cost,
         parent: None,
-        children: Vec::new(),
     });
     let node_stream = |node: Node| match node {
         ROOT => ids.root,
         n => ids.ops[n - 1],
     };
-    // Streams already listed as a child, and where each parent op's list
-    // of children is.
-    let mut listed: FxHashSet<u64> = FxHashSet::default();
-    let mut lists: rustc_hash::FxHashMap<(usize, Option<usize>), usize> =
-        rustc_hash::FxHashMap::default();
+    // In block order, as the reference finalizes: a stream is listed at its
+    // first op, and as a child of the node that starts it.
     for &id in &ids.ops {
-        let at = match index.get(&id) {
-            Some(&at) => at,
-            None => {
-                let info = &analysis.streams[id as usize];
-                streams.push(StreamInfoSummary {
-                    id,
-                    cost: info.cost,
-                    parent: Some(node_stream(info.parent_op)),
-                    children: Vec::new(),
-                });
-                index.insert(id, streams.len() - 1);
-                streams.len() - 1
-            }
-        };
-        let Some(parent) = streams[at].parent else {
-            continue;
-        };
-        if !listed.insert(id) {
+        if position.contains_key(&id) {
             continue;
         }
-        let parent_op = match analysis.streams[id as usize].parent_op {
+        let info = &analysis.streams[id as usize];
+        position.insert(id, streams.len());
+        streams.push(StreamInfoSummary {
+            id,
+            cost: info.cost,
+            parent: Some(node_stream(info.parent_op)),
+        });
+        let parent_op = match info.parent_op {
             ROOT => None,
             n => Some(n - 1),
         };
-        let Some(&parent_at) = index.get(&parent) else {
-            continue;
-        };
-        let children = &mut streams[parent_at].children;
-        let k = *lists.entry((parent_at, parent_op)).or_insert_with(|| {
-            children.push((parent_op, Vec::new()));
-            children.len() - 1
-        });
-        children[k].1.push(id);
+        children.entry(parent_op).or_default().push(id);
     }
-    StreamTree { ids, streams }
+    StreamTree {
+        ids,
+        streams,
+        children,
+        position,
+    }
 }
 
 impl Analysis {
@@ -847,6 +825,34 @@ mod tests {
             operand_is_chain: &NO_CHAINS[..operands.len()],
             cost,
         }
+    }
+
+    #[test]
+    fn the_tree_lists_costs_parents_and_children() {
+        // Three independent constants of cost 10 (the threshold) returned
+        // together: the entry continues in the first; the other two fork
+        // from the entry, listed in block order.
+        let block = [
+            op(&[], 10),
+            op(&[], 10),
+            op(&[], 10),
+            op(&[Some(0), Some(1), Some(2)], 1),
+        ];
+        let options = StreamOptions {
+            cost_threshold: 10,
+            ..StreamOptions::default()
+        };
+        let tree = analyze_tree(&block, options);
+        assert_eq!(tree.ids, analyze(&block, options));
+        let root = tree.stream_of(None).unwrap();
+        assert_eq!((root.id, root.cost, root.parent), (0, 12, None));
+        assert_eq!(tree.children_of(None), [2, 1]);
+        let second = tree.stream_of(Some(1)).unwrap();
+        assert_eq!((second.id, second.cost, second.parent), (2, 10, Some(0)));
+        assert_eq!(tree.stream_of(Some(2)).unwrap().id, 1);
+        assert_eq!(tree.stream_of(Some(3)).unwrap().id, 0);
+        assert!(tree.children_of(Some(0)).is_empty());
+        assert!(tree.stream_of(Some(9)).is_none());
     }
 
     #[test]

@@ -154,7 +154,8 @@ pub fn run(args: &OptArgs) -> Result<(), Failure> {
             bytecode::ops::join_all_inherent_attributes(&mut module);
         }
         let processed = process(Ok(module), args);
-        failed |= report(&processed.diagnostics, "", &name, None, options);
+        let lines = text::SourceLines::new("");
+        failed |= report(&processed.diagnostics, &lines, &name, None, options);
         if let Some(module) = processed.module {
             outputs.push(text::print_module(&module, print_options));
         }
@@ -173,10 +174,11 @@ pub fn run(args: &OptArgs) -> Result<(), Failure> {
                 first_line: 1,
             }]
         };
+        let lines = text::SourceLines::new(source);
         for chunk in &chunks {
             let parsed = text::parse_module_at(chunk.text, &name, chunk.first_line);
             let processed = process(parsed, args);
-            failed |= report(&processed.diagnostics, source, &name, Some(chunk), options);
+            failed |= report(&processed.diagnostics, &lines, &name, Some(chunk), options);
             if let Some(module) = processed.module {
                 outputs.push(text::print_module(&module, print_options));
             }
@@ -244,12 +246,12 @@ fn process(parsed: Result<Module, Diagnostic>, args: &OptArgs) -> Processed {
 /// failed.
 fn report(
     produced: &[Diagnostic],
-    source: &str,
+    lines: &text::SourceLines<'_>,
     name: &str,
     chunk: Option<&text::Chunk<'_>>,
     options: &OptOptions,
 ) -> bool {
-    let render = |d: &Diagnostic| text::render_diagnostic(d, source);
+    let render = |d: &Diagnostic| lines.render(d);
     if options.verify_diagnostics {
         let expected = chunk
             .map(|c| text::expected_diagnostics(c.text, c.first_line))
