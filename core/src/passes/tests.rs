@@ -387,7 +387,7 @@ fn threshold_zero_is_the_average_stated_cost() {
 
 #[test]
 fn verifier_messages() {
-    let cases: [(&str, &str); 8] = [
+    let cases: [(&str, &str); 10] = [
         (
             "func.func @f(%x: i32) { tfrt.return %x : i32 }",
             "'tfrt.return' op has 1 operands, but enclosing function returns 0",
@@ -432,6 +432,18 @@ fn verifier_messages() {
                %r:2 = \"tfrt.add.i32\"(%x, %x) : (i32, i32) -> (i32, i32)
                tfrt.return %r#0 : i32 }",
             "'tfrt.add.i32' op requires one result",
+        ),
+        (
+            "func.func @f(%x: i32) -> i64 {
+               %r = tfrt_test.do.async %x : (i32) -> (i64) { tfrt.return %x : i32 }
+               tfrt.return %r : i64 }",
+            "'tfrt.return' op operand types don't match 'tfrt_test.do.async' result",
+        ),
+        (
+            "func.func @f(%x: i32) {
+               tfrt_test.benchmark \"b\"(%x : i32) max_count = 1 { tfrt.return }
+               tfrt.return }",
+            "'tfrt_test.benchmark' op incorrect number of return values. One return value is expected",
         ),
     ];
     for (source, message) in cases {

@@ -11,9 +11,10 @@
 //!   result types, and being last in their block;
 //! - `tfrt.call`, `tfrt.cond` and `tfrt.parallel_call.i32` against the
 //!   functions they name;
-//! - the regions of `tfrt.if`, `tfrt.repeat.i32` and
-//!   `tfrt.parallel_for.i32`: one block each, ending in a `tfrt.return`
-//!   of the op's result types;
+//! - the regions of `tfrt.if`, `tfrt.repeat.i32`, `tfrt.parallel_for.i32`
+//!   and `tfrt_test.do.async`: one block each, ending in a `tfrt.return`
+//!   of the op's result types; a `tfrt_test.benchmark` body returning one
+//!   value;
 //! - function bodies against their signatures, and symbol names being
 //!   unique in their module;
 //! - cost annotations (`_tfrt_cost`) being positive;
@@ -213,6 +214,25 @@ impl<'m> Verifier<'m> {
             "tfrt.repeat.i32" => self.verify_repeat(op)?,
             "tfrt.parallel_for.i32" => self.verify_parallel_for(op)?,
             "tfrt_test.test_cost" => verify_cost(op, "_tfrt_cost")?,
+            "tfrt_test.do.async" => {
+                self.single_block_regions(op, &["region"])?;
+                let results = self.types(&op.results);
+                self.check_return(op, &op.regions[0], &results)?;
+            }
+            "tfrt_test.benchmark" => {
+                self.single_block_regions(op, &["region"])?;
+                match op.regions[0].blocks[0].ops.last() {
+                    Some(ret) if ret.name == "tfrt.return" => {
+                        if ret.operands.len() != 1 {
+                            return Err(op_error(
+                                op,
+                                "incorrect number of return values. One return value is expected",
+                            ));
+                        }
+                    }
+                    _ => return Err(op_error(op, "missing return statement")),
+                }
+            }
             _ => {}
         }
         if !op.regions.is_empty() && matches!(op.dialect(), "tfrt" | "tfrt_test") {
