@@ -15,6 +15,8 @@
 //! - [`kernels`]: the standard kernel library.
 //! - [`inspect`]: the decoded listing of a BEF file for `bef dump` and the
 //!   tools, every row with its byte range.
+//! - [`passes`]: the verifier and the passes of `bef opt` (inlining,
+//!   canonicalization, stream analysis remarks), over the IR.
 //!
 //! The `bef` command (feature `cli`, on by default) lives in
 //! `src/bin/bef/`; the random-program generators used by property tests and
@@ -26,6 +28,7 @@ pub mod format;
 pub mod inspect;
 pub mod ir;
 pub mod kernels;
+pub mod passes;
 pub mod runtime;
 #[cfg(test)]
 mod test_corpus;

@@ -15,7 +15,8 @@
 //! program's path, `%S` its directory, `%t` a scratch path private to the
 //! file (shared by its RUN lines), `%%` a literal `%`. Stages:
 //! - `bef ...`: the binary under test; `tfrt_translate ...` is
-//!   `bef translate ...`; `bef_executor ...` / `bef_executor_lite ...` is
+//!   `bef translate ...`; `tfrt_opt ...` is `bef opt ...`;
+//!   `bef_executor ...` / `bef_executor_lite ...` is
 //!   `bef run --verify-diagnostics ...` (the reference runner always verifies).
 //! - `cat FILE...`: the files' bytes (or its input when given no file).
 //! - `FileCheck CHECKFILE [options]`: checked in-process with
@@ -241,6 +242,7 @@ fn command_line(argv: &[String]) -> Result<Vec<String>, String> {
     let mut out = match head.as_str() {
         "bef" => vec![bin],
         "tfrt_translate" => vec![bin, "translate".into()],
+        "tfrt_opt" => vec![bin, "opt".into()],
         "bef_executor" | "bef_executor_lite" => {
             vec![bin, "run".into(), "--verify-diagnostics".into()]
         }

@@ -2,7 +2,8 @@
 func.func @test_kernels() -> !tfrt.chain {
   %ch0 = tfrt.new.chain
   %ch1 = "tfrt_test.print_hello"(%ch0) : (!tfrt.chain) -> !tfrt.chain
-  %a, %b, %c = "tfrt_test.count3.i32"(%ch1) : (!tfrt.chain) -> (i32, i32, i32)
+  %base = tfrt.constant.i32 7
+  %a, %b, %c = "tfrt_test.count3.i32"(%base) : (i32) -> (i32, i32, i32)
   %id = "tfrt_test.identity"(%a) : (i32) -> i32
   %s0, %s1 = "tfrt_test.share_to_two"(%b) : (i32) -> (i32, i32)
   %ind = "tfrt_test.make_indirect"(%c) : (i32) -> i32

@@ -7,6 +7,7 @@ pub mod async_value;
 pub mod bef_file;
 pub mod bytecode;
 pub mod exec;
+pub mod passes;
 #[cfg(test)]
 mod tests;
 pub mod text;

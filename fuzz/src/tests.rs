@@ -8,6 +8,7 @@ use proptest::prelude::*;
 use crate::bef_file::{bef_decode, bef_roundtrip};
 use crate::bytecode::{mlirbc_read, mlirbc_roundtrip};
 use crate::exec::exec_programs;
+use crate::passes::opt_passes;
 use crate::text::mlir_parse;
 
 struct XorShift(u64);
@@ -154,6 +155,29 @@ fn mlir_parse_survives_truncations_mutations_and_the_corpus() {
                 }
             }
             mlir_parse(&bytes);
+        }
+    }
+}
+
+#[test]
+fn opt_passes_survive_the_corpus_and_its_truncations() {
+    let mut inputs = seeds("opt_passes");
+    inputs.extend(seeds("mlir_parse"));
+    for dir in ["mlir", "conformance"] {
+        for path in corpus_files(dir, Some("mlir")) {
+            inputs.push(std::fs::read(path).unwrap());
+        }
+    }
+    for input in &inputs {
+        opt_passes(input);
+        // Each chunk of a split file on its own, cut short at a few places.
+        let text = String::from_utf8_lossy(input);
+        for chunk in text.split("// -----") {
+            let bytes = chunk.as_bytes();
+            for cut in (0..bytes.len()).step_by(97) {
+                opt_passes(&bytes[..cut]);
+            }
+            opt_passes(bytes);
         }
     }
 }

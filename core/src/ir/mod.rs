@@ -22,7 +22,7 @@ mod types;
 
 pub use affine::{AffineBinary, AffineExpr, AffineMap, IntegerSet};
 pub use attr::{Attribute, DenseElements, NamedAttribute, find_attribute, set_attribute};
-pub use diagnostic::Diagnostic;
+pub use diagnostic::{Diagnostic, Severity};
 pub use location::Location;
 pub use metadata::{BytecodeOrigin, ResourceEntry, ResourceGroup, ResourceOwner, ResourceValue};
 pub use types::{DYNAMIC, FloatKind, Signedness, Type};

@@ -34,6 +34,10 @@ pub(crate) enum Produced {
     Tensor,
     /// `!ts.shape`
     Shape,
+    /// `!ts.partial_shape`
+    PartialShape,
+    /// `!corert.tensorhandle`
+    TensorHandle,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -61,6 +65,19 @@ pub(crate) enum Form {
         attr: &'static str,
         result: Produced,
     },
+    /// `operands attr-dict` of an op whose operand and result types its
+    /// definition fixes (`ts.print_shape %s, %ch`).
+    Fixed {
+        operands: Vec<Type>,
+        results: Vec<Type>,
+    },
+    /// `$args attr-dict : type($args)` with a fixed result type
+    /// (`tfrt_test.test_cost %a {...} : i32`).
+    TypedOperands(Type),
+    /// `tfrt_test.benchmark "name"(%a : T) key = 1, ... { body }`
+    Benchmark,
+    /// `tfrt_test.do.async %a, %b : (A, B) -> (R) { body }`
+    DoAsync,
     Call,
     If,
     Repeat,
@@ -129,7 +146,21 @@ pub(crate) fn lookup(keyword: &str) -> Option<Form> {
             attr: "value",
             result: Produced::Shape,
         },
+        "ts.build_partial_shape" => Form::AttrResult {
+            attr: "value",
+            result: Produced::PartialShape,
+        },
+        "corert.const_dense_tensor" => Form::AttrResult {
+            attr: "value",
+            result: Produced::TensorHandle,
+        },
+        "tfrt_test.test_cost" => Form::TypedOperands(Type::i(32)),
+        "tfrt_test.benchmark" => Form::Benchmark,
+        "tfrt_test.do.async" => Form::DoAsync,
         _ => {
+            if let Some((operands, results)) = fixed_signature(keyword) {
+                return Some(Form::Fixed { operands, results });
+            }
             if let Some(t) = keyword.strip_prefix("tfrt.constant.") {
                 return scalar(t).map(Form::Constant);
             }
@@ -206,10 +237,65 @@ fn tensor_type() -> Type {
     Type::dialect("t", "tensor")
 }
 
+/// Operand and result types of the `operands attr-dict` ops of the tensor
+/// shape, sparse tensor and test dialects whose definitions fix them.
+fn fixed_signature(keyword: &str) -> Option<(Vec<Type>, Vec<Type>)> {
+    let chain = Type::chain();
+    let shape = Type::dialect("ts", "shape");
+    let partial = Type::dialect("ts", "partial_shape");
+    let tensor = tensor_type();
+    let i1 = Type::i(1);
+    let rank = |r: &str| matches!(r, "0" | "1" | "2" | "3");
+    let fixed_rank = |r: &str| Type::dialect("ts", &format!("fixed_rank_shape.{r}"));
+    Some(match keyword {
+        "ts.print_shape" => (vec![shape, chain.clone()], vec![chain]),
+        "ts.equal_shape" => (vec![shape.clone(), shape], vec![i1]),
+        "ts.get_dimension" => (vec![shape, Type::i(32)], vec![Type::i(64)]),
+        "ts.get_num_elements" => (vec![shape], vec![Type::i(64)]),
+        "ts.print_partial_shape" => (vec![partial, chain.clone()], vec![chain]),
+        "ts.to_shape" => (vec![partial], vec![shape]),
+        "ts.to_partial_shape" => (vec![shape], vec![partial]),
+        "ts.build_unranked_partial_shape" => (vec![], vec![partial]),
+        "coo.print_tensor" => (vec![tensor, chain.clone()], vec![chain]),
+        "tfrt_dht.get_tensor_shape" => (vec![tensor], vec![shape]),
+        "tfrt_test.count3.i32" | "tfrt_test.count3.i64" => {
+            let ty = scalar(&keyword["tfrt_test.count3.".len()..])?;
+            (vec![ty.clone()], vec![ty.clone(), ty.clone(), ty])
+        }
+        _ => {
+            if let Some(r) = keyword.strip_prefix("ts.as_fixed_rank_shape.") {
+                return rank(r).then(|| (vec![shape], vec![fixed_rank(r)]));
+            }
+            if let Some(r) = keyword.strip_prefix("ts.print_fixed_rank_shape.") {
+                return rank(r).then(|| (vec![fixed_rank(r), chain.clone()], vec![chain]));
+            }
+            if let Some(d) = keyword.strip_prefix("tfrt_dht.tensor_equal.") {
+                return is_dtype(d)
+                    .then(|| (vec![tensor.clone(), tensor, chain.clone()], vec![i1, chain]));
+            }
+            let rest = keyword.strip_prefix("coo.")?;
+            let (op, typed) = rest.split_once('.')?;
+            let (dtype, r) = typed.split_once('.')?;
+            if !matches!(dtype, "i32" | "f32") || !rank(r) {
+                return None;
+            }
+            match op {
+                "convert_coo_to_dht" | "convert_dht_to_coo" => {
+                    (vec![tensor.clone(), chain.clone()], vec![tensor, chain])
+                }
+                "tensor_equal" => (vec![tensor.clone(), tensor, chain.clone()], vec![i1, chain]),
+                _ => return None,
+            }
+        }
+    })
+}
+
 fn produced_type(p: Produced) -> Type {
     match p {
         Produced::Tensor => tensor_type(),
         Produced::Shape => Type::dialect("ts", "shape"),
+        Produced::PartialShape => Type::dialect("ts", "partial_shape"),
+        Produced::TensorHandle => Type::dialect("corert", "tensorhandle"),
     }
 }
 
@@ -295,6 +381,86 @@ impl<'a> Parser<'a> {
                 op.attributes.push((attr.into(), value));
                 self.opt_attr_dict(op)?;
                 vec![produced_type(result)]
+            }
+            Form::Fixed { operands, results } => {
+                // Without operands the form is `attr-dict` alone: a `%x`
+                // after it starts the next op.
+                let uses = if operands.is_empty() {
+                    Vec::new()
+                } else {
+                    self.parse_use_list()?
+                };
+                op.operands = self.resolve_all(&uses, &operands, t)?;
+                self.opt_attr_dict(op)?;
+                results
+            }
+            Form::TypedOperands(result) => {
+                let uses = self.parse_use_list()?;
+                self.opt_attr_dict(op)?;
+                self.expect(Kind::Colon, "expected ':'")?;
+                let at = self.tok;
+                let types = if uses.is_empty() {
+                    Vec::new()
+                } else {
+                    self.parse_type_list()?
+                };
+                op.operands = self.resolve_all(&uses, &types, at)?;
+                vec![result]
+            }
+            Form::Benchmark => {
+                let name_tok = self.expect(Kind::String, "expected benchmark name string")?;
+                let name = self.decode_string(name_tok)?;
+                op.attributes.push((
+                    "name".into(),
+                    Attribute::String {
+                        value: name,
+                        ty: None,
+                    },
+                ));
+                self.expect(Kind::LParen, "expected '('")?;
+                let mut uses: Vec<Use<'a>> = Vec::new();
+                let mut types: Vec<Type> = Vec::new();
+                if !self.eat(Kind::RParen)? {
+                    loop {
+                        uses.push(self.parse_use()?);
+                        self.expect(Kind::Colon, "expected ':'")?;
+                        types.push(self.parse_type()?);
+                        if !self.eat(Kind::Comma)? {
+                            break;
+                        }
+                    }
+                    self.expect(Kind::RParen, "expected ')'")?;
+                }
+                for (u, ty) in uses.iter().zip(&types) {
+                    let v = self.resolve(u, ty)?;
+                    op.operands.push(v);
+                }
+                loop {
+                    let key = self.expect(Kind::BareId, "expected attribute name")?;
+                    self.expect(Kind::Equal, "expected '='")?;
+                    let negative = self.eat(Kind::Minus)?;
+                    let n = self.expect(Kind::Integer, "expected integer value")?;
+                    let value = self.number_attr(negative, n, Some(Type::i(32)))?;
+                    self.add_attr(op, self.text(key), value, key)?;
+                    if !self.eat(Kind::Comma)? {
+                        break;
+                    }
+                }
+                if find_attribute(&op.attributes, "num_warmup_runs").is_none() {
+                    op.set_attribute("num_warmup_runs", Attribute::i32(1));
+                }
+                op.regions
+                    .push(self.parse_region(true, Some(implicit_args(&uses, &types)))?);
+                vec![self.chain.clone()]
+            }
+            Form::DoAsync => {
+                let uses = self.parse_use_list()?;
+                self.opt_attributes_keyword(op)?;
+                let (inputs, results) = self.colon_function_type()?;
+                op.operands = self.resolve_all(&uses, &inputs, t)?;
+                op.regions
+                    .push(self.parse_region(true, Some(implicit_args(&uses, &inputs)))?);
+                results
             }
             Form::Call => {
                 let callee = self.parse_symbol_attr()?;
@@ -807,6 +973,14 @@ impl Printer<'_> {
                 names.extend_from_slice(&op.operands[3..]);
                 (names, 1)
             }
+            Form::Benchmark | Form::DoAsync => {
+                if !self.types_are(&op.results, std::slice::from_ref(&Type::chain()))
+                    && *form == Form::Benchmark
+                {
+                    return None;
+                }
+                (op.operands.clone(), 1)
+            }
             _ => return None,
         };
         if op.regions.len() != regions {
@@ -864,6 +1038,7 @@ impl Printer<'_> {
                             value.to_string()
                         }
                     }
+                    Some(Attribute::Bool(b)) if *ty == Type::i(1) => b.to_string(),
                     Some(Attribute::Float {
                         bits,
                         ty: t @ Type::Float(kind),
@@ -954,6 +1129,95 @@ impl Printer<'_> {
                 self.out.push(' ');
                 self.attr(value);
                 self.attr_dict(&op.attributes, &[attr]);
+            }
+            Form::Fixed { operands, results } => {
+                if !(no_regions
+                    && self.types_are(&op.operands, operands)
+                    && self.types_are(&op.results, results))
+                {
+                    return false;
+                }
+                if !op.operands.is_empty() {
+                    self.out.push(' ');
+                    self.values(&op.operands);
+                }
+                self.attr_dict(&op.attributes, &[]);
+            }
+            Form::TypedOperands(result) => {
+                if !(no_regions
+                    && !op.operands.is_empty()
+                    && self.types_are(&op.results, std::slice::from_ref(result)))
+                {
+                    return false;
+                }
+                self.out.push(' ');
+                self.values(&op.operands);
+                self.attr_dict(&op.attributes, &[]);
+                self.out.push_str(" : ");
+                self.value_types(&op.operands);
+            }
+            Form::Benchmark => {
+                let Some(Attribute::String {
+                    value: name,
+                    ty: None,
+                }) = find_attribute(&op.attributes, "name")
+                else {
+                    return false;
+                };
+                let keys: Vec<(&str, i128)> = op
+                    .attributes
+                    .iter()
+                    .filter(|(k, _)| k != "name")
+                    .filter_map(|(k, v)| match v {
+                        Attribute::Integer { value, ty } if *ty == Type::i(32) => {
+                            Some((k.as_str(), *value))
+                        }
+                        _ => None,
+                    })
+                    .collect();
+                if !(self.shadowed.contains(&(op as *const Op))
+                    && !keys.is_empty()
+                    && keys.len() + 1 == op.attributes.len()
+                    && keys
+                        .iter()
+                        .all(|(k, _)| super::lexer::is_bare_identifier(k))
+                    && self.types_are(&op.results, &[chain]))
+                {
+                    return false;
+                }
+                self.out.push(' ');
+                super::printer::write_string(&mut self.out, name);
+                self.out.push('(');
+                for (i, &v) in op.operands.iter().enumerate() {
+                    if i > 0 {
+                        self.out.push_str(", ");
+                    }
+                    self.value(v);
+                    let _ = write!(self.out, " : {}", self.m.value_type(v));
+                }
+                self.out.push_str(") ");
+                for (i, (k, v)) in keys.iter().enumerate() {
+                    if i > 0 {
+                        self.out.push_str(", ");
+                    }
+                    let _ = write!(self.out, "{k} = {v}");
+                }
+                self.out.push(' ');
+                self.region(&op.regions[0], EntryMode::Implicit);
+            }
+            Form::DoAsync => {
+                if !self.shadowed.contains(&(op as *const Op)) {
+                    return false;
+                }
+                if !op.operands.is_empty() {
+                    self.out.push(' ');
+                    self.values(&op.operands);
+                }
+                self.attributes_keyword(&op.attributes, &[]);
+                self.out.push_str(" : ");
+                self.function_type(&op.operands, &op.results, true);
+                self.out.push(' ');
+                self.region(&op.regions[0], EntryMode::Implicit);
             }
             Form::Call | Form::Once => {
                 let key = if *form == Form::Call {

@@ -1,5 +1,6 @@
 //! Rendering diagnostics with a source excerpt, `// -----` chunks, and
-//! `expected-error` annotations for `--verify-diagnostics`.
+//! `expected-error` (`-warning`, `-remark`, `-note`) annotations for
+//! `--verify-diagnostics`.
 //!
 //! The excerpt is bounded whatever the location says: a long line is
 //! quoted around the column only (elided with `…`), and a line or column
@@ -7,7 +8,7 @@
 //! a sentinel such as 4294967295) is said to be so in a note instead of
 //! being pointed at with a caret after gigabytes of padding.
 
-use crate::ir::Diagnostic;
+use crate::ir::{Diagnostic, Severity};
 
 /// Lines up to this many characters are quoted whole.
 pub const MAX_QUOTED_LINE: usize = 240;
@@ -59,6 +60,38 @@ impl LineIndex {
         let rest = text.get(start..)?;
         let line = rest.split('\n').next().unwrap_or(rest);
         Some(line.strip_suffix('\r').unwrap_or(line))
+    }
+}
+
+/// A source text with its lines indexed once, to render many diagnostics
+/// about it (a stream analysis makes one per op).
+#[derive(Debug, Clone)]
+pub struct SourceLines<'a> {
+    text: &'a str,
+    index: LineIndex,
+}
+
+impl<'a> SourceLines<'a> {
+    /// Indexes the lines of `text`.
+    pub fn new(text: &'a str) -> SourceLines<'a> {
+        SourceLines {
+            text,
+            index: LineIndex::new(text),
+        }
+    }
+
+    /// Line `line` (1-based), without its line break.
+    pub fn line(&self, line: u32) -> Option<&'a str> {
+        self.index.line(self.text, line)
+    }
+
+    /// [`render_diagnostic`] with the indexed source.
+    pub fn render(&self, diag: &Diagnostic) -> String {
+        let line = match diag.location.primary_position() {
+            Some((_, line, _)) => SourceLine::indexed(self.text, &self.index, line),
+            None => SourceLine::Unavailable,
+        };
+        render_diagnostic_line(diag, line)
     }
 }
 
@@ -271,26 +304,47 @@ pub fn split_input(source: &str) -> Vec<Chunk<'_>> {
     chunks
 }
 
-/// An `expected-error` annotation: the line the error must be reported on
-/// and (a substring of) its message.
+/// An `expected-error` (`-warning`, `-remark`, `-note`) annotation: the
+/// line the diagnostic must be reported on, its severity and (a substring
+/// of) its message.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ExpectedDiagnostic {
-    /// 1-based line of the whole file the error must be reported on.
+    /// 1-based line of the whole file the diagnostic must be reported on.
     pub line: u32,
-    /// Text the error message must contain.
+    /// Text the message must contain.
     pub message: String,
+    /// The severity the diagnostic must have.
+    pub severity: Severity,
 }
 
-/// Collects `// expected-error {{msg}}`, `@+N`, `@-N`, `@above`, `@below`
-/// annotations. `first_line` is the file line of the first line of
-/// `source`.
+/// The annotation keywords and the severity each expects.
+const EXPECTATIONS: [(&str, Severity); 4] = [
+    ("expected-error", Severity::Error),
+    ("expected-warning", Severity::Warning),
+    ("expected-remark", Severity::Remark),
+    ("expected-note", Severity::Note),
+];
+
+/// The first annotation keyword in `text`: its byte offset, length and
+/// severity.
+fn next_expectation(text: &str) -> Option<(usize, usize, Severity)> {
+    EXPECTATIONS
+        .iter()
+        .filter_map(|(word, severity)| text.find(word).map(|at| (at, word.len(), *severity)))
+        .min_by_key(|(at, _, _)| *at)
+}
+
+/// Collects `// expected-error {{msg}}` annotations (and `expected-warning`,
+/// `expected-remark`, `expected-note`), with `@+N`, `@-N`, `@above`,
+/// `@below` line offsets. `first_line` is the file line of the first line
+/// of `source`.
 pub fn expected_diagnostics(source: &str, first_line: u32) -> Vec<ExpectedDiagnostic> {
     let mut out = Vec::new();
     for (i, text) in source.lines().enumerate() {
         let line = first_line + i as u32;
         let mut rest = text;
-        while let Some(at) = rest.find("expected-error") {
-            rest = &rest[at + "expected-error".len()..];
+        while let Some((at, len, severity)) = next_expectation(rest) {
+            rest = &rest[at + len..];
             let mut target = i64::from(line);
             let trimmed = rest.trim_start();
             let mut after = trimmed;
@@ -323,6 +377,7 @@ pub fn expected_diagnostics(source: &str, first_line: u32) -> Vec<ExpectedDiagno
                 out.push(ExpectedDiagnostic {
                     line: target as u32,
                     message: body[..close].to_string(),
+                    severity,
                 });
             }
             rest = &body[close + 2..];
@@ -500,5 +555,54 @@ mod tests {
                 (15, "down")
             ]
         );
+    }
+
+    #[test]
+    fn expectations_carry_their_severity() {
+        let src = "// expected-remark@+1 {{stream id: 0}}\n\
+                   op // expected-warning {{w}} expected-note {{n}}\n\
+                   // expected-error {{e}}\n";
+        let e = expected_diagnostics(src, 1);
+        let got: Vec<(u32, Severity, &str)> = e
+            .iter()
+            .map(|d| (d.line, d.severity, d.message.as_str()))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (2, Severity::Remark, "stream id: 0"),
+                (2, Severity::Warning, "w"),
+                (2, Severity::Note, "n"),
+                (3, Severity::Error, "e"),
+            ]
+        );
+    }
+
+    #[test]
+    fn renders_the_severity() {
+        let d = Diagnostic::remark(Location::file_line_col("a.mlir", 1, 1), "stream id: 0");
+        assert_eq!(
+            render_diagnostic(&d, "x\n"),
+            "a.mlir:1:1: remark: stream id: 0\nx\n^\n"
+        );
+        assert_eq!(d.to_string(), "a.mlir:1:1: remark: stream id: 0");
+    }
+
+    #[test]
+    fn indexed_lines_render_as_the_scan_does() {
+        let src = "a\r\n\tbb\n\nccc";
+        let lines = SourceLines::new(src);
+        for line in 0..=6 {
+            assert_eq!(
+                lines.line(line),
+                line.checked_sub(1)
+                    .and_then(|l| src.lines().nth(l as usize)),
+                "line {line}"
+            );
+            let d = Diagnostic::new(Location::file_line_col("f", line, 2), "m");
+            assert_eq!(lines.render(&d), render_diagnostic(&d, src));
+        }
+        assert_eq!(SourceLines::new("x\n").line(2), None);
+        assert_eq!(SourceLines::new("").line(1), None);
     }
 }

@@ -38,8 +38,8 @@ pub(crate) mod dense_layout {
 }
 
 pub use diagnostics::{
-    Chunk, ExpectedDiagnostic, LineIndex, MAX_QUOTED_LINE, SourceLine, expected_diagnostics,
-    render_diagnostic, render_diagnostic_line, split_input,
+    Chunk, ExpectedDiagnostic, LineIndex, MAX_QUOTED_LINE, SourceLine, SourceLines,
+    expected_diagnostics, render_diagnostic, render_diagnostic_line, split_input,
 };
 
 use crate::ir::{self, Diagnostic};

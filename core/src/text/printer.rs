@@ -446,6 +446,11 @@ fn write_entry(out: &mut String, key: &str, value: &Attribute, modern: bool) {
 /// `write_attr` with the default type elided, as upstream prints
 /// attributes whose context implies it.
 pub(crate) fn write_attr_elided(out: &mut String, a: &Attribute) {
+    write_attr_elided_styled(out, a, true);
+}
+
+/// `write_attr_elided` in the given style for what is not elided.
+fn write_attr_elided_styled(out: &mut String, a: &Attribute, modern: bool) {
     match a {
         Attribute::Integer {
             value,
@@ -461,7 +466,7 @@ pub(crate) fn write_attr_elided(out: &mut String, a: &Attribute) {
             bits,
             ty: Type::Float(FloatKind::F64),
         } => out.push_str(&format_float(*bits, FloatKind::F64)),
-        _ => write_attr_styled(out, a, true),
+        _ => write_attr_styled(out, a, modern),
     }
 }
 
@@ -471,7 +476,8 @@ pub(crate) fn write_attr(out: &mut String, a: &Attribute) {
 
 /// `modern`: spell what TFRT's MLIR and today's upstream print
 /// differently as upstream does (the generic form follows upstream, the
-/// custom form TFRT): array elements drop a default i64/f64 type.
+/// custom form TFRT). Array elements drop a default i64/f64 type in both
+/// (`[1, 2.5]`), as the MLIR of the reference's test suite prints them.
 fn write_attr_styled(out: &mut String, a: &Attribute, modern: bool) {
     match a {
         Attribute::Unit => out.push_str("unit"),
@@ -508,11 +514,7 @@ fn write_attr_styled(out: &mut String, a: &Attribute, modern: bool) {
                 if i > 0 {
                     out.push_str(", ");
                 }
-                if modern {
-                    write_attr_elided(out, item);
-                } else {
-                    write_attr_styled(out, item, false);
-                }
+                write_attr_elided_styled(out, item, modern);
             }
             out.push(']');
         }

@@ -289,11 +289,11 @@ func.func @k() {
         "tfrt.constant.f16 9.997559e-02",
         "tfrt.constant.bf16 1.500000e+00",
         "tfrt.constant.f32 0x7FC00000",
-        "tfrt_dht.create_uninitialized_tensor.f32.2 [3 : i64, 2 : i64]",
+        "tfrt_dht.create_uninitialized_tensor.f32.2 [3, 2]",
         "tfrt_dht.fill_tensor_with_constant.i32 %4, %0 0 : i32",
         "tfrt_dht.set_tensor_with_constant_values.f32 %4, %5 [1.000000e+00 : f32, 2.000000e+00 : f32]",
         "tfrt_dht.print_tensor %4, %6",
-        "ts.build_shape [1 : i64, 57 : i64]",
+        "ts.build_shape [1, 57]",
         "tfrt.print.f32 %6, %7 {extra = 1 : i32}",
     ] {
         let needle = needle
@@ -305,7 +305,7 @@ func.func @k() {
     for needle in [
         "tfrt.constant.i1 false",
         "tfrt.constant.f32 0x7FC00000",
-        "ts.build_shape [1 : i64, 57 : i64]",
+        "ts.build_shape [1, 57]",
         "{extra = 1 : i32}",
         "tfrt.constant.ui64 18446744073709551615",
         "tfrt.constant.f16 9.997559e-02",

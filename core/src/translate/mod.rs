@@ -13,9 +13,12 @@ mod to_bef;
 
 pub use attributes::{dtype_of, type_of};
 pub use from_bef::bef_to_mlir;
-pub use streams::{StreamOp, StreamOptions, Streams, analyze as analyze_streams};
-pub use to_bef::mlir_to_bef_model_on_two_threads;
+pub use streams::{
+    StreamInfoSummary, StreamOp, StreamOptions, StreamTree, Streams, analyze as analyze_streams,
+    analyze_tree as analyze_stream_tree,
+};
 pub use to_bef::{TranslateOptions, mlir_to_bef, mlir_to_bef_model};
+pub use to_bef::{function_streams, mlir_to_bef_model_on_two_threads};
 
 /// Attribute names the encoder leaves out of kernels. `_tfrt_cost` is the
 /// reference's cost annotation for the stream analysis; the other two carry

@@ -14,7 +14,7 @@
 //! arrays and set membership is hashed, so long dependency chains and
 //! values with many users cost no more than short ones.
 
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// One op of the block, as the analysis sees it.
 /// Borrows its operand lists, so that a caller can lay out the operands
@@ -112,6 +112,9 @@ impl Lists {
 #[derive(Default, Clone)]
 struct StreamInfo {
     cost: i64,
+    /// The node that starts the stream: its first op's parent, once that
+    /// parent is built (`ROOT` until then, and for the root's stream).
+    parent_op: Node,
     merged_into: Option<usize>,
     /// An ordered set (the reference uses a SetVector); membership is
     /// kept in `Analysis::dep_set`.
@@ -180,6 +183,98 @@ pub fn analyze_in(
         .map(|n| analysis.resolve(n) as u64)
         .collect();
     Streams { root, ops }
+}
+
+/// One stream of a [`StreamTree`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StreamInfoSummary {
+    /// The stream's id (as written into BEF).
+    pub id: u64,
+    /// The sum of the costs of its ops (and of the root's, 1, for the root
+    /// stream).
+    pub cost: i64,
+    /// The id of the stream it forks from; `None` for the root stream.
+    pub parent: Option<u64>,
+}
+
+/// The stream tree of a block, as the reference's `StreamAnalysis` reports
+/// it: each op's stream, and each stream's cost, parent and children.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StreamTree {
+    /// The stream ids, as `analyze` gives them.
+    pub ids: Streams,
+    /// Every stream, the root's first, then in the block order of their
+    /// first ops.
+    pub streams: Vec<StreamInfoSummary>,
+    /// The streams each node starts: `None` for the root (the function
+    /// entry), `Some(i)` for op `i` of the block; each list in block
+    /// order of the child streams' first ops. Nodes that start none are
+    /// left out.
+    pub children: FxHashMap<Option<usize>, Vec<u64>>,
+    /// Stream id → index in `streams`.
+    position: FxHashMap<u64, usize>,
+}
+
+impl StreamTree {
+    /// The stream of the root (`None`) or of op `op` of the block.
+    pub fn stream_of(&self, op: Option<usize>) -> Option<&StreamInfoSummary> {
+        let id = match op {
+            None => self.ids.root,
+            Some(i) => *self.ids.ops.get(i)?,
+        };
+        self.streams.get(*self.position.get(&id)?)
+    }
+
+    /// The streams that the root (`None`) or op `op` starts.
+    pub fn children_of(&self, op: Option<usize>) -> &[u64] {
+        self.children.get(&op).map_or(&[], Vec::as_slice)
+    }
+}
+
+/// `analyze`, also reporting each stream's cost, parent and children (what
+/// `--tfrt-print-stream` prints).
+pub fn analyze_tree(block: &[StreamOp<'_>], options: StreamOptions) -> StreamTree {
+    let mut scratch = Scratch::default();
+    let ids = analyze_in(block, options, &mut scratch);
+    let analysis = &scratch.0;
+    let mut position: FxHashMap<u64, usize> = FxHashMap::default();
+    let mut streams: Vec<StreamInfoSummary> = Vec::new();
+    let mut children: FxHashMap<Option<usize>, Vec<u64>> = FxHashMap::default();
+    position.insert(ids.root, 0);
+    streams.push(StreamInfoSummary {
+        id: ids.root,
+        cost: analysis.streams[ids.root as usize].cost,
+        parent: None,
+    });
+    let node_stream = |node: Node| match node {
+        ROOT => ids.root,
+        n => ids.ops[n - 1],
+    };
+    // In block order, as the reference finalizes: a stream is listed at its
+    // first op, and as a child of the node that starts it.
+    for &id in &ids.ops {
+        if position.contains_key(&id) {
+            continue;
+        }
+        let info = &analysis.streams[id as usize];
+        position.insert(id, streams.len());
+        streams.push(StreamInfoSummary {
+            id,
+            cost: info.cost,
+            parent: Some(node_stream(info.parent_op)),
+        });
+        let parent_op = match info.parent_op {
+            ROOT => None,
+            n => Some(n - 1),
+        };
+        children.entry(parent_op).or_default().push(id);
+    }
+    StreamTree {
+        ids,
+        streams,
+        children,
+        position,
+    }
 }
 
 impl Analysis {
@@ -394,6 +489,7 @@ impl Analysis {
             let mut max_stream = None;
             for i in 0..users {
                 let stream = self.stream[self.scheduled_users.get(node, i)];
+                self.streams[stream].parent_op = node;
                 let cost = self.streams[stream].cost;
                 if joinable(upper, cost, max_cost) {
                     max_cost = cost;
@@ -402,7 +498,10 @@ impl Analysis {
             }
             match max_stream {
                 None => self.new_stream(node),
-                Some(stream) => self.assign(node, stream),
+                Some(stream) => {
+                    self.streams[stream].parent_op = ROOT;
+                    self.assign(node, stream);
+                }
             }
             return;
         }
@@ -416,6 +515,8 @@ impl Analysis {
                 stream != NONE,
                 "users come later in the block and are built first"
             );
+            // The node starts each child stream, unless it joins it below.
+            self.streams[stream].parent_op = node;
             children.push(stream);
         }
         if self.options.merge_inter_dependent_streams && children.len() > 1 {
@@ -451,6 +552,9 @@ impl Analysis {
         match max_stream {
             None => self.new_stream(node),
             Some(stream) => {
+                // The stream's first op is now this node, whose own parent
+                // is not built yet.
+                self.streams[stream].parent_op = ROOT;
                 self.assign(node, stream);
                 if let Some(cheap) = merged
                     && self.streams[cheap].cost < threshold
@@ -721,6 +825,34 @@ mod tests {
             operand_is_chain: &NO_CHAINS[..operands.len()],
             cost,
         }
+    }
+
+    #[test]
+    fn the_tree_lists_costs_parents_and_children() {
+        // Three independent constants of cost 10 (the threshold) returned
+        // together: the entry continues in the first; the other two fork
+        // from the entry, listed in block order.
+        let block = [
+            op(&[], 10),
+            op(&[], 10),
+            op(&[], 10),
+            op(&[Some(0), Some(1), Some(2)], 1),
+        ];
+        let options = StreamOptions {
+            cost_threshold: 10,
+            ..StreamOptions::default()
+        };
+        let tree = analyze_tree(&block, options);
+        assert_eq!(tree.ids, analyze(&block, options));
+        let root = tree.stream_of(None).unwrap();
+        assert_eq!((root.id, root.cost, root.parent), (0, 12, None));
+        assert_eq!(tree.children_of(None), [2, 1]);
+        let second = tree.stream_of(Some(1)).unwrap();
+        assert_eq!((second.id, second.cost, second.parent), (2, 10, Some(0)));
+        assert_eq!(tree.stream_of(Some(2)).unwrap().id, 1);
+        assert_eq!(tree.stream_of(Some(3)).unwrap().id, 0);
+        assert!(tree.children_of(Some(0)).is_empty());
+        assert!(tree.stream_of(Some(9)).is_none());
     }
 
     #[test]

@@ -1093,7 +1093,12 @@ fn stream_options(module: &Module, owner: &Op) -> StreamOptions {
     };
     let mut options = StreamOptions::default();
     if let Some(value) = lookup("tfrt.cost_threshold").and_then(Attribute::as_integer) {
-        options.cost_threshold = (value as i64).max(1);
+        // 0 asks for a threshold derived from the block (`auto_threshold`).
+        options.cost_threshold = if value == 0 {
+            AUTO_COST_THRESHOLD
+        } else {
+            (value as i64).max(1)
+        };
     }
     if let Some(value) = lookup("tfrt.upper_cost_threshold").and_then(Attribute::as_integer) {
         options.upper_cost_threshold = value as i64;
@@ -1367,6 +1372,34 @@ fn make_room_for_users(words: &mut Vec<u32>, users: &mut [u32], results: Range<u
     words.resize(end as usize, 0);
 }
 
+/// `StreamOptions::cost_threshold` before `auto_threshold` replaces it:
+/// `tfrt.cost_threshold = 0`.
+const AUTO_COST_THRESHOLD: i64 = 0;
+
+/// The threshold a block with `tfrt.cost_threshold = 0` gets: the average
+/// cost of its ops that state one (`_tfrt_cost`), at least 1 (1, which
+/// merges nothing, when none does). The reference's own test of this
+/// setting (a chain and four independent ops of cost 4 beside one of cost
+/// 100) needs a threshold between 13 and 16 to give the stream tree it
+/// expects; the average of the stated costs, 13, is the rule assumed.
+fn auto_threshold(block: &Block) -> i64 {
+    let (mut sum, mut count) = (0i64, 0i64);
+    for op in &block.ops {
+        if op.name == RETURN_OP || op.name == "tfrt.merge.chains" {
+            continue;
+        }
+        if let Some(cost) = op
+            .attribute(super::COST_ATTRIBUTE)
+            .and_then(Attribute::as_integer)
+            .filter(|c| *c > 0)
+        {
+            sum = sum.saturating_add(i64::try_from(cost).unwrap_or(i64::MAX));
+            count += 1;
+        }
+    }
+    if count == 0 { 1 } else { (sum / count).max(1) }
+}
+
 /// Runs the stream analysis over `block`; `producer` gives the index of
 /// the op defining an operand (`None` for block arguments).
 pub(super) fn analyze_block(
@@ -1376,6 +1409,46 @@ pub(super) fn analyze_block(
     scratch: &mut streams::Scratch,
     producer: impl Fn(&ValueId) -> Option<usize>,
 ) -> streams::Streams {
+    with_stream_ops(module, block, options, producer, |input, options| {
+        streams::analyze_in(input, options, scratch)
+    })
+}
+
+/// The stream tree of a function's body (its entry block), with the
+/// options and op costs the translator uses: what the reference's
+/// `--tfrt-print-stream` reports. `None` when `func` has no body.
+pub fn function_streams(module: &Module, func: &Op) -> Option<streams::StreamTree> {
+    let block = func.regions.first()?.blocks.first()?;
+    let options = stream_options(module, func);
+    let mut defined_by: rustc_hash::FxHashMap<ValueId, usize> = rustc_hash::FxHashMap::default();
+    for (i, op) in block.ops.iter().enumerate() {
+        for &result in &op.results {
+            defined_by.insert(result, i);
+        }
+    }
+    Some(with_stream_ops(
+        module,
+        block,
+        options,
+        |v| defined_by.get(v).copied(),
+        streams::analyze_tree,
+    ))
+}
+
+/// Lays the ops of `block` out as the stream analysis reads them and
+/// hands them to `analyze`, with the options in effect (an automatic
+/// threshold replaced by its value).
+fn with_stream_ops<T>(
+    module: &Module,
+    block: &Block,
+    options: StreamOptions,
+    producer: impl Fn(&ValueId) -> Option<usize>,
+    analyze: impl FnOnce(&[StreamOp<'_>], StreamOptions) -> T,
+) -> T {
+    let mut options = options;
+    if options.cost_threshold == AUTO_COST_THRESHOLD {
+        options.cost_threshold = auto_threshold(block);
+    }
     let chain = Type::chain();
     // One pass with the exact size reserved (a flattening iterator would
     // collect growing from nothing).
@@ -1401,7 +1474,7 @@ pub(super) fn analyze_block(
             }
         })
         .collect();
-    streams::analyze_in(&input, options, scratch)
+    analyze(&input, options)
 }
 
 /// `GetOperationCost`: returns and chain merges are cheap; an op with a

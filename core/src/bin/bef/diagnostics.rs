@@ -1,7 +1,8 @@
-//! `--verify-diagnostics`: errors a program produces are matched against
-//! the `// expected-error {{...}}` annotations of its source, as MLIR's
-//! verifier does: same line, the expected text a substring of the message,
-//! each annotation used once. Matched errors are not printed.
+//! `--verify-diagnostics`: diagnostics a program produces are matched
+//! against the `// expected-error {{...}}` (`expected-remark`, ...)
+//! annotations of its source, as MLIR's verifier does: same line, same
+//! severity, the expected text a substring of the message, each annotation
+//! used once. Matched diagnostics are not printed.
 
 use bef::ir::Diagnostic;
 use bef::text::ExpectedDiagnostic;
@@ -37,15 +38,19 @@ pub fn check(
             .map(|(_, line, _)| line);
         let matched = line.and_then(|line| {
             expected.iter().enumerate().position(|(i, e)| {
-                !used[i] && e.line == line && diagnostic.message.contains(&e.message)
+                !used[i]
+                    && e.line == line
+                    && e.severity == diagnostic.severity
+                    && diagnostic.message.contains(&e.message)
             })
         });
         match matched {
             Some(i) => used[i] = true,
             None => {
+                // Reported as an error whatever its severity: it fails the check.
                 let unexpected = Diagnostic::new(
                     diagnostic.location.clone(),
-                    format!("unexpected error: {}", diagnostic.message),
+                    format!("unexpected {}: {}", diagnostic.severity, diagnostic.message),
                 );
                 problems.push(render(&unexpected));
             }
@@ -53,8 +58,8 @@ pub fn check(
     }
     for (e, _) in expected.iter().zip(&used).filter(|(_, used)| !**used) {
         problems.push(format!(
-            "{file}:{}: error: expected error \"{}\" was not produced",
-            e.line, e.message
+            "{file}:{}: error: expected {} \"{}\" was not produced",
+            e.line, e.severity, e.message
         ));
     }
     Check { problems }
@@ -63,7 +68,7 @@ pub fn check(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use bef::ir::Location;
+    use bef::ir::{Location, Severity};
 
     fn at(line: u32, message: &str) -> Diagnostic {
         Diagnostic::new(Location::file_line_col("f.mlir", line, 3), message)
@@ -73,6 +78,7 @@ mod tests {
         ExpectedDiagnostic {
             line,
             message: message.into(),
+            severity: Severity::Error,
         }
     }
 
@@ -96,6 +102,30 @@ mod tests {
             [
                 "f.mlir:5:3: error: unexpected error: boom",
                 "f.mlir:4: error: expected error \"boom\" was not produced"
+            ]
+        );
+    }
+
+    #[test]
+    fn severities_must_agree() {
+        let remark = Diagnostic::remark(Location::file_line_col("f.mlir", 2, 1), "stream id: 0");
+        let expected = [ExpectedDiagnostic {
+            severity: Severity::Remark,
+            ..expect(2, "stream id")
+        }];
+        assert!(
+            check("f.mlir", std::slice::from_ref(&remark), &expected, |d| d
+                .to_string())
+            .passed()
+        );
+        let result = check("f.mlir", &[remark], &[expect(2, "stream id")], |d| {
+            d.to_string()
+        });
+        assert_eq!(
+            result.problems,
+            [
+                "f.mlir:2:1: error: unexpected remark: stream id: 0",
+                "f.mlir:2: error: expected error \"stream id\" was not produced"
             ]
         );
     }

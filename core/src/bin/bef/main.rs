@@ -10,6 +10,7 @@ mod dump;
 mod failure;
 mod global_alloc;
 mod input;
+mod opt;
 mod run;
 mod source_lines;
 mod translate;
@@ -90,6 +91,12 @@ Examples:
   bef run --work-queue mstd:4 --host-allocator leak_check_allocator program.bef
   bef translate program.mlir | bef run -")]
     Run(RunArgs),
+    /// Parse, verify and print a host program, running passes on the way
+    ///
+    /// The passes (`--inline`, `--canonicalize`, `--tfrt-print-stream`) run
+    /// in the order given. The reference's `tfrt_opt` options are accepted
+    /// too, also with a single dash.
+    Opt(opt::OptArgs),
     /// List the contents of a BEF or MLIR bytecode file
     ///
     /// Lists the header, sections, strings, kernels, types, functions
@@ -263,6 +270,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             bef::kernels::register_all(&mut registry);
             run::run(&args, &registry)
         }
+        Command::Opt(args) => opt::run(&args),
         Command::Dump(args) => dump_command(args, out()),
         Command::Verify(args) => verify_command(args, out()),
     }
@@ -273,6 +281,7 @@ fn main() -> ExitCode {
     let reference_options: Vec<&str> = translate::REFERENCE_LONG_OPTIONS
         .iter()
         .chain(run::REFERENCE_LONG_OPTIONS)
+        .chain(opt::REFERENCE_LONG_OPTIONS)
         .copied()
         .collect();
     let args = normalize_single_dash(std::env::args_os(), &reference_options);
