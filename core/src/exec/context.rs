@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use super::observer::{ExecutionId, Observer};
+use super::observer::{Caller, ExecutionId, Observer};
 use crate::runtime::{AsyncValue, Diagnostic, HostContext};
 
 /// Named objects that live as long as one request (for the runner: one
@@ -41,6 +41,9 @@ pub struct ExecutionContext {
     host: Arc<HostContext>,
     resources: Arc<ResourceContext>,
     observer: Option<Arc<dyn Observer>>,
+    /// The kernel this context was handed to, when observed: functions run
+    /// with it (or a clone kept in a continuation) name it as their caller.
+    caller: Option<Caller>,
 }
 
 impl std::fmt::Debug for ExecutionContext {
@@ -48,6 +51,7 @@ impl std::fmt::Debug for ExecutionContext {
         f.debug_struct("ExecutionContext")
             .field("host", &self.host)
             .field("observed", &self.observer.is_some())
+            .field("caller", &self.caller)
             .finish()
     }
 }
@@ -61,6 +65,7 @@ impl ExecutionContext {
             host,
             resources: Arc::default(),
             observer: None,
+            caller: None,
         }
     }
 
@@ -69,9 +74,28 @@ impl ExecutionContext {
         &self.resources
     }
 
+    /// Attaches `observer`: every function run with this context (or one
+    /// derived from it by the kernels it runs) reports its events to it.
     pub fn with_observer(mut self, observer: Arc<dyn Observer>) -> Self {
         self.observer = Some(observer);
         self
+    }
+
+    /// The kernel this context was handed to, when an observer is attached
+    /// (`None` for the context the host made, and always without an
+    /// observer): functions run with it report it as their caller.
+    #[inline]
+    pub fn caller(&self) -> Option<Caller> {
+        self.caller
+    }
+
+    /// This context as handed to kernel `caller` (observed executions
+    /// only: unobserved ones have no caller to report).
+    pub(crate) fn called_from(&self, caller: Caller) -> ExecutionContext {
+        ExecutionContext {
+            caller: Some(caller),
+            ..self.clone()
+        }
     }
 
     #[inline]
