@@ -8,6 +8,10 @@
 //!                                            ▼
 //!                 executor (async dataflow) / sync interpreter / native function
 //! ```
+//!
+//! [`Runner`] wraps the whole path for tools: open a file by its magic
+//! bytes, choose the work queue and allocator, run functions with or without
+//! an [`Observer`], await, quiesce and report leaks.
 
 mod adapters;
 pub mod arbitrary_program;
@@ -20,6 +24,7 @@ mod function;
 mod observer;
 mod program;
 mod registry;
+mod runner;
 mod sync_interpreter;
 mod tables;
 #[cfg(test)]
@@ -37,6 +42,10 @@ pub use function::Function;
 pub use observer::{Caller, ExecEvent, ExecutionId, Observer};
 pub use program::{FunctionInfo, Program};
 pub use registry::{KernelFn, KernelImpl, KernelRegistry, NativeFn};
+pub use runner::{
+    AllocationLeak, AllocatorKind, AsyncValueLeak, Call, Finished, Input, InputFormat, LeakReport,
+    OpenError, ResultValue, Runner, RunnerBuilder, RunnerError,
+};
 pub use tables::{FunctionTables, KernelInfo};
 
 /// Hooks for the loom models of `core/tests/loom.rs`: the executor's real
