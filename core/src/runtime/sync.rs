@@ -1,10 +1,11 @@
 //! Synchronization shim: std atomics and cells in normal builds, their
 //! `loom` model-checked counterparts under `cfg(loom)` (as tokio's
 //! `src/loom/`), plus loom's leak-checked raw allocation for AsyncValue
-//! blocks (normal builds use `async_value/block.rs`). Every lock-free structure of the runtime imports
-//! its primitives from here, never from `std` directly, so that
-//! `RUSTFLAGS="--cfg loom" cargo test --release --test loom` checks the real
-//! code rather than a copy.
+//! blocks (normal builds use `async_value/block.rs`). Every lock-free
+//! structure of the runtime, and the executor's counters
+//! (`exec/executor.rs`), imports its primitives from here, never from `std`
+//! directly, so that `RUSTFLAGS="--cfg loom" cargo test --release --test
+//! loom` checks the real code rather than a copy.
 
 #[cfg(not(loom))]
 mod imp {
