@@ -648,29 +648,7 @@ impl Execution {
             if !queue.exclusive {
                 queue.exclusive = self.exclusive();
             }
-            if OBSERVED {
-                // The kernel gets a context naming it as the caller of the
-                // functions it runs; the reused frame keeps the execution's.
-                let kernel_ctx = self.ctx.called_from(Caller {
-                    execution: self.id,
-                    kernel: id,
-                });
-                // SAFETY: as for `frame` above: `run_kernel` writes the
-                // kernel's argument handles before handing the frame over.
-                let mut kernel_frame = unsafe {
-                    KernelFrame::over_buffers(
-                        args,
-                        results,
-                        &self.program,
-                        &kernel_ctx,
-                        tables,
-                        tables.kernel(0),
-                    )
-                };
-                self.run_kernel::<true>(view, id, &mut kernel_frame, args, &mut queue);
-            } else {
-                self.run_kernel::<false>(view, id, &mut frame, args, &mut queue);
-            }
+            self.run_kernel::<OBSERVED>(view, id, &mut frame, args, &mut queue);
         }
     }
 
@@ -826,6 +804,7 @@ impl Execution {
             None
         };
         match &skip {
+            None if OBSERVED => self.invoke_observed(id, info, frame),
             None => info.invoke(frame),
             Some(e) => {
                 for slot in frame.result_slots() {
@@ -879,6 +858,19 @@ impl Execution {
                 self.publish::<OBSERVED>(view, value, id, n, output, queue);
             }
         }
+    }
+
+    /// Invokes kernel `id` of an observed execution with a context of its
+    /// own, naming it as the caller of the functions it runs (the reused
+    /// frame keeps the execution's context). Out of line, so that the
+    /// unobserved loop is compiled as before observers knew callers.
+    #[inline(never)]
+    fn invoke_observed(&self, id: u32, info: &KernelInfo, frame: &KernelFrame<'_>) {
+        let kernel_ctx = self.ctx.called_from(Caller {
+            execution: self.id,
+            kernel: id,
+        });
+        info.invoke(&frame.with_context(&kernel_ctx));
     }
 
     /// Result `n` of kernel `info`, as the kernel set it.
