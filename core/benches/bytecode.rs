@@ -1,4 +1,4 @@
-//! MLIR bytecode read and write on the shared `large.v6.mlirbc` (67,600
+//! MLIR bytecode read and write on the upstream vector `large.v6.mlirbc` (67,600
 //! ops, 1.25 MB) and its location-free twin, to compare with upstream
 //! MLIR's figures in the spec (read 72-84 ms, write 54-60 ms; without
 //! locations 52 ms and 31 ms).
@@ -13,19 +13,22 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 use bef::bytecode::{WriteOptions, read_aligned, write};
 
+#[path = "../src/bin/bef/global_alloc.rs"]
+mod global_alloc;
+
 /// The allocator of the `bef` binary, so the figures are the product's.
 #[global_allocator]
-static GLOBAL: bef::global_alloc::MiMalloc = bef::global_alloc::MiMalloc;
+static GLOBAL: global_alloc::MiMalloc = global_alloc::MiMalloc;
 
 fn vector(name: &str) -> Vec<u8> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/spec/vectors/mlir-bytecode")
+        .join("../corpus/vectors/mlir-bytecode")
         .join(name);
     std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 fn bench(c: &mut Criterion) {
-    bef::global_alloc::keep_freed_memory();
+    global_alloc::keep_freed_memory();
     for name in ["large.v6.mlirbc", "large_noloc.v6.mlirbc"] {
         let bytes = vector(name);
         let module = read_aligned(&bytes).expect("vector reads");

@@ -25,9 +25,12 @@ use bef::runtime::{AsyncValue, HostContext};
 use bef::translate::{TranslateOptions, mlir_to_bef};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 
+#[path = "../src/bin/bef/global_alloc.rs"]
+mod global_alloc;
+
 /// The allocator of the `bef` binary, so the figures are the product's.
 #[global_allocator]
-static GLOBAL: bef::global_alloc::MiMalloc = bef::global_alloc::MiMalloc;
+static GLOBAL: global_alloc::MiMalloc = global_alloc::MiMalloc;
 
 const CHAIN_LENGTH: usize = 10_000;
 const INDEPENDENT_KERNELS: usize = 10_000;
@@ -100,7 +103,7 @@ fn run_once(f: &Function, ctx: &ExecutionContext, arg: &AsyncValue) -> AsyncValu
 }
 
 fn serial_chain(c: &mut Criterion) {
-    bef::global_alloc::keep_freed_memory();
+    global_alloc::keep_freed_memory();
     let registry = registry();
     let program = load(&chain_source(), &registry);
     let f = Function::new(program.clone(), program.function_named("chain").unwrap());
@@ -152,7 +155,7 @@ async fn tokio_chain(start: i32) -> i32 {
 }
 
 fn independent_compute(c: &mut Criterion) {
-    bef::global_alloc::keep_freed_memory();
+    global_alloc::keep_freed_memory();
     let registry = registry();
     let program = load(&independent_source(), &registry);
     let f = Function::new(program.clone(), program.function_named("fan").unwrap());

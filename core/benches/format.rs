@@ -12,9 +12,12 @@ use bef::format::{
 };
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
+#[path = "../src/bin/bef/global_alloc.rs"]
+mod global_alloc;
+
 /// The allocator of the `bef` binary, so the figures are the product's.
 #[global_allocator]
-static GLOBAL: bef::global_alloc::MiMalloc = bef::global_alloc::MiMalloc;
+static GLOBAL: global_alloc::MiMalloc = global_alloc::MiMalloc;
 
 /// `functions` functions, each a chain of `kernels` `tfrt.add.i32` with a
 /// constant attribute and a source location (about 52 bytes per kernel).
@@ -80,7 +83,7 @@ fn sum_bytes(bytes: &[u8]) -> u64 {
 }
 
 fn benches(c: &mut Criterion) {
-    bef::global_alloc::keep_freed_memory();
+    global_alloc::keep_freed_memory();
     const FUNCTIONS: usize = 10_000;
     let small = BefBuffer::copy_from(&encode(&synthetic_module(FUNCTIONS, 1)).unwrap());
     let large = BefBuffer::copy_from(&encode(&synthetic_module(FUNCTIONS, 190)).unwrap());

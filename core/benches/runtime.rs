@@ -24,7 +24,7 @@ use bef::runtime::{AsyncValueRef, ConcurrentWorkQueue, Task, create_work_queue};
 use criterion::{Criterion, criterion_group, criterion_main};
 
 fn available_value(c: &mut Criterion) {
-    bef::global_alloc::keep_freed_memory();
+    global_alloc::keep_freed_memory();
     let mut g = c.benchmark_group("available_value");
     g.bench_function("async_value_make_read_drop", |b| {
         b.iter(|| {
@@ -158,7 +158,7 @@ impl Wake for CountingWaker {
 }
 
 fn cross_thread_set(c: &mut Criterion) {
-    bef::global_alloc::keep_freed_memory();
+    global_alloc::keep_freed_memory();
     let mut g = c.benchmark_group("cross_thread_set");
     g.throughput(criterion::Throughput::Elements(1));
     {
@@ -263,9 +263,12 @@ fn cross_thread_set(c: &mut Criterion) {
 
 use std::future::Future;
 
+#[path = "../src/bin/bef/global_alloc.rs"]
+mod global_alloc;
+
 /// The allocator of the `bef` binary, so the figures are the product's.
 #[global_allocator]
-static GLOBAL: bef::global_alloc::MiMalloc = bef::global_alloc::MiMalloc;
+static GLOBAL: global_alloc::MiMalloc = global_alloc::MiMalloc;
 
 const TASKS: usize = 1_000_000;
 

@@ -6,9 +6,12 @@ use std::fmt::Write;
 use bef::text::{PrintOptions, parse_module, print_module};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
+#[path = "../src/bin/bef/global_alloc.rs"]
+mod global_alloc;
+
 /// The allocator of the `bef` binary, so the figures are the product's.
 #[global_allocator]
-static GLOBAL: bef::global_alloc::MiMalloc = bef::global_alloc::MiMalloc;
+static GLOBAL: global_alloc::MiMalloc = global_alloc::MiMalloc;
 
 /// A host program of about `target` bytes.
 pub fn generate_program(target: usize) -> String {
@@ -39,7 +42,7 @@ pub fn generate_program(target: usize) -> String {
 }
 
 fn bench(c: &mut Criterion) {
-    bef::global_alloc::keep_freed_memory();
+    global_alloc::keep_freed_memory();
     let size: usize = std::env::var("TEXT_BENCH_MB")
         .ok()
         .and_then(|s| s.parse().ok())

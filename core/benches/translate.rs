@@ -15,12 +15,15 @@ use bef::translate::{TranslateOptions, mlir_to_bef};
 mod program;
 use program::generate;
 
+#[path = "../src/bin/bef/global_alloc.rs"]
+mod global_alloc;
+
 /// The allocator of the `bef` binary, so the figures are the product's.
 #[global_allocator]
-static GLOBAL: bef::global_alloc::MiMalloc = bef::global_alloc::MiMalloc;
+static GLOBAL: global_alloc::MiMalloc = global_alloc::MiMalloc;
 
 fn text_to_bef(c: &mut Criterion) {
-    bef::global_alloc::keep_freed_memory();
+    global_alloc::keep_freed_memory();
     let text = generate(50 << 20);
     let mut g = c.benchmark_group("translate_50MB");
     g.sample_size(10);

@@ -8,12 +8,15 @@
 
 use bef::bytecode::{WriteOptions, read_aligned, write};
 
+#[path = "../src/bin/bef/global_alloc.rs"]
+mod global_alloc;
+
 /// The allocator of the `bef` binary, so the counts are the product's.
 #[global_allocator]
-static GLOBAL: bef::global_alloc::MiMalloc = bef::global_alloc::MiMalloc;
+static GLOBAL: global_alloc::MiMalloc = global_alloc::MiMalloc;
 
 fn main() -> Result<(), String> {
-    bef::global_alloc::keep_freed_memory();
+    global_alloc::keep_freed_memory();
     let args: Vec<String> = std::env::args().collect();
     let [_, file, what, n] = args.as_slice() else {
         return Err("usage: bytecode_profile FILE read|write N".into());

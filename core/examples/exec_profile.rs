@@ -14,13 +14,16 @@ use bef::format::BefBuffer;
 use bef::runtime::{AsyncValue, HostContext};
 use bef::translate::{TranslateOptions, mlir_to_bef};
 
+#[path = "../src/bin/bef/global_alloc.rs"]
+mod global_alloc;
+
 #[global_allocator]
-static GLOBAL: bef::global_alloc::MiMalloc = bef::global_alloc::MiMalloc;
+static GLOBAL: global_alloc::MiMalloc = global_alloc::MiMalloc;
 
 const CHAIN_LENGTH: usize = 10_000;
 
 fn main() {
-    bef::global_alloc::keep_freed_memory();
+    global_alloc::keep_freed_memory();
     let runs: usize = std::env::args()
         .nth(1)
         .and_then(|s| s.parse().ok())

@@ -15,12 +15,15 @@ use bef::translate::{TranslateOptions, mlir_to_bef};
 mod program;
 use program::generate;
 
+#[path = "../src/bin/bef/global_alloc.rs"]
+mod global_alloc;
+
 /// The allocator of the `bef` binary, so the counts are the product's.
 #[global_allocator]
-static GLOBAL: bef::global_alloc::MiMalloc = bef::global_alloc::MiMalloc;
+static GLOBAL: global_alloc::MiMalloc = global_alloc::MiMalloc;
 
 fn main() {
-    bef::global_alloc::keep_freed_memory();
+    global_alloc::keep_freed_memory();
     let arg = |n: usize| std::env::args().nth(n);
     let mb: usize = arg(1).and_then(|s| s.parse().ok()).unwrap_or(5);
     let runs: usize = arg(3).and_then(|s| s.parse().ok()).unwrap_or(1);

@@ -1,21 +1,30 @@
 //! `bef`: the TFRT Binary Executable Format and host runtime.
 //!
-//! Module map (see `../shared/DESIGN.md`): `format` owns BEF bytes,
-//! `ir` is the host-program IR, `text` its MLIR syntax, `translate` moves
-//! programs between IR and BEF, `runtime` owns AsyncValue, work queues,
-//! allocators and the host context, `cli` the command front ends.
+//! Modules, bottom to top (dependencies point downwards only):
+//! - [`mod@format`]: BEF bytes — zero-copy reading, the encoder, attribute and
+//!   location codecs, the structural verifier.
+//! - [`ir`]: the in-memory host-program IR shared by every translator.
+//! - [`text`]: MLIR text — lexer, parser (generic and custom op forms),
+//!   printer, diagnostics.
+//! - [`bytecode`]: the MLIR bytecode reader and writer, every version.
+//! - [`translate`]: IR → BEF and BEF → IR.
+//! - [`runtime`]: AsyncValue, work queues, host allocators, the host
+//!   context.
+//! - [`exec`]: kernel registry, program loading, the BEF executor and sync
+//!   interpreter, observer events.
+//! - [`kernels`]: the standard kernel library.
+//!
+//! The `bef` command (feature `cli`, on by default) lives in
+//! `src/bin/bef/`; the random-program generators used by property tests and
+//! fuzzing are behind the `arbitrary` feature.
 
 pub mod bytecode;
-pub mod cli;
-#[cfg(test)]
-mod corpus_chunks;
-pub mod dump;
 pub mod exec;
 pub mod format;
-pub mod fuzz_targets;
-pub mod global_alloc;
 pub mod ir;
 pub mod kernels;
 pub mod runtime;
+#[cfg(test)]
+mod test_corpus;
 pub mod text;
 pub mod translate;

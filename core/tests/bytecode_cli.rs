@@ -2,53 +2,28 @@
 //! text → bytecode (version, producer, warnings), bytecode → BEF, and
 //! errors for malformed bytecode and bad options.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
 
 use bef::bytecode::{self, Structure};
 use bef::ir::Module;
 use bef::text::{PrintOptions, parse_module, print_module};
 
-/// Runs `bef` from the repository root; stdout is a pipe, so binary
-/// output is allowed.
-fn bef(args: &[&str], stdin: Option<&[u8]>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_bef"))
-        .args(args)
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut input = child.stdin.take().unwrap();
-    // The command may exit before reading its input (bad options).
-    let _ = input.write_all(stdin.unwrap_or_default());
-    drop(input);
-    child.wait_with_output().unwrap()
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use common::{bef, text};
 
 /// Relative to the repository root (the commands' working directory).
-const VECTORS: &str = "../shared/spec/vectors/mlir-bytecode";
+const VECTORS: &str = "corpus/vectors/mlir-bytecode";
 
 fn vector(name: &str) -> String {
     format!("{VECTORS}/{name}")
 }
 
 fn read_vector(name: &str) -> Vec<u8> {
-    std::fs::read(format!(
-        "{}/../{}",
-        env!("CARGO_MANIFEST_DIR"),
-        vector(name)
-    ))
-    .unwrap()
+    common::read_corpus(&format!("vectors/mlir-bytecode/{name}"))
 }
 
 fn repo_file(path: &str) -> Vec<u8> {
-    std::fs::read(format!("{}/../{path}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+    let path = common::repo_root().join(path);
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 /// The IR alone, in the form the reader gives it (inherent attributes of

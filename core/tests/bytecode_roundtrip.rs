@@ -2,10 +2,11 @@
 //! - every `corpus/mlir/*.mlir` program survives text → bytecode → text
 //!   (same IR: read back, and printed and parsed again) at every version,
 //!   and text → bytecode → BEF gives the bytes text → BEF gives;
-//! - every shared vector read at its version N and written at each M in
+//! - every upstream vector read at its version N and written at each M in
 //!   0..=6 reads back to the same IR, unless the writer warned that M
 //!   cannot express the module;
-//! - (property) arbitrary IR written at every version reads back equal.
+
+mod common;
 
 use std::path::{Path, PathBuf};
 
@@ -13,7 +14,6 @@ use bef::bytecode::{self, MAX_VERSION, WriteOptions};
 use bef::ir::Module;
 use bef::text::{PrintOptions, parse_module, print_module, render_diagnostic};
 use bef::translate::{TranslateOptions, mlir_to_bef};
-use proptest::prelude::*;
 
 fn files_with_extension(dir: &Path, ext: &str) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
@@ -25,11 +25,9 @@ fn files_with_extension(dir: &Path, ext: &str) -> Vec<PathBuf> {
     files
 }
 
-/// The IR alone, in the form the reader gives it at `version` (see
-/// `fuzz_targets::bytecode_ir`: no origin, inherent attributes in the
-/// properties, i1 integers as booleans, no use-list orders before 3).
+/// The IR alone, in the form the reader gives it at `version`.
 fn ir(m: Module, version: u64) -> Module {
-    bef::fuzz_targets::bytecode_ir(m, version)
+    bytecode::ir_as_read(m, version)
 }
 
 fn write(m: &Module, version: u64) -> bytecode::Written {
@@ -45,7 +43,7 @@ fn write(m: &Module, version: u64) -> bytecode::Written {
 
 #[test]
 fn corpus_programs_survive_bytecode() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/mlir");
+    let dir = common::corpus_path("mlir");
     let programs = files_with_extension(&dir, "mlir");
     assert!(programs.len() >= 40, "only {} programs", programs.len());
     let options = PrintOptions {
@@ -97,7 +95,7 @@ fn corpus_programs_survive_bytecode() {
 
 #[test]
 fn vectors_survive_every_version() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/spec/vectors/mlir-bytecode");
+    let dir = common::corpus_path("vectors/mlir-bytecode");
     let files = files_with_extension(&dir, "mlirbc");
     assert!(files.len() >= 50, "only {} vectors", files.len());
     let mut failures = Vec::new();
@@ -139,17 +137,6 @@ fn vectors_survive_every_version() {
     assert!(checked > 300, "only {checked} pairs checked");
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
-
-    /// The fuzz body asserts write → read equality at versions 0-6; here
-    /// proptest shrinks the generator input of any failure.
-    #[test]
-    fn arbitrary_ir_survives_every_version(bytes in proptest::collection::vec(any::<u8>(), 0..4096)) {
-        bef::fuzz_targets::mlirbc_roundtrip(&bytes);
-    }
-}
-
 /// Fuzz finding (`mlirbc_read`): `builtin` resources declared without data
 /// (`size 0` entries) did not survive read → write → read. Upstream
 /// writes the blobs of the referenced resources first and the data-less
@@ -161,7 +148,7 @@ proptest! {
 #[test]
 fn data_less_builtin_resources_survive_write_read() {
     use bef::ir::{ResourceOwner, ResourceValue};
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/fuzz/mlirbc_read");
+    let dir = common::corpus_path("fuzz/mlirbc_read");
     let seed = std::fs::read(dir.join("declared_resources.v6.mlirbc")).unwrap();
     let module = bytecode::read_aligned(&seed).unwrap();
     let builtin = module
@@ -180,7 +167,6 @@ fn data_less_builtin_resources_survive_write_read() {
     let written = write(&module, 6);
     assert!(written.warnings.is_empty(), "{:?}", written.warnings);
     assert_eq!(written.bytes, seed);
-    bef::fuzz_targets::mlirbc_read(&seed);
     let dup = std::fs::read(dir.join("duplicate_resource_keys.mlirbc")).unwrap();
     let dup = bytecode::read_aligned(&dup).unwrap();
     let keys: Vec<&str> = dup.resources[0]
@@ -216,7 +202,6 @@ fn data_less_builtin_resources_survive_write_read() {
                 ir(back, version) == ir(m.clone(), version),
                 "mask {mask:b} v{version}: IR differs"
             );
-            bef::fuzz_targets::mlirbc_read(&written.bytes);
         }
     }
 }

@@ -1,7 +1,9 @@
-//! The shared MLIR bytecode vectors (`../shared/spec/vectors/mlir-bytecode`):
+//! The upstream MLIR bytecode vectors (`corpus/vectors/mlir-bytecode`):
 //! read → print generic with locations matches `NAME.generic.mlir` (value
 //! names compared up to renaming), read → write at the same version gives
 //! the same bytes, and every malformed file in `invalid/` gives an error.
+
+mod common;
 
 use std::path::{Path, PathBuf};
 
@@ -9,7 +11,7 @@ use bef::bytecode::{self, WriteOptions};
 use bef::text::{PrintOptions, print_module};
 
 fn vectors_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/spec/vectors/mlir-bytecode")
+    common::corpus_path("vectors/mlir-bytecode")
 }
 
 fn bytecode_files() -> Vec<PathBuf> {
@@ -202,8 +204,7 @@ fn invalid_files_give_located_errors() {
 /// refuses such a name where it stands (found by `mlirbc_read`).
 #[test]
 fn dialect_names_with_a_dot_are_refused() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../corpus/fuzz/mlirbc_read/dialect_name_with_dot.mlirbc");
+    let path = common::corpus_path("fuzz/mlirbc_read/dialect_name_with_dot.mlirbc");
     let bytes = std::fs::read(&path).unwrap();
     let err = bytecode::read_aligned(&bytes).expect_err("refused");
     assert!(

@@ -1,26 +1,8 @@
 //! The `bef` binary end to end: exit codes, error format, output modes.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn bef(args: &[&str], stdin: Option<&[u8]>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_bef"))
-        .args(args)
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut input = child.stdin.take().unwrap();
-    input.write_all(stdin.unwrap_or_default()).unwrap();
-    drop(input);
-    child.wait_with_output().unwrap()
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use common::{bef, text};
 
 #[test]
 fn dump_lists_every_part() {
@@ -64,11 +46,7 @@ fn dump_hex_json_section_and_stdin() {
         "{stdout}"
     );
 
-    let bytes = std::fs::read(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../corpus/bef/add_i32.bef"
-    ))
-    .unwrap();
+    let bytes = common::read_corpus("bef/add_i32.bef");
     let out = bef(&["dump", "-"], Some(&bytes));
     assert!(out.status.success());
     assert!(text(&out.stdout).contains("tfrt.add.i32"));
@@ -80,20 +58,24 @@ fn bad_input_is_an_error_with_an_offset_never_a_panic() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         text(&out.stderr),
-        "error: unexpected end of data reading function count at offset 0x6\n"
+        "error: <stdin> is not valid BEF: unexpected end of data reading function count at offset 0x6\n"
     );
 
     let out = bef(&["dump", "-"], Some(b"hello"));
     assert_eq!(out.status.code(), Some(1));
     assert!(
-        text(&out.stderr).starts_with("error: not a BEF file"),
+        text(&out.stderr).starts_with("error: <stdin> is text, not BEF or MLIR bytecode"),
         "{}",
         text(&out.stderr)
     );
 
     let out = bef(&["dump", "no/such/file.bef"], None);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(text(&out.stderr).contains("cannot read no/such/file.bef"));
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "a missing path is a usage error"
+    );
+    assert!(text(&out.stderr).contains("no/such/file.bef does not exist"));
 
     let out = bef(
         &["dump", "--section", "bogus", "corpus/bef/add_i32.bef"],
@@ -109,11 +91,7 @@ fn verify_reports_ok_and_problems() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(text(&out.stdout).contains("OK (4 functions)"));
 
-    let mut bytes = std::fs::read(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../corpus/bef/add_i32.bef"
-    ))
-    .unwrap();
+    let mut bytes = common::read_corpus("bef/add_i32.bef");
     // Make the add kernel read register 9 instead of register 1.
     let header = [0u8, 0, 0, 0, 4, 0, 0, 0, 2, 0, 0, 0];
     let at = bytes.windows(12).position(|w| w == header).unwrap();
@@ -179,7 +157,7 @@ fn translate_reports_errors_with_source_line_and_caret() {
 
 #[test]
 fn translate_verify_diagnostics_passes_on_the_error_corpus() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/mlir/errors");
+    let dir = common::corpus_path("mlir/errors");
     let mut checked = 0;
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();

@@ -31,6 +31,8 @@
 //! and the output that was checked. `CONFORMANCE_FILTER=text` runs only the
 //! files whose name contains `text`.
 
+mod common;
+
 use std::fmt::Write as _;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -51,7 +53,7 @@ const STAGE_TIMEOUT: Duration = Duration::from_secs(10);
 const SHOW_LIMIT: usize = 6000;
 
 fn corpus_dir() -> PathBuf {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/conformance");
+    let dir = common::corpus_path("conformance");
     // Canonical, so that paths in messages and diagnostics read cleanly.
     dir.canonicalize().unwrap_or(dir)
 }

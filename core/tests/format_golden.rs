@@ -2,6 +2,8 @@
 //! fact sheet once and kept in `corpus/bef/`. `BLESS=1 cargo test --test
 //! format_golden` rewrites the files after a deliberate format change.
 
+mod common;
+
 use bef::format::dtype::ArrayElement;
 use bef::format::{
     Attribute, BefBuffer, Body, CompilationUnit, DType, DenseAttr, Function, FunctionKind, Kernel,
@@ -9,9 +11,7 @@ use bef::format::{
 };
 
 fn corpus(name: &str) -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../corpus/bef")
-        .join(name)
+    common::corpus_path(&format!("bef/{name}"))
 }
 
 fn file_loc(line: u64, column: u64) -> Location {
@@ -454,7 +454,7 @@ fn empty_module_matches_the_fact_sheet() {
         ..Module::default()
     })
     .unwrap();
-    assert_eq!(bef::dump::hex(&bytes), expected);
+    assert_eq!(common::hex(&bytes), expected);
     assert_eq!(bytes.len(), 27);
 }
 

@@ -2,14 +2,16 @@
 //! with identical bytes, through the custom and the generic printer, with
 //! and without optional sections where that is possible.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::PathBuf;
 
 use bef::format::BefBuffer;
 use bef::text::{PrintOptions, parse_module, print_module, render_diagnostic};
 use bef::translate::{TranslateOptions, bef_to_mlir, mlir_to_bef};
 
 fn programs() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/mlir");
+    let dir = common::corpus_path("mlir");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .map(|e| e.unwrap().path())

@@ -1,11 +1,11 @@
 //! Golden BEF bytes for small host programs, derived by hand from the fact
 //! sheets (`../shared/spec/bef-encoding.md`, `host-programs.md`) and the
-//! layout rules of issue 3, not by running the translator. Every program
+//! translator's layout rules, not by running the translator. Every program
 //! pins each op's and function's location with an explicit
 //! `loc("golden.mlir":L:C)` (equal to the op-name position MLIR would give),
 //! so the bytes do not depend on the parser's default location rule.
 //!
-//! Rules the derivations rely on (fact sheet, or issue 3 where it is silent):
+//! Rules the derivations rely on (the fact sheet, or the seed where it is silent):
 //! - Strings: kernel names, type names, function names (`""` for regions),
 //!   attribute names (and the names of symbol-array attributes), sorted
 //!   bytewise, NUL-terminated; offsets are byte offsets.
@@ -26,14 +26,16 @@
 //!   order.
 //! - Sections take the alignment form only when their data would otherwise
 //!   be misaligned (Attributes: the largest alignment inside; Functions: 4).
-//! - Stream ids: the analysis of issue 3 with the default threshold 1 (each
+//! - Stream ids: the stream analysis with the default threshold 1 (each
 //!   op's parent is the operand producer with the largest accumulated cost,
 //!   ties keep the first operand; the backward pass numbers new streams from
 //!   the last op up; a parent joins its most expensive child stream).
 
-use bef::dump::hex;
+mod common;
+
 use bef::text::parse_module;
 use bef::translate::mlir_to_bef;
+use common::hex;
 
 fn translate(source: &str) -> Vec<u8> {
     let module = parse_module(source, "golden.mlir").unwrap();

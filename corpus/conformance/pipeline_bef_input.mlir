@@ -1,10 +1,11 @@
 // BEF produced by `bef translate` runs like the text it came from: through
-// a pipe (`-`), from a file, and as the reference tools spell it.
-// RUN: bef translate --mlir-to-bef %s | bef run - | FileCheck %s
+// a pipe (`-`), from a file, and as the reference tools spell it. The
+// runtime error of @error_from_bef makes the exit status of `bef run` 1.
+// RUN: bef translate --mlir-to-bef %s | not bef run - | FileCheck %s
 // RUN: bef translate --mlir-to-bef %s -o %t.bef
-// RUN: bef run %t.bef | FileCheck %s
-// RUN: cat %t.bef | bef run --work-queue mstd:2 - | FileCheck %s
-// RUN: bef run - < %t.bef | FileCheck %s
+// RUN: not bef run %t.bef | FileCheck %s
+// RUN: cat %t.bef | not bef run --work-queue mstd:2 - | FileCheck %s
+// RUN: not bef run - < %t.bef | FileCheck %s
 // RUN: tfrt_translate -mlir-to-bef %s | bef_executor -work_queue_type=mstd - | FileCheck %s
 // RUN: tfrt_translate -mlir-to-bef %s | bef_executor_lite - | FileCheck %s
 

@@ -1,8 +1,8 @@
 // An error without an annotation is reported as unexpected (exit status 1);
-// without --verify-diagnostics it is printed at its location and the exit
-// status stays 0.
+// without --verify-diagnostics it is printed at its location, and the exit
+// status is 1 too (a runtime error).
 // RUN: not bef run --verify-diagnostics %s 2>&1 | FileCheck %s --check-prefix=VERIFY
-// RUN: bef run %s 2>&1 | FileCheck %s --check-prefix=PLAIN
+// RUN: not bef run %s 2>&1 | FileCheck %s --check-prefix=PLAIN
 
 // VERIFY-LABEL: --- Running 'unannotated':
 // PLAIN-LABEL: --- Running 'unannotated':

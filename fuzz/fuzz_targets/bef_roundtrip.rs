@@ -1,2 +1,2 @@
 #![no_main]
-libfuzzer_sys::fuzz_target!(|data: &[u8]| bef::fuzz_targets::bef_roundtrip(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| bef_fuzz::bef_file::bef_roundtrip(data));

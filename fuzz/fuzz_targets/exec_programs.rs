@@ -1,2 +1,2 @@
 #![no_main]
-libfuzzer_sys::fuzz_target!(|data: &[u8]| bef::fuzz_targets::exec_programs(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| bef_fuzz::exec::exec_programs(data));

@@ -1,2 +1,2 @@
 #![no_main]
-libfuzzer_sys::fuzz_target!(|data: &[u8]| bef::fuzz_targets::mlir_parse(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| bef_fuzz::text::mlir_parse(data));

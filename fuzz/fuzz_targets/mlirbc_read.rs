@@ -1,2 +1,2 @@
 #![no_main]
-libfuzzer_sys::fuzz_target!(|data: &[u8]| bef::fuzz_targets::mlirbc_read(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| bef_fuzz::bytecode::mlirbc_read(data));

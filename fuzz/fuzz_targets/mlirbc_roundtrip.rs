@@ -1,2 +1,2 @@
 #![no_main]
-libfuzzer_sys::fuzz_target!(|data: &[u8]| bef::fuzz_targets::mlirbc_roundtrip(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| bef_fuzz::bytecode::mlirbc_roundtrip(data));

@@ -381,13 +381,19 @@ fn read_affine_map(r: &mut Reader<'_>) -> Decoded<AffineMap> {
     let at = r.offset();
     let head = r.varint()?;
     let num_dims = u32::try_from(head >> 2).map_err(|_| fail(at, "too many dimensions"))?;
+    // Dimensions and symbols cost nothing to declare but are listed when
+    // the map is printed: at most 64 per remaining byte of the file.
+    let declarable = r.remaining() as u64 * 64 + 64;
+    if u64::from(num_dims) > declarable {
+        return Err(fail(
+            at,
+            format!(
+                "affine map declares {num_dims} dimensions, more than the {declarable} its file can declare"
+            ),
+        ));
+    }
     match head & 3 {
-        0 => {
-            if u64::from(num_dims) > r.remaining() as u64 * 64 + 64 {
-                return Err(fail(at, "identity map dimension count out of range"));
-            }
-            Ok(AffineMap::identity(num_dims))
-        }
+        0 => Ok(AffineMap::identity(num_dims)),
         1 => {
             let n = num_dims as usize;
             if n > r.remaining() {
@@ -414,7 +420,16 @@ fn read_affine_map(r: &mut Reader<'_>) -> Decoded<AffineMap> {
             })
         }
         _ => {
+            let symbols_at = r.offset();
             let num_symbols = u32_varint(r, "symbol count")?;
+            if u64::from(num_dims) + u64::from(num_symbols) > declarable {
+                return Err(fail(
+                    symbols_at,
+                    format!(
+                        "affine map declares {num_dims} dimensions and {num_symbols} symbols, more than the {declarable} its file can declare"
+                    ),
+                ));
+            }
             let n = r.count(2, "result")?;
             let results = (0..n)
                 .map(|_| read_affine_expr(r))
@@ -698,8 +713,19 @@ pub fn decode(r: &mut Reader<'_>, lookup: &dyn EntryLookup) -> Decoded<Attribute
         }
         AFFINE_MAP => Attribute::AffineMap(read_affine_map(r)?),
         INTEGER_SET => {
+            let at = r.offset();
             let num_dims = u32_varint(r, "dimension count")?;
             let num_symbols = u32_varint(r, "symbol count")?;
+            // As for affine maps: listed when printed, so bounded by the file.
+            let declarable = r.remaining() as u64 * 64 + 64;
+            if u64::from(num_dims) + u64::from(num_symbols) > declarable {
+                return Err(fail(
+                    at,
+                    format!(
+                        "integer set declares {num_dims} dimensions and {num_symbols} symbols, more than the {declarable} its file can declare"
+                    ),
+                ));
+            }
             let n = r.count(2, "constraint")?;
             let constraints = (0..n)
                 .map(|_| read_affine_expr(r))

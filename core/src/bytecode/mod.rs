@@ -11,6 +11,7 @@
 
 mod builtin_attrs;
 mod builtin_types;
+mod compare;
 pub mod dump;
 mod encoding;
 mod entries;
@@ -19,6 +20,7 @@ pub mod ops;
 mod reader;
 mod writer;
 
+pub use compare::ir_as_read;
 pub use error::{BytecodeError, Result};
 pub use reader::{
     LazyModule, MAX_BUFFER_ALIGNMENT, Structure, is_bytecode, read, read_aligned, read_lazy,
@@ -36,14 +38,23 @@ pub const DEFAULT_PRODUCER: &str = "MLIR24.0.0git";
 
 /// Section ids.
 pub mod section {
+    /// Interned strings.
     pub const STRING: u8 = 0;
+    /// Dialect names, op names and (nested) dialect versions.
     pub const DIALECT: u8 = 1;
+    /// The attribute and type entries.
     pub const ATTR_TYPE: u8 = 2;
+    /// Per dialect, the size of each attribute and type entry.
     pub const ATTR_TYPE_OFFSET: u8 = 3;
+    /// The top-level op and its nested regions.
     pub const IR: u8 = 4;
+    /// Dialect resource and external resource data.
     pub const RESOURCE: u8 = 5;
+    /// Per resource group, the key, kind and size of each entry.
     pub const RESOURCE_OFFSET: u8 = 6;
+    /// Dialect version blobs; only nested inside the Dialect section.
     pub const DIALECT_VERSIONS: u8 = 7;
+    /// Native properties of ops (version 5+).
     pub const PROPERTIES: u8 = 8;
 }
 

@@ -12,22 +12,29 @@ use rustc_hash::FxHashMap;
 /// One inherent attribute of a registered op.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct InherentAttr {
+    /// Attribute name, as it appears in the op's attribute dictionary.
     pub name: &'static str,
+    /// Whether the op may omit it (encoded as 0 when absent in the properties blob).
     pub optional: bool,
 }
 
 /// `operandSegmentSizes` / `resultSegmentSizes` with its fixed length.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Segments {
+    /// Segment-size attribute name.
     pub name: &'static str,
+    /// Number of segments: one per operand (or result) group of the op.
     pub len: usize,
 }
 
+/// The properties layout of one registered op.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct OpDefinition {
+    /// Full op name, `dialect.op`.
     pub name: &'static str,
     /// Sorted by name.
     pub attributes: &'static [InherentAttr],
+    /// The segment-size attributes, sorted by name; empty when none.
     pub segments: &'static [Segments],
 }
 
@@ -38,6 +45,7 @@ impl OpDefinition {
         !self.attributes.is_empty() || !self.segments.is_empty()
     }
 
+    /// Whether `name` is one of the op's inherent attributes or segment sizes.
     pub fn is_inherent(&self, name: &str) -> bool {
         self.attributes.iter().any(|a| a.name == name)
             || self.segments.iter().any(|s| s.name == name)

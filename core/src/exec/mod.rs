@@ -14,6 +14,7 @@
 //! an [`Observer`], await, quiesce and report leaks.
 
 mod adapters;
+#[cfg(feature = "arbitrary")]
 pub mod arbitrary_program;
 pub mod attribute;
 mod context;

@@ -16,14 +16,23 @@ use super::reader::{Reader, u32_at};
 /// NaNs included, compares equal to itself after a round trip.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Attribute {
+    /// `i1`: a boolean.
     I1(bool),
+    /// `i8`.
     I8(i8),
+    /// `i16`.
     I16(i16),
+    /// `i32`.
     I32(i32),
+    /// `i64`.
     I64(i64),
+    /// `ui8`.
     UI8(u8),
+    /// `ui16`.
     UI16(u16),
+    /// `ui32`.
     UI32(u32),
+    /// `ui64`.
     UI64(u64),
     /// IEEE half precision, as its bit pattern.
     F16(u16),
@@ -41,10 +50,13 @@ pub enum Attribute {
     Func(Vec<u8>),
     /// `#corert.shape<...>`: `None` is unranked; `-1` marks an unknown dim.
     Shape(Option<Vec<i64>>),
+    /// A dense elements attribute (`dense<...> : tensor<...>`).
     Dense(DenseAttr),
     /// Fixed-width elements of one kind; every value matches `element`.
     Array {
+        /// Element kind shared by all values, which fixes their width and alignment.
         element: ArrayElement,
+        /// The elements, in order.
         values: Vec<Attribute>,
     },
     /// Mixed or nested elements.
@@ -54,34 +66,63 @@ pub enum Attribute {
     CompilationUnit(CompilationUnit),
 }
 
+/// A dense elements attribute: a shaped tensor of one dtype, stored flat.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct DenseAttr {
+    /// Element type.
     pub dtype: DType,
+    /// Dimension sizes, outermost first; empty for a scalar.
     pub shape: Vec<i64>,
     /// Little-endian element bytes, `product(shape) * size(dtype)` long
     /// (i1 takes one byte per element; splats are expanded).
     pub data: Vec<u8>,
 }
 
+/// A symbol reference (`@root::@nested...`) together with the serialized
+/// module it refers to, as the reference emitter writes `kSymbolRef`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct CompilationUnit {
+    /// Identifier of the compilation unit, as the emitter assigned it.
     pub id: u64,
+    /// Root symbol name, without `@`.
     pub root: Vec<u8>,
+    /// Nested symbol names, outermost first, without `@`.
     pub nested: Vec<Vec<u8>>,
+    /// The serialized module the symbols resolve in; opaque bytes.
     pub serialized: Vec<u8>,
 }
 
 impl Attribute {
+    /// An `f32` attribute from its value (stored as its bits).
     pub fn f32(value: f32) -> Attribute {
         Attribute::F32(value.to_bits())
     }
 
+    /// An `f64` attribute from its value (stored as its bits).
     pub fn f64(value: f64) -> Attribute {
         Attribute::F64(value.to_bits())
     }
 
+    /// A string attribute from its bytes.
     pub fn string(value: impl Into<Vec<u8>>) -> Attribute {
         Attribute::String(value.into())
+    }
+
+    /// How many levels below this attribute its deepest part lies: one
+    /// more than its deepest element's for an aggregate, 0 for anything
+    /// else (array elements are not nested attributes). The encoder and
+    /// decoder refuse attributes deeper than [`MAX_NESTING`]. Iterative,
+    /// so any depth can be measured.
+    pub fn nesting_depth(&self) -> usize {
+        let mut deepest = 0;
+        let mut stack = vec![(self, 0usize)];
+        while let Some((attr, depth)) = stack.pop() {
+            deepest = deepest.max(depth);
+            if let Attribute::Aggregate(elements) = attr {
+                stack.extend(elements.iter().map(|e| (e, depth + 1)));
+            }
+        }
+        deepest
     }
 
     /// The scalar dtype of an integer or float attribute.
@@ -243,8 +284,19 @@ fn emit_empty(e: &mut Emitter) -> usize {
 }
 
 /// Appends `attr` to an Attributes section under construction and returns
-/// the offset kernels use to refer to it.
+/// the offset kernels use to refer to it. Aggregates nested deeper than
+/// [`MAX_NESTING`] levels, which readers refuse, are refused.
 pub fn emit_attribute(e: &mut Emitter, attr: &Attribute) -> EncodeResult<usize> {
+    emit_nested(e, attr, 0)
+}
+
+/// `emit_attribute` for an attribute `depth` aggregates deep.
+fn emit_nested(e: &mut Emitter, attr: &Attribute, depth: usize) -> EncodeResult<usize> {
+    if depth > MAX_NESTING {
+        return Err(EncodeError(format!(
+            "attributes nested deeper than {MAX_NESTING} levels"
+        )));
+    }
     if let Some((bytes, len)) = attr.scalar_bytes() {
         // One-byte values are written without alignment bookkeeping, as in
         // the reference's shortcut.
@@ -277,7 +329,7 @@ pub fn emit_attribute(e: &mut Emitter, attr: &Attribute) -> EncodeResult<usize> 
                         element.name()
                     )));
                 }
-                emit_attribute(e, value)?;
+                emit_nested(e, value, depth)?;
             }
             Ok(offset)
         }
@@ -295,7 +347,7 @@ pub fn emit_attribute(e: &mut Emitter, attr: &Attribute) -> EncodeResult<usize> 
             Ok(offset)
         }
         Attribute::Dense(dense) => emit_dense(e, dense),
-        Attribute::Aggregate(elements) => emit_aggregate(e, elements),
+        Attribute::Aggregate(elements) => emit_aggregate(e, elements, depth),
         Attribute::CompilationUnit(unit) => {
             let offset = e.len();
             e.vbr(unit.id);
@@ -366,7 +418,7 @@ pub fn dense_element_count(shape: &[i64]) -> Option<u64> {
     })
 }
 
-fn emit_aggregate(e: &mut Emitter, elements: &[Attribute]) -> EncodeResult<usize> {
+fn emit_aggregate(e: &mut Emitter, elements: &[Attribute], depth: usize) -> EncodeResult<usize> {
     if elements.is_empty() {
         return Ok(emit_empty(e));
     }
@@ -393,7 +445,7 @@ fn emit_aggregate(e: &mut Emitter, elements: &[Attribute]) -> EncodeResult<usize
         // Room for the element's type tag; the tag is finally written to the
         // byte just before the element, wherever its alignment put it.
         e.byte(super::emitter::PADDING_BYTE);
-        let element_offset = emit_attribute(e, element)?;
+        let element_offset = emit_nested(e, element, depth + 1)?;
         e.overwrite(element_offset - 1, &[element.attr_type().0]);
         let relative = to_u32(element_offset - offset, "aggregate element offset")?;
         e.overwrite(offset_slot, &relative.to_le_bytes());
@@ -848,13 +900,31 @@ mod tests {
 
     #[test]
     fn hostile_aggregates_are_rejected() {
+        // The encoder writes as deep as the decoder reads, and no deeper.
         let mut nested = Attribute::I32(1);
-        for _ in 0..100 {
+        for _ in 0..MAX_NESTING {
             nested = Attribute::Aggregate(vec![nested]);
         }
+        assert_eq!(nested.nesting_depth(), MAX_NESTING);
         let (bytes, offset) = encode(&nested);
-        let err = decode_attribute(&bytes, 0, offset, AttrType::AGGREGATE).unwrap_err();
-        assert!(err.message.contains("nested deeper"), "{err}");
+        assert_eq!(
+            decode_attribute(&bytes, 0, offset, AttrType::AGGREGATE),
+            Ok(nested.clone())
+        );
+        // Read one level further down, its innermost value lies too deep.
+        let decoder = AttrDecoder {
+            section: &bytes,
+            base: 0,
+        };
+        let err = decoder.decode(offset, AttrType::AGGREGATE, 1).unwrap_err();
+        assert_eq!(err.message, "attributes nested deeper than 64 levels");
+        let deeper = Attribute::Aggregate(vec![nested]);
+        assert_eq!(
+            emit_attribute(&mut Emitter::new(), &deeper),
+            Err(EncodeError(
+                "attributes nested deeper than 64 levels".into()
+            ))
+        );
 
         let mut bytes = encode(&Attribute::Aggregate(vec![Attribute::I8(1)])).0;
         bytes[12] = 0xff; // element offset far outside

@@ -8,6 +8,8 @@ use std::path::Path;
 use super::error::DecodeResult;
 use super::file::BefFile;
 
+/// BEF bytes owned at an 8-byte-aligned address, as `BefFile` requires:
+/// memory-mapped or copied (see the module docs).
 pub struct BefBuffer {
     storage: Storage,
 }
@@ -71,6 +73,7 @@ impl BefBuffer {
         }
     }
 
+    /// The whole file's bytes.
     pub fn bytes(&self) -> &[u8] {
         match &self.storage {
             Storage::Mapped(map) => map,

@@ -1,7 +1,9 @@
 //! Fixed numbers of the format (fact sheet `bef-encoding.md`, mirroring the
 //! reference `bef_encoding.h`).
 
+/// The first two bytes of every BEF file.
 pub const MAGIC: [u8; 2] = [0x0B, 0xEF];
+/// The format version after the magic; the only one there is.
 pub const VERSION: u8 = 0;
 
 /// Code of the pseudo kernel that publishes a function's arguments.
@@ -14,23 +16,44 @@ pub const PSEUDO_KERNEL_LOCATION: u32 = 0xCDCD_CDCD;
 pub const FIRST_VIRTUAL_LOCATION: u64 = 0x8000_0000;
 /// Kernel records are arrays of FIXED32, 4-aligned.
 pub const KERNEL_ALIGNMENT: usize = 4;
-/// Deepest nesting of locations and aggregate attributes the decoder accepts.
+/// Deepest nesting of locations and of aggregate attributes: how many
+/// levels below the root the deepest part may lie. One limit for every
+/// tool, so that what one writes the others read: the text parser refuses
+/// deeper locations and attributes, the encoder (and the translator, naming
+/// the op) refuses to write them, and the decoder to read them.
 pub const MAX_NESTING: usize = 64;
 
 /// The standard section identifiers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[repr(u8)]
 pub enum SectionId {
+    /// Sorted NUL-terminated strings (kernel, type, function and attribute
+    /// names), referenced by byte offset.
     Strings = 0,
+    /// Attribute values at natural alignment, referenced by byte offset from
+    /// kernel records.
     Attributes = 1,
+    /// Kernel names as string offsets; a kernel record's code is an index here.
     Kernels = 2,
+    /// Type names as string offsets; signatures and register types are
+    /// indices here.
     Types = 3,
+    /// Per function: kind, body offset, name and signature.
     FunctionIndex = 4,
+    /// Function bodies: register and kernel tables, result registers and
+    /// kernel records (4-aligned).
     Functions = 5,
+    /// NUL-terminated strings (file names, location names) of the Locations
+    /// section.
     LocationStrings = 6,
+    /// Location records, referenced by offset from functions and kernels.
     Locations = 7,
+    /// Per attribute offset, its type code (optional; needed to print
+    /// attributes back as text).
     AttributeTypes = 8,
+    /// Per function and kernel, the names of its attributes (optional).
     AttributeNames = 9,
+    /// Per function, the type index of each register (optional).
     RegisterTypes = 10,
 }
 
@@ -45,6 +68,7 @@ impl SectionId {
         SectionId::Functions,
     ];
 
+    /// Every section id, in id order.
     pub const ALL: [SectionId; 11] = [
         SectionId::Strings,
         SectionId::Attributes,
@@ -59,10 +83,12 @@ impl SectionId {
         SectionId::RegisterTypes,
     ];
 
+    /// The section with id `id`, if it is a standard one.
     pub fn from_u8(id: u8) -> Option<SectionId> {
         SectionId::ALL.get(usize::from(id)).copied()
     }
 
+    /// The section's name as the reference spells it (`FunctionIndex`).
     pub fn name(self) -> &'static str {
         match self {
             SectionId::Strings => "Strings",
@@ -106,6 +132,7 @@ pub enum FunctionKind {
 }
 
 impl FunctionKind {
+    /// The kind with the byte `kind` of the FunctionIndex.
     pub fn from_u8(kind: u8) -> Option<FunctionKind> {
         match kind {
             0 => Some(FunctionKind::Bef),
@@ -115,6 +142,7 @@ impl FunctionKind {
         }
     }
 
+    /// Lowercase name: `bef`, `native` or `sync`.
     pub fn name(self) -> &'static str {
         match self {
             FunctionKind::Bef => "bef",
@@ -123,6 +151,7 @@ impl FunctionKind {
         }
     }
 
+    /// Whether functions of this kind have a body in the Functions section.
     pub fn has_body(self) -> bool {
         self != FunctionKind::Native
     }

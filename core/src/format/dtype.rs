@@ -3,37 +3,64 @@
 
 /// Element types of scalars, arrays and dense attributes. The discriminant
 /// is the byte stored in BEF.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, arbitrary::Arbitrary)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 #[repr(u8)]
 pub enum DType {
+    /// No dtype; the header dtype of attributes without elements (shapes).
     Invalid = 0,
+    /// 8-bit unsigned integer.
     UI8 = 1,
+    /// 16-bit unsigned integer.
     UI16 = 2,
+    /// 32-bit unsigned integer.
     UI32 = 3,
+    /// 64-bit unsigned integer.
     UI64 = 4,
+    /// Boolean, one byte per element.
     I1 = 5,
+    /// 8-bit signed integer.
     I8 = 6,
+    /// 16-bit signed integer.
     I16 = 7,
+    /// 32-bit signed integer.
     I32 = 8,
+    /// 64-bit signed integer.
     I64 = 9,
+    /// IEEE single precision float.
     F32 = 10,
+    /// IEEE double precision float.
     F64 = 11,
+    /// Complex number of two `f32`s.
     Complex64 = 12,
+    /// Complex number of two `f64`s.
     Complex128 = 13,
+    /// IEEE half precision float.
     F16 = 14,
+    /// bfloat16.
     BF16 = 15,
+    /// TensorFlow string.
     String = 16,
+    /// TensorFlow resource handle.
     Resource = 17,
+    /// TensorFlow variant.
     Variant = 18,
+    /// Quantized 8-bit unsigned integer.
     QUI8 = 19,
+    /// Quantized 16-bit unsigned integer.
     QUI16 = 20,
+    /// Quantized 8-bit signed integer.
     QI8 = 21,
+    /// Quantized 16-bit signed integer.
     QI16 = 22,
+    /// Quantized 32-bit signed integer.
     QI32 = 23,
+    /// A type BEF has no code for.
     Unsupported = 24,
 }
 
 impl DType {
+    /// Every dtype, in code order.
     pub const ALL: [DType; 25] = [
         DType::Invalid,
         DType::UI8,
@@ -62,6 +89,7 @@ impl DType {
         DType::Unsupported,
     ];
 
+    /// The dtype with byte `code`, if any.
     pub fn from_u8(code: u8) -> Option<DType> {
         DType::ALL.get(usize::from(code)).copied()
     }
@@ -131,24 +159,34 @@ impl DType {
 pub struct AttrType(pub u8);
 
 impl AttrType {
+    /// A type attribute; its value is a dtype byte.
     pub const TYPE: AttrType = AttrType(25);
+    /// A function name attribute.
     pub const FUNC: AttrType = AttrType(26);
+    /// A `#corert.shape` attribute.
     pub const SHAPE: AttrType = AttrType(27);
+    /// A dense elements attribute.
     pub const DENSE: AttrType = AttrType(28);
+    /// A symbol reference with its compilation unit.
     pub const SYMBOL_REF: AttrType = AttrType(29);
+    /// A list of attributes of mixed or nested types.
     pub const AGGREGATE: AttrType = AttrType(30);
+    /// Set in the code of an array type; the low bits are the element's code.
     pub const ARRAY_BIT: u8 = 0x80;
     /// `[]` is typed as an empty i32 array.
     pub const EMPTY_ARRAY: AttrType = AttrType(0x80 | DType::I32 as u8);
 
+    /// The code of a scalar of `dtype`.
     pub fn scalar(dtype: DType) -> AttrType {
         AttrType(dtype as u8)
     }
 
+    /// The code of an array of `element`s.
     pub fn array_of(element: ArrayElement) -> AttrType {
         AttrType(Self::ARRAY_BIT | element.code())
     }
 
+    /// Whether this is an array type code.
     pub fn is_array(self) -> bool {
         self.0 & Self::ARRAY_BIT != 0
     }
@@ -188,6 +226,7 @@ impl AttrType {
 pub struct ScalarKind(DType);
 
 impl ScalarKind {
+    /// `dtype` as a scalar kind, if it is an integer or float type.
     pub fn from_dtype(dtype: DType) -> Option<ScalarKind> {
         matches!(
             dtype,
@@ -208,6 +247,7 @@ impl ScalarKind {
         .then_some(ScalarKind(dtype))
     }
 
+    /// The scalar's dtype.
     pub fn dtype(self) -> DType {
         self.0
     }
@@ -216,11 +256,14 @@ impl ScalarKind {
 /// The element kind of an array attribute: a scalar dtype or `type`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ArrayElement {
+    /// Elements of a scalar dtype (integer or float).
     Scalar(DType),
+    /// Elements that are types, one dtype byte each.
     Type,
 }
 
 impl ArrayElement {
+    /// The element kind of the array type code with `ARRAY_BIT` cleared.
     pub fn from_code(code: u8) -> Option<ArrayElement> {
         if code == AttrType::TYPE.0 {
             return Some(ArrayElement::Type);
@@ -229,6 +272,7 @@ impl ArrayElement {
         ScalarKind::from_dtype(dtype).map(|_| ArrayElement::Scalar(dtype))
     }
 
+    /// The element kind's byte in an array type code.
     pub fn code(self) -> u8 {
         match self {
             ArrayElement::Scalar(dtype) => dtype as u8,
@@ -236,6 +280,7 @@ impl ArrayElement {
         }
     }
 
+    /// Bytes per element in an array.
     pub fn size(self) -> usize {
         match self {
             ArrayElement::Scalar(dtype) => dtype.host_size().unwrap_or(1),
@@ -243,6 +288,7 @@ impl ArrayElement {
         }
     }
 
+    /// Alignment of the elements in an array.
     pub fn alignment(self) -> usize {
         match self {
             ArrayElement::Scalar(dtype) => dtype.host_alignment().unwrap_or(1),
@@ -250,6 +296,7 @@ impl ArrayElement {
         }
     }
 
+    /// The MLIR spelling of the element type (`type` for types).
     pub fn name(self) -> &'static str {
         match self {
             ArrayElement::Scalar(dtype) => dtype.mlir_name(),

@@ -2,8 +2,12 @@
 //! encoder-side mirror of `Reader`. Padding bytes are `0xCC`, as the
 //! reference encoder writes them.
 
+/// The byte the encoder pads with (the reference's choice, kept for identical files).
 pub const PADDING_BYTE: u8 = 0xCC;
 
+/// A growing byte buffer that remembers the largest alignment its contents
+/// need, so that it can later be placed (in a section or another emitter) at
+/// that alignment.
 #[derive(Default, Debug, Clone)]
 pub struct Emitter {
     bytes: Vec<u8>,
@@ -22,6 +26,7 @@ pub fn padding_for(offset: usize, alignment: usize) -> usize {
 }
 
 impl Emitter {
+    /// An empty emitter, requiring alignment 1.
     pub fn new() -> Self {
         Emitter {
             bytes: Vec::new(),
@@ -49,18 +54,22 @@ impl Emitter {
         self.bytes.reserve(additional);
     }
 
+    /// Bytes written so far.
     pub fn len(&self) -> usize {
         self.bytes.len()
     }
 
+    /// Whether nothing has been written.
     pub fn is_empty(&self) -> bool {
         self.bytes.is_empty()
     }
 
+    /// The bytes written.
     pub fn bytes(&self) -> &[u8] {
         &self.bytes
     }
 
+    /// The bytes written, taking them.
     pub fn into_bytes(self) -> Vec<u8> {
         self.bytes
     }
@@ -70,14 +79,17 @@ impl Emitter {
         self.required_alignment.max(1)
     }
 
+    /// Appends one byte.
     pub fn byte(&mut self, byte: u8) {
         self.bytes.push(byte);
     }
 
+    /// Appends bytes as they are, without aligning.
     pub fn extend(&mut self, bytes: &[u8]) {
         self.bytes.extend_from_slice(bytes);
     }
 
+    /// Appends `value` as a VBR integer (big-endian groups of 7 bits).
     #[inline]
     pub fn vbr(&mut self, value: u64) {
         // Most numbers (register and kernel indices, counts) fit one byte.
@@ -130,11 +142,13 @@ impl Emitter {
         self.required_alignment = self.required_alignment.max(alignment);
     }
 
+    /// Appends a little-endian `u16` at 2-byte alignment.
     pub fn u16(&mut self, value: u16) {
         self.align(2);
         self.extend(&value.to_le_bytes());
     }
 
+    /// Appends a little-endian `u32` at 4-byte alignment.
     pub fn u32(&mut self, value: u32) {
         self.align(4);
         self.extend(&value.to_le_bytes());
@@ -160,6 +174,7 @@ impl Emitter {
         }
     }
 
+    /// Appends a little-endian `u64` at 8-byte alignment.
     pub fn u64(&mut self, value: u64) {
         self.align(8);
         self.extend(&value.to_le_bytes());
@@ -171,6 +186,8 @@ impl Emitter {
         self.extend(&other.bytes);
     }
 
+    /// Replaces the bytes at `offset` (already written) with `bytes`; used to
+    /// fill in a size or offset known only later.
     pub fn overwrite(&mut self, offset: usize, bytes: &[u8]) {
         self.bytes[offset..offset + bytes.len()].copy_from_slice(bytes);
     }

@@ -239,7 +239,7 @@ const MIN_PARALLEL_KERNELS: usize = 16 << 10;
 
 /// [`encode`] with the bodies written on two threads however small the
 /// module (for the fuzz target that compares it with one thread).
-pub(crate) fn encode_on_two_threads(module: &Module) -> EncodeResult<Vec<u8>> {
+pub fn encode_on_two_threads(module: &Module) -> EncodeResult<Vec<u8>> {
     Encoder::new(Source::of(module))?.finish(0)
 }
 
@@ -351,8 +351,9 @@ impl<'m, F: FunctionSource> Encoder<'m, F> {
         let mut attributes = Emitter::new();
         let mut attribute_types = Emitter::new();
         attribute_types.vbr(module.attributes.len() as u64);
-        for attr in module.attributes {
-            let offset = emit_attribute(&mut attributes, attr)?;
+        for (index, attr) in module.attributes.iter().enumerate() {
+            let offset = emit_attribute(&mut attributes, attr)
+                .map_err(|EncodeError(e)| EncodeError(format!("attribute {index}: {e}")))?;
             self.attribute_offsets
                 .push(fixed32(offset as u64, "attribute offset")?);
             attribute_types.vbr(offset as u64);
@@ -365,7 +366,7 @@ impl<'m, F: FunctionSource> Encoder<'m, F> {
         // counting down), so they are written first; the bodies, which
         // only refer to them, may then be written on two threads.
         let mut locations = LocationEmitter::new();
-        let places = self.place_locations(&mut locations);
+        let places = self.place_locations(&mut locations)?;
         let count = module.functions.len();
         let kernels_of = |function: &F| function.body().map_or(0, |b| b.kernel_count());
         let total: usize = module.functions.iter().map(kernels_of).sum();
@@ -499,7 +500,7 @@ impl<'m, F: FunctionSource> Encoder<'m, F> {
 
     /// The location field of every body and kernel with a body to write,
     /// in order: a body's own, then its kernels'.
-    fn place_locations(&self, locations: &mut LocationEmitter) -> Vec<u64> {
+    fn place_locations(&self, locations: &mut LocationEmitter) -> EncodeResult<Vec<u64>> {
         let kernels: usize = (self.module.functions.iter())
             .filter_map(|f| f.body())
             .map(|b| b.kernel_count() + 1)
@@ -511,18 +512,25 @@ impl<'m, F: FunctionSource> Encoder<'m, F> {
             let Some(body) = function.body().filter(|_| function.kind().has_body()) else {
                 continue;
             };
-            places.push(locations.op_location(body.location()));
-            places.extend((0..body.kernel_count()).map(
-                |index| match body.kernel_location(index) {
-                    KernelPlace::Pseudo => u64::from(PSEUDO_KERNEL_LOCATION),
+            let name = function.name();
+            let place = locations
+                .op_location(body.location())
+                .map_err(|EncodeError(e)| EncodeError(format!("function '{name}': {e}")))?;
+            places.push(place);
+            for index in 0..body.kernel_count() {
+                let place = match body.kernel_location(index) {
+                    KernelPlace::Pseudo => Ok(u64::from(PSEUDO_KERNEL_LOCATION)),
                     KernelPlace::Virtual => {
                         locations.op_location::<<F::Body as BodySource>::Location>(None)
                     }
                     KernelPlace::At(location) => locations.op_location(Some(location)),
-                },
-            ));
+                };
+                places.push(place.map_err(|EncodeError(e)| {
+                    EncodeError(format!("function '{name}', kernel {index}: {e}"))
+                })?);
+            }
         }
-        places
+        Ok(places)
     }
 
     /// The bodies of `functions`, whose locations start at `places`.
@@ -748,7 +756,7 @@ mod tests {
     /// give the bytes written on one.
     #[test]
     fn bodies_on_two_threads_give_the_same_bytes() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/bef");
+        let dir = crate::test_corpus::corpus_path("bef");
         let mut compared = 0;
         for entry in std::fs::read_dir(&dir).expect("corpus") {
             let path = entry.expect("entry").path();

@@ -6,11 +6,14 @@ use std::fmt;
 /// the byte where it was detected.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DecodeError {
+    /// Absolute file offset of the byte where the problem was found.
     pub offset: u64,
+    /// What is wrong, without the offset.
     pub message: String,
 }
 
 impl DecodeError {
+    /// An error at absolute file offset `offset`.
     pub fn new(offset: u64, message: impl Into<String>) -> Self {
         DecodeError {
             offset,
@@ -27,6 +30,7 @@ impl fmt::Display for DecodeError {
 
 impl std::error::Error for DecodeError {}
 
+/// Result of decoding untrusted BEF bytes.
 pub type DecodeResult<T> = Result<T, DecodeError>;
 
 /// A module model that cannot be written as BEF (an index out of range, a
@@ -35,4 +39,5 @@ pub type DecodeResult<T> = Result<T, DecodeError>;
 #[error("{0}")]
 pub struct EncodeError(pub String);
 
+/// Result of encoding a module model.
 pub type EncodeResult<T> = Result<T, EncodeError>;

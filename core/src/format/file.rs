@@ -18,21 +18,25 @@ use super::reader::{Reader, c_string_at, u32_at};
 /// One section as framed in the file.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct SectionInfo {
+    /// Section id byte; may be one this crate does not know.
     pub id: u8,
     /// Offset of the section id byte.
     pub header_offset: u64,
     /// Offset of the first data byte.
     pub data_offset: u64,
+    /// Length of the data in bytes, padding excluded.
     pub len: u64,
     /// Present when the header used the alignment form.
     pub alignment: Option<u8>,
 }
 
 impl SectionInfo {
+    /// The section's id, if it is a standard one.
     pub fn known(&self) -> Option<SectionId> {
         SectionId::from_u8(self.id)
     }
 
+    /// The standard name of the section, or `Unknown(id)`.
     pub fn name(&self) -> String {
         self.known().map_or_else(
             || format!("Unknown({})", self.id),
@@ -48,9 +52,11 @@ impl SectionInfo {
 /// An entry of the FunctionIndex section.
 #[derive(Debug, Clone)]
 pub struct FunctionEntry<'a> {
+    /// How the function runs, and whether it has a body.
     pub kind: FunctionKind,
     /// Offset of the body in the Functions section.
     pub offset: u64,
+    /// Function name, from the Strings section.
     pub name: &'a str,
     /// Absolute offset of this index entry.
     pub entry_offset: u64,
@@ -65,6 +71,7 @@ pub struct FunctionBody<'a> {
     pub location: u64,
     /// Uses per register, as recorded in the register table.
     pub register_uses: Vec<u32>,
+    /// The kernel table, in kernel order (0 is the pseudo kernel).
     pub kernels: Vec<KernelEntry>,
     /// Result registers, one per function result.
     pub results: Vec<u32>,
@@ -82,6 +89,8 @@ pub struct KernelEntry {
     pub offset: u32,
     /// Operands that must be available before the kernel runs.
     pub num_operands: u32,
+    /// Stream the kernel is scheduled on: kernels of one stream run one
+    /// after the other on one thread.
     pub stream_id: u64,
 }
 
@@ -98,24 +107,29 @@ pub struct KernelRecord<'a> {
 pub struct U32s<'a>(&'a [u8]);
 
 impl<'a> U32s<'a> {
+    /// Number of values.
     pub fn len(&self) -> usize {
         self.0.len() / 4
     }
 
+    /// Whether there are no values.
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
 
+    /// Value `index`, if in range.
     pub fn get(&self, index: usize) -> Option<u32> {
         u32_at(self.0, index.checked_mul(4)?)
     }
 
+    /// The values in order.
     pub fn iter(&self) -> impl ExactSizeIterator<Item = u32> + 'a {
         self.0
             .chunks_exact(4)
             .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
     }
 
+    /// The values, copied.
     pub fn to_vec(&self) -> Vec<u32> {
         self.iter().collect()
     }
@@ -124,6 +138,7 @@ impl<'a> U32s<'a> {
         U32s(&self.0[words.start * 4..words.end * 4])
     }
 
+    /// The underlying little-endian bytes.
     pub fn bytes(&self) -> &'a [u8] {
         self.0
     }
@@ -135,21 +150,28 @@ impl<'a> KernelRecord<'a> {
     fn header(&self, i: usize) -> u32 {
         self.words.get(i).unwrap_or(0)
     }
+    /// Index of the kernel's name in the Kernels section (`PSEUDO_KERNEL_CODE`
+    /// for the pseudo kernel).
     pub fn code(&self) -> u32 {
         self.header(0)
     }
+    /// Location offset of the kernel (may be virtual).
     pub fn location(&self) -> u32 {
         self.header(1)
     }
+    /// Number of argument registers.
     pub fn num_args(&self) -> usize {
         self.header(2) as usize
     }
+    /// Number of attributes.
     pub fn num_attributes(&self) -> usize {
         self.header(3) as usize
     }
+    /// Number of function references.
     pub fn num_functions(&self) -> usize {
         self.header(4) as usize
     }
+    /// Number of results.
     pub fn num_results(&self) -> usize {
         self.header(5) as usize
     }
@@ -160,6 +182,7 @@ impl<'a> KernelRecord<'a> {
         let start = self.body_start() + skip;
         self.words.slice(start..start + len)
     }
+    /// Argument registers, in operand order.
     pub fn args(&self) -> U32s<'a> {
         self.span(0, self.num_args())
     }
@@ -174,6 +197,7 @@ impl<'a> KernelRecord<'a> {
             self.num_functions(),
         )
     }
+    /// Result registers.
     pub fn results(&self) -> U32s<'a> {
         let skip = self.num_args() + self.num_attributes() + self.num_functions();
         self.span(skip, self.num_results())
@@ -226,6 +250,7 @@ fn record_words(words: U32s<'_>) -> Option<usize> {
 }
 
 impl<'a> FunctionBody<'a> {
+    /// Number of registers, function arguments included.
     pub fn num_registers(&self) -> usize {
         self.register_uses.len()
     }
@@ -241,6 +266,7 @@ impl<'a> FunctionBody<'a> {
         }
     }
 
+    /// The kernel records in kernel-table order, pseudo kernel first.
     pub fn kernel_records(&self) -> impl Iterator<Item = KernelRecord<'a>> + '_ {
         (0..self.kernels.len()).map(|i| self.kernel(i))
     }
@@ -426,14 +452,17 @@ impl<'a> BefFile<'a> {
         Ok(())
     }
 
+    /// The whole file.
     pub fn bytes(&self) -> &'a [u8] {
         self.bytes
     }
 
+    /// Every section in file order, unknown ones included.
     pub fn sections(&self) -> &[SectionInfo] {
         &self.sections
     }
 
+    /// The section with standard id `id`, if present.
     pub fn section(&self, id: SectionId) -> Option<&SectionInfo> {
         self.known[id as usize].map(|i| &self.sections[i])
     }
@@ -496,14 +525,17 @@ impl<'a> BefFile<'a> {
             .map_err(Clone::clone)
     }
 
+    /// The FunctionIndex entries, in index order.
     pub fn functions(&self) -> &[FunctionEntry<'a>] {
         &self.functions
     }
 
+    /// Type indices of the arguments of function `index`.
     pub fn function_arg_types(&self, index: usize) -> &[u32] {
         &self.function_types[self.functions[index].arg_types.clone()]
     }
 
+    /// Type indices of the results of function `index`.
     pub fn function_result_types(&self, index: usize) -> &[u32] {
         &self.function_types[self.functions[index].result_types.clone()]
     }
@@ -651,6 +683,7 @@ impl<'a> BefFile<'a> {
         decode_attribute(data, base, offset as usize, ty)
     }
 
+    /// A decoder of the Locations section (with its LocationStrings).
     pub fn location_decoder(&self) -> LocationDecoder<'a> {
         let (locations, locations_base) = self.section_with_base(SectionId::Locations);
         let (strings, strings_base) = self.section_with_base(SectionId::LocationStrings);

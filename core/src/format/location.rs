@@ -6,27 +6,38 @@ use rustc_hash::FxHashMap;
 
 use super::constants::MAX_NESTING;
 use super::emitter::Emitter;
-use super::error::{DecodeError, DecodeResult};
+use super::error::{DecodeError, DecodeResult, EncodeError, EncodeResult};
 use super::reader::{Reader, c_string_at};
 
 /// A source location, as MLIR knows them.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Location {
+    /// No location (`loc(unknown)`).
     Unknown,
+    /// A position in a source file.
     FileLineCol {
         /// Shared: every location of a file names the same string.
         file: Arc<str>,
+        /// Line, counting from 1 as MLIR does.
         line: u64,
+        /// Column, counting from 1 as MLIR does.
         column: u64,
     },
+    /// A named location, such as an op's name in the source graph.
     Name {
+        /// The name; any string (printed quoted).
         name: String,
+        /// What the name is attached to; `Unknown` when nothing is.
         child: Box<Location>,
     },
+    /// A call site: `callee` reached from `caller`.
     CallSite {
+        /// Location of the called code.
         callee: Box<Location>,
+        /// Location of the call.
         caller: Box<Location>,
     },
+    /// Several locations merged into one, in order.
     Fused(Vec<Location>),
 }
 
@@ -65,7 +76,9 @@ impl std::fmt::Display for Location {
 /// locations are written once per use, as the reference does.
 #[derive(Default)]
 pub struct LocationEmitter {
+    /// The Locations section being built.
     pub locations: Emitter,
+    /// The LocationStrings section being built.
     pub strings: Emitter,
     string_offsets: FxHashMap<String, u64>,
     /// The file name looked up last and its offset.
@@ -77,6 +90,7 @@ pub struct LocationEmitter {
 }
 
 impl LocationEmitter {
+    /// An emitter with both sections empty.
     pub fn new() -> Self {
         LocationEmitter {
             locations: Emitter::new(),
@@ -90,16 +104,27 @@ impl LocationEmitter {
 
     /// The location field for an op: the offset of its newly written
     /// location, or for `None` or a location BEF cannot write the next
-    /// virtual offset counting down from `u32::MAX`.
-    pub(crate) fn op_location<L: LocationTree>(&mut self, location: Option<&L>) -> u64 {
+    /// virtual offset counting down from `u32::MAX`. A location nested
+    /// deeper than [`MAX_NESTING`] levels, which readers refuse, is an
+    /// error (nothing of it is written).
+    pub(crate) fn op_location<L: LocationTree>(
+        &mut self,
+        location: Option<&L>,
+    ) -> EncodeResult<u64> {
         match location.filter(|l| l.is_supported()) {
             Some(location) => {
+                let depth = written_depth(location);
+                if depth > MAX_NESTING {
+                    return Err(EncodeError(format!(
+                        "locations nested deeper than {MAX_NESTING} levels ({depth} levels)"
+                    )));
+                }
                 self.concrete_count += 1;
-                self.emit(location)
+                Ok(self.emit(location))
             }
             None => {
                 self.next_virtual -= 1;
-                u64::from(self.next_virtual)
+                Ok(u64::from(self.next_virtual))
             }
         }
     }
@@ -231,6 +256,41 @@ impl LocationTree for Location {
     }
 }
 
+/// How many levels below its root the deepest part of `location` lies as
+/// BEF writes it (what the decoder counts: a name's child, even an unknown
+/// one, lies a level below it; parts BEF cannot write are left out).
+/// Iterative, so any depth can be measured.
+pub(crate) fn written_depth<L: LocationTree>(location: &L) -> usize {
+    let mut deepest = 0;
+    let mut stack = vec![(location, 0usize)];
+    while let Some((location, depth)) = stack.pop() {
+        deepest = deepest.max(depth);
+        match location.node() {
+            Node::Name { child, .. } => {
+                // The child, written as unknown when BEF cannot write it.
+                deepest = deepest.max(depth + 1);
+                if child.is_supported() {
+                    stack.push((child, depth + 1));
+                }
+            }
+            Node::CallSite { callee, caller } => {
+                stack.push((callee, depth + 1));
+                stack.push((caller, depth + 1));
+            }
+            Node::Fused(locations) => {
+                stack.extend(
+                    locations
+                        .iter()
+                        .filter(|l| l.is_supported())
+                        .map(|l| (l, depth + 1)),
+                );
+            }
+            Node::Unknown | Node::FileLineCol { .. } | Node::Unsupported => {}
+        }
+    }
+    deepest
+}
+
 /// The model location BEF writes for `location`, `None` when it writes a
 /// virtual offset instead.
 pub(crate) fn to_model<L: LocationTree>(location: &L) -> Option<Location> {
@@ -260,9 +320,13 @@ pub(crate) fn to_model<L: LocationTree>(location: &L) -> Option<Location> {
 /// Reads locations from the two sections.
 #[derive(Clone, Copy)]
 pub struct LocationDecoder<'a> {
+    /// The Locations section's data.
     pub locations: &'a [u8],
+    /// Absolute file offset of the Locations data, for error offsets.
     pub locations_base: u64,
+    /// The LocationStrings section's data.
     pub strings: &'a [u8],
+    /// Absolute file offset of the LocationStrings data, for error offsets.
     pub strings_base: u64,
 }
 
@@ -363,8 +427,8 @@ mod tests {
     #[test]
     fn every_kind_round_trips_and_strings_are_shared() {
         let mut e = LocationEmitter::new();
-        let first = e.op_location(Some(&sample()));
-        let second = e.op_location(Some(&sample()));
+        let first = e.op_location(Some(&sample())).unwrap();
+        let second = e.op_location(Some(&sample())).unwrap();
         assert_ne!(first, second, "locations are written once per use");
         assert_eq!(e.strings.bytes(), b"a.py\0b\0");
         let d = LocationDecoder {
@@ -383,9 +447,58 @@ mod tests {
     #[test]
     fn virtual_offsets_count_down() {
         let mut e = LocationEmitter::new();
-        assert_eq!(e.op_location::<Location>(None), 0xFFFF_FFFE);
-        assert_eq!(e.op_location::<Location>(None), 0xFFFF_FFFD);
+        assert_eq!(e.op_location::<Location>(None), Ok(0xFFFF_FFFE));
+        assert_eq!(e.op_location::<Location>(None), Ok(0xFFFF_FFFD));
         assert_eq!(e.concrete_count, 0);
+    }
+
+    #[test]
+    fn locations_deeper_than_readers_accept_are_not_written() {
+        let nested = |depth: usize| {
+            let mut loc = Location::Unknown;
+            for _ in 0..depth {
+                loc = Location::CallSite {
+                    callee: Box::new(loc),
+                    caller: Box::new(Location::Unknown),
+                };
+            }
+            loc
+        };
+        let mut e = LocationEmitter::new();
+        assert_eq!(
+            e.op_location(Some(&nested(65))),
+            Err(EncodeError(
+                "locations nested deeper than 64 levels (65 levels)".into()
+            ))
+        );
+        assert!(e.locations.bytes().is_empty(), "nothing of it is written");
+        let offset = e.op_location(Some(&nested(64))).unwrap();
+        let d = LocationDecoder {
+            locations: e.locations.bytes(),
+            locations_base: 0,
+            strings: e.strings.bytes(),
+            strings_base: 0,
+        };
+        assert_eq!(d.decode_at(offset).unwrap(), nested(64));
+        // The deepest part counts, wherever it is; a bare name's unknown
+        // child is a level below it.
+        let fused = Location::Fused(vec![
+            Location::Unknown,
+            nested(3),
+            Location::Name {
+                name: "n".into(),
+                child: Box::new(Location::Unknown),
+            },
+        ]);
+        assert_eq!(written_depth(&fused), 4);
+        assert_eq!(written_depth(&Location::Unknown), 0);
+        assert_eq!(
+            written_depth(&Location::Name {
+                name: "n".into(),
+                child: Box::new(Location::Unknown),
+            }),
+            1
+        );
     }
 
     #[test]

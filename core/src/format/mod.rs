@@ -1,6 +1,7 @@
 //! BEF bytes: primitives, sections, attributes, locations, the zero-copy
 //! reader, the encoder and the verifier. No knowledge of kernels.
 
+#[cfg(feature = "arbitrary")]
 pub mod arbitrary_model;
 pub mod attr;
 pub mod buffer;

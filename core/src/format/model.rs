@@ -6,6 +6,7 @@ use super::attr::Attribute;
 use super::constants::FunctionKind;
 use super::location::Location;
 
+/// A whole BEF module with indices in place of offsets.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Module {
     /// Kernel names; a kernel's `code` indexes this table.
@@ -15,6 +16,7 @@ pub struct Module {
     /// Top-level attributes in Attributes-section order, de-duplicated;
     /// kernels refer to them by position.
     pub attributes: Vec<Attribute>,
+    /// The FunctionIndex, in order; kernels refer to functions by position.
     pub functions: Vec<Function>,
     /// Write the AttributeTypes, AttributeNames and RegisterTypes sections
     /// (needed to turn BEF back into text, not to run it).
@@ -26,18 +28,22 @@ pub struct Module {
     pub extra_strings: Vec<String>,
 }
 
+/// One FunctionIndex entry and, unless native, its body.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Function {
+    /// How the function runs.
     pub kind: FunctionKind,
     /// Empty for functions made from regions.
     pub name: String,
     /// Indices into `Module::types`.
     pub arg_types: Vec<u32>,
+    /// Indices into `Module::types`.
     pub result_types: Vec<u32>,
     /// `None` exactly for native functions.
     pub body: Option<Body>,
 }
 
+/// The body of a BEF or sync function.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Body {
     /// `None` stands for a location the writer could not encode (a
@@ -54,10 +60,12 @@ pub struct Body {
     pub results: Vec<u32>,
 }
 
+/// One kernel (op) of a function body.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Kernel {
     /// Index into `Module::kernel_names`, or `PSEUDO_KERNEL_CODE`.
     pub code: u32,
+    /// Where the kernel's location field points.
     pub location: KernelLocation,
     /// Argument registers, duplicates allowed.
     pub args: Vec<u32>,
@@ -68,18 +76,22 @@ pub struct Kernel {
     pub attribute_names: Vec<String>,
     /// Indices into `Module::functions`.
     pub functions: Vec<u32>,
+    /// Result registers.
     pub results: Vec<u32>,
     /// Per result, the kernel-table indices of its users, once per use.
     pub used_by: Vec<Vec<u32>>,
+    /// Stream the kernel runs on (see `KernelEntry::stream_id`).
     pub stream_id: u64,
 }
 
+/// The location field of a kernel.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum KernelLocation {
     /// The pseudo kernel's fixed `0xCDCDCDCD`.
     Pseudo,
     /// A location the writer could not encode.
     Virtual,
+    /// A location written in the Locations section.
     At(Location),
 }
 

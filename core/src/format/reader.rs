@@ -6,6 +6,9 @@ use super::error::{DecodeError, DecodeResult};
 /// Longest VBR encoding of a u64: ceil(64 / 7) bytes.
 pub const MAX_VBR_LEN: usize = 10;
 
+/// A cursor over a slice of a file that knows the slice's absolute offset,
+/// so that its errors name the file offset. `what` arguments name the value
+/// being read, for those errors.
 #[derive(Clone, Debug)]
 pub struct Reader<'a> {
     data: &'a [u8],
@@ -15,6 +18,7 @@ pub struct Reader<'a> {
 }
 
 impl<'a> Reader<'a> {
+    /// A reader at the start of `data`, which begins at file offset `base`.
     pub fn new(data: &'a [u8], base: u64) -> Self {
         Reader { data, pos: 0, base }
     }
@@ -29,14 +33,17 @@ impl<'a> Reader<'a> {
         self.pos
     }
 
+    /// Bytes left to read.
     pub fn remaining(&self) -> usize {
         self.data.len() - self.pos
     }
 
+    /// Whether every byte has been read.
     pub fn is_empty(&self) -> bool {
         self.pos == self.data.len()
     }
 
+    /// An error at the current offset.
     pub fn error(&self, message: impl Into<String>) -> DecodeError {
         DecodeError::new(self.offset(), message)
     }
@@ -45,6 +52,7 @@ impl<'a> Reader<'a> {
         self.error(format!("unexpected end of data reading {what}"))
     }
 
+    /// Reads one byte.
     pub fn u8(&mut self, what: &str) -> DecodeResult<u8> {
         let byte = *self.data.get(self.pos).ok_or_else(|| self.eof(what))?;
         self.pos += 1;
@@ -105,11 +113,13 @@ impl<'a> Reader<'a> {
         })
     }
 
+    /// Reads a little-endian `u32` (no alignment required).
     pub fn u32_le(&mut self, what: &str) -> DecodeResult<u32> {
         let bytes = self.bytes(4, what)?;
         Ok(u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]))
     }
 
+    /// Reads the next `len` bytes, borrowed from the input.
     pub fn bytes(&mut self, len: usize, what: &str) -> DecodeResult<&'a [u8]> {
         if len > self.remaining() {
             return Err(self.error(format!(
@@ -129,6 +139,8 @@ impl<'a> Reader<'a> {
         self.bytes(padding, what).map(|_| ())
     }
 
+    /// Fails unless every byte has been read; `what` names the enclosing
+    /// structure in the message.
     pub fn expect_end(&self, what: &str) -> DecodeResult<()> {
         if self.is_empty() {
             Ok(())

@@ -200,9 +200,11 @@ impl Verifier<'_, '_> {
             return;
         }
 
+        let problems_before = self.problems.len();
         // Who defines and who uses each register (index num_registers is the
         // pseudo register that triggers kernels without operands).
         let mut defined_by: Vec<Option<usize>> = vec![None; num_registers + 1];
+        let mut results_of: Vec<Vec<u32>> = Vec::with_capacity(num_kernels);
         let mut uses: Vec<u32> = vec![0; num_registers];
         let mut users: Vec<Vec<u32>> = vec![Vec::new(); num_registers + 1];
         let mut previous_end = 0u64;
@@ -273,6 +275,7 @@ impl Verifier<'_, '_> {
                     );
                 }
             }
+            results_of.push(record.results().to_vec());
             for reg in record.results().iter() {
                 match defined_by.get_mut(reg as usize) {
                     Some(slot @ None) => *slot = Some(k),
@@ -332,6 +335,9 @@ impl Verifier<'_, '_> {
                 );
             }
         }
+        if self.problems.len() == problems_before {
+            self.verify_every_kernel_can_run(body, name, &users, &results_of);
+        }
         // Each result's used-by list must name its users once per use.
         for (k, record) in body.kernel_records().enumerate() {
             for (r, reg) in record.results().iter().enumerate() {
@@ -345,6 +351,78 @@ impl Verifier<'_, '_> {
                     self.report(record.offset, format!("kernel {k} of '{name}': users of register {reg} are listed as {listed:?} but are {expected:?}"));
                 }
             }
+        }
+    }
+
+    /// Every kernel must become ready once the pseudo kernel has run: a
+    /// kernel that waits, directly or not, for its own result would block
+    /// the executor forever. Runs the readiness rule of the executor on
+    /// the dataflow graph (`users[r]`: the kernels reading register `r`,
+    /// once per read; `results_of[k]`: the registers kernel `k` defines)
+    /// and names the kernels that never become ready.
+    fn verify_every_kernel_can_run(
+        &mut self,
+        body: &FunctionBody<'_>,
+        name: &str,
+        users: &[Vec<u32>],
+        results_of: &[Vec<u32>],
+    ) {
+        let mut pending: Vec<usize> = body
+            .kernel_records()
+            .map(|record| record.num_args().max(1))
+            .collect();
+        pending[0] = 0;
+        let mut available = vec![false; users.len()];
+        let mut ran = vec![false; results_of.len()];
+        let mut to_run = vec![0usize];
+        while let Some(k) = to_run.pop() {
+            ran[k] = true;
+            for &reg in &results_of[k] {
+                let Some(slot) = available.get_mut(reg as usize) else {
+                    continue;
+                };
+                if std::mem::replace(slot, true) {
+                    continue;
+                }
+                for &user in &users[reg as usize] {
+                    let waiting = &mut pending[user as usize];
+                    *waiting -= 1;
+                    if *waiting == 0 {
+                        to_run.push(user as usize);
+                    }
+                }
+            }
+        }
+        let stuck: Vec<usize> = (0..ran.len()).filter(|&k| !ran[k]).collect();
+        if let Some(&first) = stuck.first() {
+            let at = body
+                .kernel_records()
+                .nth(first)
+                .map_or(body.offset, |record| record.offset);
+            let names = self.file.kernel_names().unwrap_or_default();
+            let shown: Vec<String> = stuck
+                .iter()
+                .take(8)
+                .map(|&k| {
+                    let code = body.kernel_records().nth(k).map(|r| r.code() as usize);
+                    match code.and_then(|c| names.get(c)) {
+                        Some(kernel) => format!("{k} ({kernel})"),
+                        None => k.to_string(),
+                    }
+                })
+                .collect();
+            let more = if stuck.len() > shown.len() {
+                ", ..."
+            } else {
+                ""
+            };
+            self.report(
+                at,
+                format!(
+                    "kernels {}{more} of '{name}' can never run: they wait for each other's results (a dataflow cycle)",
+                    shown.join(", ")
+                ),
+            );
         }
     }
 

@@ -4,23 +4,37 @@
 
 use std::fmt;
 
+/// The binary operators of affine expressions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum AffineBinary {
+    /// `a + b`.
     Add,
+    /// `a * b` (one side must be constant for the expression to be affine).
     Mul,
+    /// `a mod b`: the non-negative remainder.
     Mod,
+    /// `a floordiv b`: division rounding toward negative infinity.
     FloorDiv,
+    /// `a ceildiv b`: division rounding toward positive infinity.
     CeilDiv,
 }
 
+/// An affine expression over dimensions `d<i>`, symbols `s<i>` and constants.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum AffineExpr {
+    /// Dimension `d<i>`.
     Dim(u32),
+    /// Symbol `s<i>`.
     Symbol(u32),
+    /// An integer constant.
     Constant(i64),
+    /// `lhs <kind> rhs`.
     Binary {
+        /// The operator.
         kind: AffineBinary,
+        /// Left operand.
         lhs: Box<AffineExpr>,
+        /// Right operand.
         rhs: Box<AffineExpr>,
     },
 }
@@ -28,8 +42,11 @@ pub enum AffineExpr {
 /// `(d0, d1)[s0] -> (d0 + s0, d1)`
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct AffineMap {
+    /// Number of dimensions (`d0` ... `d<n-1>`).
     pub num_dims: u32,
+    /// Number of symbols (`s0` ... `s<n-1>`).
     pub num_symbols: u32,
+    /// The result expressions, in order.
     pub results: Vec<AffineExpr>,
 }
 
@@ -37,9 +54,13 @@ pub struct AffineMap {
 /// constraint `i` is `== 0` (else `>= 0`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct IntegerSet {
+    /// Number of dimensions (`d0` ... `d<n-1>`).
     pub num_dims: u32,
+    /// Number of symbols (`s0` ... `s<n-1>`).
     pub num_symbols: u32,
+    /// The constraint expressions, each compared with 0.
     pub constraints: Vec<AffineExpr>,
+    /// Per constraint, whether it is `== 0` rather than `>= 0`.
     pub is_equality: Vec<bool>,
 }
 
@@ -53,6 +74,7 @@ impl AffineMap {
         }
     }
 
+    /// Whether this is `(d0, ..., dn-1) -> (d0, ..., dn-1)` with no symbols.
     pub fn is_identity(&self) -> bool {
         self.num_symbols == 0
             && self.results.len() == self.num_dims as usize
@@ -79,6 +101,7 @@ impl AffineMap {
         })
     }
 
+    /// Whether the results are every dimension, each once, in any order.
     pub fn is_permutation(&self) -> bool {
         self.results.len() == self.num_dims as usize && self.is_projected_permutation()
     }

@@ -9,6 +9,7 @@ use super::types::Type;
 /// `name = value` in an attribute dictionary.
 pub type NamedAttribute = (String, Attribute);
 
+/// An attribute value of the IR, as MLIR prints and compares it.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Attribute {
     /// `unit`, or a dictionary key without a value.
@@ -17,17 +18,37 @@ pub enum Attribute {
     Bool(bool),
     /// `42 : i32`, `7 : index`. The value is sign-extended from the type's
     /// width; unsigned values above `i64::MAX` fit because the store is i128.
-    Integer { value: i128, ty: Type },
+    Integer {
+        /// The value, sign-extended from the type's width.
+        value: i128,
+        /// An integer type or `index`.
+        ty: Type,
+    },
     /// `1.5 : f32`, kept as the bit pattern of the type's format so that
     /// printing and re-parsing never changes a bit.
-    Float { bits: u128, ty: Type },
+    Float {
+        /// The value's bit pattern in the type's format, in the low bits.
+        bits: u128,
+        /// A float type.
+        ty: Type,
+    },
     /// `"text"` or `"text" : type`; bytes, since `\xx` escapes may produce
     /// anything.
-    String { value: Vec<u8>, ty: Option<Type> },
+    String {
+        /// The unescaped bytes.
+        value: Vec<u8>,
+        /// The type after the colon, if one was given.
+        ty: Option<Type>,
+    },
     /// A type used as an attribute: `value = f32`.
     Type(Type),
     /// `@root::@nested`
-    SymbolRef { root: String, nested: Vec<String> },
+    SymbolRef {
+        /// The root symbol's name, without `@`.
+        root: String,
+        /// Nested symbol names, outermost first, without `@`.
+        nested: Vec<String>,
+    },
     /// `[a, b, c]`
     Array(Vec<Attribute>),
     /// `{a = 1 : i32, b}`; keys sorted and unique.
@@ -35,7 +56,12 @@ pub enum Attribute {
     /// `dense<...> : tensor<...>`.
     DenseElements(DenseElements),
     /// `array<i32: 1, 2>`: elements of `element`, little-endian.
-    DenseArray { element: Type, data: Vec<u8> },
+    DenseArray {
+        /// Element type (an integer or float type).
+        element: Type,
+        /// The elements, each little-endian (`i1` one byte each).
+        data: Vec<u8>,
+    },
     /// `#corert.shape<1x?x3>` (BEF's shape attribute); `None` is unranked.
     /// Unknown dimensions are `-1`, as BEF stores them.
     Shape(Option<Vec<i64>>),
@@ -43,33 +69,64 @@ pub enum Attribute {
     Location(Box<Location>),
     /// Any other dialect attribute, `#dialect.body` or `#dialect<body>`,
     /// kept verbatim.
-    Dialect { dialect: String, body: String },
+    Dialect {
+        /// Dialect namespace, without `#`.
+        dialect: String,
+        /// Everything after the dialect name and its `.`, verbatim.
+        body: String,
+    },
     /// An integer that `Integer` cannot hold (wider than 128 bits, or an
     /// unsigned 128-bit value above `i128::MAX`): the value's bits,
     /// little-endian 64-bit words, `ceil(width / 64)` of them.
-    WideInteger { words: Vec<u64>, ty: Type },
+    WideInteger {
+        /// The value's bits, least significant word first.
+        words: Vec<u64>,
+        /// The integer type, which gives the width.
+        ty: Type,
+    },
     /// `affine_map<(d0) -> (d0)>`
     AffineMap(AffineMap),
     /// `affine_set<(d0) : (d0 >= 0)>`
     IntegerSet(IntegerSet),
     /// `strided<[4, 1], offset: ?>`; dynamic values are `DYNAMIC`.
-    StridedLayout { offset: i64, strides: Vec<i64> },
+    StridedLayout {
+        /// Offset in elements of the first element.
+        offset: i64,
+        /// Per dimension, the distance in elements between neighbours.
+        strides: Vec<i64>,
+    },
     /// `distinct[id]<referenced>`: equal only to itself, never merged with
     /// another distinct attribute of the same content. `id` is the identity.
-    Distinct { id: u64, referenced: Box<Attribute> },
+    Distinct {
+        /// Identity of the distinct attribute; equal ids are the same attribute.
+        id: u64,
+        /// The attribute it wraps.
+        referenced: Box<Attribute>,
+    },
     /// `dense_resource<handle> : type`, the data living in the module's
     /// `builtin` resource group.
-    DenseResource { ty: Type, handle: String },
+    DenseResource {
+        /// The shaped type after the colon.
+        ty: Type,
+        /// Key of the blob in the `builtin` resource group.
+        handle: String,
+    },
     /// `dense<["a", "b"]> : tensor<2x!x.y>`; a splat holds one string.
     DenseStrings {
+        /// The shaped type after the colon.
         ty: Type,
+        /// Whether the one string in `values` stands for every element.
         splat: bool,
+        /// The elements' bytes in row-major order.
         values: Vec<Vec<u8>>,
     },
     /// `sparse<indices, values> : type`; both are dense element attributes.
     Sparse {
+        /// The shaped type after the colon.
         ty: Type,
+        /// Coordinates of the stored elements: dense integers, one row each.
         indices: Box<Attribute>,
+        /// The stored elements (dense elements), in the order of `indices`.
         values: Box<Attribute>,
     },
 }
@@ -82,11 +139,14 @@ pub enum Attribute {
 pub struct DenseElements {
     /// The shaped type after the colon (a tensor or vector type).
     pub ty: Type,
+    /// Whether `data` holds one element that stands for every element.
     pub splat: bool,
+    /// The elements' bytes (see the type docs).
     pub data: Vec<u8>,
 }
 
 impl Attribute {
+    /// `value : i32`.
     pub fn i32(value: i32) -> Attribute {
         Attribute::Integer {
             value: value.into(),
@@ -94,6 +154,7 @@ impl Attribute {
         }
     }
 
+    /// `value : i64`.
     pub fn i64(value: i64) -> Attribute {
         Attribute::Integer {
             value: value.into(),
@@ -101,6 +162,7 @@ impl Attribute {
         }
     }
 
+    /// `value : f32`.
     pub fn f32(value: f32) -> Attribute {
         Attribute::Float {
             bits: value.to_bits().into(),
@@ -108,6 +170,7 @@ impl Attribute {
         }
     }
 
+    /// `value : f64`.
     pub fn f64(value: f64) -> Attribute {
         Attribute::Float {
             bits: value.to_bits().into(),
@@ -115,6 +178,7 @@ impl Attribute {
         }
     }
 
+    /// An untyped string attribute.
     pub fn string(value: &str) -> Attribute {
         Attribute::String {
             value: value.as_bytes().to_vec(),
@@ -138,6 +202,7 @@ impl Attribute {
         }
     }
 
+    /// The value of an `Integer` attribute, else `None`.
     pub fn as_integer(&self) -> Option<i128> {
         match self {
             Attribute::Integer { value, .. } => Some(*value),
@@ -145,6 +210,7 @@ impl Attribute {
         }
     }
 
+    /// The bytes of a `String` attribute, else `None`.
     pub fn as_str(&self) -> Option<&[u8]> {
         match self {
             Attribute::String { value, .. } => Some(value),

@@ -32,13 +32,16 @@ pub use types::{DYNAMIC, FloatKind, Signedness, Type};
 pub struct ValueId(pub u32);
 
 impl ValueId {
+    /// The index into `Module::values`.
     pub fn index(self) -> usize {
         self.0 as usize
     }
 }
 
+/// What the module knows of one SSA value.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ValueData {
+    /// The value's type.
     pub ty: Type,
     /// Block arguments may carry their own location; op results take the
     /// op's.
@@ -50,11 +53,14 @@ pub struct ValueData {
     pub use_list_order: Option<Box<[u32]>>,
 }
 
+/// A module: the `builtin.module` op and the arena of the values its ops
+/// define and use.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Module {
     /// The `builtin.module` op. Its single region has one block holding
     /// the module's ops.
     pub op: Op,
+    /// Every SSA value, indexed by `ValueId`.
     pub values: Vec<ValueData>,
     /// Dialect and external resources (`dense_resource` data).
     pub resources: Vec<ResourceGroup>,
@@ -62,11 +68,14 @@ pub struct Module {
     pub origin: Option<Box<BytecodeOrigin>>,
 }
 
+/// An operation in MLIR's generic form.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Op {
     /// Full name, `dialect.op` (`tfrt.add.i32`, `func.func`).
     pub name: String,
+    /// Values used, in operand order.
     pub operands: Vec<ValueId>,
+    /// Values defined, in result order.
     pub results: Vec<ValueId>,
     /// Successor blocks, as indices into the parent region's blocks.
     pub successors: Vec<u32>,
@@ -82,18 +91,26 @@ pub struct Op {
     /// written back unchanged. Attribute indices inside refer to the
     /// attribute numbering of the file it came from.
     pub opaque_properties: Option<Box<[u8]>>,
+    /// Nested regions, in order (a function's body is its first).
     pub regions: Vec<Region>,
+    /// Where the op came from; `Location::Unknown` when nothing is known.
     pub location: Location,
 }
 
+/// A list of blocks; the first is the entry block.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Region {
+    /// The blocks, entry block first.
     pub blocks: Vec<Block>,
 }
 
+/// A basic block: arguments and a list of ops, the last of them (in a
+/// function) its terminator.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Block {
+    /// Values the block defines on entry (a function's arguments in its entry block).
     pub arguments: Vec<ValueId>,
+    /// The ops, in execution order.
     pub ops: Vec<Op>,
 }
 
@@ -108,10 +125,13 @@ pub enum FuncKind {
     Native,
 }
 
+/// Name of the module op.
 pub const MODULE_OP: &str = "builtin.module";
+/// Name of the function op.
 pub const FUNC_OP: &str = "func.func";
 
 impl Op {
+    /// An op named `name` with nothing else set.
     pub fn new(name: impl Into<String>, location: Location) -> Op {
         Op {
             name: name.into(),
@@ -153,6 +173,7 @@ impl Op {
         })
     }
 
+    /// Sets attribute `name` in the dictionary, replacing any old value.
     pub fn set_attribute(&mut self, name: &str, value: Attribute) {
         set_attribute(&mut self.attributes, name, value);
     }
@@ -194,6 +215,7 @@ impl Region {
 /// A view of a `func.func` op as a host-program function.
 #[derive(Debug, Clone, Copy)]
 pub struct Func<'a> {
+    /// The `func.func` op.
     pub op: &'a Op,
 }
 
@@ -206,6 +228,7 @@ impl<'a> Func<'a> {
         (is_func && func.sym_name().is_some() && func.function_type().is_some()).then_some(func)
     }
 
+    /// The `sym_name` attribute: the function's name, if it is a UTF-8 string.
     pub fn sym_name(&self) -> Option<&'a str> {
         match self.op.attribute("sym_name")? {
             Attribute::String { value, .. } => std::str::from_utf8(value).ok(),
@@ -213,6 +236,7 @@ impl<'a> Func<'a> {
         }
     }
 
+    /// The function's name, or `""` when it has none.
     pub fn name(&self) -> &'a str {
         self.sym_name().unwrap_or_default()
     }
@@ -225,14 +249,17 @@ impl<'a> Func<'a> {
         }
     }
 
+    /// Argument types.
     pub fn inputs(&self) -> &'a [Type] {
         self.function_type().map_or(&[], |(inputs, _)| inputs)
     }
 
+    /// Result types.
     pub fn results(&self) -> &'a [Type] {
         self.function_type().map_or(&[], |(_, results)| results)
     }
 
+    /// How BEF runs the function, from its `tfrt.native` / `tfrt.sync` attributes.
     pub fn kind(&self) -> FuncKind {
         if self.op.attribute("tfrt.native").is_some() {
             FuncKind::Native
@@ -248,6 +275,7 @@ impl<'a> Func<'a> {
         self.op.regions.first().filter(|r| !r.blocks.is_empty())
     }
 
+    /// Whether `sym_visibility` is `"private"`.
     pub fn is_private(&self) -> bool {
         matches!(
             self.op.attribute("sym_visibility"),
@@ -271,10 +299,12 @@ impl Module {
         }
     }
 
+    /// The block holding the module's ops.
     pub fn body(&self) -> &Block {
         &self.op.regions[0].blocks[0]
     }
 
+    /// The block holding the module's ops, mutably.
     pub fn body_mut(&mut self) -> &mut Block {
         &mut self.op.regions[0].blocks[0]
     }
@@ -284,6 +314,7 @@ impl Module {
         self.body().ops.iter().filter_map(Func::new)
     }
 
+    /// Adds a value to the arena; the caller makes an op or block define it.
     pub fn new_value(&mut self, ty: Type, location: Option<Location>) -> ValueId {
         let id = ValueId(u32::try_from(self.values.len()).expect("fewer than 2^32 values"));
         self.values.push(ValueData {
@@ -294,6 +325,7 @@ impl Module {
         id
     }
 
+    /// The type of `value`.
     pub fn value_type(&self, value: ValueId) -> &Type {
         &self.values[value.index()].ty
     }

@@ -10,14 +10,19 @@ use super::attr::Attribute;
 /// MLIR's marker for a dynamic dimension (`?`), `ShapedType::kDynamic`.
 pub const DYNAMIC: i64 = i64::MIN;
 
+/// A type of the IR, as MLIR spells and compares it.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Type {
     /// `i32`, `si8`, `ui64`, `i1`; width 0 is legal in MLIR.
     Integer {
+        /// Bits; 0 is allowed.
         width: u32,
+        /// Whether the type is signless (`i`), signed (`si`) or unsigned (`ui`).
         signedness: Signedness,
     },
+    /// `index`: a target-sized integer for sizes and subscripts.
     Index,
+    /// A floating-point type such as `f32`.
     Float(FloatKind),
     /// `complex<f32>`
     Complex(Box<Type>),
@@ -26,14 +31,18 @@ pub enum Type {
     /// `tensor<2x?xf32>`; `shape: None` is `tensor<*xf32>`. Dynamic
     /// dimensions are `DYNAMIC`.
     Tensor {
+        /// Dimension sizes, outermost first (`DYNAMIC` for `?`); `None` when unranked.
         shape: Option<Vec<i64>>,
+        /// Element type.
         element: Box<Type>,
         /// `tensor<4xf32, "enc">`: the encoding attribute of a ranked tensor.
         encoding: Option<Box<Attribute>>,
     },
     /// `vector<4xf32>`, `vector<[4]x8xf32>`
     Vector {
+        /// Dimension sizes, outermost first.
         shape: Vec<i64>,
+        /// Element type.
         element: Box<Type>,
         /// Which dimensions are scalable; empty when none is.
         scalable: Vec<bool>,
@@ -41,16 +50,22 @@ pub enum Type {
     /// `memref<4x?xf32, strided<[?, 1]>, 3>`; `shape: None` is unranked.
     /// `layout: None` is the identity layout.
     MemRef {
+        /// Dimension sizes, outermost first (`DYNAMIC` for `?`).
         shape: Option<Vec<i64>>,
+        /// Element type.
         element: Box<Type>,
+        /// The layout attribute, such as `strided<...>` or an affine map.
         layout: Option<Box<Attribute>>,
+        /// The memory space attribute; `None` for the default space.
         memory_space: Option<Box<Attribute>>,
     },
     /// `token`
     Token,
     /// `(i32, f32) -> i1`
     Function {
+        /// Argument types.
         inputs: Vec<Type>,
+        /// Result types.
         results: Vec<Type>,
     },
     /// `tuple<i32, f32>`
@@ -58,38 +73,68 @@ pub enum Type {
     /// An opaque dialect type `!dialect.body` (`!tfrt.chain`) or
     /// `!dialect<body>`; `body` is kept verbatim, including any `<...>`.
     Dialect {
+        /// Dialect namespace, without `!`.
         dialect: Arc<str>,
+        /// Everything after the dialect name and its `.`, verbatim.
         body: Arc<str>,
     },
 }
 
+/// The signedness semantics of an integer type.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Signedness {
+    /// `iN`: signedness decided by each operation.
     Signless,
+    /// `siN`.
     Signed,
+    /// `uiN`.
     Unsigned,
 }
 
+/// The floating-point formats of MLIR's builtin types. In the small formats'
+/// names, `EnMm` gives the exponent and mantissa bits, `FN` means finite
+/// (no infinities), `UZ` an unsigned zero (no negative zero, one NaN), and
+/// a final `U` no sign bit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum FloatKind {
+    /// bfloat16: 8 exponent and 7 mantissa bits.
     BF16,
+    /// IEEE half precision.
     F16,
+    /// TensorFloat-32: 8 exponent and 10 mantissa bits, stored in 19 bits.
     TF32,
+    /// IEEE single precision.
     F32,
+    /// IEEE double precision.
     F64,
+    /// x87 80-bit extended precision.
     F80,
+    /// IEEE quadruple precision.
     F128,
+    /// 8-bit, IEEE-like with infinities and NaNs.
     F8E5M2,
+    /// 8-bit, IEEE-like with infinities and NaNs.
     F8E4M3,
+    /// 8-bit, finite, NaN only at all ones.
     F8E4M3FN,
+    /// 8-bit, finite, unsigned zero, bias 16.
     F8E5M2FNUZ,
+    /// 8-bit, finite, unsigned zero, bias 8.
     F8E4M3FNUZ,
+    /// 8-bit, finite, unsigned zero, bias 11.
     F8E4M3B11FNUZ,
+    /// 8-bit, IEEE-like with infinities and NaNs.
     F8E3M4,
+    /// 4-bit OCP microscaling element format: finite, no NaN.
     F4E2M1FN,
+    /// 6-bit OCP microscaling element format: finite, no NaN.
     F6E2M3FN,
+    /// 6-bit OCP microscaling element format: finite, no NaN.
     F6E3M2FN,
+    /// 8-bit power-of-two scale of the OCP microscaling formats: exponent only,
+    /// no sign, NaN at all ones.
     F8E8M0FNU,
+    /// 8-bit, finite, without a sign bit.
     F8E5M3FNU,
 }
 
@@ -106,6 +151,7 @@ impl FloatKind {
         FloatKind::F128,
     ];
 
+    /// Every format, in declaration order.
     pub const ALL: [FloatKind; 19] = [
         FloatKind::BF16,
         FloatKind::F16,
@@ -128,6 +174,7 @@ impl FloatKind {
         FloatKind::F8E5M3FNU,
     ];
 
+    /// The MLIR keyword of the type (`bf16`, `f8E4M3FN`).
     pub fn name(self) -> &'static str {
         match self {
             FloatKind::BF16 => "bf16",
@@ -152,6 +199,7 @@ impl FloatKind {
         }
     }
 
+    /// The format whose MLIR keyword is `name`.
     pub fn from_name(name: &str) -> Option<FloatKind> {
         FloatKind::ALL.into_iter().find(|k| k.name() == name)
     }
@@ -208,6 +256,7 @@ impl Type {
         }
     }
 
+    /// The signless integer type `i{width}`.
     pub fn i(width: u32) -> Type {
         Type::Integer {
             width,
@@ -215,6 +264,7 @@ impl Type {
         }
     }
 
+    /// The unsigned integer type `ui{width}`.
     pub fn ui(width: u32) -> Type {
         Type::Integer {
             width,
@@ -222,10 +272,12 @@ impl Type {
         }
     }
 
+    /// `f32`.
     pub fn f32() -> Type {
         Type::Float(FloatKind::F32)
     }
 
+    /// `f64`.
     pub fn f64() -> Type {
         Type::Float(FloatKind::F64)
     }
@@ -249,6 +301,7 @@ impl Type {
         }
     }
 
+    /// Whether this is an integer type of any width and signedness (not `index`).
     pub fn is_integer(&self) -> bool {
         matches!(self, Type::Integer { .. })
     }

@@ -11,12 +11,14 @@ pub struct F16(pub u16);
 pub struct Bf16(pub u16);
 
 impl Bf16 {
+    /// The value as an `f32` (exact: bfloat16 is a truncated `f32`).
     pub fn to_f32(self) -> f32 {
         f32::from_bits(u32::from(self.0) << 16)
     }
 }
 
 impl F16 {
+    /// The value as an `f32` (exact: every `f16` is an `f32`).
     pub fn to_f32(self) -> f32 {
         let bits = u32::from(self.0);
         let sign = (bits & 0x8000) << 16;

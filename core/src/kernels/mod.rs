@@ -8,6 +8,23 @@
 //! assert!(registry.kernel("tfrt.add.i32").is_some());
 //! ```
 //!
+//! Limits: kernels that take a size, a count or a duration from the
+//! program check it and fail with an error value rather than allocate or
+//! block without bound:
+//! - `tfrt.parallel_for.i32` and `tfrt.parallel_call.i32` split their range
+//!   into at most [`tfrt::MAX_PARALLEL_BLOCKS`] blocks, and keep at most
+//!   [`tfrt::MAX_BLOCKS_QUEUED`] of them on the work queue at a time;
+//! - `tfrt_test.usleep` and `tfrt_test.blocking.usleep` sleep at most
+//!   [`test::MAX_SLEEP_MICROS`];
+//! - `tfrt_test.benchmark` and `tfrt_test.sync_benchmark` make at most
+//!   [`test::MAX_BENCHMARK_RUNS`] runs for at most
+//!   [`test::MAX_BENCHMARK_SECONDS`];
+//! - `tfrt_test.append_string` makes strings of at most
+//!   [`test::MAX_STRING_BYTES`].
+//!
+//! Loops that allocate nothing per iteration (`tfrt.repeat.i32`,
+//! `tfrt.while`) take any count: a long loop is a legitimate program.
+//!
 //! Value types: i1 → `bool`, i32/i64 → `i32`/`i64`, ui32/ui64 →
 //! `u32`/`u64`, f32/f64 → `f32`/`f64`, f16/bf16 → [`F16`]/[`Bf16`] (raw
 //! bits, as the reference keeps them), `!tfrt.chain` → `Chain`,

@@ -30,7 +30,7 @@ impl dyn HostAllocator + '_ {
             .map(NonNull::cast)
     }
 
-    /// Frees memory from [`allocate`](Self::allocate).
+    /// Frees memory from `allocate`.
     ///
     /// # Safety
     /// As [`HostAllocator::deallocate_bytes`], with the same `T` and `n`;
@@ -69,7 +69,9 @@ impl HostAllocator for MallocAllocator {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("Memory leak detected: {allocations} alive allocations, {bytes} alive bytes")]
 pub struct LeakError {
+    /// Allocations not yet freed.
     pub allocations: usize,
+    /// Bytes of those allocations.
     pub bytes: usize,
 }
 
@@ -89,6 +91,7 @@ impl Default for LeakCheckAllocator {
 }
 
 impl<A: HostAllocator> LeakCheckAllocator<A> {
+    /// Counts the allocations of `inner`, starting from zero.
     pub fn new(inner: A) -> Self {
         LeakCheckAllocator {
             inner,
@@ -163,10 +166,12 @@ impl<A: HostAllocator> FixedSizeAllocator<A> {
     /// The default budget.
     pub const DEFAULT_CAPACITY: usize = 1024;
 
+    /// A budget of `DEFAULT_CAPACITY` live bytes over `inner`.
     pub fn new(inner: A) -> Self {
         Self::with_capacity(inner, Self::DEFAULT_CAPACITY)
     }
 
+    /// A budget of `capacity` live bytes over `inner`.
     pub fn with_capacity(inner: A, capacity: usize) -> Self {
         FixedSizeAllocator {
             inner,
@@ -214,9 +219,11 @@ pub struct AllocationStats {
     pub total_bytes: usize,
     /// Currently live allocations and bytes.
     pub live_allocations: usize,
+    /// Bytes of the live allocations.
     pub live_bytes: usize,
     /// Highest `live_allocations` / `live_bytes` seen.
     pub peak_allocations: usize,
+    /// Highest `live_bytes` seen.
     pub peak_bytes: usize,
 }
 
@@ -253,6 +260,7 @@ impl Default for ProfiledAllocator {
 }
 
 impl<A: HostAllocator> ProfiledAllocator<A> {
+    /// Profiles the allocations of `inner`, starting from zero.
     pub fn new(inner: A) -> Self {
         ProfiledAllocator {
             inner,

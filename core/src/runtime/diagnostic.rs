@@ -6,22 +6,38 @@ use std::fmt;
 /// Canonical error codes (the TFRT / absl set).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum ErrorCode {
+    /// An error of no other kind, or of unknown kind.
     #[default]
     Unknown,
+    /// The operation was cancelled, usually by its caller.
     Cancelled,
+    /// The caller passed an invalid value, whatever the system's state.
     InvalidArgument,
+    /// A deadline expired before the operation completed.
     DeadlineExceeded,
+    /// A requested entity was not found.
     NotFound,
+    /// An entity the operation would create already exists.
     AlreadyExists,
+    /// The caller may not perform the operation.
     PermissionDenied,
+    /// A resource (memory, quota, space) ran out.
     ResourceExhausted,
+    /// The system is not in the state the operation requires.
     FailedPrecondition,
+    /// The operation was aborted, as by a conflict with another.
     Aborted,
+    /// An index or position lies past the valid range.
     OutOfRange,
+    /// The operation is not implemented or supported.
     Unimplemented,
+    /// An invariant of the system is broken.
     Internal,
+    /// The service is unavailable for now; retrying may help.
     Unavailable,
+    /// Data was lost or corrupted beyond recovery.
     DataLoss,
+    /// The caller has no valid credentials.
     Unauthenticated,
 }
 
@@ -58,8 +74,11 @@ impl fmt::Display for ErrorCode {
 /// A source location (file, 1-based line and column).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Location {
+    /// The file name.
     pub file: String,
+    /// Line, from 1.
     pub line: u32,
+    /// Column, from 1.
     pub column: u32,
 }
 
@@ -72,8 +91,11 @@ impl fmt::Display for Location {
 /// A decoded diagnostic: message, optional location and an error code.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Diagnostic {
+    /// The error text, without location or code.
     pub message: String,
+    /// Where the error arose, if known.
     pub location: Option<Location>,
+    /// The kind of error.
     pub code: ErrorCode,
 }
 

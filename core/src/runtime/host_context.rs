@@ -19,6 +19,7 @@ use super::work_queue::{ConcurrentWorkQueue, WorkQueueError, create_work_queue};
 /// An object shared by everything running in one host context, created on
 /// first use by [`HostContext::shared_context`].
 pub trait SharedContext: Send + Sync + 'static {
+    /// Creates the object for `host`, once per context.
     fn create(host: &HostContext) -> Self;
 }
 
@@ -87,10 +88,12 @@ impl HostContext {
         (self.output)(text)
     }
 
+    /// The work queue that runs the context's tasks.
     pub fn work_queue(&self) -> &dyn ConcurrentWorkQueue {
         &*self.work_queue
     }
 
+    /// The allocator kernels use for heap buffers.
     pub fn allocator(&self) -> &dyn HostAllocator {
         &*self.allocator
     }
@@ -141,10 +144,12 @@ impl HostContext {
         self.work_queue.quiesce()
     }
 
+    /// Number of compute threads of the work queue (a hint for splitting work).
     pub fn parallelism_level(&self) -> usize {
         self.work_queue.parallelism_level()
     }
 
+    /// Whether the calling thread is one of the work queue's threads.
     pub fn is_in_worker_thread(&self) -> bool {
         self.work_queue.is_in_worker_thread()
     }
@@ -178,6 +183,7 @@ impl HostContext {
             .clone()
     }
 
+    /// Whether [`cancel`](Self::cancel) was called since the last restart.
     #[inline]
     pub fn is_cancelled(&self) -> bool {
         self.cancelled.load(Ordering::Acquire)

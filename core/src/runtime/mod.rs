@@ -1,8 +1,8 @@
-//! Host runtime primitives (issue 4): [`AsyncValue`], [`Chain`], work queues,
+//! Host runtime primitives: [`AsyncValue`], [`Chain`], work queues,
 //! host allocators and the [`HostContext`].
 //!
 //! This module holds the project's only lock-free `unsafe` code. Atomics,
-//! cells and threads come from [`sync`], which swaps in `loom` under
+//! cells and threads come from `sync`, which swaps in `loom` under
 //! `cfg(loom)`; see `core/tests/loom.rs`.
 
 pub mod allocator;
@@ -10,7 +10,6 @@ pub mod async_value;
 pub mod chain;
 pub mod diagnostic;
 #[doc(hidden)]
-pub mod fuzz_body;
 pub mod host_context;
 pub(crate) mod sync;
 pub mod task;

@@ -15,6 +15,7 @@ use crate::ir::{
     Signedness, Type, ValueId,
 };
 
+/// Limits and restrictions of the generated IR.
 #[derive(Debug, Clone, Copy)]
 pub struct Config {
     /// Restrict to what the BEF encoder accepts (see the module comment).
@@ -55,6 +56,7 @@ pub fn arbitrary_bef_module(u: &mut Unstructured) -> Result<Module> {
     )
 }
 
+/// A module generated under `cfg`.
 pub fn arbitrary_module_with(u: &mut Unstructured, cfg: Config) -> Result<Module> {
     let mut g = Gen {
         cfg,

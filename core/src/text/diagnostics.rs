@@ -1,48 +1,241 @@
 //! Rendering diagnostics with a source excerpt, `// -----` chunks, and
 //! `expected-error` annotations for `--verify-diagnostics`.
+//!
+//! The excerpt is bounded whatever the location says: a long line is
+//! quoted around the column only (elided with `…`), and a line or column
+//! that is not in the source (past the end of the file or of the line, or
+//! a sentinel such as 4294967295) is said to be so in a note instead of
+//! being pointed at with a caret after gigabytes of padding.
 
 use crate::ir::Diagnostic;
 
+/// Lines up to this many characters are quoted whole.
+pub const MAX_QUOTED_LINE: usize = 240;
+
+/// Characters quoted on either side of the column of a longer line.
+const QUOTE_CONTEXT: usize = 100;
+
+/// Where each line of a source text starts, so that the lines many
+/// diagnostics quote are found without rescanning the text for each one.
+/// Lines are what [`str::lines`] yields (a final newline ends the last
+/// line; it does not start an empty one).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LineIndex {
+    /// Byte offset of the start of each line. Four bytes a line: a text of
+    /// 4 GiB or more is indexed up to its first 4 GiB only.
+    starts: Vec<u32>,
+}
+
+impl LineIndex {
+    /// Indexes the lines of `text`.
+    pub fn new(text: &str) -> LineIndex {
+        let bytes = text.as_bytes();
+        let mut starts = Vec::new();
+        if !bytes.is_empty() {
+            starts.push(0);
+        }
+        for (i, &b) in bytes.iter().enumerate() {
+            let next = i + 1;
+            if b == b'\n' && next < bytes.len() {
+                let Ok(start) = u32::try_from(next) else {
+                    break;
+                };
+                starts.push(start);
+            }
+        }
+        LineIndex { starts }
+    }
+
+    /// Number of lines indexed.
+    pub fn line_count(&self) -> usize {
+        self.starts.len()
+    }
+
+    /// The 1-based `line` of `text` (the text this index was made from),
+    /// without its line ending; `None` past the last line.
+    pub fn line<'a>(&self, text: &'a str, line: u32) -> Option<&'a str> {
+        let i = usize::try_from(line).ok()?.checked_sub(1)?;
+        let start = *self.starts.get(i)? as usize;
+        let rest = text.get(start..)?;
+        let line = rest.split('\n').next().unwrap_or(rest);
+        Some(line.strip_suffix('\r').unwrap_or(line))
+    }
+}
+
+/// The source line a diagnostic points into, as its renderer found it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SourceLine<'a> {
+    /// The source is not known: only the `file:line:col: error:` line is
+    /// written.
+    Unavailable,
+    /// The line, without its line ending.
+    Line(&'a str),
+    /// The source has only `lines` lines, fewer than the location's line.
+    PastEnd {
+        /// Number of lines of the source.
+        lines: usize,
+    },
+}
+
+impl<'a> SourceLine<'a> {
+    /// Line `line` of `source` (scanning it once); an empty `source` is
+    /// taken as unknown.
+    pub fn find(source: &'a str, line: u32) -> SourceLine<'a> {
+        if source.is_empty() {
+            return SourceLine::Unavailable;
+        }
+        let Some(index) = usize::try_from(line).ok().and_then(|l| l.checked_sub(1)) else {
+            return SourceLine::Unavailable;
+        };
+        let mut count = 0;
+        for (i, text) in source.lines().enumerate() {
+            if i == index {
+                return SourceLine::Line(text.strip_suffix('\r').unwrap_or(text));
+            }
+            count = i + 1;
+        }
+        SourceLine::PastEnd { lines: count }
+    }
+
+    /// Line `line` of `source` through its `index`; an empty `source` is
+    /// taken as unknown.
+    pub fn indexed(source: &'a str, index: &LineIndex, line: u32) -> SourceLine<'a> {
+        if source.is_empty() || line == 0 {
+            return SourceLine::Unavailable;
+        }
+        match index.line(source, line) {
+            Some(text) => SourceLine::Line(text),
+            None => SourceLine::PastEnd {
+                lines: index.line_count(),
+            },
+        }
+    }
+}
+
 /// `file:line:col: error: message`, then the source line and a caret under
 /// the column (tabs before the column are kept so the caret lines up).
+/// `source` is the text of the file the location names (empty when not
+/// known); it is scanned once, so a caller rendering many diagnostics of
+/// one file should index it and call [`render_diagnostic_line`].
 pub fn render_diagnostic(diag: &Diagnostic, source: &str) -> String {
-    let Some((file, line, column)) = diag.location.primary_position() else {
-        return format!("error: {}\n", diag.message);
+    let line = match diag.location.primary_position() {
+        Some((_, line, _)) => SourceLine::find(source, line),
+        None => SourceLine::Unavailable,
     };
-    let mut out = if file.is_empty() {
-        format!("{line}:{column}: error: {}\n", diag.message)
-    } else {
-        format!("{file}:{line}:{column}: error: {}\n", diag.message)
+    render_diagnostic_line(diag, line)
+}
+
+/// [`render_diagnostic`] with the source line already found. The output is
+/// bounded by the message and file name plus a few hundred characters,
+/// whatever the line and column.
+pub fn render_diagnostic_line(diag: &Diagnostic, source_line: SourceLine<'_>) -> String {
+    let mut out = format!("{diag}\n");
+    let Some((_, line, column)) = diag.location.primary_position() else {
+        return out;
     };
     if line == 0 {
         return out;
     }
-    if let Some(text) = source.lines().nth(line as usize - 1) {
-        let text = text.strip_suffix('\r').unwrap_or(text);
-        out.push_str(text);
-        out.push('\n');
-        let col = (column as usize).saturating_sub(1);
-        for (i, b) in text.bytes().enumerate() {
-            if i >= col {
-                break;
+    match source_line {
+        SourceLine::Unavailable => {}
+        SourceLine::PastEnd { lines } => {
+            // Just after the last line is where the end of the file is
+            // reported ("expected '}'"): a real position with nothing to
+            // quote.
+            let end_of_file = usize::try_from(line).is_ok_and(|l| l == lines + 1) && column <= 1;
+            if !end_of_file {
+                out.push_str(&format!(
+                    "note: line {line} is past the end of the source, which has {lines} line{}\n",
+                    if lines == 1 { "" } else { "s" }
+                ));
             }
-            // Continuation bytes of a UTF-8 character take no column on screen.
-            if b & 0xC0 == 0x80 {
-                continue;
-            }
-            out.push(if b == b'\t' { '\t' } else { ' ' });
         }
-        for _ in text.len()..col {
-            out.push(' ');
-        }
-        out.push_str("^\n");
+        SourceLine::Line(text) => quote(&mut out, text, line, column),
     }
     out
+}
+
+/// Appends the quoted `text` (line `line`) and, if `column` lies on it or
+/// just after its end, a caret under it; otherwise a note saying where
+/// the column is.
+fn quote(out: &mut String, text: &str, line: u32, column: u32) {
+    let len = text.len();
+    // Byte offset of the column (columns count bytes from 1, as MLIR's);
+    // up to two past the last character, where the line's end is (its
+    // `\r\n` taken off).
+    let at = usize::try_from(column)
+        .ok()
+        .and_then(|c| c.checked_sub(1))
+        .filter(|&at| at <= len + 1);
+    let Some(mut at) = at else {
+        push_quoted(out, text, 0, len, 0);
+        if column != 0 {
+            out.push_str(&format!(
+                "note: column {column} is past the end of line {line}, which has {len} column{}\n",
+                if len == 1 { "" } else { "s" }
+            ));
+        }
+        return;
+    };
+    while at < len && !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    // The quoted stretch: the whole line when short, else the characters
+    // around the column.
+    let chars = text.chars().count();
+    let (start, end) = if chars <= MAX_QUOTED_LINE {
+        (0, len)
+    } else {
+        let before = text[..at.min(len)]
+            .char_indices()
+            .rev()
+            .nth(QUOTE_CONTEXT - 1);
+        let start = before.map_or(0, |(i, _)| i);
+        let end = text[at.min(len)..]
+            .char_indices()
+            .nth(QUOTE_CONTEXT)
+            .map_or(len, |(i, _)| at + i);
+        (start, end)
+    };
+    let mut indent = push_quoted(out, text, start, end, at);
+    for _ in len..at {
+        indent.push(' ');
+    }
+    out.push_str(&indent);
+    out.push_str("^\n");
+}
+
+/// Appends `text[start..end]` as one line, `…` marking what is left out on
+/// either side and control characters (but tabs) shown as `�`; returns the
+/// padding that puts a caret under byte `at` of `text`.
+fn push_quoted(out: &mut String, text: &str, start: usize, end: usize, at: usize) -> String {
+    let mut indent = String::new();
+    if start > 0 {
+        out.push('…');
+        indent.push(' ');
+    }
+    for (i, c) in text[start..end].char_indices() {
+        let shown = if c == '\t' || !c.is_control() {
+            c
+        } else {
+            '\u{FFFD}'
+        };
+        out.push(shown);
+        if start + i < at {
+            indent.push(if c == '\t' { '\t' } else { ' ' });
+        }
+    }
+    if end < text.len() {
+        out.push('…');
+    }
+    out.push('\n');
+    indent
 }
 
 /// One `// -----` chunk of a split input file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Chunk<'a> {
+    /// The chunk's text, without the separator lines.
     pub text: &'a str,
     /// 1-based line of the chunk's first line in the whole file.
     pub first_line: u32,
@@ -82,7 +275,9 @@ pub fn split_input(source: &str) -> Vec<Chunk<'_>> {
 /// and (a substring of) its message.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ExpectedDiagnostic {
+    /// 1-based line of the whole file the error must be reported on.
     pub line: u32,
+    /// Text the error message must contain.
     pub message: String,
 }
 
@@ -155,10 +350,109 @@ mod tests {
         let d = Diagnostic::new(Location::Unknown, "boom");
         assert_eq!(render_diagnostic(&d, src), "error: boom\n");
         let d = Diagnostic::new(Location::file_line_col("a.mlir", 9, 1), "far");
-        assert_eq!(render_diagnostic(&d, src), "a.mlir:9:1: error: far\n");
+        assert_eq!(
+            render_diagnostic(&d, src),
+            "a.mlir:9:1: error: far\nnote: line 9 is past the end of the source, which has 3 lines\n"
+        );
+        // The end of the file, just after the last line.
+        let d = Diagnostic::new(Location::file_line_col("a.mlir", 4, 1), "expected '}'");
+        assert_eq!(
+            render_diagnostic(&d, src),
+            "a.mlir:4:1: error: expected '}'\n"
+        );
         // Caret after the end of the line (e.g. "expected '}'" at EOF).
         let d = Diagnostic::new(Location::file_line_col("a.mlir", 3, 3), "x");
         assert_eq!(render_diagnostic(&d, src), "a.mlir:3:3: error: x\n}\n  ^\n");
+        // No source: the position only.
+        let d = Diagnostic::new(Location::file_line_col("a.mlir", 2, 9), "x");
+        assert_eq!(render_diagnostic(&d, ""), "a.mlir:2:9: error: x\n");
+    }
+
+    #[test]
+    fn columns_past_the_line_are_noted_not_padded() {
+        let src = "func.func @f() {\n  %x = foo\n}\n";
+        for column in [13, 1000, u32::MAX] {
+            let d = Diagnostic::new(Location::file_line_col("a.mlir", 2, column), "far out");
+            assert_eq!(
+                render_diagnostic(&d, src),
+                format!(
+                    "a.mlir:2:{column}: error: far out\n  %x = foo\n\
+                     note: column {column} is past the end of line 2, which has 10 columns\n"
+                )
+            );
+        }
+        let d = Diagnostic::new(Location::file_line_col("a.mlir", u32::MAX, u32::MAX), "x");
+        assert_eq!(
+            render_diagnostic(&d, src),
+            "a.mlir:4294967295:4294967295: error: x\n\
+             note: line 4294967295 is past the end of the source, which has 3 lines\n"
+        );
+        // Column 0 names the line only.
+        let d = Diagnostic::new(Location::file_line_col("a.mlir", 2, 0), "x");
+        assert_eq!(
+            render_diagnostic(&d, src),
+            "a.mlir:2:0: error: x\n  %x = foo\n"
+        );
+    }
+
+    #[test]
+    fn long_lines_are_quoted_around_the_column() {
+        let line = format!("{}HERE{}", "a".repeat(1_000_000), "b".repeat(1_000_000));
+        let src = format!("first\n{line}\nlast\n");
+        let d = Diagnostic::new(Location::file_line_col("a.mlir", 2, 1_000_001), "here");
+        let out = render_diagnostic(&d, &src);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 3, "{out}");
+        let quoted = format!(
+            "…{}HERE{}…",
+            "a".repeat(QUOTE_CONTEXT),
+            "b".repeat(QUOTE_CONTEXT - 4)
+        );
+        assert_eq!(lines[1], quoted);
+        assert_eq!(lines[2], format!("{}^", " ".repeat(QUOTE_CONTEXT + 1)));
+        assert!(out.len() < 3 * MAX_QUOTED_LINE, "{} bytes", out.len());
+        // At either end of the line, one side is elided.
+        let d = Diagnostic::new(Location::file_line_col("a.mlir", 2, 1), "start");
+        let out = render_diagnostic(&d, &src);
+        assert!(out.lines().nth(1).unwrap().starts_with("aaa"), "{out}");
+        assert!(out.lines().nth(1).unwrap().ends_with("a…"), "{out}");
+        assert!(out.ends_with("\n^\n"), "{out}");
+        let d = Diagnostic::new(Location::file_line_col("a.mlir", 2, 2_000_005), "end");
+        let out = render_diagnostic(&d, &src);
+        assert!(out.lines().nth(1).unwrap().starts_with("…b"), "{out}");
+        assert!(out.len() < 3 * MAX_QUOTED_LINE, "{} bytes", out.len());
+        // Multi-byte characters count as one column on screen.
+        let wide = format!("{}é{}", "é".repeat(300), "x");
+        let d = Diagnostic::new(Location::file_line_col("w.mlir", 1, 601), "x");
+        let out = render_diagnostic(&d, &wide);
+        let caret = out.lines().nth(2).unwrap();
+        assert_eq!(caret.len(), QUOTE_CONTEXT + 2, "{out}");
+    }
+
+    #[test]
+    fn control_characters_are_not_written_to_the_terminal() {
+        let d = Diagnostic::new(Location::file_line_col("\u{1b}[2Jx", 1, 3), "boom");
+        let out = render_diagnostic(&d, "a\u{7}b\tc\n");
+        assert_eq!(out, "\\u{1b}[2Jx:1:3: error: boom\na\u{FFFD}b\tc\n  ^\n");
+    }
+
+    #[test]
+    fn indexed_lines_match_a_scan() {
+        for src in ["", "a", "a\n", "a\r\nb", "a\n\nb\n", "\n"] {
+            let index = LineIndex::new(src);
+            assert_eq!(index.line_count(), src.lines().count(), "{src:?}");
+            for line in 0..5u32 {
+                assert_eq!(
+                    SourceLine::indexed(src, &index, line),
+                    if line == 0 {
+                        SourceLine::Unavailable
+                    } else {
+                        SourceLine::find(src, line)
+                    },
+                    "{src:?} line {line}"
+                );
+            }
+        }
     }
 
     #[test]

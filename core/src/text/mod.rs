@@ -5,23 +5,30 @@
 //!   wrapped in an implicit module located at `filename:0:0`, as MLIR does.
 //! - Ops without `loc(...)` get the file:line:col of their name token;
 //!   function and block arguments the position of their `%name`.
-//! - Location aliases (`#loc0 = loc(...)`) may be defined after their uses.
+//! - Location aliases (`#loc0 = loc(...)`) may be defined after their uses;
+//!   one that refers to itself, directly or through others, is an error at
+//!   its definition.
 //! - Custom forms: see `custom.rs` (one table for the parser and printer).
 //! - Large files are parsed on two threads (`parallel.rs`), with the
 //!   same result.
-//! - Untrusted input never panics; nesting deeper than 256 levels is
-//!   rejected with `nesting too deep`; numbers in the input are never used
-//!   as allocation sizes and splats are not expanded.
+//! - Untrusted input never panics; attributes and locations nested deeper
+//!   than [`crate::format::constants::MAX_NESTING`] levels (what BEF
+//!   readers accept), also through aliases, are rejected, as is any other
+//!   nesting deeper than 256 levels (`nesting too deep`); numbers in the
+//!   input are never used as allocation sizes and splats are not expanded;
+//!   what uses of aliases copy is bounded by the size of the input.
 
 mod custom;
 mod dense;
 mod diagnostics;
 mod lexer;
+mod measure;
 mod num;
 mod parallel;
 mod parser;
 mod printer;
 
+#[cfg(feature = "arbitrary")]
 pub mod arbitrary_ir;
 
 /// Shape and element-size helpers of dense element attributes, shared with
@@ -31,7 +38,8 @@ pub(crate) mod dense_layout {
 }
 
 pub use diagnostics::{
-    Chunk, ExpectedDiagnostic, expected_diagnostics, render_diagnostic, split_input,
+    Chunk, ExpectedDiagnostic, LineIndex, MAX_QUOTED_LINE, SourceLine, expected_diagnostics,
+    render_diagnostic, render_diagnostic_line, split_input,
 };
 
 use crate::ir::{self, Diagnostic};
@@ -63,10 +71,7 @@ pub fn parse_module_at(
 
 /// [`parse_module`] on two threads however short the text (for the fuzz
 /// target that compares it with one thread).
-pub(crate) fn parse_module_on_two_threads(
-    source: &str,
-    filename: &str,
-) -> Result<ir::Module, Diagnostic> {
+pub fn parse_module_on_two_threads(source: &str, filename: &str) -> Result<ir::Module, Diagnostic> {
     parallel::parse(source, filename, 1, 0).map_err(|e| *e)
 }
 

@@ -198,7 +198,7 @@ mod tests {
     /// Every corpus program parses the same either way.
     #[test]
     fn corpus_parses_the_same_on_two_threads() {
-        let chunks = crate::corpus_chunks::corpus_chunks();
+        let chunks = crate::test_corpus::corpus_chunks();
         for (_, chunk) in &chunks {
             assert_same(chunk);
         }

@@ -3,13 +3,18 @@
 //! locations. Custom op forms live in `custom.rs`.
 //!
 //! Recursion (regions, attributes, types, locations) is bounded by
-//! `MAX_NESTING`; nothing is allocated from a number in the input (tensor
-//! dimensions are only stored, splats are never expanded).
+//! `MAX_PARSE_NESTING`; attributes and locations nest at most
+//! [`MAX_NESTING`] levels, the limit of BEF readers, also through aliases.
+//! Nothing is allocated from a number in the input (tensor dimensions are
+//! only stored, splats are never expanded), and the copies that uses of
+//! aliases make are bounded by the input's size (`alias_budget`).
 
 use rustc_hash::FxHashMap;
 
 use super::lexer::{Kind, LexError, Lexer, Token};
+use super::measure::{self, Measure};
 use super::num::{self, IntLiteral};
+pub(crate) use crate::format::constants::MAX_NESTING;
 use crate::ir::{
     Attribute, Block, DYNAMIC, Diagnostic, FloatKind, Location, Module, NamedAttribute, Op, Region,
     Signedness, Type, ValueData, ValueId,
@@ -22,14 +27,30 @@ pub(crate) type Error = Box<Diagnostic>;
 
 pub(crate) type R<T> = Result<T, Error>;
 
-/// Deepest nesting of regions, attributes, types and locations together.
-pub(crate) const MAX_NESTING: u32 = 256;
+/// Deepest nesting of regions, attributes, types and locations together
+/// (a bound on the parser's recursion).
+pub(crate) const MAX_PARSE_NESTING: u32 = 256;
+
+/// [`MAX_NESTING`] as the parser's counters count.
+const MAX_LEVELS: u32 = MAX_NESTING as u32;
+
+/// Attributes, types and locations that uses of aliases may copy, per byte
+/// of input (plus `ALIAS_ALLOWANCE`): an alias used twice in the next
+/// alias's definition, and so on, would otherwise double at each step. A
+/// copy takes some 80 to 100 bytes a node; programs printed by MLIR copy
+/// far fewer than one node a byte (an op of a hundred bytes referring to
+/// a location of a few names).
+const ALIAS_COPIES_PER_BYTE: u64 = 1;
+
+/// Copies any input may make through aliases.
+const ALIAS_ALLOWANCE: u64 = 1024;
 
 /// Bound results numbered before their op is parsed, at most (a count
 /// written in the input is not trusted with more).
 const MAX_RESERVED_RESULTS: u64 = 64;
 
-/// A region costs this much of `MAX_NESTING` (so at most 64 nested regions).
+/// A region costs this much of `MAX_PARSE_NESTING` (so at most 64 nested
+/// regions).
 const REGION_WEIGHT: u32 = 4;
 
 /// Room reserved for a block's ops at most, from the size of the block
@@ -38,7 +59,32 @@ const MAX_BLOCK_ROOM: usize = 1024;
 
 /// File name of placeholder locations for forward-referenced `#loc`
 /// aliases (`line` is the index of the reference); replaced after parsing.
+/// A placeholder is recognised by the address of its file name, the
+/// parser's one copy of this string (`alias_mark`), so that no location
+/// written in the input can pass for one.
 const LOC_ALIAS_MARK: &str = "\u{0}#loc-alias";
+
+/// A location alias (`#name = loc(...)`).
+struct LocAlias {
+    loc: Location,
+    /// `loc` measured (before its placeholders are replaced, while it has
+    /// any).
+    measure: Measure,
+    /// The `#name` token of the definition.
+    def: Token,
+    /// Placeholders `loc` still holds for aliases not defined before it:
+    /// indices into `loc_alias_refs`.
+    pending: Vec<u32>,
+}
+
+/// Where resolving the location aliases is, for each alias.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Resolving {
+    /// On the stack of aliases being resolved.
+    Started,
+    /// Resolved: no placeholder left.
+    Done,
+}
 
 /// A use of an SSA value as written: `%name` or `%name#idx`.
 #[derive(Debug, Clone, Copy)]
@@ -112,10 +158,20 @@ pub(crate) struct Parser<'a> {
     /// tend to be alike), instead of copying its large ops at every
     /// doubling of its list.
     block_sizes: Vec<usize>,
-    attr_aliases: FxHashMap<&'a str, Attribute>,
-    type_aliases: FxHashMap<&'a str, Type>,
-    loc_aliases: FxHashMap<&'a str, Location>,
+    attr_aliases: FxHashMap<&'a str, (Attribute, Measure)>,
+    type_aliases: FxHashMap<&'a str, (Type, Measure)>,
+    loc_aliases: FxHashMap<&'a str, LocAlias>,
+    /// Names of the location aliases, in the order of their definitions.
+    loc_alias_order: Vec<&'a str>,
     loc_alias_refs: Vec<(&'a str, Token)>,
+    /// The file name of placeholder locations (see `LOC_ALIAS_MARK`).
+    alias_mark: std::sync::Arc<str>,
+    /// Attributes enclosing the one being parsed (see `MAX_NESTING`).
+    attr_depth: u32,
+    /// Locations enclosing the one being parsed (see `MAX_NESTING`).
+    loc_depth: u32,
+    /// Attributes, types and locations that uses of aliases may still copy.
+    alias_budget: u64,
     pub chain: Type,
     /// Emptied result type lists, reused by `result_types`.
     type_lists: Vec<Vec<Type>>,
@@ -152,7 +208,14 @@ impl<'a> Parser<'a> {
             attr_aliases: FxHashMap::default(),
             type_aliases: FxHashMap::default(),
             loc_aliases: FxHashMap::default(),
+            loc_alias_order: Vec::new(),
             loc_alias_refs: Vec::new(),
+            alias_mark: LOC_ALIAS_MARK.into(),
+            attr_depth: 0,
+            loc_depth: 0,
+            alias_budget: (src.len() as u64)
+                .saturating_mul(ALIAS_COPIES_PER_BYTE)
+                .saturating_add(ALIAS_ALLOWANCE),
             chain: Type::chain(),
             type_lists: Vec::new(),
             custom_forms: FxHashMap::default(),
@@ -247,7 +310,7 @@ impl<'a> Parser<'a> {
     /// region), so they count for more of the nesting budget.
     fn enter_weighted(&mut self, weight: u32) -> R<()> {
         self.depth += weight;
-        if self.depth > MAX_NESTING {
+        if self.depth > MAX_PARSE_NESTING {
             return Err(self.err_here("nesting too deep"));
         }
         Ok(())
@@ -671,10 +734,20 @@ impl<'a> Parser<'a> {
         self.expect(Kind::Equal, "expected '='")?;
         if self.at_keyword("loc") && self.peek_kind() == Kind::LParen {
             let loc = self.parse_trailing_loc()?;
-            self.loc_aliases.insert(name, loc);
+            let mut pending = Vec::new();
+            self.placeholders(&loc, &mut pending);
+            let alias = LocAlias {
+                measure: measure::location(&loc),
+                loc,
+                def: t,
+                pending,
+            };
+            self.loc_aliases.insert(name, alias);
+            self.loc_alias_order.push(name);
         } else {
             let attr = self.parse_attribute()?;
-            self.attr_aliases.insert(name, attr);
+            let m = measure::attribute(&attr);
+            self.attr_aliases.insert(name, (attr, m));
         }
         Ok(())
     }
@@ -691,13 +764,103 @@ impl<'a> Parser<'a> {
         self.bump()?;
         self.expect(Kind::Equal, "expected '='")?;
         let ty = self.parse_type()?;
-        self.type_aliases.insert(name, ty);
+        let m = measure::of_type(&ty);
+        self.type_aliases.insert(name, (ty, m));
         Ok(())
     }
 
-    /// Replaces the placeholders of forward-referenced location aliases,
-    /// the top-level ops last to first (depth first), then the values.
+    /// Charges the use of an alias at `t` for the copy of its value
+    /// (measured `m`) and checks how deep the copy nests where it goes:
+    /// below `attrs` attributes and `locs` locations.
+    fn copy_alias(&mut self, t: Token, m: Measure, attrs: u32, locs: u32) -> R<()> {
+        let name = self.text(t);
+        // The depth of the deepest node of a kind, the root being at 0.
+        let deepest = |enclosing: u32, levels: u32| (enclosing + levels).saturating_sub(1);
+        if m.loc_levels > 0 && deepest(locs, m.loc_levels) > MAX_LEVELS {
+            return Err(self.err(
+                t,
+                format!("locations nested deeper than {MAX_NESTING} levels (through {name})"),
+            ));
+        }
+        if m.attr_levels > 0 && deepest(attrs, m.attr_levels) > MAX_LEVELS {
+            return Err(self.err(
+                t,
+                format!("attributes nested deeper than {MAX_NESTING} levels (through {name})"),
+            ));
+        }
+        if self.depth.saturating_add(m.levels) > MAX_PARSE_NESTING {
+            return Err(self.err(t, format!("nesting too deep (through {name})")));
+        }
+        self.charge_copy(t, m.size)
+    }
+
+    /// Takes `size` copied nodes from what uses of aliases may copy.
+    fn charge_copy(&mut self, t: Token, size: u64) -> R<()> {
+        match self.alias_budget.checked_sub(size) {
+            Some(rest) => {
+                self.alias_budget = rest;
+                Ok(())
+            }
+            None => {
+                let limit = (self.src.len() as u64)
+                    .saturating_mul(ALIAS_COPIES_PER_BYTE)
+                    .saturating_add(ALIAS_ALLOWANCE);
+                Err(self.err(
+                    t,
+                    format!(
+                        "aliases expand to more than {limit} attributes, types and locations \
+                         ({ALIAS_COPIES_PER_BYTE} per byte of input, plus {ALIAS_ALLOWANCE})"
+                    ),
+                ))
+            }
+        }
+    }
+
+    /// The index into `loc_alias_refs` if `loc` is a placeholder.
+    fn placeholder(&self, loc: &Location) -> Option<usize> {
+        match loc {
+            Location::FileLineCol { file, line, .. }
+                if std::sync::Arc::ptr_eq(file, &self.alias_mark) =>
+            {
+                Some(*line as usize)
+            }
+            _ => None,
+        }
+    }
+
+    /// Adds the placeholders in `loc` to `out`. Recursion is bounded by
+    /// `MAX_NESTING`, which every parsed location obeys.
+    fn placeholders(&self, loc: &Location, out: &mut Vec<u32>) {
+        if let Some(index) = self.placeholder(loc) {
+            out.push(index as u32);
+            return;
+        }
+        match loc {
+            Location::Name { child, .. } => self.placeholders(child, out),
+            Location::CallSite { callee, caller } => {
+                self.placeholders(callee, out);
+                self.placeholders(caller, out);
+            }
+            Location::Fused { locations, .. } => {
+                for l in locations {
+                    self.placeholders(l, out);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Replaces the placeholders of forward-referenced location aliases:
+    /// first in the aliases' own definitions (an alias that refers to
+    /// itself, directly or through others, is an error at its definition),
+    /// then in the top-level ops last to first (depth first), then in the
+    /// values.
     fn resolve_loc_aliases(&mut self, ops: &mut [Op]) -> R<()> {
+        let order = std::mem::take(&mut self.loc_alias_order);
+        let mut state: FxHashMap<&'a str, Resolving> = FxHashMap::default();
+        for &name in &order {
+            self.resolve_alias(name, &mut state)?;
+        }
         let mut stack: Vec<&mut Op> = ops.iter_mut().collect();
         while let Some(op) = stack.pop() {
             self.fix_loc(&mut op.location, 0)?;
@@ -717,24 +880,89 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    fn fix_loc(&self, loc: &mut Location, depth: u32) -> R<()> {
-        if depth > MAX_NESTING {
-            return Err(Box::new(Diagnostic::new(
-                loc.clone(),
-                "location alias nesting too deep",
-            )));
+    /// Resolves alias `name` and, first, the aliases it refers to, on an
+    /// explicit stack (a chain of aliases may be as long as the input).
+    fn resolve_alias(&mut self, name: &'a str, state: &mut FxHashMap<&'a str, Resolving>) -> R<()> {
+        if state.contains_key(name) {
+            return Ok(());
+        }
+        // Each entry: an alias and how many of its pending references are
+        // known to be resolved.
+        let mut stack: Vec<(&'a str, usize)> = vec![(name, 0)];
+        state.insert(name, Resolving::Started);
+        while let Some(&(current, next)) = stack.last() {
+            if let Some(&index) = self.loc_aliases[current].pending.get(next) {
+                if let Some(top) = stack.last_mut() {
+                    top.1 += 1;
+                }
+                let (target, tok) = self.loc_alias_refs[index as usize];
+                match (state.get(target), self.loc_aliases.contains_key(target)) {
+                    (_, false) => {
+                        return Err(self.err(tok, format!("undefined symbol alias id '{target}'")));
+                    }
+                    (Some(Resolving::Done), _) => {}
+                    (Some(Resolving::Started), _) => {
+                        return Err(self.alias_cycle(target, &stack));
+                    }
+                    (None, _) => {
+                        state.insert(target, Resolving::Started);
+                        stack.push((target, 0));
+                    }
+                }
+                continue;
+            }
+            // Every alias it refers to is resolved: replace its
+            // placeholders.
+            let mut alias = self.loc_aliases.remove(current).expect("defined");
+            if !alias.pending.is_empty() {
+                self.fix_loc(&mut alias.loc, 0)?;
+                alias.measure = measure::location(&alias.loc);
+                alias.pending = Vec::new();
+            }
+            self.loc_aliases.insert(current, alias);
+            state.insert(current, Resolving::Done);
+            stack.pop();
+        }
+        Ok(())
+    }
+
+    /// The error for alias `target`, which refers to itself through the
+    /// aliases above it on `stack`.
+    #[cold]
+    fn alias_cycle(&self, target: &str, stack: &[(&'a str, usize)]) -> Error {
+        let def = self.loc_aliases[target].def;
+        let from = stack.iter().position(|&(n, _)| n == target).unwrap_or(0);
+        let through: Vec<String> = stack[from + 1..]
+            .iter()
+            .map(|(n, _)| format!("#{n}"))
+            .collect();
+        let message = if through.is_empty() {
+            format!("location alias #{target} refers to itself")
+        } else {
+            format!(
+                "location alias #{target} refers to itself through {}",
+                through.join(", ")
+            )
+        };
+        self.err(def, message)
+    }
+
+    /// Replaces the placeholders in `loc`, whose root lies `depth`
+    /// locations deep, by their (resolved) aliases.
+    fn fix_loc(&mut self, loc: &mut Location, depth: u32) -> R<()> {
+        if let Some(index) = self.placeholder(loc) {
+            let (name, tok) = self.loc_alias_refs[index];
+            let Some(alias) = self.loc_aliases.get(name) else {
+                return Err(self.err(tok, format!("undefined symbol alias id '{name}'")));
+            };
+            let (measure, target) = (alias.measure, alias.loc.clone());
+            // Attributes in locations (fused metadata) are roots of their
+            // own; only their size counts here.
+            self.copy_alias(tok, measure, 0, depth)?;
+            *loc = target;
+            return Ok(());
         }
         match loc {
-            Location::FileLineCol { file, line, column }
-                if &**file == LOC_ALIAS_MARK && *column == u32::MAX =>
-            {
-                let (name, tok) = self.loc_alias_refs[*line as usize];
-                let Some(target) = self.loc_aliases.get(name) else {
-                    return Err(self.err(tok, format!("undefined symbol alias id '{name}'")));
-                };
-                *loc = target.clone();
-                self.fix_loc(loc, depth + 1)?;
-            }
             Location::Name { child, .. } => self.fix_loc(child, depth + 1)?,
             Location::CallSite { callee, caller } => {
                 self.fix_loc(callee, depth + 1)?;
@@ -1095,8 +1323,13 @@ impl<'a> Parser<'a> {
     /// Location bodies recurse through small frames only: the leaves (and
     /// their error paths) live in `loc_leaf`.
     fn parse_loc_body(&mut self) -> R<Location> {
+        if self.loc_depth > MAX_LEVELS {
+            return Err(self.err_here(format!("locations nested deeper than {MAX_NESTING} levels")));
+        }
         self.enter()?;
+        self.loc_depth += 1;
         let r = self.parse_loc_inner();
+        self.loc_depth -= 1;
         self.leave();
         r
     }
@@ -1180,6 +1413,13 @@ impl<'a> Parser<'a> {
                 } else if self.eat(Kind::LParen)? {
                     return Ok((Location::Unknown, Some(s)));
                 } else {
+                    // A bare name stands above an unknown location.
+                    if self.loc_depth > MAX_LEVELS {
+                        return Err(self.err(
+                            t,
+                            format!("locations nested deeper than {MAX_NESTING} levels"),
+                        ));
+                    }
                     Location::Name {
                         name: s,
                         child: Box::new(Location::Unknown),
@@ -1190,12 +1430,17 @@ impl<'a> Parser<'a> {
                 let name = self.after_sigil(t);
                 self.bump()?;
                 match self.loc_aliases.get(name) {
-                    Some(l) => l.clone(),
+                    Some(alias) => {
+                        let (m, loc) = (alias.measure, alias.loc.clone());
+                        let enclosing = self.loc_depth.saturating_sub(1);
+                        self.copy_alias(t, m, self.attr_depth, enclosing)?;
+                        loc
+                    }
                     None => {
                         let index = self.loc_alias_refs.len() as u32;
                         self.loc_alias_refs.push((name, t));
                         Location::FileLineCol {
-                            file: LOC_ALIAS_MARK.into(),
+                            file: self.alias_mark.clone(),
                             line: index,
                             column: u32::MAX,
                         }
@@ -1317,7 +1562,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn dialect_type(&self, t: Token) -> R<Type> {
+    fn dialect_type(&mut self, t: Token) -> R<Type> {
         let body = self.after_sigil(t);
         let lt = body.find('<');
         let dot = body.find('.');
@@ -1335,11 +1580,14 @@ impl<'a> Parser<'a> {
                 }
                 Ok(Type::dialect(&body[..l], &body[l..]))
             }
-            _ => self
-                .type_aliases
-                .get(body)
-                .cloned()
-                .ok_or_else(|| self.err(t, format!("undefined symbol alias id '{body}'"))),
+            _ => match self.type_aliases.get(body) {
+                Some((ty, m)) => {
+                    let (ty, m) = (ty.clone(), *m);
+                    self.copy_alias(t, m, self.attr_depth, self.loc_depth)?;
+                    Ok(ty)
+                }
+                None => Err(self.err(t, format!("undefined symbol alias id '{body}'"))),
+            },
         }
     }
 
@@ -1511,12 +1759,19 @@ impl<'a> Parser<'a> {
     /// Attributes recurse through small frames only (arrays and
     /// dictionaries); everything else is read by `attribute_leaf`.
     pub fn parse_attribute(&mut self) -> R<Attribute> {
+        if self.attr_depth > MAX_LEVELS {
+            return Err(self.err_here(format!(
+                "attributes nested deeper than {MAX_NESTING} levels"
+            )));
+        }
         self.enter()?;
+        self.attr_depth += 1;
         let r = match self.tok.kind {
             Kind::LSquare => self.parse_array_attr(),
             Kind::LBrace => self.parse_attr_dict().map(Attribute::Dictionary),
             _ => self.attribute_leaf(),
         };
+        self.attr_depth -= 1;
         self.leave();
         r
     }
@@ -1687,7 +1942,7 @@ impl<'a> Parser<'a> {
         })
     }
 
-    fn hash_attr(&self, t: Token) -> R<Attribute> {
+    fn hash_attr(&mut self, t: Token) -> R<Attribute> {
         let body = self.after_sigil(t);
         let lt = body.find('<');
         let dot = body.find('.');
@@ -1695,11 +1950,28 @@ impl<'a> Parser<'a> {
             (Some(d), l) if l.is_none_or(|l| d < l) => (&body[..d], &body[d + 1..]),
             (_, Some(l)) => (&body[..l], &body[l..]),
             _ => {
-                if let Some(a) = self.attr_aliases.get(body) {
-                    return Ok(a.clone());
+                // The alias stands for the attribute being parsed, below
+                // the others `attr_depth` counts.
+                let attrs = self.attr_depth.saturating_sub(1);
+                if let Some((a, m)) = self.attr_aliases.get(body) {
+                    let (a, m) = (a.clone(), *m);
+                    self.copy_alias(t, m, attrs, self.loc_depth)?;
+                    return Ok(a);
                 }
-                if let Some(l) = self.loc_aliases.get(body) {
-                    return Ok(Attribute::Location(Box::new(l.clone())));
+                if let Some(alias) = self.loc_aliases.get(body) {
+                    if let Some(&index) = alias.pending.first() {
+                        let (later, _) = self.loc_alias_refs[index as usize];
+                        return Err(self.err(
+                            t,
+                            format!(
+                                "location alias #{body} is used as an attribute before \
+                                 #{later}, which it refers to, is defined"
+                            ),
+                        ));
+                    }
+                    let (l, m) = (alias.loc.clone(), alias.measure);
+                    self.copy_alias(t, m, attrs + 1, self.loc_depth)?;
+                    return Ok(Attribute::Location(Box::new(l)));
                 }
                 return Err(self.err(t, format!("undefined symbol alias id '{body}'")));
             }

@@ -86,11 +86,23 @@ pub enum Unsupported {
     Kind,
     /// Dense elements that would expand to this many bytes.
     TooLarge(u64),
+    /// Aggregates nested this many levels deep, more than
+    /// [`MAX_NESTING`](crate::format::constants::MAX_NESTING).
+    TooDeep(usize),
 }
 
 /// Converts an attribute that is not a function reference. `Err` means
 /// "BEF files cannot encode" it.
 pub fn to_bef(attr: &Attribute) -> Result<BefAttribute, Unsupported> {
+    let converted = convert(attr)?;
+    let depth = converted.nesting_depth();
+    if depth > crate::format::constants::MAX_NESTING {
+        return Err(Unsupported::TooDeep(depth));
+    }
+    Ok(converted)
+}
+
+fn convert(attr: &Attribute) -> Result<BefAttribute, Unsupported> {
     Ok(match attr {
         Attribute::Bool(value) => BefAttribute::I1(*value),
         Attribute::Integer { value, ty } => integer(*value, ty)?,
@@ -129,6 +141,26 @@ fn integer(value: i128, ty: &Type) -> Result<BefAttribute, Unsupported> {
         Some(DType::UI32) => BefAttribute::UI32(bits as u32),
         Some(DType::UI64) => BefAttribute::UI64(bits),
         _ => return Err(Unsupported::Kind),
+    })
+}
+
+/// The bytes a dense splat expands to in BEF (every element stored), or
+/// `None` when `dense` is not a splat or has no static shape.
+pub fn splat_bytes(dense: &DenseElements) -> Option<u64> {
+    let Type::Tensor {
+        shape: Some(shape),
+        element,
+        ..
+    } = &dense.ty
+    else {
+        return None;
+    };
+    if !dense.splat {
+        return None;
+    }
+    let size = dtype_of(element)?.host_size()? as u64;
+    shape.iter().try_fold(size, |total, &dim| {
+        total.checked_mul(u64::try_from(dim).ok()?)
     })
 }
 
@@ -185,7 +217,10 @@ fn dense_to_bef(dense: &DenseElements) -> Result<DenseAttr, Unsupported> {
 /// Arrays whose elements all have the same fixed-width kind are arrays;
 /// anything else (mixed, nested, strings) is an aggregate.
 fn array(elements: &[Attribute]) -> Result<BefAttribute, Unsupported> {
-    let converted = elements.iter().map(to_bef).collect::<Result<Vec<_>, _>>()?;
+    let converted = elements
+        .iter()
+        .map(convert)
+        .collect::<Result<Vec<_>, _>>()?;
     let Some(first) = converted.first() else {
         return Ok(BefAttribute::Array {
             element: ArrayElement::Scalar(DType::I32),

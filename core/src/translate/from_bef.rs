@@ -51,6 +51,9 @@ pub fn bef_to_mlir(file: &BefFile<'_>) -> Result<Module, DecodeError> {
         model: &model,
         types,
         module: Module::new(Location::Unknown),
+        weights: model.attributes.iter().map(attribute_weight).collect(),
+        copied: 0,
+        copy_budget: 32 * file.bytes().len() as u64 + COPY_ALLOWANCE,
     };
     for (index, function) in model.functions.iter().enumerate() {
         if function.name.is_empty() {
@@ -106,6 +109,33 @@ struct Builder<'a> {
     model: &'a format::Module,
     types: Vec<Type>,
     module: Module,
+    /// Per attribute of the pool, the bytes a copy of it takes.
+    weights: Vec<u64>,
+    /// Bytes of attributes copied to kernels so far, and the most allowed.
+    copied: u64,
+    copy_budget: u64,
+}
+
+/// Attribute bytes that copies may take beyond 32 times the file's size
+/// (half the memory budget of an input, the rest for everything else).
+const COPY_ALLOWANCE: u64 = 32 << 20;
+
+/// About the bytes a copy of `attribute` takes in the IR.
+fn attribute_weight(attribute: &format::Attribute) -> u64 {
+    use format::Attribute as A;
+    let bytes = match attribute {
+        A::String(bytes) | A::Func(bytes) => bytes.len() as u64,
+        A::Shape(dims) => dims.as_ref().map_or(0, |d| 8 * d.len() as u64),
+        A::Dense(dense) => (dense.data.len() + 8 * dense.shape.len()) as u64,
+        A::Array { values, .. } | A::Aggregate(values) => values.iter().map(attribute_weight).sum(),
+        A::CompilationUnit(unit) => {
+            (unit.root.len()
+                + unit.serialized.len()
+                + unit.nested.iter().map(Vec::len).sum::<usize>()) as u64
+        }
+        _ => 0,
+    };
+    bytes + 16
 }
 
 pub(super) fn from_bef_location(location: &BefLocation) -> Location {
@@ -293,6 +323,16 @@ impl Builder<'_> {
                         "function {index} kernel {k}: attribute {pool} is out of range"
                     ))
                 })?;
+                // BEF stores an attribute once; the IR (and the text) holds
+                // a copy at every use.
+                self.copied = self.copied.saturating_add(self.weights[pool as usize]);
+                if self.copied > self.copy_budget {
+                    return Err(error(format!(
+                        "function {index} kernel {k}: attribute '{name}' and the uses before it copy more than {} bytes of attributes (32 times the file's size plus {} MiB): too many uses of large shared attributes to write out",
+                        self.copy_budget,
+                        COPY_ALLOWANCE >> 20
+                    )));
+                }
                 let value = attributes::from_bef(bef).ok_or_else(|| {
                     error(format!("function {index} kernel {k}: attribute '{name}' has a kind MLIR text cannot express"))
                 })?;

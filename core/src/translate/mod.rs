@@ -14,7 +14,7 @@ mod to_bef;
 pub use attributes::{dtype_of, type_of};
 pub use from_bef::bef_to_mlir;
 pub use streams::{StreamOp, StreamOptions, Streams, analyze as analyze_streams};
-pub(crate) use to_bef::mlir_to_bef_model_on_two_threads;
+pub use to_bef::mlir_to_bef_model_on_two_threads;
 pub use to_bef::{TranslateOptions, mlir_to_bef, mlir_to_bef_model};
 
 /// Attribute names the encoder leaves out of kernels. `_tfrt_cost` is the
@@ -22,7 +22,10 @@ pub use to_bef::{TranslateOptions, mlir_to_bef, mlir_to_bef_model};
 /// stream ids decoded from a BEF file through text, so that re-encoding
 /// gives the same streams even though the costs that made them are gone.
 pub const COST_ATTRIBUTE: &str = "_tfrt_cost";
+/// Stream id of a kernel decoded from BEF, so that re-encoding keeps it.
 pub const STREAM_ID_ATTRIBUTE: &str = "_tfrt_stream_id";
+/// Stream ids of the roots of an op's regions (or of a function's body)
+/// decoded from BEF, so that re-encoding keeps them; `-1` for none.
 pub const ROOT_STREAM_IDS_ATTRIBUTE: &str = "_tfrt_root_stream_ids";
 
 fn is_skipped_attribute(name: &str) -> bool {
@@ -74,10 +77,7 @@ mod tests {
 
     #[test]
     fn add_i32_matches_the_hand_checked_golden_file() {
-        let golden = std::fs::read(
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/bef/add_i32.bef"),
-        )
-        .unwrap();
+        let golden = std::fs::read(crate::test_corpus::corpus_path("bef/add_i32.bef")).unwrap();
         let bytes = mlir_to_bef(&add_i32(), TranslateOptions::default()).unwrap();
         assert_eq!(bytes, golden);
     }

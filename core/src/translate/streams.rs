@@ -25,15 +25,20 @@ pub struct StreamOp<'a> {
     pub operands: &'a [Option<usize>],
     /// Whether each operand is a `!tfrt.chain` (control, not data).
     pub operand_is_chain: &'a [bool],
+    /// The op's cost; streams cheaper than `StreamOptions::cost_threshold`
+    /// are merged.
     pub cost: i64,
 }
 
+/// The knobs of the analysis, read from a function's `tfrt.*` attributes.
 #[derive(Debug, Clone, Copy)]
 pub struct StreamOptions {
     /// Never below 1.
     pub cost_threshold: i64,
     /// Negative: no upper limit.
     pub upper_cost_threshold: i64,
+    /// Also merge cheap child streams that depend on each other through data
+    /// uses off the scheduling path (`tfrt.merge_inter_dependent_streams`).
     pub merge_inter_dependent_streams: bool,
 }
 
@@ -51,7 +56,9 @@ impl Default for StreamOptions {
 /// every op.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Streams {
+    /// Stream id of the root: the pseudo kernel publishing the arguments.
     pub root: u64,
+    /// Stream id of each op, in block order.
     pub ops: Vec<u64>,
 }
 
@@ -150,6 +157,8 @@ struct Analysis {
 #[derive(Default)]
 pub struct Scratch(Analysis);
 
+/// Assigns a stream to every op of `block`, as the reference's stream
+/// analysis does.
 pub fn analyze(block: &[StreamOp<'_>], options: StreamOptions) -> Streams {
     analyze_in(block, options, &mut Scratch::default())
 }

@@ -10,6 +10,7 @@ use rustc_hash::FxHashMap as HashMap;
 use super::attributes::{self, Unsupported};
 use super::streams::{self, StreamOp, StreamOptions};
 use super::{ROOT_STREAM_IDS_ATTRIBUTE, STREAM_ID_ATTRIBUTE, is_skipped_attribute};
+use crate::format::constants::MAX_NESTING;
 use crate::format::{self, Attribute as BefAttribute, Body, FunctionKind, Kernel, KernelLocation};
 use crate::ir::{
     Attribute, Block, Diagnostic, Func, FuncKind, Location, Module, Op, Region, Type, ValueId,
@@ -21,6 +22,7 @@ pub const RETURN_OP: &str = "tfrt.return";
 /// Nesting of regions deeper than this is refused rather than recursed into.
 const MAX_REGION_DEPTH: usize = 256;
 
+/// Options of the text-to-BEF translation.
 #[derive(Debug, Clone, Copy)]
 pub struct TranslateOptions {
     /// Write the AttributeTypes, AttributeNames and RegisterTypes sections,
@@ -56,7 +58,7 @@ pub fn mlir_to_bef_model(
 /// [`mlir_to_bef_model`] collecting and emitting on two threads however
 /// small the module (for the fuzz target that compares it with one
 /// thread).
-pub(crate) fn mlir_to_bef_model_on_two_threads(
+pub fn mlir_to_bef_model_on_two_threads(
     module: &Module,
     options: TranslateOptions,
 ) -> Result<format::Module, Vec<Diagnostic>> {
@@ -415,6 +417,10 @@ struct Collector<'m> {
     region_functions: HashMap<RegionKey, u32>,
     attributes: Vec<BefAttribute>,
     attribute_ids: HashMap<Attribute, u32>,
+    /// Bytes the dense splats converted so far expand to in BEF, which
+    /// stores every element: bounded for the whole module, not only per
+    /// attribute, as each splat is a few bytes of text.
+    splat_bytes: u64,
     extra_strings: Vec<String>,
     /// Symbol references to check once every function is known.
     function_references: Vec<(&'m Attribute, Location)>,
@@ -462,6 +468,13 @@ fn canonical_owned(attr: &Attribute) -> Attribute {
 }
 
 impl<'m> Collector<'m> {
+    /// Adds a converted splat of `bytes` to the module's total; true when
+    /// the total is then over [`attributes::MAX_DENSE_BYTES`].
+    fn count_splat(&mut self, bytes: u64) -> bool {
+        self.splat_bytes = self.splat_bytes.saturating_add(bytes);
+        self.splat_bytes > attributes::MAX_DENSE_BYTES
+    }
+
     fn new(
         module: &'m Module,
         options: TranslateOptions,
@@ -482,6 +495,7 @@ impl<'m> Collector<'m> {
             region_functions: HashMap::default(),
             attributes: Vec::new(),
             attribute_ids: HashMap::default(),
+            splat_bytes: 0,
             extra_strings: Vec::new(),
             function_references: Vec::new(),
             value_region,
@@ -587,6 +601,17 @@ impl<'m> Collector<'m> {
             if !is_last {
                 self.error(&op.location, "return op must be at the end of its block");
             }
+            return;
+        }
+        let location_depth = format::location::written_depth(&op.location);
+        if location_depth > MAX_NESTING {
+            self.error(
+                &op.location,
+                format!(
+                    "BEF files cannot encode this op's location: locations nested deeper \
+                     than {MAX_NESTING} levels ({location_depth} levels), which BEF readers refuse"
+                ),
+            );
             return;
         }
         for &result in &op.results {
@@ -760,6 +785,27 @@ impl<'m> Collector<'m> {
                 }
                 continue;
             }
+            let splat = match value {
+                Attribute::DenseElements(dense) => attributes::splat_bytes(dense),
+                _ => None,
+            };
+            // Checked before converting, which allocates the expansion; a
+            // splat too large by itself gets the per-attribute error below.
+            if let Some(bytes) = splat
+                && bytes <= attributes::MAX_DENSE_BYTES
+                && self.count_splat(bytes)
+            {
+                if self.errors.is_empty() {
+                    self.error(
+                        &op.location,
+                        format!(
+                            "BEF files cannot encode the '{name}' attribute: with the dense splats before it, splats expand to more than the {} bytes the translator allows in one module",
+                            attributes::MAX_DENSE_BYTES
+                        ),
+                    );
+                }
+                return;
+            }
             let converted = match symbols {
                 Some(elements) => elements
                     .iter()
@@ -773,11 +819,15 @@ impl<'m> Collector<'m> {
                 Err(reason) => {
                     if self.errors.is_empty() {
                         let mut message = format!("BEF files cannot encode the '{name}' attribute");
-                        if let Unsupported::TooLarge(bytes) = reason {
-                            message.push_str(&format!(
+                        match reason {
+                            Unsupported::TooLarge(bytes) => message.push_str(&format!(
                                 ": its dense elements expand to {bytes} bytes, more than the {} the translator allows",
                                 attributes::MAX_DENSE_BYTES
-                            ));
+                            )),
+                            Unsupported::TooDeep(depth) => message.push_str(&format!(
+                                ": attributes nested deeper than {MAX_NESTING} levels ({depth} levels), which BEF readers refuse"
+                            )),
+                            Unsupported::Kind => {}
                         }
                         self.error(&op.location, message);
                     }
@@ -1378,7 +1428,7 @@ mod tests {
     #[test]
     fn two_threads_give_the_same_model() {
         let mut compared = 0;
-        for (path, chunk) in crate::corpus_chunks::corpus_chunks() {
+        for (path, chunk) in crate::test_corpus::corpus_chunks() {
             let Ok(module) = crate::text::parse_module(&chunk, "t.mlir") else {
                 continue;
             };
@@ -1395,7 +1445,7 @@ mod tests {
     #[test]
     fn flat_bodies_encode_as_the_model() {
         let mut compared = 0;
-        for (path, chunk) in crate::corpus_chunks::corpus_chunks() {
+        for (path, chunk) in crate::test_corpus::corpus_chunks() {
             let Ok(module) = crate::text::parse_module(&chunk, "t.mlir") else {
                 continue;
             };

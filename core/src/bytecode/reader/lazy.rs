@@ -49,6 +49,7 @@ impl<'a> LazyModule<'a> {
         })
     }
 
+    /// Whether the op at `path` has its regions decoded.
     pub fn is_loaded(&self, path: &[usize]) -> bool {
         !self.pending.iter().any(|d| d.path == path)
     }

@@ -74,18 +74,25 @@ pub struct SectionInfo<'a> {
 /// The framing of a bytecode file.
 #[derive(Clone)]
 pub struct Structure<'a> {
+    /// Bytecode format version of the file.
     pub version: u64,
+    /// Producer string of the header.
     pub producer: &'a str,
     /// In file order.
     pub sections: Vec<SectionInfo<'a>>,
+    /// Strings, dialect names and attribute/type entries, decoded on demand.
     pub table: Table<'a>,
+    /// Per dialect with a version: its index and the encoded version blob.
     pub dialect_versions: Vec<(usize, &'a [u8])>,
+    /// The op names of the Dialect section, in numbering order.
     pub op_names: Vec<OpName<'a>>,
     /// Per op name: full name, registration and definition.
     op_kinds: Vec<ir::OpKind>,
+    /// Resource groups of the Resource section, in file order.
     pub resources: Vec<RawResourceGroup<'a>>,
     /// Property blobs (version 5+), with their absolute offsets.
     pub properties: Vec<(usize, &'a [u8])>,
+    /// The IR section, undecoded.
     pub ir: Reader<'a>,
 }
 
@@ -123,6 +130,8 @@ fn section_name(id: u8) -> String {
 }
 
 impl<'a> Structure<'a> {
+    /// Frames `bytes` (header and every section) and checks the sections
+    /// present and their tables, without decoding the IR.
     pub fn parse(bytes: &'a [u8]) -> Result<Structure<'a>> {
         let mut r = Reader::new(bytes, 0);
         if !is_bytecode(bytes) {
@@ -158,6 +167,7 @@ impl<'a> Structure<'a> {
     }
 
     fn parse_sections(mut r: Reader<'a>, version: u64, producer: &'a str) -> Result<Structure<'a>> {
+        let input_len = r.offset() + r.rest().len();
         let mut sections: Vec<SectionInfo<'a>> = Vec::new();
         let mut by_id: [Option<Reader<'a>>; 9] = [None; 9];
         while !r.is_empty() {
@@ -228,7 +238,7 @@ impl<'a> Structure<'a> {
             get(section::ATTR_TYPE),
             dialect_names.len(),
         )?;
-        let mut table = Table::new(strings, dialect_names, attrs, types);
+        let mut table = Table::new(strings, dialect_names, attrs, types, input_len);
         let resources = match (
             by_id[section::RESOURCE_OFFSET as usize],
             by_id[section::RESOURCE as usize],

@@ -242,8 +242,7 @@ mod tests {
     /// however small the file): the same module, or both an error.
     #[test]
     fn parallel_read_equals_sequential_read() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../shared/spec/vectors/mlir-bytecode");
+        let dir = crate::test_corpus::corpus_path("vectors/mlir-bytecode");
         let mut compared = 0;
         for entry in std::fs::read_dir(&dir).expect("vectors") {
             let path = entry.expect("entry").path();

@@ -17,6 +17,10 @@ use crate::ir::{Attribute, Location, Type};
 /// Deepest chain of entries referring to each other that is decoded.
 pub const MAX_NESTING: usize = 1024;
 
+/// Encoded bytes that copies of shared entries may stand for beyond the
+/// file's own size (see [`Table::expansion`]).
+const EXPANSION_ALLOWANCE: u64 = 1 << 20;
+
 /// Where an entry's bytes are and how they are encoded.
 #[derive(Debug, Clone, Copy)]
 pub struct EntrySpan<'a> {
@@ -42,6 +46,16 @@ pub struct Table<'a> {
     attr_slots: Vec<u32>,
     attr_store: Vec<Attribute>,
     type_values: Vec<Option<Type>>,
+    /// Per entry, once decoded: the encoded bytes its value stands for,
+    /// its own plus those of the entries it copied in.
+    attr_weights: Vec<u64>,
+    type_weights: Vec<u64>,
+    /// Encoded bytes the copies of entries made so far stand for. Entries
+    /// are decoded once, but every reference copies the value, so a small
+    /// file whose entries refer to one another several times would grow
+    /// exponentially; past `expansion_budget` that is an error.
+    expansion: std::cell::Cell<u64>,
+    expansion_budget: u64,
     /// Index of the `builtin` dialect, whose custom encodings this reader
     /// knows.
     builtin: Option<usize>,
@@ -58,9 +72,12 @@ impl<'a> Table<'a> {
         dialects: Vec<&'a str>,
         attrs: Vec<EntrySpan<'a>>,
         types: Vec<EntrySpan<'a>>,
+        input_len: usize,
     ) -> Table<'a> {
         let attr_slots = vec![0; attrs.len()];
         let type_values = vec![None; types.len()];
+        let attr_weights = vec![0; attrs.len()];
+        let type_weights = vec![0; types.len()];
         let builtin = dialects.iter().position(|d| *d == "builtin");
         Table {
             strings: Arc::new(strings),
@@ -71,6 +88,10 @@ impl<'a> Table<'a> {
             attr_slots,
             attr_store: Vec::new(),
             type_values,
+            attr_weights,
+            type_weights,
+            expansion: std::cell::Cell::new(0),
+            expansion_budget: (input_len as u64).saturating_add(EXPANSION_ALLOWANCE),
             builtin,
             next_distinct: 0,
             last_file: RefCell::new(None),
@@ -78,7 +99,31 @@ impl<'a> Table<'a> {
     }
 
     pub fn attribute(&mut self, index: u64, at: usize) -> Result<Attribute> {
-        Ok(self.attribute_ref(index, at)?.clone())
+        let value = self.attribute_ref(index, at)?.clone();
+        self.count_copy(EntryRef::Attr(index as usize), at)?;
+        Ok(value)
+    }
+
+    /// Counts one copy of the decoded `entry` against the expansion budget.
+    fn count_copy(&self, entry: EntryRef, at: usize) -> Result<()> {
+        let weight = match entry {
+            EntryRef::Attr(i) => self.attr_weights[i],
+            EntryRef::Type(i) => self.type_weights[i],
+        };
+        let total = self.expansion.get().saturating_add(weight);
+        if total > self.expansion_budget {
+            return Err(BytecodeError::new(
+                at,
+                format!(
+                    "{} is copied into values that together stand for more than {} encoded bytes (the file's size plus {} MiB): the attributes and types refer to one another too many times",
+                    describe(entry),
+                    self.expansion_budget,
+                    EXPANSION_ALLOWANCE >> 20
+                ),
+            ));
+        }
+        self.expansion.set(total);
+        Ok(())
     }
 
     /// Like `attribute`, without cloning (the table keeps the value).
@@ -102,10 +147,12 @@ impl<'a> Table<'a> {
         {
             return Ok(loc);
         }
-        match self.attribute_ref(index, at)? {
-            Attribute::Location(loc) => Ok((**loc).clone()),
-            _ => Err(BytecodeError::new(at, "expected a location attribute")),
-        }
+        let loc = match self.attribute_ref(index, at)? {
+            Attribute::Location(loc) => (**loc).clone(),
+            _ => return Err(BytecodeError::new(at, "expected a location attribute")),
+        };
+        self.count_copy(EntryRef::Attr(i), at)?;
+        Ok(loc)
     }
 
     /// Attribute entry `i` decoded as a builtin file location, or `None`
@@ -143,6 +190,7 @@ impl<'a> Table<'a> {
         if self.type_values[i].is_none() {
             self.resolve(EntryRef::Type(i))?;
         }
+        self.count_copy(EntryRef::Type(i), at)?;
         Ok(self.type_values[i].clone().expect("resolved"))
     }
 
@@ -226,7 +274,28 @@ impl<'a> Table<'a> {
         }
     }
 
+    /// Decodes `entry` and records its weight; the copies of entries made
+    /// by an attempt that finds an entry missing are not counted (it is
+    /// retried once that one is decoded).
     fn decode_entry(&mut self, entry: EntryRef) -> Decoded<()> {
+        let before = self.expansion.get();
+        let decoded = self.decode_entry_value(entry);
+        let copied = self.expansion.get() - before;
+        match decoded {
+            Ok(()) => {
+                let weight = (self.span(entry).data.rest().len() as u64).max(1) + copied;
+                match entry {
+                    EntryRef::Attr(i) => self.attr_weights[i] = weight,
+                    EntryRef::Type(i) => self.type_weights[i] = weight,
+                }
+            }
+            Err(DecodeFailure::Missing(_)) => self.expansion.set(before),
+            Err(DecodeFailure::Error(_)) => {}
+        }
+        decoded
+    }
+
+    fn decode_entry_value(&mut self, entry: EntryRef) -> Decoded<()> {
         let span = self.span(entry);
         let mut r = span.data;
         let dialect = self.dialects[span.dialect];
@@ -324,7 +393,10 @@ impl EntryLookup for Table<'_> {
     fn attribute(&self, index: u64, at: usize) -> Decoded<Attribute> {
         let i = self.check(EntryRef::Attr(0), index, at)?;
         match self.attr_value(i) {
-            Some(v) => Ok(v.clone()),
+            Some(v) => {
+                self.count_copy(EntryRef::Attr(i), at)?;
+                Ok(v.clone())
+            }
             None => Err(DecodeFailure::Missing(EntryRef::Attr(i))),
         }
     }
@@ -355,7 +427,10 @@ impl EntryLookup for Table<'_> {
     fn type_(&self, index: u64, at: usize) -> Decoded<Type> {
         let i = self.check(EntryRef::Type(0), index, at)?;
         match &self.type_values[i] {
-            Some(v) => Ok(v.clone()),
+            Some(v) => {
+                self.count_copy(EntryRef::Type(i), at)?;
+                Ok(v.clone())
+            }
             None => Err(DecodeFailure::Missing(EntryRef::Type(i))),
         }
     }

@@ -20,10 +20,12 @@ use crate::ir::{
 };
 use numbering::{AttrKey, NONE, Numbering, OpRecord, property_fields};
 
+/// How `write` encodes a module.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WriteOptions {
     /// Format version, 0-6.
     pub version: u64,
+    /// Producer string written in the header.
     pub producer: String,
 }
 
@@ -36,8 +38,10 @@ impl Default for WriteOptions {
     }
 }
 
+/// The output of `write`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Written {
+    /// The encoded file.
     pub bytes: Vec<u8>,
     /// What the requested version could not express (and was dropped).
     pub warnings: Vec<String>,

@@ -9,7 +9,23 @@ use crate::exec::{
     Argument, Attribute, ExecutionContext, Function, KernelFrame, KernelRegistry, Out,
     RemainingArguments, RemainingResults,
 };
-use crate::runtime::{AsyncValue, Chain};
+use crate::runtime::{AsyncValue, Chain, Diagnostic, ErrorCode};
+
+/// Longest sleep `tfrt_test.usleep` and `tfrt_test.blocking.usleep` take,
+/// in microseconds (10 s): a longer or negative one is an error value.
+pub const MAX_SLEEP_MICROS: i32 = 10_000_000;
+
+/// `micros` if it is a duration the sleep kernels take.
+fn sleep_duration(micros: i32) -> Result<i32, Diagnostic> {
+    if (0..=MAX_SLEEP_MICROS).contains(&micros) {
+        Ok(micros)
+    } else {
+        Err(Diagnostic::new(format!(
+            "cannot sleep {micros} microseconds: durations run from 0 to {MAX_SLEEP_MICROS}"
+        ))
+        .with_code(ErrorCode::InvalidArgument))
+    }
+}
 
 /// Sleeps 1 to 10 ms (random), so async values complete in varying order.
 pub(crate) fn sleep_random() {
@@ -117,7 +133,7 @@ crate::kernel! {
 }
 
 fn slept(host: &crate::runtime::HostContext, micros: i32) {
-    std::thread::sleep(Duration::from_micros(micros.max(0) as u64));
+    std::thread::sleep(Duration::from_micros(u64::try_from(micros).unwrap_or(0)));
     host.print(&format!("Slept for {micros} microseconds\n"));
 }
 
@@ -126,26 +142,28 @@ const BLOCKING_QUEUE_FULL: &str =
 
 crate::kernel! {
     /// Sleeps on the blocking pool; nothing waits for it.
-    fn usleep(micros: Argument<i32>, ctx: &ExecutionContext) {
-        let (micros, host) = (*micros, ctx.host_arc().clone());
+    fn usleep(micros: Argument<i32>, ctx: &ExecutionContext) -> Result<(), Diagnostic> {
+        let (micros, host) = (sleep_duration(*micros)?, ctx.host_arc().clone());
         if !ctx.host().enqueue_blocking_work(move || slept(&host, micros)) {
             eprintln!("{BLOCKING_QUEUE_FULL}");
         }
+        Ok(())
     }
 }
 
 crate::kernel! {
     /// Sleeps on the blocking pool; the chain completes after the sleep.
-    fn blocking_usleep(micros: Argument<i32>, done: Out<Chain>, ctx: &ExecutionContext) {
-        let (micros, host) = (*micros, ctx.host_arc().clone());
+    fn blocking_usleep(micros: Argument<i32>, done: Out<Chain>, ctx: &ExecutionContext) -> Result<(), Diagnostic> {
+        let (micros, host) = (sleep_duration(*micros)?, ctx.host_arc().clone());
         let result = done.allocate();
         let on_pool = result.clone();
         if !ctx.host().enqueue_blocking_work(move || {
             slept(&host, micros);
             on_pool.emplace(Chain);
         }) {
-            result.set_error(crate::runtime::Diagnostic::new(BLOCKING_QUEUE_FULL));
+            result.set_error(Diagnostic::new(BLOCKING_QUEUE_FULL));
         }
+        Ok(())
     }
 }
 

@@ -18,6 +18,13 @@ use crate::runtime::{AsyncValue, Chain, Diagnostic, ErrorCode, HostContext};
 /// default).
 const DEFAULT_WARMUP_RUNS: i32 = 1;
 
+/// Most runs a benchmark kernel makes, warm-up runs included (each
+/// measured run keeps its times for the percentiles).
+pub const MAX_BENCHMARK_RUNS: i32 = 1_000_000;
+
+/// Longest `duration_secs` a benchmark kernel takes (ten minutes).
+pub const MAX_BENCHMARK_SECONDS: i32 = 600;
+
 /// CPU time used by the process so far, like C's `clock()`: every thread's,
 /// including threads that have exited (summing the live threads' times
 /// instead would go backwards when a worker exits); zero where the clock is
@@ -227,6 +234,17 @@ fn settings(frame: &KernelFrame<'_>, name: Option<String>) -> Result<Settings, D
              num_warmup_runs ({num_warmup_runs}) must not be negative",
             frame.kernel_name()
         )));
+    }
+    if duration_secs > MAX_BENCHMARK_SECONDS
+        || i64::from(max_count) + i64::from(num_warmup_runs) > i64::from(MAX_BENCHMARK_RUNS)
+    {
+        return Err(invalid(format!(
+            "'{}': duration_secs ({duration_secs}) may be at most {MAX_BENCHMARK_SECONDS}, \
+             and max_count ({max_count}) with num_warmup_runs ({num_warmup_runs}) at most \
+             {MAX_BENCHMARK_RUNS} runs",
+            frame.kernel_name()
+        ))
+        .with_code(ErrorCode::ResourceExhausted));
     }
     Ok(Settings {
         name,

@@ -101,6 +101,42 @@ fn benchmark_rejects_bad_bodies_and_attributes() {
     }
 }
 
+#[test]
+fn benchmark_runs_and_durations_are_bounded() {
+    let _serial = serial();
+    let src = r#"
+func.func @body() -> i32 {
+  %c = tfrt.constant.i32 1
+  tfrt.return %c : i32
+}
+func.func @forever() -> !tfrt.chain {
+  %ch = "tfrt_test.benchmark"() ({
+    %c = tfrt.constant.i32 1
+    tfrt.return %c : i32
+  }) {name = "x", duration_secs = 2147483647 : i32, max_count = 10 : i32} : () -> !tfrt.chain
+  tfrt.return %ch : !tfrt.chain
+}
+func.func @countless() -> !tfrt.chain {
+  %ch = "tfrt_test.benchmark"() ({
+    %c = tfrt.constant.i32 1
+    tfrt.return %c : i32
+  }) {name = "x", duration_secs = 1 : i32, max_count = 2147483647 : i32} : () -> !tfrt.chain
+  tfrt.return %ch : !tfrt.chain
+}
+"#;
+    let started = std::time::Instant::now();
+    for name in ["forever", "countless"] {
+        let r = run(src, name, "s");
+        let message = r.result::<crate::runtime::Chain>(0).unwrap_err();
+        assert!(
+            message.contains("may be at most 600") && message.contains("at most 1000000 runs"),
+            "{message}"
+        );
+        assert!(r.output.is_empty());
+    }
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+}
+
 const SYNC: &str = r#"
 func.func @fibonacci.i32(%0: i32, %1: i32) -> () attributes {tfrt.sync} {
   %2 = "tfrt.add_s.i32"(%0, %1) : (i32, i32) -> i32

@@ -23,8 +23,13 @@ mod tests;
 #[cfg(test)]
 mod value_tracking_tests;
 
+pub use async_kernels::MAX_SLEEP_MICROS;
+pub use benchmark::{MAX_BENCHMARK_RUNS, MAX_BENCHMARK_SECONDS};
+pub use strings::MAX_STRING_BYTES;
+
 use crate::exec::KernelRegistry;
 
+/// Registers every `tfrt_test.*` and `vt.*` kernel in `registry`.
 pub fn register(registry: &mut KernelRegistry) {
     async_kernels::register(registry);
     atomic::register(registry);

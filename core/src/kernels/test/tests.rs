@@ -308,3 +308,56 @@ func.func @f() -> !tfrt.chain {
         r.output
     );
 }
+
+#[test]
+fn sizes_and_durations_from_the_program_are_checked() {
+    let _serial = serial();
+    let src = r#"
+func.func @sleep(%us: i32) -> !tfrt.chain {
+  %done = "tfrt_test.blocking.usleep"(%us) : (i32) -> !tfrt.chain
+  tfrt.return %done : !tfrt.chain
+}
+func.func @fire_and_forget(%us: i32) {
+  "tfrt_test.usleep"(%us) : (i32) -> ()
+  tfrt.return
+}
+func.func @doubling(%n: i32) -> !tfrt.string {
+  %s0 = "tfrt_test.get_string"() { value = "0123456789abcdef" } : () -> !tfrt.string
+  %s = tfrt.repeat.i32 %n, %s0 : !tfrt.string {
+    %t = "tfrt_test.append_string"(%s0, %s0) : (!tfrt.string, !tfrt.string) -> !tfrt.string
+    tfrt.return %t : !tfrt.string
+  }
+  tfrt.return %s : !tfrt.string
+}
+"#;
+    for queue in QUEUES {
+        let started = std::time::Instant::now();
+        for us in [i32::MAX, super::MAX_SLEEP_MICROS + 1, -1] {
+            let r = run_with_args(src, "sleep", queue, &[AsyncValue::available(us)]);
+            assert_eq!(
+                r.result::<Chain>(0).unwrap_err(),
+                format!("cannot sleep {us} microseconds: durations run from 0 to 10000000")
+            );
+            let r = run_with_args(src, "fire_and_forget", queue, &[AsyncValue::available(us)]);
+            assert_eq!(
+                r.error_messages(),
+                [format!(
+                    "cannot sleep {us} microseconds: durations run from 0 to 10000000"
+                )]
+            );
+        }
+        // Nothing slept.
+        assert!(started.elapsed() < std::time::Duration::from_secs(5));
+        let r = run_with_args(src, "sleep", queue, &[AsyncValue::available(1000)]);
+        assert_eq!(r.result::<Chain>(0), Ok(Chain));
+        // A string doubled 30 times would be 16 GiB; 22 times is 64 MiB,
+        // the most allowed.
+        let r = run_with_args(src, "doubling", queue, &[AsyncValue::available(30)]);
+        assert_eq!(
+            r.result::<String>(0).unwrap_err(),
+            "appending makes a string of 134217728 bytes, more than the 67108864 allowed"
+        );
+        let r = run_with_args(src, "doubling", queue, &[AsyncValue::available(3)]);
+        assert_eq!(r.result::<String>(0).map(|s| s.len()), Ok(128));
+    }
+}

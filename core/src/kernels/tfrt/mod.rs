@@ -10,9 +10,11 @@ mod parallel;
 mod print;
 
 pub(crate) use control_flow::when_all_available;
+pub use parallel::{MAX_BLOCKS_QUEUED, MAX_PARALLEL_BLOCKS};
 
 use crate::exec::KernelRegistry;
 
+/// Registers every `tfrt.*` basic kernel in `registry`.
 pub fn register(registry: &mut KernelRegistry) {
     constants::register(registry);
     arithmetic::register(registry);

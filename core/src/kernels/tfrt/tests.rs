@@ -453,6 +453,46 @@ func.func @for(%start: i32, %end: i32, %block: i32) -> i32 {
                 r.result::<i32>(0),
                 Err("block size must be positive, got 0".into())
             );
+            // More blocks than are queued at a time.
+            let blocks = 10 * super::MAX_BLOCKS_QUEUED as i32 + 7;
+            let r = run_with_args(src, name, queue, &i32s(&[-3, blocks - 3, 1]));
+            assert_eq!(r.result::<i32>(0), Ok(blocks), "{name} on {queue}");
         }
+    }
+}
+
+#[test]
+fn parallel_loops_refuse_more_blocks_than_the_limit() {
+    let _serial = serial();
+    let src = r#"
+func.func @for(%start: i32, %end: i32, %block: i32) -> !tfrt.chain {
+  %done = tfrt.parallel_for.i32 %start to %end fixed %block {
+    tfrt.return
+  }
+  tfrt.return %done : !tfrt.chain
+}
+"#;
+    for queue in QUEUES {
+        // The whole i32 range in blocks of 1 would be 2^32 - 1 blocks (the
+        // list of them alone 32 GiB): an error value, at once.
+        let started = std::time::Instant::now();
+        let r = run_with_args(src, "for", queue, &i32s(&[i32::MIN, i32::MAX, 1]));
+        assert_eq!(
+            r.result::<crate::runtime::Chain>(0).unwrap_err(),
+            "[-2147483648, 2147483647) in blocks of 1 makes 4294967295 blocks, \
+             more than the 1048576 one parallel loop may have"
+        );
+        assert_eq!(
+            r.results[0].error_diagnostic().map(|d| d.code),
+            Some(crate::runtime::ErrorCode::ResourceExhausted)
+        );
+        assert!(started.elapsed() < std::time::Duration::from_secs(2));
+        // One block more than the limit.
+        let r = run_with_args(src, "for", queue, &i32s(&[i32::MIN, i32::MAX, 4095]));
+        assert!(
+            r.result::<crate::runtime::Chain>(0)
+                .unwrap_err()
+                .contains("makes 1048833 blocks"),
+        );
     }
 }

@@ -74,7 +74,9 @@ pub enum GetError<'a> {
     Error(&'a Diagnostic),
     /// The payload has another type than the one asked for.
     TypeMismatch {
+        /// The type the reader asked for.
         expected: &'static str,
+        /// The type of the payload.
         actual: &'static str,
     },
 }
@@ -99,15 +101,21 @@ impl std::error::Error for GetError<'_> {}
 /// Why a write to an AsyncValue was refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SetError {
+    /// The value is already available, or another writer is setting it.
     #[error("async value is already available or being set by another writer")]
     AlreadySet,
+    /// There is no constructed payload to make available.
     #[error("async value has no constructed payload to make concrete")]
     NotConstructed,
+    /// Only an indirect value can be forwarded to another.
     #[error("only indirect async values can be forwarded")]
     NotIndirect,
+    /// The payload offered has another type than the value holds.
     #[error("cannot emplace a '{actual}' into an async value of type '{expected}'")]
     TypeMismatch {
+        /// The value's payload type.
         expected: &'static str,
+        /// The type offered.
         actual: &'static str,
     },
 }
@@ -115,7 +123,9 @@ pub enum SetError {
 /// A refused write, giving the argument back.
 #[derive(Debug)]
 pub struct Rejected<T> {
+    /// The argument of the refused write.
     pub value: T,
+    /// Why the write was refused.
     pub reason: SetError,
 }
 
@@ -294,6 +304,7 @@ impl AsyncValue {
         // the indirect value owns a reference to the target, which lives at
         // least as long as `self`.
         let target = h.link.with(|p| unsafe { *p }) as *const Header;
+        // SAFETY: as above: the target outlives `self`.
         Some((unsafe { &*target }, word & STATE_MASK))
     }
 
@@ -326,6 +337,7 @@ impl AsyncValue {
                 // the payload was written before the release swap we acquired
                 // and is immutable while any reference is alive.
                 let cell = unsafe { header::payload::<T>(NonNull::from(h)) };
+                // SAFETY: the payload is initialised (see above).
                 Ok(cell.with(|p| unsafe { (*p).assume_init_ref() }))
             }
             Some((h, _)) => Err(GetError::Error(Self::diagnostic_of(h))),
@@ -338,6 +350,8 @@ impl AsyncValue {
         // so the diagnostic pointer (written before the release swap) is set
         // and immutable while the block lives.
         let link = h.link.with(|p| unsafe { *p });
+        // SAFETY: the link is the boxed diagnostic (see above), freed only
+        // with the block.
         unsafe { &*((link & !PAYLOAD_KEPT) as *const Diagnostic) }
     }
 
@@ -364,6 +378,7 @@ impl AsyncValue {
         // SAFETY: the payload is kept (never dropped before destruction) and
         // its type is `T`; it was constructed before the release swap.
         let cell = unsafe { header::payload::<T>(NonNull::from(h)) };
+        // SAFETY: the kept payload is initialised (see above).
         Some(cell.with(|p| unsafe { (*p).assume_init_ref() }))
     }
 
@@ -608,6 +623,8 @@ impl AsyncValue {
                 // SAFETY: we hold the claim, the type is `T`, and no reader
                 // touches the payload before the state becomes concrete.
                 let cell = unsafe { header::payload::<T>(self.ptr) };
+                // SAFETY: exclusive access under the claim (see above); the
+                // old payload is dropped only if it was constructed.
                 cell.with_mut(|p| unsafe {
                     if prev == CONSTRUCTED {
                         (*p).assume_init_drop();
@@ -634,6 +651,8 @@ impl AsyncValue {
         // SAFETY: sole owner of a concrete `T` block: move the payload out,
         // then mark the block unconstructed so destruction does not drop it.
         let cell = unsafe { header::payload::<T>(self.ptr) };
+        // SAFETY: the payload is a constructed `T` that nobody else reads
+        // (see above); the state change below forgets it.
         let value = cell.with(|p| unsafe { (*p).assume_init_read() });
         h.state.store(UNCONSTRUCTED | CLAIMED, Ordering::Relaxed);
         Some(value)

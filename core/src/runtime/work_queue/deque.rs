@@ -30,6 +30,7 @@ use crate::runtime::task::Task;
 
 /// Items a deque can hold: anything convertible to a thin owning pointer.
 pub trait RawItem: Send + Sized {
+    /// Gives up ownership of the item as a pointer; see [`from_raw`](Self::from_raw).
     fn into_raw(self) -> NonNull<()>;
     /// Rebuilds an item from [`into_raw`](Self::into_raw).
     ///
@@ -126,7 +127,9 @@ impl<T: RawItem> Clone for Stealer<T> {
 /// Result of a steal attempt.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Steal<T> {
+    /// The deque held no item.
     Empty,
+    /// Took this item.
     Success(T),
     /// Lost a race with another taker; the deque may still hold items.
     Retry,

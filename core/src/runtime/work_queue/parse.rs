@@ -18,7 +18,9 @@ pub enum WorkQueueSpec {
     SingleThreaded,
     /// `mstd:N,M`: N compute threads, up to M blocking threads.
     MultiThreaded {
+        /// Compute threads, at least 1.
         threads: usize,
+        /// Most blocking threads alive at once.
         blocking_threads: usize,
     },
 }
@@ -26,20 +28,29 @@ pub enum WorkQueueSpec {
 /// A malformed work queue name.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum WorkQueueError {
+    /// The type is not `s` or `mstd`; holds the type given.
     #[error("unknown work queue type '{0}' (expected 's', 'mstd', 'mstd:N' or 'mstd:N,M')")]
     UnknownType(String),
+    /// `s` was given arguments; holds the whole name.
     #[error("work queue type 's' takes no arguments, got '{0}'")]
     UnexpectedArguments(String),
     #[error(
         "invalid {what} '{value}' in work queue '{name}': expected an integer from {min} to {max}"
     )]
+    /// A thread count that is not an integer in its range.
     InvalidCount {
+        /// Which count, in words (`number of threads`).
         what: &'static str,
+        /// The text given.
         value: String,
+        /// The whole work queue name.
         name: String,
+        /// Smallest value allowed.
         min: usize,
+        /// Largest value allowed.
         max: usize,
     },
+    /// More than two counts after `mstd:`; holds the whole name.
     #[error("too many arguments in work queue '{0}' (expected 'mstd:N' or 'mstd:N,M')")]
     TooManyArguments(String),
 }

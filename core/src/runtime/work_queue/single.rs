@@ -41,6 +41,7 @@ impl Default for SingleThreadedWorkQueue {
 }
 
 impl SingleThreadedWorkQueue {
+    /// An empty queue; its tasks run on threads that wait on it.
     pub fn new() -> Self {
         SingleThreadedWorkQueue {
             shared: Arc::new(Shared {

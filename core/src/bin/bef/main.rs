@@ -1,0 +1,276 @@
+//! `bef`: translate, inspect and check Binary Executable Format files.
+
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+mod args;
+mod diagnostics;
+mod dump;
+mod failure;
+mod global_alloc;
+mod input;
+mod run;
+mod source_lines;
+mod translate;
+
+use args::normalize_single_dash;
+use bef::format::{BefFile, SectionId, verify};
+use clap::{Args, Parser, Subcommand};
+use dump::{DumpOptions, listing, write_json, write_text};
+use failure::Failure;
+use input::{Input, Kind};
+use run::RunArgs;
+use translate::TranslateArgs;
+
+/// Reading and translating build and drop millions of small IR objects in
+/// bursts; glibc's malloc serves those from its slow path, mimalloc from
+/// thread-local free lists (about 3x faster bytecode reads here). See
+/// `bef::global_alloc` for why it is not the `mimalloc` crate's allocator.
+#[global_allocator]
+static GLOBAL: global_alloc::MiMalloc = global_alloc::MiMalloc;
+
+/// The exit-status rule, shown by `bef --help`; `failure` applies it.
+const EXIT_STATUS: &str = "\
+Exit status:
+  0  success
+  1  an error in the input or the program it holds: the input is empty, of
+     the wrong kind for the command or its options (MLIR text to `bef
+     verify`, BEF to --mlir-to-bef), malformed (the message gives the byte
+     offset), or rejected by translation or verification; or running it
+     fails (a runtime error, a load error, a leak, an unmatched
+     expected-error)
+  2  a usage error, whatever the input holds: an unknown or malformed
+     option, options that conflict, an input or -o path that does not
+     exist, is a directory or cannot be opened, binary output to a terminal
+
+Run `bef <COMMAND> --help` for a command's options and examples.";
+
+#[derive(Parser)]
+#[command(
+    name = "bef",
+    version,
+    about = "Tools for TFRT Binary Executable Format (BEF) files",
+    after_help = EXIT_STATUS
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Translate MLIR text or bytecode to BEF, BEF back to MLIR text
+    ///
+    /// Translates MLIR host programs (text or MLIR bytecode) to BEF, BEF or
+    /// bytecode back to MLIR text, and text or bytecode to bytecode
+    /// (--emit-bytecode). The direction follows the input (BEF starts with
+    /// the bytes 0B EF, bytecode with ML EF 52) unless --mlir-to-bef or
+    /// --bef-to-mlir says otherwise. Options of the reference
+    /// `tfrt_translate` are accepted, also with a single dash.
+    #[command(after_help = "\
+Examples:
+  bef translate program.mlir -o program.bef     MLIR text to BEF
+  bef translate program.bef                     BEF back to MLIR text
+  bef translate --emit-bytecode program.mlir -o program.mlirbc
+  bef translate -mlir-to-bef -split-input-file -verify-diagnostics errors.mlir")]
+    Translate(TranslateArgs),
+    /// Run the functions of a BEF file or an MLIR host program
+    ///
+    /// Runs every function of a BEF file (or of an MLIR host program,
+    /// translated first) and prints what the reference `bef_executor` test
+    /// driver prints: `--- Running 'f':`, kernel output, `'f' returned ...`.
+    /// Options of the reference driver are accepted too
+    /// (`--work_queue_type=mstd`, also with a single dash).
+    #[command(after_help = "\
+Examples:
+  bef run program.mlir                          translate, then run every function
+  bef run --functions main,check program.bef    run only these, in this order
+  bef run --work-queue mstd:4 --host-allocator leak_check_allocator program.bef
+  bef translate program.mlir | bef run -")]
+    Run(RunArgs),
+    /// List the contents of a BEF or MLIR bytecode file
+    ///
+    /// Lists the header, sections, strings, kernels, types, functions
+    /// (registers, kernels with operands, attributes, users and locations)
+    /// and locations. For MLIR bytecode (starting with `ML\xefR`): version,
+    /// producer, sections with offsets, strings, dialects, op names, the
+    /// attribute/type table (decoded and raw), resources and properties.
+    #[command(after_help = "\
+Examples:
+  bef dump program.bef
+  bef dump --section kernels program.bef        only the Kernels section
+  bef dump --hex --section FunctionIndex program.bef
+  bef dump --json program.bef > program.json
+  bef dump program.mlirbc")]
+    Dump(DumpArgs),
+    /// Check the structure of a BEF file
+    ///
+    /// Checks the file's structure: indices and offsets in range, register
+    /// and kernel counts, used-by lists, pseudo kernels, locations, optional
+    /// sections. Prints `FILE: OK (N functions)` or each problem with its
+    /// byte offset (exit status 1).
+    #[command(after_help = "\
+Examples:
+  bef verify program.bef
+  bef translate program.mlir | bef verify -")]
+    Verify(VerifyArgs),
+}
+
+#[derive(Args)]
+struct DumpArgs {
+    /// BEF or MLIR bytecode file to list; `-` reads standard input.
+    file: PathBuf,
+    /// Only list this section of a BEF file: Strings, Attributes, Kernels,
+    /// Types, FunctionIndex, Functions, LocationStrings, Locations,
+    /// AttributeTypes, AttributeNames or RegisterTypes (case, `-` and `_`
+    /// do not matter: `function-index` works too).
+    #[arg(long, value_parser = parse_section)]
+    section: Option<SectionId>,
+    /// Show the raw bytes beside each decoded entry.
+    #[arg(long)]
+    hex: bool,
+    /// Print the listing as JSON, for scripts (BEF files only).
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+struct VerifyArgs {
+    /// BEF file to check; `-` reads standard input.
+    file: PathBuf,
+}
+
+/// The names `--section` accepts, as the reference spells them.
+fn section_names() -> String {
+    let names: Vec<&str> = SectionId::ALL.iter().map(|s| s.name()).collect();
+    names.join(", ")
+}
+
+fn parse_section(name: &str) -> Result<SectionId, String> {
+    SectionId::from_name(name)
+        .ok_or_else(|| format!("unknown section '{name}' (known: {})", section_names()))
+}
+
+/// Opens a BEF input, or says what it is instead.
+fn open_bef<'a>(input: &'a Input, command: &str) -> Result<BefFile<'a>, Failure> {
+    if input.kind() != Kind::Bef {
+        return Err(input.wrong_kind(command, "BEF"));
+    }
+    input
+        .buffer
+        .open()
+        .map_err(|e| input::invalid_bef(&input.name, &e))
+}
+
+fn dump_command(args: DumpArgs, out: impl Write) -> Result<(), Failure> {
+    let DumpArgs {
+        file,
+        section,
+        hex,
+        json,
+    } = args;
+    let input = input::load(&file, "dump", "a BEF or MLIR bytecode file")?;
+    if input.kind() == Kind::Bytecode {
+        if section.is_some() || json {
+            return Err(Failure::Message(format!(
+                "{} is MLIR bytecode; --section and --json apply to BEF files only",
+                input.name
+            )));
+        }
+        let listing = bef::bytecode::dump::dump(input.bytes(), hex)
+            .map_err(|e| Failure::Message(format!("{}: {e}", input.name)))?;
+        let mut out = out;
+        out.write_all(listing.as_bytes())?;
+        out.flush()?;
+        return Ok(());
+    }
+    if input.kind() != Kind::Bef {
+        return Err(input.wrong_kind("dump", "BEF or MLIR bytecode"));
+    }
+    let bef = open_bef(&input, "dump")?;
+    if let Some(id) = section
+        && bef.section(id).is_none()
+    {
+        let present: Vec<&str> = bef
+            .sections()
+            .iter()
+            .filter_map(|s| SectionId::from_u8(s.id).map(SectionId::name))
+            .collect();
+        return Err(Failure::Message(format!(
+            "{} has no {} section (it has {})",
+            input.name,
+            id.name(),
+            present.join(", ")
+        )));
+    }
+    let mut listing = listing(&bef, &DumpOptions { section, hex })
+        .map_err(|e| input::invalid_bef(&input.name, &e))?;
+    if let Some(id) = section {
+        // The section table shows only the chosen section's row too.
+        listing.sections.retain(|row| row.id == id as u8);
+    }
+    let mut out = out;
+    if json {
+        write_json(&mut out, &listing)?;
+    } else {
+        write_text(&mut out, &listing)?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+fn verify_command(args: VerifyArgs, out: impl Write) -> Result<(), Failure> {
+    let input = input::load(&args.file, "verify", "a BEF file")?;
+    let bef = open_bef(&input, "verify")?;
+    if let Err(problems) = verify(&bef) {
+        for problem in &problems {
+            eprintln!("error: {problem}");
+        }
+        return Err(Failure::Message(format!(
+            "{} failed verification with {} problem(s)",
+            input.name,
+            problems.len()
+        )));
+    }
+    let mut out = out;
+    writeln!(
+        out,
+        "{}: OK ({} functions)",
+        input.name,
+        bef.functions().len()
+    )?;
+    out.flush()?;
+    Ok(())
+}
+
+fn run(cli: Cli) -> Result<(), Failure> {
+    // Locked only by the listing commands: `run` has kernels printing from
+    // worker threads.
+    let stdout = io::stdout();
+    let out = || io::BufWriter::new(stdout.lock());
+    match cli.command {
+        Command::Translate(args) => translate::run(&args),
+        Command::Run(args) => {
+            let mut registry = bef::exec::KernelRegistry::new();
+            bef::kernels::register_all(&mut registry);
+            run::run(&args, &registry)
+        }
+        Command::Dump(args) => dump_command(args, out()),
+        Command::Verify(args) => verify_command(args, out()),
+    }
+}
+
+fn main() -> ExitCode {
+    global_alloc::keep_freed_memory();
+    let reference_options: Vec<&str> = translate::REFERENCE_LONG_OPTIONS
+        .iter()
+        .chain(run::REFERENCE_LONG_OPTIONS)
+        .copied()
+        .collect();
+    let args = normalize_single_dash(std::env::args_os(), &reference_options);
+    match run(Cli::parse_from(args)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(failure) => failure.report(),
+    }
+}

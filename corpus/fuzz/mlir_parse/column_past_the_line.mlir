@@ -1,0 +1,1 @@
+"tfrt.x"() {x = unit} : () -> () loc("fuzz.mlir":1:4294967295)

@@ -1,0 +1,22 @@
+//! Bodies of the cargo-fuzz targets (`fuzz_targets/` holds one thin shell
+//! per target). Each body also runs under `cargo test`, over the seeds in
+//! `corpus/fuzz/<target>/`, their truncations and mutations, and seeded
+//! random inputs, so that a regression shows without a fuzzing run.
+
+pub mod async_value;
+pub mod bef_file;
+pub mod bytecode;
+pub mod exec;
+#[cfg(test)]
+mod tests;
+pub mod text;
+
+/// The standard kernels, registered once per process.
+pub(crate) fn standard_registry() -> &'static bef::exec::KernelRegistry {
+    static REGISTRY: std::sync::OnceLock<bef::exec::KernelRegistry> = std::sync::OnceLock::new();
+    REGISTRY.get_or_init(|| {
+        let mut registry = bef::exec::KernelRegistry::new();
+        bef::kernels::register_all(&mut registry);
+        registry
+    })
+}

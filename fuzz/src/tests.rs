@@ -1,0 +1,260 @@
+//! Every fuzz body over seeded inputs: the checked-in seeds, their
+//! truncations and mutations, and pseudo-random bytes (the same on every
+//! run).
+
+use arbitrary::Unstructured;
+use proptest::prelude::*;
+
+use crate::bef_file::{bef_decode, bef_roundtrip};
+use crate::bytecode::{mlirbc_read, mlirbc_roundtrip};
+use crate::exec::exec_programs;
+use crate::text::mlir_parse;
+
+struct XorShift(u64);
+
+impl XorShift {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn bytes(&mut self, len: usize) -> Vec<u8> {
+        (0..len).map(|_| self.next() as u8).collect()
+    }
+}
+
+/// The files of `corpus/<relative>` with the extension `ext` (any when
+/// `None`), sorted; fails when there are none.
+fn corpus_files(relative: &str, ext: Option<&str>) -> Vec<std::path::PathBuf> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../corpus")
+        .join(relative);
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("test inputs {} are missing: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| ext.is_none_or(|ext| p.extension().is_some_and(|e| e == ext)))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "no test inputs in {}", dir.display());
+    files
+}
+
+/// The seeds of one fuzz target, from `corpus/fuzz/<target>/`.
+fn seeds(target: &str) -> Vec<Vec<u8>> {
+    corpus_files(&format!("fuzz/{target}"), None)
+        .iter()
+        .map(|p| std::fs::read(p).unwrap())
+        .collect()
+}
+
+/// Held by the tests that count live async values process-wide, so that
+/// no other test of this binary creates values meanwhile.
+fn counting_live_values() -> std::sync::MutexGuard<'static, ()> {
+    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    LOCK.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+#[test]
+fn bef_decode_survives_truncations_bit_flips_and_noise() {
+    let mut rng = XorShift(0x5eed);
+    let seeds = seeds("bef_decode");
+    assert!(seeds.len() >= 5);
+    for seed in &seeds {
+        for len in 0..=seed.len() {
+            bef_decode(&seed[..len]);
+        }
+        for _ in 0..300 {
+            let mut bytes = seed.clone();
+            for _ in 0..=rng.next() % 4 {
+                let bit = rng.next() as usize % (bytes.len() * 8);
+                bytes[bit / 8] ^= 1 << (bit % 8);
+            }
+            bef_decode(&bytes);
+        }
+    }
+    for _ in 0..500 {
+        let len = rng.next() as usize % 256;
+        let mut bytes = rng.bytes(len);
+        if len >= 3 {
+            bytes[..3].copy_from_slice(&[0x0b, 0xef, 0x00]);
+        }
+        bef_decode(&bytes);
+    }
+}
+
+#[test]
+fn bef_roundtrip_over_seeded_inputs() {
+    let mut rng = XorShift(0xfeed);
+    for seed in seeds("bef_roundtrip") {
+        bef_roundtrip(&seed);
+    }
+    for _ in 0..500 {
+        let len = rng.next() as usize % 4096;
+        bef_roundtrip(&rng.bytes(len));
+    }
+}
+
+#[test]
+fn mlir_parse_survives_truncations_mutations_and_the_corpus() {
+    let mut rng = XorShift(0x3113);
+    let mut inputs = seeds("mlir_parse");
+    for path in corpus_files("mlir", Some("mlir")) {
+        inputs.push(std::fs::read(path).unwrap());
+    }
+    assert!(inputs.len() >= 10);
+    // Punctuation and keywords mutate text far better than random bytes.
+    const PIECES: &[&str] = &[
+        "(",
+        ")",
+        "{",
+        "}",
+        "[",
+        "]",
+        "<",
+        ">",
+        ",",
+        ":",
+        "=",
+        "%",
+        "@",
+        "^",
+        "#",
+        "!",
+        "\"",
+        "->",
+        "loc(",
+        "dense<",
+        "tensor<",
+        "0x",
+        "-1",
+        "1.5e3",
+        "i32",
+        "%0",
+        "tfrt.return",
+        "\n",
+        " ",
+        "// -----",
+        "\\",
+    ];
+    for input in &inputs {
+        for cut in (0..input.len()).step_by(7) {
+            mlir_parse(&input[..cut]);
+        }
+        for _ in 0..40 {
+            let mut bytes = input.clone();
+            for _ in 0..=rng.next() % 3 {
+                let at = rng.next() as usize % (bytes.len() + 1);
+                if rng.next().is_multiple_of(2) && at < bytes.len() {
+                    bytes.remove(at);
+                } else {
+                    let piece = PIECES[rng.next() as usize % PIECES.len()];
+                    bytes.splice(at..at, piece.bytes());
+                }
+            }
+            mlir_parse(&bytes);
+        }
+    }
+}
+
+#[test]
+fn mlirbc_read_survives_truncations_bit_flips_and_noise() {
+    let mut rng = XorShift(0xb17c);
+    let seeds = seeds("mlirbc_read");
+    assert!(seeds.len() >= 8);
+    for seed in &seeds {
+        for len in 0..=seed.len() {
+            mlirbc_read(&seed[..len]);
+        }
+        for _ in 0..300 {
+            let mut bytes = seed.clone();
+            for _ in 0..=rng.next() % 4 {
+                let bit = rng.next() as usize % (bytes.len() * 8);
+                bytes[bit / 8] ^= 1 << (bit % 8);
+            }
+            mlirbc_read(&bytes);
+        }
+        // Overwritten varints reach the size and count checks that bit
+        // flips rarely do.
+        for _ in 0..100 {
+            let mut bytes = seed.clone();
+            let at = rng.next() as usize % bytes.len();
+            bytes[at] = [0x00, 0x01, 0xff, 0xfe, 0x80][rng.next() as usize % 5];
+            mlirbc_read(&bytes);
+        }
+    }
+    for _ in 0..500 {
+        let len = rng.next() as usize % 256;
+        let mut bytes = rng.bytes(len);
+        if len >= 5 {
+            // Magic and a version the reader accepts.
+            bytes[..5].copy_from_slice(&[0x4d, 0x4c, 0xef, 0x52, (rng.next() % 7) as u8]);
+        }
+        mlirbc_read(&bytes);
+    }
+}
+
+#[test]
+fn mlirbc_roundtrip_over_seeded_inputs() {
+    let mut rng = XorShift(0xbc01);
+    for _ in 0..300 {
+        let len = rng.next() as usize % 4096;
+        mlirbc_roundtrip(&rng.bytes(len));
+    }
+}
+
+/// xorshift64*, so the inputs are the same on every run.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+}
+
+/// Generated host programs run on `s` and `mstd:2` with equal results,
+/// within a time bound, without leaks.
+#[test]
+fn generated_programs_agree_across_work_queues() {
+    let _serial = counting_live_values();
+    let mut rng = Rng(0x5EED_0005);
+    for _ in 0..400 {
+        let len = 64 + (rng.next() % 1024) as usize;
+        let input: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
+        exec_programs(&input);
+    }
+}
+
+/// The AsyncValue body on seeded programs and on the checked-in seeds
+/// leaves no value alive. `BEF_FUZZ_ITERATIONS=100000` soaks longer.
+#[test]
+fn async_value_ops_leave_no_value_alive() {
+    let _serial = counting_live_values();
+    let before = bef::runtime::live_async_values();
+    let iterations = std::env::var("BEF_FUZZ_ITERATIONS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(400);
+    let ops = crate::async_value::run_seeded(0xA5A5_0001, iterations);
+    // The generator must produce real programs, not empty ones.
+    assert!(ops > iterations * 10, "only {ops} operations");
+    for seed in seeds("async_value_ops") {
+        let _ = crate::async_value::async_value_ops(&mut Unstructured::new(&seed));
+    }
+    assert_eq!(bef::runtime::live_async_values(), before);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// The bytecode body asserts write → read equality at versions 0-6;
+    /// here proptest shrinks the generator input of any failure.
+    #[test]
+    fn arbitrary_ir_survives_every_version(bytes in proptest::collection::vec(any::<u8>(), 0..4096)) {
+        mlirbc_roundtrip(&bytes);
+    }
+}
