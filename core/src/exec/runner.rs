@@ -260,7 +260,11 @@ impl Input {
         Input::from_buffer(BefBuffer::copy_from(bytes), name.into())
     }
 
-    fn from_buffer(buffer: BefBuffer, name: String) -> Result<Input, OpenError> {
+    /// Translates the bytes of `buffer` (as read by the caller, e.g.
+    /// memory-mapped) to BEF unless they are BEF already; `name` is what
+    /// locations and messages call the file.
+    pub fn from_buffer(buffer: BefBuffer, name: impl Into<String>) -> Result<Input, OpenError> {
+        let name = name.into();
         let format = InputFormat::detect(buffer.bytes());
         let translated = match format {
             InputFormat::Bef => None,
@@ -350,10 +354,12 @@ pub enum RunnerError {
     #[error(transparent)]
     Open(#[from] OpenError),
     /// The program has no function of this name.
-    #[error("couldn't find function {name}")]
+    #[error("couldn't find function '{name}' (the program has: {})", .known.join(", "))]
     UnknownFunction {
         /// The name asked for.
         name: String,
+        /// The program's named functions, in FunctionIndex order.
+        known: Vec<String>,
     },
     /// A function was called with the wrong number of arguments.
     #[error("function '{name}' takes {expected} arguments but was given {given}")]
@@ -535,6 +541,12 @@ impl Runner {
             .map(|index| Function::new(program.clone(), index))
             .ok_or_else(|| RunnerError::UnknownFunction {
                 name: name.to_string(),
+                known: program
+                    .functions()
+                    .iter()
+                    .filter(|f| !f.name.is_empty())
+                    .map(|f| f.name.clone())
+                    .collect(),
             })
     }
 

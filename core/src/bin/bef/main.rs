@@ -254,7 +254,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
         Command::Run(args) => {
             let mut registry = bef::exec::KernelRegistry::new();
             bef::kernels::register_all(&mut registry);
-            run::run(&args, &registry)
+            run::run(&args, registry)
         }
         Command::Dump(args) => dump_command(args, out()),
         Command::Verify(args) => verify_command(args, out()),
