@@ -19,8 +19,9 @@
 //!   per call (the function the host called) has none;
 //! - timestamps never go backwards on a thread.
 
+mod common;
+
 use std::collections::{HashMap, HashSet};
-use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::ThreadId;
 use std::time::Instant;
@@ -291,17 +292,6 @@ fn record(runner: &Runner, function: &Function) -> (Vec<Record>, Vec<ResultValue
     (recorder.take(), finished.results, finished.leaks.is_clean())
 }
 
-fn corpus_programs() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/conformance");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("corpus directory")
-        .map(|e| e.expect("directory entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "mlir"))
-        .collect();
-    files.sort();
-    files
-}
-
 /// The stack `bef run` has on its main thread: `call_recursive.mlir`
 /// nests 200 executions, more than a test thread's 2 MiB hold in debug
 /// builds (observed or not).
@@ -323,7 +313,7 @@ fn check_conformance_programs() {
     let mut failures = Vec::new();
     for queue in ["s", "mstd:2"] {
         let runner = quiet_runner(queue);
-        for path in corpus_programs() {
+        for path in common::corpus_files("conformance", "mlir") {
             // Programs that are meant not to load (unknown kernels, syntax
             // errors for diagnostics tests) have nothing to observe.
             let Ok(program) = runner.open(&path) else {
