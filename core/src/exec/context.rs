@@ -114,15 +114,18 @@ impl ExecutionContext {
         }
     }
 
+    /// The host context: work queue, allocator, cancellation, diagnostics.
     #[inline]
     pub fn host(&self) -> &HostContext {
         &self.host
     }
 
+    /// The host context, to keep (e.g. in work sent to another thread).
     pub fn host_arc(&self) -> &Arc<HostContext> {
         &self.host
     }
 
+    /// The attached observer, if any.
     #[inline]
     pub fn observer(&self) -> Option<&dyn Observer> {
         self.observation.as_deref().map(|o| &*o.observer)

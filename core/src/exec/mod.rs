@@ -22,10 +22,10 @@ mod error;
 mod executor;
 mod frame;
 mod function;
-mod observer;
+pub mod observer;
 mod program;
 mod registry;
-mod runner;
+pub mod runner;
 mod sync_interpreter;
 mod tables;
 #[cfg(test)]
