@@ -13,6 +13,8 @@
 //! - [`exec`]: kernel registry, program loading, the BEF executor and sync
 //!   interpreter, observer events.
 //! - [`kernels`]: the standard kernel library.
+//! - [`inspect`]: the decoded listing of a BEF file for `bef dump` and the
+//!   tools, every row with its byte range.
 //!
 //! The `bef` command (feature `cli`, on by default) lives in
 //! `src/bin/bef/`; the random-program generators used by property tests and
@@ -21,6 +23,7 @@
 pub mod bytecode;
 pub mod exec;
 pub mod format;
+pub mod inspect;
 pub mod ir;
 pub mod kernels;
 pub mod runtime;

@@ -14,7 +14,8 @@ fn dump_lists_every_part() {
         "FunctionIndex",
         "Strings (14):",
         "aggregate    [\"s\", [1 : i32]]",
-        "Function index (4):",
+        "FunctionIndex (4):",
+        "Functions (3):",
         "native  @native_fn(i32) -> (i32)",
         "[1] tfrt.call at 0x200",
         "loc \"golden.mlir\":3:10",
@@ -50,6 +51,99 @@ fn dump_hex_json_section_and_stdin() {
     let out = bef(&["dump", "-"], Some(&bytes));
     assert!(out.status.success());
     assert!(text(&out.stdout).contains("tfrt.add.i32"));
+}
+
+/// Every section's `--section` listing is headed by its name as the
+/// section table spells it, and shows only that section: its row of the
+/// section table and its contents.
+#[test]
+fn dump_section_prints_only_that_section_under_its_name() {
+    let file = "corpus/bef/functions_and_aggregates.bef";
+    let whole = text(&bef(&["dump", file], None).stdout);
+    for name in [
+        "Strings",
+        "Attributes",
+        "Kernels",
+        "Types",
+        "FunctionIndex",
+        "Functions",
+        "LocationStrings",
+        "Locations",
+        "AttributeTypes",
+        "AttributeNames",
+        "RegisterTypes",
+    ] {
+        let row = whole
+            .lines()
+            .find(|l| l.contains(&format!(" {name:<17} ")))
+            .unwrap_or_else(|| panic!("no row for {name} in:\n{whole}"));
+        let out = bef(&["dump", "--section", name, file], None);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let stdout = text(&out.stdout);
+        // The section table: its column heading, then only this row.
+        let table: Vec<&str> = stdout
+            .lines()
+            .skip_while(|l| *l != "Sections:")
+            .skip(2)
+            .take_while(|l| !l.is_empty())
+            .collect();
+        assert_eq!(table, [row], "{stdout}");
+        let headings: Vec<&str> = stdout
+            .lines()
+            .filter(|l| l.ends_with("):") && !l.starts_with(' '))
+            .collect();
+        assert_eq!(headings.len(), 1, "{stdout}");
+        assert!(headings[0].starts_with(&format!("{name} (")), "{stdout}");
+    }
+    // Other spellings of a name select the same section.
+    let out = bef(&["dump", "--section", "attribute-names", file], None);
+    assert!(text(&out.stdout).contains("kernel [1]: agg, nested"));
+    let out = bef(
+        &["dump", "--json", "--section", "register_types", file],
+        None,
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let keys: Vec<_> = json.as_object().unwrap().keys().collect();
+    assert_eq!(keys, ["register_types", "sections", "size", "version"]);
+    assert_eq!(json["sections"].as_array().unwrap().len(), 1);
+    assert_eq!(json["register_types"][1]["types"][3], "!tfrt.chain");
+}
+
+#[test]
+fn dump_of_a_damaged_file_lists_what_decodes_and_fails() {
+    let bytes = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../corpus/bef/functions_and_aggregates.bef"
+    ))
+    .unwrap();
+    // Cut inside the third kernel of @main.
+    let cut = &bytes[..0x240];
+    let out = bef(&["dump", "-"], Some(cut));
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = text(&out.stdout);
+    for needle in [
+        "Strings (14):",
+        "Kernels (4):",
+        "FunctionIndex (4):",
+        "Function [0] <anonymous> (bef) at 0x15c",
+        "[1] tfrt.call at 0x200",
+        "error: kernel 2 of function 'main' runs past the end of the function",
+    ] {
+        assert!(stdout.contains(needle), "missing {needle:?} in:\n{stdout}");
+    }
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains(
+            "error: <stdin> is not valid BEF: Functions section needs 392 bytes but only 228 remain at offset 0x15c\n"
+        ),
+        "{stderr}"
+    );
+    let out = bef(&["dump", "--json", "-"], Some(cut));
+    assert_eq!(out.status.code(), Some(1));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("valid JSON");
+    assert_eq!(json["functions"][1]["kernels"].as_array().unwrap().len(), 2);
+    let errors = json["errors"].as_array().unwrap();
+    assert!(errors.iter().any(|e| e["offset"] == 0x15c), "{errors:?}");
 }
 
 #[test]

@@ -268,13 +268,27 @@ fn a_truncated_bef_is_a_format_error_with_its_offset_in_every_command() {
     let message = format!(
         "{TRUNCATED} is not valid BEF: Functions section needs 112 bytes but only 48 remain at offset 0x34"
     );
-    for sub in SUBCOMMANDS {
+    for sub in SUBCOMMANDS.into_iter().filter(|&sub| sub != "dump") {
         let out = bef(&[sub, TRUNCATED], None);
         assert_error(&out, 1, &message);
         assert!(out.stdout.is_empty(), "{sub}: {}", text(&out.stdout));
     }
     let out = bef(&["run", "--verify-diagnostics", TRUNCATED], None);
     assert_error(&out, 1, &message);
+    // `bef dump` lists what decodes, then fails with every problem, the
+    // framing first (problems are in file order).
+    let out = bef(&["dump", TRUNCATED], None);
+    assert_fails(&out, 1, &[]);
+    let stderr = text(&out.stderr);
+    assert_eq!(
+        stderr.lines().next(),
+        Some(format!("error: {message}").as_str())
+    );
+    assert!(stderr.lines().all(|l| l.starts_with("error: ")), "{stderr}");
+    let stdout = text(&out.stdout);
+    for needle in ["Kernels (1):", "  [  0] tfrt.add.i32", "Function [0] @add"] {
+        assert!(stdout.contains(needle), "missing {needle:?} in:\n{stdout}");
+    }
 }
 
 #[test]
@@ -450,7 +464,7 @@ fn dump_section_accepts_every_spelling_of_a_name() {
         assert!(out.status.success(), "{spelling}: {}", text(&out.stderr));
         let stdout = text(&out.stdout);
         assert!(
-            stdout.contains("Function index (1):"),
+            stdout.contains("FunctionIndex (1):"),
             "{spelling}:\n{stdout}"
         );
         assert!(

@@ -11,6 +11,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use bef::format::dtype::AttrType;
 use bef::format::{Attribute, BefBuffer, DecodeError, Module, encode, verify};
+use bef::inspect::Listing;
 
 struct Counting;
 
@@ -55,8 +56,32 @@ fn exercise(bytes: &[u8]) -> (Vec<DecodeError>, usize) {
             errors.extend(file.to_module().err());
         }
     }
+    // The listing (what `bef dump` shows) takes damaged files too, and
+    // reports what it could not list.
+    match Listing::new(buffer.bytes()) {
+        Err(e) => errors.push(e),
+        Ok(listing) => errors.extend_from_slice(listing.errors()),
+    }
     let peak = PEAK.load(Ordering::Relaxed).saturating_sub(base);
     (errors, peak)
+}
+
+/// The peak bytes allocated listing `bytes` (opening, decoding every
+/// table and function, looking up a sample of bytes and collecting the
+/// errors), the input copy excluded.
+fn listing_peak(bytes: &[u8]) -> usize {
+    let buffer = BefBuffer::copy_from(bytes);
+    let base = CURRENT.load(Ordering::Relaxed);
+    PEAK.store(base, Ordering::Relaxed);
+    if let Ok(listing) = Listing::new(buffer.bytes()) {
+        let _ = listing.errors();
+        for offset in (0..bytes.len()).step_by(1 + bytes.len() / 64) {
+            let _ = listing.item_at(offset);
+        }
+        // A screenful of a hex view.
+        let _ = listing.fields_in(0..4096);
+    }
+    PEAK.load(Ordering::Relaxed).saturating_sub(base)
 }
 
 /// Memory allowed for an input of `len` bytes.
@@ -494,6 +519,62 @@ fn random_bit_flips_never_panic_and_stay_in_budget() {
             );
         }
     }
+}
+
+/// Tables of one-byte entries: the listing of each stays within budget.
+#[test]
+fn listing_many_tiny_items_stays_in_budget() {
+    let _turn = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    const N: u64 = 20_000;
+    let check = |what: &str, bytes: &[u8]| {
+        let peak = listing_peak(bytes);
+        assert!(
+            peak <= budget(bytes.len()),
+            "{what}: {peak} bytes for {} bytes",
+            bytes.len()
+        );
+    };
+    check("empty strings", &file(&[section(0, &vec![0; N as usize])]));
+    // Kernel and type names that are all the empty string.
+    let names = [vbr(N), vec![0; N as usize]].concat();
+    check(
+        "names",
+        &file(&[section(0, b"\0"), section(2, &names), section(3, &names)]),
+    );
+    check(
+        "unknown locations",
+        &file(&[section(7, &vec![0; N as usize])]),
+    );
+    // Native functions, five bytes each.
+    let index = [vbr(N), [1u8, 0, 0, 0, 0].repeat(N as usize)].concat();
+    check(
+        "native functions",
+        &file(&[section(0, b"\0"), section(4, &index)]),
+    );
+    // One function with one-byte registers, each with a type, and
+    // kernel-table rows that all share one record.
+    let mut body = [vbr(0), vbr(N)].concat();
+    body.extend(vec![0; N as usize]);
+    body.extend(vbr(N / 4));
+    body.extend([0, 0, 0].repeat(N as usize / 4));
+    body.resize(body.len().next_multiple_of(4), 0xcc);
+    body.extend([0u8; 24]);
+    let types = [vbr(1), vbr(N), vec![0; N as usize]].concat();
+    let bytes = file(&[
+        section(0, b"\0"),
+        section(3, &[1, 0]),
+        section(4, &[1, 0, 0, 0, 0, 0]),
+        section(5, &body),
+        section(10, &types),
+    ]);
+    let buffer = BefBuffer::copy_from(&bytes);
+    let listing = Listing::new(buffer.bytes()).unwrap();
+    let function = listing.function(0).unwrap();
+    assert_eq!(function.register_count(), N as usize);
+    assert_eq!(function.kernel_table_len(), N as usize / 4);
+    assert_eq!(function.kernels().len(), 1, "shared records end the list");
+    drop(listing);
+    check("registers and shared kernel records", &bytes);
 }
 
 /// `"n0"("n1"(... "x.mlir":3:4 ...))`: `depth` names around a position,

@@ -4,11 +4,21 @@
 use arbitrary::Unstructured;
 use bef::format::arbitrary_model::arbitrary_module;
 use bef::format::{BefBuffer, encode, verify};
+use bef::inspect::{Listing, check_lookups};
 
-/// Raw bytes → open, verify, dump, decode. Must never panic. A file that
-/// verifies and decodes must re-encode into a file that decodes the same.
+/// Raw bytes → list (what `bef dump` shows), open, verify, decode. Must
+/// never panic. The listing takes damaged files too and its lookups agree
+/// with its ranges. A file that verifies and decodes must re-encode into a
+/// file that decodes the same.
 pub fn bef_decode(data: &[u8]) {
     let buffer = BefBuffer::copy_from(data);
+    if let Ok(listing) = Listing::new(buffer.bytes()) {
+        // Every byte of small inputs, a sample of larger ones (debug builds
+        // run this body thousands of times under `cargo test`).
+        if let Err(problem) = check_lookups(&listing, 1 + data.len() / 128) {
+            panic!("{problem}");
+        }
+    }
     let Ok(file) = buffer.open() else { return };
     let verified = verify(&file).is_ok();
     // Loading for execution: resolves kernels and validates every

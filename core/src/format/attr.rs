@@ -473,7 +473,10 @@ struct AttrDecoder<'a> {
 }
 
 impl AttrDecoder<'_> {
+    /// An error at `offset`, or at the end of the section for an offset
+    /// past it (errors point inside the input).
     fn err(&self, offset: usize, message: impl Into<String>) -> DecodeError {
+        let offset = offset.min(self.section.len());
         DecodeError::new(self.base + offset as u64, message)
     }
 
@@ -726,7 +729,8 @@ impl AttrDecoder<'_> {
 
     fn decode_compilation_unit(&self, offset: usize) -> DecodeResult<Attribute> {
         let tail = self.section.get(offset..).unwrap_or_default();
-        let mut r = Reader::new(tail, self.base + offset as u64);
+        let start = offset.min(self.section.len());
+        let mut r = Reader::new(tail, self.base + start as u64);
         let id = r.vbr("compilation unit id")?;
         let root_len = r.vbr("symbol name length")?;
         let nested_count = r.count("nested symbol count", 1)?;

@@ -120,8 +120,7 @@ impl SectionId {
 }
 
 /// How a function in the FunctionIndex is executed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum FunctionKind {
     /// Asynchronous dataflow function run by the BEF executor.
     Bef = 0,

@@ -16,7 +16,7 @@ use super::location::{Location, LocationDecoder};
 use super::reader::{Reader, c_string_at, u32_at};
 
 /// One section as framed in the file.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SectionInfo {
     /// Section id byte; may be one this crate does not know.
     pub id: u8,
@@ -58,10 +58,65 @@ pub struct FunctionEntry<'a> {
     pub offset: u64,
     /// Function name, from the Strings section.
     pub name: &'a str,
-    /// Absolute offset of this index entry.
+    /// Offset of the name in the Strings section.
+    pub name_offset: u64,
+    /// Absolute offset of this index entry (its kind byte; the body offset
+    /// follows).
     pub entry_offset: u64,
+    /// Where the entry's other fields lie.
+    pub layout: EntryLayout,
     arg_types: Range<usize>,
     result_types: Range<usize>,
+}
+
+/// Absolute offsets of the fields of a FunctionIndex entry after its kind
+/// byte and body offset.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EntryLayout {
+    /// The name offset.
+    pub name: u64,
+    /// The argument count, followed by the argument type indices.
+    pub arguments: u64,
+    /// The result count, followed by the result type indices.
+    pub results: u64,
+    /// Just past the entry.
+    pub end: u64,
+}
+
+/// The Kernels or Types section as read by
+/// [`BefFile::read_name_table`]: the entries before any damage, and the
+/// damage.
+#[derive(Debug, Clone)]
+pub struct NameTable<'a> {
+    /// The entry count.
+    pub count: Range<u64>,
+    /// The entries read; entry `i` spans `entries[i].at` to the next
+    /// entry's `at` (the last to [`end`](Self::end)).
+    pub entries: Vec<NameEntry<'a>>,
+    /// Just past the last entry read.
+    pub end: u64,
+    /// Why reading stopped before the end of the section, if it did.
+    pub error: Option<DecodeError>,
+}
+
+impl NameTable<'_> {
+    /// The bytes of entry `index`.
+    pub fn entry_range(&self, index: usize) -> Range<u64> {
+        let end = self.entries.get(index + 1).map_or(self.end, |e| e.at);
+        self.entries[index].at..end
+    }
+}
+
+/// One entry of the Kernels or Types section.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NameEntry<'a> {
+    /// Absolute offset of the entry.
+    pub at: u64,
+    /// Offset of the name in the Strings section.
+    pub string_offset: u64,
+    /// The name; `None` when `string_offset` is not the start of a valid
+    /// string ([`BefFile::string`] says why).
+    pub name: Option<&'a str>,
 }
 
 /// The register and kernel tables of one function, decoded once.
@@ -80,6 +135,50 @@ pub struct FunctionBody<'a> {
     /// Absolute offset of the kernel list.
     pub kernel_list_offset: u64,
     kernel_list: &'a [u8],
+}
+
+/// Where the parts of a function body lie (absolute offsets), filled by
+/// [`BefFile::read_body`] for tools that map bytes to fields. Parts that
+/// were not reached are empty.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct BodyLayout {
+    /// The function's location offset.
+    pub location: Range<u64>,
+    /// The register count.
+    pub register_count: Range<u64>,
+    /// Each register's use count.
+    pub register_uses: Vec<Range<u64>>,
+    /// The kernel count.
+    pub kernel_count: Range<u64>,
+    /// Each row of the kernel table read, including rows whose record is
+    /// unusable.
+    pub kernel_table: Vec<KernelTableRow>,
+    /// Each result register.
+    pub results: Vec<Range<u64>>,
+    /// Padding between the tables and the 4-aligned kernel list.
+    pub padding: Range<u64>,
+    /// The kernel list, to the end of the function.
+    pub kernel_list: Range<u64>,
+}
+
+/// A row of a function's kernel table with where its fields lie.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KernelTableRow {
+    /// The row's values.
+    pub entry: KernelEntry,
+    /// The record offset.
+    pub offset: Range<u64>,
+    /// The operand count.
+    pub num_operands: Range<u64>,
+    /// The stream id.
+    pub stream_id: Range<u64>,
+}
+
+impl KernelTableRow {
+    /// The whole row.
+    pub fn range(&self) -> Range<u64> {
+        self.offset.start..self.stream_id.end
+    }
 }
 
 /// A row of a function's kernel table.
@@ -123,7 +222,7 @@ impl<'a> U32s<'a> {
     }
 
     /// The values in order.
-    pub fn iter(&self) -> impl ExactSizeIterator<Item = u32> + 'a {
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = u32> + use<'a> {
         self.0
             .chunks_exact(4)
             .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
@@ -249,6 +348,64 @@ fn record_words(words: U32s<'_>) -> Option<usize> {
     (total <= words.len()).then_some(total)
 }
 
+/// Frames the section at `r`. A section cut short by the end of the data is
+/// returned shortened to the bytes present, with the error; a header that
+/// cannot be read gives only the error.
+fn read_section(r: &mut Reader<'_>) -> (Option<SectionInfo>, Option<DecodeError>) {
+    let header_offset = r.offset();
+    let mut header = || {
+        let id = r.u8("section id")?;
+        let length_and_flag = r.vbr("section length")?;
+        let alignment = if length_and_flag & 1 == 1 {
+            let alignment = r.u8("section alignment")?;
+            if !alignment.is_power_of_two() {
+                return Err(DecodeError::new(
+                    r.offset() - 1,
+                    format!("section alignment {alignment} is not a power of two"),
+                ));
+            }
+            r.align_to(usize::from(alignment), "section alignment padding")?;
+            Some(alignment)
+        } else {
+            None
+        };
+        Ok((id, length_and_flag >> 1, alignment))
+    };
+    let (id, len, alignment) = match header() {
+        Ok(header) => header,
+        Err(e) => return (None, Some(e)),
+    };
+    let data_offset = r.offset();
+    let name = SectionId::from_u8(id).map_or_else(
+        || format!("section {id}"),
+        |s| format!("{} section", s.name()),
+    );
+    let problem = match usize::try_from(len) {
+        Ok(len_usize) => r.bytes(len_usize, &name).err(),
+        Err(_) => Some(DecodeError::new(
+            header_offset,
+            format!("{name} length {len} is too large"),
+        )),
+    };
+    let len = match problem {
+        // Keep what is there: everything up to the end of the data.
+        Some(_) => {
+            let present = r.remaining();
+            let _ = r.bytes(present, &name);
+            present as u64
+        }
+        None => len,
+    };
+    let section = SectionInfo {
+        id,
+        header_offset,
+        data_offset,
+        len,
+        alignment,
+    };
+    (Some(section), problem)
+}
+
 impl<'a> FunctionBody<'a> {
     /// Number of registers, function arguments included.
     pub fn num_registers(&self) -> usize {
@@ -284,7 +441,7 @@ pub struct BefFile<'a> {
     bodies: Vec<OnceLock<DecodeResult<FunctionBody<'a>>>>,
     kernel_names: OnceLock<DecodeResult<Vec<&'a str>>>,
     type_names: OnceLock<DecodeResult<Vec<&'a str>>>,
-    attribute_types: OnceLock<DecodeResult<Option<AttributeTable>>>,
+    pub(super) attribute_types: OnceLock<DecodeResult<Option<AttributeTable>>>,
 }
 
 /// The AttributeTypes section: (offset, type) of every attribute.
@@ -308,6 +465,23 @@ impl<'a> BefFile<'a> {
     /// buffer must start at an 8-byte-aligned address, as the reference
     /// loader requires (attributes are aligned relative to it).
     pub fn open(bytes: &'a [u8]) -> DecodeResult<BefFile<'a>> {
+        let (file, mut problems) = BefFile::open_lenient(bytes)?;
+        if problems.is_empty() {
+            Ok(file)
+        } else {
+            Err(problems.swap_remove(0))
+        }
+    }
+
+    /// Opens a possibly damaged file, for tools that list what they can:
+    /// fails only when the bytes are not a BEF file at all (misaligned
+    /// buffer, wrong magic or version). Framing stops at the first section
+    /// that cannot be framed (a section cut short by the end of the file is
+    /// kept, shortened to the bytes present); a second section with a known
+    /// id is kept in [`sections`](Self::sections) but not used; the function
+    /// index keeps the entries read before the first bad one. The problems
+    /// are returned in file order; [`open`](Self::open) fails with the first.
+    pub fn open_lenient(bytes: &'a [u8]) -> DecodeResult<(BefFile<'a>, Vec<DecodeError>)> {
         if !(bytes.as_ptr() as usize).is_multiple_of(8) {
             return Err(DecodeError::new(
                 0,
@@ -332,48 +506,28 @@ impl<'a> BefFile<'a> {
                 format!("unsupported BEF version {version}"),
             ));
         }
+        let mut problems = Vec::new();
         let mut sections = Vec::new();
         let mut known = [None; SectionId::ALL.len()];
         while !r.is_empty() {
-            let header_offset = r.offset();
-            let id = r.u8("section id")?;
-            let length_and_flag = r.vbr("section length")?;
-            let alignment = if length_and_flag & 1 == 1 {
-                let alignment = r.u8("section alignment")?;
-                if !alignment.is_power_of_two() {
-                    return Err(DecodeError::new(
-                        r.offset() - 1,
-                        format!("section alignment {alignment} is not a power of two"),
-                    ));
-                }
-                r.align_to(usize::from(alignment), "section alignment padding")?;
-                Some(alignment)
-            } else {
-                None
-            };
-            let len = length_and_flag >> 1;
-            let data_offset = r.offset();
-            let name = SectionId::from_u8(id).map_or_else(
-                || format!("section {id}"),
-                |s| format!("{} section", s.name()),
-            );
-            let len_usize = usize::try_from(len).map_err(|_| {
-                DecodeError::new(header_offset, format!("{name} length {len} is too large"))
-            })?;
-            r.bytes(len_usize, &name)?;
-            if SectionId::from_u8(id).is_some() {
+            let (section, problem) = read_section(&mut r);
+            let stop = problem.is_some();
+            problems.extend(problem);
+            let Some(section) = section else { break };
+            if let Some(id) = section.known() {
                 if known[id as usize].is_some() {
-                    return Err(DecodeError::new(header_offset, format!("duplicate {name}")));
+                    problems.push(DecodeError::new(
+                        section.header_offset,
+                        format!("duplicate {} section", id.name()),
+                    ));
+                } else {
+                    known[id as usize] = Some(sections.len());
                 }
-                known[id as usize] = Some(sections.len());
             }
-            sections.push(SectionInfo {
-                id,
-                header_offset,
-                data_offset,
-                len,
-                alignment,
-            });
+            sections.push(section);
+            if stop {
+                break;
+            }
         }
         let mut file = BefFile {
             bytes,
@@ -387,11 +541,39 @@ impl<'a> BefFile<'a> {
             type_names: OnceLock::new(),
             attribute_types: OnceLock::new(),
         };
-        file.read_function_index()?;
-        Ok(file)
+        problems.extend(file.read_function_index().err());
+        Ok((file, problems))
     }
 
+    /// Reads the function index, keeping the entries before the first bad
+    /// one.
     fn read_function_index(&mut self) -> DecodeResult<()> {
+        let mut functions = Vec::new();
+        let result = self.read_function_entries(&mut functions);
+        let functions_len = self.section_data(SectionId::Functions).len() as u64;
+        let mut starts: Vec<u64> = functions
+            .iter()
+            .filter(|f| f.kind.has_body())
+            .map(|f| f.offset)
+            .collect();
+        starts.sort_unstable();
+        starts.dedup();
+        self.function_ends = functions
+            .iter()
+            .map(|f| {
+                let next = starts.partition_point(|&s| s <= f.offset);
+                starts.get(next).copied().unwrap_or(functions_len)
+            })
+            .collect();
+        self.bodies = (0..functions.len()).map(|_| OnceLock::new()).collect();
+        self.functions = functions;
+        result
+    }
+
+    fn read_function_entries(
+        &mut self,
+        functions: &mut Vec<FunctionEntry<'a>>,
+    ) -> DecodeResult<()> {
         let (data, base) = self.section_with_base(SectionId::FunctionIndex);
         let mut r = Reader::new(data, base);
         if data.is_empty() {
@@ -399,7 +581,7 @@ impl<'a> BefFile<'a> {
         }
         // An entry takes at least 5 bytes: kind, offset, name, two counts.
         let count = r.count("function count", 5)?;
-        let mut functions = Vec::with_capacity(count);
+        functions.reserve_exact(count);
         for _ in 0..count {
             let entry_offset = r.offset();
             let kind_byte = r.u8("function kind")?;
@@ -420,36 +602,27 @@ impl<'a> BefFile<'a> {
                 }
                 Ok(start..self.function_types.len())
             };
+            let arguments_at = r.offset();
             let arg_types = types(&mut r, "argument count")?;
+            let results_at = r.offset();
             let result_types = types(&mut r, "result count")?;
             functions.push(FunctionEntry {
                 kind,
                 offset,
                 name,
+                name_offset,
                 entry_offset,
+                layout: EntryLayout {
+                    name: name_at,
+                    arguments: arguments_at,
+                    results: results_at,
+                    end: r.offset(),
+                },
                 arg_types,
                 result_types,
             });
         }
-        r.expect_end("FunctionIndex section")?;
-        let functions_len = self.section_data(SectionId::Functions).len() as u64;
-        let mut starts: Vec<u64> = functions
-            .iter()
-            .filter(|f| f.kind.has_body())
-            .map(|f| f.offset)
-            .collect();
-        starts.sort_unstable();
-        starts.dedup();
-        self.function_ends = functions
-            .iter()
-            .map(|f| {
-                let next = starts.partition_point(|&s| s <= f.offset);
-                starts.get(next).copied().unwrap_or(functions_len)
-            })
-            .collect();
-        self.bodies = (0..functions.len()).map(|_| OnceLock::new()).collect();
-        self.functions = functions;
-        Ok(())
+        r.expect_end("FunctionIndex section")
     }
 
     /// The whole file.
@@ -472,7 +645,7 @@ impl<'a> BefFile<'a> {
         self.section_with_base(id).0
     }
 
-    fn section_with_base(&self, id: SectionId) -> (&'a [u8], u64) {
+    pub(super) fn section_with_base(&self, id: SectionId) -> (&'a [u8], u64) {
         match self.section(id) {
             Some(s) => (&self.bytes[s.range()], s.data_offset),
             None => (&[], self.bytes.len() as u64),
@@ -489,30 +662,64 @@ impl<'a> BefFile<'a> {
         c_string_at(data, offset, base, "string")
     }
 
-    fn name_table(&self, id: SectionId, what: &str) -> DecodeResult<Vec<&'a str>> {
+    /// Reads the Kernels or Types section as far as it goes, with the offset
+    /// of every entry. An empty or absent section is an empty table.
+    pub fn read_name_table(&self, id: SectionId) -> NameTable<'a> {
         let (data, base) = self.section_with_base(id);
+        let what = match id {
+            SectionId::Kernels => "kernel",
+            _ => "type",
+        };
+        let mut table = NameTable {
+            count: base..base,
+            entries: Vec::new(),
+            end: base,
+            error: None,
+        };
         if data.is_empty() {
-            return Ok(Vec::new());
+            return table;
         }
         let mut r = Reader::new(data, base);
-        let count = r.count(&format!("{what} count"), 1)?;
-        let mut names = Vec::with_capacity(count);
-        for _ in 0..count {
-            let at = r.offset();
-            let offset = r.vbr(&format!("{what} name offset"))?;
-            names.push(
-                self.string(offset)
-                    .map_err(|e| DecodeError::new(at, e.message))?,
-            );
-        }
-        r.expect_end(&format!("{} section", id.name()))?;
-        Ok(names)
+        let result = (|| {
+            let count = r.count(&format!("{what} count"), 1)?;
+            table.count.end = r.offset();
+            table.entries.reserve_exact(count);
+            for _ in 0..count {
+                let at = r.offset();
+                let string_offset = r.vbr(&format!("{what} name offset"))?;
+                table.entries.push(NameEntry {
+                    at,
+                    string_offset,
+                    name: self.string(string_offset).ok(),
+                });
+                table.end = r.offset();
+            }
+            r.expect_end(&format!("{} section", id.name()))
+        })();
+        table.error = result.err();
+        table
+    }
+
+    fn name_table(&self, id: SectionId) -> DecodeResult<Vec<&'a str>> {
+        let table = self.read_name_table(id);
+        table
+            .entries
+            .iter()
+            .map(|entry| {
+                entry.name.ok_or_else(|| {
+                    let e = self.string(entry.string_offset).err();
+                    let message = e.map_or_else(String::new, |e| e.message);
+                    DecodeError::new(entry.at, message)
+                })
+            })
+            .chain(table.error.map(Err))
+            .collect()
     }
 
     /// Kernel names; kernel code N is the Nth.
     pub fn kernel_names(&self) -> DecodeResult<&[&'a str]> {
         self.kernel_names
-            .get_or_init(|| self.name_table(SectionId::Kernels, "kernel"))
+            .get_or_init(|| self.name_table(SectionId::Kernels))
             .as_deref()
             .map_err(Clone::clone)
     }
@@ -520,7 +727,7 @@ impl<'a> BefFile<'a> {
     /// Type names; type index N is the Nth.
     pub fn type_names(&self) -> DecodeResult<&[&'a str]> {
         self.type_names
-            .get_or_init(|| self.name_table(SectionId::Types, "type"))
+            .get_or_init(|| self.name_table(SectionId::Types))
             .as_deref()
             .map_err(Clone::clone)
     }
@@ -566,9 +773,53 @@ impl<'a> BefFile<'a> {
     }
 
     fn decode_body(&self, index: usize) -> DecodeResult<FunctionBody<'a>> {
-        let entry = &self.functions[index];
+        let (body, problem) = self.read_body_impl(index, None, false)?;
+        match problem {
+            Some(problem) => Err(problem),
+            None => Ok(body),
+        }
+    }
+
+    /// Decodes the tables of function `index` without caching them, as far
+    /// as they go, for tools that list damaged files: returns the body with
+    /// what was read before the first problem, and that problem. Kernels
+    /// whose record cannot be read, and those after them, are left out of
+    /// the body's kernel table (`layout` still lists their rows). Fails when
+    /// there is no body to read (native function, index or offset out of
+    /// range). A body that runs past the end of a Functions section cut
+    /// short by the end of the file is read up to there. When `layout` is
+    /// given, it receives where each part lies.
+    pub fn read_body(
+        &self,
+        index: usize,
+        layout: Option<&mut BodyLayout>,
+    ) -> DecodeResult<(FunctionBody<'a>, Option<DecodeError>)> {
+        self.read_body_impl(index, layout, true)
+    }
+
+    fn read_body_impl(
+        &self,
+        index: usize,
+        mut layout: Option<&mut BodyLayout>,
+        to_section_end: bool,
+    ) -> DecodeResult<(FunctionBody<'a>, Option<DecodeError>)> {
+        let entry = self.functions.get(index).ok_or_else(|| {
+            DecodeError::new(
+                self.section_base(SectionId::FunctionIndex),
+                format!("function index {index} is out of range"),
+            )
+        })?;
+        if !entry.kind.has_body() {
+            return Err(DecodeError::new(
+                entry.entry_offset,
+                format!("function '{}' is native and has no body", entry.name),
+            ));
+        }
         let (data, base) = self.section_with_base(SectionId::Functions);
-        let end = self.function_ends[index] as usize;
+        let mut end = self.function_ends[index] as usize;
+        if to_section_end {
+            end = end.min(data.len());
+        }
         let start = usize::try_from(entry.offset)
             .ok()
             .filter(|&start| start < end && end <= data.len())
@@ -583,98 +834,125 @@ impl<'a> BefFile<'a> {
                     ),
                 )
             })?;
+        let mut body = FunctionBody {
+            location: 0,
+            register_uses: Vec::new(),
+            kernels: Vec::new(),
+            results: Vec::new(),
+            offset: base + start as u64,
+            kernel_list_offset: base + end as u64,
+            kernel_list: &[],
+        };
+        if let Some(layout) = layout.as_deref_mut() {
+            *layout = BodyLayout::default();
+        }
         // Relative positions in `r` are function-relative; the kernel list is
         // aligned relative to the section, so track the absolute start.
         let mut r = Reader::new(&data[start..end], base + start as u64);
-        let location = r.vbr("function location")?;
-        let num_registers = r.count("register count", 1)?;
-        let register_uses = (0..num_registers)
-            .map(|_| r.vbr_u32("register use count"))
-            .collect::<DecodeResult<Vec<_>>>()?;
-        let num_kernels = r.count("kernel count", 3)?;
-        let mut kernels = Vec::with_capacity(num_kernels);
-        for _ in 0..num_kernels {
+        let mut kernels = Vec::new();
+        let problem = (|| {
+            let mark = |r: &Reader<'_>, at: u64| at..r.offset();
             let at = r.offset();
-            let offset = r.vbr("kernel offset")?;
-            let offset = u32::try_from(offset)
-                .ok()
-                .filter(|o| (*o as usize).is_multiple_of(KERNEL_ALIGNMENT))
-                .ok_or_else(|| {
-                    DecodeError::new(
-                        at,
-                        format!("kernel offset {offset} is not a 4-byte-aligned 32-bit value"),
-                    )
-                })?;
-            let num_operands = r.vbr_u32("kernel operand count")?;
-            let stream_id = r.vbr("stream id")?;
-            kernels.push(KernelEntry {
-                offset,
-                num_operands,
-                stream_id,
+            body.location = r.vbr("function location")?;
+            let location = mark(&r, at);
+            let at = r.offset();
+            let num_registers = r.count("register count", 1)?;
+            let register_count = mark(&r, at);
+            if let Some(l) = layout.as_deref_mut() {
+                l.location = location;
+                l.register_count = register_count;
+                l.register_uses.reserve_exact(num_registers);
+            }
+            body.register_uses.reserve_exact(num_registers);
+            for _ in 0..num_registers {
+                let at = r.offset();
+                body.register_uses.push(r.vbr_u32("register use count")?);
+                if let Some(l) = layout.as_deref_mut() {
+                    l.register_uses.push(mark(&r, at));
+                }
+            }
+            let at = r.offset();
+            let num_kernels = r.count("kernel count", 3)?;
+            if let Some(l) = layout.as_deref_mut() {
+                l.kernel_count = mark(&r, at);
+                l.kernel_table.reserve_exact(num_kernels);
+            }
+            kernels.reserve_exact(num_kernels);
+            for _ in 0..num_kernels {
+                let at = r.offset();
+                let offset = r.vbr("kernel offset")?;
+                let offset = u32::try_from(offset)
+                    .ok()
+                    .filter(|o| (*o as usize).is_multiple_of(KERNEL_ALIGNMENT))
+                    .ok_or_else(|| {
+                        DecodeError::new(
+                            at,
+                            format!("kernel offset {offset} is not a 4-byte-aligned 32-bit value"),
+                        )
+                    })?;
+                let operands_at = r.offset();
+                let num_operands = r.vbr_u32("kernel operand count")?;
+                let stream_at = r.offset();
+                let stream_id = r.vbr("stream id")?;
+                let kernel = KernelEntry {
+                    offset,
+                    num_operands,
+                    stream_id,
+                };
+                kernels.push(kernel);
+                if let Some(l) = layout.as_deref_mut() {
+                    l.kernel_table.push(KernelTableRow {
+                        entry: kernel,
+                        offset: at..operands_at,
+                        num_operands: operands_at..stream_at,
+                        stream_id: mark(&r, stream_at),
+                    });
+                }
+            }
+            let num_results = entry.result_types.len();
+            body.results.reserve_exact(num_results.min(r.remaining()));
+            for _ in 0..num_results {
+                let at = r.offset();
+                body.results.push(r.vbr_u32("result register")?);
+                if let Some(l) = layout.as_deref_mut() {
+                    l.results.push(mark(&r, at));
+                }
+            }
+            let list_start = (start + r.position()).next_multiple_of(KERNEL_ALIGNMENT);
+            let list_start = list_start.min(end);
+            body.kernel_list = &data[list_start..end];
+            body.kernel_list_offset = base + list_start as u64;
+            if let Some(l) = layout.as_deref_mut() {
+                l.padding = r.offset()..body.kernel_list_offset;
+                l.kernel_list = body.kernel_list_offset..base + end as u64;
+            }
+            let unusable = kernels.iter().position(|k| {
+                let words = U32s(
+                    body.kernel_list
+                        .get(k.offset as usize..)
+                        .unwrap_or_default(),
+                );
+                record_words(words).is_none()
             });
-        }
-        let num_results = entry.result_types.len();
-        let results = (0..num_results)
-            .map(|_| r.vbr_u32("result register"))
-            .collect::<DecodeResult<Vec<_>>>()?;
-        let list_start = (start + r.position()).next_multiple_of(KERNEL_ALIGNMENT);
-        let list_start = list_start.min(end);
-        let kernel_list = &data[list_start..end];
-        let kernel_list_offset = base + list_start as u64;
-        for (i, k) in kernels.iter().enumerate() {
-            let words = U32s(kernel_list.get(k.offset as usize..).unwrap_or_default());
-            if record_words(words).is_none() {
+            if let Some(i) = unusable {
+                // The record's offset, or the end of the list it is past.
+                let offset = (kernels[i].offset as usize).min(body.kernel_list.len());
+                let at = body.kernel_list_offset + offset as u64;
+                kernels.truncate(i);
+                body.kernels = std::mem::take(&mut kernels);
                 return Err(DecodeError::new(
-                    kernel_list_offset + u64::from(k.offset),
+                    at,
                     format!(
                         "kernel {i} of function '{}' runs past the end of the function",
                         entry.name
                     ),
                 ));
             }
-        }
-        Ok(FunctionBody {
-            location,
-            register_uses,
-            kernels,
-            results,
-            offset: base + start as u64,
-            kernel_list_offset,
-            kernel_list,
-        })
-    }
-
-    /// The AttributeTypes section as (offset, type) pairs, if present.
-    pub fn attribute_types(&self) -> DecodeResult<Option<&[(u32, AttrType)]>> {
-        let parsed = self.attribute_types.get_or_init(|| {
-            let Some(_) = self.section(SectionId::AttributeTypes) else {
-                return Ok(None);
-            };
-            let (data, base) = self.section_with_base(SectionId::AttributeTypes);
-            let mut r = Reader::new(data, base);
-            let count = r.count("attribute count", 2)?;
-            let mut entries = Vec::with_capacity(count);
-            let mut previous: Option<u32> = None;
-            for _ in 0..count {
-                let at = r.offset();
-                let offset = r.vbr_u32("attribute offset")?;
-                if previous.is_some_and(|p| p >= offset) {
-                    return Err(DecodeError::new(
-                        at,
-                        format!("attribute offset {offset:#x} is not above the previous one"),
-                    ));
-                }
-                previous = Some(offset);
-                let ty = r.vbr("attribute type")?;
-                let ty = u8::try_from(ty).map_err(|_| {
-                    DecodeError::new(at, format!("attribute type {ty} is not a byte"))
-                })?;
-                entries.push((offset, AttrType(ty)));
-            }
-            r.expect_end("AttributeTypes section")?;
-            Ok(Some(entries))
-        });
-        parsed.as_ref().map(Option::as_deref).map_err(Clone::clone)
+            body.kernels = std::mem::take(&mut kernels);
+            Ok(())
+        })()
+        .err();
+        Ok((body, problem))
     }
 
     /// Decodes the attribute of type `ty` at `offset` of the Attributes section.
@@ -703,92 +981,5 @@ impl<'a> BefFile<'a> {
             return Ok(None);
         }
         self.location_decoder().decode_at(offset).map(Some)
-    }
-
-    /// Parses the AttributeNames section: per function with a body, per
-    /// kernel, the names of its attributes. Entries of native functions are
-    /// absent (the reference writer counts them but writes nothing).
-    pub fn attribute_names(&self) -> DecodeResult<Option<Vec<Option<KernelAttributeNames<'a>>>>> {
-        if self.section(SectionId::AttributeNames).is_none() {
-            return Ok(None);
-        }
-        let (data, base) = self.section_with_base(SectionId::AttributeNames);
-        let mut r = Reader::new(data, base);
-        self.expect_function_count(&mut r, "AttributeNames")?;
-        let mut all = Vec::with_capacity(self.functions.len());
-        for (index, function) in self.functions.iter().enumerate() {
-            if !function.kind.has_body() {
-                all.push(None);
-                continue;
-            }
-            let body = self.body(index)?;
-            let at = r.offset();
-            let count = r.count("kernel count", 0)?;
-            if count != body.kernels.len() {
-                return Err(DecodeError::new(
-                    at,
-                    format!(
-                        "AttributeNames lists {count} kernels for function '{}' which has {}",
-                        function.name,
-                        body.kernels.len()
-                    ),
-                ));
-            }
-            let mut kernels = Vec::with_capacity(count);
-            for kernel in body.kernel_records() {
-                let names = (0..kernel.num_attributes())
-                    .map(|_| {
-                        let at = r.offset();
-                        let offset = r.vbr("attribute name offset")?;
-                        self.string(offset)
-                            .map_err(|e| DecodeError::new(at, e.message))
-                    })
-                    .collect::<DecodeResult<Vec<_>>>()?;
-                kernels.push(names);
-            }
-            all.push(Some(kernels));
-        }
-        r.expect_end("AttributeNames section")?;
-        Ok(Some(all))
-    }
-
-    /// Parses the RegisterTypes section: per function with a body, a type
-    /// index per register.
-    pub fn register_types(&self) -> DecodeResult<Option<Vec<Option<Vec<u32>>>>> {
-        if self.section(SectionId::RegisterTypes).is_none() {
-            return Ok(None);
-        }
-        let (data, base) = self.section_with_base(SectionId::RegisterTypes);
-        let mut r = Reader::new(data, base);
-        self.expect_function_count(&mut r, "RegisterTypes")?;
-        let mut all = Vec::with_capacity(self.functions.len());
-        for function in &self.functions {
-            if !function.kind.has_body() {
-                all.push(None);
-                continue;
-            }
-            let count = r.count("register count", 1)?;
-            let types = (0..count)
-                .map(|_| r.vbr_u32("register type"))
-                .collect::<DecodeResult<Vec<_>>>()?;
-            all.push(Some(types));
-        }
-        r.expect_end("RegisterTypes section")?;
-        Ok(Some(all))
-    }
-
-    fn expect_function_count(&self, r: &mut Reader<'a>, section: &str) -> DecodeResult<()> {
-        let at = r.offset();
-        let count = r.vbr("function count")?;
-        if count != self.functions.len() as u64 {
-            return Err(DecodeError::new(
-                at,
-                format!(
-                    "{section} lists {count} functions but the FunctionIndex has {}",
-                    self.functions.len()
-                ),
-            ));
-        }
-        Ok(())
     }
 }

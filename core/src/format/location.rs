@@ -1,5 +1,6 @@
 //! Locations (Locations and LocationStrings sections).
 
+use std::ops::Range;
 use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
@@ -317,6 +318,22 @@ pub(crate) fn to_model<L: LocationTree>(location: &L) -> Option<Location> {
     })
 }
 
+/// A field of a location record, as reported by
+/// [`LocationDecoder::read_traced`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum LocationField {
+    /// The kind byte that starts every location.
+    Kind,
+    /// An offset into LocationStrings: a file name or a location name.
+    String,
+    /// The line of a file location.
+    Line,
+    /// The column of a file location.
+    Column,
+    /// The number of parts of a fused location.
+    Count,
+}
+
 /// Reads locations from the two sections.
 #[derive(Clone, Copy)]
 pub struct LocationDecoder<'a> {
@@ -352,32 +369,51 @@ impl<'a> LocationDecoder<'a> {
     /// Decodes the next location from `reader`, which reads the Locations
     /// section.
     pub fn read(&self, r: &mut Reader<'a>, depth: usize) -> DecodeResult<Location> {
+        self.read_traced(r, depth, &mut |_, _| {})
+    }
+
+    /// [`read`](Self::read), telling `trace` where each field lies
+    /// (absolute offsets), for tools that map bytes to fields.
+    pub fn read_traced(
+        &self,
+        r: &mut Reader<'a>,
+        depth: usize,
+        trace: &mut impl FnMut(LocationField, Range<u64>),
+    ) -> DecodeResult<Location> {
         if depth > MAX_NESTING {
             return Err(r.error(format!("locations nested deeper than {MAX_NESTING} levels")));
         }
         let kind_at = r.offset();
-        Ok(match r.u8("location kind")? {
+        let kind = r.u8("location kind")?;
+        trace(LocationField::Kind, kind_at..r.offset());
+        Ok(match kind {
             UNKNOWN => Location::Unknown,
             FILE_LINE_COL => {
-                let file = self.string(r, "file name")?.into();
+                let file = self.string(r, "file name", trace)?.into();
+                let at = r.offset();
                 let line = r.vbr("line")?;
+                trace(LocationField::Line, at..r.offset());
+                let at = r.offset();
                 let column = r.vbr("column")?;
+                trace(LocationField::Column, at..r.offset());
                 Location::FileLineCol { file, line, column }
             }
             NAME => {
-                let name = self.string(r, "location name")?;
-                let child = Box::new(self.read(r, depth + 1)?);
+                let name = self.string(r, "location name", trace)?;
+                let child = Box::new(self.read_traced(r, depth + 1, trace)?);
                 Location::Name { name, child }
             }
             CALL_SITE => {
-                let callee = Box::new(self.read(r, depth + 1)?);
-                let caller = Box::new(self.read(r, depth + 1)?);
+                let callee = Box::new(self.read_traced(r, depth + 1, trace)?);
+                let caller = Box::new(self.read_traced(r, depth + 1, trace)?);
                 Location::CallSite { callee, caller }
             }
             FUSED => {
+                let at = r.offset();
                 let count = r.count("fused location count", 1)?;
+                trace(LocationField::Count, at..r.offset());
                 let locations = (0..count)
-                    .map(|_| self.read(r, depth + 1))
+                    .map(|_| self.read_traced(r, depth + 1, trace))
                     .collect::<DecodeResult<Vec<_>>>()?;
                 Location::Fused(locations)
             }
@@ -390,9 +426,15 @@ impl<'a> LocationDecoder<'a> {
         })
     }
 
-    fn string(&self, r: &mut Reader<'a>, what: &str) -> DecodeResult<String> {
+    fn string(
+        &self,
+        r: &mut Reader<'a>,
+        what: &str,
+        trace: &mut impl FnMut(LocationField, Range<u64>),
+    ) -> DecodeResult<String> {
         let at = r.offset();
         let offset = r.vbr(what)?;
+        trace(LocationField::String, at..r.offset());
         c_string_at(self.strings, offset, self.strings_base, what)
             .map(str::to_owned)
             .map_err(|e| DecodeError::new(at, e.message))

@@ -14,6 +14,7 @@ pub mod error;
 pub mod file;
 pub mod location;
 pub mod model;
+pub mod optional;
 pub mod reader;
 mod to_module;
 pub mod verify;
@@ -25,8 +26,13 @@ pub use dtype::{ArrayElement, AttrType, DType};
 pub use encoder::encode;
 pub use error::{DecodeError, DecodeResult, EncodeError, EncodeResult};
 pub use file::{
-    BefFile, FunctionBody, FunctionEntry, KernelEntry, KernelRecord, SectionInfo, U32s,
+    BefFile, BodyLayout, EntryLayout, FunctionBody, FunctionEntry, KernelEntry, KernelRecord,
+    KernelTableRow, NameEntry, NameTable, SectionInfo, U32s,
 };
-pub use location::Location;
+pub use location::{Location, LocationField};
 pub use model::{Body, Function, Kernel, KernelLocation, Module};
+pub use optional::{
+    AttributeNameEntry, AttributeTypeEntry, AttributeTypeTable, FunctionAttributeNames,
+    FunctionCursor, FunctionRegisterTypes,
+};
 pub use verify::verify;

@@ -1,644 +1,932 @@
-//! `bef dump`: a readelf-style listing of a BEF file, as text or JSON.
-//! The listing is built once as data, then rendered, so the two outputs
-//! always agree.
+//! `bef dump`: a readelf-style listing of a BEF file, as text or JSON,
+//! rendered from [`bef::inspect::Listing`] (both outputs show the same
+//! model, so they agree). Damaged parts are listed up to the damage; the
+//! problems are returned for the caller to report.
 
-use std::collections::HashMap;
+use std::borrow::Cow;
 use std::io::{self, Write};
 
 use serde::Serialize;
+use serde::ser::{SerializeMap, Serializer};
 
-use bef::format::constants::PSEUDO_KERNEL_CODE;
-use bef::format::dtype::AttrType;
-use bef::format::reader::Reader;
-use bef::format::{BefFile, DecodeResult, SectionId};
+use bef::format::{DecodeError, SectionId};
+use bef::inspect::{Function, Kernel, Listing, Section, section_name, sort_errors};
 
 /// What to list.
 #[derive(Debug, Clone, Default)]
 pub struct DumpOptions {
-    /// Only this section (and the header).
+    /// Only this section: its row of the section table and its listing.
     pub section: Option<SectionId>,
     /// Raw bytes beside decoded fields.
     pub hex: bool,
 }
 
-#[derive(Serialize)]
-pub struct Listing {
-    pub size: u64,
-    pub version: u8,
-    pub sections: Vec<SectionRow>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub strings: Option<Vec<StringRow>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub attributes: Option<Vec<AttributeRow>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub kernels: Option<Vec<NameRow>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub types: Option<Vec<NameRow>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub function_index: Option<Vec<FunctionRow>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub functions: Option<Vec<FunctionListing>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub location_strings: Option<Vec<StringRow>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub locations: Option<Vec<LocationRow>>,
-}
+impl DumpOptions {
+    fn wants(&self, id: SectionId) -> bool {
+        self.section.is_none_or(|s| s == id)
+    }
 
-#[derive(Serialize)]
-pub struct SectionRow {
-    pub id: u8,
-    pub name: String,
-    pub header_offset: u64,
-    pub data_offset: u64,
-    pub length: u64,
-    pub alignment: Option<u8>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub hex: Option<String>,
-}
+    /// Whether the section table shows section `section`.
+    fn shows(&self, section: &Section) -> bool {
+        self.section.is_none_or(|s| section.kind == Some(s))
+    }
 
-#[derive(Serialize)]
-pub struct StringRow {
-    pub offset: u64,
-    pub value: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub hex: Option<String>,
-}
-
-#[derive(Serialize)]
-pub struct AttributeRow {
-    pub offset: u32,
-    #[serde(rename = "type")]
-    pub ty: String,
-    pub value: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub hex: Option<String>,
-}
-
-#[derive(Serialize)]
-pub struct NameRow {
-    pub index: usize,
-    pub name: String,
-}
-
-#[derive(Serialize)]
-pub struct FunctionRow {
-    pub index: usize,
-    pub name: String,
-    pub kind: &'static str,
-    pub offset: u64,
-    pub arguments: Vec<String>,
-    pub results: Vec<String>,
-}
-
-#[derive(Serialize)]
-pub struct FunctionListing {
-    pub index: usize,
-    pub name: String,
-    pub kind: &'static str,
-    pub offset: u64,
-    pub location: String,
-    pub registers: Vec<RegisterRow>,
-    pub kernels: Vec<KernelListing>,
-    pub results: Vec<u32>,
-}
-
-#[derive(Serialize)]
-pub struct RegisterRow {
-    pub index: usize,
-    pub uses: u32,
-    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
-    pub ty: Option<String>,
-}
-
-#[derive(Serialize)]
-pub struct KernelListing {
-    pub index: usize,
-    pub offset: u64,
-    pub code: u32,
-    pub name: String,
-    pub stream_id: u64,
-    pub num_operands: u32,
-    pub location: String,
-    pub arguments: Vec<u32>,
-    pub attributes: Vec<KernelAttribute>,
-    pub functions: Vec<NameRow>,
-    pub results: Vec<ResultRow>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub hex: Option<String>,
-}
-
-#[derive(Serialize)]
-pub struct KernelAttribute {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
-    pub offset: u32,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub value: Option<String>,
-}
-
-#[derive(Serialize)]
-pub struct ResultRow {
-    pub register: u32,
-    pub used_by: Vec<u32>,
-}
-
-#[derive(Serialize)]
-pub struct LocationRow {
-    pub offset: u64,
-    pub location: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub hex: Option<String>,
+    /// Whether a section is listed when the whole file is: the optional
+    /// sections appear through the attributes, kernels and registers they
+    /// describe, and on their own only when asked for.
+    fn lists(&self, id: SectionId) -> bool {
+        match id {
+            SectionId::AttributeTypes | SectionId::AttributeNames | SectionId::RegisterTypes => {
+                self.section == Some(id)
+            }
+            _ => self.wants(id),
+        }
+    }
 }
 
 /// Bytes as spaced hex, shortened past 64 bytes.
 pub fn hex(bytes: &[u8]) -> String {
     const LIMIT: usize = 64;
-    let mut out: Vec<String> = bytes
-        .iter()
-        .take(LIMIT)
-        .map(|b| format!("{b:02x}"))
-        .collect();
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut out = String::with_capacity(3 * bytes.len().min(LIMIT) + 24);
+    for (i, &b) in bytes.iter().take(LIMIT).enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        out.push(char::from(DIGITS[usize::from(b >> 4)]));
+        out.push(char::from(DIGITS[usize::from(b & 0xf)]));
+    }
     if bytes.len() > LIMIT {
-        out.push(format!("... ({} bytes)", bytes.len()));
+        out.push_str(&format!(" ... ({} bytes)", bytes.len()));
     }
-    out.join(" ")
+    out
 }
 
-struct Builder<'f, 'a> {
-    file: &'f BefFile<'a>,
-    options: &'f DumpOptions,
-    /// Location text by offset: each location is decoded once even when
-    /// many kernels share it.
-    locations: HashMap<u64, String>,
+/// The problems in what `options` lists: the framing and function-index
+/// problems, and those of the sections listed. Sorted by offset.
+pub fn problems(listing: &Listing<'_>, options: &DumpOptions) -> Vec<DecodeError> {
+    let mut errors = listing.problems().to_vec();
+    match options.section {
+        None => errors.extend_from_slice(listing.errors()),
+        Some(id) => errors.extend(listing.section_errors(id)),
+    }
+    sort_errors(&mut errors);
+    errors
 }
 
-/// Builds the listing of `file`.
-pub fn listing(file: &BefFile<'_>, options: &DumpOptions) -> DecodeResult<Listing> {
-    Builder {
-        file,
+/// `@name`, or `<anonymous>` for the functions of regions.
+fn function_name(name: &str) -> String {
+    if name.is_empty() {
+        "<anonymous>".to_owned()
+    } else {
+        format!("@{name}")
+    }
+}
+
+fn type_name(listing: &Listing<'_>, index: u32) -> String {
+    listing
+        .type_name(index)
+        .map_or_else(|| format!("<type {index}>"), str::to_owned)
+}
+
+fn type_names(listing: &Listing<'_>, types: &[u32]) -> Vec<String> {
+    types.iter().map(|&t| type_name(listing, t)).collect()
+}
+
+/// The text of a location field: the location, `<virtual 0x...>`, or the
+/// problem.
+fn location_text(listing: &Listing<'_>, offset: u64) -> String {
+    match listing.location(offset) {
+        Ok(Some(location)) => location.to_string(),
+        Ok(None) => format!("<virtual {offset:#x}>"),
+        Err(e) => format!("<error: {e}>"),
+    }
+}
+
+fn kernel_name(kernel: &Kernel<'_>) -> String {
+    match (kernel.pseudo, kernel.name) {
+        (true, _) => "<arguments>".to_owned(),
+        (false, Some(name)) => name.to_owned(),
+        (false, None) => format!("<kernel {}>", kernel.code),
+    }
+}
+
+/// A kernel location's text; empty for the pseudo kernel.
+fn kernel_location(listing: &Listing<'_>, kernel: &Kernel<'_>) -> String {
+    kernel
+        .location_offset()
+        .map_or_else(String::new, |offset| location_text(listing, offset))
+}
+
+/// The name of a name-table entry, or why it has none.
+fn entry_name(name: Option<&str>, string_offset: u64) -> String {
+    name.map_or_else(
+        || format!("<no string at offset {string_offset:#x}>"),
+        str::to_owned,
+    )
+}
+
+/// The value of kernel attribute `a` as text, or why it is unknown.
+fn attribute_text(listing: &Listing<'_>, attribute: Option<usize>) -> Result<String, String> {
+    let attributes = listing.attributes();
+    let Some(row) = attribute.and_then(|i| attributes.get(i)) else {
+        return Err(if attributes.has_types() {
+            "<not listed in AttributeTypes>".to_owned()
+        } else {
+            "<type unknown: no AttributeTypes section>".to_owned()
+        });
+    };
+    listing
+        .attribute_value(&row)
+        .map(|v| v.to_string())
+        .map_err(|e| format!("<error: {e}>"))
+}
+
+fn function_ref<'a>(listing: &Listing<'a>, index: u32) -> &'a str {
+    listing
+        .file()
+        .functions()
+        .get(index as usize)
+        .map_or("<out of range>", |f| f.name)
+}
+
+/// Renders the listing as text.
+pub fn write_text(
+    out: &mut impl Write,
+    listing: &Listing<'_>,
+    options: &DumpOptions,
+) -> io::Result<()> {
+    Text {
+        out,
+        listing,
         options,
-        locations: HashMap::new(),
+        started: false,
     }
-    .build()
+    .write()
 }
 
-impl Builder<'_, '_> {
-    fn wants(&self, id: SectionId) -> bool {
-        self.options.section.is_none_or(|s| s == id)
+struct Text<'o, 'l, 'a, W> {
+    out: &'o mut W,
+    listing: &'l Listing<'a>,
+    options: &'l DumpOptions,
+    /// Whether anything was written (blocks are separated by a blank line).
+    started: bool,
+}
+
+impl<W: Write> Text<'_, '_, '_, W> {
+    /// Starts a block with its heading.
+    fn heading(&mut self, heading: std::fmt::Arguments<'_>) -> io::Result<()> {
+        if self.started {
+            writeln!(self.out)?;
+        }
+        self.started = true;
+        writeln!(self.out, "{heading}")
     }
 
+    fn hex_line(&mut self, bytes: &[u8]) -> io::Result<()> {
+        if self.options.hex {
+            writeln!(self.out, "         bytes: {}", hex(bytes))?;
+        }
+        Ok(())
+    }
+
+    fn error_line(&mut self, indent: &str, error: Option<&DecodeError>) -> io::Result<()> {
+        match error {
+            Some(e) => writeln!(self.out, "{indent}error: {e}"),
+            None => Ok(()),
+        }
+    }
+
+    fn write(mut self) -> io::Result<()> {
+        let options = self.options;
+        self.header()?;
+        for id in SectionId::ALL {
+            if !options.lists(id) {
+                continue;
+            }
+            match id {
+                SectionId::Strings | SectionId::LocationStrings => self.strings(id)?,
+                SectionId::Attributes => self.attributes()?,
+                SectionId::Kernels | SectionId::Types => self.names(id)?,
+                SectionId::FunctionIndex => self.function_index()?,
+                SectionId::Functions => self.functions()?,
+                SectionId::Locations => self.locations()?,
+                SectionId::AttributeTypes => self.attribute_types()?,
+                SectionId::AttributeNames => self.attribute_names()?,
+                SectionId::RegisterTypes => self.register_types()?,
+            }
+        }
+        Ok(())
+    }
+
+    fn header(&mut self) -> io::Result<()> {
+        let listing = self.listing;
+        let bytes = listing.bytes();
+        self.heading(format_args!(
+            "BEF file: {} bytes, format version {}",
+            bytes.len(),
+            listing.header().version
+        ))?;
+        writeln!(self.out)?;
+        writeln!(self.out, "Sections:")?;
+        writeln!(
+            self.out,
+            "  [Nr] Id  Name              Header     Offset     Length     Align"
+        )?;
+        for s in listing.sections().iter().filter(|s| self.options.shows(s)) {
+            let align = s.alignment.map_or("-".to_owned(), |a| a.to_string());
+            writeln!(
+                self.out,
+                "  [{:2}] {:<3} {:<17} {:#010x} {:#010x} {:#010x} {align}",
+                s.index,
+                s.id,
+                s.name(),
+                s.range.start,
+                s.data.start,
+                s.data.len()
+            )?;
+            if self.options.hex {
+                writeln!(self.out, "       header bytes: {}", hex(&bytes[s.header()]))?;
+            }
+        }
+        for problem in listing.problems() {
+            writeln!(self.out, "  error: {problem}")?;
+        }
+        Ok(())
+    }
+
+    fn strings(&mut self, id: SectionId) -> io::Result<()> {
+        let listing = self.listing;
+        let strings = match id {
+            SectionId::Strings => listing.strings(),
+            _ => listing.location_strings(),
+        };
+        self.heading(format_args!("{} ({}):", id.name(), strings.len()))?;
+        for s in strings.rows() {
+            writeln!(self.out, "  {:#06x}  {:?}", strings.offset_of(s), s.text())?;
+            self.hex_line(&listing.bytes()[s.range.clone()])?;
+        }
+        Ok(())
+    }
+
+    fn attributes(&mut self) -> io::Result<()> {
+        let listing = self.listing;
+        let attributes = listing.attributes();
+        self.heading(format_args!("Attributes ({}):", attributes.len()))?;
+        for a in attributes.iter() {
+            let value = match listing.attribute_value(&a) {
+                Ok(value) => value.to_string(),
+                Err(e) => format!("<error: {e}>"),
+            };
+            writeln!(self.out, "  {:#06x}  {:<12} {value}", a.offset, a.ty.name())?;
+            self.hex_line(&listing.bytes()[a.range.clone()])?;
+        }
+        self.error_line("  ", attributes.error())
+    }
+
+    fn names(&mut self, id: SectionId) -> io::Result<()> {
+        let names = match id {
+            SectionId::Kernels => self.listing.kernel_names(),
+            _ => self.listing.types(),
+        };
+        self.heading(format_args!("{} ({}):", id.name(), names.len()))?;
+        for r in names.iter() {
+            writeln!(
+                self.out,
+                "  [{:3}] {}",
+                r.index,
+                entry_name(r.name, r.string_offset)
+            )?;
+        }
+        self.error_line("  ", names.error())
+    }
+
+    fn function_index(&mut self) -> io::Result<()> {
+        let listing = self.listing;
+        self.heading(format_args!(
+            "FunctionIndex ({}):",
+            listing.function_count()
+        ))?;
+        for f in listing.index_entries() {
+            writeln!(
+                self.out,
+                "  [{:3}] {:<7} {}({}) -> ({})  body at {:#x}",
+                f.index,
+                f.kind.name(),
+                function_name(f.name),
+                type_names(listing, f.argument_types).join(", "),
+                type_names(listing, f.result_types).join(", "),
+                f.body_offset
+            )?;
+        }
+        Ok(())
+    }
+
+    fn functions(&mut self) -> io::Result<()> {
+        let listing = self.listing;
+        let count = listing.functions().count();
+        self.heading(format_args!("Functions ({count}):"))?;
+        for function in listing.functions() {
+            self.function(function)?;
+        }
+        Ok(())
+    }
+
+    fn function(&mut self, f: &Function<'_>) -> io::Result<()> {
+        let listing = self.listing;
+        let location = f
+            .location
+            .map_or_else(|| "<unread>".to_owned(), |l| location_text(listing, l));
+        let at = if f.range.is_empty() {
+            "-".to_owned()
+        } else {
+            format!("{:#x}", f.range.start)
+        };
+        writeln!(
+            self.out,
+            "\nFunction [{}] {} ({}) at {at}, location {location}",
+            f.index,
+            function_name(f.name),
+            f.kind.name(),
+        )?;
+        writeln!(self.out, "  registers ({}):", f.register_count())?;
+        for r in f.registers() {
+            let ty = r
+                .type_index
+                .map(|t| format!(" : {}", type_name(listing, t)))
+                .unwrap_or_default();
+            writeln!(self.out, "    %{}{ty}  uses {}", r.index, r.uses)?;
+        }
+        writeln!(self.out, "  kernels ({}):", f.kernels().len())?;
+        for k in f.kernels() {
+            writeln!(
+                self.out,
+                "    [{}] {} at {:#x}  stream {}  operands {}",
+                k.index,
+                kernel_name(k),
+                k.range.start,
+                k.stream_id,
+                k.num_operands
+            )?;
+            let location = kernel_location(listing, k);
+            if !location.is_empty() {
+                writeln!(self.out, "        loc {location}")?;
+            }
+            if k.arguments().len() > 0 {
+                let args: Vec<String> = k.arguments().map(|r| format!("%{r}")).collect();
+                writeln!(self.out, "        args {}", args.join(", "))?;
+            }
+            for a in &k.attributes {
+                let value = attribute_text(listing, a.attribute).unwrap_or_else(|e| e);
+                writeln!(
+                    self.out,
+                    "        {} = {value}  (attribute {:#x})",
+                    a.name.unwrap_or("attr"),
+                    a.offset
+                )?;
+            }
+            for func in k.functions() {
+                writeln!(
+                    self.out,
+                    "        function [{func}] {}",
+                    function_name(function_ref(listing, func))
+                )?;
+            }
+            for (i, register) in k.results().enumerate() {
+                let used_by: Vec<u32> = k.used_by(i).collect();
+                writeln!(
+                    self.out,
+                    "        result %{register} -> used by {used_by:?}"
+                )?;
+            }
+            self.hex_line(k.bytes())?;
+        }
+        let results: Vec<String> = f.results().iter().map(|r| format!("%{r}")).collect();
+        writeln!(self.out, "  returns ({})", results.join(", "))?;
+        for problem in f.problems() {
+            writeln!(self.out, "  error: {problem}")?;
+        }
+        Ok(())
+    }
+
+    fn locations(&mut self) -> io::Result<()> {
+        let listing = self.listing;
+        let locations = listing.locations();
+        self.heading(format_args!("Locations ({}):", locations.len()))?;
+        for l in locations.iter() {
+            writeln!(
+                self.out,
+                "  {:#06x}  {}",
+                l.offset,
+                location_text(listing, l.offset)
+            )?;
+            self.hex_line(&listing.bytes()[l.range.clone()])?;
+        }
+        self.error_line("  ", locations.error())
+    }
+
+    fn attribute_types(&mut self) -> io::Result<()> {
+        let listing = self.listing;
+        let attributes = listing.attributes();
+        self.heading(format_args!("AttributeTypes ({}):", attributes.len()))?;
+        for a in attributes.iter() {
+            writeln!(
+                self.out,
+                "  [{:3}] {:#06x}  {}",
+                a.index,
+                a.offset,
+                a.ty.name()
+            )?;
+            self.hex_line(&listing.bytes()[a.entry.clone()])?;
+        }
+        self.error_line("  ", attributes.error())
+    }
+
+    fn attribute_names(&mut self) -> io::Result<()> {
+        let listing = self.listing;
+        let entries: Vec<_> = (0..listing.function_count())
+            .filter_map(|f| listing.attribute_names(f))
+            .collect();
+        self.heading(format_args!("AttributeNames ({}):", entries.len()))?;
+        for entry in &entries {
+            let name = function_ref(listing, entry.function as u32);
+            writeln!(
+                self.out,
+                "  function [{}] {}:",
+                entry.function,
+                function_name(name)
+            )?;
+            for kernel in 0..entry.kernel_starts.len().saturating_sub(1) {
+                let names: Vec<String> = entry
+                    .kernel(kernel)
+                    .iter()
+                    .map(|n| entry_name(n.name, n.string_offset))
+                    .collect();
+                if !names.is_empty() {
+                    writeln!(self.out, "    kernel [{kernel}]: {}", names.join(", "))?;
+                }
+            }
+            let range = entry.range();
+            self.hex_line(&listing.bytes()[range.start as usize..range.end as usize])?;
+        }
+        self.error_line("  ", listing.attribute_names_error().as_ref())
+    }
+
+    fn register_types(&mut self) -> io::Result<()> {
+        let listing = self.listing;
+        let entries: Vec<_> = (0..listing.function_count())
+            .filter_map(|f| listing.register_types(f))
+            .collect();
+        self.heading(format_args!("RegisterTypes ({}):", entries.len()))?;
+        for entry in &entries {
+            let name = function_ref(listing, entry.function as u32);
+            let types: Vec<String> = entry
+                .types
+                .iter()
+                .enumerate()
+                .map(|(r, &t)| format!("%{r} : {}", type_name(listing, t)))
+                .collect();
+            writeln!(
+                self.out,
+                "  function [{}] {}: {}",
+                entry.function,
+                function_name(name),
+                types.join(", ")
+            )?;
+            let range = entry.range();
+            self.hex_line(&listing.bytes()[range.start as usize..range.end as usize])?;
+        }
+        self.error_line("  ", listing.register_types_error().as_ref())
+    }
+}
+
+/// Renders the listing as pretty JSON. Rows are serialized one at a time
+/// as they are read from the listing, so memory stays proportional to the
+/// largest row, not to the output.
+pub fn write_json(
+    out: &mut impl Write,
+    listing: &Listing<'_>,
+    options: &DumpOptions,
+) -> io::Result<()> {
+    serde_json::to_writer_pretty(&mut *out, &Json { listing, options })
+        .map_err(io::Error::other)?;
+    writeln!(out)
+}
+
+struct Json<'l, 'a> {
+    listing: &'l Listing<'a>,
+    options: &'l DumpOptions,
+}
+
+/// A JSON array serialized from an iterator, one element at a time.
+struct Seq<F>(F);
+
+impl<F, I> Serialize for Seq<F>
+where
+    F: Fn() -> I,
+    I: IntoIterator,
+    I::Item: Serialize,
+{
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq((self.0)())
+    }
+}
+
+// The JSON rows, in their key order.
+
+#[derive(Serialize)]
+struct SectionJson {
+    id: u8,
+    name: Cow<'static, str>,
+    header_offset: usize,
+    data_offset: usize,
+    length: usize,
+    alignment: Option<u8>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hex: Option<String>,
+}
+
+#[derive(Serialize)]
+struct StringJson<'s> {
+    offset: usize,
+    value: Cow<'s, str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hex: Option<String>,
+}
+
+#[derive(Serialize)]
+struct AttributeJson {
+    offset: u32,
+    #[serde(rename = "type")]
+    ty: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    value: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hex: Option<String>,
+}
+
+#[derive(Serialize)]
+struct NameJson<'s> {
+    index: usize,
+    name: Cow<'s, str>,
+}
+
+#[derive(Serialize)]
+struct IndexJson<'s> {
+    index: usize,
+    name: &'s str,
+    kind: &'static str,
+    offset: u64,
+    arguments: Vec<String>,
+    results: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct RegisterJson {
+    index: usize,
+    uses: u32,
+    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+    ty: Option<String>,
+}
+
+#[derive(Serialize)]
+struct KernelJson<'s> {
+    index: usize,
+    offset: usize,
+    code: u32,
+    name: String,
+    stream_id: u64,
+    num_operands: u32,
+    location: String,
+    arguments: Vec<u32>,
+    attributes: Vec<KernelAttributeJson<'s>>,
+    functions: Vec<FunctionRefJson<'s>>,
+    results: Vec<ResultJson>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hex: Option<String>,
+}
+
+#[derive(Serialize)]
+struct KernelAttributeJson<'s> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    name: Option<&'s str>,
+    offset: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    value: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+}
+
+#[derive(Serialize)]
+struct FunctionRefJson<'s> {
+    index: u32,
+    name: &'s str,
+}
+
+#[derive(Serialize)]
+struct ResultJson {
+    register: u32,
+    used_by: Vec<u32>,
+}
+
+#[derive(Serialize)]
+struct LocationJson {
+    offset: u64,
+    location: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hex: Option<String>,
+}
+
+#[derive(Serialize)]
+struct AttributeTypeJson {
+    index: usize,
+    offset: u32,
+    #[serde(rename = "type")]
+    ty: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hex: Option<String>,
+}
+
+#[derive(Serialize)]
+struct AttributeNamesJson {
+    function: usize,
+    kernels: Vec<Vec<String>>,
+}
+
+#[derive(Serialize)]
+struct RegisterTypesJson {
+    function: usize,
+    types: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct ErrorJson<'s> {
+    offset: u64,
+    message: &'s str,
+}
+
+impl Json<'_, '_> {
     fn hex(&self, bytes: &[u8]) -> Option<String> {
         self.options.hex.then(|| hex(bytes))
     }
 
-    fn build(mut self) -> DecodeResult<Listing> {
-        let file = self.file;
-        let sections = file
-            .sections()
+    fn kernel<'s>(&self, k: &'s Kernel<'s>) -> KernelJson<'s>
+    where
+        Self: 's,
+    {
+        let listing = self.listing;
+        let attributes = k
+            .attributes
             .iter()
-            .map(|s| SectionRow {
-                id: s.id,
-                name: s.name(),
-                header_offset: s.header_offset,
-                data_offset: s.data_offset,
-                length: s.len,
-                alignment: s.alignment,
-                hex: self.hex(&file.bytes()[s.header_offset as usize..s.data_offset as usize]),
-            })
-            .collect();
-        let strings = self
-            .wants(SectionId::Strings)
-            .then(|| self.string_table(SectionId::Strings));
-        let location_strings = self
-            .wants(SectionId::LocationStrings)
-            .then(|| self.string_table(SectionId::LocationStrings));
-        let attributes = if self.wants(SectionId::Attributes) {
-            Some(self.attributes()?)
-        } else {
-            None
-        };
-        let names = |table: &[&str]| {
-            table
-                .iter()
-                .enumerate()
-                .map(|(index, n)| NameRow {
-                    index,
-                    name: (*n).to_owned(),
-                })
-                .collect()
-        };
-        let kernels = if self.wants(SectionId::Kernels) {
-            Some(names(file.kernel_names()?))
-        } else {
-            None
-        };
-        let types = if self.wants(SectionId::Types) {
-            Some(names(file.type_names()?))
-        } else {
-            None
-        };
-        let function_index = self
-            .wants(SectionId::FunctionIndex)
-            .then(|| self.function_index());
-        let functions = if self.wants(SectionId::Functions) {
-            Some(self.functions()?)
-        } else {
-            None
-        };
-        let locations = if self.wants(SectionId::Locations) {
-            Some(self.locations_section()?)
-        } else {
-            None
-        };
-        Ok(Listing {
-            size: file.bytes().len() as u64,
-            version: file.bytes()[2],
-            sections,
-            strings,
-            attributes,
-            kernels,
-            types,
-            function_index,
-            functions,
-            location_strings,
-            locations,
-        })
-    }
-
-    fn string_table(&self, id: SectionId) -> Vec<StringRow> {
-        let data = self.file.section_data(id);
-        let mut rows = Vec::new();
-        let mut offset = 0;
-        for piece in data.split_inclusive(|&b| b == 0) {
-            let text = piece.strip_suffix(&[0]).unwrap_or(piece);
-            rows.push(StringRow {
-                offset: offset as u64,
-                value: String::from_utf8_lossy(text).into_owned(),
-                hex: self.hex(piece),
-            });
-            offset += piece.len();
-        }
-        rows
-    }
-
-    fn attributes(&self) -> DecodeResult<Vec<AttributeRow>> {
-        let Some(entries) = self.file.attribute_types()? else {
-            return Ok(Vec::new());
-        };
-        let data = self.file.section_data(SectionId::Attributes);
-        entries
-            .iter()
-            .map(|&(offset, ty)| {
-                let value = self.file.attribute(offset, ty)?.to_string();
-                let extent = bef::format::attr::attribute_extent(data, offset as usize, ty);
-                let bytes = data
-                    .get(offset as usize..offset as usize + extent)
-                    .unwrap_or_default();
-                Ok(AttributeRow {
-                    offset,
-                    ty: ty.name(),
+            .map(|a| {
+                let (value, error) = match a.attribute.map(|_| attribute_text(listing, a.attribute))
+                {
+                    None => (None, None),
+                    Some(Ok(value)) => (Some(value), None),
+                    Some(Err(e)) => (None, Some(e)),
+                };
+                KernelAttributeJson {
+                    name: a.name,
+                    offset: a.offset,
                     value,
-                    hex: self.hex(bytes),
+                    error,
+                }
+            })
+            .collect();
+        KernelJson {
+            index: k.index,
+            offset: k.range.start,
+            code: k.code,
+            name: kernel_name(k),
+            stream_id: k.stream_id,
+            num_operands: k.num_operands,
+            location: kernel_location(listing, k),
+            arguments: k.arguments().collect(),
+            attributes,
+            functions: k
+                .functions()
+                .map(|f| FunctionRefJson {
+                    index: f,
+                    name: function_ref(listing, f),
+                })
+                .collect(),
+            results: k
+                .results()
+                .enumerate()
+                .map(|(i, register)| ResultJson {
+                    register,
+                    used_by: k.used_by(i).collect(),
+                })
+                .collect(),
+            hex: self.hex(k.bytes()),
+        }
+    }
+}
+
+/// A function, its kernels serialized one at a time.
+struct FunctionJson<'j, 'l, 'a> {
+    json: &'j Json<'l, 'a>,
+    function: &'l Function<'a>,
+}
+
+impl Serialize for FunctionJson<'_, '_, '_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let listing = self.json.listing;
+        let f = self.function;
+        let mut map = s.serialize_map(None)?;
+        map.serialize_entry("index", &f.index)?;
+        map.serialize_entry("name", f.name)?;
+        map.serialize_entry("kind", f.kind.name())?;
+        map.serialize_entry("offset", &f.range.start)?;
+        let location = f
+            .location
+            .map_or_else(|| "<unread>".to_owned(), |l| location_text(listing, l));
+        map.serialize_entry("location", &location)?;
+        let registers = Seq(|| {
+            f.registers().map(|r| RegisterJson {
+                index: r.index,
+                uses: r.uses,
+                ty: r.type_index.map(|t| type_name(listing, t)),
+            })
+        });
+        map.serialize_entry("registers", &registers)?;
+        let kernels = Seq(|| f.kernels().iter().map(|k| self.json.kernel(k)));
+        map.serialize_entry("kernels", &kernels)?;
+        map.serialize_entry("results", f.results())?;
+        if !f.problems().is_empty() {
+            let problems: Vec<String> = f.problems().iter().map(|e| e.to_string()).collect();
+            map.serialize_entry("errors", &problems)?;
+        }
+        map.end()
+    }
+}
+
+impl Serialize for Json<'_, '_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let listing = self.listing;
+        let options = self.options;
+        let bytes = listing.bytes();
+        let mut map = s.serialize_map(None)?;
+        map.serialize_entry("size", &bytes.len())?;
+        map.serialize_entry("version", &listing.header().version)?;
+        let sections = Seq(|| {
+            let shown = listing.sections().iter().filter(|s| options.shows(s));
+            shown.map(|s| SectionJson {
+                id: s.id,
+                name: section_name(s.id),
+                header_offset: s.range.start,
+                data_offset: s.data.start,
+                length: s.data.len(),
+                alignment: s.alignment,
+                hex: self.hex(&bytes[s.header()]),
+            })
+        });
+        map.serialize_entry("sections", &sections)?;
+        let strings = |id| {
+            let strings = match id {
+                SectionId::Strings => listing.strings(),
+                _ => listing.location_strings(),
+            };
+            Seq(move || {
+                strings.rows().iter().map(move |s| StringJson {
+                    offset: strings.offset_of(s),
+                    value: s.text(),
+                    hex: self.hex(&bytes[s.range.clone()]),
                 })
             })
-            .collect()
-    }
-
-    fn type_name(&self, index: u32) -> String {
-        match self
-            .file
-            .type_names()
-            .ok()
-            .and_then(|t| t.get(index as usize))
-        {
-            Some(name) => (*name).to_owned(),
-            None => format!("<type {index}>"),
-        }
-    }
-
-    fn function_index(&self) -> Vec<FunctionRow> {
-        let file = self.file;
-        file.functions()
-            .iter()
-            .enumerate()
-            .map(|(index, f)| FunctionRow {
-                index,
-                name: f.name.to_owned(),
-                kind: f.kind.name(),
-                offset: f.offset,
-                arguments: file
-                    .function_arg_types(index)
-                    .iter()
-                    .map(|&t| self.type_name(t))
-                    .collect(),
-                results: file
-                    .function_result_types(index)
-                    .iter()
-                    .map(|&t| self.type_name(t))
-                    .collect(),
-            })
-            .collect()
-    }
-
-    fn location_text(&mut self, offset: u64) -> DecodeResult<String> {
-        if let Some(text) = self.locations.get(&offset) {
-            return Ok(text.clone());
-        }
-        let text = match self.file.location(offset)? {
-            Some(location) => location.to_string(),
-            None => format!("<virtual {offset:#x}>"),
         };
-        self.locations.insert(offset, text.clone());
-        Ok(text)
-    }
-
-    fn functions(&mut self) -> DecodeResult<Vec<FunctionListing>> {
-        let file = self.file;
-        let kernel_names = file.kernel_names()?;
-        let attribute_types: HashMap<u32, AttrType> = file
-            .attribute_types()?
-            .unwrap_or_default()
-            .iter()
-            .copied()
-            .collect();
-        let attribute_names = file.attribute_names()?;
-        let register_types = file.register_types()?;
-        let mut out = Vec::new();
-        for (index, function) in file.functions().iter().enumerate() {
-            if !function.kind.has_body() {
+        let names = |id| {
+            let names = match id {
+                SectionId::Kernels => listing.kernel_names(),
+                _ => listing.types(),
+            };
+            Seq(move || {
+                names.iter().map(|r| NameJson {
+                    index: r.index,
+                    name: Cow::Owned(entry_name(r.name, r.string_offset)),
+                })
+            })
+        };
+        for id in SectionId::ALL {
+            if !options.lists(id) {
                 continue;
             }
-            let body = file.body(index)?;
-            let types = register_types.as_ref().and_then(|all| all[index].as_ref());
-            let registers = body
-                .register_uses
-                .iter()
-                .enumerate()
-                .map(|(i, &uses)| RegisterRow {
-                    index: i,
-                    uses,
-                    ty: types.and_then(|t| t.get(i)).map(|&t| self.type_name(t)),
-                })
-                .collect();
-            let names = attribute_names.as_ref().and_then(|all| all[index].as_ref());
-            let mut kernels = Vec::with_capacity(body.kernels.len());
-            for (k, (record, entry)) in body.kernel_records().zip(&body.kernels).enumerate() {
-                let pseudo = k == 0 && record.code() == PSEUDO_KERNEL_CODE;
-                let name = if pseudo {
-                    "<arguments>".to_owned()
-                } else {
-                    kernel_names.get(record.code() as usize).map_or_else(
-                        || format!("<kernel {}>", record.code()),
-                        |n| (*n).to_owned(),
-                    )
-                };
-                let location = if pseudo {
-                    String::new()
-                } else {
-                    self.location_text(u64::from(record.location()))?
-                };
-                let attributes = record
-                    .attributes()
-                    .iter()
-                    .enumerate()
-                    .map(|(a, offset)| {
-                        let value = attribute_types
-                            .get(&offset)
-                            .map(|&ty| file.attribute(offset, ty))
-                            .transpose()?
-                            .map(|v| v.to_string());
-                        let name = names
-                            .and_then(|n| n.get(k))
-                            .and_then(|n| n.get(a))
-                            .map(|s| (*s).to_owned());
-                        Ok(KernelAttribute {
-                            name,
-                            offset,
-                            value,
+            match id {
+                SectionId::Strings => map.serialize_entry("strings", &strings(id))?,
+                SectionId::Attributes => {
+                    let attributes = Seq(|| {
+                        listing.attributes().iter().map(|a| {
+                            let (value, error) = match listing.attribute_value(&a) {
+                                Ok(value) => (Some(value.to_string()), None),
+                                Err(e) => (None, Some(e.to_string())),
+                            };
+                            AttributeJson {
+                                offset: a.offset,
+                                ty: a.ty.name(),
+                                value,
+                                error,
+                                hex: self.hex(&bytes[a.range.clone()]),
+                            }
                         })
-                    })
-                    .collect::<DecodeResult<Vec<_>>>()?;
-                let functions = record
-                    .functions()
-                    .iter()
-                    .map(|f| NameRow {
-                        index: f as usize,
-                        name: file
-                            .functions()
-                            .get(f as usize)
-                            .map_or("<out of range>", |f| f.name)
-                            .to_owned(),
-                    })
-                    .collect();
-                let results = record
-                    .results()
-                    .iter()
-                    .enumerate()
-                    .map(|(r, register)| ResultRow {
-                        register,
-                        used_by: record.used_by(r).to_vec(),
-                    })
-                    .collect();
-                kernels.push(KernelListing {
-                    index: k,
-                    offset: record.offset,
-                    code: record.code(),
-                    name,
-                    stream_id: entry.stream_id,
-                    num_operands: entry.num_operands,
-                    location,
-                    arguments: record.args().to_vec(),
-                    attributes,
-                    functions,
-                    results,
-                    hex: self.hex(record.bytes()),
-                });
+                    });
+                    map.serialize_entry("attributes", &attributes)?;
+                }
+                SectionId::Kernels => map.serialize_entry("kernels", &names(id))?,
+                SectionId::Types => map.serialize_entry("types", &names(id))?,
+                SectionId::FunctionIndex => {
+                    let index = Seq(|| {
+                        listing.index_entries().map(|f| IndexJson {
+                            index: f.index,
+                            name: f.name,
+                            kind: f.kind.name(),
+                            offset: f.body_offset,
+                            arguments: type_names(listing, f.argument_types),
+                            results: type_names(listing, f.result_types),
+                        })
+                    });
+                    map.serialize_entry("function_index", &index)?;
+                }
+                SectionId::Functions => {
+                    let functions = Seq(|| {
+                        listing.functions().map(|function| FunctionJson {
+                            json: self,
+                            function,
+                        })
+                    });
+                    map.serialize_entry("functions", &functions)?;
+                }
+                SectionId::LocationStrings => {
+                    map.serialize_entry("location_strings", &strings(id))?;
+                }
+                SectionId::Locations => {
+                    let locations = Seq(|| {
+                        listing.locations().iter().map(|l| LocationJson {
+                            offset: l.offset,
+                            location: location_text(listing, l.offset),
+                            hex: self.hex(&bytes[l.range.clone()]),
+                        })
+                    });
+                    map.serialize_entry("locations", &locations)?;
+                }
+                SectionId::AttributeTypes => {
+                    let entries = Seq(|| {
+                        listing.attributes().iter().map(|a| AttributeTypeJson {
+                            index: a.index,
+                            offset: a.offset,
+                            ty: a.ty.name(),
+                            hex: self.hex(&bytes[a.entry.clone()]),
+                        })
+                    });
+                    map.serialize_entry("attribute_types", &entries)?;
+                }
+                SectionId::AttributeNames => {
+                    let entries = Seq(|| {
+                        (0..listing.function_count())
+                            .filter_map(|f| listing.attribute_names(f))
+                            .map(|entry| {
+                                let kernels = entry.kernel_starts.len().saturating_sub(1);
+                                let kernels = (0..kernels)
+                                    .map(|k| {
+                                        entry
+                                            .kernel(k)
+                                            .iter()
+                                            .map(|n| entry_name(n.name, n.string_offset))
+                                            .collect()
+                                    })
+                                    .collect();
+                                AttributeNamesJson {
+                                    function: entry.function,
+                                    kernels,
+                                }
+                            })
+                    });
+                    map.serialize_entry("attribute_names", &entries)?;
+                }
+                SectionId::RegisterTypes => {
+                    let entries = Seq(|| {
+                        (0..listing.function_count())
+                            .filter_map(|f| listing.register_types(f))
+                            .map(|entry| RegisterTypesJson {
+                                function: entry.function,
+                                types: type_names(listing, &entry.types),
+                            })
+                    });
+                    map.serialize_entry("register_types", &entries)?;
+                }
             }
-            out.push(FunctionListing {
-                index,
-                name: function.name.to_owned(),
-                kind: function.kind.name(),
-                offset: body.offset,
-                location: self.location_text(body.location)?,
-                registers,
-                kernels,
-                results: body.results.clone(),
+        }
+        let errors = problems(listing, options);
+        if !errors.is_empty() {
+            let errors = Seq(|| {
+                errors.iter().map(|e| ErrorJson {
+                    offset: e.offset,
+                    message: &e.message,
+                })
             });
+            map.serialize_entry("errors", &errors)?;
         }
-        Ok(out)
+        map.end()
     }
-
-    fn locations_section(&self) -> DecodeResult<Vec<LocationRow>> {
-        let decoder = self.file.location_decoder();
-        let mut r = Reader::new(decoder.locations, decoder.locations_base);
-        let mut rows = Vec::new();
-        while !r.is_empty() {
-            let start = r.position();
-            let location = decoder.read(&mut r, 0)?;
-            let bytes = &decoder.locations[start..r.position()];
-            rows.push(LocationRow {
-                offset: start as u64,
-                location: location.to_string(),
-                hex: self.hex(bytes),
-            });
-        }
-        Ok(rows)
-    }
-}
-
-/// Renders a listing as text.
-pub fn write_text(out: &mut impl Write, listing: &Listing) -> io::Result<()> {
-    writeln!(
-        out,
-        "BEF file: {} bytes, format version {}",
-        listing.size, listing.version
-    )?;
-    writeln!(out)?;
-    writeln!(out, "Sections:")?;
-    writeln!(
-        out,
-        "  [Nr] Id  Name              Header     Offset     Length     Align"
-    )?;
-    for (i, s) in listing.sections.iter().enumerate() {
-        let align = s.alignment.map_or("-".to_owned(), |a| a.to_string());
-        writeln!(
-            out,
-            "  [{i:2}] {:<3} {:<17} {:#010x} {:#010x} {:#010x} {align}",
-            s.id, s.name, s.header_offset, s.data_offset, s.length
-        )?;
-        if let Some(h) = &s.hex {
-            writeln!(out, "       header bytes: {h}")?;
-        }
-    }
-    let hex_line = |out: &mut dyn Write, hex: &Option<String>| -> io::Result<()> {
-        match hex {
-            Some(h) => writeln!(out, "         bytes: {h}"),
-            None => Ok(()),
-        }
-    };
-    if let Some(strings) = &listing.strings {
-        writeln!(out, "\nStrings ({}):", strings.len())?;
-        for s in strings {
-            writeln!(out, "  {:#06x}  {:?}", s.offset, s.value)?;
-            hex_line(out, &s.hex)?;
-        }
-    }
-    if let Some(attributes) = &listing.attributes {
-        writeln!(out, "\nAttributes ({}):", attributes.len())?;
-        for a in attributes {
-            writeln!(out, "  {:#06x}  {:<12} {}", a.offset, a.ty, a.value)?;
-            hex_line(out, &a.hex)?;
-        }
-    }
-    for (title, rows) in [("Kernels", &listing.kernels), ("Types", &listing.types)] {
-        if let Some(rows) = rows {
-            writeln!(out, "\n{title} ({}):", rows.len())?;
-            for r in rows {
-                writeln!(out, "  [{:3}] {}", r.index, r.name)?;
-            }
-        }
-    }
-    if let Some(index) = &listing.function_index {
-        writeln!(out, "\nFunction index ({}):", index.len())?;
-        for f in index {
-            let name = if f.name.is_empty() {
-                "<anonymous>".to_owned()
-            } else {
-                format!("@{}", f.name)
-            };
-            writeln!(
-                out,
-                "  [{:3}] {:<7} {name}({}) -> ({})  body at {:#x}",
-                f.index,
-                f.kind,
-                f.arguments.join(", "),
-                f.results.join(", "),
-                f.offset
-            )?;
-        }
-    }
-    if let Some(functions) = &listing.functions {
-        for f in functions {
-            let name = if f.name.is_empty() {
-                "<anonymous>".to_owned()
-            } else {
-                format!("@{}", f.name)
-            };
-            writeln!(
-                out,
-                "\nFunction [{}] {name} ({}) at {:#x}, location {}",
-                f.index, f.kind, f.offset, f.location
-            )?;
-            writeln!(out, "  registers ({}):", f.registers.len())?;
-            for r in &f.registers {
-                let ty =
-                    r.ty.as_deref()
-                        .map(|t| format!(" : {t}"))
-                        .unwrap_or_default();
-                writeln!(out, "    %{}{ty}  uses {}", r.index, r.uses)?;
-            }
-            writeln!(out, "  kernels ({}):", f.kernels.len())?;
-            for k in &f.kernels {
-                writeln!(
-                    out,
-                    "    [{}] {} at {:#x}  stream {}  operands {}",
-                    k.index, k.name, k.offset, k.stream_id, k.num_operands
-                )?;
-                if !k.location.is_empty() {
-                    writeln!(out, "        loc {}", k.location)?;
-                }
-                if !k.arguments.is_empty() {
-                    let args: Vec<String> = k.arguments.iter().map(|r| format!("%{r}")).collect();
-                    writeln!(out, "        args {}", args.join(", "))?;
-                }
-                for a in &k.attributes {
-                    let name = a.name.as_deref().unwrap_or("attr");
-                    let value = a
-                        .value
-                        .as_deref()
-                        .unwrap_or("<type unknown: no AttributeTypes section>");
-                    writeln!(out, "        {name} = {value}  (attribute {:#x})", a.offset)?;
-                }
-                for func in &k.functions {
-                    let name = if func.name.is_empty() {
-                        "<anonymous>".to_owned()
-                    } else {
-                        format!("@{}", func.name)
-                    };
-                    writeln!(out, "        function [{}] {name}", func.index)?;
-                }
-                for r in &k.results {
-                    writeln!(
-                        out,
-                        "        result %{} -> used by {:?}",
-                        r.register, r.used_by
-                    )?;
-                }
-                hex_line(out, &k.hex)?;
-            }
-            let results: Vec<String> = f.results.iter().map(|r| format!("%{r}")).collect();
-            writeln!(out, "  returns ({})", results.join(", "))?;
-        }
-    }
-    if let Some(strings) = &listing.location_strings {
-        writeln!(out, "\nLocation strings ({}):", strings.len())?;
-        for s in strings {
-            writeln!(out, "  {:#06x}  {:?}", s.offset, s.value)?;
-            hex_line(out, &s.hex)?;
-        }
-    }
-    if let Some(locations) = &listing.locations {
-        writeln!(out, "\nLocations ({}):", locations.len())?;
-        for l in locations {
-            writeln!(out, "  {:#06x}  {}", l.offset, l.location)?;
-            hex_line(out, &l.hex)?;
-        }
-    }
-    Ok(())
-}
-
-/// Renders a listing as pretty JSON.
-pub fn write_json(out: &mut impl Write, listing: &Listing) -> io::Result<()> {
-    serde_json::to_writer_pretty(&mut *out, listing).map_err(io::Error::other)?;
-    writeln!(out)
 }

@@ -16,8 +16,9 @@ mod translate;
 
 use args::normalize_single_dash;
 use bef::format::{BefFile, SectionId, verify};
+use bef::inspect::Listing;
 use clap::{Args, Parser, Subcommand};
-use dump::{DumpOptions, listing, write_json, write_text};
+use dump::{DumpOptions, write_json, write_text};
 use failure::Failure;
 use input::{Input, Kind};
 use run::RunArgs;
@@ -93,7 +94,9 @@ Examples:
     ///
     /// Lists the header, sections, strings, kernels, types, functions
     /// (registers, kernels with operands, attributes, users and locations)
-    /// and locations. For MLIR bytecode (starting with `ML\xefR`): version,
+    /// and locations. A damaged BEF file is listed as far as it decodes;
+    /// its problems follow on standard error and the exit status is 1.
+    /// For MLIR bytecode (starting with `ML\xefR`): version,
     /// producer, sections with offsets, strings, dialects, op names, the
     /// attribute/type table (decoded and raw), resources and properties.
     #[command(after_help = "\
@@ -188,14 +191,16 @@ fn dump_command(args: DumpArgs, out: impl Write) -> Result<(), Failure> {
     if input.kind() != Kind::Bef {
         return Err(input.wrong_kind("dump", "BEF or MLIR bytecode"));
     }
-    let bef = open_bef(&input, "dump")?;
+    // The listing takes damaged files: it shows what decodes, and the
+    // problems make the command fail.
+    let listing = Listing::new(input.bytes()).map_err(|e| input::invalid_bef(&input.name, &e))?;
     if let Some(id) = section
-        && bef.section(id).is_none()
+        && listing.section(id).is_none()
     {
-        let present: Vec<&str> = bef
+        let present: Vec<&str> = listing
             .sections()
             .iter()
-            .filter_map(|s| SectionId::from_u8(s.id).map(SectionId::name))
+            .filter_map(|s| s.kind.map(SectionId::name))
             .collect();
         return Err(Failure::Message(format!(
             "{} has no {} section (it has {})",
@@ -204,20 +209,22 @@ fn dump_command(args: DumpArgs, out: impl Write) -> Result<(), Failure> {
             present.join(", ")
         )));
     }
-    let mut listing = listing(&bef, &DumpOptions { section, hex })
-        .map_err(|e| input::invalid_bef(&input.name, &e))?;
-    if let Some(id) = section {
-        // The section table shows only the chosen section's row too.
-        listing.sections.retain(|row| row.id == id as u8);
-    }
+    let options = DumpOptions { section, hex };
     let mut out = out;
     if json {
-        write_json(&mut out, &listing)?;
+        write_json(&mut out, &listing, &options)?;
     } else {
-        write_text(&mut out, &listing)?;
+        write_text(&mut out, &listing, &options)?;
     }
     out.flush()?;
-    Ok(())
+    let problems = dump::problems(&listing, &options);
+    if problems.is_empty() {
+        return Ok(());
+    }
+    for problem in &problems {
+        eprintln!("error: {} is not valid BEF: {problem}", input.name);
+    }
+    Err(Failure::Reported)
 }
 
 fn verify_command(args: VerifyArgs, out: impl Write) -> Result<(), Failure> {
