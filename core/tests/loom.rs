@@ -45,6 +45,11 @@
 //!   `deque_push_pop_steal` fails with "an item was taken twice" (left: 2,
 //!   right: 0): owner and thief both took item 2, the store-load reordering
 //!   the SeqCst fence forbids.
+//! * the executor's `sole_holder` test `strong_count == 1` -> `<= 2`
+//!   (exec/executor.rs: the exclusive shortcut taken while a continuation
+//!   still holds the execution): `executor_exclusive_shortcut` fails with
+//!   "exactly one last use" (left: 0, right: 1): the plain store of the
+//!   shortcut overwrote the continuation's decrement.
 //!
 //! The claim of the inline slot (`inline_taken.swap(true, Relaxed)`) needs
 //! no ordering: only one thread can win it, and what it writes reaches the
@@ -54,7 +59,7 @@
 //! the inline slot (16 bytes): the models choose their captures to cover
 //! both the inline slot and heap nodes, as each one's comment says.
 //!
-//! With the orderings as committed, all eight models pass (about 6 s).
+//! With the orderings as committed, all nine models pass (about 8 s).
 
 #![cfg(loom)]
 
@@ -62,9 +67,11 @@ use std::sync::atomic::AtomicUsize as StdAtomicUsize;
 
 use std::ptr::NonNull;
 
+use bef::exec::loom_hooks::{count_down, sole_holder};
 use bef::runtime::work_queue::deque::{RawItem, Steal, deque};
 use bef::runtime::{AsyncValue, AsyncValueRef};
-use loom::sync::atomic::{AtomicUsize, Ordering};
+use loom::cell::UnsafeCell;
+use loom::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
 use loom::sync::{Arc, Mutex};
 use loom::thread;
 
@@ -338,6 +345,64 @@ fn deque_push_pop_steal() {
         }
         assert_eq!(mine & stolen, 0, "an item was taken twice");
         assert_eq!(mine + stolen, pushed, "an item was lost");
+    });
+}
+
+/// The executor's exclusive shortcut (`bef::exec::loom_hooks`, the real
+/// `count_down` and `sole_holder`): while the running thread holds an
+/// execution alone it updates the use and ready counters with a plain load
+/// and store instead of a read-modify-write. Here a continuation on another
+/// thread holds a clone of the execution (a loom `Arc`, as the executor's
+/// continuations hold its `Arc`) while it reads a register and records its
+/// use, then lets go; the running thread re-checks before each of its two
+/// uses, as the processing loop does. Every use must be counted once,
+/// exactly one must see the count reach zero (a lost update leaves it
+/// above zero or lets two uses see zero), and the last use's release of
+/// the register must come after every other use's read (the `UnsafeCell`
+/// accesses loom checks).
+///
+/// loom's `Arc::strong_count` synchronizes with the other holders' drops by
+/// itself (std's is a relaxed load), so this model checks the decision and
+/// the counting, not the acquire fence in `sole_holder`.
+#[test]
+fn executor_exclusive_shortcut() {
+    struct Execution {
+        remaining: AtomicU32,
+        register: UnsafeCell<u32>,
+    }
+
+    /// One use: read the register, record the use; the last use releases
+    /// the register (zeroes it). True for the last use.
+    fn use_register(exec: &Arc<Execution>) -> bool {
+        // SAFETY: a use reads the register before recording itself, and
+        // only the last use (after every other's record) writes it.
+        let value = exec.register.with(|p| unsafe { *p });
+        assert_eq!(value, 7, "read after the release");
+        let last = count_down(&exec.remaining, sole_holder(exec));
+        if last {
+            // SAFETY: every other use was recorded before this last one.
+            exec.register.with_mut(|p| unsafe { *p = 0 });
+        }
+        last
+    }
+
+    model(|| {
+        let exec = Arc::new(Execution {
+            remaining: AtomicU32::new(3),
+            register: UnsafeCell::new(7),
+        });
+        let continuation = {
+            let exec = exec.clone();
+            thread::spawn(move || use_register(&exec))
+        };
+        let mut last_uses = 0;
+        for _ in 0..2 {
+            last_uses += usize::from(use_register(&exec));
+        }
+        last_uses += usize::from(continuation.join().unwrap());
+        // (The count itself may end at 1: a use that loads 1 knows it is
+        // the last and skips the decrement.)
+        assert_eq!(last_uses, 1, "exactly one last use");
     });
 }
 

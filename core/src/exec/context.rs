@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use super::observer::{ExecutionId, Observer};
+use super::observer::{Caller, ExecutionId, Observer};
 use crate::runtime::{AsyncValue, Diagnostic, HostContext};
 
 /// Named objects that live as long as one request (for the runner: one
@@ -40,14 +40,25 @@ impl ResourceContext {
 pub struct ExecutionContext {
     host: Arc<HostContext>,
     resources: Arc<ResourceContext>,
-    observer: Option<Arc<dyn Observer>>,
+    /// Behind one pointer, so that unobserved contexts stay three pointers
+    /// wide: a wider context measurably slowed the executor's loop.
+    observation: Option<Arc<Observation>>,
+}
+
+/// The observer of a context, and the kernel the context was handed to.
+struct Observation {
+    observer: Arc<dyn Observer>,
+    /// Functions run with the context (or a clone kept in a continuation)
+    /// name it as their caller.
+    caller: Option<Caller>,
 }
 
 impl std::fmt::Debug for ExecutionContext {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ExecutionContext")
             .field("host", &self.host)
-            .field("observed", &self.observer.is_some())
+            .field("observed", &self.observation.is_some())
+            .field("caller", &self.caller())
             .finish()
     }
 }
@@ -60,7 +71,7 @@ impl ExecutionContext {
         ExecutionContext {
             host,
             resources: Arc::default(),
-            observer: None,
+            observation: None,
         }
     }
 
@@ -69,23 +80,55 @@ impl ExecutionContext {
         &self.resources
     }
 
+    /// Attaches `observer`: every function run with this context (or one
+    /// derived from it by the kernels it runs) reports its events to it.
     pub fn with_observer(mut self, observer: Arc<dyn Observer>) -> Self {
-        self.observer = Some(observer);
+        self.observation = Some(Arc::new(Observation {
+            observer,
+            caller: self.caller(),
+        }));
         self
     }
 
+    /// The kernel this context was handed to, when an observer is attached
+    /// (`None` for the context the host made, and always without an
+    /// observer): functions run with it report it as their caller.
+    #[inline]
+    pub fn caller(&self) -> Option<Caller> {
+        self.observation.as_ref().and_then(|o| o.caller)
+    }
+
+    /// This context as handed to kernel `caller` (observed executions
+    /// only: unobserved ones have no caller to report, and get a plain
+    /// clone).
+    pub(crate) fn called_from(&self, caller: Caller) -> ExecutionContext {
+        ExecutionContext {
+            host: self.host.clone(),
+            resources: self.resources.clone(),
+            observation: self.observation.as_ref().map(|o| {
+                Arc::new(Observation {
+                    observer: o.observer.clone(),
+                    caller: Some(caller),
+                })
+            }),
+        }
+    }
+
+    /// The host context: work queue, allocator, cancellation, diagnostics.
     #[inline]
     pub fn host(&self) -> &HostContext {
         &self.host
     }
 
+    /// The host context, to keep (e.g. in work sent to another thread).
     pub fn host_arc(&self) -> &Arc<HostContext> {
         &self.host
     }
 
+    /// The attached observer, if any.
     #[inline]
     pub fn observer(&self) -> Option<&dyn Observer> {
-        self.observer.as_deref()
+        self.observation.as_deref().map(|o| &*o.observer)
     }
 
     /// A fresh execution id (only drawn when an observer is attached).

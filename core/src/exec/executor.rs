@@ -26,15 +26,17 @@
 use std::cell::Cell;
 use std::mem::MaybeUninit;
 use std::ptr::NonNull;
-use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, Ordering, fence};
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
 
 use super::context::ExecutionContext;
 use super::frame::KernelFrame;
-use super::observer::{ExecEvent, ExecutionId};
+use super::observer::{Caller, ExecEvent, ExecutionId, now};
 use super::program::Program;
 use super::tables::{FunctionTables, KernelInfo, Output, RegisterKind, UserLink};
+use crate::format::FunctionKind;
+use crate::runtime::sync::{
+    AtomicBool, AtomicPtr, AtomicU32, Ordering, ReadMut, StrongCount, fence,
+};
 use crate::runtime::{AsyncState, AsyncValue, Diagnostic, ErrorCode, HostContext};
 
 /// Continuations nested deeper than this are enqueued instead of run.
@@ -125,7 +127,7 @@ impl<'a> View<'a> {
 /// Decrements `counter`; true when it reached zero. `exclusive`: only this
 /// thread can touch the counter (see [`Execution::exclusive`]).
 #[inline(always)]
-fn count_down(counter: &AtomicU32, exclusive: bool) -> bool {
+pub(crate) fn count_down(counter: &AtomicU32, exclusive: bool) -> bool {
     if exclusive {
         let v = counter.load(Ordering::Relaxed);
         counter.store(v.wrapping_sub(1), Ordering::Relaxed);
@@ -167,12 +169,15 @@ pub(crate) fn execute(
     let id = match ctx.observer() {
         Some(observer) => {
             let id = ExecutionContext::next_execution_id();
+            let (thread, time) = now();
             observer.on_event(&ExecEvent::FunctionBegin {
                 execution: id,
                 function: tables.index,
                 name: &tables.name,
-                thread: std::thread::current().id(),
-                time: Instant::now(),
+                kind: FunctionKind::Bef,
+                caller: ctx.caller(),
+                thread,
+                time,
             });
             id
         }
@@ -421,7 +426,7 @@ impl Execution {
             if state == AsyncState::Error {
                 self.errors_published.store(true, Ordering::Relaxed);
             }
-            self.set_register::<OBSERVED>(view, output, value);
+            self.set_register::<OBSERVED>(view, producer, output, value);
             self.decrement::<OBSERVED>(view, view.tables.users_of(output), queue);
         } else {
             self.publish_later(value, producer, n, queue.stream);
@@ -455,7 +460,7 @@ impl Execution {
         if value.is_error() {
             self.errors_published.store(true, Ordering::Relaxed);
         }
-        self.set_register::<true>(self.view(), output, value);
+        self.set_register::<true>(self.view(), producer, output, value);
         queue.exclusive = self.exclusive();
         self.decrement::<true>(self.view(), tables.users_of(output), &mut queue);
         self.process(queue);
@@ -469,27 +474,31 @@ impl Execution {
     /// valid until this thread publishes or enqueues.
     #[inline(always)]
     fn exclusive(self: &Arc<Self>) -> bool {
-        if Arc::strong_count(self) == 1 {
-            fence(Ordering::Acquire);
-            true
-        } else {
-            false
-        }
+        sole_holder(self)
     }
 
+    /// Publishes `value` (result of kernel `producer`) into `output`'s
+    /// register.
     #[inline(always)]
     fn set_register<const OBSERVED: bool>(
         self: &Arc<Self>,
         view: View<'_>,
+        producer: u32,
         output: &Output,
         value: AsyncValue,
     ) {
         if OBSERVED && self.id != 0 {
             let state = value.state();
-            self.observe(|| ExecEvent::RegisterSet {
-                execution: self.id,
-                register: output.register,
-                state,
+            self.observe(|| {
+                let (thread, time) = now();
+                ExecEvent::RegisterSet {
+                    execution: self.id,
+                    register: output.register,
+                    producer,
+                    state,
+                    thread,
+                    time,
+                }
             });
         }
         let slot = &view.slot(output.register).value;
@@ -569,9 +578,14 @@ impl Execution {
         for link in users {
             if count_down(view.ready_count(link.kernel), EXCLUSIVE) {
                 if OBSERVED && self.id != 0 {
-                    self.observe(|| ExecEvent::KernelReady {
-                        execution: self.id,
-                        kernel: link.kernel,
+                    self.observe(|| {
+                        let (thread, time) = now();
+                        ExecEvent::KernelReady {
+                            execution: self.id,
+                            kernel: link.kernel,
+                            thread,
+                            time,
+                        }
                     });
                 }
                 if link.stream == queue.stream {
@@ -790,6 +804,7 @@ impl Execution {
             None
         };
         match &skip {
+            None if OBSERVED => self.invoke_observed(id, info, frame),
             None => info.invoke(frame),
             Some(e) => {
                 for slot in frame.result_slots() {
@@ -798,12 +813,15 @@ impl Execution {
             }
         }
         if OBSERVED {
-            self.observe(|| ExecEvent::KernelEnd {
-                execution: self.id,
-                kernel: id,
-                thread: std::thread::current().id(),
-                time: Instant::now(),
-                skipped: skip.is_some(),
+            self.observe(|| {
+                let (thread, time) = now();
+                ExecEvent::KernelEnd {
+                    execution: self.id,
+                    kernel: id,
+                    skipped: skip.is_some(),
+                    thread,
+                    time,
+                }
             });
         }
         drop(skip);
@@ -842,6 +860,19 @@ impl Execution {
         }
     }
 
+    /// Invokes kernel `id` of an observed execution with a context of its
+    /// own, naming it as the caller of the functions it runs (the reused
+    /// frame keeps the execution's context). Out of line, so that the
+    /// unobserved loop is compiled as before observers knew callers.
+    #[inline(never)]
+    fn invoke_observed(&self, id: u32, info: &KernelInfo, frame: &KernelFrame<'_>) {
+        let kernel_ctx = self.ctx.called_from(Caller {
+            execution: self.id,
+            kernel: id,
+        });
+        info.invoke(&frame.with_context(&kernel_ctx));
+    }
+
     /// Result `n` of kernel `info`, as the kernel set it.
     #[inline(always)]
     fn take_result(
@@ -860,12 +891,13 @@ impl Execution {
     fn observe_kernel_start(&self, id: u32, code: u32) {
         let name = self.program.kernel_names()[code as usize].as_str();
         if let Some(observer) = self.ctx.observer() {
+            let (thread, time) = now();
             observer.on_event(&ExecEvent::KernelStart {
                 execution: self.id,
                 kernel: id,
                 name,
-                thread: std::thread::current().id(),
-                time: Instant::now(),
+                thread,
+                time,
             });
         }
     }
@@ -890,12 +922,12 @@ impl Drop for Execution {
         let any_held = self
             .slots
             .iter_mut()
-            .fold(0usize, |held, slot| held | slot.value.get_mut().addr());
+            .fold(0usize, |held, slot| held | slot.value.read_mut().addr());
         if any_held == 0 {
             return self.end_observed();
         }
         for slot in self.slots.iter_mut() {
-            if let Some(ptr) = NonNull::new(*slot.value.get_mut()) {
+            if let Some(ptr) = NonNull::new(slot.value.read_mut()) {
                 // SAFETY: a non-null register owns one reference; `&mut self`
                 // means nothing else can reach it any more.
                 drop(unsafe { AsyncValue::from_raw(ptr) });
@@ -911,11 +943,26 @@ impl Execution {
         if self.id != 0
             && let Some(observer) = self.ctx.observer()
         {
+            let (thread, time) = now();
             observer.on_event(&ExecEvent::FunctionEnd {
                 execution: self.id,
-                thread: std::thread::current().id(),
-                time: Instant::now(),
+                thread,
+                time,
             });
         }
+    }
+}
+
+/// Whether `holder` is the only reference to what it holds (for an
+/// [`Execution`]: whether only the running thread can touch its counters).
+/// The acquire fence pairs with the release decrement of the last other
+/// reference, so that reference's updates are visible to the caller.
+#[inline(always)]
+pub(crate) fn sole_holder(holder: &impl StrongCount) -> bool {
+    if holder.strong_count() == 1 {
+        fence(Ordering::Acquire);
+        true
+    } else {
+        false
     }
 }

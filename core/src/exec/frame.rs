@@ -104,6 +104,15 @@ impl<'a> KernelFrame<'a> {
         self.num_results = num_results;
     }
 
+    /// This frame with another context (for the same kernel, arguments and
+    /// results).
+    pub(crate) fn with_context<'b>(&self, ctx: &'b ExecutionContext) -> KernelFrame<'b>
+    where
+        'a: 'b,
+    {
+        KernelFrame { ctx, ..*self }
+    }
+
     /// The kernel's result slots.
     #[inline(always)]
     pub(crate) fn result_slots(&self) -> &'a [Cell<Option<AsyncValue>>] {

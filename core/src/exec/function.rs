@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use super::context::ExecutionContext;
+use super::observer::{Caller, ExecEvent, now};
 use super::program::{FunctionInfo, Program};
 use super::{executor, sync_interpreter};
 use crate::format::FunctionKind;
@@ -128,7 +129,49 @@ impl Function {
             return;
         };
         let mut slots: Vec<Option<AsyncValue>> = vec![None; self.num_results()];
-        native(ctx, args, &mut slots);
+        match ctx.observer() {
+            None => native(ctx, args, &mut slots),
+            Some(observer) => {
+                // No kernel table: the body is reported as kernel 0, and
+                // names itself as the caller of what it runs.
+                let execution = ExecutionContext::next_execution_id();
+                let (thread, time) = now();
+                observer.on_event(&ExecEvent::FunctionBegin {
+                    execution,
+                    function: self.index,
+                    name: self.name(),
+                    kind: FunctionKind::Native,
+                    caller: ctx.caller(),
+                    thread,
+                    time,
+                });
+                observer.on_event(&ExecEvent::KernelStart {
+                    execution,
+                    kernel: 0,
+                    name: self.name(),
+                    thread,
+                    time,
+                });
+                let body_ctx = ctx.called_from(Caller {
+                    execution,
+                    kernel: 0,
+                });
+                native(&body_ctx, args, &mut slots);
+                let (thread, time) = now();
+                observer.on_event(&ExecEvent::KernelEnd {
+                    execution,
+                    kernel: 0,
+                    skipped: false,
+                    thread,
+                    time,
+                });
+                observer.on_event(&ExecEvent::FunctionEnd {
+                    execution,
+                    thread,
+                    time,
+                });
+            }
+        }
         for (i, slot) in slots.into_iter().enumerate() {
             results.push(slot.unwrap_or_else(|| {
                 AsyncValue::error(

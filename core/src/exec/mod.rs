@@ -8,6 +8,10 @@
 //!                                            ▼
 //!                 executor (async dataflow) / sync interpreter / native function
 //! ```
+//!
+//! [`Runner`] wraps the whole path for tools: open a file by its magic
+//! bytes, choose the work queue and allocator, run functions with or without
+//! an [`Observer`], await, quiesce and report leaks.
 
 mod adapters;
 #[cfg(feature = "arbitrary")]
@@ -18,9 +22,10 @@ mod error;
 mod executor;
 mod frame;
 mod function;
-mod observer;
+pub mod observer;
 mod program;
 mod registry;
+pub mod runner;
 mod sync_interpreter;
 mod tables;
 #[cfg(test)]
@@ -35,7 +40,30 @@ pub use context::{ExecutionContext, ResourceContext};
 pub use error::LoadError;
 pub use frame::KernelFrame;
 pub use function::Function;
-pub use observer::{ExecEvent, ExecutionId, Observer};
+pub use observer::{Caller, ExecEvent, ExecutionId, Observer};
 pub use program::{FunctionInfo, Program};
 pub use registry::{KernelFn, KernelImpl, KernelRegistry, NativeFn};
+pub use runner::{
+    AllocationLeak, AllocatorKind, AsyncValueLeak, Call, Finished, Input, InputFormat, LeakReport,
+    OpenError, ResultValue, Runner, RunnerBuilder, RunnerError,
+};
 pub use tables::{FunctionTables, KernelInfo};
+
+/// Hooks for the loom models of `core/tests/loom.rs`: the executor's real
+/// counter code (compiled with loom's atomics under `cfg(loom)`), so the
+/// models check it rather than a copy.
+#[cfg(loom)]
+#[doc(hidden)]
+pub mod loom_hooks {
+    /// The executor's use and ready-count decrement, with its exclusive
+    /// shortcut (plain load and store) when `exclusive`.
+    pub fn count_down(counter: &loom::sync::atomic::AtomicU32, exclusive: bool) -> bool {
+        super::executor::count_down(counter, exclusive)
+    }
+
+    /// The executor's test of whether the running thread holds its
+    /// execution alone (which allows the shortcut).
+    pub fn sole_holder<T>(holder: &loom::sync::Arc<T>) -> bool {
+        super::executor::sole_holder(holder)
+    }
+}

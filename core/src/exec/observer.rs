@@ -1,62 +1,255 @@
-//! Execution events for tools (profiler, inspector). With no observer
-//! attached the executor pays one predictable branch per kernel.
+//! Execution events for tools (profiler, inspector), and the contract they
+//! follow.
+//!
+//! An [`Observer`] attached to an [`ExecutionContext`](super::ExecutionContext)
+//! (see [`with_observer`](super::ExecutionContext::with_observer), or
+//! `Runner::call` with an observer) receives an [`ExecEvent`] for what
+//! every function run under that context does: the asynchronous executor,
+//! the sync interpreter and native functions alike, and every function the
+//! kernels of those functions run in turn (`tfrt.call`, `tfrt.if`,
+//! `tfrt.while`, `tfrt.repeat.i32`, `tfrt.parallel_for.i32`,
+//! `tfrt_test.do.async`, ...: they run functions with the context they were
+//! given, which carries the observer and the calling kernel).
+//!
+//! # Cost
+//!
+//! With no observer attached, execution pays one predictable branch per
+//! kernel (the asynchronous executor chooses its observed or unobserved
+//! processing loop once per loop, not per kernel) and draws no execution
+//! id, no timestamp and no thread id.
+//!
+//! # Identities
+//!
+//! Each run of a function is one *execution*, numbered by an
+//! [`ExecutionId`] unique within the process. A kernel is named by its
+//! index in its function's kernel table; index 0 is the argument pseudo
+//! kernel of a BEF function, which never starts (its results, the
+//! arguments, are set right after [`FunctionBegin`](ExecEvent::FunctionBegin)).
+//! A native function has no kernel table: its body is reported as kernel 0,
+//! started and ended around the host call. Registers are named by number.
+//!
+//! # Delivery
+//!
+//! [`Observer::on_event`] is called synchronously on the thread where the
+//! event happened, possibly from several threads at once. Events a thread
+//! emits reach the observer in the order they happened, and when one event
+//! happens before another (in the memory-model sense: the same thread, or
+//! ordered through a value, a queue or a lock) its `on_event` call returns
+//! before the other's begins. So a recorder that appends events under a lock
+//! gets a sequence consistent with causality, in which everything below can
+//! be checked. Every event carries the thread it happened on and a
+//! monotonic timestamp ([`Instant`], taken when it happened); an event that
+//! happens before another has a timestamp no later than the other's.
+//!
+//! # What holds
+//!
+//! For every execution `E`:
+//!
+//! 1. `FunctionBegin(E)` is `E`'s first event and `FunctionEnd(E)` its last;
+//!    each comes once. `FunctionEnd` comes when `E`'s kernels have all run
+//!    (or been skipped, or can never run) and the executor holds `E` no
+//!    longer: for a sync or native function when the call returns, on the
+//!    calling thread; for an asynchronous one when the last thread or
+//!    continuation working on it lets go, on that thread. `E`'s results may
+//!    still be unavailable then (a kernel completed them asynchronously).
+//!    After a call has been awaited and quiesced and its values released
+//!    (what `Runner` does), every execution it began has ended, unless
+//!    async values leaked.
+//! 2. Every `KernelStart(E, k)` is followed by exactly one
+//!    `KernelEnd(E, k)`, on the same thread; a kernel starts at most once
+//!    per execution. On each thread, `KernelStart`/`KernelEnd` pairs of all
+//!    executions nest like brackets (a kernel that runs a function, or
+//!    completes a value whose waiters run inline, contains their kernels).
+//! 3. In an asynchronous (`FunctionKind::Bef`) execution, every
+//!    `KernelStart(E, k)` is preceded by exactly one `KernelReady(E, k)`
+//!    (its operands are all set; it may then wait in a queue). The sync
+//!    interpreter runs kernels in table order and emits no `KernelReady`.
+//! 4. `RegisterSet(E, r)` comes at most once per register, when the value
+//!    is published into it: after `KernelEnd(E, producer)`, or after
+//!    `FunctionBegin(E)` for an argument (producer 0). A value that was not
+//!    available when its kernel returned is published when it becomes
+//!    available (so possibly long after the kernel ended, on another
+//!    thread), unless nothing reads the register, in which case it is
+//!    reported at once with its unavailable state. The sync interpreter
+//!    and the executor report every register they write; native functions
+//!    have none.
+//! 5. `FunctionBegin(C)` with `caller: Some(Caller { execution: E, kernel:
+//!    k })` comes after `KernelStart(E, k)`: kernel `k` of `E` ran `C`,
+//!    either while it ran (then `C` begins on the same thread before
+//!    `KernelEnd(E, k)`: `tfrt.call`, `tfrt.if`, the first iterations of a
+//!    loop) or from work it left behind (a continuation or a queued task:
+//!    later `tfrt.repeat.i32` blocks, `tfrt.while` iterations after an
+//!    unavailable condition, `parallel_for` blocks on other threads,
+//!    `tfrt_test.do.async`). Nothing else orders `C` and `E`: `C` may begin
+//!    after `FunctionEnd(E)` (a task queued by `E`'s kernel), and may end
+//!    after `KernelEnd(E, k)` or `FunctionEnd(E)` (its kernels completed
+//!    asynchronously). A function run directly by the host (not by a
+//!    kernel) has `caller: None`.
+//!
+//! Following `caller` links from any event's execution up to an execution
+//! without a caller gives that event's call stack: the chain of (function,
+//! kernel) pairs that led to it.
 
+use std::thread::ThreadId;
 use std::time::Instant;
 
+use crate::format::FunctionKind;
 use crate::runtime::AsyncState;
 
-/// Identifies one execution of one function (unique within the process).
+/// Identifies one execution of one function (unique within the process;
+/// drawn only when an observer is attached).
 pub type ExecutionId = u64;
 
+/// The kernel that ran a function: kernel `kernel` (its index in the
+/// function's kernel table) of execution `execution`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Caller {
+    /// The calling kernel's execution.
+    pub execution: ExecutionId,
+    /// The calling kernel's index in its function's kernel table (0 for the
+    /// body of a native function).
+    pub kernel: u32,
+}
+
 /// What happened, with the kernel as its index in the function's kernel
-/// table (0 is the argument pseudo kernel) and registers by number.
+/// table and registers by number. See the [module](self) documentation for
+/// the order events come in.
 #[derive(Debug, Clone, Copy)]
 pub enum ExecEvent<'a> {
+    /// An execution of a function began.
     FunctionBegin {
+        /// The new execution.
         execution: ExecutionId,
-        /// Position in the FunctionIndex.
+        /// The function's position in the FunctionIndex.
         function: usize,
+        /// The function's name.
         name: &'a str,
-        /// The execution that called this one (through a kernel), if known.
-        thread: std::thread::ThreadId,
+        /// How the function runs (executor, sync interpreter or native).
+        kind: FunctionKind,
+        /// The kernel that ran this function; `None` when the host called
+        /// it directly.
+        caller: Option<Caller>,
+        /// The thread that called the function.
+        thread: ThreadId,
+        /// When the execution began.
         time: Instant,
     },
-    /// The function's kernels have all run (its results may still be
-    /// unavailable if kernels completed asynchronously).
+    /// The execution's kernels have all run and the executor let go of it
+    /// (its results may still be unavailable if kernels completed them
+    /// asynchronously).
     FunctionEnd {
+        /// The execution that ended.
         execution: ExecutionId,
-        thread: std::thread::ThreadId,
+        /// The thread that let go of the execution last.
+        thread: ThreadId,
+        /// When it ended.
         time: Instant,
     },
+    /// Every operand of a kernel is set: it is ready to run (asynchronous
+    /// executor only).
     KernelReady {
+        /// The kernel's execution.
         execution: ExecutionId,
+        /// The kernel's index in the function's kernel table.
         kernel: u32,
+        /// The thread that set its last operand.
+        thread: ThreadId,
+        /// When it became ready.
+        time: Instant,
     },
+    /// A kernel starts running (or being skipped).
     KernelStart {
+        /// The kernel's execution.
         execution: ExecutionId,
+        /// The kernel's index in the function's kernel table.
         kernel: u32,
-        /// Kernel name.
+        /// The kernel's name (`tfrt.add.i32`), or a native function's name.
         name: &'a str,
-        thread: std::thread::ThreadId,
+        /// The thread it runs on.
+        thread: ThreadId,
+        /// When it started.
         time: Instant,
     },
+    /// A kernel returned (its results may still be unavailable).
     KernelEnd {
+        /// The kernel's execution.
         execution: ExecutionId,
+        /// The kernel's index in the function's kernel table.
         kernel: u32,
-        thread: std::thread::ThreadId,
-        time: Instant,
         /// The kernel was skipped: an argument was an error or execution was
         /// cancelled; its results are that error.
         skipped: bool,
+        /// The thread it ran on (the one of its `KernelStart`).
+        thread: ThreadId,
+        /// When it returned.
+        time: Instant,
     },
+    /// A value was published into a register.
     RegisterSet {
+        /// The register's execution.
         execution: ExecutionId,
+        /// The register's number.
         register: u32,
+        /// The kernel that produced the value (0: a function argument).
+        producer: u32,
+        /// The value's state: `Concrete` or `Error`, or unavailable when
+        /// the register has no readers (see the module documentation).
         state: AsyncState,
+        /// The thread that published it.
+        thread: ThreadId,
+        /// When it was published.
+        time: Instant,
     },
 }
 
-/// Receives execution events, possibly from several threads at once.
+impl ExecEvent<'_> {
+    /// The execution the event belongs to.
+    pub fn execution(&self) -> ExecutionId {
+        match *self {
+            ExecEvent::FunctionBegin { execution, .. }
+            | ExecEvent::FunctionEnd { execution, .. }
+            | ExecEvent::KernelReady { execution, .. }
+            | ExecEvent::KernelStart { execution, .. }
+            | ExecEvent::KernelEnd { execution, .. }
+            | ExecEvent::RegisterSet { execution, .. } => execution,
+        }
+    }
+
+    /// When the event happened.
+    pub fn time(&self) -> Instant {
+        match *self {
+            ExecEvent::FunctionBegin { time, .. }
+            | ExecEvent::FunctionEnd { time, .. }
+            | ExecEvent::KernelReady { time, .. }
+            | ExecEvent::KernelStart { time, .. }
+            | ExecEvent::KernelEnd { time, .. }
+            | ExecEvent::RegisterSet { time, .. } => time,
+        }
+    }
+
+    /// The thread the event happened on.
+    pub fn thread(&self) -> ThreadId {
+        match *self {
+            ExecEvent::FunctionBegin { thread, .. }
+            | ExecEvent::FunctionEnd { thread, .. }
+            | ExecEvent::KernelReady { thread, .. }
+            | ExecEvent::KernelStart { thread, .. }
+            | ExecEvent::KernelEnd { thread, .. }
+            | ExecEvent::RegisterSet { thread, .. } => thread,
+        }
+    }
+}
+
+/// Receives execution events, possibly from several threads at once (see
+/// the [module](self) documentation for what the events promise).
 pub trait Observer: Send + Sync {
+    /// Called on the thread where `event` happened, as it happens. Keep it
+    /// short: the executor waits for it.
     fn on_event(&self, event: &ExecEvent<'_>);
+}
+
+/// The thread and time of an event happening now.
+#[inline]
+pub(crate) fn now() -> (ThreadId, Instant) {
+    (std::thread::current().id(), Instant::now())
 }

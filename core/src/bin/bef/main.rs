@@ -268,7 +268,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
         Command::Run(args) => {
             let mut registry = bef::exec::KernelRegistry::new();
             bef::kernels::register_all(&mut registry);
-            run::run(&args, &registry)
+            run::run(&args, registry)
         }
         Command::Opt(args) => opt::run(&args),
         Command::Dump(args) => dump_command(args, out()),

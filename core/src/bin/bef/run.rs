@@ -7,21 +7,18 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use clap::{Args, ValueEnum};
+use clap::Args;
+use clap::builder::{PossibleValuesParser, TypedValueParser};
 
 use crate::diagnostics;
 use crate::failure::Failure;
 use crate::input::{self, Kind};
 use crate::source_lines::SourceLines;
-use bef::exec::{ExecutionContext, Function, KernelRegistry, LoadError, Program};
+use bef::exec::{AllocatorKind, Input, KernelRegistry, LoadError, OpenError, Runner, RunnerError};
 use bef::format::{BefBuffer, SectionId};
 use bef::ir;
-use bef::runtime::{
-    AsyncValue, Chain, Diagnostic, FixedSizeAllocator, HostAllocator, HostContext,
-    LeakCheckAllocator, MallocAllocator, ProfiledAllocator, create_work_queue, live_async_values,
-};
+use bef::runtime::Diagnostic;
 use bef::text;
-use bef::translate::{TranslateOptions, mlir_to_bef};
 
 /// Long options of `bef_executor` that scripts spell with one dash.
 pub const REFERENCE_LONG_OPTIONS: &[&str] = &[
@@ -57,9 +54,9 @@ pub struct RunArgs {
     /// leaves allocations behind.
     #[arg(
         long,
-        value_enum,
         default_value = "malloc",
-        visible_alias = "host_allocator_type"
+        visible_alias = "host_allocator_type",
+        value_parser = allocator_parser()
     )]
     pub host_allocator: AllocatorKind,
     /// Print error codes with errors: `<<error: message, code: Unknown>>`.
@@ -79,49 +76,10 @@ pub struct RunArgs {
     pub sources: Vec<PathBuf>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-#[value(rename_all = "snake_case")]
-pub enum AllocatorKind {
-    Malloc,
-    LeakCheckAllocator,
-    #[value(name = "test_fixed_size_1k")]
-    TestFixedSize1k,
-    ProfiledAllocator,
-}
-
-/// The allocator of a run, with the handle the runner checks.
-struct Allocator {
-    host: Box<dyn HostAllocator>,
-    leak_check: Option<Arc<LeakCheckAllocator>>,
-    banner: &'static str,
-}
-
-fn allocator(kind: AllocatorKind) -> Allocator {
-    match kind {
-        AllocatorKind::Malloc => Allocator {
-            host: Box::new(MallocAllocator),
-            leak_check: None,
-            banner: "Choosing malloc.",
-        },
-        AllocatorKind::LeakCheckAllocator => {
-            let shared = Arc::new(LeakCheckAllocator::new(MallocAllocator));
-            Allocator {
-                host: Box::new(shared.clone()),
-                leak_check: Some(shared),
-                banner: "Choosing memory leak check allocator.",
-            }
-        }
-        AllocatorKind::TestFixedSize1k => Allocator {
-            host: Box::new(FixedSizeAllocator::new(MallocAllocator)),
-            leak_check: None,
-            banner: "Choosing fixed size malloc.",
-        },
-        AllocatorKind::ProfiledAllocator => Allocator {
-            host: Box::new(ProfiledAllocator::new(MallocAllocator)),
-            leak_check: None,
-            banner: "Choosing profiled allocator based on malloc.",
-        },
-    }
+/// `--host-allocator`: the library's allocator names, listed in the help.
+fn allocator_parser() -> impl TypedValueParser<Value = AllocatorKind> {
+    PossibleValuesParser::new(AllocatorKind::ALL.map(AllocatorKind::name))
+        .try_map(|name| name.parse::<AllocatorKind>())
 }
 
 /// Runtime errors as the runner reports them.
@@ -133,123 +91,87 @@ struct Reported {
     printed: usize,
 }
 
-/// Loads the input: BEF as is, text translated (with its parse or
-/// translation errors rendered). Also says whether the input was text.
-fn load_input(path: &Path, name: &str) -> Result<(BefBuffer, bool), Failure> {
+/// Reads the input (BEF or MLIR text; other kinds are refused with a hint)
+/// and translates text, rendering its parse or translation errors.
+fn read_input(path: &Path, name: &str) -> Result<Input, Failure> {
     let input = input::load(path, "run", "a BEF file or MLIR text")?;
     match input.kind() {
+        // Framing errors before anything is printed.
         Kind::Bef => {
-            // Framing errors before anything is printed.
             if let Err(e) = input.buffer.open() {
                 return Err(input::invalid_bef(name, &e));
             }
-            return Ok((input.buffer, false));
         }
         Kind::Text { .. } => {}
         _ => return Err(input.wrong_kind("run", "BEF or MLIR text")),
     }
-    let source = std::str::from_utf8(input.bytes()).unwrap_or_default();
-    let bytes = text::parse_module(source, name)
-        .map_err(|d| vec![d])
-        .and_then(|module| {
-            mlir_to_bef(
-                &module,
-                TranslateOptions {
-                    optional_sections: false,
-                },
-            )
-        })
-        .map_err(|diagnostics| {
-            for d in &diagnostics {
-                eprint!("{}", text::render_diagnostic(d, source));
-            }
+    Input::from_buffer(input.buffer, name).map_err(|error| match error {
+        OpenError::Translate { .. } => {
+            eprint!("{}", error.render());
             Failure::Reported
-        })?;
-    Ok((BefBuffer::copy_from(&bytes), true))
+        }
+        other => Failure::Message(other.to_string()),
+    })
 }
 
 /// Runs the command; `Ok` means exit status 0.
-pub fn run(args: &RunArgs, registry: &KernelRegistry) -> Result<(), Failure> {
-    let name = if args.input.as_os_str() == "-" {
-        "<stdin>".to_string()
-    } else {
-        args.input.display().to_string()
-    };
-    let (buffer, input_is_text) = load_input(&args.input, &name)?;
+pub fn run(args: &RunArgs, registry: KernelRegistry) -> Result<(), Failure> {
+    let name = input::display_name(&args.input);
+    let input = read_input(&args.input, &name)?;
+    let input_is_text = input.format() != bef::exec::InputFormat::Bef;
     let text_input = (input_is_text && args.input.as_os_str() != "-").then_some(&*args.input);
     let sources = Arc::new(SourceLines::new(text_input, &args.sources).map_err(Failure::Message)?);
     let source_files = if args.verify_diagnostics {
-        source_files(&buffer, &name, input_is_text, &sources)
+        source_files(input.bef(), &name, input_is_text, &sources)
     } else {
         Vec::new()
     };
-
-    let allocator = allocator(args.host_allocator);
-    let work_queue = create_work_queue(&args.work_queue).map_err(|e| {
-        Failure::Message(format!(
-            "couldn't create work queue type {}: {e}",
-            args.work_queue
-        ))
-    })?;
-    let queue_kind = if work_queue.name() == "s" {
-        "single-threaded"
-    } else {
-        "multi-threaded"
-    };
-    say(allocator.banner);
-    say(&format!("Choosing {queue_kind} work queue."));
 
     let reported = Arc::new(Mutex::new(Reported::default()));
     let sink = reported.clone();
     let sink_sources = sources.clone();
     let verify = args.verify_diagnostics;
-    let host = HostContext::new(work_queue, allocator.host).with_diagnostic_sink(move |d| {
-        if verify {
-            sink.lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .diagnostics
-                .push(d.clone());
-        } else {
-            sink.lock().unwrap_or_else(|e| e.into_inner()).printed += 1;
-            print_runtime_error(d, &sink_sources);
-        }
+    let runner = Runner::builder(registry)
+        .work_queue(&args.work_queue)
+        .allocator(args.host_allocator)
+        .diagnostic_sink(move |d| {
+            let mut reported = sink.lock().unwrap_or_else(|e| e.into_inner());
+            if verify {
+                reported.diagnostics.push(d.clone());
+            } else {
+                reported.printed += 1;
+                print_runtime_error(d, &sink_sources);
+            }
+        })
+        .build()
+        .map_err(|e| Failure::Message(e.to_string()))?;
+    say(&format!("Choosing {}.", runner.allocator().description()));
+    say(if runner.is_multi_threaded() {
+        "Choosing multi-threaded work queue."
+    } else {
+        "Choosing single-threaded work queue."
     });
-    let host = Arc::new(host);
 
     let mut failed = false;
-    match Program::load(buffer, name.clone(), registry) {
+    match runner.load(input) {
         Ok(program) => {
-            let functions = select_functions(&program, args)?;
-            for function in functions {
-                // Each function is one request: its resources (e.g. what
-                // `tfrt.once` caches) are released before the leak check.
-                let ctx = ExecutionContext::new(host.clone());
-                failed |= run_function(ctx, &function, args, allocator.leak_check.as_deref());
+            let functions = runner
+                .select_functions(
+                    &program,
+                    &args.functions,
+                    args.test_init_function.as_deref(),
+                )
+                .map_err(|e| Failure::Message(e.to_string()))?;
+            for function in &functions {
+                failed |= run_function(&runner, function, args.print_error_code)?;
             }
         }
-        // A malformed file is a format error, not a runtime one.
-        Err(error) if error.offset.is_some() => {
-            return Err(Failure::Message(format!(
-                "{name} is not valid BEF: {} at offset {:#x}",
-                error.message,
-                error.offset.unwrap_or_default()
-            )));
+        Err(RunnerError::Open(OpenError::Load(error))) => {
+            failed |= load_failed(&error, &name, verify, &reported, &sources)?;
         }
-        Err(error) => {
-            let diag = load_diagnostic(&error);
-            if verify {
-                reported
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .diagnostics
-                    .push(diag);
-            } else {
-                print_runtime_error(&diag, &sources);
-                failed = true;
-            }
-        }
+        Err(other) => return Err(Failure::Message(other.to_string())),
     }
-    host.quiesce();
+    runner.quiesce();
     failed |= reported.lock().unwrap_or_else(|e| e.into_inner()).printed > 0;
     if verify {
         let produced = std::mem::take(
@@ -267,122 +189,80 @@ pub fn run(args: &RunArgs, registry: &KernelRegistry) -> Result<(), Failure> {
     }
 }
 
-fn load_diagnostic(error: &LoadError) -> Diagnostic {
+/// A program that does not load: a malformed file is a format error;
+/// anything else (an unknown kernel) a runtime error, printed or kept for
+/// verification. Returns whether the run failed.
+fn load_failed(
+    error: &LoadError,
+    name: &str,
+    verify: bool,
+    reported: &Mutex<Reported>,
+    sources: &SourceLines,
+) -> Result<bool, Failure> {
+    if let Some(offset) = error.offset {
+        return Err(Failure::Message(format!(
+            "{name} is not valid BEF: {} at offset {offset:#x}",
+            error.message
+        )));
+    }
     let mut diag = Diagnostic::new(error.to_string());
     diag.location = error.location.clone();
-    diag
-}
-
-/// The functions to run: `--functions` in order, or every named function
-/// in FunctionIndex order; the init function first.
-fn select_functions(program: &Arc<Program>, args: &RunArgs) -> Result<Vec<Function>, Failure> {
-    let find = |name: &str| {
-        program
-            .function_named(name)
-            .map(|i| Function::new(program.clone(), i))
-            .ok_or_else(|| {
-                let known: Vec<&str> = program
-                    .functions()
-                    .iter()
-                    .filter(|f| !f.name.is_empty())
-                    .map(|f| f.name.as_str())
-                    .collect();
-                Failure::Message(format!(
-                    "couldn't find function '{name}' (the program has: {})",
-                    known.join(", ")
-                ))
-            })
-    };
-    let mut functions = Vec::new();
-    if let Some(init) = &args.test_init_function {
-        functions.push(find(init)?);
-    }
-    if args.functions.is_empty() {
-        for (i, info) in program.functions().iter().enumerate() {
-            if info.name.is_empty() || Some(&info.name) == args.test_init_function.as_ref() {
-                continue;
-            }
-            functions.push(Function::new(program.clone(), i));
-        }
+    if verify {
+        reported
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .diagnostics
+            .push(diag);
+        Ok(false)
     } else {
-        for name in &args.functions {
-            functions.push(find(name)?);
-        }
+        print_runtime_error(&diag, sources);
+        Ok(true)
     }
-    Ok(functions)
 }
 
-/// Runs one function and prints its results; returns whether it failed
-/// the leak check.
+/// Runs one function and prints its results, then its leaks; returns
+/// whether it leaked.
 fn run_function(
-    ctx: ExecutionContext,
-    function: &Function,
-    args: &RunArgs,
-    leak_check: Option<&LeakCheckAllocator>,
-) -> bool {
+    runner: &Runner,
+    function: &bef::exec::Function,
+    print_error_code: bool,
+) -> Result<bool, Failure> {
     let name = function.name();
     if function.num_arguments() > 0 {
         say(&format!(
             "--- Not running '{name}' because it has arguments."
         ));
-        return false;
+        return Ok(false);
     }
-    let before = live_async_values();
     say(&format!("--- Running '{name}':"));
-    let results = function.execute(&ctx, &[]);
-    ctx.host().await_values(&results);
+    let call = runner
+        .call(function, &[], None)
+        .map_err(|e| Failure::Message(e.to_string()))?;
+    let results = call.result_values();
     if !results.is_empty() {
         let printed: Vec<String> = results
             .iter()
-            .zip(&function.info().result_types)
-            .map(|(value, ty)| format_result(value, ty, args.print_error_code))
+            .map(|value| value.display(print_error_code).to_string())
             .collect();
         say(&format!("'{name}' returned {}", printed.join(",")));
     }
-    // Finish side effects not chained to the results before checking leaks,
-    // and clear a cancellation so the next function runs.
-    ctx.host().quiesce();
-    ctx.host().restart();
-    drop(results);
-    drop(ctx);
-    let mut failed = false;
-    let after = live_async_values();
-    if after > before {
+    // Side effects not chained to the results finish before the check.
+    let leaks = call.finish();
+    if let Some(leak) = leaks.async_values {
         eprintln!(
-            "Evaluation of function '{name}' leaked {} async values (before: {before}, after: {after})!",
-            after - before
+            "Evaluation of function '{name}' leaked {} async values (before: {}, after: {})!",
+            leak.leaked(),
+            leak.before,
+            leak.after
         );
-        failed = true;
     }
-    if let Some(Err(leak)) = leak_check.map(|a| a.check()) {
+    if let Some(leak) = leaks.allocations {
         eprintln!(
             "Memory leak detected: {} alive allocations, {} alive bytes",
             leak.allocations, leak.bytes
         );
-        failed = true;
     }
-    failed
-}
-
-/// A result as the reference driver prints it.
-pub fn format_result(value: &AsyncValue, type_name: &str, print_error_code: bool) -> String {
-    if let Some(diag) = value.error_diagnostic() {
-        return if print_error_code {
-            format!("<<error: {}, code: {:?}>>", diag.message, diag.code)
-        } else {
-            format!("<<error: {}>>", diag.message)
-        };
-    }
-    let shown = match type_name {
-        "i1" => value.get::<bool>().map(|v| u8::from(*v).to_string()),
-        "i32" => value.get::<i32>().map(|v| v.to_string()),
-        "i64" => value.get::<i64>().map(|v| v.to_string()),
-        "f32" => value.get::<f32>().map(|v| format!("{v:?}")),
-        "f64" => value.get::<f64>().map(|v| format!("{v:?}")),
-        "!tfrt.chain" if value.get::<Chain>().is_ok() => return "!tfrt.chain value".into(),
-        other => return format!("{other} value"),
-    };
-    shown.unwrap_or_else(|e| format!("<<error: {e}>>"))
+    Ok(!leaks.is_clean())
 }
 
 /// One line to stdout, flushed so it interleaves with kernel output and
@@ -481,42 +361,4 @@ fn verify_diagnostics(produced: &[Diagnostic], files: &[String], sources: &Sourc
         passed &= check.passed();
     }
     passed
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use bef::runtime::ErrorCode;
-
-    #[test]
-    fn results_print_as_the_reference_driver() {
-        assert_eq!(
-            format_result(&AsyncValue::available(true), "i1", false),
-            "1"
-        );
-        assert_eq!(
-            format_result(&AsyncValue::available(-3i32), "i32", false),
-            "-3"
-        );
-        assert_eq!(
-            format_result(&AsyncValue::available(1.0f32), "f32", false),
-            "1.0"
-        );
-        assert_eq!(
-            format_result(&AsyncValue::available(0.1f64), "f64", false),
-            "0.1"
-        );
-        assert_eq!(
-            format_result(&AsyncValue::available(Chain), "!tfrt.chain", false),
-            "!tfrt.chain value"
-        );
-        let error = AsyncValue::error(Diagnostic::new("boom").with_code(ErrorCode::Cancelled));
-        assert_eq!(format_result(&error, "i32", false), "<<error: boom>>");
-        assert_eq!(
-            format_result(&error, "i32", true),
-            "<<error: boom, code: Cancelled>>"
-        );
-        let wrong = AsyncValue::available(1i64);
-        assert!(format_result(&wrong, "i32", false).contains("type mismatch"));
-    }
 }
