@@ -112,3 +112,29 @@ fn bef_verify_reports_the_cycle_with_status_1() {
     assert_eq!(out.status.code(), Some(1), "{}", common::text(&out.stderr));
     assert!(common::text(&out.stderr).contains("dataflow cycle"));
 }
+
+#[test]
+fn bef_run_refuses_what_verify_rejects_instead_of_waiting_forever() {
+    for bytes in [
+        program(2, vec![kernel(&[1], &[0]), kernel(&[0], &[1])]),
+        program(1, vec![kernel(&[0], &[0])]),
+    ] {
+        let started = std::time::Instant::now();
+        let out = common::bef(&["run", "-"], Some(&bytes));
+        let stderr = common::text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{stderr}");
+        assert!(stderr.contains("dataflow cycle"), "{stderr}");
+        assert!(started.elapsed().as_secs() < 10);
+    }
+}
+
+#[test]
+fn loading_for_execution_applies_the_verifier() {
+    let bytes = program(2, vec![kernel(&[1], &[0]), kernel(&[0], &[1])]);
+    let mut registry = bef::exec::KernelRegistry::new();
+    bef::kernels::register_all(&mut registry);
+    let error = bef::exec::Program::load(BefBuffer::copy_from(&bytes), "cycle.bef", &registry)
+        .expect_err("refused");
+    assert!(error.message.contains("can never run"), "{error}");
+    assert!(error.offset.is_some());
+}

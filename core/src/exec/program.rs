@@ -73,6 +73,13 @@ impl Program {
             LoadedFile::try_new(buffer, |buffer| buffer.open()).map_err(LoadError::decode)?;
         let (attributes, kernel_names, functions) = file
             .with_dependent(|_, bef| -> Result<_, DecodeError> {
+                // What `bef verify` rejects never runs: its checks (used-by
+                // lists, definitions before use, kernels that can never
+                // become ready) are what the executor relies on.
+                // The first problem is reported; `bef verify` lists them all.
+                if let Err(mut problems) = crate::format::verify(bef) {
+                    return Err(problems.swap_remove(0));
+                }
                 let attributes = section_range(bef, SectionId::Attributes);
                 let kernel_names: Vec<String> =
                     bef.kernel_names()?.iter().map(|s| s.to_string()).collect();
