@@ -107,7 +107,7 @@ fn each_subcommand_help_has_an_example() {
 fn a_directory_as_input_is_a_usage_error() {
     let wants = [
         ("translate", "MLIR text, MLIR bytecode or a BEF file"),
-        ("run", "a BEF file or MLIR text"),
+        ("run", "a BEF file, MLIR text or MLIR bytecode"),
         ("dump", "a BEF or MLIR bytecode file"),
         ("verify", "a BEF file"),
     ];
@@ -169,7 +169,7 @@ fn an_empty_input_is_an_input_error() {
     ensure_corpus();
     let wants = [
         ("translate", "MLIR text, MLIR bytecode or a BEF file"),
-        ("run", "a BEF file or MLIR text"),
+        ("run", "a BEF file, MLIR text or MLIR bytecode"),
         ("dump", "a BEF or MLIR bytecode file"),
         ("verify", "a BEF file"),
     ];
@@ -228,12 +228,18 @@ fn bytecode_where_bef_is_wanted_says_how_to_translate_it() {
         1,
         &format!("{BYTECODE} is MLIR bytecode, not BEF; {hint}"),
     );
-    let out = bef(&["run", BYTECODE], None);
-    assert_error(
-        &out,
-        1,
-        &format!("{BYTECODE} is MLIR bytecode, not BEF or MLIR text; {hint}"),
+    // `bef run` translates bytecode as it does text.
+    let program = "corpus/conformance/call_nested.mlir";
+    let translated = bef(&["translate", "--emit-bytecode", program], None);
+    assert!(translated.status.success(), "{}", text(&translated.stderr));
+    let from_bytecode = bef(&["run", "-"], Some(&translated.stdout));
+    let from_text = bef(&["run", program], None);
+    assert!(
+        from_bytecode.status.success(),
+        "{}",
+        text(&from_bytecode.stderr)
     );
+    assert_eq!(text(&from_bytecode.stdout), text(&from_text.stdout));
     // Dump lists bytecode, but its BEF-only options do not apply.
     let out = bef(&["dump", "--section", "kernels", BYTECODE], None);
     assert_error(
@@ -250,7 +256,7 @@ fn random_bytes_are_named_by_their_first_bytes() {
     for (sub, wanted) in [
         ("dump", "BEF or MLIR bytecode"),
         ("verify", "BEF"),
-        ("run", "BEF or MLIR text"),
+        ("run", "BEF, MLIR text or MLIR bytecode"),
         ("translate", "MLIR text, MLIR bytecode or a BEF file"),
     ] {
         let out = bef(&[sub, RANDOM], None);

@@ -91,10 +91,11 @@ struct Reported {
     printed: usize,
 }
 
-/// Reads the input (BEF or MLIR text; other kinds are refused with a hint)
-/// and translates text, rendering its parse or translation errors.
+/// Reads the input (BEF, MLIR text or MLIR bytecode; other kinds are
+/// refused with a hint) and translates text and bytecode, rendering their
+/// parse or translation errors.
 fn read_input(path: &Path, name: &str) -> Result<Input, Failure> {
-    let input = input::load(path, "run", "a BEF file or MLIR text")?;
+    let input = input::load(path, "run", "a BEF file, MLIR text or MLIR bytecode")?;
     match input.kind() {
         // Framing errors before anything is printed.
         Kind::Bef => {
@@ -102,8 +103,8 @@ fn read_input(path: &Path, name: &str) -> Result<Input, Failure> {
                 return Err(input::invalid_bef(name, &e));
             }
         }
-        Kind::Text { .. } => {}
-        _ => return Err(input.wrong_kind("run", "BEF or MLIR text")),
+        Kind::Text { .. } | Kind::Bytecode => {}
+        _ => return Err(input.wrong_kind("run", "BEF, MLIR text or MLIR bytecode")),
     }
     Input::from_buffer(input.buffer, name).map_err(|error| match error {
         OpenError::Translate { .. } => {
