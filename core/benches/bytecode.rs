@@ -5,6 +5,9 @@
 //!
 //! `cargo bench -p bef --bench bytecode`
 
+// `criterion_main!` defines a `main` without documentation.
+#![allow(missing_docs)]
+
 use std::hint::black_box;
 
 use std::path::Path;

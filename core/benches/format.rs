@@ -4,6 +4,9 @@
 //! - decoding every function of the 100 MB file, versus reading every byte;
 //! - encoding a module, versus copying the bytes it produces.
 
+// `criterion_main!` defines a `main` without documentation.
+#![allow(missing_docs)]
+
 use std::hint::black_box;
 
 use bef::format::{

@@ -14,6 +14,9 @@
 //!
 //! `cargo bench -p bef --bench runtime`
 
+// `criterion_main!` defines a `main` without documentation.
+#![allow(missing_docs)]
+
 use std::hint::black_box;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};

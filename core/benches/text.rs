@@ -1,6 +1,9 @@
 //! Parsing and printing a generated ~50 MB host program (many functions
 //! with chains of constants, adds, prints and calls). Reports MB/s of text.
 
+// `criterion_main!` defines a `main` without documentation.
+#![allow(missing_docs)]
+
 use std::fmt::Write;
 
 use bef::text::{PrintOptions, parse_module, print_module};

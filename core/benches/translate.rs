@@ -4,6 +4,9 @@
 //!
 //! `cargo bench --bench translate`
 
+// `criterion_main!` defines a `main` without documentation.
+#![allow(missing_docs)]
+
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};

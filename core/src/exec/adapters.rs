@@ -31,6 +31,7 @@ pub struct Cursor {
 
 /// A kernel parameter built from the frame.
 pub trait FromFrame<'f>: Sized {
+    /// Reads this parameter from `frame` at `cursor`, advancing the cursor past what it took.
     fn from_frame(frame: &'f KernelFrame<'_>, cursor: &mut Cursor) -> Result<Self, Diagnostic>;
 }
 
@@ -117,6 +118,7 @@ impl<'f, T> Argument<'f, T> {
         self.value
     }
 
+    /// The argument's value.
     pub fn get(&self) -> &'f T {
         self.payload
     }
@@ -241,18 +243,22 @@ pub struct RemainingResults<'f> {
 }
 
 impl<'f> RemainingResults<'f> {
+    /// Number of results left to the kernel.
     pub fn len(&self) -> usize {
         self.frame.num_results() - self.start
     }
 
+    /// Whether no result is left to the kernel.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
+    /// Sets result `index` (counted from the first remaining one) to `value`.
     pub fn set(&self, index: usize, value: AsyncValue) {
         self.frame.set_result(self.start + index, value);
     }
 
+    /// Sets result `index` (counted from the first remaining one) to an available `value`.
     pub fn emplace<T: Send + Sync + 'static>(&self, index: usize, value: T) {
         self.set(index, AsyncValue::available(value));
     }
@@ -436,6 +442,7 @@ impl<'f> KernelErrorHandler<'f> {
         self.frame.emit_error(message)
     }
 
+    /// The frame of the running kernel.
     pub fn frame(&self) -> &'f KernelFrame<'f> {
         self.frame
     }
@@ -469,6 +476,7 @@ impl<'f> FromFrame<'f> for &'f KernelFrame<'f> {
 
 /// A single kernel result.
 pub trait IntoResult {
+    /// The value as the async value a result register holds.
     fn into_value(self) -> AsyncValue;
 }
 
@@ -502,6 +510,7 @@ impl<T> IntoResult for AsyncValueRef<T> {
 /// What a kernel returns: `()`, one result, a tuple of results, or a
 /// `Result` whose error becomes every unset result.
 pub trait IntoResults {
+    /// Writes the values into the frame's results from `cursor` on.
     fn into_results(self, frame: &KernelFrame<'_>, cursor: &Cursor);
 }
 

@@ -11,8 +11,11 @@ use arbitrary::{Result, Unstructured};
 /// Limits of a generated program.
 #[derive(Clone, Copy, Debug)]
 pub struct ProgramLimits {
+    /// Most functions besides `@main`.
     pub max_functions: usize,
+    /// Most ops in one function body.
     pub max_ops: usize,
+    /// Largest iteration count of a generated `tfrt.repeat.i32`.
     pub max_repeat: i32,
 }
 
@@ -30,7 +33,9 @@ impl Default for ProgramLimits {
 /// arguments and returns `results` i32 values.
 #[derive(Debug, Clone)]
 pub struct GeneratedProgram {
+    /// The program's MLIR text.
     pub source: String,
+    /// Number of i32 results of `@main`.
     pub results: usize,
 }
 

@@ -7,8 +7,11 @@ use crate::format::{AttrType, Attribute as BefAttribute};
 
 /// A fixed-width little-endian scalar stored in the Attributes section.
 pub trait AttrScalar: Copy + Send + Sync + 'static {
+    /// Bytes the value takes in the section.
     const SIZE: usize;
+    /// The type's name in error messages (`i32`, `f64`, ...).
     const NAME: &'static str;
+    /// Decodes the value from exactly `SIZE` little-endian bytes.
     fn from_le(bytes: &[u8]) -> Self;
 }
 
@@ -42,6 +45,7 @@ impl AttrScalar for bool {
 /// Reads attributes of one section.
 #[derive(Clone, Copy)]
 pub struct AttributeReader<'a> {
+    /// The bytes of the Attributes section; offsets are relative to its start.
     pub section: &'a [u8],
 }
 
@@ -59,6 +63,7 @@ impl<'a> AttributeReader<'a> {
             })
     }
 
+    /// The scalar of type `T` at `offset`, or why it cannot be read there.
     #[inline]
     pub fn scalar<T: AttrScalar>(&self, offset: u32) -> Result<T, String> {
         Ok(T::from_le(self.range(offset as usize, T::SIZE, T::NAME)?))
@@ -77,6 +82,7 @@ impl<'a> AttributeReader<'a> {
         self.range(offset + 4, len, "string")
     }
 
+    /// The string attribute at `offset` (its length precedes it), or why it cannot be read there.
     pub fn string(&self, offset: u32) -> Result<&'a str, String> {
         std::str::from_utf8(self.bytes(offset)?)
             .map_err(|e| format!("string attribute at offset {offset:#x} is not UTF-8: {e}"))
@@ -110,23 +116,28 @@ pub struct ArrayAttr<'a, T> {
 }
 
 impl<'a, T: AttrScalar> ArrayAttr<'a, T> {
+    /// Number of elements.
     pub fn len(&self) -> usize {
         self.bytes.len() / T::SIZE
     }
 
+    /// Whether the array has no elements.
     pub fn is_empty(&self) -> bool {
         self.bytes.is_empty()
     }
 
+    /// Element `index`, if in range.
     pub fn get(&self, index: usize) -> Option<T> {
         let start = index.checked_mul(T::SIZE)?;
         self.bytes.get(start..start + T::SIZE).map(T::from_le)
     }
 
+    /// The elements in order.
     pub fn iter(&self) -> impl ExactSizeIterator<Item = T> + 'a {
         self.bytes.chunks_exact(T::SIZE).map(T::from_le)
     }
 
+    /// The elements, copied.
     pub fn to_vec(&self) -> Vec<T> {
         self.iter().collect()
     }

@@ -9,6 +9,7 @@ use crate::runtime::Location;
 /// Why a BEF file cannot run.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LoadError {
+    /// What is wrong.
     pub message: String,
     /// Source location (e.g. of the first kernel with an unknown name).
     pub location: Option<Location>,
@@ -17,6 +18,7 @@ pub struct LoadError {
 }
 
 impl LoadError {
+    /// An error with `message` and neither location nor offset.
     pub fn new(message: impl Into<String>) -> Self {
         LoadError {
             message: message.into(),
@@ -34,6 +36,7 @@ impl LoadError {
         }
     }
 
+    /// The error, located at `location` in the source program.
     pub fn at(mut self, location: Option<Location>) -> Self {
         self.location = location;
         self

@@ -130,6 +130,7 @@ impl<'a> KernelFrame<'a> {
             .map_or("?", String::as_str)
     }
 
+    /// The kernel's argument values, in order.
     #[inline]
     pub fn arguments(&self) -> &'a [AsyncValue] {
         // SAFETY: the first `num_args` handles are initialised and borrowed
@@ -138,6 +139,7 @@ impl<'a> KernelFrame<'a> {
         unsafe { std::slice::from_raw_parts(self.args, self.num_args) }
     }
 
+    /// Number of results the kernel must set.
     #[inline]
     pub fn num_results(&self) -> usize {
         self.num_results
@@ -179,6 +181,7 @@ impl<'a> KernelFrame<'a> {
         self.tables.operands_of(self.info).2
     }
 
+    /// Number of functions the kernel refers to (regions and callees).
     pub fn num_functions(&self) -> usize {
         self.function_indices().len()
     }
@@ -189,15 +192,18 @@ impl<'a> KernelFrame<'a> {
         Some(Function::new(self.program.clone(), f as usize))
     }
 
+    /// The program the kernel belongs to.
     pub fn program(&self) -> &'a Arc<Program> {
         self.program
     }
 
+    /// The execution context the kernel runs under (host, observer, caller).
     #[inline]
     pub fn context(&self) -> &'a ExecutionContext {
         self.ctx
     }
 
+    /// The host context: work queue, allocator, cancellation, shared objects.
     #[inline]
     pub fn host(&self) -> &'a HostContext {
         self.ctx.host()

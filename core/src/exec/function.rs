@@ -36,30 +36,37 @@ impl Function {
         Function { program, index }
     }
 
+    /// The program the function belongs to.
     pub fn program(&self) -> &Arc<Program> {
         &self.program
     }
 
+    /// The function's position in the FunctionIndex.
     pub fn index(&self) -> usize {
         self.index
     }
 
+    /// Name, kind and signature of the function.
     pub fn info(&self) -> &FunctionInfo {
         &self.program.functions()[self.index]
     }
 
+    /// The function's name.
     pub fn name(&self) -> &str {
         &self.info().name
     }
 
+    /// Whether the executor, the sync interpreter or native code runs it.
     pub fn kind(&self) -> FunctionKind {
         self.info().kind
     }
 
+    /// Number of arguments the function takes.
     pub fn num_arguments(&self) -> usize {
         self.info().argument_types.len()
     }
 
+    /// Number of results the function returns.
     pub fn num_results(&self) -> usize {
         self.info().result_types.len()
     }

@@ -28,10 +28,13 @@ self_cell!(
 /// What the runtime knows about one entry of the FunctionIndex.
 #[derive(Debug, Clone)]
 pub struct FunctionInfo {
+    /// The function's name (empty for the body of a region).
     pub name: String,
+    /// Whether the executor, the sync interpreter or native code runs it.
     pub kind: FunctionKind,
-    /// Argument and result type names (`i32`, `!tfrt.chain`, ...).
+    /// Argument type names (`i32`, `!tfrt.chain`, ...).
     pub argument_types: Vec<String>,
+    /// Result type names.
     pub result_types: Vec<String>,
 }
 
@@ -179,6 +182,7 @@ impl Program {
         &self.name
     }
 
+    /// The BEF file's bytes.
     pub fn bytes(&self) -> &[u8] {
         self.file.borrow_owner().bytes()
     }
@@ -189,14 +193,17 @@ impl Program {
         &self.bytes()[self.attributes.clone()]
     }
 
+    /// The functions of the FunctionIndex, in order.
     pub fn functions(&self) -> &[FunctionInfo] {
         &self.functions
     }
 
+    /// The position of the function named `name`, if there is one.
     pub fn function_named(&self, name: &str) -> Option<usize> {
         self.functions.iter().position(|f| f.name == name)
     }
 
+    /// The kernel names, by kernel code.
     pub fn kernel_names(&self) -> &[String] {
         &self.kernel_names
     }

@@ -18,12 +18,14 @@ pub type NativeFn = fn(&ExecutionContext, &[AsyncValue], &mut [Option<AsyncValue
 /// A registered kernel.
 #[derive(Clone, Copy, Debug)]
 pub struct KernelImpl {
+    /// The function that runs the kernel.
     pub func: KernelFn,
     /// Runs as soon as its first argument is available; the other arguments
     /// may still be unavailable (the kernel attaches continuations).
     pub non_strict: bool,
 }
 
+/// Kernels and native functions by name, resolved when a program loads.
 #[derive(Default)]
 pub struct KernelRegistry {
     kernels: HashMap<String, KernelImpl>,
@@ -40,6 +42,7 @@ impl std::fmt::Debug for KernelRegistry {
 }
 
 impl KernelRegistry {
+    /// An empty registry (`bef::kernels::register_all` adds the standard kernels).
     pub fn new() -> Self {
         Self::default()
     }
@@ -67,14 +70,17 @@ impl KernelRegistry {
         );
     }
 
+    /// Registers `func` as the native function `name` (replacing one of that name).
     pub fn add_native_function(&mut self, name: &str, func: NativeFn) {
         self.natives.insert(name.to_string(), func);
     }
 
+    /// The kernel registered as `name`.
     pub fn kernel(&self, name: &str) -> Option<KernelImpl> {
         self.kernels.get(name).copied()
     }
 
+    /// The native function registered as `name`.
     pub fn native_function(&self, name: &str) -> Option<NativeFn> {
         self.natives.get(name).copied()
     }

@@ -19,8 +19,9 @@ const NONE: u32 = u32::MAX;
 /// One kernel of a function.
 #[derive(Debug, Clone, Copy)]
 pub struct KernelInfo {
-    /// Word index of the record in [`FunctionTables::words`].
+    /// Word index of the record in the tables' `words`.
     pub offset: u32,
+    /// The stream the translator put the kernel in.
     pub stream_id: u32,
     /// Runs when its first argument is available (a registration property);
     /// only that argument's producer counts towards its ready count.
@@ -29,15 +30,17 @@ pub struct KernelInfo {
     /// without dependent loads: code, location and the four counts
     /// (arguments, attributes, functions, results).
     pub code: u32,
+    /// Offset of the kernel's location in the Locations section.
     pub location: u32,
+    /// Numbers of arguments, attributes, functions and results.
     pub counts: [u32; 4],
     /// The kernel's implementation, resolved once (the pseudo kernel has
     /// none and never runs).
     pub func: Option<KernelFn>,
-    /// Index in [`FunctionTables::operands`] of the argument registers
+    /// Index in the tables' `operands` of the argument registers
     /// (followed by the attribute offsets and function indices).
     pub args: u32,
-    /// Index in [`FunctionTables::outputs`] of the first result.
+    /// Index in the tables' `outputs` of the first result.
     pub outputs: u32,
 }
 
@@ -215,6 +218,7 @@ impl FunctionTables {
         Record::new(&self.words[info.offset as usize..], info)
     }
 
+    /// Number of registers of the function.
     pub fn num_registers(&self) -> usize {
         self.initial_uses.len()
     }
