@@ -45,11 +45,11 @@ pub fn readings(bytes: &[u8], at: usize) -> Vec<(&'static str, String)> {
         ),
         (
             "f32",
-            take::<4>(tail).map_or_else(none, |b| f32::from_le_bytes(b).to_string()),
+            take::<4>(tail).map_or_else(none, |b| float(f64::from(f32::from_le_bytes(b)))),
         ),
         (
             "f64",
-            take::<8>(tail).map_or_else(none, |b| f64::from_le_bytes(b).to_string()),
+            take::<8>(tail).map_or_else(none, |b| float(f64::from_le_bytes(b))),
         ),
     ];
     out.push((
