@@ -644,7 +644,8 @@ impl<'d, 'a> App<'d, 'a> {
             .listing
             .location(kernel.location_offset()?)
             .ok()??;
-        views::source::line_of(&location).map(|l| l.saturating_sub(1) as usize)
+        let file = &self.doc.loaded.source.as_ref()?.name;
+        views::source::line_of(&location, file).map(|l| l.saturating_sub(1) as usize)
     }
 
     fn follow_kernel_to_source(&mut self) {

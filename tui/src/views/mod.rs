@@ -386,8 +386,13 @@ pub fn draw_list(
         cells.push(Cell::from(empty));
         rows.push(Row::new(cells));
     }
+    // Fixed columns keep their width; the others share what is left in
+    // proportion to their minimum, so narrow screens clip text, not columns.
     let widths: Vec<Constraint> = std::iter::once(Length(1))
-        .chain(columns.iter().map(|c| c.width))
+        .chain(columns.iter().map(|c| match c.width {
+            Min(n) => Constraint::Fill(n),
+            other => other,
+        }))
         .collect();
     let table = Table::new(rows, widths).header(header).column_spacing(1);
     frame.render_widget(table, inner);

@@ -13,15 +13,18 @@ use super::{ListId, draw_list};
 use crate::app::App;
 use crate::names::{function_ref, kernel_name, location_text};
 
-/// The line (1-based) a location points at: its first file position,
-/// looking through names, the callee of a call site, and fused parts.
-pub fn line_of(location: &Location) -> Option<u64> {
+/// The line (1-based) of file `file` a location points at: its first
+/// position in that file, looking through names, the callee then the
+/// caller of a call site, and fused parts.
+pub fn line_of(location: &Location, file: &str) -> Option<u64> {
     match location {
         Location::Unknown => None,
-        Location::FileLineCol { line, .. } => Some(*line),
-        Location::Name { child, .. } => line_of(child),
-        Location::CallSite { callee, caller } => line_of(callee).or_else(|| line_of(caller)),
-        Location::Fused(parts) => parts.iter().find_map(line_of),
+        Location::FileLineCol { file: f, line, .. } => (**f == *file).then_some(*line),
+        Location::Name { child, .. } => line_of(child, file),
+        Location::CallSite { callee, caller } => {
+            line_of(callee, file).or_else(|| line_of(caller, file))
+        }
+        Location::Fused(parts) => parts.iter().find_map(|p| line_of(p, file)),
     }
 }
 
