@@ -514,11 +514,13 @@ impl<'d, 'a> App<'d, 'a> {
         let from = self.tab;
         self.tab = Tab::ALL[index];
         self.pane = Pane::First;
+        if self.tab == Tab::Source {
+            self.source_kernels();
+        }
         if from == Tab::Hex {
             self.follow_offset(offset);
         }
         if self.tab == Tab::Source {
-            self.source_kernels();
             self.follow_kernel_to_source();
         }
     }

@@ -51,7 +51,6 @@ pub fn run(doc: &Document<'_>) -> io::Result<()> {
     let _guard = Guard;
     execute!(io::stdout(), EnterAlternateScreen, EnableMouseCapture)?;
     let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
-    terminal.clear()?;
     std::thread::scope(|scope| {
         // Decoding everything (findings, users) must not hold up the first
         // frame or the keys: the UI shows "analysing…" until it is done.
