@@ -14,6 +14,7 @@ pub mod dump;
 pub mod inspector;
 pub mod keys;
 pub mod names;
+pub mod simulate;
 pub mod terminal;
 pub mod views;
 
