@@ -84,12 +84,15 @@ impl Loaded {
             )
         };
         match format {
-            InputFormat::Bef => Ok(Loaded {
-                path: path.to_owned(),
-                format,
-                buffer,
-                source: None,
-            }),
+            InputFormat::Bef => {
+                let source = source_named_by(path, buffer.bytes());
+                Ok(Loaded {
+                    path: path.to_owned(),
+                    format,
+                    buffer,
+                    source,
+                })
+            }
             InputFormat::MlirBytecode => {
                 let module = bef::bytecode::read_aligned(buffer.bytes()).map_err(|e| {
                     LoadError(format!("error: {name}: not readable MLIR bytecode: {e}"))
@@ -136,6 +139,30 @@ impl Loaded {
             InputFormat::MlirBytecode => "MLIR bytecode",
         }
     }
+}
+
+/// The largest source file loaded for a BEF file's locations.
+const MAX_SOURCE: u64 = 16 << 20;
+
+/// The first file named by a location of BEF `bytes` that exists, as
+/// given (relative to the working directory) or beside the BEF file: the
+/// source to show beside the kernels.
+fn source_named_by(path: &Path, bytes: &[u8]) -> Option<Source> {
+    let listing = bef::inspect::Listing::new(bytes).ok()?;
+    let beside = path.parent().unwrap_or(Path::new(""));
+    listing.location_strings().rows().iter().find_map(|row| {
+        let name = row.text();
+        [PathBuf::from(&*name), beside.join(&*name)]
+            .into_iter()
+            .find_map(|candidate| {
+                let meta = std::fs::metadata(&candidate).ok()?;
+                if !meta.is_file() || meta.len() > MAX_SOURCE {
+                    return None;
+                }
+                let text = std::fs::read_to_string(&candidate).ok()?;
+                Some(Source::new(name.clone().into_owned(), &text))
+            })
+    })
 }
 
 /// A loaded file with its listing and, once computed, its analysis.

@@ -112,7 +112,10 @@ pub fn dump(out: &mut impl Write, app: &mut App<'_, '_>, view: &str) -> io::Resu
             list(out, app, ListId::SourceKernels)?;
             let count = app.source_kernels().len();
             if app.doc.loaded.source.is_none() {
-                return writeln!(out, "(no source text: the input is BEF)");
+                return writeln!(
+                    out,
+                    "(no source text: no file the locations name was found)"
+                );
             }
             writeln!(out, "\n== kernels at their source lines")?;
             for row in 0..count {

@@ -354,6 +354,9 @@ pub fn draw_list(
     )
     .style(Style::default().add_modifier(Modifier::BOLD));
     let mut rows = Vec::new();
+    // Flexible columns share the width in proportion to what they hold on
+    // screen (at least their header), so no column is wasted or starved.
+    let mut weights: Vec<usize> = columns.iter().map(|c| c.header.len()).collect();
     for row in cursor.scroll..(cursor.scroll + height).min(total) {
         let mark = marked(app, id, row);
         let mut style = row_style(app, id, row);
@@ -361,6 +364,9 @@ pub fn draw_list(
             style = style.add_modifier(Modifier::REVERSED);
         }
         let cells = cells(app, id, row);
+        for (w, cell) in weights.iter_mut().zip(&cells) {
+            *w = (*w).max(cell.chars().count().min(80));
+        }
         let mark_cell = if mark {
             Cell::from("!").style(Style::default().fg(PROBLEM).add_modifier(Modifier::BOLD))
         } else {
@@ -386,11 +392,11 @@ pub fn draw_list(
         cells.push(Cell::from(empty));
         rows.push(Row::new(cells));
     }
-    // Fixed columns keep their width; the others share what is left in
-    // proportion to their minimum, so narrow screens clip text, not columns.
+    // Fixed columns keep their width; the others share what is left, so
+    // narrow screens clip text, not columns.
     let widths: Vec<Constraint> = std::iter::once(Length(1))
-        .chain(columns.iter().map(|c| match c.width {
-            Min(n) => Constraint::Fill(n),
+        .chain(columns.iter().zip(&weights).map(|(c, &w)| match c.width {
+            Min(n) => Constraint::Fill(w.max(usize::from(n)) as u16),
             other => other,
         }))
         .collect();

@@ -86,9 +86,10 @@ pub fn draw(frame: &mut Frame<'_>, app: &mut App<'_, '_>, area: Rect) {
     if app.doc.loaded.source.is_some() {
         draw_list(frame, app, ListId::SourceLines, right, 1);
     } else {
-        let note = "No source text: this file is BEF. Open the .mlir program \
-                    (befview translates it on the fly) to see each kernel's source line; \
-                    the kernels' locations are decoded on the left.";
+        let note = "No source text: no file the locations name was found (as given, \
+                    or beside this file). Open the .mlir program (befview translates it \
+                    on the fly) to see each kernel's source line; the kernels' locations \
+                    are decoded on the left.";
         frame.render_widget(
             Paragraph::new(note)
                 .wrap(Wrap { trim: true })
