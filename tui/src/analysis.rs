@@ -27,6 +27,17 @@ pub struct Finding {
     pub source: FindingSource,
 }
 
+/// A kernel as the Source tab lists it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SourceKernel {
+    /// The function (index into the function index).
+    pub function: usize,
+    /// The kernel (index into its kernel table).
+    pub kernel: usize,
+    /// The source line (0-based) its location points at, if any.
+    pub line: Option<usize>,
+}
+
 /// The whole-file results.
 #[derive(Debug, Default)]
 pub struct Analysis {
@@ -38,6 +49,9 @@ pub struct Analysis {
     pub attribute_users: HashMap<usize, Vec<String>>,
     /// Users of each type, by type index.
     pub type_users: HashMap<u32, Vec<String>>,
+    /// Every kernel but the pseudo kernels, in function order, with its
+    /// line in the source file.
+    pub kernels: Vec<SourceKernel>,
 }
 
 /// How many users a list keeps by name (the count is always exact).
@@ -48,8 +62,9 @@ fn add_user<K: std::hash::Hash + Eq>(map: &mut HashMap<K, Vec<String>>, key: K, 
 }
 
 impl Analysis {
-    /// Decodes everything in `listing` and collects the results.
-    pub fn new(listing: &Listing<'_>) -> Analysis {
+    /// Decodes everything in `listing` and collects the results; kernel
+    /// lines are those of locations in file `source`.
+    pub fn new(listing: &Listing<'_>, source: Option<&str>) -> Analysis {
         let mut findings: Vec<Finding> = listing
             .errors()
             .iter()
@@ -104,6 +119,17 @@ impl Analysis {
         for function in listing.functions() {
             let name = crate::names::function_name(function.name);
             for kernel in function.kernels() {
+                if !kernel.pseudo {
+                    let line = source.and_then(|file| {
+                        let location = listing.location(kernel.location_offset()?).ok()??;
+                        crate::views::source::line_of(&location, file)
+                    });
+                    analysis.kernels.push(SourceKernel {
+                        function: function.index,
+                        kernel: kernel.index,
+                        line: line.map(|l| l.saturating_sub(1) as usize),
+                    });
+                }
                 for a in &kernel.attributes {
                     if let Some(index) = a.attribute {
                         add_user(

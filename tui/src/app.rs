@@ -11,6 +11,7 @@ use ratatui::crossterm::event::{
 };
 use ratatui::layout::Rect;
 
+use crate::analysis::SourceKernel;
 use crate::document::Document;
 use crate::inspector;
 use crate::keys::{self, Action};
@@ -173,8 +174,6 @@ pub struct App<'d, 'a> {
     pub hex_width: usize,
     /// Where the last frame put things.
     pub areas: Areas,
-    /// The Source tab's kernels: `(function, kernel)` in file order.
-    source_kernels: Option<Vec<(usize, usize)>>,
     pending: Option<char>,
 }
 
@@ -203,7 +202,6 @@ impl<'d, 'a> App<'d, 'a> {
             page: 20,
             hex_width: 16,
             areas: Areas::default(),
-            source_kernels: None,
             pending: None,
         }
     }
@@ -233,25 +231,11 @@ impl<'d, 'a> App<'d, 'a> {
         &mut self.cursors[id as usize]
     }
 
-    /// The kernels the Source tab lists, collected on first use.
-    pub fn source_kernels(&mut self) -> &[(usize, usize)] {
-        let listing = &self.doc.listing;
-        self.source_kernels.get_or_insert_with(|| {
-            listing
-                .functions()
-                .flat_map(|f| {
-                    f.kernels()
-                        .iter()
-                        .filter(|k| !k.pseudo)
-                        .map(move |k| (f.index, k.index))
-                })
-                .collect()
-        })
-    }
-
-    /// The Source tab's kernels if already collected.
-    pub fn source_kernels_ready(&self) -> Option<&[(usize, usize)]> {
-        self.source_kernels.as_deref()
+    /// The kernels the Source tab lists; empty until the analysis is done.
+    pub fn source_kernels(&self) -> &'d [SourceKernel] {
+        self.doc
+            .analysis_ready()
+            .map_or(&[][..], |a| a.kernels.as_slice())
     }
 
     /// The byte offset of the selection on the current tab.
@@ -514,9 +498,6 @@ impl<'d, 'a> App<'d, 'a> {
         let from = self.tab;
         self.tab = Tab::ALL[index];
         self.pane = Pane::First;
-        if self.tab == Tab::Source {
-            self.source_kernels();
-        }
         if from == Tab::Hex {
             self.follow_offset(offset);
         }
@@ -617,9 +598,9 @@ impl<'d, 'a> App<'d, 'a> {
                             self.cursor_mut(ListId::Kernels).selected = row;
                         }
                         if let Some(row) = self
-                            .source_kernels
-                            .as_ref()
-                            .and_then(|s| s.iter().position(|&x| x == (f, k)))
+                            .source_kernels()
+                            .iter()
+                            .position(|x| (x.function, x.kernel) == (f, k))
                         {
                             self.cursor_mut(ListId::SourceKernels).selected = row;
                         }
@@ -637,17 +618,9 @@ impl<'d, 'a> App<'d, 'a> {
     }
 
     /// The source line (0-based) of the Source tab's selected kernel.
-    pub fn selected_kernel_line(&mut self) -> Option<usize> {
+    pub fn selected_kernel_line(&self) -> Option<usize> {
         let row = self.cursor(ListId::SourceKernels).selected;
-        let &(f, k) = self.source_kernels().get(row)?;
-        let kernel = self.doc.listing.function(f)?.kernel(k)?;
-        let location = self
-            .doc
-            .listing
-            .location(kernel.location_offset()?)
-            .ok()??;
-        let file = &self.doc.loaded.source.as_ref()?.name;
-        views::source::line_of(&location, file).map(|l| l.saturating_sub(1) as usize)
+        self.source_kernels().get(row)?.line
     }
 
     fn follow_kernel_to_source(&mut self) {
@@ -656,24 +629,16 @@ impl<'d, 'a> App<'d, 'a> {
         }
     }
 
+    /// Selects the first kernel on the selected source line, if any.
     fn follow_source_to_kernel(&mut self) {
         let line = self.cursor(ListId::SourceLines).selected;
-        let count = self.source_kernels().len();
-        let saved = self.cursor(ListId::SourceKernels).selected;
-        let mut best: Option<(usize, usize)> = None;
-        for row in 0..count {
+        if let Some(row) = self
+            .source_kernels()
+            .iter()
+            .position(|k| k.line == Some(line))
+        {
             self.cursor_mut(ListId::SourceKernels).selected = row;
-            if let Some(l) = self.selected_kernel_line() {
-                let distance = l.abs_diff(line);
-                if best.is_none_or(|(d, _)| distance < d) {
-                    best = Some((distance, row));
-                }
-            }
         }
-        self.cursor_mut(ListId::SourceKernels).selected = match best {
-            Some((0, row)) => row,
-            _ => saved,
-        };
     }
 
     /// Sorts the function table by [`SORT_COLUMNS`]`[self.sort]`.

@@ -192,8 +192,10 @@ impl<'a> Document<'a> {
 
     /// The analysis, computing it now if nobody has.
     pub fn analysis(&self) -> &crate::analysis::Analysis {
-        self.analysis
-            .get_or_init(|| crate::analysis::Analysis::new(&self.listing))
+        self.analysis.get_or_init(|| {
+            let source = self.loaded.source.as_ref().map(|s| s.name.as_str());
+            crate::analysis::Analysis::new(&self.listing, source)
+        })
     }
 
     /// The analysis if it is ready; never waits.

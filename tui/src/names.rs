@@ -54,6 +54,9 @@ pub fn location_text(listing: &Listing<'_>, offset: u64) -> String {
     }
 }
 
+/// Attributes larger than this are shown by their first bytes.
+pub const LARGE_ATTRIBUTE: usize = 64 << 10;
+
 /// The value of attribute `index` as text, or why it is unknown.
 pub fn attribute_text(listing: &Listing<'_>, index: Option<usize>) -> String {
     let attributes = listing.attributes();
@@ -64,6 +67,13 @@ pub fn attribute_text(listing: &Listing<'_>, index: Option<usize>) -> String {
             "<type unknown: no AttributeTypes section>".to_owned()
         };
     };
+    // Large values are previewed from their bytes: decoding and printing
+    // megabytes for one table cell would stall the screen.
+    if row.range.len() > LARGE_ATTRIBUTE {
+        let bytes = listing.bytes().get(row.range.clone()).unwrap_or(&[]);
+        let head = String::from_utf8_lossy(&bytes[..bytes.len().min(48)]);
+        return format!("<{} bytes> {head:?}…", row.range.len());
+    }
     match listing.attribute_value(&row) {
         Ok(value) => clip(&value.to_string(), 200),
         Err(e) => format!("<error: {e}>"),

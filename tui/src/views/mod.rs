@@ -383,7 +383,9 @@ pub fn draw_list(
     }
     if total == 0 {
         let empty = match id {
-            ListId::Findings if app.doc.analysis_ready().is_none() => "analysing…",
+            ListId::Findings | ListId::SourceKernels if app.doc.analysis_ready().is_none() => {
+                "analysing…"
+            }
             ListId::Findings => "no problems found",
             _ => "(empty)",
         };

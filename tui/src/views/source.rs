@@ -10,6 +10,7 @@ use ratatui::style::{Color, Style};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
 use super::{ListId, draw_list};
+use crate::analysis::SourceKernel;
 use crate::app::App;
 use crate::names::{function_ref, kernel_name, location_text};
 
@@ -50,7 +51,12 @@ pub fn cells(app: &mut App<'_, '_>, id: ListId, row: usize) -> Vec<String> {
             .unwrap_or_default();
         return vec![(row + 1).to_string(), text];
     }
-    let Some(&(f, k)) = app.source_kernels().get(row) else {
+    let Some(&SourceKernel {
+        function: f,
+        kernel: k,
+        ..
+    }) = app.source_kernels().get(row)
+    else {
         return Vec::new();
     };
     let Some(kernel) = listing.function(f).and_then(|f| f.kernel(k)) else {
@@ -74,8 +80,15 @@ pub fn range(app: &mut App<'_, '_>, id: ListId, row: usize) -> Option<Range<usiz
     } else {
         row
     };
-    let &(f, k) = app.source_kernels().get(row)?;
-    Some(app.doc.listing.function(f)?.kernel(k)?.range.clone())
+    let k = app.source_kernels().get(row)?;
+    Some(
+        app.doc
+            .listing
+            .function(k.function)?
+            .kernel(k.kernel)?
+            .range
+            .clone(),
+    )
 }
 
 /// Draws the tab.
