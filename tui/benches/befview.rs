@@ -126,9 +126,34 @@ fn bench(c: &mut Criterion) {
         })
     });
 
+    // Baseline of the first frame: opening and framing alone.
+    group.bench_function("baseline_open_and_list", |b| {
+        b.iter(|| {
+            let loaded = Loaded::open(&path).expect("opens");
+            Document::new(&loaded)
+                .expect("lists")
+                .listing
+                .sections()
+                .len()
+        })
+    });
+
     let loaded = Loaded::open(&path).expect("opens");
     let doc = Document::new(&loaded).expect("lists");
     doc.analysis();
+    // Baseline of the keys: redrawing the function table with no key.
+    {
+        let mut app = App::new(&doc);
+        app.on_key(key(KeyCode::Char('3')));
+        let mut terminal = Terminal::new(TestBackend::new(200, 60)).expect("backend");
+        group.bench_function("baseline_redraw_functions", |b| {
+            b.iter(|| {
+                // A fresh backend each time: the whole screen is drawn.
+                terminal = Terminal::new(TestBackend::new(200, 60)).expect("backend");
+                let Ok(_) = terminal.draw(|f| befview::views::draw(f, &mut app));
+            })
+        });
+    }
     // (name, keys to get there, the key measured)
     let cases: &[(&str, &[KeyCode], KeyCode)] = &[
         ("sections_j", &[], KeyCode::Char('j')),

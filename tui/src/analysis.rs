@@ -38,17 +38,75 @@ pub struct SourceKernel {
     pub line: Option<usize>,
 }
 
+/// Something that uses a string, attribute or type; small, so that a
+/// file with millions of uses stays cheap, and named when shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum User {
+    /// Entry N of the Kernels section.
+    KernelName(u32),
+    /// Entry N of the Types section.
+    Type(u32),
+    /// Function N's name.
+    Function(u32),
+    /// Argument `index` of function `function`.
+    Argument {
+        /// The function.
+        function: u32,
+        /// The argument.
+        index: u32,
+    },
+    /// Result `index` of function `function`.
+    Result {
+        /// The function.
+        function: u32,
+        /// The result.
+        index: u32,
+    },
+    /// Kernel `kernel` of function `function`.
+    Kernel {
+        /// The function.
+        function: u32,
+        /// The kernel.
+        kernel: u32,
+    },
+    /// Register `register` of function `function`.
+    Register {
+        /// The function.
+        function: u32,
+        /// The register.
+        register: u32,
+    },
+}
+
+impl User {
+    /// How the user is shown (`@main kernel 7`).
+    pub fn text(self, listing: &Listing<'_>) -> String {
+        let name = |f: u32| crate::names::function_ref(listing, f);
+        match self {
+            User::KernelName(i) => format!("kernel name {i}"),
+            User::Type(i) => format!("type {i}"),
+            User::Function(f) => format!("function {}", name(f)),
+            User::Argument { function, index } => format!("{} argument {index}", name(function)),
+            User::Result { function, index } => format!("{} result {index}", name(function)),
+            User::Kernel { function, kernel } => format!("{} kernel {kernel}", name(function)),
+            User::Register { function, register } => {
+                format!("{} %{register}", name(function))
+            }
+        }
+    }
+}
+
 /// The whole-file results.
 #[derive(Debug, Default)]
 pub struct Analysis {
     /// Every problem, sorted by offset.
     pub findings: Vec<Finding>,
     /// Users of each string, by its offset in the Strings section.
-    pub string_users: HashMap<u64, Vec<String>>,
+    pub string_users: HashMap<u64, Vec<User>>,
     /// Users of each attribute, by its position in the attribute list.
-    pub attribute_users: HashMap<usize, Vec<String>>,
+    pub attribute_users: HashMap<usize, Vec<User>>,
     /// Users of each type, by type index.
-    pub type_users: HashMap<u32, Vec<String>>,
+    pub type_users: HashMap<u32, Vec<User>>,
     /// Every kernel but the pseudo kernels, in function order, with its
     /// line in the source file.
     pub kernels: Vec<SourceKernel>,
@@ -57,7 +115,7 @@ pub struct Analysis {
 /// How many users a list keeps by name (the count is always exact).
 const NAMED_USERS: usize = 16;
 
-fn add_user<K: std::hash::Hash + Eq>(map: &mut HashMap<K, Vec<String>>, key: K, user: String) {
+fn add_user<K: std::hash::Hash + Eq>(map: &mut HashMap<K, Vec<User>>, key: K, user: User) {
     map.entry(key).or_default().push(user);
 }
 
@@ -92,32 +150,46 @@ impl Analysis {
             add_user(
                 &mut analysis.string_users,
                 row.string_offset,
-                format!("kernel name {}", row.index),
+                User::KernelName(row.index as u32),
             );
         }
         for row in listing.types().iter() {
             add_user(
                 &mut analysis.string_users,
                 row.string_offset,
-                format!("type {}", row.index),
+                User::Type(row.index as u32),
             );
         }
         for entry in listing.index_entries() {
-            let name = crate::names::function_name(entry.name);
+            let function = entry.index as u32;
             add_user(
                 &mut analysis.string_users,
                 entry.name_offset,
-                format!("function {name}"),
+                User::Function(function),
             );
             for (i, &t) in entry.argument_types.iter().enumerate() {
-                add_user(&mut analysis.type_users, t, format!("{name} argument {i}"));
+                add_user(
+                    &mut analysis.type_users,
+                    t,
+                    User::Argument {
+                        function,
+                        index: i as u32,
+                    },
+                );
             }
             for (i, &t) in entry.result_types.iter().enumerate() {
-                add_user(&mut analysis.type_users, t, format!("{name} result {i}"));
+                add_user(
+                    &mut analysis.type_users,
+                    t,
+                    User::Result {
+                        function,
+                        index: i as u32,
+                    },
+                );
             }
         }
         for function in listing.functions() {
-            let name = crate::names::function_name(function.name);
+            let index = function.index as u32;
             for kernel in function.kernels() {
                 if !kernel.pseudo {
                     let line = source.and_then(|file| {
@@ -131,11 +203,14 @@ impl Analysis {
                     });
                 }
                 for a in &kernel.attributes {
-                    if let Some(index) = a.attribute {
+                    if let Some(attribute) = a.attribute {
                         add_user(
                             &mut analysis.attribute_users,
-                            index,
-                            format!("{name} kernel {}", kernel.index),
+                            attribute,
+                            User::Kernel {
+                                function: index,
+                                kernel: kernel.index as u32,
+                            },
                         );
                     }
                 }
@@ -145,7 +220,10 @@ impl Analysis {
                     add_user(
                         &mut analysis.type_users,
                         t,
-                        format!("{name} %{}", register.index),
+                        User::Register {
+                            function: index,
+                            register: register.index as u32,
+                        },
                     );
                 }
             }
@@ -162,11 +240,15 @@ impl Analysis {
 }
 
 /// A user list as one cell: the count, and the first users by name.
-pub fn users_text(users: Option<&Vec<String>>) -> String {
+pub fn users_text(listing: &Listing<'_>, users: Option<&Vec<User>>) -> String {
     match users {
         None => "0".to_owned(),
         Some(users) => {
-            let shown: Vec<&str> = users.iter().take(NAMED_USERS).map(String::as_str).collect();
+            let shown: Vec<String> = users
+                .iter()
+                .take(NAMED_USERS)
+                .map(|u| u.text(listing))
+                .collect();
             let more = if users.len() > shown.len() {
                 ", …"
             } else {

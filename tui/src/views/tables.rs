@@ -43,7 +43,9 @@ pub fn cells(app: &mut App<'_, '_>, id: ListId, row: usize) -> Vec<String> {
                 format!("{:#x}", s.range.start),
                 s.bytes.len().to_string(),
                 format!("{:?}", clip(&s.text(), 200)),
-                analysis.map_or_else(pending, |a| users_text(a.string_users.get(&offset))),
+                analysis.map_or_else(pending, |a| {
+                    users_text(listing, a.string_users.get(&offset))
+                }),
             ]
         }
         ListId::Attributes => {
@@ -56,7 +58,9 @@ pub fn cells(app: &mut App<'_, '_>, id: ListId, row: usize) -> Vec<String> {
                 a.ty.name(),
                 a.range.len().to_string(),
                 attribute_text(listing, Some(row)),
-                analysis.map_or_else(pending, |an| users_text(an.attribute_users.get(&row))),
+                analysis.map_or_else(pending, |an| {
+                    users_text(listing, an.attribute_users.get(&row))
+                }),
             ]
         }
         ListId::Types => {
@@ -70,7 +74,9 @@ pub fn cells(app: &mut App<'_, '_>, id: ListId, row: usize) -> Vec<String> {
                     || format!("<no string at {:#x}>", t.string_offset),
                     str::to_owned,
                 ),
-                analysis.map_or_else(pending, |a| users_text(a.type_users.get(&(row as u32)))),
+                analysis.map_or_else(pending, |a| {
+                    users_text(listing, a.type_users.get(&(row as u32)))
+                }),
             ]
         }
         _ => {
