@@ -110,6 +110,9 @@ pub struct Analysis {
     /// Every kernel but the pseudo kernels, in function order, with its
     /// line in the source file.
     pub kernels: Vec<SourceKernel>,
+    /// The item count of each section (`Listing::item_count`), which reads
+    /// whole sections: kept off the first frame.
+    pub section_items: Vec<Option<usize>>,
 }
 
 /// How many users a list keeps by name (the count is always exact).
@@ -144,6 +147,9 @@ impl Analysis {
 
         let mut analysis = Analysis {
             findings,
+            section_items: (0..listing.sections().len())
+                .map(|i| listing.item_count(i))
+                .collect(),
             ..Analysis::default()
         };
         for row in listing.kernel_names().iter() {

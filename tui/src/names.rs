@@ -57,6 +57,41 @@ pub fn location_text(listing: &Listing<'_>, offset: u64) -> String {
 /// Attributes larger than this are shown by their first bytes.
 pub const LARGE_ATTRIBUTE: usize = 64 << 10;
 
+/// A location as MLIR prints it, with file names cut to their last
+/// component so that table cells stay short.
+pub fn short_location(location: &bef::format::Location) -> String {
+    use bef::format::Location;
+    match location {
+        Location::Unknown => "unknown".to_owned(),
+        Location::FileLineCol { file, line, column } => {
+            let base = file.rsplit('/').next().unwrap_or(file);
+            format!("{base}:{line}:{column}")
+        }
+        Location::Name { name, child } => match **child {
+            Location::Unknown => format!("{name:?}"),
+            ref child => format!("{name:?}({})", short_location(child)),
+        },
+        Location::CallSite { callee, caller } => format!(
+            "callsite({} at {})",
+            short_location(callee),
+            short_location(caller)
+        ),
+        Location::Fused(parts) => {
+            let parts: Vec<String> = parts.iter().map(short_location).collect();
+            format!("fused[{}]", parts.join(", "))
+        }
+    }
+}
+
+/// A location field as a short table cell (see [`short_location`]).
+pub fn short_location_text(listing: &Listing<'_>, offset: u64) -> String {
+    match listing.location(offset) {
+        Ok(Some(location)) => short_location(&location),
+        Ok(None) => format!("<virtual {offset:#x}>"),
+        Err(e) => format!("<error: {e}>"),
+    }
+}
+
 /// The value of attribute `index` as text, or why it is unknown.
 pub fn attribute_text(listing: &Listing<'_>, index: Option<usize>) -> String {
     let attributes = listing.attributes();

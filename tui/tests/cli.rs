@@ -45,7 +45,7 @@ fn dump_source_pairs_kernels_with_their_lines() {
         "{text}"
     );
     assert!(
-        text.contains("callsite(\"inner\" at \"model.py\":3:1)"),
+        text.contains("callsite(\"inner\" at model.py:3:1)"),
         "{text}"
     );
 }

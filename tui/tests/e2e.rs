@@ -149,7 +149,7 @@ fn every_tab_of_a_program_with_calls_control_flow_and_attributes() {
     s.expect(&[
         "%sum = tfrt.call @add(%a, %b)",
         "callsite(\"inner\" at",
-        "fused[\"model.py\":42:7",
+        "fused[model.py:42:7, \"layer\"]",
         // The kernel selected in hex stays selected.
         "functions › @main › kernel 7 tfrt_test.report_error_sync",
     ]);

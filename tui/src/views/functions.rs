@@ -10,7 +10,7 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use super::{ListId, draw_list};
 use crate::app::App;
 use crate::names::{
-    attribute_text, clip, function_name, function_ref, kernel_name, location_text, type_list,
+    attribute_text, clip, function_name, function_ref, kernel_name, short_location_text, type_list,
     type_name,
 };
 
@@ -99,7 +99,7 @@ pub fn cells(app: &mut App<'_, '_>, id: ListId, row: usize) -> Vec<String> {
                 used_by.join(" "),
                 k.stream_id.to_string(),
                 k.location_offset()
-                    .map_or_else(String::new, |l| location_text(listing, l)),
+                    .map_or_else(String::new, |l| short_location_text(listing, l)),
             ]
         }
         _ => {

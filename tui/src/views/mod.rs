@@ -365,7 +365,7 @@ pub fn draw_list(
         }
         let cells = cells(app, id, row);
         for (w, cell) in weights.iter_mut().zip(&cells) {
-            *w = (*w).max(cell.chars().count().min(80));
+            *w = (*w).max(cell.chars().count().min(40));
         }
         let mark_cell = if mark {
             Cell::from("!").style(Style::default().fg(PROBLEM).add_modifier(Modifier::BOLD))

@@ -39,9 +39,15 @@ pub fn cells(app: &mut App<'_, '_>, id: ListId, row: usize) -> Vec<String> {
     let Some(s) = listing.sections().get(row) else {
         return Vec::new();
     };
-    let items = listing
-        .item_count(row)
-        .map_or_else(|| "-".to_owned(), |n| n.to_string());
+    let items = match app.doc.analysis_ready() {
+        Some(a) => a
+            .section_items
+            .get(row)
+            .copied()
+            .flatten()
+            .map_or_else(|| "-".to_owned(), |n| n.to_string()),
+        None => "…".to_owned(),
+    };
     let mut name = s.name().into_owned();
     if !s.used {
         name.push_str(" (unused)");

@@ -12,7 +12,7 @@ use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 use super::{ListId, draw_list};
 use crate::analysis::SourceKernel;
 use crate::app::App;
-use crate::names::{function_ref, kernel_name, location_text};
+use crate::names::{function_ref, kernel_name, short_location_text};
 
 /// The line (1-based) of file `file` a location points at: its first
 /// position in that file, looking through names, the callee then the
@@ -68,7 +68,7 @@ pub fn cells(app: &mut App<'_, '_>, id: ListId, row: usize) -> Vec<String> {
         kernel_name(kernel),
         kernel
             .location_offset()
-            .map_or_else(String::new, |l| location_text(listing, l)),
+            .map_or_else(String::new, |l| short_location_text(listing, l)),
     ]
 }
 
