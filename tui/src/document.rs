@@ -98,11 +98,14 @@ impl Loaded {
                     LoadError(format!("error: {name}: not readable MLIR bytecode: {e}"))
                 })?;
                 let bytes = mlir_to_bef(&module, options).map_err(|d| translate_error(d, ""))?;
+                let buffer = BefBuffer::copy_from(&bytes);
+                // Bytecode carries locations but not the text they point into.
+                let source = source_named_by(path, buffer.bytes());
                 Ok(Loaded {
                     path: path.to_owned(),
                     format,
-                    buffer: BefBuffer::copy_from(&bytes),
-                    source: None,
+                    buffer,
+                    source,
                 })
             }
             InputFormat::MlirText => {

@@ -111,3 +111,24 @@ fn bad_files_exit_1_with_the_reason() {
     assert_eq!(out.status.code(), Some(1), "{out:?}");
     assert!(String::from_utf8_lossy(&out.stderr).contains("error"));
 }
+
+#[test]
+fn mlir_bytecode_opens_with_its_source_found_by_location() {
+    let path = common::corpus("befview/inspect.mlir");
+    let text = std::fs::read_to_string(&path).expect("readable");
+    // Locations name the file as the tests' working directory sees it.
+    let module = bef::text::parse_module(&text, "befview/inspect.mlir").expect("parses");
+    let written = bef::bytecode::write(&module, &Default::default()).expect("writes");
+    let dir = std::env::temp_dir().join(format!("befview-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("inspect.mlirbc");
+    std::fs::write(&file, &written.bytes).expect("written");
+    let out = befview(&["--dump", "source", file.to_str().expect("utf-8 path")]);
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(out.status.success(), "{out:?}");
+    let text = stdout(&out);
+    assert!(
+        text.contains("@main kernel 5 tfrt.call  line 8: %sum = tfrt.call @add(%a, %b)"),
+        "{text}"
+    );
+}
