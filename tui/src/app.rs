@@ -138,6 +138,8 @@ pub struct App<'d, 'a> {
     pub tab: Tab,
     /// Whether the help screen is up.
     pub help: bool,
+    /// The first line of the help screen shown.
+    pub help_scroll: usize,
     /// The line being typed, if any.
     pub prompt: Option<Prompt>,
     /// A one-time message for the status line.
@@ -184,6 +186,7 @@ impl<'d, 'a> App<'d, 'a> {
             doc,
             tab: Tab::Sections,
             help: false,
+            help_scroll: 0,
             prompt: None,
             message: None,
             quit: false,
@@ -370,9 +373,18 @@ impl<'d, 'a> App<'d, 'a> {
     /// Does what `action` asks on the current tab.
     pub fn act(&mut self, action: Action) {
         if self.help {
+            let last = crate::views::help::lines().len().saturating_sub(1);
+            let page = self.page.max(1);
+            let scroll = &mut self.help_scroll;
             match action {
                 Action::Quit => self.quit = true,
                 Action::Help | Action::Back => self.help = false,
+                Action::Down => *scroll = (*scroll + 1).min(last),
+                Action::Up => *scroll = scroll.saturating_sub(1),
+                Action::PageDown | Action::HalfPageDown => *scroll = (*scroll + page).min(last),
+                Action::PageUp | Action::HalfPageUp => *scroll = scroll.saturating_sub(page),
+                Action::Top => *scroll = 0,
+                Action::Bottom => *scroll = last,
                 _ => {}
             }
             return;
@@ -380,7 +392,10 @@ impl<'d, 'a> App<'d, 'a> {
         let page = self.page.max(1) as isize;
         match action {
             Action::Quit => self.quit = true,
-            Action::Help => self.help = true,
+            Action::Help => {
+                self.help = true;
+                self.help_scroll = 0;
+            }
             Action::NextTab => self.switch_tab((self.tab.index() + 1) % Tab::ALL.len()),
             Action::PrevTab => {
                 self.switch_tab((self.tab.index() + Tab::ALL.len() - 1) % Tab::ALL.len())

@@ -132,6 +132,13 @@ fn every_tab_of_a_program_with_calls_control_flow_and_attributes() {
     // 3: functions; into @main; its kernels with decoded attributes.
     s.send("3");
     s.expect(&["@main", "@add", "@fails", "async"]);
+    // A click selects a row (SGR mouse: button 0 at column 10, row 7 is
+    // the fourth function, @add); the wheel scrolls.
+    s.send("\x1b[<0;10;7M\x1b[<0;10;7m");
+    s.expect(&["functions › @add ›"]);
+    s.send("\x1b[<65;10;7M");
+    s.expect(&["functions › @fails"]);
+    s.send("gg");
     s.send("jj\r");
     s.expect(&[
         "@main kernels",
@@ -166,7 +173,7 @@ fn every_tab_of_a_program_with_calls_control_flow_and_attributes() {
     // Help, generated from the key table.
     s.send("?");
     s.expect(&[
-        "Keys (? or Esc closes)",
+        "Keys (? or Esc closes;",
         "copy the selected value",
         "go to tab 1-6",
     ]);

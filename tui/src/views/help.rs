@@ -36,8 +36,9 @@ fn tab_help(tab: crate::app::Tab) -> &'static str {
     }
 }
 
-/// Draws the help screen.
-pub fn draw(frame: &mut Frame<'_>, area: Rect) {
+/// Draws the help screen from line `app.help_scroll`.
+pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &mut crate::app::App<'_, '_>) {
+    app.page = area.height.saturating_sub(2).max(1) as usize;
     let width = BINDINGS
         .iter()
         .map(|b| keys_label(b).chars().count())
@@ -58,11 +59,16 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect) {
             ])
         })
         .collect();
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .title("Keys (? or Esc closes)");
+    let total = text.len();
+    let block = Block::default().borders(Borders::ALL).title(format!(
+        "Keys (? or Esc closes; j/k scroll, line {} of {total})",
+        app.help_scroll + 1
+    ));
     frame.render_widget(
-        Paragraph::new(text).block(block).wrap(Wrap { trim: false }),
+        Paragraph::new(text)
+            .block(block)
+            .wrap(Wrap { trim: false })
+            .scroll((app.help_scroll.min(u16::MAX as usize) as u16, 0)),
         area,
     );
 }

@@ -442,7 +442,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &mut App<'_, '_>) {
         Layout::vertical([Length(1), Min(3), Length(1), Length(1)]).areas(frame.area());
     draw_tabs(frame, app, tabs);
     if app.help {
-        help::draw(frame, body);
+        help::draw(frame, body, app);
     } else {
         match app.tab {
             Tab::Sections => sections::draw(frame, app, body),
