@@ -167,6 +167,12 @@ impl HostContext {
         self.work_queue.quiesce()
     }
 
+    /// Runs `f` once the work queue is idle (see
+    /// [`ConcurrentWorkQueue::when_idle`]); safe from the queue's own tasks.
+    pub fn when_idle(&self, f: impl FnOnce() + Send + 'static) {
+        self.work_queue.when_idle(Task::new(f))
+    }
+
     /// Number of compute threads of the work queue (a hint for splitting work).
     pub fn parallelism_level(&self) -> usize {
         self.work_queue.parallelism_level()
