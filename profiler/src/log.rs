@@ -18,6 +18,16 @@ pub const CHUNK: usize = 16 * 1024;
 
 type Chunk<T> = Box<[UnsafeCell<MaybeUninit<T>>]>;
 
+/// A chunk of uninitialised slots: one allocation, no per-slot work.
+fn new_chunk<T>() -> Chunk<T> {
+    let mut slots: Vec<UnsafeCell<MaybeUninit<T>>> = Vec::with_capacity(CHUNK);
+    // SAFETY: the capacity is `CHUNK`, and `UnsafeCell<MaybeUninit<T>>`
+    // needs no initialisation: every bit pattern (or none) is a valid
+    // "uninitialised" slot.
+    unsafe { slots.set_len(CHUNK) };
+    slots.into_boxed_slice()
+}
+
 /// See the [module](self) documentation.
 pub struct Log<T: Copy> {
     chunks: Box<[OnceLock<Chunk<T>>]>,
@@ -56,16 +66,17 @@ impl<T: Copy> Log<T> {
             self.dropped.fetch_add(1, Ordering::Relaxed);
             return;
         };
-        let chunk = slot.get_or_init(|| {
-            (0..CHUNK)
-                .map(|_| UnsafeCell::new(MaybeUninit::uninit()))
-                .collect()
-        });
+        let chunk = slot.get_or_init(new_chunk);
         // SAFETY: slot `i` is at or beyond the published length, so no
         // reader reads it, and the caller guarantees this is the only
         // writer; `i % CHUNK` is in bounds of a chunk of `CHUNK` slots.
         unsafe { (*chunk[i % CHUNK].get()).write(entry) };
         self.len.store(i + 1, Ordering::Release);
+    }
+
+    /// Allocates the first chunk now, so that the first `push` does not.
+    pub fn reserve_first(&self) {
+        self.chunks[0].get_or_init(new_chunk);
     }
 
     /// The entries published so far, in order.

@@ -173,6 +173,7 @@ impl Recorder {
                 values: Log::new(if self.options.values { capacity } else { 1 }),
                 value_count: AtomicU64::new(0),
             });
+            mine.events.reserve_first();
             threads.push(mine.clone());
             drop(threads);
             f(&mine);
