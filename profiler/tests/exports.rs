@@ -21,6 +21,9 @@ fn decode(bytes: &[u8]) -> Trace {
     Trace::parse_from_bytes(bytes).expect("Perfetto's schema decodes the trace")
 }
 
+/// A slice's name and its annotations (name → value).
+type Slice = (String, HashMap<String, String>);
+
 /// What a Perfetto trace holds, gathered through Perfetto's schema.
 #[derive(Default)]
 struct Seen {
@@ -30,7 +33,7 @@ struct Seen {
     event_names: HashMap<u64, String>,
     annotation_names: HashMap<u64, String>,
     /// Per track: `(name, annotations name → value)` of each slice begun.
-    slices: HashMap<u64, Vec<(String, HashMap<String, String>)>>,
+    slices: HashMap<u64, Vec<Slice>>,
     instants: Vec<String>,
     counters: HashMap<u64, usize>,
     flows_out: Vec<u64>,
