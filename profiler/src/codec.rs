@@ -211,7 +211,7 @@ pub fn read(bytes: &[u8]) -> Result<Recording, ReadError> {
         start_unix_ns: r.uvar("the start time")?,
         values: r.flag("the values flag")?,
     };
-    let n = r.count(2, "the function count")?;
+    let n = r.count(4, "the function count")?;
     let mut functions = Vec::with_capacity(n);
     for _ in 0..n {
         functions.push(read_function(&mut r)?);

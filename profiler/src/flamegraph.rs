@@ -47,13 +47,14 @@ pub fn write_svg(model: &Model<'_>, options: &FlameOptions, out: impl Write) -> 
     render(&lines, &mut inferno_options(options), out)
 }
 
+/// The one frame drawn for a recording without kernel time (a program
+/// whose functions have no kernels, or that failed before running any).
+pub const NOTHING: &str = "(no kernel time recorded)";
+
 fn render(lines: &[(String, u64)], opt: &mut Options<'_>, out: impl Write) -> io::Result<()> {
-    let text: Vec<String> = lines.iter().map(|(s, n)| format!("{s} {n}")).collect();
+    let mut text: Vec<String> = lines.iter().map(|(s, n)| format!("{s} {n}")).collect();
     if text.is_empty() {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidData,
-            "the recording has no kernel time to draw",
-        ));
+        text.push(format!("{NOTHING} 1"));
     }
     flamegraph::from_lines(opt, text.iter().map(String::as_str), out)
 }
@@ -92,10 +93,8 @@ pub fn write_diff_svg(
         ..Default::default()
     });
     if folded.trim().is_empty() {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidData,
-            "neither recording has kernel time to compare",
-        ));
+        let nothing = format!("{NOTHING} 1 1");
+        return flamegraph::from_lines(&mut opt, [nothing.as_str()], out);
     }
     flamegraph::from_lines(&mut opt, folded.lines(), out)
 }

@@ -104,13 +104,12 @@ fn wall_slices(model: &Model<'_>, per_thread: bool) -> Vec<Slice> {
     if per_thread {
         // Each lane: its segments, and the gaps between them as idle.
         let mut out = Vec::new();
-        for thread in 0..model.recording.threads.len() {
+        let mut by_thread = vec![Vec::new(); model.recording.threads.len()];
+        for s in &model.segments {
+            by_thread[s.thread].push(s);
+        }
+        for (thread, mut mine) in by_thread.into_iter().enumerate() {
             let mut at = begin;
-            let mut mine: Vec<_> = model
-                .segments
-                .iter()
-                .filter(|s| s.thread == thread)
-                .collect();
             mine.sort_by_key(|s| s.start);
             for s in mine {
                 if s.start > at {

@@ -111,18 +111,21 @@ pub fn stats(model: &Model<'_>) -> Stats {
             .push((end.saturating_sub(execution.begin), self_by_execution[x]));
     }
     let span = model.span.1 - model.span.0;
+    let mut busy = vec![0u64; model.recording.threads.len()];
+    for s in &model.segments {
+        busy[s.thread] += s.end - s.start;
+    }
+    let mut runs_on = vec![0u64; model.recording.threads.len()];
+    for r in &model.runs {
+        runs_on[r.thread] += 1;
+    }
     let threads = model
         .recording
         .threads
         .iter()
         .enumerate()
         .map(|(t, track)| {
-            let busy: u64 = model
-                .segments
-                .iter()
-                .filter(|s| s.thread == t)
-                .map(|s| s.end - s.start)
-                .sum();
+            let busy = busy[t];
             ThreadUse {
                 name: track.name.clone(),
                 busy_ns: busy,
@@ -132,7 +135,7 @@ pub fn stats(model: &Model<'_>) -> Stats {
                 } else {
                     busy as f64 / span as f64
                 },
-                kernels: model.runs.iter().filter(|r| r.thread == t).count() as u64,
+                kernels: runs_on[t],
             }
         })
         .collect();
