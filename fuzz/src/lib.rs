@@ -12,6 +12,7 @@ pub mod passes;
 #[cfg(test)]
 mod tests;
 pub mod text;
+pub mod trace;
 
 /// The standard kernels, registered once per process.
 pub(crate) fn standard_registry() -> &'static bef::exec::KernelRegistry {

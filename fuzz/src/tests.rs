@@ -10,6 +10,7 @@ use crate::bytecode::{mlirbc_read, mlirbc_roundtrip};
 use crate::exec::exec_programs;
 use crate::passes::opt_passes;
 use crate::text::mlir_parse;
+use crate::trace::trace_read;
 
 struct XorShift(u64);
 
@@ -280,6 +281,45 @@ proptest! {
     #[test]
     fn arbitrary_ir_survives_every_version(bytes in proptest::collection::vec(any::<u8>(), 0..4096)) {
         mlirbc_roundtrip(&bytes);
+    }
+}
+
+#[test]
+fn trace_read_survives_truncations_bit_flips_and_noise() {
+    let mut rng = XorShift(0x7ace);
+    let seeds = seeds("trace_read");
+    assert!(seeds.len() >= 3);
+    for seed in &seeds {
+        trace_read(seed);
+        for len in 0..seed.len() {
+            trace_read(&seed[..len]);
+        }
+        for _ in 0..400 {
+            let mut bytes = seed.clone();
+            for _ in 0..=rng.next() % 4 {
+                match rng.next() % 3 {
+                    0 => {
+                        let bit = rng.next() as usize % (bytes.len() * 8);
+                        bytes[bit / 8] ^= 1 << (bit % 8);
+                    }
+                    1 => {
+                        let at = rng.next() as usize % bytes.len();
+                        bytes[at] = rng.next() as u8;
+                    }
+                    _ => {
+                        let at = rng.next() as usize % bytes.len();
+                        bytes.insert(at, rng.next() as u8);
+                    }
+                }
+            }
+            trace_read(&bytes);
+        }
+    }
+    for _ in 0..300 {
+        let len = rng.next() as usize % 128;
+        let mut bytes = b"BEFTRACE\x01\x00".to_vec();
+        bytes.extend(rng.bytes(len));
+        trace_read(&bytes);
     }
 }
 

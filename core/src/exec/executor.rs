@@ -402,7 +402,7 @@ impl Execution {
     }
 
     #[inline]
-    fn observe(&self, event: impl FnOnce() -> ExecEvent<'static>) {
+    fn observe<'e>(&self, event: impl FnOnce() -> ExecEvent<'e>) {
         if let Some(observer) = self.ctx.observer() {
             observer.on_event(&event());
         }
@@ -496,6 +496,7 @@ impl Execution {
                     register: output.register,
                     producer,
                     state,
+                    value: &value,
                     thread,
                     time,
                 }

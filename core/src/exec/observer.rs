@@ -94,7 +94,7 @@ use std::thread::ThreadId;
 use std::time::Instant;
 
 use crate::format::FunctionKind;
-use crate::runtime::AsyncState;
+use crate::runtime::{AsyncState, AsyncValue};
 
 /// Identifies one execution of one function (unique within the process;
 /// drawn only when an observer is attached).
@@ -195,6 +195,9 @@ pub enum ExecEvent<'a> {
         /// The value's state: `Concrete` or `Error`, or unavailable when
         /// the register has no readers (see the module documentation).
         state: AsyncState,
+        /// The value itself, for tools that show it (read it only while
+        /// handling the event).
+        value: &'a AsyncValue,
         /// The thread that published it.
         thread: ThreadId,
         /// When it was published.

@@ -74,6 +74,7 @@ fn register_set<const OBSERVED: bool>(
             register,
             producer,
             state: value.state(),
+            value,
             thread,
             time,
         }

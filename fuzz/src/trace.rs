@@ -1,0 +1,45 @@
+//! bef-trace recordings from untrusted bytes: reading gives a recording or
+//! an error with its offset, never a panic, and a recording that reads
+//! exports in every format without panicking.
+
+use bef_trace::critical_path::{self, CriticalOptions};
+use bef_trace::flamegraph::{self, FlameOptions};
+use bef_trace::folded::{self, Clock, FoldOptions};
+use bef_trace::{Model, chrome, perfetto, stats};
+
+/// Reads `data` as a recording and, if it reads, exports it every way.
+pub fn trace_read(data: &[u8]) {
+    let recording = match bef_trace::read(data) {
+        Ok(recording) => recording,
+        Err(e) => {
+            assert!(e.offset <= data.len(), "error offset past the input: {e}");
+            return;
+        }
+    };
+    // What reads writes back to bytes that read the same.
+    let again = bef_trace::read(&bef_trace::write(&recording)).expect("rereads");
+    assert_eq!(again, recording, "changed through writing");
+    let model = Model::new(&recording);
+    for clock in [Clock::Cpu, Clock::Wall] {
+        let _ = folded::fold(
+            &model,
+            &FoldOptions {
+                clock,
+                per_thread: true,
+                time_order: true,
+            },
+        );
+    }
+    let mut svg = Vec::new();
+    flamegraph::write_svg(&model, &FlameOptions::default(), &mut svg).expect("draws");
+    let _ = perfetto::export(&model);
+    let _ = chrome::export(&model);
+    let _ = stats::to_text(&stats::stats(&model));
+    let analysis = critical_path::analyse(
+        &model,
+        &CriticalOptions {
+            what_if_workers: Some(3),
+        },
+    );
+    let _ = critical_path::to_text(&model, &analysis);
+}

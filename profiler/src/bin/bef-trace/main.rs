@@ -1,0 +1,442 @@
+//! `bef-trace`: record BEF program executions and export the recordings.
+//! Exit status: 0 success, 1 bad input or a program that cannot run,
+//! 2 usage error.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use bef_trace::critical_path::{self, CriticalOptions};
+use bef_trace::flamegraph::{self, FlameOptions};
+use bef_trace::folded::{self, Clock, FoldOptions};
+use bef_trace::{Model, RecordOptions, RecorderOptions, Recording, chrome, perfetto, stats};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+const EXAMPLES: &str = "\
+Examples:
+  bef-trace record corpus/mlir/fibonacci_repeat.mlir -o fib.beftrace
+  bef-trace flamegraph fib.beftrace -o fib.svg
+  bef-trace run prog.mlir --work-queue mstd:2 --flamegraph prog.svg --perfetto prog.pftrace
+  bef-trace stats fib.beftrace
+  bef-trace critical-path fib.beftrace --what-if-workers 4
+  bef-trace diff before.beftrace after.beftrace -o diff.svg
+
+Open a .pftrace in https://ui.perfetto.dev (Open trace file).";
+
+/// Records the execution of BEF programs (.bef, .mlir, .mlirbc) and turns
+/// recordings into flame graphs, Perfetto and Chrome traces, statistics
+/// and critical paths.
+#[derive(Parser)]
+#[command(name = "bef-trace", version, after_help = EXAMPLES)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run a program and write its recording.
+    Record {
+        #[command(flatten)]
+        run: RunArgs,
+        /// The recording to write.
+        #[arg(short, long, value_name = "FILE")]
+        output: PathBuf,
+    },
+    /// Run a program, then write the exports asked for.
+    Run {
+        #[command(flatten)]
+        run: RunArgs,
+        /// Also write the recording.
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// Write a flame graph (SVG).
+        #[arg(long, value_name = "SVG")]
+        flamegraph: Option<PathBuf>,
+        /// Write folded stacks.
+        #[arg(long, value_name = "FILE")]
+        folded: Option<PathBuf>,
+        /// Write a Perfetto trace.
+        #[arg(long, value_name = "PFTRACE")]
+        perfetto: Option<PathBuf>,
+        /// Write a Chrome Trace Event JSON file.
+        #[arg(long, value_name = "JSON")]
+        chrome_json: Option<PathBuf>,
+        /// Print statistics.
+        #[arg(long)]
+        stats: bool,
+        /// Print the critical path.
+        #[arg(long)]
+        critical_path: bool,
+    },
+    /// Draw a flame graph (or chart) of a recording as SVG.
+    Flamegraph {
+        /// The recording.
+        recording: PathBuf,
+        /// The SVG to write.
+        #[arg(short, long, value_name = "SVG")]
+        output: PathBuf,
+        #[command(flatten)]
+        fold: FoldArgs,
+        /// Icicle graph: stacks hang down from the top.
+        #[arg(long)]
+        inverted: bool,
+        /// The title.
+        #[arg(long, default_value = "")]
+        title: String,
+    },
+    /// Write folded stacks (`function;kernel#index;... nanoseconds`).
+    Folded {
+        /// The recording.
+        recording: PathBuf,
+        /// Where to write (standard output by default).
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
+        #[command(flatten)]
+        fold: FoldArgs,
+    },
+    /// Differential flame graph: AFTER's stacks coloured by the change from
+    /// BEFORE, totals normalised; kernels matched by function and index.
+    Diff {
+        /// The baseline recording.
+        before: PathBuf,
+        /// The recording to compare.
+        after: PathBuf,
+        /// The SVG to write.
+        #[arg(short, long, value_name = "SVG")]
+        output: PathBuf,
+        /// Also write the folded differential (two counts per stack).
+        #[arg(long, value_name = "FILE")]
+        folded: Option<PathBuf>,
+    },
+    /// Write a Perfetto protobuf trace (open it in ui.perfetto.dev).
+    Perfetto {
+        /// The recording.
+        recording: PathBuf,
+        /// The trace to write.
+        #[arg(short, long, value_name = "PFTRACE")]
+        output: PathBuf,
+    },
+    /// Write Chrome Trace Event JSON (chrome://tracing, ui.perfetto.dev).
+    ChromeJson {
+        /// The recording.
+        recording: PathBuf,
+        /// The JSON to write.
+        #[arg(short, long, value_name = "JSON")]
+        output: PathBuf,
+    },
+    /// Per-kernel, per-function and per-thread statistics.
+    Stats {
+        /// The recording.
+        recording: PathBuf,
+        /// As JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// The longest dependency chain, each kernel's slack, and what more
+    /// workers could gain.
+    CriticalPath {
+        /// The recording.
+        recording: PathBuf,
+        /// Re-schedule the recorded graph on N workers.
+        #[arg(long, value_name = "N")]
+        what_if_workers: Option<usize>,
+        /// As JSON.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Args)]
+struct RunArgs {
+    /// The program: BEF, MLIR text or MLIR bytecode.
+    program: PathBuf,
+    /// The functions to run (default: every function without arguments).
+    #[arg(short, long, value_name = "NAME", num_args = 1.., value_delimiter = ',')]
+    functions: Vec<String>,
+    /// The work queue: s, mstd, mstd:N, mstd:N,M.
+    #[arg(short, long, default_value = "s", value_name = "QUEUE")]
+    work_queue: String,
+    /// Record a short rendering of every value.
+    #[arg(long)]
+    values: bool,
+    /// Events kept per thread; later ones are counted as dropped.
+    #[arg(long, default_value_t = 16 << 20, value_name = "N")]
+    max_events: usize,
+    /// Let the program's own output through to standard output.
+    #[arg(long)]
+    program_output: bool,
+}
+
+#[derive(Args)]
+struct FoldArgs {
+    /// One lane per thread.
+    #[arg(long)]
+    per_thread: bool,
+    /// Flame chart: time order instead of merged stacks.
+    #[arg(long)]
+    flamechart: bool,
+    /// cpu: time in kernels summed over threads; wall: elapsed time, shared
+    /// among what ran at once, idle time shown.
+    #[arg(long, value_enum, default_value_t = ClockArg::Cpu)]
+    clock: ClockArg,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ClockArg {
+    Cpu,
+    Wall,
+}
+
+impl FoldArgs {
+    fn options(&self) -> FoldOptions {
+        FoldOptions {
+            clock: match self.clock {
+                ClockArg::Cpu => Clock::Cpu,
+                ClockArg::Wall => Clock::Wall,
+            },
+            per_thread: self.per_thread,
+            time_order: self.flamechart,
+        }
+    }
+}
+
+/// A failure, already worded for the user.
+struct Failure(String);
+
+impl<E: std::fmt::Display> From<E> for Failure {
+    fn from(e: E) -> Self {
+        Failure(e.to_string())
+    }
+}
+
+/// Programs that recurse deeply need more stack than a default thread has.
+const STACK: usize = 64 << 20;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let outcome = std::thread::Builder::new()
+        .name("main".into())
+        .stack_size(STACK)
+        .spawn(move || run(cli))
+        .expect("spawn the main thread")
+        .join();
+    match outcome {
+        Ok(Ok(())) => ExitCode::SUCCESS,
+        Ok(Err(Failure(message))) => {
+            eprintln!("bef-trace: error: {message}");
+            ExitCode::from(1)
+        }
+        Err(panic) => std::panic::resume_unwind(panic),
+    }
+}
+
+fn run(cli: Cli) -> Result<(), Failure> {
+    match cli.command {
+        Command::Record { run, output } => {
+            let recording = record(&run)?;
+            write_file(&output, &bef_trace::write(&recording))?;
+            eprintln!(
+                "bef-trace: wrote {} events to {}",
+                recording.event_count(),
+                output.display()
+            );
+        }
+        Command::Run {
+            run,
+            output,
+            flamegraph,
+            folded,
+            perfetto,
+            chrome_json,
+            stats,
+            critical_path,
+        } => {
+            let recording = record(&run)?;
+            if let Some(path) = &output {
+                write_file(path, &bef_trace::write(&recording))?;
+            }
+            let model = Model::new(&recording);
+            if let Some(path) = &flamegraph {
+                write_svg(path, &model, &FlameOptions::default())?;
+            }
+            if let Some(path) = &folded {
+                let lines = folded::fold(&model, &FoldOptions::default());
+                write_file(path, folded::to_text(&lines).as_bytes())?;
+            }
+            if let Some(path) = &perfetto {
+                write_file(path, &perfetto::export(&model))?;
+            }
+            if let Some(path) = &chrome_json {
+                write_file(path, chrome::export(&model).as_bytes())?;
+            }
+            if stats {
+                print!("{}", stats::to_text(&stats::stats(&model)));
+            }
+            if critical_path {
+                let analysis = critical_path::analyse(&model, &CriticalOptions::default());
+                print!("{}", critical_path::to_text(&model, &analysis));
+            }
+        }
+        Command::Flamegraph {
+            recording,
+            output,
+            fold,
+            inverted,
+            title,
+        } => {
+            let recording = load(&recording)?;
+            let model = Model::new(&recording);
+            let options = FlameOptions {
+                fold: fold.options(),
+                inverted,
+                title,
+            };
+            write_svg(&output, &model, &options)?;
+        }
+        Command::Folded {
+            recording,
+            output,
+            fold,
+        } => {
+            let recording = load(&recording)?;
+            let model = Model::new(&recording);
+            let text = folded::to_text(&folded::fold(&model, &fold.options()));
+            match output {
+                Some(path) => write_file(&path, text.as_bytes())?,
+                None => std::io::stdout().write_all(text.as_bytes())?,
+            }
+        }
+        Command::Diff {
+            before,
+            after,
+            output,
+            folded,
+        } => {
+            let a = load(&before)?;
+            let b = load(&after)?;
+            if a.header.program_hash != b.header.program_hash {
+                eprintln!(
+                    "bef-trace: note: the recordings ran different programs \
+                     ({:016x} and {:016x}); kernels are matched by function and index",
+                    a.header.program_hash, b.header.program_hash
+                );
+            }
+            let (ma, mb) = (Model::new(&a), Model::new(&b));
+            if let Some(path) = &folded {
+                write_file(path, flamegraph::diff_folded(&ma, &mb)?.as_bytes())?;
+            }
+            let mut svg = Vec::new();
+            flamegraph::write_diff_svg(&ma, &mb, "Differential flame graph", &mut svg)?;
+            write_file(&output, &svg)?;
+        }
+        Command::Perfetto { recording, output } => {
+            let recording = load(&recording)?;
+            write_file(&output, &perfetto::export(&Model::new(&recording)))?;
+        }
+        Command::ChromeJson { recording, output } => {
+            let recording = load(&recording)?;
+            write_file(&output, chrome::export(&Model::new(&recording)).as_bytes())?;
+        }
+        Command::Stats { recording, json } => {
+            let recording = load(&recording)?;
+            let stats = stats::stats(&Model::new(&recording));
+            if json {
+                println!("{}", serde_json::to_string_pretty(&stats)?);
+            } else {
+                print!("{}", stats::to_text(&stats));
+            }
+        }
+        Command::CriticalPath {
+            recording,
+            what_if_workers,
+            json,
+        } => {
+            if what_if_workers == Some(0) {
+                return Err(Failure("--what-if-workers needs at least 1 worker".into()));
+            }
+            let recording = load(&recording)?;
+            let model = Model::new(&recording);
+            let options = CriticalOptions { what_if_workers };
+            let analysis = critical_path::analyse(&model, &options);
+            if json {
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&critical_path::to_json(&model, &analysis))?
+                );
+            } else {
+                print!("{}", critical_path::to_text(&model, &analysis));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn record(args: &RunArgs) -> Result<Recording, Failure> {
+    let options = RecordOptions {
+        work_queue: args.work_queue.clone(),
+        functions: args.functions.clone(),
+        recorder: RecorderOptions {
+            values: args.values,
+            events_per_thread: args.max_events,
+        },
+        program_output: args.program_output,
+    };
+    let started = std::time::Instant::now();
+    let (recording, outcomes) = bef_trace::record_file(&args.program, &options, |name| {
+        // Progress for long runs: a line per function after the first second.
+        if started.elapsed().as_secs() >= 1 {
+            eprintln!(
+                "bef-trace: running @{name} ({:.1}s so far)",
+                started.elapsed().as_secs_f64()
+            );
+        }
+    })
+    .map_err(|e| match e {
+        bef_trace::record::RecordError::Runner(bef::exec::RunnerError::Open(open)) => Failure(
+            open.render()
+                .trim_end()
+                .trim_start_matches("error: ")
+                .to_string(),
+        ),
+        other => Failure(other.to_string()),
+    })?;
+    if outcomes.is_empty() {
+        return Err(Failure(format!(
+            "{} has no function without arguments to run",
+            args.program.display()
+        )));
+    }
+    for outcome in outcomes.iter().filter(|o| o.failed) {
+        eprintln!(
+            "bef-trace: note: @{} returned {}",
+            outcome.name,
+            outcome.results.join(", ")
+        );
+    }
+    if recording.dropped() > 0 {
+        eprintln!(
+            "bef-trace: warning: {} events dropped (raise --max-events)",
+            recording.dropped()
+        );
+    }
+    Ok(recording)
+}
+
+fn load(path: &Path) -> Result<Recording, Failure> {
+    let bytes =
+        fs::read(path).map_err(|e| Failure(format!("cannot read {}: {e}", path.display())))?;
+    bef_trace::read(&bytes).map_err(|e| Failure(format!("{}: {e}", path.display())))
+}
+
+fn write_file(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
+    fs::write(path, bytes).map_err(|e| Failure(format!("cannot write {}: {e}", path.display())))
+}
+
+fn write_svg(path: &Path, model: &Model<'_>, options: &FlameOptions) -> Result<(), Failure> {
+    let mut svg = Vec::new();
+    flamegraph::write_svg(model, options, &mut svg)
+        .map_err(|e| Failure(format!("cannot draw {}: {e}", path.display())))?;
+    write_file(path, &svg)
+}

@@ -1,0 +1,560 @@
+//! The recording file format, version 1: writer and bounded reader.
+//!
+//! ```text
+//! magic "BEFTRACE"  version u16 LE
+//! header     str path, u64 LE hash, uvar size, str work queue, str clock,
+//!            uvar start (Unix ns), u8 values
+//! functions  uvar n × (str name, u8 kind,
+//!                      uvar n × kernel (str name, uvar BEF offset, str location, uvar stream),
+//!                      uvar n × register (uvar n × uvar user))
+//! threads    uvar n × (str name, uvar dropped, uvar n × event)
+//! event      u8 tag, svar time delta (from the thread's previous event), uvar execution,
+//!            then by tag: 0 begin: uvar function, u8 has caller [uvar execution, uvar kernel]
+//!                         1 end; 2 ready: uvar kernel; 3 start: uvar kernel
+//!                         4 kernel end: uvar kernel, u8 skipped, uvar live values
+//!                         5 register: uvar register, uvar producer, u8 state, u8 has value [str]
+//! ```
+//! `uvar` is unsigned LEB128, `svar` zigzag LEB128, `str` a `uvar` length
+//! and UTF-8 bytes. Nothing may follow the last thread.
+//!
+//! The reader never trusts a count: each is checked against the bytes that
+//! remain (every element takes at least one byte) before anything is
+//! allocated, so reading needs memory proportional to the input. Errors
+//! give what was expected and the byte offset.
+
+use crate::recording::{
+    CallerRef, Event, EventKind, FunctionInfo, FunctionKind, Header, KernelInfo, Recording,
+    RegisterInfo, ThreadTrack, ValueState,
+};
+
+/// The first bytes of every recording.
+pub const MAGIC: &[u8; 8] = b"BEFTRACE";
+/// The format version this crate writes and reads.
+pub const VERSION: u16 = 1;
+
+/// Why bytes are not a recording.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("not a valid bef-trace recording: {message} at byte {offset}")]
+pub struct ReadError {
+    /// Where the problem is.
+    pub offset: usize,
+    /// What was expected.
+    pub message: String,
+}
+
+/// Serializes `recording`.
+pub fn write(recording: &Recording) -> Vec<u8> {
+    let mut w = Writer::default();
+    w.bytes(MAGIC);
+    w.bytes(&VERSION.to_le_bytes());
+    let h = &recording.header;
+    w.str(&h.program_path);
+    w.bytes(&h.program_hash.to_le_bytes());
+    w.uvar(h.program_size);
+    w.str(&h.work_queue);
+    w.str(&h.clock);
+    w.uvar(h.start_unix_ns);
+    w.byte(u8::from(h.values));
+    w.len(recording.functions.len());
+    for f in &recording.functions {
+        w.str(&f.name);
+        w.byte(f.kind.to_u8());
+        w.len(f.kernels.len());
+        for k in &f.kernels {
+            w.str(&k.name);
+            w.uvar(k.bef_offset);
+            w.str(&k.location);
+            w.uvar(k.stream);
+        }
+        w.len(f.registers.len());
+        for r in &f.registers {
+            w.len(r.users.len());
+            for &u in &r.users {
+                w.uvar(u.into());
+            }
+        }
+    }
+    w.len(recording.threads.len());
+    for t in &recording.threads {
+        w.str(&t.name);
+        w.uvar(t.dropped);
+        w.len(t.events.len());
+        let mut previous = 0u64;
+        for e in &t.events {
+            write_event(&mut w, e, previous);
+            previous = e.time;
+        }
+    }
+    w.out
+}
+
+fn write_event(w: &mut Writer, e: &Event, previous: u64) {
+    let tag = match e.kind {
+        EventKind::FunctionBegin { .. } => 0,
+        EventKind::FunctionEnd => 1,
+        EventKind::KernelReady { .. } => 2,
+        EventKind::KernelStart { .. } => 3,
+        EventKind::KernelEnd { .. } => 4,
+        EventKind::RegisterSet { .. } => 5,
+    };
+    w.byte(tag);
+    w.svar(e.time.wrapping_sub(previous) as i64);
+    w.uvar(e.execution);
+    match &e.kind {
+        EventKind::FunctionBegin { function, caller } => {
+            w.uvar((*function).into());
+            match caller {
+                Some(c) => {
+                    w.byte(1);
+                    w.uvar(c.execution);
+                    w.uvar(c.kernel.into());
+                }
+                None => w.byte(0),
+            }
+        }
+        EventKind::FunctionEnd => {}
+        EventKind::KernelReady { kernel } | EventKind::KernelStart { kernel } => {
+            w.uvar((*kernel).into())
+        }
+        EventKind::KernelEnd {
+            kernel,
+            skipped,
+            live_values,
+        } => {
+            w.uvar((*kernel).into());
+            w.byte(u8::from(*skipped));
+            w.uvar(*live_values);
+        }
+        EventKind::RegisterSet {
+            register,
+            producer,
+            state,
+            value,
+        } => {
+            w.uvar((*register).into());
+            w.uvar((*producer).into());
+            w.byte(state.to_u8());
+            match value {
+                Some(v) => {
+                    w.byte(1);
+                    w.str(v);
+                }
+                None => w.byte(0),
+            }
+        }
+    }
+}
+
+#[derive(Default)]
+struct Writer {
+    out: Vec<u8>,
+}
+
+impl Writer {
+    fn bytes(&mut self, b: &[u8]) {
+        self.out.extend_from_slice(b);
+    }
+    fn byte(&mut self, b: u8) {
+        self.out.push(b);
+    }
+    fn uvar(&mut self, mut v: u64) {
+        loop {
+            let low = (v & 0x7f) as u8;
+            v >>= 7;
+            if v == 0 {
+                self.out.push(low);
+                return;
+            }
+            self.out.push(low | 0x80);
+        }
+    }
+    fn svar(&mut self, v: i64) {
+        self.uvar(((v << 1) ^ (v >> 63)) as u64);
+    }
+    fn len(&mut self, n: usize) {
+        self.uvar(n as u64);
+    }
+    fn str(&mut self, s: &str) {
+        self.len(s.len());
+        self.bytes(s.as_bytes());
+    }
+}
+
+/// Reads a recording, checking every count and index.
+pub fn read(bytes: &[u8]) -> Result<Recording, ReadError> {
+    let mut r = Reader { bytes, at: 0 };
+    let magic = r.take(MAGIC.len(), "the magic \"BEFTRACE\"")?;
+    if magic != MAGIC {
+        return Err(r.error_at(0, "the magic \"BEFTRACE\""));
+    }
+    let version = u16::from_le_bytes(
+        r.take(2, "the format version")?
+            .try_into()
+            .expect("two bytes"),
+    );
+    if version != VERSION {
+        return Err(r.error_at(
+            8,
+            &format!("format version {VERSION} (this file is version {version})"),
+        ));
+    }
+    let header = Header {
+        program_path: r.str("the program path")?,
+        program_hash: u64::from_le_bytes(
+            r.take(8, "the program hash")?
+                .try_into()
+                .expect("eight bytes"),
+        ),
+        program_size: r.uvar("the program size")?,
+        work_queue: r.str("the work queue")?,
+        clock: r.str("the clock")?,
+        start_unix_ns: r.uvar("the start time")?,
+        values: r.flag("the values flag")?,
+    };
+    let n = r.count(4, "the function count")?;
+    let mut functions = Vec::with_capacity(n);
+    for _ in 0..n {
+        functions.push(read_function(&mut r)?);
+    }
+    let n = r.count(3, "the thread count")?;
+    let mut threads = Vec::with_capacity(n);
+    for _ in 0..n {
+        let name = r.str("a thread name")?;
+        let dropped = r.uvar("a dropped-event count")?;
+        let n = r.count(3, "an event count")?;
+        let mut events = Vec::with_capacity(n);
+        let mut time = 0u64;
+        for _ in 0..n {
+            let event = read_event(&mut r, time, functions.len())?;
+            time = event.time;
+            events.push(event);
+        }
+        threads.push(ThreadTrack {
+            name,
+            events,
+            dropped,
+        });
+    }
+    if r.at != bytes.len() {
+        return Err(r.error("the end of the recording"));
+    }
+    Ok(Recording {
+        header,
+        functions,
+        threads,
+    })
+}
+
+fn read_function(r: &mut Reader<'_>) -> Result<FunctionInfo, ReadError> {
+    let name = r.str("a function name")?;
+    let at = r.at;
+    let kind = FunctionKind::from_u8(r.byte("a function kind")?)
+        .ok_or_else(|| r.error_at(at, "a function kind (0, 1 or 2)"))?;
+    let n = r.count(4, "a kernel count")?;
+    let mut kernels = Vec::with_capacity(n);
+    for _ in 0..n {
+        kernels.push(KernelInfo {
+            name: r.str("a kernel name")?,
+            bef_offset: r.uvar("a BEF offset")?,
+            location: r.str("a location")?,
+            stream: r.uvar("a stream id")?,
+        });
+    }
+    let n = r.count(1, "a register count")?;
+    let mut registers = Vec::with_capacity(n);
+    for _ in 0..n {
+        let m = r.count(1, "a user count")?;
+        let mut users = Vec::with_capacity(m);
+        for _ in 0..m {
+            let at = r.at;
+            let user = r.u32("a user kernel")?;
+            if user as usize >= kernels.len() {
+                return Err(r.error_at(at, "a user kernel within the kernel table"));
+            }
+            users.push(user);
+        }
+        registers.push(RegisterInfo { users });
+    }
+    Ok(FunctionInfo {
+        name,
+        kind,
+        kernels,
+        registers,
+    })
+}
+
+fn read_event(r: &mut Reader<'_>, previous: u64, functions: usize) -> Result<Event, ReadError> {
+    let at = r.at;
+    let tag = r.byte("an event tag")?;
+    let delta = r.svar("a time delta")?;
+    let time = previous.wrapping_add(delta as u64);
+    let execution = r.uvar("an execution id")?;
+    let kind = match tag {
+        0 => {
+            let fat = r.at;
+            let function = r.u32("a function index")?;
+            if function as usize >= functions {
+                return Err(r.error_at(fat, "a function index within the program"));
+            }
+            let caller = if r.flag("a caller flag")? {
+                Some(CallerRef {
+                    execution: r.uvar("a caller execution")?,
+                    kernel: r.u32("a caller kernel")?,
+                })
+            } else {
+                None
+            };
+            EventKind::FunctionBegin { function, caller }
+        }
+        1 => EventKind::FunctionEnd,
+        2 => EventKind::KernelReady {
+            kernel: r.u32("a kernel index")?,
+        },
+        3 => EventKind::KernelStart {
+            kernel: r.u32("a kernel index")?,
+        },
+        4 => EventKind::KernelEnd {
+            kernel: r.u32("a kernel index")?,
+            skipped: r.flag("a skipped flag")?,
+            live_values: r.uvar("a live value count")?,
+        },
+        5 => {
+            let register = r.u32("a register")?;
+            let producer = r.u32("a producer kernel")?;
+            let sat = r.at;
+            let state = ValueState::from_u8(r.byte("a value state")?)
+                .ok_or_else(|| r.error_at(sat, "a value state (0, 1 or 2)"))?;
+            let value = if r.flag("a value flag")? {
+                Some(r.str("a value")?)
+            } else {
+                None
+            };
+            EventKind::RegisterSet {
+                register,
+                producer,
+                state,
+                value,
+            }
+        }
+        _ => return Err(r.error_at(at, "an event tag (0 to 5)")),
+    };
+    Ok(Event {
+        time,
+        execution,
+        kind,
+    })
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn error(&self, expected: &str) -> ReadError {
+        self.error_at(self.at, expected)
+    }
+
+    fn error_at(&self, offset: usize, expected: &str) -> ReadError {
+        ReadError {
+            offset,
+            message: format!("expected {expected}"),
+        }
+    }
+
+    fn remaining(&self) -> usize {
+        self.bytes.len() - self.at
+    }
+
+    fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8], ReadError> {
+        if n > self.remaining() {
+            return Err(self.error(&format!("{what} ({n} bytes; the file ends first)")));
+        }
+        let slice = &self.bytes[self.at..self.at + n];
+        self.at += n;
+        Ok(slice)
+    }
+
+    fn byte(&mut self, what: &str) -> Result<u8, ReadError> {
+        Ok(self.take(1, what)?[0])
+    }
+
+    fn flag(&mut self, what: &str) -> Result<bool, ReadError> {
+        let at = self.at;
+        match self.byte(what)? {
+            0 => Ok(false),
+            1 => Ok(true),
+            _ => Err(self.error_at(at, &format!("{what} (0 or 1)"))),
+        }
+    }
+
+    fn uvar(&mut self, what: &str) -> Result<u64, ReadError> {
+        let start = self.at;
+        let mut value = 0u64;
+        for shift in (0..64).step_by(7) {
+            let b = self.byte(what)?;
+            let bits = u64::from(b & 0x7f);
+            if shift == 63 && bits > 1 {
+                break;
+            }
+            value |= bits << shift;
+            if b & 0x80 == 0 {
+                return Ok(value);
+            }
+        }
+        Err(self.error_at(start, &format!("{what} (a LEB128 number below 2^64)")))
+    }
+
+    fn svar(&mut self, what: &str) -> Result<i64, ReadError> {
+        let v = self.uvar(what)?;
+        Ok(((v >> 1) as i64) ^ -((v & 1) as i64))
+    }
+
+    fn u32(&mut self, what: &str) -> Result<u32, ReadError> {
+        let at = self.at;
+        let v = self.uvar(what)?;
+        u32::try_from(v).map_err(|_| self.error_at(at, &format!("{what} (below 2^32)")))
+    }
+
+    /// A count of elements that each take at least `min_bytes`, checked
+    /// against what remains before the caller allocates for it.
+    fn count(&mut self, min_bytes: usize, what: &str) -> Result<usize, ReadError> {
+        let at = self.at;
+        let n = self.uvar(what)?;
+        let fits = usize::try_from(n)
+            .ok()
+            .and_then(|n| n.checked_mul(min_bytes))
+            .is_some_and(|need| need <= self.remaining());
+        if !fits {
+            return Err(self.error_at(
+                at,
+                &format!(
+                    "{what} that fits in the {} bytes left (found {n})",
+                    self.remaining()
+                ),
+            ));
+        }
+        Ok(n as usize)
+    }
+
+    fn str(&mut self, what: &str) -> Result<String, ReadError> {
+        let n = self.count(1, what)?;
+        let at = self.at;
+        let bytes = self.take(n, what)?;
+        std::str::from_utf8(bytes)
+            .map(str::to_owned)
+            .map_err(|e| self.error_at(at + e.valid_up_to(), &format!("{what} in UTF-8")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Recording {
+        Recording {
+            header: Header {
+                program_path: "p.mlir".into(),
+                program_hash: 0x1234_5678_9abc_def0,
+                program_size: 100,
+                work_queue: "mstd:2".into(),
+                clock: "monotonic".into(),
+                start_unix_ns: 1_700_000_000_000_000_000,
+                values: true,
+            },
+            functions: vec![FunctionInfo {
+                name: "main".into(),
+                kind: FunctionKind::Bef,
+                kernels: vec![
+                    KernelInfo {
+                        name: "(arguments)".into(),
+                        ..Default::default()
+                    },
+                    KernelInfo {
+                        name: "tfrt.constant.i32".into(),
+                        bef_offset: 77,
+                        location: "\"p.mlir\":2:3".into(),
+                        stream: 1,
+                    },
+                ],
+                registers: vec![RegisterInfo { users: vec![1, 1] }],
+            }],
+            threads: vec![ThreadTrack {
+                name: "main".into(),
+                dropped: 3,
+                events: vec![
+                    Event {
+                        time: 10,
+                        execution: 1,
+                        kind: EventKind::FunctionBegin {
+                            function: 0,
+                            caller: Some(CallerRef {
+                                execution: 9,
+                                kernel: 4,
+                            }),
+                        },
+                    },
+                    Event {
+                        time: 5,
+                        execution: 1,
+                        kind: EventKind::RegisterSet {
+                            register: 0,
+                            producer: 1,
+                            state: ValueState::Error,
+                            value: Some("boom".into()),
+                        },
+                    },
+                    Event {
+                        time: u64::MAX,
+                        execution: u64::MAX,
+                        kind: EventKind::KernelEnd {
+                            kernel: 1,
+                            skipped: true,
+                            live_values: 12,
+                        },
+                    },
+                ],
+            }],
+        }
+    }
+
+    #[test]
+    fn round_trips() {
+        let recording = sample();
+        let bytes = write(&recording);
+        assert_eq!(read(&bytes).unwrap(), recording);
+    }
+
+    #[test]
+    fn every_truncation_is_an_error() {
+        let bytes = write(&sample());
+        for len in 0..bytes.len() {
+            let err = read(&bytes[..len]).unwrap_err();
+            assert!(err.offset <= len, "{err}");
+        }
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert_eq!(read(&longer).unwrap_err().offset, bytes.len());
+    }
+
+    #[test]
+    fn huge_counts_are_refused_before_allocating() {
+        let mut bytes = MAGIC.to_vec();
+        bytes.extend_from_slice(&VERSION.to_le_bytes());
+        // Empty path, hash, size 0, empty queue and clock, start 0, no values.
+        bytes.extend_from_slice(&[0; 14]);
+        // A function count of 2^63.
+        bytes.extend_from_slice(&[0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01]);
+        let err = read(&bytes).unwrap_err();
+        assert!(err.message.contains("function count"), "{err}");
+    }
+
+    #[test]
+    fn wrong_version_is_named() {
+        let mut bytes = write(&sample());
+        bytes[8] = 9;
+        let err = read(&bytes).unwrap_err();
+        assert_eq!(err.offset, 8);
+        assert!(err.message.contains("version 9"), "{err}");
+    }
+}

@@ -1,0 +1,474 @@
+//! The critical path of a recording: the longest dependency chain through
+//! the recorded graph, each kernel's slack, where the path's time went,
+//! and a re-scheduling of the graph on N workers.
+//!
+//! The graph: a node per kernel run, weighted by the time it ran itself
+//! (its self time) plus the time its results took to complete after it
+//! returned (async work it left behind). Edges are the dataflow edges
+//! (values and chains) between runs. A run that called functions
+//! continues in a zero-weight *return* node that waits for it and for
+//! every run of its callees, and the caller's consumers depend on that
+//! node; the caller's operands reach the callee's argument readers through
+//! the caller's run. Earliest and latest start times (the critical path
+//! method) give the path and each run's slack.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::fmt::Write as _;
+
+use serde::Serialize;
+
+use crate::model::Model;
+use crate::stats::human;
+
+/// What to compute besides the path.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct CriticalOptions {
+    /// Re-schedule the graph on this many workers.
+    pub what_if_workers: Option<usize>,
+}
+
+/// A node of the graph: a run, or the return node of a calling run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Node {
+    Run(usize),
+    Return(usize),
+}
+
+/// How a path's recorded time divides.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Split {
+    /// Kernels on the path running (self time).
+    pub running_ns: u64,
+    /// Results of path kernels completing asynchronously after they returned.
+    pub async_ns: u64,
+    /// Path kernels ready but waiting in a queue to start.
+    pub queued_ns: u64,
+    /// Path kernels waiting for their inputs after the previous path kernel
+    /// delivered (scheduling gaps, inputs from outside the path).
+    pub waiting_ns: u64,
+}
+
+/// The result of [`analyse`].
+#[derive(Debug, Clone)]
+pub struct Analysis {
+    /// The runs on the critical path, first to last.
+    pub path: Vec<usize>,
+    /// Its length: the sum of the path's weights.
+    pub length_ns: u64,
+    /// Slack of each run (indexed like [`Model::runs`]).
+    pub slack: Vec<u64>,
+    /// Where the path's recorded time went.
+    pub split: Split,
+    /// The recorded span.
+    pub recorded_ns: u64,
+    /// Total weight of all runs (the work).
+    pub work_ns: u64,
+    /// The re-scheduling asked for: `(workers, simulated span)`.
+    pub what_if: Option<(usize, u64)>,
+    /// Runs left out because the recording's edges loop through them.
+    pub cyclic: usize,
+}
+
+struct Graph {
+    nodes: Vec<Node>,
+    weight: Vec<u64>,
+    /// The part of the weight that needs no worker (async completion).
+    tail: Vec<u64>,
+    succs: Vec<Vec<usize>>,
+    preds: Vec<Vec<usize>>,
+}
+
+fn build(model: &Model<'_>) -> Graph {
+    let runs = model.runs.len();
+    let mut nodes: Vec<Node> = (0..runs).map(Node::Run).collect();
+    let mut ret = vec![None; runs];
+    for (r, run) in model.runs.iter().enumerate() {
+        if !run.callees.is_empty() {
+            ret[r] = Some(nodes.len());
+            nodes.push(Node::Return(r));
+        }
+    }
+    let out = |r: usize| ret[r].unwrap_or(r);
+    let mut weight = vec![0; nodes.len()];
+    let mut tail = vec![0; nodes.len()];
+    for (r, run) in model.runs.iter().enumerate() {
+        tail[r] = run.published.map_or(0, |p| p.saturating_sub(run.end));
+        weight[r] = run.self_time + tail[r];
+    }
+    let mut edges: Vec<(usize, usize)> = Vec::new();
+    for e in &model.edges {
+        // An argument edge leaves the caller's run; a value leaves the
+        // producer once its callees are done.
+        let from = if e.call { e.from } else { out(e.from) };
+        edges.push((from, e.to));
+    }
+    for (r, &node) in ret.iter().enumerate() {
+        if let Some(node) = node {
+            edges.push((r, node));
+        }
+    }
+    for (k, run) in model.runs.iter().enumerate() {
+        if let Some(caller) = model.executions[run.execution].caller
+            && let Some(node) = ret[caller]
+        {
+            edges.push((out(k), node));
+        }
+    }
+    edges.sort_unstable();
+    edges.dedup();
+    let mut succs = vec![Vec::new(); nodes.len()];
+    let mut preds = vec![Vec::new(); nodes.len()];
+    for (a, b) in edges {
+        if a != b {
+            succs[a].push(b);
+            preds[b].push(a);
+        }
+    }
+    Graph {
+        nodes,
+        weight,
+        tail,
+        succs,
+        preds,
+    }
+}
+
+/// Kahn's order; nodes on cycles are left out.
+fn topological(g: &Graph) -> Vec<usize> {
+    let mut indegree: Vec<usize> = g.preds.iter().map(Vec::len).collect();
+    let mut order: Vec<usize> = (0..g.nodes.len()).filter(|&n| indegree[n] == 0).collect();
+    let mut i = 0;
+    while i < order.len() {
+        let n = order[i];
+        i += 1;
+        for &s in &g.succs[n] {
+            indegree[s] -= 1;
+            if indegree[s] == 0 {
+                order.push(s);
+            }
+        }
+    }
+    order
+}
+
+/// Computes the critical path of `model`.
+pub fn analyse(model: &Model<'_>, options: &CriticalOptions) -> Analysis {
+    let g = build(model);
+    let order = topological(&g);
+    let n = g.nodes.len();
+    let mut finish = vec![0u64; n];
+    for &v in &order {
+        let start = g.preds[v].iter().map(|&p| finish[p]).max().unwrap_or(0);
+        finish[v] = start + g.weight[v];
+    }
+    let length = order.iter().map(|&v| finish[v]).max().unwrap_or(0);
+    let mut latest_finish = vec![length; n];
+    for &v in order.iter().rev() {
+        if let Some(min) = g.succs[v]
+            .iter()
+            .map(|&s| latest_finish[s].saturating_sub(g.weight[s]))
+            .min()
+        {
+            latest_finish[v] = min;
+        }
+    }
+    let mut slack = vec![0u64; model.runs.len()];
+    for &v in &order {
+        if let Node::Run(r) = g.nodes[v] {
+            slack[r] = latest_finish[v].saturating_sub(finish[v]);
+        }
+    }
+    // Walk back from the node finishing last along preds that finish when
+    // their successor starts; among equals, the one recorded last.
+    let mut path_nodes = Vec::new();
+    let mut at = order
+        .iter()
+        .copied()
+        .filter(|&v| finish[v] == length)
+        .max_by_key(|&v| (node_end(model, g.nodes[v]), v));
+    while let Some(v) = at {
+        path_nodes.push(v);
+        let start = finish[v] - g.weight[v];
+        at = g.preds[v]
+            .iter()
+            .copied()
+            .filter(|&p| finish[p] == start)
+            .max_by_key(|&p| (node_end(model, g.nodes[p]), p));
+    }
+    path_nodes.reverse();
+    let path: Vec<usize> = path_nodes
+        .iter()
+        .filter_map(|&v| match g.nodes[v] {
+            Node::Run(r) => Some(r),
+            Node::Return(_) => None,
+        })
+        .collect();
+    let split = split(model, &path);
+    let what_if = options
+        .what_if_workers
+        .map(|workers| (workers, simulate(&g, &order, workers.max(1))));
+    Analysis {
+        length_ns: length,
+        slack,
+        split,
+        recorded_ns: model.span.1 - model.span.0,
+        work_ns: (0..model.runs.len()).map(|r| g.weight[r]).sum(),
+        what_if,
+        cyclic: n - order.len(),
+        path,
+    }
+}
+
+/// When a node's work was recorded to end (for tie-breaking).
+fn node_end(model: &Model<'_>, node: Node) -> u64 {
+    match node {
+        Node::Run(r) | Node::Return(r) => {
+            let run = &model.runs[r];
+            run.published.unwrap_or(run.end).max(run.end)
+        }
+    }
+}
+
+fn split(model: &Model<'_>, path: &[usize]) -> Split {
+    let mut split = Split::default();
+    let mut delivered: Option<u64> = None;
+    for &r in path {
+        let run = &model.runs[r];
+        split.running_ns += run.self_time;
+        let done = run.published.unwrap_or(run.end).max(run.end);
+        split.async_ns += done - run.end;
+        let ready = run.ready.unwrap_or(run.start).min(run.start);
+        split.queued_ns += run.start - ready;
+        if let Some(previous) = delivered {
+            split.waiting_ns += ready.saturating_sub(previous);
+        }
+        // A caller's callees run inside it: the next path run may begin
+        // before this one ends.
+        delivered = Some(delivered.map_or(done, |d| d.max(done)));
+    }
+    split
+}
+
+/// List scheduling of the graph on `workers`: ready nodes, longest
+/// remaining path first, each run holding a worker for its self time; its
+/// async tail and zero-weight nodes hold none. The simulated span.
+fn simulate(g: &Graph, order: &[usize], workers: usize) -> u64 {
+    let n = g.nodes.len();
+    let mut level = vec![0u64; n];
+    for &v in order.iter().rev() {
+        level[v] = g.weight[v] + g.succs[v].iter().map(|&s| level[s]).max().unwrap_or(0);
+    }
+    let in_order: Vec<bool> = {
+        let mut seen = vec![false; n];
+        for &v in order {
+            seen[v] = true;
+        }
+        seen
+    };
+    let mut waiting: Vec<usize> = (0..n)
+        .map(|v| g.preds[v].iter().filter(|&&p| in_order[p]).count())
+        .collect();
+    // Ready nodes by longest remaining path; timed events: (time, node, done).
+    let mut ready: BinaryHeap<(u64, Reverse<usize>)> = BinaryHeap::new();
+    let mut events: BinaryHeap<Reverse<(u64, usize, bool)>> = BinaryHeap::new();
+    for &v in order {
+        if waiting[v] == 0 {
+            ready.push((level[v], Reverse(v)));
+        }
+    }
+    let mut free = workers;
+    let mut now = 0u64;
+    let mut end = 0u64;
+    loop {
+        while let Some((_, Reverse(v))) = ready.pop() {
+            let busy = g.weight[v] - g.tail[v];
+            if busy == 0 {
+                events.push(Reverse((now + g.tail[v], v, true)));
+            } else if free > 0 {
+                free -= 1;
+                events.push(Reverse((now + busy, v, false)));
+            } else {
+                ready.push((level[v], Reverse(v)));
+                break;
+            }
+        }
+        let Some(Reverse((time, v, done))) = events.pop() else {
+            break;
+        };
+        now = time;
+        end = end.max(time);
+        if !done {
+            // The worker is free; the results follow after the tail.
+            free += 1;
+            events.push(Reverse((now + g.tail[v], v, true)));
+            continue;
+        }
+        for &s in &g.succs[v] {
+            if in_order[s] {
+                waiting[s] -= 1;
+                if waiting[s] == 0 {
+                    ready.push((level[s], Reverse(s)));
+                }
+            }
+        }
+    }
+    end
+}
+
+/// One path entry as JSON shows it.
+#[derive(Debug, Serialize)]
+pub struct PathEntry {
+    /// `function;kernel#index` stack.
+    pub function: String,
+    /// The kernel's name.
+    pub kernel: String,
+    /// Its index.
+    pub kernel_index: u32,
+    /// Its execution id.
+    pub execution: u64,
+    /// Self time.
+    pub self_ns: u64,
+    /// Async completion time after it returned.
+    pub async_ns: u64,
+    /// Ready → start.
+    pub queued_ns: u64,
+    /// Start, since the recording began.
+    pub start_ns: u64,
+}
+
+/// The analysis as JSON.
+#[derive(Debug, Serialize)]
+pub struct Report {
+    /// Length of the path (sum of its weights).
+    pub length_ns: u64,
+    /// The recorded span.
+    pub recorded_ns: u64,
+    /// All runs' weights.
+    pub work_ns: u64,
+    /// How the path's time divides.
+    pub split: Split,
+    /// The path.
+    pub path: Vec<PathEntry>,
+    /// Runs with the most slack first: `(frame, function, slack)`; every run.
+    pub slack: Vec<(String, String, u64)>,
+    /// `--what-if-workers`: workers and simulated span.
+    pub what_if: Option<(usize, u64)>,
+}
+
+/// The analysis in JSON form.
+pub fn to_json(model: &Model<'_>, analysis: &Analysis) -> Report {
+    let mut slack: Vec<(String, String, u64)> = analysis
+        .slack
+        .iter()
+        .enumerate()
+        .map(|(r, &s)| {
+            (
+                model.frame(r),
+                model.recording.function_name(model.function_of(r)),
+                s,
+            )
+        })
+        .collect();
+    slack.sort_by_key(|b| Reverse(b.2));
+    Report {
+        length_ns: analysis.length_ns,
+        recorded_ns: analysis.recorded_ns,
+        work_ns: analysis.work_ns,
+        split: analysis.split,
+        path: analysis
+            .path
+            .iter()
+            .map(|&r| {
+                let run = &model.runs[r];
+                PathEntry {
+                    function: model.recording.function_name(model.function_of(r)),
+                    kernel: model.kernel_name(r).to_string(),
+                    kernel_index: run.kernel,
+                    execution: model.executions[run.execution].id,
+                    self_ns: run.self_time,
+                    async_ns: run.published.map_or(0, |p| p.saturating_sub(run.end)),
+                    queued_ns: run.ready.map_or(0, |ready| run.start.saturating_sub(ready)),
+                    start_ns: run.start,
+                }
+            })
+            .collect(),
+        slack,
+        what_if: analysis.what_if,
+    }
+}
+
+/// The analysis as text.
+pub fn to_text(model: &Model<'_>, analysis: &Analysis) -> String {
+    let mut out = String::new();
+    let s = &analysis.split;
+    let _ = writeln!(
+        out,
+        "critical path: {} kernels, {} (recorded span {}, total work {})",
+        analysis.path.len(),
+        human(analysis.length_ns),
+        human(analysis.recorded_ns),
+        human(analysis.work_ns)
+    );
+    let _ = writeln!(
+        out,
+        "  running {}, async completion {}, ready queue {}, waiting for inputs {}",
+        human(s.running_ns),
+        human(s.async_ns),
+        human(s.queued_ns),
+        human(s.waiting_ns)
+    );
+    if analysis.cyclic > 0 {
+        let _ = writeln!(
+            out,
+            "  ({} nodes left out: the recording's edges loop)",
+            analysis.cyclic
+        );
+    }
+    let _ = writeln!(out, "\n{:>12} {:>10}  kernel", "start", "self");
+    for &r in &analysis.path {
+        let run = &model.runs[r];
+        let _ = writeln!(
+            out,
+            "{:>12} {:>10}  {} in {}",
+            human(run.start),
+            human(run.self_time),
+            crate::folded::kernel_frame(model, r),
+            model.recording.function_name(model.function_of(r))
+        );
+    }
+    let mut slack: Vec<(u64, usize)> = analysis
+        .slack
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| **s > 0)
+        .map(|(r, &s)| (s, r))
+        .collect();
+    slack.sort_by(|a, b| b.cmp(a));
+    if !slack.is_empty() {
+        let _ = writeln!(out, "\nmost slack (could start this much later):");
+        for &(s, r) in slack.iter().take(10) {
+            let _ = writeln!(
+                out,
+                "{:>12}  {} in {}",
+                human(s),
+                model.frame(r),
+                model.recording.function_name(model.function_of(r))
+            );
+        }
+    }
+    if let Some((workers, span)) = analysis.what_if {
+        let bound = analysis
+            .length_ns
+            .max(analysis.work_ns / workers.max(1) as u64);
+        let _ = writeln!(
+            out,
+            "\nwhat if {workers} workers: span {} (lower bound {}; recorded {}, speed-up ×{:.2})",
+            human(span),
+            human(bound),
+            human(analysis.recorded_ns),
+            analysis.recorded_ns as f64 / span.max(1) as f64
+        );
+    }
+    out
+}

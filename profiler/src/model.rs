@@ -1,0 +1,521 @@
+//! The analysed recording every export works from: executions with their
+//! callers, kernel runs with ready/start/end times and threads, the
+//! self-time segments of each thread, the dataflow edges between runs,
+//! async completions, counters, and the error marks.
+//!
+//! Built from any [`Recording`] the reader accepts: events that do not fit
+//! (a kernel ending that never started, an unknown execution, a caller
+//! chain that loops) are ignored rather than trusted.
+
+use std::collections::HashMap;
+
+use crate::recording::{EventKind, FunctionKind, Recording, ValueState};
+
+/// Deepest call stack followed (a recording could claim a loop).
+pub const MAX_STACK: usize = 4096;
+
+/// One execution of a function.
+#[derive(Debug, Clone)]
+pub struct Execution {
+    /// Its id in the recording.
+    pub id: u64,
+    /// Its function (index into [`Recording::functions`]).
+    pub function: u32,
+    /// The run of the kernel that called it.
+    pub caller: Option<usize>,
+    /// When it began.
+    pub begin: u64,
+    /// When it ended (`None`: never reported).
+    pub end: Option<u64>,
+    /// The thread it began on.
+    pub thread: usize,
+}
+
+/// How a run is involved with the recording's errors.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorMark {
+    /// It produced the first error value of the recording.
+    Origin,
+    /// It was skipped because of an error, or passed an error on.
+    Poisoned,
+}
+
+/// One kernel that ran (or was skipped).
+#[derive(Debug, Clone)]
+pub struct KernelRun {
+    /// Index into [`Model::executions`].
+    pub execution: usize,
+    /// Its index in the function's kernel table.
+    pub kernel: u32,
+    /// Index into [`Recording::threads`].
+    pub thread: usize,
+    /// When its operands were all available (asynchronous executor only).
+    pub ready: Option<u64>,
+    /// When it started.
+    pub start: u64,
+    /// When it returned.
+    pub end: u64,
+    /// Time it ran itself: its duration less the kernels nested in it on
+    /// its thread.
+    pub self_time: u64,
+    /// Whether it was skipped.
+    pub skipped: bool,
+    /// The executions it called.
+    pub callees: Vec<usize>,
+    /// Its error mark, if any.
+    pub error: Option<ErrorMark>,
+    /// The latest time one of its results was published.
+    pub published: Option<u64>,
+}
+
+impl KernelRun {
+    /// Wall duration, start to end.
+    pub fn duration(&self) -> u64 {
+        self.end.saturating_sub(self.start)
+    }
+}
+
+/// A time slice of a thread spent in the innermost running kernel.
+#[derive(Debug, Clone, Copy)]
+pub struct Segment {
+    /// Index into [`Recording::threads`].
+    pub thread: usize,
+    /// Start time.
+    pub start: u64,
+    /// End time.
+    pub end: u64,
+    /// The run.
+    pub run: usize,
+}
+
+/// A value passed from one run to another.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Edge {
+    /// The producing run.
+    pub from: usize,
+    /// The consuming run.
+    pub to: usize,
+    /// When the value was published.
+    pub time: u64,
+    /// Whether it crosses a call (a caller's operand becoming an argument).
+    pub call: bool,
+}
+
+/// A result published after its kernel returned, possibly elsewhere.
+#[derive(Debug, Clone, Copy)]
+pub struct AsyncCompletion {
+    /// The producing run.
+    pub run: usize,
+    /// The register.
+    pub register: u32,
+    /// When it was published.
+    pub time: u64,
+    /// The thread that published it.
+    pub thread: usize,
+}
+
+/// The first error value.
+#[derive(Debug, Clone)]
+pub struct FirstError {
+    /// The run that produced it (`None`: an argument without a caller).
+    pub run: Option<usize>,
+    /// When it was published.
+    pub time: u64,
+    /// Its message, when recorded.
+    pub message: Option<String>,
+}
+
+/// See the [module](self) documentation.
+#[derive(Debug)]
+pub struct Model<'r> {
+    /// The recording analysed.
+    pub recording: &'r Recording,
+    /// The executions, in order of their begin events.
+    pub executions: Vec<Execution>,
+    /// The kernel runs, thread by thread in start order.
+    pub runs: Vec<KernelRun>,
+    /// Each thread's time in kernels, innermost run per slice.
+    pub segments: Vec<Segment>,
+    /// Dataflow edges between runs (and from a calling run to the
+    /// callee's argument readers).
+    pub edges: Vec<Edge>,
+    /// Results published after their kernel returned.
+    pub async_completions: Vec<AsyncCompletion>,
+    /// `(time, kernels ready but not started)`, in time order.
+    pub queue_depth: Vec<(u64, u64)>,
+    /// `(time, live async values)`, in time order.
+    pub live_values: Vec<(u64, u64)>,
+    /// The first error value of the recording.
+    pub first_error: Option<FirstError>,
+    /// First and last event time.
+    pub span: (u64, u64),
+    /// Per thread, runs opening (`true`) and closing in bracket order,
+    /// with the time: what trace viewers draw as nested slices.
+    pub brackets: Vec<Vec<(u64, bool, usize)>>,
+    run_index: HashMap<(u64, u32), usize>,
+    execution_index: HashMap<u64, usize>,
+}
+
+impl<'r> Model<'r> {
+    /// Analyses `recording`.
+    pub fn new(recording: &'r Recording) -> Model<'r> {
+        let mut model = Model {
+            recording,
+            executions: Vec::new(),
+            runs: Vec::new(),
+            segments: Vec::new(),
+            edges: Vec::new(),
+            async_completions: Vec::new(),
+            queue_depth: Vec::new(),
+            live_values: Vec::new(),
+            first_error: None,
+            span: (u64::MAX, 0),
+            brackets: Vec::new(),
+            run_index: HashMap::new(),
+            execution_index: HashMap::new(),
+        };
+        model.collect_executions();
+        model.collect_runs();
+        model.link_callers();
+        model.collect_values();
+        model.collect_counters();
+        if model.span.0 > model.span.1 {
+            model.span = (0, 0);
+        }
+        model
+    }
+
+    fn collect_executions(&mut self) {
+        let mut begins = Vec::new();
+        for (thread, track) in self.recording.threads.iter().enumerate() {
+            for e in &track.events {
+                self.span.0 = self.span.0.min(e.time);
+                self.span.1 = self.span.1.max(e.time);
+                if let EventKind::FunctionBegin { function, .. } = e.kind {
+                    begins.push((e.time, e.execution, function, thread));
+                }
+            }
+        }
+        begins.sort_by_key(|b| (b.0, b.1));
+        for (begin, id, function, thread) in begins {
+            if self.execution_index.contains_key(&id) {
+                continue;
+            }
+            self.execution_index.insert(id, self.executions.len());
+            self.executions.push(Execution {
+                id,
+                function,
+                caller: None,
+                begin,
+                end: None,
+                thread,
+            });
+        }
+        for track in &self.recording.threads {
+            for e in &track.events {
+                if let EventKind::FunctionEnd = e.kind
+                    && let Some(&x) = self.execution_index.get(&e.execution)
+                {
+                    self.executions[x].end = Some(e.time);
+                }
+            }
+        }
+    }
+
+    /// Matches starts and ends per thread (they nest like brackets) and
+    /// cuts each thread's time into segments of its innermost run.
+    fn collect_runs(&mut self) {
+        let mut ready: HashMap<(u64, u32), u64> = HashMap::new();
+        for track in &self.recording.threads {
+            for e in &track.events {
+                if let EventKind::KernelReady { kernel } = e.kind {
+                    ready.entry((e.execution, kernel)).or_insert(e.time);
+                }
+            }
+        }
+        for (thread, track) in self.recording.threads.iter().enumerate() {
+            let mut stack: Vec<usize> = Vec::new();
+            let mut brackets = Vec::new();
+            let mut last = 0u64;
+            for e in &track.events {
+                let x = match e.kind {
+                    EventKind::KernelStart { .. } | EventKind::KernelEnd { .. } => {
+                        match self.execution_index.get(&e.execution) {
+                            Some(&x) => x,
+                            None => continue,
+                        }
+                    }
+                    _ => continue,
+                };
+                if let Some(&top) = stack.last() {
+                    self.push_segment(thread, last, e.time, top);
+                }
+                last = e.time.max(last);
+                match e.kind {
+                    EventKind::KernelStart { kernel } => {
+                        if self.run_index.contains_key(&(e.execution, kernel)) {
+                            continue;
+                        }
+                        let run = self.runs.len();
+                        self.run_index.insert((e.execution, kernel), run);
+                        self.runs.push(KernelRun {
+                            execution: x,
+                            kernel,
+                            thread,
+                            ready: ready.get(&(e.execution, kernel)).copied(),
+                            start: e.time,
+                            end: e.time,
+                            self_time: 0,
+                            skipped: false,
+                            callees: Vec::new(),
+                            error: None,
+                            published: None,
+                        });
+                        stack.push(run);
+                        brackets.push((e.time, true, run));
+                    }
+                    EventKind::KernelEnd {
+                        kernel, skipped, ..
+                    } => {
+                        let Some(&run) = self.run_index.get(&(e.execution, kernel)) else {
+                            continue;
+                        };
+                        let Some(depth) = stack.iter().rposition(|&r| r == run) else {
+                            continue;
+                        };
+                        // Runs above it never ended: they end with it.
+                        for &open in stack[depth..].iter().rev() {
+                            self.runs[open].end = e.time.max(self.runs[open].start);
+                            brackets.push((self.runs[open].end, false, open));
+                        }
+                        stack.truncate(depth);
+                        self.runs[run].skipped = skipped;
+                    }
+                    _ => {}
+                }
+            }
+            for &open in stack.iter().rev() {
+                self.runs[open].end = last.max(self.runs[open].start);
+                brackets.push((self.runs[open].end, false, open));
+            }
+            self.brackets.push(brackets);
+        }
+    }
+
+    fn push_segment(&mut self, thread: usize, start: u64, end: u64, run: usize) {
+        if end > start {
+            self.runs[run].self_time += end - start;
+            self.segments.push(Segment {
+                thread,
+                start,
+                end,
+                run,
+            });
+        }
+    }
+
+    fn link_callers(&mut self) {
+        for track in &self.recording.threads {
+            for e in &track.events {
+                if let EventKind::FunctionBegin {
+                    caller: Some(c), ..
+                } = e.kind
+                    && let Some(&x) = self.execution_index.get(&e.execution)
+                    && let Some(&run) = self.run_index.get(&(c.execution, c.kernel))
+                    && self.executions[x].caller.is_none()
+                    && self.runs[run].execution != x
+                {
+                    self.executions[x].caller = Some(run);
+                    self.runs[run].callees.push(x);
+                }
+            }
+        }
+    }
+
+    /// Edges, async completions, error marks, from the register events.
+    fn collect_values(&mut self) {
+        let recording = self.recording;
+        let mut first_error: Option<(u64, Option<usize>, Option<String>)> = None;
+        let mut error_runs = Vec::new();
+        for (thread, track) in recording.threads.iter().enumerate() {
+            // The run whose end (and results) this thread reported last.
+            let mut just_ended: Option<(u64, u32)> = None;
+            for e in &track.events {
+                let EventKind::RegisterSet {
+                    register,
+                    producer,
+                    state,
+                    ref value,
+                } = e.kind
+                else {
+                    just_ended = match e.kind {
+                        EventKind::KernelEnd { kernel, .. } => Some((e.execution, kernel)),
+                        _ => None,
+                    };
+                    continue;
+                };
+                let Some(&x) = self.execution_index.get(&e.execution) else {
+                    continue;
+                };
+                let execution = &self.executions[x];
+                let from = if producer == 0 {
+                    execution.caller
+                } else {
+                    self.run_index.get(&(e.execution, producer)).copied()
+                };
+                if let Some(from) = from
+                    && producer != 0
+                {
+                    let run = &mut self.runs[from];
+                    run.published = Some(run.published.map_or(e.time, |p| p.max(e.time)));
+                    if just_ended != Some((e.execution, producer)) {
+                        self.async_completions.push(AsyncCompletion {
+                            run: from,
+                            register,
+                            time: e.time,
+                            thread,
+                        });
+                    }
+                }
+                if state == ValueState::Error {
+                    if first_error.as_ref().is_none_or(|f| e.time < f.0) {
+                        first_error = Some((e.time, from, value.clone()));
+                    }
+                    if let Some(from) = from
+                        && producer != 0
+                    {
+                        error_runs.push(from);
+                    }
+                }
+                let function = recording.functions.get(execution.function as usize);
+                let users = function
+                    .and_then(|f| f.registers.get(register as usize))
+                    .map_or(&[][..], |r| &r.users[..]);
+                let mut seen: Vec<u32> = Vec::new();
+                for &user in users {
+                    if seen.contains(&user) {
+                        continue;
+                    }
+                    seen.push(user);
+                    if let (Some(from), Some(&to)) =
+                        (from, self.run_index.get(&(e.execution, user)))
+                        && from != to
+                    {
+                        self.edges.push(Edge {
+                            from,
+                            to,
+                            time: e.time,
+                            call: producer == 0,
+                        });
+                    }
+                }
+            }
+        }
+        for run in error_runs {
+            self.runs[run].error = Some(ErrorMark::Poisoned);
+        }
+        for run in &mut self.runs {
+            if run.skipped {
+                run.error = Some(ErrorMark::Poisoned);
+            }
+        }
+        if let Some((time, run, message)) = first_error {
+            if let Some(run) = run {
+                self.runs[run].error = Some(ErrorMark::Origin);
+            }
+            self.first_error = Some(FirstError { run, time, message });
+        }
+        self.async_completions.sort_by_key(|c| c.time);
+    }
+
+    fn collect_counters(&mut self) {
+        let mut changes: Vec<(u64, i64)> = Vec::new();
+        for run in &self.runs {
+            if let Some(ready) = run.ready {
+                changes.push((ready, 1));
+                changes.push((run.start.max(ready), -1));
+            }
+        }
+        changes.sort();
+        let mut depth = 0i64;
+        for (time, change) in changes {
+            depth += change;
+            match self.queue_depth.last_mut() {
+                Some(last) if last.0 == time => last.1 = depth.max(0) as u64,
+                _ => self.queue_depth.push((time, depth.max(0) as u64)),
+            }
+        }
+        for track in &self.recording.threads {
+            for e in &track.events {
+                if let EventKind::KernelEnd { live_values, .. } = e.kind {
+                    self.live_values.push((e.time, live_values));
+                }
+            }
+        }
+        self.live_values.sort();
+    }
+
+    /// The run of kernel `kernel` of execution id `execution`.
+    pub fn run_of(&self, execution: u64, kernel: u32) -> Option<usize> {
+        self.run_index.get(&(execution, kernel)).copied()
+    }
+
+    /// The function of a run.
+    pub fn function_of(&self, run: usize) -> u32 {
+        self.executions[self.runs[run].execution].function
+    }
+
+    /// A run's kernel name.
+    pub fn kernel_name(&self, run: usize) -> &str {
+        self.recording
+            .kernel_name(self.function_of(run), self.runs[run].kernel)
+    }
+
+    /// A run's frame name: `name#index`.
+    pub fn frame(&self, run: usize) -> String {
+        format!("{}#{}", self.kernel_name(run), self.runs[run].kernel)
+    }
+
+    /// The call stack of a run, outermost first: the runs of the calling
+    /// kernels, then the run itself.
+    pub fn call_chain(&self, run: usize) -> Vec<usize> {
+        let mut chain = vec![run];
+        let mut at = self.executions[self.runs[run].execution].caller;
+        while let Some(caller) = at {
+            if chain.len() >= MAX_STACK || chain.contains(&caller) {
+                break;
+            }
+            chain.push(caller);
+            at = self.executions[self.runs[caller].execution].caller;
+        }
+        chain.reverse();
+        chain
+    }
+
+    /// The kind of a run's function.
+    pub fn kind_of(&self, run: usize) -> Option<FunctionKind> {
+        self.recording
+            .functions
+            .get(self.function_of(run) as usize)
+            .map(|f| f.kind)
+    }
+
+    /// The static facts of a run's kernel: BEF offset and location.
+    pub fn kernel_info(&self, run: usize) -> Option<&crate::recording::KernelInfo> {
+        self.recording
+            .functions
+            .get(self.function_of(run) as usize)?
+            .kernels
+            .get(self.runs[run].kernel as usize)
+    }
+
+    /// The threads' names.
+    pub fn thread_name(&self, thread: usize) -> &str {
+        &self.recording.threads[thread].name
+    }
+
+    /// The stream id of a run's kernel (0 when unknown).
+    pub fn stream_of(&self, run: usize) -> u64 {
+        self.kernel_info(run).map_or(0, |k| k.stream)
+    }
+}

@@ -1,0 +1,60 @@
+//! The program's static structure as a recording keeps it, read from the
+//! BEF bytes through `bef::inspect`: function names and kinds, each
+//! kernel's name, BEF offset, source location and stream, and which
+//! kernels read each register (the consumers of every dataflow edge).
+
+use bef::exec::Program;
+use bef::inspect::Listing;
+
+use crate::recording::{FunctionInfo, FunctionKind, KernelInfo, RegisterInfo};
+
+/// What the pseudo kernel that publishes a function's arguments is called.
+pub const ARGUMENTS: &str = "(arguments)";
+
+/// The table of every function of `program`.
+pub fn program_table(program: &Program) -> Vec<FunctionInfo> {
+    // A program that loaded decodes; a listing that fails leaves the names
+    // the program itself knows.
+    let listing = Listing::new(program.bytes()).ok();
+    program
+        .functions()
+        .iter()
+        .enumerate()
+        .map(|(index, info)| {
+            let mut function = FunctionInfo {
+                name: info.name.clone(),
+                kind: FunctionKind::from(info.kind),
+                kernels: Vec::new(),
+                registers: Vec::new(),
+            };
+            let body = listing.as_ref().and_then(|l| Some((l, l.function(index)?)));
+            if let Some((listing, body)) = body {
+                function.kernels = body
+                    .kernels()
+                    .iter()
+                    .map(|k| KernelInfo {
+                        name: match k.name {
+                            _ if k.pseudo => ARGUMENTS.to_string(),
+                            Some(name) => name.to_string(),
+                            None => format!("kernel#{}", k.code),
+                        },
+                        bef_offset: k.range.start as u64,
+                        location: k
+                            .location_offset()
+                            .and_then(|offset| listing.location(offset).ok().flatten())
+                            .map(|l| l.to_string())
+                            .unwrap_or_default(),
+                        stream: k.stream_id,
+                    })
+                    .collect();
+                function.registers = body
+                    .registers()
+                    .map(|r| RegisterInfo {
+                        users: r.users.to_vec(),
+                    })
+                    .collect();
+            }
+            function
+        })
+        .collect()
+}

@@ -1,0 +1,119 @@
+//! Recording a program: open it with `bef::exec::Runner`, run the chosen
+//! functions with a [`Recorder`] attached, and assemble the [`Recording`].
+
+use std::path::Path;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use bef::exec::{KernelRegistry, ResultValue, Runner, RunnerError};
+
+use crate::program_table::program_table;
+use crate::recorder::{Recorder, RecorderOptions};
+use crate::recording::{Header, Recording, content_hash};
+
+/// What to run and how to record it.
+#[derive(Debug, Clone)]
+pub struct RecordOptions {
+    /// The work queue (`s`, `mstd:2`, ...).
+    pub work_queue: String,
+    /// The functions to run, in order; empty: every named function without
+    /// arguments, as `bef run` picks them.
+    pub functions: Vec<String>,
+    /// How the recorder records.
+    pub recorder: RecorderOptions,
+    /// Let the program's own output (`tfrt_test.print_*`) through to
+    /// standard output; otherwise it is discarded.
+    pub program_output: bool,
+}
+
+impl Default for RecordOptions {
+    fn default() -> Self {
+        RecordOptions {
+            work_queue: "s".into(),
+            functions: Vec::new(),
+            recorder: RecorderOptions::default(),
+            program_output: false,
+        }
+    }
+}
+
+/// Why a program could not be recorded.
+#[derive(Debug, thiserror::Error)]
+pub enum RecordError {
+    /// The program could not be opened or a function not run.
+    #[error(transparent)]
+    Runner(#[from] RunnerError),
+    /// A function named explicitly takes arguments.
+    #[error("function '{0}' takes arguments; bef-trace runs functions without arguments")]
+    HasArguments(String),
+}
+
+/// What happened to one function that ran.
+#[derive(Debug, Clone)]
+pub struct FunctionOutcome {
+    /// The function's name.
+    pub name: String,
+    /// Its results, as `bef run` prints them.
+    pub results: Vec<String>,
+    /// Whether any result is an error value.
+    pub failed: bool,
+}
+
+/// Records the functions of the program at `path` (BEF, MLIR text or MLIR
+/// bytecode); `progress` hears about each function as it starts.
+pub fn record_file(
+    path: &Path,
+    options: &RecordOptions,
+    mut progress: impl FnMut(&str),
+) -> Result<(Recording, Vec<FunctionOutcome>), RecordError> {
+    let mut registry = KernelRegistry::new();
+    bef::kernels::register_all(&mut registry);
+    let mut builder = Runner::builder(registry)
+        .work_queue(options.work_queue.clone())
+        // Runtime errors become error values, which the exports mark.
+        .diagnostic_sink(|_| {});
+    if !options.program_output {
+        builder = builder.output_sink(|_| {});
+    }
+    let runner = builder.build()?;
+    let program = runner.open(path)?;
+    let functions = runner.select_functions(&program, &options.functions, None)?;
+    let explicit = !options.functions.is_empty();
+    let recorder = Recorder::new(options.recorder);
+    let start_unix_ns = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    let mut outcomes = Vec::new();
+    for function in &functions {
+        if function.num_arguments() != 0 {
+            if explicit {
+                return Err(RecordError::HasArguments(function.name().to_string()));
+            }
+            continue;
+        }
+        progress(function.name());
+        let finished = runner.run(function, &[], Some(recorder.clone()))?;
+        outcomes.push(FunctionOutcome {
+            name: function.name().to_string(),
+            failed: finished
+                .results
+                .iter()
+                .any(|r| matches!(r, ResultValue::Error(_))),
+            results: finished
+                .results
+                .iter()
+                .map(|r| r.display(false).to_string())
+                .collect(),
+        });
+    }
+    runner.quiesce();
+    let header = Header {
+        program_path: path.display().to_string(),
+        program_hash: content_hash(program.bytes()),
+        program_size: program.bytes().len() as u64,
+        work_queue: runner.work_queue_name().to_string(),
+        clock: "monotonic (std::time::Instant), ns since recording start".into(),
+        start_unix_ns,
+        values: options.recorder.values,
+    };
+    Ok((recorder.finish(header, program_table(&program)), outcomes))
+}

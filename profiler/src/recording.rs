@@ -1,0 +1,272 @@
+//! What a recording holds, in memory: the header (program identity, work
+//! queue, clock), the program's static structure (functions, kernels and
+//! who reads each register) and, per thread, the events in the order that
+//! thread emitted them. [`crate::codec`] reads and writes it.
+
+/// How a function runs (mirrors `bef::format::FunctionKind`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FunctionKind {
+    /// The asynchronous dataflow executor.
+    Bef,
+    /// Host code without a kernel table (its body is kernel 0).
+    Native,
+    /// The sync interpreter.
+    Sync,
+}
+
+impl FunctionKind {
+    /// The kind's byte in a recording.
+    pub fn to_u8(self) -> u8 {
+        match self {
+            FunctionKind::Bef => 0,
+            FunctionKind::Native => 1,
+            FunctionKind::Sync => 2,
+        }
+    }
+
+    /// The kind with byte `byte`.
+    pub fn from_u8(byte: u8) -> Option<FunctionKind> {
+        match byte {
+            0 => Some(FunctionKind::Bef),
+            1 => Some(FunctionKind::Native),
+            2 => Some(FunctionKind::Sync),
+            _ => None,
+        }
+    }
+}
+
+impl From<bef::format::FunctionKind> for FunctionKind {
+    fn from(kind: bef::format::FunctionKind) -> Self {
+        match kind {
+            bef::format::FunctionKind::Bef => FunctionKind::Bef,
+            bef::format::FunctionKind::Native => FunctionKind::Native,
+            bef::format::FunctionKind::Sync => FunctionKind::Sync,
+        }
+    }
+}
+
+/// The state a register's value had when it was published.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ValueState {
+    /// Not yet available (published at once because nothing reads it).
+    Unavailable,
+    /// Available with a payload.
+    Concrete,
+    /// Available with an error.
+    Error,
+}
+
+impl ValueState {
+    /// The state's byte in a recording.
+    pub fn to_u8(self) -> u8 {
+        match self {
+            ValueState::Unavailable => 0,
+            ValueState::Concrete => 1,
+            ValueState::Error => 2,
+        }
+    }
+
+    /// The state with byte `byte`.
+    pub fn from_u8(byte: u8) -> Option<ValueState> {
+        match byte {
+            0 => Some(ValueState::Unavailable),
+            1 => Some(ValueState::Concrete),
+            2 => Some(ValueState::Error),
+            _ => None,
+        }
+    }
+}
+
+impl From<bef::runtime::AsyncState> for ValueState {
+    fn from(state: bef::runtime::AsyncState) -> Self {
+        match state {
+            bef::runtime::AsyncState::Concrete => ValueState::Concrete,
+            bef::runtime::AsyncState::Error => ValueState::Error,
+            _ => ValueState::Unavailable,
+        }
+    }
+}
+
+/// Who made the recording, of what, and how.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Header {
+    /// The program file as given on the command line.
+    pub program_path: String,
+    /// FNV-1a 64 hash of the BEF bytes that ran (the file's own, or its
+    /// translation): two recordings with the same hash ran the same program.
+    pub program_hash: u64,
+    /// The number of BEF bytes.
+    pub program_size: u64,
+    /// The work queue (`s`, `mstd:2`, ...).
+    pub work_queue: String,
+    /// The clock the event times come from, as a description.
+    pub clock: String,
+    /// Wall-clock time of time 0, in nanoseconds since the Unix epoch.
+    pub start_unix_ns: u64,
+    /// Whether register events carry a rendering of their value.
+    pub values: bool,
+}
+
+/// A kernel of a function, as the BEF file describes it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct KernelInfo {
+    /// The kernel's name (`tfrt.add.i32`; `(arguments)` for the pseudo
+    /// kernel; the function's name for a native function's body).
+    pub name: String,
+    /// The byte offset of the kernel's record in the BEF file.
+    pub bef_offset: u64,
+    /// The source location, as MLIR prints it; empty when unknown.
+    pub location: String,
+    /// The stream id of the kernel-table row.
+    pub stream: u64,
+}
+
+/// A register of a function: which kernels read it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct RegisterInfo {
+    /// The kernels reading it, once per operand.
+    pub users: Vec<u32>,
+}
+
+/// A function of the program.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FunctionInfo {
+    /// The name (empty for the body of a region).
+    pub name: String,
+    /// How it runs.
+    pub kind: FunctionKind,
+    /// The kernel table (empty for native functions).
+    pub kernels: Vec<KernelInfo>,
+    /// The registers (empty for native functions).
+    pub registers: Vec<RegisterInfo>,
+}
+
+/// A thread that emitted events.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ThreadTrack {
+    /// The thread's name (`main`, a worker's name), or `thread-N`.
+    pub name: String,
+    /// The events, in the order the thread emitted them.
+    pub events: Vec<Event>,
+    /// Events lost because the thread's buffer was full.
+    pub dropped: u64,
+}
+
+/// One event: when, in which execution, what.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Event {
+    /// Nanoseconds since the recording started.
+    pub time: u64,
+    /// The execution (see `bef::exec::ExecutionId`).
+    pub execution: u64,
+    /// What happened.
+    pub kind: EventKind,
+}
+
+/// A calling kernel: kernel `kernel` of execution `execution`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct CallerRef {
+    /// The calling kernel's execution.
+    pub execution: u64,
+    /// Its index in its function's kernel table.
+    pub kernel: u32,
+}
+
+/// What an [`Event`] reports (the observer's events, with names left to
+/// the program table).
+#[derive(Debug, Clone, PartialEq)]
+pub enum EventKind {
+    /// An execution of function `function` began, run by `caller`.
+    FunctionBegin {
+        /// Index into [`Recording::functions`].
+        function: u32,
+        /// The kernel that ran it; `None` for a call from the host.
+        caller: Option<CallerRef>,
+    },
+    /// The execution ended.
+    FunctionEnd,
+    /// A kernel's operands are all available.
+    KernelReady {
+        /// The kernel's index.
+        kernel: u32,
+    },
+    /// A kernel started.
+    KernelStart {
+        /// The kernel's index.
+        kernel: u32,
+    },
+    /// A kernel returned.
+    KernelEnd {
+        /// The kernel's index.
+        kernel: u32,
+        /// It was skipped (an error argument or cancellation).
+        skipped: bool,
+        /// Async values alive in the process when it returned.
+        live_values: u64,
+    },
+    /// A value was published into a register.
+    RegisterSet {
+        /// The register.
+        register: u32,
+        /// The kernel that produced it (0: an argument).
+        producer: u32,
+        /// Its state.
+        state: ValueState,
+        /// A short rendering (recorded with `--values`, and for errors).
+        value: Option<String>,
+    },
+}
+
+/// A whole recording.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Recording {
+    /// Program identity, work queue, clock.
+    pub header: Header,
+    /// The program's functions, by function index.
+    pub functions: Vec<FunctionInfo>,
+    /// The threads that emitted events, in the order they first did.
+    pub threads: Vec<ThreadTrack>,
+}
+
+impl Recording {
+    /// The number of events recorded.
+    pub fn event_count(&self) -> usize {
+        self.threads.iter().map(|t| t.events.len()).sum()
+    }
+
+    /// Events lost to full buffers.
+    pub fn dropped(&self) -> u64 {
+        self.threads.iter().map(|t| t.dropped).sum()
+    }
+
+    /// The name of kernel `kernel` of function `function` (`?` when the
+    /// table has no such kernel).
+    pub fn kernel_name(&self, function: u32, kernel: u32) -> &str {
+        let Some(f) = self.functions.get(function as usize) else {
+            return "?";
+        };
+        match f.kernels.get(kernel as usize) {
+            Some(k) => &k.name,
+            None if f.kind == FunctionKind::Native => &f.name,
+            None => "?",
+        }
+    }
+
+    /// The name of function `function`, `(region N)` for an unnamed one.
+    pub fn function_name(&self, function: u32) -> String {
+        match self.functions.get(function as usize) {
+            Some(f) if !f.name.is_empty() => f.name.clone(),
+            _ => format!("(region {function})"),
+        }
+    }
+}
+
+/// FNV-1a 64 of `bytes`: the program identity hash.
+pub fn content_hash(bytes: &[u8]) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        hash ^= u64::from(b);
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    hash
+}

@@ -1,0 +1,324 @@
+//! Statistics of a recording: per kernel name and per function (count,
+//! total, self, mean, min, p50, p99, max), per-thread utilisation, and the
+//! distribution of the time kernels wait between ready and start.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use serde::Serialize;
+
+use crate::model::Model;
+
+/// Durations of a group of runs or executions, in nanoseconds.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Summary {
+    /// What was measured (a kernel or function name).
+    pub name: String,
+    /// How many.
+    pub count: u64,
+    /// Sum of durations.
+    pub total_ns: u64,
+    /// Sum of self times (less nested kernels).
+    pub self_ns: u64,
+    /// Mean duration.
+    pub mean_ns: u64,
+    /// Shortest.
+    pub min_ns: u64,
+    /// Median (nearest rank).
+    pub p50_ns: u64,
+    /// 99th percentile (nearest rank).
+    pub p99_ns: u64,
+    /// Longest.
+    pub max_ns: u64,
+}
+
+/// One thread's use of the recording's span.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ThreadUse {
+    /// The thread's name.
+    pub name: String,
+    /// Time in kernels.
+    pub busy_ns: u64,
+    /// The rest of the span.
+    pub idle_ns: u64,
+    /// `busy / span`.
+    pub utilisation: f64,
+    /// Kernel runs started on it.
+    pub kernels: u64,
+}
+
+/// Ready → start waits.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Latency {
+    /// Kernels that reported ready and started.
+    pub count: u64,
+    /// Mean wait.
+    pub mean_ns: u64,
+    /// Shortest.
+    pub min_ns: u64,
+    /// Median.
+    pub p50_ns: u64,
+    /// 90th percentile.
+    pub p90_ns: u64,
+    /// 99th percentile.
+    pub p99_ns: u64,
+    /// Longest.
+    pub max_ns: u64,
+    /// `(upper bound in ns, count)`: waits below 1 µs, 2 µs, 4 µs, ...
+    pub histogram: Vec<(u64, u64)>,
+}
+
+/// Everything `bef-trace stats` reports.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Stats {
+    /// The recording's span.
+    pub span_ns: u64,
+    /// Events lost to full buffers.
+    pub dropped_events: u64,
+    /// By kernel name, longest total first.
+    pub kernels: Vec<Summary>,
+    /// By function name, longest total first.
+    pub functions: Vec<Summary>,
+    /// By thread, in recording order.
+    pub threads: Vec<ThreadUse>,
+    /// Ready → start.
+    pub ready_to_start: Latency,
+    /// The first error, if any: the kernel and its message.
+    pub first_error: Option<String>,
+    /// Kernels skipped or poisoned by an error.
+    pub poisoned: u64,
+}
+
+/// Computes the statistics of `model`.
+pub fn stats(model: &Model<'_>) -> Stats {
+    let mut kernels: BTreeMap<String, Vec<(u64, u64)>> = BTreeMap::new();
+    for (i, run) in model.runs.iter().enumerate() {
+        kernels
+            .entry(model.kernel_name(i).to_string())
+            .or_default()
+            .push((run.duration(), run.self_time));
+    }
+    let mut functions: BTreeMap<String, Vec<(u64, u64)>> = BTreeMap::new();
+    let mut self_by_execution = vec![0u64; model.executions.len()];
+    for run in &model.runs {
+        self_by_execution[run.execution] += run.self_time;
+    }
+    for (x, execution) in model.executions.iter().enumerate() {
+        let end = execution.end.unwrap_or(model.span.1);
+        functions
+            .entry(model.recording.function_name(execution.function))
+            .or_default()
+            .push((end.saturating_sub(execution.begin), self_by_execution[x]));
+    }
+    let span = model.span.1 - model.span.0;
+    let mut busy = vec![0u64; model.recording.threads.len()];
+    for s in &model.segments {
+        busy[s.thread] += s.end - s.start;
+    }
+    let mut runs_on = vec![0u64; model.recording.threads.len()];
+    for r in &model.runs {
+        runs_on[r.thread] += 1;
+    }
+    let threads = model
+        .recording
+        .threads
+        .iter()
+        .enumerate()
+        .map(|(t, track)| {
+            let busy = busy[t];
+            ThreadUse {
+                name: track.name.clone(),
+                busy_ns: busy,
+                idle_ns: span.saturating_sub(busy),
+                utilisation: if span == 0 {
+                    0.0
+                } else {
+                    busy as f64 / span as f64
+                },
+                kernels: runs_on[t],
+            }
+        })
+        .collect();
+    let waits: Vec<u64> = model
+        .runs
+        .iter()
+        .filter_map(|r| Some(r.start.saturating_sub(r.ready?)))
+        .collect();
+    let first_error = model.first_error.as_ref().map(|e| {
+        let at = e.run.map_or("a function argument".to_string(), |r| {
+            format!(
+                "{} in {}",
+                model.frame(r),
+                model.recording.function_name(model.function_of(r))
+            )
+        });
+        match &e.message {
+            Some(m) => format!("{at}: {m}"),
+            None => at,
+        }
+    });
+    Stats {
+        span_ns: span,
+        dropped_events: model.recording.dropped(),
+        kernels: summaries(kernels),
+        functions: summaries(functions),
+        threads,
+        ready_to_start: latency(waits),
+        first_error,
+        poisoned: model.runs.iter().filter(|r| r.error.is_some()).count() as u64,
+    }
+}
+
+fn summaries(groups: BTreeMap<String, Vec<(u64, u64)>>) -> Vec<Summary> {
+    let mut out: Vec<Summary> = groups
+        .into_iter()
+        .map(|(name, samples)| {
+            let mut durations: Vec<u64> = samples.iter().map(|s| s.0).collect();
+            durations.sort_unstable();
+            let total: u64 = durations.iter().sum();
+            Summary {
+                name,
+                count: durations.len() as u64,
+                total_ns: total,
+                self_ns: samples.iter().map(|s| s.1).sum(),
+                mean_ns: total / durations.len().max(1) as u64,
+                min_ns: durations.first().copied().unwrap_or(0),
+                p50_ns: percentile(&durations, 50),
+                p99_ns: percentile(&durations, 99),
+                max_ns: durations.last().copied().unwrap_or(0),
+            }
+        })
+        .collect();
+    out.sort_by(|a, b| b.total_ns.cmp(&a.total_ns).then(a.name.cmp(&b.name)));
+    out
+}
+
+/// Nearest-rank percentile of sorted `values` (0 when empty).
+pub fn percentile(sorted: &[u64], p: u64) -> u64 {
+    if sorted.is_empty() {
+        return 0;
+    }
+    let rank = (p as usize * sorted.len()).div_ceil(100).max(1);
+    sorted[rank.min(sorted.len()) - 1]
+}
+
+fn latency(mut waits: Vec<u64>) -> Latency {
+    waits.sort_unstable();
+    let mut histogram: Vec<(u64, u64)> = Vec::new();
+    for &w in &waits {
+        let mut bound = 1000u64;
+        while w >= bound && bound < u64::MAX / 2 {
+            bound *= 2;
+        }
+        match histogram.iter_mut().find(|h| h.0 == bound) {
+            Some(h) => h.1 += 1,
+            None => histogram.push((bound, 1)),
+        }
+    }
+    histogram.sort_unstable();
+    Latency {
+        count: waits.len() as u64,
+        mean_ns: waits.iter().sum::<u64>() / waits.len().max(1) as u64,
+        min_ns: waits.first().copied().unwrap_or(0),
+        p50_ns: percentile(&waits, 50),
+        p90_ns: percentile(&waits, 90),
+        p99_ns: percentile(&waits, 99),
+        max_ns: waits.last().copied().unwrap_or(0),
+        histogram,
+    }
+}
+
+/// Nanoseconds for people: `850ns`, `12.3µs`, `4.56ms`, `1.234s`.
+pub fn human(ns: u64) -> String {
+    match ns {
+        0..1_000 => format!("{ns}ns"),
+        1_000..1_000_000 => format!("{:.1}µs", ns as f64 / 1e3),
+        1_000_000..1_000_000_000 => format!("{:.2}ms", ns as f64 / 1e6),
+        _ => format!("{:.3}s", ns as f64 / 1e9),
+    }
+}
+
+/// The statistics as text tables.
+pub fn to_text(stats: &Stats) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "span {}, {} threads{}",
+        human(stats.span_ns),
+        stats.threads.len(),
+        if stats.dropped_events > 0 {
+            format!(", {} events dropped (buffers full)", stats.dropped_events)
+        } else {
+            String::new()
+        }
+    );
+    for (title, rows) in [("kernel", &stats.kernels), ("function", &stats.functions)] {
+        let width = rows.iter().map(|r| r.name.len()).max().unwrap_or(0).max(8);
+        let _ = writeln!(
+            out,
+            "\n{title:<width$} {:>8} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}",
+            "count", "total", "self", "mean", "min", "p50", "p99", "max"
+        );
+        for r in rows.iter() {
+            let _ = writeln!(
+                out,
+                "{:<width$} {:>8} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}",
+                r.name,
+                r.count,
+                human(r.total_ns),
+                human(r.self_ns),
+                human(r.mean_ns),
+                human(r.min_ns),
+                human(r.p50_ns),
+                human(r.p99_ns),
+                human(r.max_ns)
+            );
+        }
+    }
+    let width = stats
+        .threads
+        .iter()
+        .map(|t| t.name.len())
+        .max()
+        .unwrap_or(0)
+        .max(8);
+    let _ = writeln!(
+        out,
+        "\n{:<width$} {:>10} {:>10} {:>8} {:>8}",
+        "thread", "busy", "idle", "use", "kernels"
+    );
+    for t in &stats.threads {
+        let _ = writeln!(
+            out,
+            "{:<width$} {:>10} {:>10} {:>7.1}% {:>8}",
+            t.name,
+            human(t.busy_ns),
+            human(t.idle_ns),
+            t.utilisation * 100.0,
+            t.kernels
+        );
+    }
+    let l = &stats.ready_to_start;
+    let _ = writeln!(
+        out,
+        "\nready → start: {} kernels, mean {}, min {}, p50 {}, p90 {}, p99 {}, max {}",
+        l.count,
+        human(l.mean_ns),
+        human(l.min_ns),
+        human(l.p50_ns),
+        human(l.p90_ns),
+        human(l.p99_ns),
+        human(l.max_ns)
+    );
+    for (bound, count) in &l.histogram {
+        let _ = writeln!(out, "  < {:>10} {count}", human(*bound));
+    }
+    if let Some(e) = &stats.first_error {
+        let _ = writeln!(
+            out,
+            "\nfirst error: {e}\nkernels marked by errors: {}",
+            stats.poisoned
+        );
+    }
+    out
+}

@@ -1,0 +1,65 @@
+//! Every conformance program that `bef run` accepts also records, and its
+//! recording writes, reads back and exports without error: folded stacks,
+//! flame graphs, Perfetto, Chrome JSON, stats and the critical path.
+
+mod common;
+
+use bef_trace::critical_path::{self, CriticalOptions};
+use bef_trace::flamegraph::{self, FlameOptions};
+use bef_trace::folded::{self, FoldOptions};
+use bef_trace::{Model, RecordOptions, chrome, perfetto, record_file, stats};
+
+fn export_all(path: &std::path::Path, queue: &str) -> Result<usize, String> {
+    let options = RecordOptions {
+        work_queue: queue.into(),
+        ..Default::default()
+    };
+    let recording = match record_file(path, &options, |_| {}) {
+        Ok((recording, _)) => recording,
+        // Programs meant not to load (syntax errors, unknown kernels).
+        Err(_) => return Ok(0),
+    };
+    let bytes = bef_trace::write(&recording);
+    let read = bef_trace::read(&bytes).map_err(|e| format!("reads back: {e}"))?;
+    if read != recording {
+        return Err("the recording changed through the file".into());
+    }
+    let model = Model::new(&read);
+    let _ = folded::fold(&model, &FoldOptions::default());
+    let mut svg = Vec::new();
+    flamegraph::write_svg(&model, &FlameOptions::default(), &mut svg)
+        .map_err(|e| format!("flame graph: {e}"))?;
+    let _ = perfetto::export(&model);
+    serde_json::from_str::<serde_json::Value>(&chrome::export(&model))
+        .map_err(|e| format!("chrome JSON: {e}"))?;
+    let _ = stats::to_text(&stats::stats(&model));
+    let analysis = critical_path::analyse(
+        &model,
+        &CriticalOptions {
+            what_if_workers: Some(2),
+        },
+    );
+    let _ = critical_path::to_text(&model, &analysis);
+    Ok(1)
+}
+
+#[test]
+fn every_conformance_program_records_and_exports() {
+    let _serial = common::serial();
+    common::with_stack(|| {
+        let mut failures = Vec::new();
+        let mut recorded = 0;
+        for queue in ["s", "mstd:2"] {
+            for path in common::corpus_files("conformance") {
+                match export_all(&path, queue) {
+                    Ok(n) => recorded += n,
+                    Err(e) => failures.push(format!("{} on {queue}: {e}", path.display())),
+                }
+            }
+        }
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+        // Most of the corpus loads: a change that stopped it would
+        // otherwise make this test vacuous.
+        assert!(recorded > 100, "only {recorded} programs recorded");
+    });
+}
