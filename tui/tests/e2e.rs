@@ -16,6 +16,9 @@ const COLS: u16 = 180;
 /// The binary running in a pty, and the emulated screen it draws on.
 struct Session {
     screen: Arc<Mutex<vt100::Parser>>,
+    /// Everything the binary wrote, for what the emulator does not keep
+    /// (OSC 52 clipboard requests).
+    raw: Arc<Mutex<Vec<u8>>>,
     writer: Box<dyn Write + Send>,
     child: Box<dyn portable_pty::Child + Send + Sync>,
 }
@@ -47,6 +50,8 @@ impl Session {
         let writer = pair.master.take_writer().expect("pty writer");
         let screen = Arc::new(Mutex::new(vt100::Parser::new(ROWS, COLS, 0)));
         let sink = Arc::clone(&screen);
+        let raw = Arc::new(Mutex::new(Vec::new()));
+        let raw_sink = Arc::clone(&raw);
         std::thread::spawn(move || {
             // Keeps the master alive as long as the reader runs.
             let _master = pair.master;
@@ -56,10 +61,15 @@ impl Session {
                     break;
                 }
                 sink.lock().expect("screen lock").process(&buffer[..n]);
+                raw_sink
+                    .lock()
+                    .expect("raw lock")
+                    .extend_from_slice(&buffer[..n]);
             }
         });
         Session {
             screen,
+            raw,
             writer,
             child,
         }
@@ -138,6 +148,15 @@ fn every_tab_of_a_program_with_calls_control_flow_and_attributes() {
     s.expect(&["functions › @add ›"]);
     s.send("\x1b[<65;10;7M");
     s.expect(&["functions › @fails"]);
+    // `y` copies the selected function's name through OSC 52.
+    s.send("y");
+    s.expect(&["copied @fails"]);
+    let wanted = format!("\x1b]52;c;{}\x07", befview::inspector::base64(b"@fails"));
+    let raw = s.raw.lock().expect("raw lock").clone();
+    assert!(
+        raw.windows(wanted.len()).any(|w| w == wanted.as_bytes()),
+        "no OSC 52 request for @fails"
+    );
     s.send("gg");
     s.send("jj\r");
     s.expect(&[
