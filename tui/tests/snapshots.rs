@@ -119,3 +119,21 @@ fn locations() {
 fn help() {
     check("help", PROGRAM, &[Action::Help]);
 }
+
+#[test]
+fn hex_at_an_attribute_shows_its_value() {
+    // Attributes table → attribute 4 ("befview says hello") → its bytes.
+    check(
+        "hex_attribute",
+        PROGRAM,
+        &[
+            Action::Tab(4),
+            Action::Right,
+            Action::Down,
+            Action::Down,
+            Action::Down,
+            Action::Down,
+            Action::ShowBytes,
+        ],
+    );
+}

@@ -152,6 +152,31 @@ fn draw_bytes(frame: &mut Frame<'_>, app: &mut App<'_, '_>, area: Rect) {
     app.areas.hex = inner;
 }
 
+/// The decoded value of an item, where the path does not already say it.
+fn decoded(app: &App<'_, '_>, item: bef::inspect::Item) -> Option<String> {
+    use bef::inspect::Item;
+    let listing = &app.doc.listing;
+    match item {
+        Item::Attribute(i) | Item::AttributeType(i) => {
+            Some(crate::names::attribute_text(listing, Some(i)))
+        }
+        Item::Location(i) => {
+            let row = listing.locations().get(i)?;
+            Some(crate::names::location_text(listing, row.offset))
+        }
+        Item::IndexEntry(i) => {
+            let e = listing.index_entry(i)?;
+            Some(format!(
+                "{} ({}) -> ({})",
+                crate::names::function_name(e.name),
+                crate::names::type_list(listing, e.argument_types),
+                crate::names::type_list(listing, e.result_types)
+            ))
+        }
+        _ => None,
+    }
+}
+
 fn draw_side(frame: &mut Frame<'_>, app: &mut App<'_, '_>, area: Rect, wide: bool) {
     let listing = &app.doc.listing;
     let at = app.hex_cursor;
@@ -189,6 +214,12 @@ fn draw_side(frame: &mut Frame<'_>, app: &mut App<'_, '_>, area: Rect, wide: boo
                 "item bytes {:#x}..{:#x}",
                 range.start, range.end
             )));
+        }
+        if let Some(value) = item.items.last().and_then(|i| decoded(app, *i)) {
+            lines.push(Line::from(vec![
+                Span::styled("value ", label),
+                Span::raw(crate::names::clip(&value, 200)),
+            ]));
         }
         if let Some(a) = app.doc.analysis_ready() {
             for f in a.findings_in(at..at + 1) {
