@@ -23,6 +23,9 @@ pub struct RecordOptions {
     /// Let the program's own output (`tfrt_test.print_*`) through to
     /// standard output; otherwise it is discarded.
     pub program_output: bool,
+    /// How deeply function calls may nest before the innermost fails
+    /// (`bef run --max-call-depth`).
+    pub max_call_depth: usize,
 }
 
 impl Default for RecordOptions {
@@ -32,6 +35,7 @@ impl Default for RecordOptions {
             functions: Vec::new(),
             recorder: RecorderOptions::default(),
             program_output: false,
+            max_call_depth: bef::runtime::DEFAULT_MAX_CALL_DEPTH,
         }
     }
 }
@@ -69,6 +73,7 @@ pub fn record_file(
     bef::kernels::register_all(&mut registry);
     let mut builder = Runner::builder(registry)
         .work_queue(options.work_queue.clone())
+        .max_call_depth(options.max_call_depth)
         // Runtime errors become error values, which the exports mark.
         .diagnostic_sink(|_| {});
     if !options.program_output {

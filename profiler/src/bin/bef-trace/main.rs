@@ -167,6 +167,10 @@ struct RunArgs {
     /// Let the program's own output through to standard output.
     #[arg(long)]
     program_output: bool,
+    /// How deeply function calls may nest before the innermost fails with
+    /// RESOURCE_EXHAUSTED (as for `bef run`).
+    #[arg(long, value_name = "N", default_value_t = bef::runtime::DEFAULT_MAX_CALL_DEPTH)]
+    max_call_depth: usize,
 }
 
 #[derive(Args)]
@@ -382,6 +386,7 @@ fn record(args: &RunArgs) -> Result<Recording, Failure> {
             events_per_thread: args.max_events,
         },
         program_output: args.program_output,
+        max_call_depth: args.max_call_depth,
     };
     let started = std::time::Instant::now();
     let (recording, outcomes) = bef_trace::record_file(&args.program, &options, |name| {
