@@ -51,16 +51,17 @@ pub struct RunArgs {
     #[arg(long, default_value = "s", visible_alias = "work_queue_type",
           value_parser = crate::args::parse_work_queue)]
     pub work_queue: String,
-    /// Host allocator; `leak_check_allocator` fails the run if a function
-    /// leaves allocations behind.
+    /// Host allocator; `leak_check_allocator` (the default, as in the
+    /// reference runner) fails the run if a function leaves allocations
+    /// behind.
     #[arg(
         long,
-        default_value = "malloc",
+        default_value = "leak_check_allocator",
         visible_alias = "host_allocator_type",
         value_parser = allocator_parser()
     )]
     pub host_allocator: AllocatorKind,
-    /// Print error codes with errors: `<<error: message, code: Unknown>>`.
+    /// Print error codes with errors: `<<error: message, code: INTERNAL>>`.
     #[arg(long, visible_alias = "print_error_code")]
     pub print_error_code: bool,
     /// Match runtime errors against the `// expected-error {{...}}`
@@ -268,10 +269,25 @@ fn run_function(
         );
     }
     if let Some(leak) = leaks.allocations {
-        eprintln!(
-            "Memory leak detected: {} alive allocations, {} alive bytes",
-            leak.allocations, leak.bytes
-        );
+        // As the reference's leak-check allocator: its profile, then the
+        // leak, on standard output.
+        let stats = leak.stats;
+        say(&format!(
+            "HostAllocator profile:\n\
+             Current number of allocations = {}\n\
+             Max number of allocations = {}\n\
+             Total number of allocations = {}\n\
+             Current number of bytes allocated = {}\n\
+             Max number of bytes allocated = {}\n\
+             Memory leak detected: {} alive allocations, {} alive bytes",
+            stats.live_allocations,
+            stats.peak_allocations,
+            stats.total_allocations,
+            stats.live_bytes,
+            stats.peak_bytes,
+            leak.allocations,
+            leak.bytes
+        ));
     }
     Ok(!leaks.is_clean())
 }
