@@ -1,5 +1,5 @@
-//! `tfrt_test.*` kernels (and the `vt.*` value-tracking kernels) used by
-//! the reference test suites.
+//! `tfrt_test.*` kernels (and the `vt.*` value-tracking kernels and the
+//! `tfrt_tutorial.*` ones) used by the reference test suites.
 
 mod async_kernels;
 mod atomic;
@@ -10,6 +10,7 @@ mod resource;
 mod simple;
 mod strings;
 mod sync_kernels;
+mod tutorial;
 mod value_tracking;
 
 #[cfg(test)]
@@ -29,7 +30,8 @@ pub use strings::MAX_STRING_BYTES;
 
 use crate::exec::KernelRegistry;
 
-/// Registers every `tfrt_test.*` and `vt.*` kernel in `registry`.
+/// Registers every `tfrt_test.*`, `tfrt_tutorial.*` and `vt.*` kernel in
+/// `registry`.
 pub fn register(registry: &mut KernelRegistry) {
     async_kernels::register(registry);
     atomic::register(registry);
@@ -40,5 +42,6 @@ pub fn register(registry: &mut KernelRegistry) {
     simple::register(registry);
     strings::register(registry);
     sync_kernels::register(registry);
+    tutorial::register(registry);
     value_tracking::register(registry);
 }
