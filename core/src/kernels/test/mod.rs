@@ -4,6 +4,7 @@
 mod async_kernels;
 mod atomic;
 mod benchmark;
+mod debug_info;
 mod misc;
 mod native;
 mod resource;
@@ -36,6 +37,7 @@ pub fn register(registry: &mut KernelRegistry) {
     async_kernels::register(registry);
     atomic::register(registry);
     benchmark::register(registry);
+    debug_info::register(registry);
     misc::register(registry);
     native::register(registry);
     resource::register(registry);
