@@ -14,10 +14,13 @@ use crate::diagnostics;
 use crate::failure::Failure;
 use crate::input::{self, Kind};
 use crate::source_lines::SourceLines;
+use bef::exec::Observer;
 use bef::exec::{AllocatorKind, Input, KernelRegistry, LoadError, OpenError, Runner, RunnerError};
 use bef::format::{BefBuffer, SectionId};
 use bef::ir;
 use bef::runtime::Diagnostic;
+
+use crate::tracing::{DebugTracing, TracingLevel};
 use bef::text;
 
 /// Long options of `bef_executor` that scripts spell with one dash.
@@ -27,6 +30,10 @@ pub const REFERENCE_LONG_OPTIONS: &[&str] = &[
     "work_queue_type",
     "host_allocator_type",
     "print_error_code",
+    "enable_tracing",
+    "tracing_level",
+    "enable-tracing",
+    "tracing-level",
     "work-queue",
     "host-allocator",
     "test-init-function",
@@ -64,6 +71,19 @@ pub struct RunArgs {
     /// Print error codes with errors: `<<error: message, code: INTERNAL>>`.
     #[arg(long, visible_alias = "print_error_code")]
     pub print_error_code: bool,
+    /// Print the reference runner's debug trace: `Scope:NAME` and `End
+    /// Scope` lines for the run, and (at `--tracing-level debug`) each
+    /// function and kernel, after the run's own output.
+    #[arg(long, visible_alias = "enable_tracing")]
+    pub enable_tracing: bool,
+    /// Which scopes `--enable-tracing` prints.
+    #[arg(
+        long,
+        value_enum,
+        default_value = "default",
+        visible_alias = "tracing_level"
+    )]
+    pub tracing_level: TracingLevel,
     /// Match runtime errors against the `// expected-error {{...}}`
     /// annotations of the source file their locations name, instead of
     /// printing them; exit 1 on any mismatch.
@@ -127,6 +147,26 @@ fn read_input(path: &Path, name: &str) -> Result<Input, Failure> {
 
 /// Runs the command; `Ok` means exit status 0.
 pub fn run(args: &RunArgs, registry: KernelRegistry) -> Result<(), Failure> {
+    let tracing = args
+        .enable_tracing
+        .then(|| Arc::new(DebugTracing::new(args.tracing_level)));
+    if let Some(tracing) = &tracing {
+        tracing.push_scope(TracingLevel::Default, "Bef Executor");
+    }
+    let result = run_traced(args, registry, tracing.as_ref());
+    if let Some(tracing) = &tracing {
+        tracing.pop_scope(TracingLevel::Default);
+        tracing.flush();
+    }
+    result
+}
+
+/// [`run`], tracing into `tracing` when given.
+fn run_traced(
+    args: &RunArgs,
+    registry: KernelRegistry,
+    tracing: Option<&Arc<DebugTracing>>,
+) -> Result<(), Failure> {
     let name = input::display_name(&args.input);
     let input = read_input(&args.input, &name)?;
     let input_is_text = input.format() != bef::exec::InputFormat::Bef;
@@ -175,7 +215,15 @@ pub fn run(args: &RunArgs, registry: KernelRegistry) -> Result<(), Failure> {
                 )
                 .map_err(|e| Failure::Message(e.to_string()))?;
             for function in &functions {
-                failed |= run_function(&runner, function, args.print_error_code)?;
+                if let Some(tracing) = tracing {
+                    let name = format!("Function: {}", function.name());
+                    tracing.push_scope(TracingLevel::Debug, &name);
+                }
+                let ran = run_function(&runner, function, args.print_error_code, tracing);
+                if let Some(tracing) = tracing {
+                    tracing.pop_scope(TracingLevel::Debug);
+                }
+                failed |= ran?;
             }
         }
         Err(RunnerError::Open(OpenError::Load(error))) => {
@@ -238,6 +286,7 @@ fn run_function(
     runner: &Runner,
     function: &bef::exec::Function,
     print_error_code: bool,
+    tracing: Option<&Arc<DebugTracing>>,
 ) -> Result<bool, Failure> {
     let name = function.name();
     if function.num_arguments() > 0 {
@@ -248,7 +297,13 @@ fn run_function(
     }
     say(&format!("--- Running '{name}':"));
     let call = runner
-        .call(function, &[], None)
+        .call(
+            function,
+            &[],
+            tracing
+                .filter(|t| t.traces(TracingLevel::Debug))
+                .map(|t| Arc::clone(t) as Arc<dyn Observer>),
+        )
         .map_err(|e| Failure::Message(e.to_string()))?;
     let results = call.result_values();
     if !results.is_empty() {
