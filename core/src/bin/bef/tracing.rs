@@ -2,15 +2,18 @@
 //! Scopes open and close as `Scope:NAME` and `End Scope` lines on standard
 //! output: the run (`Bef Executor`, default level), each function the
 //! runner calls (`Function: NAME`, debug level) and each kernel those run
-//! (its name, debug level, from the executor's observer events).
+//! that runs (its name, debug level, from the executor's observer
+//! events; a kernel skipped for an error argument is not traced).
 //!
 //! The reference writes these lines to a buffered stream that is flushed
 //! when its buffer fills or the run ends, so they come after the runner's
 //! own (flushed) lines; this sink does the same, flushing at
 //! [`FLUSH_BYTES`] and at the end.
 
+use std::collections::HashMap;
 use std::io::Write;
 use std::sync::Mutex;
+use std::thread::ThreadId;
 
 use bef::exec::{ExecEvent, Observer};
 use clap::ValueEnum;
@@ -35,6 +38,9 @@ pub enum TracingLevel {
 pub struct DebugTracing {
     level: TracingLevel,
     buffer: Mutex<String>,
+    /// Per thread, the kernel that started last and is not yet known to
+    /// run rather than be skipped.
+    pending: Mutex<HashMap<ThreadId, String>>,
 }
 
 impl DebugTracing {
@@ -43,6 +49,7 @@ impl DebugTracing {
         DebugTracing {
             level,
             buffer: Mutex::new(String::new()),
+            pending: Mutex::new(HashMap::new()),
         }
     }
 
@@ -93,10 +100,31 @@ fn write_out(buffer: &mut String) {
 
 impl Observer for DebugTracing {
     fn on_event(&self, event: &ExecEvent<'_>) {
-        match event {
-            ExecEvent::KernelStart { name, .. } => self.push_scope(TracingLevel::Debug, name),
-            ExecEvent::KernelEnd { .. } => self.pop_scope(TracingLevel::Debug),
-            _ => {}
+        // The reference traces a kernel only when it runs, not when an
+        // error argument or a cancellation skips it; a start is known to be
+        // a run at the first event after it on its thread (a nested
+        // function's, or its end), so it waits until then.
+        let thread = event.thread();
+        let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+        let started = pending.remove(&thread);
+        drop(pending);
+        match (event, started) {
+            (ExecEvent::KernelEnd { skipped: true, .. }, Some(_)) => {}
+            (event, started) => {
+                if let Some(name) = started {
+                    self.push_scope(TracingLevel::Debug, &name);
+                }
+                match event {
+                    ExecEvent::KernelStart { name, .. } => {
+                        let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+                        pending.insert(thread, (*name).to_owned());
+                    }
+                    ExecEvent::KernelEnd { skipped: false, .. } => {
+                        self.pop_scope(TracingLevel::Debug);
+                    }
+                    _ => {}
+                }
+            }
         }
     }
 }
