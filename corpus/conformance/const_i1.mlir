@@ -2,7 +2,7 @@
 // RUN: bef run --work-queue s %s | FileCheck %s
 // RUN: bef run --work-queue mstd:2 %s | FileCheck %s
 
-// CHECK: Choosing malloc.
+// CHECK: Choosing memory leak check allocator.
 // CHECK-LABEL: --- Running 'i1_spellings':
 func.func @i1_spellings() -> (i1, i1, i1, i1, !tfrt.chain) {
   %ch0 = tfrt.new.chain

@@ -1,7 +1,7 @@
 // A function returning a value that is not yet available hands back an
 // indirect value; it resolves later, also when the caller ignores it.
-// RUN: bef run --work-queue s %s | FileCheck %s --implicit-check-not=leak
-// RUN: bef run --work-queue mstd:2 %s | FileCheck %s --implicit-check-not=leak
+// RUN: bef run --work-queue s %s | FileCheck %s --implicit-check-not=leaked --implicit-check-not=alive
+// RUN: bef run --work-queue mstd:2 %s | FileCheck %s --implicit-check-not=leaked --implicit-check-not=alive
 
 func.func @indirect_async_return(%c: i32) -> i32 {
   %v2 = "tfrt_test.async_add.i32"(%c, %c) : (i32, i32) -> i32

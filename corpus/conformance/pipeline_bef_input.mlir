@@ -9,7 +9,7 @@
 // RUN: tfrt_translate -mlir-to-bef %s | bef_executor -work_queue_type=mstd - | FileCheck %s
 // RUN: tfrt_translate -mlir-to-bef %s | bef_executor_lite - | FileCheck %s
 
-// CHECK: Choosing malloc.
+// CHECK: Choosing memory leak check allocator.
 // CHECK-LABEL: --- Running 'from_bef':
 func.func @from_bef() -> (i32, f64, !tfrt.chain) {
   %a = tfrt.constant.i32 6

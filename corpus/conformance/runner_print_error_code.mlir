@@ -10,5 +10,5 @@ func.func @error_result() -> (i32, i32) {
   %y = tfrt.constant.i32 3
   tfrt.return %x, %y : i32, i32
 }
-// CODE-NEXT: 'error_result' returned <<error: something bad happened, code: Unknown>>,3
+// CODE-NEXT: 'error_result' returned <<error: something bad happened, code: INTERNAL>>,3
 // PLAIN-NEXT: 'error_result' returned <<error: something bad happened>>,3

@@ -8,7 +8,7 @@
 // RUN: bef run -work_queue_type=s %s | FileCheck %s --check-prefixes=CHECK,SINGLE
 // RUN: not bef run --work-queue bogus %s
 
-// CHECK: Choosing malloc.
+// CHECK: Choosing memory leak check allocator.
 // SINGLE-NEXT: Choosing single-threaded work queue.
 // MULTI-NEXT: Choosing multi-threaded work queue.
 // CHECK-NEXT: --- Running 'work':

@@ -428,7 +428,7 @@ pub struct KernelErrorHandler<'f> {
 impl<'f> KernelErrorHandler<'f> {
     /// Reports `message` and makes every result not yet set an error.
     pub fn report_error(&self, message: impl Into<String>) {
-        self.frame.report_error(message, ErrorCode::Unknown);
+        self.frame.report_error(message, ErrorCode::default());
     }
 
     /// As [`report_error`](Self::report_error) with an error code.

@@ -214,6 +214,21 @@ impl<'a> KernelFrame<'a> {
         self.program.location(self.info.location)
     }
 
+    /// The kernel's debug info: the names its location carries (see
+    /// [`Program::debug_info`](super::Program::debug_info)), `None` when it
+    /// has none.
+    pub fn debug_info(&self) -> Option<String> {
+        self.program.debug_info(self.info.location)
+    }
+
+    /// The kernel's location as the file encodes it: its offset in the
+    /// Locations section, distinct for each kernel the translator emitted
+    /// (also for unknown locations), and an identity of the program it is
+    /// in (equal for kernels of one loaded program).
+    pub fn location_key(&self) -> (usize, u32) {
+        (Arc::as_ptr(self.program) as usize, self.info.location)
+    }
+
     /// A diagnostic at the kernel's location.
     pub fn diagnostic(&self, message: impl Into<String>) -> Diagnostic {
         let mut diag = Diagnostic::new(message);

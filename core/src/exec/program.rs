@@ -248,6 +248,22 @@ impl Program {
     /// Decodes the location at `offset` of the Locations section to the
     /// first file:line:col it contains (`None` for unknown or bad offsets).
     pub fn location(&self, offset: u32) -> Option<Location> {
+        self.decoded_location(offset)
+            .and_then(|decoded| first_file_line_col(&decoded))
+    }
+
+    /// The debug info of the location at `offset` of the Locations
+    /// section: the names it carries, as the reference derives them (see
+    /// `debug_info_of`); `None` when it names nothing, or for bad
+    /// offsets.
+    pub fn debug_info(&self, offset: u32) -> Option<String> {
+        self.decoded_location(offset)
+            .and_then(|decoded| debug_info_of(&decoded))
+    }
+
+    /// The location record at `offset`, decoded (`None` for unknown or bad
+    /// offsets, or a file without locations).
+    fn decoded_location(&self, offset: u32) -> Option<BefLocation> {
         self.file.with_dependent(|_, bef| {
             let (locations, locations_base) = section_slice(bef, SectionId::Locations);
             let (strings, strings_base) = section_slice(bef, SectionId::LocationStrings);
@@ -257,8 +273,7 @@ impl Program {
                 strings,
                 strings_base,
             };
-            let decoded = decoder.decode_at(u64::from(offset)).ok()?;
-            first_file_line_col(&decoded)
+            decoder.decode_at(u64::from(offset)).ok()
         })
     }
 }
@@ -277,6 +292,23 @@ fn section_slice<'a>(bef: &BefFile<'a>, id: SectionId) -> (&'a [u8], u64) {
 
 /// The first file:line:col in a location tree (the callee first for call
 /// sites, as MLIR reports them), iteratively to bound the stack.
+/// The debug info a location carries, following the reference: a name
+/// location gives its name, a call site its callee's debug info, a fused
+/// location the debug infos of its parts joined without separator, and a
+/// file position or an unknown location none. Nesting is bounded by the
+/// location decoder.
+pub(crate) fn debug_info_of(location: &BefLocation) -> Option<String> {
+    match location {
+        BefLocation::Unknown | BefLocation::FileLineCol { .. } => None,
+        BefLocation::Name { name, .. } => Some(name.clone()),
+        BefLocation::CallSite { callee, .. } => debug_info_of(callee),
+        BefLocation::Fused(parts) => {
+            let names: Vec<String> = parts.iter().filter_map(debug_info_of).collect();
+            (!names.is_empty()).then(|| names.concat())
+        }
+    }
+}
+
 fn first_file_line_col(location: &BefLocation) -> Option<Location> {
     let mut stack = vec![location];
     while let Some(loc) = stack.pop() {

@@ -47,9 +47,9 @@ use crate::bytecode::{self, BytecodeError};
 use crate::format::{BefBuffer, constants::MAGIC};
 use crate::ir;
 use crate::runtime::{
-    AsyncValue, DEFAULT_MAX_CALL_DEPTH, Diagnostic, FixedSizeAllocator, HostAllocator, HostContext,
-    LeakCheckAllocator, MallocAllocator, ProfiledAllocator, WorkQueueError, create_work_queue,
-    live_async_values,
+    AllocationStats, AsyncValue, DEFAULT_MAX_CALL_DEPTH, Diagnostic, FixedSizeAllocator,
+    HostAllocator, HostContext, LeakCheckAllocator, MallocAllocator, ProfiledAllocator,
+    WorkQueueError, create_work_queue, live_async_values,
 };
 use crate::text;
 use crate::translate::{TranslateOptions, mlir_to_bef};
@@ -718,10 +718,11 @@ impl Call<'_> {
                 .runner
                 .leak_check
                 .as_ref()
-                .and_then(|a| a.check().err())
-                .map(|leak| AllocationLeak {
+                .and_then(|a| a.check().err().map(|leak| (leak, a.stats())))
+                .map(|(leak, stats)| AllocationLeak {
                     allocations: leak.allocations,
                     bytes: leak.bytes,
+                    stats,
                 }),
         }
     }
@@ -792,6 +793,9 @@ pub struct AllocationLeak {
     pub allocations: usize,
     /// Their bytes.
     pub bytes: usize,
+    /// The allocator's statistics when the leak was found (the reference
+    /// prints them before the leak).
+    pub stats: AllocationStats,
 }
 
 /// A function result read as its declared type.
@@ -835,7 +839,7 @@ impl ResultValue {
 
     /// The value as the reference driver prints it (`1` for a true `i1`,
     /// `1.0` for floats, `!tfrt.chain value`, `<<error: message>>`, with
-    /// `, code: Code` before the `>>` when `print_error_code`).
+    /// `, code: CODE` before the `>>` when `print_error_code`).
     pub fn display(&self, print_error_code: bool) -> impl fmt::Display + '_ {
         DisplayResult {
             value: self,
@@ -859,7 +863,7 @@ impl fmt::Display for DisplayResult<'_> {
             ResultValue::F64(v) => write!(f, "{v:?}"),
             ResultValue::Opaque(type_name) => write!(f, "{type_name} value"),
             ResultValue::Error(diag) if self.print_error_code => {
-                write!(f, "<<error: {}, code: {:?}>>", diag.message, diag.code)
+                write!(f, "<<error: {}, code: {}>>", diag.message, diag.code)
             }
             ResultValue::Error(diag) => write!(f, "<<error: {}>>", diag.message),
             ResultValue::Mismatch(message) => write!(f, "<<error: {message}>>"),
@@ -893,7 +897,7 @@ mod tests {
         assert_eq!(shown(error.clone(), "i32", false), "<<error: boom>>");
         assert_eq!(
             shown(error, "i32", true),
-            "<<error: boom, code: Cancelled>>"
+            "<<error: boom, code: CANCELLED>>"
         );
         let wrong = ResultValue::read(&AsyncValue::available(1i64), "i32");
         assert!(matches!(wrong, ResultValue::Mismatch(_)), "{wrong:?}");

@@ -1,8 +1,10 @@
 //! BEF bytes → module model, the inverse of `encode`. Needs the optional
-//! sections whenever the file has attributes (their types live there).
+//! sections whenever the file has attributes (their types live there),
+//! unless a placeholder stands for them.
 
 use std::collections::{HashMap, HashSet};
 
+use super::attr::Attribute;
 use super::constants::{PSEUDO_KERNEL_CODE, PSEUDO_KERNEL_LOCATION, SectionId};
 use super::error::{DecodeError, DecodeResult};
 use super::file::{BefFile, FunctionBody};
@@ -11,13 +13,34 @@ use super::model::{Body, Function, Kernel, KernelLocation, Module};
 impl BefFile<'_> {
     /// Decodes the whole file into an owned model.
     pub fn to_module(&self) -> DecodeResult<Module> {
+        self.to_module_with(None)
+    }
+
+    /// As [`to_module`](Self::to_module), but a file written without the
+    /// optional sections, whose attributes cannot be decoded without their
+    /// types, gets `placeholder` for every attribute (the last entry of the
+    /// model's attributes) instead of an error. A file with the optional
+    /// sections decodes as with `to_module`.
+    pub fn to_module_with_placeholder(&self, placeholder: Attribute) -> DecodeResult<Module> {
+        self.to_module_with(Some(placeholder))
+    }
+
+    fn to_module_with(&self, placeholder: Option<Attribute>) -> DecodeResult<Module> {
         let attribute_types = self.attribute_types()?;
-        let attributes = match attribute_types {
+        let mut attributes = match attribute_types {
             Some(entries) => entries
                 .iter()
                 .map(|&(offset, ty)| self.attribute(offset, ty))
                 .collect::<DecodeResult<Vec<_>>>()?,
             None => Vec::new(),
+        };
+        // Untyped attributes all stand for the placeholder.
+        let placeholder_index = match (attribute_types, placeholder) {
+            (None, Some(placeholder)) => {
+                attributes.push(placeholder);
+                Some(attributes.len() as u32 - 1)
+            }
+            _ => None,
         };
         let attribute_index: HashMap<u32, u32> = attribute_types
             .unwrap_or_default()
@@ -56,7 +79,13 @@ impl BefFile<'_> {
                     .as_ref()
                     .and_then(|all| all[index].clone())
                     .unwrap_or_default();
-                Some(self.body_model(self.body(index)?, &attribute_index, names, types)?)
+                Some(self.body_model(
+                    self.body(index)?,
+                    &attribute_index,
+                    placeholder_index,
+                    names,
+                    types,
+                )?)
             } else {
                 None
             };
@@ -127,6 +156,7 @@ impl BefFile<'_> {
         &self,
         body: &FunctionBody<'_>,
         attribute_index: &HashMap<u32, u32>,
+        placeholder_index: Option<u32>,
         names: Option<&Vec<Vec<&str>>>,
         register_types: Vec<u32>,
     ) -> DecodeResult<Body> {
@@ -160,7 +190,7 @@ impl BefFile<'_> {
                 .attributes()
                 .iter()
                 .map(|offset| {
-                    attribute_index.get(&offset).copied().ok_or_else(|| {
+                    attribute_index.get(&offset).copied().or(placeholder_index).ok_or_else(|| {
                         let base = self.section(SectionId::AttributeTypes).map_or(record.offset, |s| s.data_offset);
                         DecodeError::new(base, format!("kernel {i} refers to attribute offset {offset:#x}, which AttributeTypes does not list"))
                     })

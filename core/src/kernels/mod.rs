@@ -17,7 +17,8 @@
 //! - `tfrt_test.usleep` and `tfrt_test.blocking.usleep` sleep at most
 //!   [`test::MAX_SLEEP_MICROS`];
 //! - `tfrt_test.benchmark` and `tfrt_test.sync_benchmark` make at most
-//!   [`test::MAX_BENCHMARK_RUNS`] runs for at most
+//!   [`test::MAX_BENCHMARK_RUNS`] measured runs (and as many warm-up runs)
+//!   for at most
 //!   [`test::MAX_BENCHMARK_SECONDS`];
 //! - `tfrt_test.append_string` makes strings of at most
 //!   [`test::MAX_STRING_BYTES`].

@@ -78,10 +78,11 @@ pub struct LeakError {
 /// Counts live allocations and bytes of an inner allocator. Dropping it with
 /// live allocations reports the leak (see [`LeakCheckAllocator::check`]) and
 /// panics unless the thread is already panicking.
+///
+/// It keeps the statistics of a [`ProfiledAllocator`] too, which the
+/// reference prints beside a leak (see [`LeakCheckAllocator::stats`]).
 pub struct LeakCheckAllocator<A: HostAllocator = MallocAllocator> {
-    inner: A,
-    allocations: AtomicUsize,
-    bytes: AtomicUsize,
+    inner: ProfiledAllocator<A>,
 }
 
 impl Default for LeakCheckAllocator {
@@ -94,16 +95,19 @@ impl<A: HostAllocator> LeakCheckAllocator<A> {
     /// Counts the allocations of `inner`, starting from zero.
     pub fn new(inner: A) -> Self {
         LeakCheckAllocator {
-            inner,
-            allocations: AtomicUsize::new(0),
-            bytes: AtomicUsize::new(0),
+            inner: ProfiledAllocator::new(inner),
         }
+    }
+
+    /// A snapshot of the allocation statistics (totals, live, peaks).
+    pub fn stats(&self) -> AllocationStats {
+        self.inner.stats()
     }
 
     /// `Err` with the counts if anything is still allocated.
     pub fn check(&self) -> Result<(), LeakError> {
-        let allocations = self.allocations.load(Ordering::Acquire);
-        let bytes = self.bytes.load(Ordering::Acquire);
+        let stats = self.inner.stats();
+        let (allocations, bytes) = (stats.live_allocations, stats.live_bytes);
         if allocations == 0 && bytes == 0 {
             Ok(())
         } else {
@@ -114,17 +118,12 @@ impl<A: HostAllocator> LeakCheckAllocator<A> {
 
 impl<A: HostAllocator> HostAllocator for LeakCheckAllocator<A> {
     fn allocate_bytes(&self, size: usize, align: usize) -> Option<NonNull<u8>> {
-        let p = self.inner.allocate_bytes(size, align)?;
-        self.allocations.fetch_add(1, Ordering::Relaxed);
-        self.bytes.fetch_add(size, Ordering::Relaxed);
-        Some(p)
+        self.inner.allocate_bytes(size, align)
     }
 
     unsafe fn deallocate_bytes(&self, ptr: NonNull<u8>, size: usize, align: usize) {
         // SAFETY: forwarded contract.
-        unsafe { self.inner.deallocate_bytes(ptr, size, align) };
-        self.allocations.fetch_sub(1, Ordering::Release);
-        self.bytes.fetch_sub(size, Ordering::Release);
+        unsafe { self.inner.deallocate_bytes(ptr, size, align) }
     }
 }
 
@@ -141,9 +140,10 @@ impl<A: HostAllocator> Drop for LeakCheckAllocator<A> {
 
 impl<A: HostAllocator> fmt::Debug for LeakCheckAllocator<A> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let stats = self.inner.stats();
         f.debug_struct("LeakCheckAllocator")
-            .field("allocations", &self.allocations.load(Ordering::Relaxed))
-            .field("bytes", &self.bytes.load(Ordering::Relaxed))
+            .field("allocations", &stats.live_allocations)
+            .field("bytes", &stats.live_bytes)
             .finish()
     }
 }
@@ -275,7 +275,9 @@ impl<A: HostAllocator> ProfiledAllocator<A> {
 
     /// A snapshot of the counters.
     pub fn stats(&self) -> AllocationStats {
-        let r = |a: &AtomicUsize| a.load(Ordering::Relaxed);
+        // Acquire pairs with the Release of a deallocation on another
+        // thread, so that a leak check after it sees the freed counts.
+        let r = |a: &AtomicUsize| a.load(Ordering::Acquire);
         AllocationStats {
             total_allocations: r(&self.total_allocations),
             total_bytes: r(&self.total_bytes),
@@ -302,8 +304,8 @@ impl<A: HostAllocator> HostAllocator for ProfiledAllocator<A> {
     unsafe fn deallocate_bytes(&self, ptr: NonNull<u8>, size: usize, align: usize) {
         // SAFETY: forwarded contract.
         unsafe { self.inner.deallocate_bytes(ptr, size, align) };
-        self.live_allocations.fetch_sub(1, Ordering::Relaxed);
-        self.live_bytes.fetch_sub(size, Ordering::Relaxed);
+        self.live_allocations.fetch_sub(1, Ordering::Release);
+        self.live_bytes.fetch_sub(size, Ordering::Release);
     }
 }
 

@@ -6,8 +6,8 @@ use std::fmt;
 /// Canonical error codes (the TFRT / absl set).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum ErrorCode {
-    /// An error of no other kind, or of unknown kind.
-    #[default]
+    /// An error of unknown kind (only when a producer says so: an error
+    /// made from a message alone is [`Internal`](Self::Internal)).
     Unknown,
     /// The operation was cancelled, usually by its caller.
     Cancelled,
@@ -31,7 +31,10 @@ pub enum ErrorCode {
     OutOfRange,
     /// The operation is not implemented or supported.
     Unimplemented,
-    /// An invariant of the system is broken.
+    /// An invariant of the system is broken, or an error of no other kind:
+    /// the default, as the reference makes an error from a message alone an
+    /// internal error (`code: INTERNAL` under `--print_error_code`).
+    #[default]
     Internal,
     /// The service is unavailable for now; retrying may help.
     Unavailable,
@@ -100,12 +103,13 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
-    /// A diagnostic with code [`ErrorCode::Unknown`] and no location.
+    /// A diagnostic with the default code ([`ErrorCode::Internal`]) and no
+    /// location.
     pub fn new(message: impl Into<String>) -> Self {
         Diagnostic {
             message: message.into(),
             location: None,
-            code: ErrorCode::Unknown,
+            code: ErrorCode::default(),
         }
     }
 
@@ -143,7 +147,7 @@ impl fmt::Display for Diagnostic {
         if let Some(loc) = &self.location {
             write!(f, "{loc}: ")?;
         }
-        if self.code != ErrorCode::Unknown {
+        if self.code != ErrorCode::default() {
             write!(f, "{}: ", self.code)?;
         }
         f.write_str(&self.message)
@@ -166,5 +170,12 @@ mod tests {
             "a.mlir:3:7: INVALID_ARGUMENT: shape mismatch"
         );
         assert_eq!(Diagnostic::from("x").to_string(), "x");
+        assert_eq!(Diagnostic::from("x").code, ErrorCode::Internal);
+        assert_eq!(
+            Diagnostic::new("x")
+                .with_code(ErrorCode::Unknown)
+                .to_string(),
+            "UNKNOWN: x"
+        );
     }
 }

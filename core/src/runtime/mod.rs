@@ -16,7 +16,8 @@ pub mod task;
 pub mod work_queue;
 
 pub use allocator::{
-    FixedSizeAllocator, HostAllocator, LeakCheckAllocator, MallocAllocator, ProfiledAllocator,
+    AllocationStats, FixedSizeAllocator, HostAllocator, LeakCheckAllocator, MallocAllocator,
+    ProfiledAllocator,
 };
 pub use async_value::{
     AsyncState, AsyncValue, AsyncValueKind, AsyncValueRef, GetError, Rejected, SetError,

@@ -1,5 +1,6 @@
-//! BEF → IR. Needs the optional sections (attribute names and register
-//! types); the rest comes from the tables every file has.
+//! BEF → IR. Attribute names and types and register types come from the
+//! optional sections (placeholders stand in when they are missing); the
+//! rest comes from the tables every file has.
 //!
 //! Named functions become `func.func` ops in FunctionIndex order; anonymous
 //! functions become the regions of the kernel that lists them. Function
@@ -14,6 +15,7 @@ use super::to_bef::{RETURN_OP, analyze_block};
 use super::{ROOT_STREAM_IDS_ATTRIBUTE, STREAM_ID_ATTRIBUTE};
 use crate::format::{
     self, BefFile, Body, DecodeError, FunctionKind, KernelLocation, Location as BefLocation,
+    SectionId,
 };
 use crate::ir::{
     Attribute, Block, FUNC_OP, Location, Module, NamedAttribute, Op, Region, Type, ValueId,
@@ -25,14 +27,13 @@ use crate::text;
 const MAX_REGION_DEPTH: usize = 256;
 
 /// Rebuilds the module a BEF file was translated from.
+///
+/// A file written without the optional sections (see
+/// [`missing_optional_sections`]) is rebuilt as the reference rebuilds it:
+/// every attribute is the placeholder `0xdeadbeef : i32`, named `attrN` by
+/// its position, and every value has type `none`.
 pub fn bef_to_mlir(file: &BefFile<'_>) -> Result<Module, DecodeError> {
-    let model = file.to_module()?;
-    if !model.optional_sections {
-        return Err(DecodeError::new(
-            0,
-            "the file has no AttributeTypes, AttributeNames and RegisterTypes sections (it was written with optional sections disabled), so it cannot be turned back into MLIR",
-        ));
-    }
+    let model = file.to_module_with_placeholder(format::Attribute::I32(PLACEHOLDER_ATTRIBUTE))?;
     let types = model
         .types
         .iter()
@@ -65,6 +66,24 @@ pub fn bef_to_mlir(file: &BefFile<'_>) -> Result<Module, DecodeError> {
     let mut module = builder.module;
     module.renumber_values();
     Ok(module)
+}
+
+/// The value of every attribute of a file without the optional sections
+/// (`0xdeadbeef`, as the reference's translator writes it).
+const PLACEHOLDER_ATTRIBUTE: i32 = 0xdead_beef_u32 as i32;
+
+/// Whether `file` lacks the sections that name and type its attributes and
+/// type its registers (it was written with optional sections disabled), so
+/// that [`bef_to_mlir`] can only rebuild placeholders; the reference warns
+/// about it.
+pub fn missing_optional_sections(file: &BefFile<'_>) -> bool {
+    [
+        SectionId::AttributeTypes,
+        SectionId::AttributeNames,
+        SectionId::RegisterTypes,
+    ]
+    .into_iter()
+    .any(|id| file.section(id).is_none_or(|s| s.len == 0))
 }
 
 fn error(message: impl Into<String>) -> DecodeError {
@@ -271,7 +290,8 @@ impl Builder<'_> {
             .as_ref()
             .ok_or_else(|| error(format!("function {index} has no body")))?;
         let num_registers = body.num_registers as usize;
-        if body.register_types.len() != num_registers {
+        let optional_sections = model.optional_sections;
+        if optional_sections && body.register_types.len() != num_registers {
             return Err(error(format!(
                 "function {index} has {} register types for {num_registers} registers",
                 body.register_types.len()
@@ -283,8 +303,14 @@ impl Builder<'_> {
             .kernels
             .first()
             .ok_or_else(|| error(format!("function {index} has no kernels")))?;
-        for &register in pseudo.results.iter().skip(1) {
-            let id = self.define(&mut values, body, index, register)?;
+        for (i, &register) in pseudo.results.iter().skip(1).enumerate() {
+            // Without register types, the function's argument types still
+            // type its arguments (as in the reference).
+            let ty = match function.arg_types.get(i) {
+                Some(&ty) if !optional_sections => Some(self.ty(ty)?),
+                _ => None,
+            };
+            let id = self.define_typed(&mut values, body, index, register, ty)?;
             block.arguments.push(id);
         }
         let mut decoded_streams = Vec::with_capacity(body.kernels.len());
@@ -312,12 +338,21 @@ impl Builder<'_> {
                 op.operands.push(value);
             }
             let mut attrs: Vec<NamedAttribute> = Vec::with_capacity(kernel.attributes.len());
-            if kernel.attribute_names.len() != kernel.attributes.len() {
+            let placeholder_names: Vec<String>;
+            let attribute_names = if optional_sections {
+                &kernel.attribute_names
+            } else {
+                placeholder_names = (0..kernel.attributes.len())
+                    .map(|i| format!("attr{i}"))
+                    .collect();
+                &placeholder_names
+            };
+            if attribute_names.len() != kernel.attributes.len() {
                 return Err(error(format!(
                     "function {index} kernel {k}: attribute names do not match attributes"
                 )));
             }
-            for (&pool, name) in kernel.attributes.iter().zip(&kernel.attribute_names) {
+            for (&pool, name) in kernel.attributes.iter().zip(attribute_names) {
                 let bef = model.attributes.get(pool as usize).ok_or_else(|| {
                     error(format!(
                         "function {index} kernel {k}: attribute {pool} is out of range"
@@ -418,6 +453,18 @@ impl Builder<'_> {
         index: usize,
         register: u32,
     ) -> Result<ValueId, DecodeError> {
+        self.define_typed(values, body, index, register, None)
+    }
+
+    /// As [`define`](Self::define), of type `ty` when given.
+    fn define_typed(
+        &mut self,
+        values: &mut [Option<ValueId>],
+        body: &Body,
+        index: usize,
+        register: u32,
+        ty: Option<Type>,
+    ) -> Result<ValueId, DecodeError> {
         let slot = values.get_mut(register as usize).ok_or_else(|| {
             error(format!(
                 "function {index}: register {register} is out of range"
@@ -428,7 +475,12 @@ impl Builder<'_> {
                 "function {index}: register {register} is defined twice"
             )));
         }
-        let ty = self.ty(body.register_types[register as usize])?;
+        let ty = match (ty, body.register_types.get(register as usize)) {
+            (Some(ty), _) => ty,
+            (None, Some(&ty)) if self.model.optional_sections => self.ty(ty)?,
+            // No register types: the reference types every value `none`.
+            _ => Type::None,
+        };
         let id = self.module.new_value(ty, None);
         *slot = Some(id);
         Ok(id)

@@ -12,7 +12,7 @@ mod streams;
 mod to_bef;
 
 pub use attributes::{dtype_of, type_of};
-pub use from_bef::bef_to_mlir;
+pub use from_bef::{bef_to_mlir, missing_optional_sections};
 pub use streams::{
     StreamInfoSummary, StreamOp, StreamOptions, StreamTree, Streams, analyze as analyze_streams,
     analyze_tree as analyze_stream_tree,

@@ -26,7 +26,8 @@ const MAX_REGION_DEPTH: usize = 256;
 #[derive(Debug, Clone, Copy)]
 pub struct TranslateOptions {
     /// Write the AttributeTypes, AttributeNames and RegisterTypes sections,
-    /// which `bef_to_mlir` needs (`--disable-optional-sections` clears it).
+    /// which `bef_to_mlir` needs to rebuild attributes and value types
+    /// (`--disable-optional-sections` clears it).
     pub optional_sections: bool,
 }
 

@@ -13,6 +13,7 @@ mod input;
 mod opt;
 mod run;
 mod source_lines;
+mod tracing;
 mod translate;
 
 use args::normalize_single_dash;

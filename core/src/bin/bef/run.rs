@@ -14,10 +14,13 @@ use crate::diagnostics;
 use crate::failure::Failure;
 use crate::input::{self, Kind};
 use crate::source_lines::SourceLines;
+use bef::exec::Observer;
 use bef::exec::{AllocatorKind, Input, KernelRegistry, LoadError, OpenError, Runner, RunnerError};
 use bef::format::{BefBuffer, SectionId};
 use bef::ir;
 use bef::runtime::Diagnostic;
+
+use crate::tracing::{DebugTracing, TracingLevel};
 use bef::text;
 
 /// Long options of `bef_executor` that scripts spell with one dash.
@@ -27,6 +30,10 @@ pub const REFERENCE_LONG_OPTIONS: &[&str] = &[
     "work_queue_type",
     "host_allocator_type",
     "print_error_code",
+    "enable_tracing",
+    "tracing_level",
+    "enable-tracing",
+    "tracing-level",
     "work-queue",
     "host-allocator",
     "test-init-function",
@@ -51,18 +58,32 @@ pub struct RunArgs {
     #[arg(long, default_value = "s", visible_alias = "work_queue_type",
           value_parser = crate::args::parse_work_queue)]
     pub work_queue: String,
-    /// Host allocator; `leak_check_allocator` fails the run if a function
-    /// leaves allocations behind.
+    /// Host allocator; `leak_check_allocator` (the default, as in the
+    /// reference runner) fails the run if a function leaves allocations
+    /// behind.
     #[arg(
         long,
-        default_value = "malloc",
+        default_value = "leak_check_allocator",
         visible_alias = "host_allocator_type",
         value_parser = allocator_parser()
     )]
     pub host_allocator: AllocatorKind,
-    /// Print error codes with errors: `<<error: message, code: Unknown>>`.
+    /// Print error codes with errors: `<<error: message, code: INTERNAL>>`.
     #[arg(long, visible_alias = "print_error_code")]
     pub print_error_code: bool,
+    /// Print the reference runner's debug trace: `Scope:NAME` and `End
+    /// Scope` lines for the run, and (at `--tracing-level debug`) each
+    /// function and kernel, after the run's own output.
+    #[arg(long, visible_alias = "enable_tracing")]
+    pub enable_tracing: bool,
+    /// Which scopes `--enable-tracing` prints.
+    #[arg(
+        long,
+        value_enum,
+        default_value = "default",
+        visible_alias = "tracing_level"
+    )]
+    pub tracing_level: TracingLevel,
     /// Match runtime errors against the `// expected-error {{...}}`
     /// annotations of the source file their locations name, instead of
     /// printing them; exit 1 on any mismatch.
@@ -126,6 +147,26 @@ fn read_input(path: &Path, name: &str) -> Result<Input, Failure> {
 
 /// Runs the command; `Ok` means exit status 0.
 pub fn run(args: &RunArgs, registry: KernelRegistry) -> Result<(), Failure> {
+    let tracing = args
+        .enable_tracing
+        .then(|| Arc::new(DebugTracing::new(args.tracing_level)));
+    if let Some(tracing) = &tracing {
+        tracing.push_scope(TracingLevel::Default, "Bef Executor");
+    }
+    let result = run_traced(args, registry, tracing.as_ref());
+    if let Some(tracing) = &tracing {
+        tracing.pop_scope(TracingLevel::Default);
+        tracing.flush();
+    }
+    result
+}
+
+/// [`run`], tracing into `tracing` when given.
+fn run_traced(
+    args: &RunArgs,
+    registry: KernelRegistry,
+    tracing: Option<&Arc<DebugTracing>>,
+) -> Result<(), Failure> {
     let name = input::display_name(&args.input);
     let input = read_input(&args.input, &name)?;
     let input_is_text = input.format() != bef::exec::InputFormat::Bef;
@@ -174,7 +215,15 @@ pub fn run(args: &RunArgs, registry: KernelRegistry) -> Result<(), Failure> {
                 )
                 .map_err(|e| Failure::Message(e.to_string()))?;
             for function in &functions {
-                failed |= run_function(&runner, function, args.print_error_code)?;
+                if let Some(tracing) = tracing {
+                    let name = format!("Function: {}", function.name());
+                    tracing.push_scope(TracingLevel::Debug, &name);
+                }
+                let ran = run_function(&runner, function, args.print_error_code, tracing);
+                if let Some(tracing) = tracing {
+                    tracing.pop_scope(TracingLevel::Debug);
+                }
+                failed |= ran?;
             }
         }
         Err(RunnerError::Open(OpenError::Load(error))) => {
@@ -237,6 +286,7 @@ fn run_function(
     runner: &Runner,
     function: &bef::exec::Function,
     print_error_code: bool,
+    tracing: Option<&Arc<DebugTracing>>,
 ) -> Result<bool, Failure> {
     let name = function.name();
     if function.num_arguments() > 0 {
@@ -247,7 +297,13 @@ fn run_function(
     }
     say(&format!("--- Running '{name}':"));
     let call = runner
-        .call(function, &[], None)
+        .call(
+            function,
+            &[],
+            tracing
+                .filter(|t| t.traces(TracingLevel::Debug))
+                .map(|t| Arc::clone(t) as Arc<dyn Observer>),
+        )
         .map_err(|e| Failure::Message(e.to_string()))?;
     let results = call.result_values();
     if !results.is_empty() {
@@ -268,10 +324,25 @@ fn run_function(
         );
     }
     if let Some(leak) = leaks.allocations {
-        eprintln!(
-            "Memory leak detected: {} alive allocations, {} alive bytes",
-            leak.allocations, leak.bytes
-        );
+        // As the reference's leak-check allocator: its profile, then the
+        // leak, on standard output.
+        let stats = leak.stats;
+        say(&format!(
+            "HostAllocator profile:\n\
+             Current number of allocations = {}\n\
+             Max number of allocations = {}\n\
+             Total number of allocations = {}\n\
+             Current number of bytes allocated = {}\n\
+             Max number of bytes allocated = {}\n\
+             Memory leak detected: {} alive allocations, {} alive bytes",
+            stats.live_allocations,
+            stats.peak_allocations,
+            stats.total_allocations,
+            stats.live_bytes,
+            stats.peak_bytes,
+            leak.allocations,
+            leak.bytes
+        ));
     }
     Ok(!leaks.is_clean())
 }

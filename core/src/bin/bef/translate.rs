@@ -49,9 +49,12 @@ pub struct TranslateArgs {
     #[arg(long)]
     pub bef_to_mlir: bool,
     /// Leave out the AttributeTypes, AttributeNames and RegisterTypes
-    /// sections: smaller files that can no longer be turned back into text
-    /// (BEF output only).
-    #[arg(long, conflicts_with_all = ["bef_to_mlir", "emit_bytecode"])]
+    /// sections: smaller files whose text has placeholders for attributes
+    /// and types (BEF output only). `=true` or `=false` may follow, as in
+    /// the reference.
+    #[arg(long, conflicts_with_all = ["bef_to_mlir", "emit_bytecode"],
+          num_args = 0..=1, require_equals = true, default_missing_value = "true",
+          default_value = "false", action = clap::ArgAction::Set)]
     pub disable_optional_sections: bool,
     /// Treat `// -----` lines as separators of independent inputs (MLIR
     /// text input only).
@@ -315,6 +318,11 @@ fn write_output(path: &Path, bytes: &[u8], binary: bool) -> Result<(), Failure> 
 
 fn bef_to_text(buffer: &BefBuffer, name: &str, args: &TranslateArgs) -> Result<String, Failure> {
     let file = buffer.open().map_err(|e| input::invalid_bef(name, &e))?;
+    if tr::missing_optional_sections(&file) {
+        eprintln!(
+            "{name}: warning: Missing AttributeTypes, AttributeNames or RegisterTypes sections."
+        );
+    }
     let module = tr::bef_to_mlir(&file).map_err(|e| {
         if e.offset == 0 {
             // Not a format error (missing optional sections, a type that

@@ -1,7 +1,8 @@
 //! `tfrt_test.quiesce` (waits for the work queue to be idle), and the
 //! self-checks of async values `tfrt_test.async_value_get` and
 //! `tfrt_test.async_value_ref`, which describe what they observed in
-//! their string result, and `tfrt_test.logging`.
+//! their string result, `tfrt_test.logging`, and `tfrt_test.as_chain`
+//! (a chain for a value of any type).
 
 use std::sync::{Arc, Mutex};
 
@@ -125,7 +126,17 @@ crate::kernel! {
     }
 }
 
+crate::kernel! {
+    /// `tfrt_test.as_chain %v`: a chain standing for `%v`, of any type. The
+    /// executor runs a kernel only once its arguments are available, so the
+    /// chain is available when `%v` is, and an error when `%v` is one.
+    fn as_chain(_values: RemainingArguments) -> Chain {
+        Chain
+    }
+}
+
 pub(super) fn register(registry: &mut KernelRegistry) {
+    registry.add_kernel("tfrt_test.as_chain", as_chain);
     registry.add_kernel("tfrt_test.logging", logging);
     registry.add_kernel("tfrt_test.quiesce", quiesce);
     registry.add_kernel("tfrt_test.async_value_get", async_value_get);

@@ -1,13 +1,15 @@
 //! The test native functions `native_function.mlir` declares:
 //! `native_add` (i32 + i32), `native_async_add` (the sum computed on the
-//! work queue) and `native_error` (an error result). Arguments may still
+//! work queue) and `native_error` (an error result); and the ones the
+//! parallel benchmarks call for their overhead alone: `native_sink` (no
+//! result) and `native_async_sink` (a chain completed on the work queue). Arguments may still
 //! be unavailable when a native function is called (e.g. the result of a
 //! `tfrt_test.do.async`): the results are then indirect values forwarded
 //! once every argument is available.
 
 use crate::exec::{ExecutionContext, KernelRegistry};
 use crate::kernels::tfrt::when_all_available;
-use crate::runtime::{AsyncValue, AsyncValueRef, Diagnostic, ErrorCode};
+use crate::runtime::{AsyncValue, AsyncValueRef, Chain, Diagnostic, ErrorCode};
 
 const SOMETHING_BAD: &str = "something bad happened";
 
@@ -99,7 +101,41 @@ fn native_error(_: &ExecutionContext, _: &[AsyncValue], results: &mut [Option<As
     set_all(results, AsyncValue::error(Diagnostic::new(SOMETHING_BAD)));
 }
 
+/// Takes any arguments and returns nothing.
+fn native_sink(_: &ExecutionContext, _: &[AsyncValue], results: &mut [Option<AsyncValue>]) {
+    if !results.is_empty() {
+        set_all(
+            results,
+            invalid(format!(
+                "native function 'native_sink' returns no results, called for {}",
+                results.len()
+            )),
+        );
+    }
+}
+
+/// Takes any arguments and returns a chain that a task on the work queue
+/// completes.
+fn native_async_sink(ctx: &ExecutionContext, _: &[AsyncValue], results: &mut [Option<AsyncValue>]) {
+    if results.len() != 1 {
+        set_all(
+            results,
+            invalid(format!(
+                "native function 'native_async_sink' returns 1 result, called for {}",
+                results.len()
+            )),
+        );
+        return;
+    }
+    let done = AsyncValueRef::<Chain>::unconstructed();
+    let on_queue = done.clone();
+    ctx.enqueue_work(move || on_queue.emplace(Chain));
+    results[0] = Some(done.into_untyped());
+}
+
 pub(super) fn register(registry: &mut KernelRegistry) {
+    registry.add_native_function("native_sink", native_sink);
+    registry.add_native_function("native_async_sink", native_async_sink);
     registry.add_native_function("native_add", native_add);
     registry.add_native_function("native_async_add", native_async_add);
     registry.add_native_function("native_error", native_error);
