@@ -8,6 +8,7 @@ use std::ops::Range;
 use rustc_hash::FxHashMap as HashMap;
 
 use super::attributes::{self, Unsupported};
+use super::compiled;
 use super::streams::{self, StreamOp, StreamOptions};
 use super::{ROOT_STREAM_IDS_ATTRIBUTE, STREAM_ID_ATTRIBUTE, is_skipped_attribute};
 use crate::format::constants::MAX_NESTING;
@@ -577,6 +578,10 @@ impl<'m> Collector<'m> {
     /// Post-order visit of `op`: nested ops first, as MLIR's walk.
     /// `is_last`: whether `op` ends its block (a return must).
     fn visit(&mut self, op: &'m Op, parent: ParentRegion, depth: usize, is_last: bool) {
+        // Compiled at run time from the compilation units that name them.
+        if compiled::is_compiled_module(op) {
+            return;
+        }
         if depth > MAX_REGION_DEPTH {
             self.error(
                 &op.location,
@@ -806,13 +811,28 @@ impl<'m> Collector<'m> {
                 }
                 return;
             }
-            let converted = match symbols {
-                Some(elements) => elements
+            let converted = match (symbols, value) {
+                (None, Attribute::SymbolRef { root, nested }) => {
+                    match compiled::compilation_unit(self.module, root, nested) {
+                        Some(unit) => Ok(Some(BefAttribute::CompilationUnit(unit))),
+                        None => {
+                            if self.errors.is_empty() {
+                                let mut printed = format!("@{root}");
+                                for n in nested {
+                                    printed.push_str(&format!("::@{n}"));
+                                }
+                                self.error(&op.location, format!("function {printed} not defined"));
+                            }
+                            return;
+                        }
+                    }
+                }
+                (Some(elements), _) => elements
                     .iter()
                     .all(|e| matches!(e, Attribute::SymbolRef { nested, .. } if nested.is_empty()))
                     .then_some(None)
                     .ok_or(Unsupported::Kind),
-                None => attributes::to_bef(value).map(Some),
+                (None, _) => attributes::to_bef(value).map(Some),
             };
             let converted = match converted {
                 Ok(converted) => converted,
@@ -945,13 +965,15 @@ impl<'m> Collector<'m> {
         if !errors.is_empty() {
             return Err(errors);
         }
+        let mut attributes = self.attributes;
+        compiled::number_units(&mut attributes);
         let mut extra_strings = self.extra_strings;
         extra_strings.sort();
         extra_strings.dedup();
         Ok(FlatModule {
             kernel_names: self.kernel_names,
             types: self.types.iter().map(Type::to_string).collect(),
-            attributes: self.attributes,
+            attributes,
             functions,
             optional_sections: self.options.optional_sections,
             extra_strings,
@@ -1284,7 +1306,7 @@ impl<'m> FunctionEmitter<'_, 'm> {
                         continue;
                     }
                     match value {
-                        Attribute::SymbolRef { root, .. } => {
+                        Attribute::SymbolRef { root, nested } if nested.is_empty() => {
                             functions.push(collector.named_functions[root.as_str()]);
                         }
                         Attribute::Array(elements)
