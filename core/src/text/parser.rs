@@ -1608,6 +1608,11 @@ impl<'a> Parser<'a> {
                 if dialect.is_empty() || rest.is_empty() {
                     return Err(self.err(t, "invalid dialect type"));
                 }
+                // The tensor dialect's type has two spellings; `!t.tensor`
+                // is the one printed.
+                if (dialect, rest) == ("tfrt_tensor", "tensor") {
+                    return Ok(Type::dialect("t", "tensor"));
+                }
                 Ok(Type::dialect(dialect, rest))
             }
             (_, Some(l)) => {
