@@ -56,7 +56,7 @@ impl CooHostTensor {
     /// `i` is divided by the dimensions from the first on, and the
     /// remainders fill the coordinates from the last on (a square tensor
     /// gets its usual coordinates).
-    fn from_dense<T: Element>(dense: &DenseHostTensor) -> CooHostTensor {
+    pub(super) fn from_dense<T: Element>(dense: &DenseHostTensor) -> CooHostTensor {
         let dims = &dense.shape().0;
         let rank = dims.len();
         let data = dense.elements();
@@ -86,7 +86,7 @@ impl CooHostTensor {
 
     /// The dense form (the inverse of [`CooHostTensor::from_dense`]); fails
     /// on coordinates outside the shape.
-    fn to_dense<T: Element>(&self) -> Result<DenseHostTensor, String> {
+    pub(super) fn to_dense<T: Element>(&self) -> Result<DenseHostTensor, String> {
         let dims = &self.shape.0;
         let rank = dims.len();
         let mut data = vec![0u8; byte_size(self.dtype, &self.shape)?];
@@ -115,7 +115,7 @@ impl CooHostTensor {
         DenseHostTensor::from_bytes(self.dtype, self.shape.clone(), data)
     }
 
-    fn equal<T: Element>(&self, other: &CooHostTensor) -> bool {
+    pub(super) fn equal<T: Element>(&self, other: &CooHostTensor) -> bool {
         self.dtype == other.dtype
             && self.shape == other.shape
             && self.indices == other.indices
