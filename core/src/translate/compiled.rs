@@ -11,6 +11,11 @@ use crate::format::{self, CompilationUnit};
 use crate::ir::{Attribute, MODULE_OP, Module, Op};
 use crate::text::{self, PrintOptions};
 
+/// The most bytes of serialized modules one translation writes: every
+/// distinct symbol carries a copy of its module, so a few bytes of text can
+/// ask for many copies of a large module.
+pub(super) const MAX_SERIALIZED_BYTES: u64 = 1 << 26;
+
 /// The attribute that marks a nested module as compiled.
 pub(super) const COMPILED_ATTRIBUTE: &str = "tfrt.compiled";
 
@@ -54,12 +59,15 @@ pub(super) fn compilation_unit(
         return None;
     }
     lookup(parent, last)?;
-    let holder = Module {
+    let mut holder = Module {
         op: parent.clone(),
         values: module.values.clone(),
         resources: Vec::new(),
         origin: None,
     };
+    // Inherent attributes in the dictionary, wherever the module came from
+    // (bytecode keeps them apart), so that the text is the same.
+    crate::bytecode::ops::join_all_inherent_attributes(&mut holder);
     let printed = text::print_module(
         &holder,
         PrintOptions {

@@ -422,6 +422,9 @@ struct Collector<'m> {
     /// stores every element: bounded for the whole module, not only per
     /// attribute, as each splat is a few bytes of text.
     splat_bytes: u64,
+    /// Bytes of the compiled modules serialized so far (each symbol that
+    /// names one carries a copy), bounded like the splats.
+    unit_bytes: u64,
     extra_strings: Vec<String>,
     /// Symbol references to check once every function is known.
     function_references: Vec<(&'m Attribute, Location)>,
@@ -497,6 +500,7 @@ impl<'m> Collector<'m> {
             attributes: Vec::new(),
             attribute_ids: HashMap::default(),
             splat_bytes: 0,
+            unit_bytes: 0,
             extra_strings: Vec::new(),
             function_references: Vec::new(),
             value_region,
@@ -814,7 +818,23 @@ impl<'m> Collector<'m> {
             let converted = match (symbols, value) {
                 (None, Attribute::SymbolRef { root, nested }) => {
                     match compiled::compilation_unit(self.module, root, nested) {
-                        Some(unit) => Ok(Some(BefAttribute::CompilationUnit(unit))),
+                        Some(unit) => {
+                            self.unit_bytes =
+                                self.unit_bytes.saturating_add(unit.serialized.len() as u64);
+                            if self.unit_bytes > compiled::MAX_SERIALIZED_BYTES {
+                                if self.errors.is_empty() {
+                                    self.error(
+                                        &op.location,
+                                        format!(
+                                            "BEF files cannot encode the '{name}' attribute: with the symbols before it, the compiled modules it names take more than the {} bytes the translator allows in one module",
+                                            compiled::MAX_SERIALIZED_BYTES
+                                        ),
+                                    );
+                                }
+                                return;
+                            }
+                            Ok(Some(BefAttribute::CompilationUnit(unit)))
+                        }
                         None => {
                             if self.errors.is_empty() {
                                 let mut printed = format!("@{root}");
