@@ -427,7 +427,8 @@ struct Collector<'m> {
     unit_bytes: u64,
     extra_strings: Vec<String>,
     /// Symbol references to check once every function is known.
-    function_references: Vec<(&'m Attribute, Location)>,
+    /// With the name of the op that holds each.
+    function_references: Vec<(&'m Attribute, Location, &'m str)>,
     /// The region that defines each value (`None`: no block or op does).
     value_region: &'m [Option<ParentRegion>],
     /// The type index of each op result and block argument seen by the
@@ -773,7 +774,8 @@ impl<'m> Collector<'m> {
             if let Attribute::SymbolRef { nested, .. } = value
                 && nested.is_empty()
             {
-                self.function_references.push((value, op.location.clone()));
+                self.function_references
+                    .push((value, op.location.clone(), &op.name));
                 continue;
             }
             // An array that starts with a symbol holds functions.
@@ -886,7 +888,7 @@ impl<'m> Collector<'m> {
             if let Some(elements) = symbols {
                 for element in elements {
                     self.function_references
-                        .push((element, op.location.clone()));
+                        .push((element, op.location.clone(), &op.name));
                 }
                 continue;
             }
@@ -933,10 +935,22 @@ impl<'m> Collector<'m> {
         if !self.errors.is_empty() {
             return;
         }
-        for (attr, location) in std::mem::take(&mut self.function_references) {
+        for (attr, location, op_name) in std::mem::take(&mut self.function_references) {
             if let Attribute::SymbolRef { root, nested } = attr
                 && (!self.named_functions.contains_key(root.as_str()) || root.is_empty())
             {
+                // The reference verifies the ops that call functions before
+                // it translates: their message is the verifier's.
+                if matches!(
+                    op_name,
+                    "tfrt.call" | "tfrt.cond" | "tfrt.parallel_call.i32"
+                ) {
+                    self.error(
+                        &location,
+                        format!("'{op_name}' op '{root}' does not reference a valid function"),
+                    );
+                    return;
+                }
                 let mut printed = format!("@{root}");
                 for n in nested {
                     printed.push_str(&format!("::@{n}"));

@@ -12,7 +12,6 @@ use crate::input::{self, Kind};
 use bef::bytecode::{self, WriteOptions};
 use bef::format::BefBuffer;
 use bef::ir::{Diagnostic, Module};
-use bef::passes::verify;
 use bef::text::{self, PrintOptions};
 use bef::translate::{self as tr, TranslateOptions};
 
@@ -363,7 +362,6 @@ fn text_to_bef(source: &str, name: &str, args: &TranslateArgs) -> Result<Option<
     let mut output = None;
     for chunk in &chunks {
         let result = text::parse_module_at(chunk.text, name, chunk.first_line)
-            .and_then(|module| verify::verify(&module).map(|()| module))
             .map_err(|d| vec![d])
             .and_then(|module| translate_and_leak(module, options));
         if args.verify_diagnostics {

@@ -1,7 +1,7 @@
-// `bef translate --mlir-to-bef` verifies the parsed module before it
-// translates it, as the reference translator does: a call to a function
-// that does not exist fails with the verifier's message, while a symbol in
-// an ordinary attribute fails in the translator. A symbol path into a
+// `bef translate --mlir-to-bef` reports a call to a function that does not
+// exist with the message of the reference's verifier (which runs before its
+// translator), while a symbol in an ordinary attribute fails with the
+// translator's own message. A symbol path into a
 // compiled module must name a symbol that module defines.
 // RUN: bef translate --mlir-to-bef --split-input-file --verify-diagnostics %s
 
