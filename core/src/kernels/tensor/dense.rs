@@ -222,7 +222,14 @@ pub(crate) fn dense_equal<T: Element>(a: &DenseHostTensor, b: &DenseHostTensor) 
     if std::ptr::eq(a, b) {
         return true;
     }
-    let (x, y) = (a.elements(), b.elements());
+    // Locked in address order: two comparisons of the same tensors in
+    // opposite orders cannot wait for each other.
+    let (first, second) = if (a as *const DenseHostTensor) < (b as *const DenseHostTensor) {
+        (a, b)
+    } else {
+        (b, a)
+    };
+    let (x, y) = (first.elements(), second.elements());
     x.chunks_exact(T::SIZE)
         .zip(y.chunks_exact(T::SIZE))
         .all(|(p, q)| T::from_le(p) == T::from_le(q))
