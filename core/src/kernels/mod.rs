@@ -1,6 +1,7 @@
 //! The standard kernel library: `tfrt.*` basic kernels (constants,
 //! arithmetic, comparisons, casts, prints, chains, control flow, parallel
-//! loops) and the `tfrt_test.*` kernels the reference test suites use.
+//! loops), the `tfrt_test.*` kernels the reference test suites use, and the
+//! host tensor kernels (`ts.*`, `tfrt_dht.*`, `tfrt_sht.*`, `coo.*`).
 //!
 //! ```
 //! let mut registry = bef::exec::KernelRegistry::new();
@@ -32,6 +33,7 @@
 //! `!tfrt.string` → `String`.
 
 pub mod floats;
+pub mod tensor;
 pub mod test;
 pub mod tfrt;
 
@@ -46,6 +48,13 @@ use crate::exec::KernelRegistry;
 pub fn register_all(registry: &mut KernelRegistry) {
     register_tfrt(registry);
     register_test(registry);
+    register_tensor(registry);
+}
+
+/// Registers the host tensor kernels: `ts.*`, `tfrt_dht.*`, `tfrt_sht.*`
+/// and `coo.*`.
+pub fn register_tensor(registry: &mut KernelRegistry) {
+    tensor::register(registry);
 }
 
 /// Registers the `tfrt.*` kernels.

@@ -808,6 +808,24 @@ fn signature(name: &str) -> Option<Signature> {
         let ty = scalar(t).filter(|t| *t == Type::i(32) || *t == Type::i(64))?;
         return Some(fixed(vec![ty.clone()], vec![ty.clone(), ty.clone(), ty]));
     }
+    if let Some((operands, results)) = crate::text::custom_op_signature(name) {
+        return Some(fixed(operands, results));
+    }
+    // Ops that build a shape or a tensor from an `I64ArrayAttr`.
+    let built = if name == "ts.build_partial_shape" {
+        Some(("value", Type::dialect("ts", "partial_shape")))
+    } else if name.starts_with("tfrt_dht.create_uninitialized_tensor.") {
+        Some(("shape", Type::dialect("t", "tensor")))
+    } else {
+        None
+    };
+    if let Some((attribute, result)) = built {
+        return Some(Signature {
+            operands: Operands::Exactly(vec![]),
+            results: vec![Some(result)],
+            attributes: vec![(attribute, AttrKind::I64Array)],
+        });
+    }
     let (op, suffix) = name.strip_prefix("tfrt.")?.split_once('.')?;
     let ty = scalar(suffix)?;
     let is = |names: &[&str]| names.contains(&suffix);

@@ -239,7 +239,7 @@ fn tensor_type() -> Type {
 
 /// Operand and result types of the `operands attr-dict` ops of the tensor
 /// shape, sparse tensor and test dialects whose definitions fix them.
-fn fixed_signature(keyword: &str) -> Option<(Vec<Type>, Vec<Type>)> {
+pub(crate) fn fixed_signature(keyword: &str) -> Option<(Vec<Type>, Vec<Type>)> {
     let chain = Type::chain();
     let shape = Type::dialect("ts", "shape");
     let partial = Type::dialect("ts", "partial_shape");

@@ -1492,6 +1492,17 @@ impl<'a> Parser<'a> {
                     encoding: None,
                 }
             }
+            Head::MemRef(shape) => {
+                let element = Box::new(self.parse_type()?);
+                let (layout, memory_space) = self.memref_layout_and_space()?;
+                self.expect(Kind::Greater, "expected '>' in memref type")?;
+                Type::MemRef {
+                    shape,
+                    element,
+                    layout,
+                    memory_space,
+                }
+            }
             Head::Vector(shape) => {
                 let element = Box::new(self.parse_type()?);
                 self.expect(Kind::Greater, "expected '>' in vector type")?;
@@ -1502,6 +1513,31 @@ impl<'a> Parser<'a> {
                 }
             }
         })
+    }
+
+    /// After a memref's element type: `, layout`, `, memory space` or
+    /// both. As in MLIR, a lone attribute that is neither an affine map
+    /// nor a strided layout is the memory space.
+    #[allow(clippy::type_complexity)]
+    fn memref_layout_and_space(&mut self) -> R<(Option<Box<Attribute>>, Option<Box<Attribute>>)> {
+        let (mut layout, mut space) = (None, None);
+        while self.at(Kind::Comma) {
+            let comma = self.tok;
+            self.bump()?;
+            let attr = self.parse_attribute()?;
+            let is_layout = matches!(
+                attr,
+                Attribute::AffineMap(_) | Attribute::StridedLayout { .. }
+            );
+            if is_layout && layout.is_none() && space.is_none() {
+                layout = Some(Box::new(attr));
+            } else if space.is_none() && !is_layout {
+                space = Some(Box::new(attr));
+            } else {
+                return Err(self.err(comma, "expected '>' in memref type"));
+            }
+        }
+        Ok((layout, space))
     }
 
     #[inline(never)]
@@ -1572,6 +1608,11 @@ impl<'a> Parser<'a> {
                 if dialect.is_empty() || rest.is_empty() {
                     return Err(self.err(t, "invalid dialect type"));
                 }
+                // The tensor dialect's type has two spellings; `!t.tensor`
+                // is the one printed.
+                if (dialect, rest) == ("tfrt_tensor", "tensor") {
+                    return Ok(Type::dialect("t", "tensor"));
+                }
                 Ok(Type::dialect(dialect, rest))
             }
             (_, Some(l)) => {
@@ -1632,17 +1673,17 @@ impl<'a> Parser<'a> {
                     Head::Tuple
                 })
             }
-            "tensor" | "vector" => {
-                let tensor = word == "tensor";
+            "tensor" | "vector" | "memref" => {
+                let vector = word == "vector";
                 self.bump()?;
                 if !self.at(Kind::Less) {
                     return Err(self.err_here(format!("expected '<' in {word} type")));
                 }
-                let shape = self.scan_dims(tensor)?;
-                Ok(if tensor {
-                    Head::Tensor(shape)
-                } else {
-                    Head::Vector(shape.unwrap_or_default())
+                let shape = self.scan_dims(!vector)?;
+                Ok(match word {
+                    "tensor" => Head::Tensor(shape),
+                    "memref" => Head::MemRef(shape),
+                    _ => Head::Vector(shape.unwrap_or_default()),
                 })
             }
             _ => Err(self.err(t, "expected non-function type")),
@@ -2023,6 +2064,7 @@ enum Head {
     Tuple,
     Tensor(Option<Vec<i64>>),
     Vector(Vec<i64>),
+    MemRef(Option<Vec<i64>>),
 }
 
 /// The module of a file's top-level ops: the one `builtin.module` op when

@@ -10,6 +10,7 @@
 //! BEF does not store) are kept as `_tfrt_stream_id` attributes.
 
 use super::attributes;
+use super::compiled;
 use super::streams::StreamOptions;
 use super::to_bef::{RETURN_OP, analyze_block};
 use super::{ROOT_STREAM_IDS_ATTRIBUTE, STREAM_ID_ATTRIBUTE};
@@ -64,6 +65,11 @@ pub fn bef_to_mlir(file: &BefFile<'_>) -> Result<Module, DecodeError> {
         builder.module.body_mut().ops.push(op);
     }
     let mut module = builder.module;
+    let units = model.attributes.iter().filter_map(|a| match a {
+        format::Attribute::CompilationUnit(unit) => Some(unit),
+        _ => None,
+    });
+    compiled::add_compilation_units(&mut module, units)?;
     module.renumber_values();
     Ok(module)
 }
@@ -368,7 +374,11 @@ impl Builder<'_> {
                         COPY_ALLOWANCE >> 20
                     )));
                 }
-                let value = attributes::from_bef(bef).ok_or_else(|| {
+                let value = match bef {
+                    format::Attribute::CompilationUnit(unit) => compiled::symbol_ref(unit),
+                    other => attributes::from_bef(other),
+                };
+                let value = value.ok_or_else(|| {
                     error(format!("function {index} kernel {k}: attribute '{name}' has a kind MLIR text cannot express"))
                 })?;
                 attrs.push((name.clone(), value));

@@ -7,6 +7,7 @@
 //! sections, so that text → BEF → text → BEF gives the same bytes.
 
 mod attributes;
+mod compiled;
 mod from_bef;
 mod streams;
 mod to_bef;

@@ -8,6 +8,7 @@ use std::ops::Range;
 use rustc_hash::FxHashMap as HashMap;
 
 use super::attributes::{self, Unsupported};
+use super::compiled;
 use super::streams::{self, StreamOp, StreamOptions};
 use super::{ROOT_STREAM_IDS_ATTRIBUTE, STREAM_ID_ATTRIBUTE, is_skipped_attribute};
 use crate::format::constants::MAX_NESTING;
@@ -422,9 +423,13 @@ struct Collector<'m> {
     /// stores every element: bounded for the whole module, not only per
     /// attribute, as each splat is a few bytes of text.
     splat_bytes: u64,
+    /// Bytes of the compiled modules serialized so far (each symbol that
+    /// names one carries a copy), bounded like the splats.
+    unit_bytes: u64,
     extra_strings: Vec<String>,
     /// Symbol references to check once every function is known.
-    function_references: Vec<(&'m Attribute, Location)>,
+    /// With the name of the op that holds each.
+    function_references: Vec<(&'m Attribute, Location, &'m str)>,
     /// The region that defines each value (`None`: no block or op does).
     value_region: &'m [Option<ParentRegion>],
     /// The type index of each op result and block argument seen by the
@@ -497,6 +502,7 @@ impl<'m> Collector<'m> {
             attributes: Vec::new(),
             attribute_ids: HashMap::default(),
             splat_bytes: 0,
+            unit_bytes: 0,
             extra_strings: Vec::new(),
             function_references: Vec::new(),
             value_region,
@@ -578,6 +584,10 @@ impl<'m> Collector<'m> {
     /// Post-order visit of `op`: nested ops first, as MLIR's walk.
     /// `is_last`: whether `op` ends its block (a return must).
     fn visit(&mut self, op: &'m Op, parent: ParentRegion, depth: usize, is_last: bool) {
+        // Compiled at run time from the compilation units that name them.
+        if compiled::is_compiled_module(op) {
+            return;
+        }
         if depth > MAX_REGION_DEPTH {
             self.error(
                 &op.location,
@@ -765,7 +775,8 @@ impl<'m> Collector<'m> {
             if let Attribute::SymbolRef { nested, .. } = value
                 && nested.is_empty()
             {
-                self.function_references.push((value, op.location.clone()));
+                self.function_references
+                    .push((value, op.location.clone(), &op.name));
                 continue;
             }
             // An array that starts with a symbol holds functions.
@@ -807,13 +818,44 @@ impl<'m> Collector<'m> {
                 }
                 return;
             }
-            let converted = match symbols {
-                Some(elements) => elements
+            let converted = match (symbols, value) {
+                (None, Attribute::SymbolRef { root, nested }) => {
+                    match compiled::compilation_unit(self.module, root, nested) {
+                        Some(unit) => {
+                            self.unit_bytes =
+                                self.unit_bytes.saturating_add(unit.serialized.len() as u64);
+                            if self.unit_bytes > compiled::MAX_SERIALIZED_BYTES {
+                                if self.errors.is_empty() {
+                                    self.error(
+                                        &op.location,
+                                        format!(
+                                            "BEF files cannot encode the '{name}' attribute: with the symbols before it, the compiled modules it names take more than the {} bytes the translator allows in one module",
+                                            compiled::MAX_SERIALIZED_BYTES
+                                        ),
+                                    );
+                                }
+                                return;
+                            }
+                            Ok(Some(BefAttribute::CompilationUnit(unit)))
+                        }
+                        None => {
+                            if self.errors.is_empty() {
+                                let mut printed = format!("@{root}");
+                                for n in nested {
+                                    printed.push_str(&format!("::@{n}"));
+                                }
+                                self.error(&op.location, format!("function {printed} not defined"));
+                            }
+                            return;
+                        }
+                    }
+                }
+                (Some(elements), _) => elements
                     .iter()
                     .all(|e| matches!(e, Attribute::SymbolRef { nested, .. } if nested.is_empty()))
                     .then_some(None)
                     .ok_or(Unsupported::Kind),
-                None => attributes::to_bef(value).map(Some),
+                (None, _) => attributes::to_bef(value).map(Some),
             };
             let converted = match converted {
                 Ok(converted) => converted,
@@ -847,7 +889,7 @@ impl<'m> Collector<'m> {
             if let Some(elements) = symbols {
                 for element in elements {
                     self.function_references
-                        .push((element, op.location.clone()));
+                        .push((element, op.location.clone(), &op.name));
                 }
                 continue;
             }
@@ -894,10 +936,22 @@ impl<'m> Collector<'m> {
         if !self.errors.is_empty() {
             return;
         }
-        for (attr, location) in std::mem::take(&mut self.function_references) {
+        for (attr, location, op_name) in std::mem::take(&mut self.function_references) {
             if let Attribute::SymbolRef { root, nested } = attr
                 && (!self.named_functions.contains_key(root.as_str()) || root.is_empty())
             {
+                // The reference verifies the ops that call functions before
+                // it translates: their message is the verifier's.
+                if matches!(
+                    op_name,
+                    "tfrt.call" | "tfrt.cond" | "tfrt.parallel_call.i32"
+                ) {
+                    self.error(
+                        &location,
+                        format!("'{op_name}' op '{root}' does not reference a valid function"),
+                    );
+                    return;
+                }
                 let mut printed = format!("@{root}");
                 for n in nested {
                     printed.push_str(&format!("::@{n}"));
@@ -946,13 +1000,15 @@ impl<'m> Collector<'m> {
         if !errors.is_empty() {
             return Err(errors);
         }
+        let mut attributes = self.attributes;
+        compiled::number_units(&mut attributes);
         let mut extra_strings = self.extra_strings;
         extra_strings.sort();
         extra_strings.dedup();
         Ok(FlatModule {
             kernel_names: self.kernel_names,
             types: self.types.iter().map(Type::to_string).collect(),
-            attributes: self.attributes,
+            attributes,
             functions,
             optional_sections: self.options.optional_sections,
             extra_strings,
@@ -1285,7 +1341,7 @@ impl<'m> FunctionEmitter<'_, 'm> {
                         continue;
                     }
                     match value {
-                        Attribute::SymbolRef { root, .. } => {
+                        Attribute::SymbolRef { root, nested } if nested.is_empty() => {
                             functions.push(collector.named_functions[root.as_str()]);
                         }
                         Attribute::Array(elements)
