@@ -447,8 +447,12 @@ impl<'r> Model<'r> {
         }
         for track in &self.recording.threads {
             for e in &track.events {
-                if let EventKind::KernelEnd { live_values, .. } = e.kind {
-                    self.live_values.push((e.time, live_values));
+                if let EventKind::KernelEnd {
+                    live_values: Some(live),
+                    ..
+                } = e.kind
+                {
+                    self.live_values.push((e.time, live));
                 }
             }
         }

@@ -201,7 +201,9 @@ fn perfetto_trace_decodes_with_perfettos_schema() {
         .find(|(_, n)| *n == "live async values")
         .map(|(u, _)| *u)
         .unwrap();
-    assert_eq!(seen.counters[&live], 9, "a sample per kernel end");
+    // Sampled at kernel ends: at least the first on each thread.
+    assert!(seen.counters[&live] >= 1);
+    assert_eq!(seen.counters[&live], model.live_values.len());
 }
 
 #[test]
