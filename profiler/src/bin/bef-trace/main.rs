@@ -6,6 +6,9 @@ use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use bef_trace::critical_path::{self, CriticalOptions};
 use bef_trace::flamegraph::{self, FlameOptions};
@@ -211,6 +214,9 @@ impl<E: std::fmt::Display> From<E> for Failure {
     }
 }
 
+/// How often a long recording reports progress.
+const PROGRESS_EVERY: Duration = Duration::from_secs(2);
+
 /// Programs that recurse deeply need more stack than a default thread has.
 const STACK: usize = 64 << 20;
 
@@ -383,17 +389,30 @@ fn record(args: &RunArgs) -> Result<Recording, Failure> {
         },
         program_output: args.program_output,
     };
-    let started = std::time::Instant::now();
-    let (recording, outcomes) = bef_trace::record_file(&args.program, &options, |name| {
-        // Progress for long runs: a line per function after the first second.
-        if started.elapsed().as_secs() >= 1 {
-            eprintln!(
-                "bef-trace: running @{name} ({:.1}s so far)",
-                started.elapsed().as_secs_f64()
-            );
+    // Progress for long runs: every few seconds, which function is running.
+    let current = Arc::new(Mutex::new(String::new()));
+    let (done, finished) = mpsc::channel::<()>();
+    let ticker = {
+        let current = current.clone();
+        let started = Instant::now();
+        std::thread::spawn(move || {
+            while let Err(RecvTimeoutError::Timeout) = finished.recv_timeout(PROGRESS_EVERY) {
+                let name = current.lock().map(|n| n.clone()).unwrap_or_default();
+                eprintln!(
+                    "bef-trace: recording @{name}, {:.0}s so far",
+                    started.elapsed().as_secs_f64()
+                );
+            }
+        })
+    };
+    let result = bef_trace::record_file(&args.program, &options, |name| {
+        if let Ok(mut current) = current.lock() {
+            *current = name.to_string();
         }
-    })
-    .map_err(|e| match e {
+    });
+    let _ = done.send(());
+    let _ = ticker.join();
+    let (recording, outcomes) = result.map_err(|e| match e {
         bef_trace::record::RecordError::Runner(bef::exec::RunnerError::Open(open)) => Failure(
             open.render()
                 .trim_end()
