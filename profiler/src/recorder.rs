@@ -157,7 +157,8 @@ impl Recorder {
     /// This thread's logs for this recorder, registered on first use.
     #[inline]
     fn with_logs(&self, f: impl FnOnce(&ThreadLogs)) {
-        LOGS.with(|cell| {
+        // A thread being torn down has no logs left: its events are lost.
+        let _ = LOGS.try_with(|cell| {
             let mut logs = cell.borrow_mut();
             if let Some(mine) = logs.iter().rev().find(|l| l.recorder == self.id) {
                 f(mine);

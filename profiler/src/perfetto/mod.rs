@@ -46,6 +46,7 @@ pub fn trace(model: &Model<'_>) -> Trace {
     let mut names = Interner::default();
     let mut packets = Vec::new();
     packets.push(TracePacket {
+        trusted_packet_sequence_id: Some(SEQUENCE),
         track_descriptor: Some(TrackDescriptor {
             uuid: Some(PROCESS_UUID),
             process: Some(ProcessDescriptor {
@@ -192,6 +193,7 @@ pub fn trace(model: &Model<'_>) -> Trace {
 
 fn descriptor(track: TrackDescriptor) -> TracePacket {
     TracePacket {
+        trusted_packet_sequence_id: Some(SEQUENCE),
         track_descriptor: Some(track),
         ..Default::default()
     }

@@ -155,8 +155,9 @@ enum Command {
 struct RunArgs {
     /// The program: BEF, MLIR text or MLIR bytecode.
     program: PathBuf,
-    /// The functions to run (default: every function without arguments).
-    #[arg(short, long, value_name = "NAME", num_args = 1.., value_delimiter = ',')]
+    /// The functions to run, in order: `-f a,b` or `-f a -f b` (default:
+    /// every function without arguments).
+    #[arg(short, long, value_name = "NAME", value_delimiter = ',')]
     functions: Vec<String>,
     /// The work queue: s, mstd, mstd:N, mstd:N,M.
     #[arg(short, long, default_value = "s", value_name = "QUEUE")]
