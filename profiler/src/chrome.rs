@@ -116,6 +116,10 @@ fn slice(model: &Model<'_>, run: usize, tid: u64) -> Value {
     if let Some(ready) = r.ready {
         args["ready_to_start_us"] = json!(us(r.start.saturating_sub(ready)));
     }
+    let values = model.values_text(run);
+    if !values.is_empty() {
+        args["values"] = json!(values);
+    }
     match r.error {
         Some(ErrorMark::Origin) => args["error"] = json!("first error"),
         Some(ErrorMark::Poisoned) => args["error"] = json!("poisoned"),

@@ -11,7 +11,7 @@
 //! event      u8 tag, svar time delta (from the thread's previous event), uvar execution,
 //!            then by tag: 0 begin: uvar function, u8 has caller [uvar execution, uvar kernel]
 //!                         1 end; 2 ready: uvar kernel; 3 start: uvar kernel
-//!                         4 kernel end: uvar kernel, u8 skipped, uvar live values
+//!                         4 kernel end: uvar kernel, u8 skipped, uvar live values + 1 (0: none)
 //!                         5 register: uvar register, uvar producer, u8 state, u8 has value [str]
 //! ```
 //! `uvar` is unsigned LEB128, `svar` zigzag LEB128, `str` a `uvar` length
@@ -123,7 +123,8 @@ fn write_event(w: &mut Writer, e: &Event, previous: u64) {
         } => {
             w.uvar((*kernel).into());
             w.byte(u8::from(*skipped));
-            w.uvar(*live_values);
+            // 0: not sampled; n + 1: n live values.
+            w.uvar(live_values.map_or(0, |n| n.saturating_add(1)));
         }
         EventKind::RegisterSet {
             register,
@@ -316,7 +317,7 @@ fn read_event(r: &mut Reader<'_>, previous: u64, functions: usize) -> Result<Eve
         4 => EventKind::KernelEnd {
             kernel: r.u32("a kernel index")?,
             skipped: r.flag("a skipped flag")?,
-            live_values: r.uvar("a live value count")?,
+            live_values: r.uvar("a live value count")?.checked_sub(1),
         },
         5 => {
             let register = r.u32("a register")?;
@@ -510,7 +511,7 @@ mod tests {
                         kind: EventKind::KernelEnd {
                             kernel: 1,
                             skipped: true,
-                            live_values: 12,
+                            live_values: Some(12),
                         },
                     },
                 ],

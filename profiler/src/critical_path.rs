@@ -9,7 +9,10 @@
 //! continues in a zero-weight *return* node that waits for it and for
 //! every run of its callees, and the caller's consumers depend on that
 //! node; the caller's operands reach the callee's argument readers through
-//! the caller's run. Earliest and latest start times (the critical path
+//! the caller's run. The iterations of a loop kernel (`tfrt.repeat.i32`,
+//! `tfrt.while`) are chained: each iteration's arguments are the previous
+//! iteration's results, so its argument readers wait for every run of the
+//! previous iteration. Earliest and latest start times (the critical path
 //! method) give the path and each run's slack.
 
 use std::cmp::Reverse;
@@ -33,6 +36,8 @@ pub struct CriticalOptions {
 enum Node {
     Run(usize),
     Return(usize),
+    /// The end of a loop iteration (an execution index).
+    Iteration(usize),
 }
 
 /// How a path's recorded time divides.
@@ -90,8 +95,8 @@ fn build(model: &Model<'_>) -> Graph {
         }
     }
     let out = |r: usize| ret[r].unwrap_or(r);
-    let mut weight = vec![0; nodes.len()];
-    let mut tail = vec![0; nodes.len()];
+    let mut weight = vec![0; runs];
+    let mut tail = vec![0; runs];
     for (r, run) in model.runs.iter().enumerate() {
         tail[r] = run.published.map_or(0, |p| p.saturating_sub(run.end));
         weight[r] = run.self_time + tail[r];
@@ -108,6 +113,7 @@ fn build(model: &Model<'_>) -> Graph {
             edges.push((r, node));
         }
     }
+    loop_edges(model, &out, &mut nodes, &mut edges);
     for (k, run) in model.runs.iter().enumerate() {
         if let Some(caller) = model.executions[run.execution].caller
             && let Some(node) = ret[caller]
@@ -115,6 +121,9 @@ fn build(model: &Model<'_>) -> Graph {
             edges.push((out(k), node));
         }
     }
+    // Return and iteration nodes weigh nothing.
+    weight.resize(nodes.len(), 0);
+    tail.resize(nodes.len(), 0);
     edges.sort_unstable();
     edges.dedup();
     let mut succs = vec![Vec::new(); nodes.len()];
@@ -131,6 +140,47 @@ fn build(model: &Model<'_>) -> Graph {
         tail,
         succs,
         preds,
+    }
+}
+
+/// Kernels that run one function after another, each run taking the
+/// previous run's results as its arguments.
+const LOOPS: [&str; 2] = ["tfrt.repeat.i32", "tfrt.while"];
+
+/// Chains the iterations of each loop kernel: every run of an iteration
+/// precedes a zero-weight node, which precedes the argument readers of
+/// the next iteration.
+fn loop_edges(
+    model: &Model<'_>,
+    out: &dyn Fn(usize) -> usize,
+    nodes: &mut Vec<Node>,
+    edges: &mut Vec<(usize, usize)>,
+) {
+    // Per execution: its runs, and the runs that read its arguments.
+    let mut runs_of = vec![Vec::new(); model.executions.len()];
+    for (k, run) in model.runs.iter().enumerate() {
+        runs_of[run.execution].push(k);
+    }
+    let mut readers_of = vec![Vec::new(); model.executions.len()];
+    for e in model.edges.iter().filter(|e| e.call) {
+        readers_of[model.runs[e.to].execution].push(e.to);
+    }
+    for (r, run) in model.runs.iter().enumerate() {
+        if run.callees.len() < 2 || !LOOPS.contains(&model.kernel_name(r)) {
+            continue;
+        }
+        let mut iterations = run.callees.clone();
+        iterations.sort_by_key(|&x| (model.executions[x].begin, x));
+        for pair in iterations.windows(2) {
+            let end = nodes.len();
+            nodes.push(Node::Iteration(pair[0]));
+            for &k in &runs_of[pair[0]] {
+                edges.push((out(k), end));
+            }
+            for &reader in &readers_of[pair[1]] {
+                edges.push((end, reader));
+            }
+        }
     }
 }
 
@@ -201,7 +251,7 @@ pub fn analyse(model: &Model<'_>, options: &CriticalOptions) -> Analysis {
         .iter()
         .filter_map(|&v| match g.nodes[v] {
             Node::Run(r) => Some(r),
-            Node::Return(_) => None,
+            Node::Return(_) | Node::Iteration(_) => None,
         })
         .collect();
     let split = split(model, &path);
@@ -227,6 +277,7 @@ fn node_end(model: &Model<'_>, node: Node) -> u64 {
             let run = &model.runs[r];
             run.published.unwrap_or(run.end).max(run.end)
         }
+        Node::Iteration(x) => model.executions[x].end.unwrap_or(0),
     }
 }
 

@@ -26,6 +26,8 @@ fn inferno_options(options: &FlameOptions) -> Options<'static> {
     opt.name_type = "Kernel:".into();
     if !options.title.is_empty() {
         opt.title = options.title.clone();
+    } else if options.fold.time_order {
+        opt.title = "Flame Chart".into();
     }
     if options.inverted {
         opt.direction = Direction::Inverted;

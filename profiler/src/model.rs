@@ -66,6 +66,9 @@ pub struct KernelRun {
     pub error: Option<ErrorMark>,
     /// The latest time one of its results was published.
     pub published: Option<u64>,
+    /// Its results' renderings, `(register, value)`, when recorded
+    /// (`--values`, and error messages).
+    pub values: Vec<(u32, String)>,
 }
 
 impl KernelRun {
@@ -270,6 +273,7 @@ impl<'r> Model<'r> {
                             callees: Vec::new(),
                             error: None,
                             published: None,
+                            values: Vec::new(),
                         });
                         stack.push(run);
                         brackets.push((e.time, true, run));
@@ -368,6 +372,9 @@ impl<'r> Model<'r> {
                 {
                     let run = &mut self.runs[from];
                     run.published = Some(run.published.map_or(e.time, |p| p.max(e.time)));
+                    if let Some(v) = value {
+                        run.values.push((register, v.clone()));
+                    }
                     if just_ended != Some((e.execution, producer)) {
                         self.async_completions.push(AsyncCompletion {
                             run: from,
@@ -447,8 +454,12 @@ impl<'r> Model<'r> {
         }
         for track in &self.recording.threads {
             for e in &track.events {
-                if let EventKind::KernelEnd { live_values, .. } = e.kind {
-                    self.live_values.push((e.time, live_values));
+                if let EventKind::KernelEnd {
+                    live_values: Some(live),
+                    ..
+                } = e.kind
+                {
+                    self.live_values.push((e.time, live));
                 }
             }
         }
@@ -512,6 +523,17 @@ impl<'r> Model<'r> {
     /// The threads' names.
     pub fn thread_name(&self, thread: usize) -> &str {
         &self.recording.threads[thread].name
+    }
+
+    /// A run's recorded result values, `r3 = 42, r4 = chain`; empty when
+    /// none were recorded.
+    pub fn values_text(&self, run: usize) -> String {
+        let values: Vec<String> = self.runs[run]
+            .values
+            .iter()
+            .map(|(r, v)| format!("r{r} = {v}"))
+            .collect();
+        values.join(", ")
     }
 
     /// The stream id of a run's kernel (0 when unknown).

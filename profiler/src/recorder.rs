@@ -18,6 +18,10 @@ use crate::recording::{
     CallerRef, Event, EventKind, FunctionInfo, Header, Recording, ThreadTrack, ValueState,
 };
 
+/// At most one sample of the live async values per thread this often:
+/// reading the count takes the runtime's lock.
+pub const LIVE_SAMPLE_NS: u64 = 20_000;
+
 /// Bytes of a rendered value (longer renderings are cut).
 const VALUE_BYTES: usize = 47;
 
@@ -47,8 +51,8 @@ const KERNEL_END: u8 = 4;
 const SET: u8 = 5;
 
 /// One event as the hot path stores it. `aux`: the caller's execution
-/// (begin), live values (kernel end) or the value's slot (register set,
-/// `u64::MAX` for none).
+/// (begin), live values + 1 or 0 (kernel end) or the value's slot
+/// (register set, `u64::MAX` for none).
 #[derive(Clone, Copy)]
 struct RawEvent {
     time: u64,
@@ -75,6 +79,9 @@ struct ThreadLogs {
     values: Log<ValueText>,
     /// Values pushed so far (the next value's slot); only the owner writes.
     value_count: AtomicU64,
+    /// When this thread last sampled the live values (+1; 0: never); only
+    /// the owner uses it.
+    last_sample: AtomicU64,
 }
 
 thread_local! {
@@ -150,7 +157,8 @@ impl Recorder {
     /// This thread's logs for this recorder, registered on first use.
     #[inline]
     fn with_logs(&self, f: impl FnOnce(&ThreadLogs)) {
-        LOGS.with(|cell| {
+        // A thread being torn down has no logs left: its events are lost.
+        let _ = LOGS.try_with(|cell| {
             let mut logs = cell.borrow_mut();
             if let Some(mine) = logs.iter().rev().find(|l| l.recorder == self.id) {
                 f(mine);
@@ -172,6 +180,7 @@ impl Recorder {
                 events: Log::new(capacity),
                 values: Log::new(if self.options.values { capacity } else { 1 }),
                 value_count: AtomicU64::new(0),
+                last_sample: AtomicU64::new(0),
             });
             mine.events.reserve_first();
             threads.push(mine.clone());
@@ -227,7 +236,6 @@ impl Observer for Recorder {
                 raw.tag = KERNEL_END;
                 raw.a = kernel;
                 raw.flag = u8::from(skipped);
-                raw.aux = live_async_values() as u64;
             }
             ExecEvent::RegisterSet {
                 register,
@@ -250,6 +258,13 @@ impl Observer for Recorder {
             }
         }
         self.with_logs(|logs| {
+            if raw.tag == KERNEL_END {
+                let last = logs.last_sample.load(Ordering::Relaxed);
+                if last == 0 || time + 1 >= last + LIVE_SAMPLE_NS {
+                    logs.last_sample.store(time + 1, Ordering::Relaxed);
+                    raw.aux = live_async_values() as u64 + 1;
+                }
+            }
             // Without --values the value log holds only error messages
             // (rare), and is sized for few.
             if let Some(text) = value {
@@ -279,7 +294,7 @@ fn decode(raw: RawEvent, values: &[ValueText]) -> Event {
         KERNEL_END => EventKind::KernelEnd {
             kernel: raw.a,
             skipped: raw.flag == 1,
-            live_values: raw.aux,
+            live_values: raw.aux.checked_sub(1),
         },
         _ => EventKind::RegisterSet {
             register: raw.a,

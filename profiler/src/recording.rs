@@ -201,8 +201,10 @@ pub enum EventKind {
         kernel: u32,
         /// It was skipped (an error argument or cancellation).
         skipped: bool,
-        /// Async values alive in the process when it returned.
-        live_values: u64,
+        /// Async values alive in the process when it returned, sampled
+        /// (reading the count takes a lock): at most one sample per
+        /// thread every [`LIVE_SAMPLE_NS`](crate::recorder::LIVE_SAMPLE_NS).
+        live_values: Option<u64>,
     },
     /// A value was published into a register.
     RegisterSet {

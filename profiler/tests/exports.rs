@@ -201,7 +201,9 @@ fn perfetto_trace_decodes_with_perfettos_schema() {
         .find(|(_, n)| *n == "live async values")
         .map(|(u, _)| *u)
         .unwrap();
-    assert_eq!(seen.counters[&live], 9, "a sample per kernel end");
+    // Sampled at kernel ends: at least the first on each thread.
+    assert!(seen.counters[&live] >= 1);
+    assert_eq!(seen.counters[&live], model.live_values.len());
 }
 
 #[test]
@@ -510,4 +512,29 @@ fn differential_flame_graph_matches_kernels_by_function_and_index() {
     let mut svg = Vec::new();
     flamegraph::write_diff_svg(&ma, &mb, "diff", &mut svg).unwrap();
     assert!(!svg_titles(&svg).is_empty());
+}
+
+#[test]
+fn recorded_values_appear_on_their_kernels() {
+    let _serial = common::serial();
+    let options = bef_trace::RecordOptions {
+        recorder: bef_trace::RecorderOptions {
+            values: true,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let path = common::corpus_path("trace/serial_chain.mlir");
+    let (recording, _) = bef_trace::record_file(&path, &options, |_| {}).unwrap();
+    assert!(recording.header.values);
+    let seen = gather(&decode(&perfetto::export(&Model::new(&recording))));
+    let values: HashMap<&str, &str> = seen
+        .slices
+        .values()
+        .flatten()
+        .filter_map(|(name, a)| Some((name.as_str(), a.get("values")?.as_str())))
+        .collect();
+    // 1, 2, 4, ... 256: each add doubles the one before.
+    assert_eq!(values["tfrt.constant.i32#1"], "r0 = 1");
+    assert_eq!(values["tfrt.add.i32#9"], "r8 = 256");
 }

@@ -225,3 +225,34 @@ fn single_and_multi_threaded_recordings_agree_up_to_timing() {
         assert!(multi.header.work_queue.starts_with("mstd:2"));
     }
 }
+
+#[test]
+fn a_loops_iterations_are_chained_on_the_critical_path() {
+    let _serial = common::serial();
+    for queue in QUEUES {
+        // Ten iterations of tfrt.repeat.i32, each taking the previous
+        // one's results: the path passes through every iteration.
+        let recording = common::record("mlir/fibonacci_repeat.mlir", queue);
+        let model = Model::new(&recording);
+        let analysis = critical_path::analyse(&model, &CriticalOptions::default());
+        let mut iterations: Vec<usize> = analysis
+            .path
+            .iter()
+            .filter(|&&r| model.recording.function_name(model.function_of(r)) == "(region 0)")
+            .map(|&r| model.runs[r].execution)
+            .collect();
+        iterations.dedup();
+        assert_eq!(
+            iterations.len(),
+            10,
+            "{queue}: {:?}",
+            path_frames(&model, &analysis.path)
+        );
+        // In time order, as the iterations ran.
+        assert!(
+            iterations
+                .windows(2)
+                .all(|w| model.executions[w[0]].begin < model.executions[w[1]].begin)
+        );
+    }
+}

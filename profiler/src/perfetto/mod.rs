@@ -25,7 +25,7 @@ const THREAD_BASE: u64 = 100;
 const PID: i32 = 1;
 
 /// The annotation names, interned in this order (iid = position + 1).
-const ANNOTATIONS: [&str; 7] = [
+const ANNOTATIONS: [&str; 8] = [
     "function",
     "kernel_index",
     "bef_offset",
@@ -33,6 +33,7 @@ const ANNOTATIONS: [&str; 7] = [
     "execution",
     "error",
     "register",
+    "values",
 ];
 
 /// The trace of `model`, serialized.
@@ -45,6 +46,7 @@ pub fn trace(model: &Model<'_>) -> Trace {
     let mut names = Interner::default();
     let mut packets = Vec::new();
     packets.push(TracePacket {
+        trusted_packet_sequence_id: Some(SEQUENCE),
         track_descriptor: Some(TrackDescriptor {
             uuid: Some(PROCESS_UUID),
             process: Some(ProcessDescriptor {
@@ -191,6 +193,7 @@ pub fn trace(model: &Model<'_>) -> Trace {
 
 fn descriptor(track: TrackDescriptor) -> TracePacket {
     TracePacket {
+        trusted_packet_sequence_id: Some(SEQUENCE),
         track_descriptor: Some(track),
         ..Default::default()
     }
@@ -223,6 +226,10 @@ fn slice_begin(model: &Model<'_>, run: usize, track: u64, names: &mut Interner) 
         }
     }
     annotations.push(uint(5, model.executions[r.execution].id));
+    let values = model.values_text(run);
+    if !values.is_empty() {
+        annotations.push(string(8, values));
+    }
     match r.error {
         Some(ErrorMark::Origin) => annotations.push(string(6, "first error".into())),
         Some(ErrorMark::Poisoned) => annotations.push(string(6, "poisoned".into())),

@@ -6,6 +6,9 @@ use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use bef_trace::critical_path::{self, CriticalOptions};
 use bef_trace::flamegraph::{self, FlameOptions};
@@ -152,8 +155,9 @@ enum Command {
 struct RunArgs {
     /// The program: BEF, MLIR text or MLIR bytecode.
     program: PathBuf,
-    /// The functions to run (default: every function without arguments).
-    #[arg(short, long, value_name = "NAME", num_args = 1.., value_delimiter = ',')]
+    /// The functions to run, in order: `-f a,b` or `-f a -f b` (default:
+    /// every function without arguments).
+    #[arg(short, long, value_name = "NAME", value_delimiter = ',')]
     functions: Vec<String>,
     /// The work queue: s, mstd, mstd:N, mstd:N,M.
     #[arg(short, long, default_value = "s", value_name = "QUEUE")]
@@ -214,6 +218,9 @@ impl<E: std::fmt::Display> From<E> for Failure {
         Failure(e.to_string())
     }
 }
+
+/// How often a long recording reports progress.
+const PROGRESS_EVERY: Duration = Duration::from_secs(2);
 
 /// Programs that recurse deeply need more stack than a default thread has.
 const STACK: usize = 64 << 20;
@@ -388,17 +395,30 @@ fn record(args: &RunArgs) -> Result<Recording, Failure> {
         program_output: args.program_output,
         max_call_depth: args.max_call_depth,
     };
-    let started = std::time::Instant::now();
-    let (recording, outcomes) = bef_trace::record_file(&args.program, &options, |name| {
-        // Progress for long runs: a line per function after the first second.
-        if started.elapsed().as_secs() >= 1 {
-            eprintln!(
-                "bef-trace: running @{name} ({:.1}s so far)",
-                started.elapsed().as_secs_f64()
-            );
+    // Progress for long runs: every few seconds, which function is running.
+    let current = Arc::new(Mutex::new(String::new()));
+    let (done, finished) = mpsc::channel::<()>();
+    let ticker = {
+        let current = current.clone();
+        let started = Instant::now();
+        std::thread::spawn(move || {
+            while let Err(RecvTimeoutError::Timeout) = finished.recv_timeout(PROGRESS_EVERY) {
+                let name = current.lock().map(|n| n.clone()).unwrap_or_default();
+                eprintln!(
+                    "bef-trace: recording @{name}, {:.0}s so far",
+                    started.elapsed().as_secs_f64()
+                );
+            }
+        })
+    };
+    let result = bef_trace::record_file(&args.program, &options, |name| {
+        if let Ok(mut current) = current.lock() {
+            *current = name.to_string();
         }
-    })
-    .map_err(|e| match e {
+    });
+    let _ = done.send(());
+    let _ = ticker.join();
+    let (recording, outcomes) = result.map_err(|e| match e {
         bef_trace::record::RecordError::Runner(bef::exec::RunnerError::Open(open)) => Failure(
             open.render()
                 .trim_end()

@@ -1,0 +1,145 @@
+//! The `bef-trace` binary: exit status 0 on success, 1 for bad input or a
+//! program that cannot run, 2 for usage errors; every subcommand on a real
+//! recording.
+
+mod common;
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn bef_trace(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_bef-trace"))
+        .args(args)
+        .current_dir(common::repo_root())
+        .output()
+        .expect("runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn usage_errors_exit_2_and_help_has_examples() {
+    let out = bef_trace(&["frobnicate"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    let out = bef_trace(&["record", "corpus/trace/errors.mlir"]);
+    assert_eq!(out.status.code(), Some(2), "-o is required");
+    let out = bef_trace(&["--help"]);
+    assert_eq!(out.status.code(), Some(0));
+    let help = text(&out.stdout);
+    assert!(
+        help.contains("Examples:") && help.contains("ui.perfetto.dev"),
+        "{help}"
+    );
+}
+
+#[test]
+fn bad_input_exits_1_with_a_message() {
+    let dir = std::env::temp_dir().join(format!("bef-trace-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = bef_trace(&["record", "corpus/trace/missing.mlir", "-o", "x.beftrace"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("missing.mlir"),
+        "{}",
+        text(&out.stderr)
+    );
+    let junk = dir.join("junk.beftrace");
+    std::fs::write(&junk, b"BEFTRACE\x07\x00").unwrap();
+    let out = bef_trace(&["stats", junk.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("format version 1 (this file is version 7)"));
+    let bad = dir.join("bad.mlir");
+    std::fs::write(&bad, "func.func @f( {").unwrap();
+    let out = bef_trace(&["record", bad.to_str().unwrap(), "-o", "x.beftrace"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("bad.mlir:1:"),
+        "{}",
+        text(&out.stderr)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn every_subcommand_runs_on_a_recording() {
+    let dir = std::env::temp_dir().join(format!("bef-trace-cli-ok-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let at = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let ok = |args: &[&str]| {
+        let out = bef_trace(args);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+        text(&out.stdout)
+    };
+    let rec = at("a.beftrace");
+    ok(&[
+        "record",
+        "corpus/trace/errors.mlir",
+        "-w",
+        "mstd:2",
+        "--values",
+        "-o",
+        &rec,
+    ]);
+    ok(&[
+        "run",
+        "corpus/trace/serial_chain.mlir",
+        "-o",
+        &at("b.beftrace"),
+        "--flamegraph",
+        &at("b.svg"),
+        "--perfetto",
+        &at("b.pftrace"),
+        "--chrome-json",
+        &at("b.json"),
+        "--folded",
+        &at("b.folded"),
+    ]);
+    for file in ["b.beftrace", "b.svg", "b.pftrace", "b.json", "b.folded"] {
+        assert!(Path::new(&at(file)).metadata().unwrap().len() > 0, "{file}");
+    }
+    ok(&[
+        "flamegraph",
+        &rec,
+        "-o",
+        &at("c.svg"),
+        "--per-thread",
+        "--inverted",
+        "--clock",
+        "wall",
+    ]);
+    ok(&["flamegraph", &rec, "-o", &at("d.svg"), "--flamechart"]);
+    let folded = ok(&["folded", &rec]);
+    assert!(
+        folded.contains("errors;tfrt_test.fail#1 [error] "),
+        "{folded}"
+    );
+    ok(&["perfetto", &rec, "-o", &at("c.pftrace")]);
+    ok(&["chrome-json", &rec, "-o", &at("c.json")]);
+    let stats = ok(&["stats", &rec]);
+    assert!(stats.contains("first error: tfrt_test.fail#1"), "{stats}");
+    let json: serde_json::Value = serde_json::from_str(&ok(&["stats", &rec, "--json"])).unwrap();
+    assert_eq!(json["poisoned"], 3);
+    let path = ok(&["critical-path", &at("b.beftrace"), "--what-if-workers", "2"]);
+    assert!(path.starts_with("critical path: 9 kernels"), "{path}");
+    assert!(path.contains("what if 2 workers"), "{path}");
+    ok(&["critical-path", &rec, "--json"]);
+    ok(&[
+        "diff",
+        &rec,
+        &at("b.beftrace"),
+        "-o",
+        &at("diff.svg"),
+        "--folded",
+        &at("diff.folded"),
+    ]);
+    let out = bef_trace(&["critical-path", &rec, "--what-if-workers", "0"]);
+    assert_eq!(out.status.code(), Some(1));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
