@@ -268,8 +268,16 @@ impl Trace {
             EventKind::FunctionEnd => "end".to_owned(),
             EventKind::KernelReady { .. } => "ready".to_owned(),
             EventKind::KernelStart { .. } => "start".to_owned(),
-            EventKind::KernelEnd { skipped: true, .. } => "skipped".to_owned(),
-            EventKind::KernelEnd { .. } => "end".to_owned(),
+            EventKind::KernelEnd {
+                kernel, skipped, ..
+            } => {
+                let what = if *skipped { "skipped" } else { "end" };
+                match self.mark(s.event.execution, *kernel) {
+                    Some(ErrorMark::Origin) => format!("{what}: the first error"),
+                    Some(ErrorMark::Poisoned) => format!("{what}: poisoned by an error"),
+                    None => what.to_owned(),
+                }
+            }
             EventKind::RegisterSet {
                 register,
                 state,

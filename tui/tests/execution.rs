@@ -87,6 +87,7 @@ fn first_error_step(trace: &Trace) -> usize {
 fn snapshots_at_the_first_error() {
     let loaded = common::open(PROGRAM);
     let doc = Document::new(&loaded).expect("a BEF listing");
+    doc.analysis();
     for (width, height) in [(80, 24), (200, 60)] {
         let trace = trace();
         let at = first_error_step(&trace);
