@@ -98,6 +98,9 @@ pub struct Trace {
     functions: HashMap<u64, u32>,
     ordinals: HashMap<u64, usize>,
     producers: HashMap<(u64, u32), u32>,
+    /// The last [`registers_at`](Self::registers_at) answer: drawing asks
+    /// once per row, and each answer scans the events up to the cursor.
+    registers_cache: std::cell::RefCell<Option<((usize, u64), Vec<RegisterAt>)>>,
 }
 
 impl Trace {
@@ -169,6 +172,7 @@ impl Trace {
             functions,
             ordinals,
             producers,
+            registers_cache: std::cell::RefCell::new(None),
         }
     }
 
@@ -300,6 +304,17 @@ impl Trace {
     /// The registers of execution `execution` as they are after event
     /// `cursor`.
     pub fn registers_at(&self, cursor: usize, execution: u64) -> Vec<RegisterAt> {
+        if let Some((key, registers)) = self.registers_cache.borrow().as_ref()
+            && *key == (cursor, execution)
+        {
+            return registers.clone();
+        }
+        let registers = self.scan_registers(cursor, execution);
+        *self.registers_cache.borrow_mut() = Some(((cursor, execution), registers.clone()));
+        registers
+    }
+
+    fn scan_registers(&self, cursor: usize, execution: u64) -> Vec<RegisterAt> {
         let count = self
             .function_of(execution)
             .and_then(|f| self.recording.functions.get(f as usize))
