@@ -82,6 +82,9 @@ pub struct KernelTimes {
     pub skipped: bool,
 }
 
+/// The registers of an execution (`.0.1`) after an event (`.0.0`).
+type RegistersAt = ((usize, u64), Vec<RegisterAt>);
+
 /// A recording with its events in time order.
 pub struct Trace {
     /// The recording file.
@@ -100,7 +103,7 @@ pub struct Trace {
     producers: HashMap<(u64, u32), u32>,
     /// The last [`registers_at`](Self::registers_at) answer: drawing asks
     /// once per row, and each answer scans the events up to the cursor.
-    registers_cache: std::cell::RefCell<Option<((usize, u64), Vec<RegisterAt>)>>,
+    registers_cache: std::cell::RefCell<Option<RegistersAt>>,
 }
 
 impl Trace {
