@@ -82,6 +82,10 @@ pub struct KernelTimes {
     pub skipped: bool,
 }
 
+/// Inputs a kernel waits for: each register with the kernel producing it
+/// (when the recording shows one).
+pub type Inputs = Vec<(u32, Option<u32>)>;
+
 /// The registers of an execution (`.0.1`) after an event (`.0.0`).
 type RegistersAt = ((usize, u64), Vec<RegisterAt>);
 
@@ -421,6 +425,43 @@ impl Trace {
             .collect()
     }
 
+    /// Every kernel of `execution` not started by event `cursor` that still
+    /// waits for an input, with the inputs (register, producing kernel).
+    pub fn pending(&self, cursor: usize, execution: u64) -> Vec<(u32, Inputs)> {
+        let Some(function) = self
+            .function_of(execution)
+            .and_then(|f| self.recording.functions.get(f as usize))
+        else {
+            return Vec::new();
+        };
+        let end = cursor.saturating_add(1).min(self.steps.len());
+        let started: std::collections::HashSet<u32> = self.steps[..end]
+            .iter()
+            .filter(|s| s.event.execution == execution)
+            .filter_map(|s| match s.event.kind {
+                EventKind::KernelStart { kernel } => Some(kernel),
+                _ => None,
+            })
+            .collect();
+        let registers = self.registers_at(cursor, execution);
+        let mut waits: std::collections::BTreeMap<u32, Inputs> = std::collections::BTreeMap::new();
+        for (r, info) in function.registers.iter().enumerate() {
+            let Some(at) = registers.get(r) else { continue };
+            if at.state.is_some() {
+                continue;
+            }
+            for &user in &info.users {
+                if !started.contains(&user) {
+                    let list = waits.entry(user).or_default();
+                    if !list.iter().any(|(x, _)| *x == r as u32) {
+                        list.push((r as u32, at.producer));
+                    }
+                }
+            }
+        }
+        waits.into_iter().collect()
+    }
+
     /// The next (`forward`) or previous event after `cursor` about the same
     /// kernel of the same execution as the event at `cursor`.
     pub fn same_kernel(&self, cursor: usize, forward: bool) -> Option<usize> {
@@ -559,6 +600,13 @@ mod tests {
         let at = trace.registers_at(1, 1);
         assert_eq!(at[0].state, None);
         assert_eq!(trace.waiting_for(1, 1, 2), vec![(1, Some(1))]);
+        assert_eq!(trace.pending(1, 1), vec![(2, vec![(1, Some(1))])]);
+        assert_eq!(
+            trace.pending(0, 1).len(),
+            2,
+            "kernels 1 and 2 wait at the start"
+        );
+        assert!(trace.pending(4, 1).is_empty());
         let at = trace.registers_at(2, 1);
         assert_eq!(at[0].value.as_deref(), Some("7"));
         assert!(at[0].changed);

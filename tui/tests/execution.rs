@@ -196,6 +196,14 @@ fn a_kernel_not_started_waits_for_its_inputs() {
     assert!(waiting.iter().any(|(r, _)| *r == register), "{waiting:?}");
     let last = trace.steps.len() - 1;
     assert!(trace.waiting_for(last, main, reader).is_empty());
+    // The tab lists every kernel still waiting at the cursor.
+    assert!(
+        trace
+            .pending(0, main)
+            .iter()
+            .any(|(k, inputs)| *k == reader && inputs.iter().any(|(r, _)| *r == register))
+    );
+    assert!(trace.pending(last, main).is_empty());
 }
 
 #[test]

@@ -163,6 +163,24 @@ pub fn kernel_lines(app: &App<'_, '_>) -> Vec<String> {
         return lines;
     };
     let execution = step.event.execution;
+    let pending = trace.pending(cursor, execution);
+    let waiting_lines: Vec<String> = pending
+        .iter()
+        .map(|(k, inputs)| {
+            let list: Vec<String> = inputs
+                .iter()
+                .map(|(r, p)| match p {
+                    Some(p) => format!("%{r} (kernel {p})"),
+                    None => format!("%{r}"),
+                })
+                .collect();
+            format!(
+                "  kernel {k} {} waits for {}",
+                trace.kernel_name(execution, *k),
+                list.join(", ")
+            )
+        })
+        .collect();
     let Some(kernel) = step.kernel() else {
         lines.push(format!(
             "{} {}: {}",
@@ -170,6 +188,10 @@ pub fn kernel_lines(app: &App<'_, '_>) -> Vec<String> {
             trace.function_name(execution),
             trace.what(cursor)
         ));
+        if !waiting_lines.is_empty() {
+            lines.push("not started, waiting:".to_owned());
+            lines.extend(waiting_lines);
+        }
         return lines;
     };
     lines.push(format!(
@@ -207,6 +229,13 @@ pub fn kernel_lines(app: &App<'_, '_>) -> Vec<String> {
                 .collect();
             lines.push(format!("not started; waits for {}", list.join(", ")));
         }
+    }
+    if !waiting_lines.is_empty() {
+        lines.push(format!(
+            "not started, waiting ({}):",
+            trace.execution_label(execution)
+        ));
+        lines.extend(waiting_lines);
     }
     lines
 }
