@@ -239,6 +239,10 @@ impl<'d, 'a> App<'d, 'a> {
     /// The status line's path on the Execution tab:
     /// `execution › @fib › kernel 7 › register %3`.
     pub fn execution_path(&self) -> String {
+        crate::execution::printable(&self.raw_execution_path())
+    }
+
+    fn raw_execution_path(&self) -> String {
         let mut path = String::from("execution");
         let Some(trace) = self.trace.as_ref() else {
             return path + " › no recording";

@@ -528,6 +528,24 @@ pub fn open(path: &Path) -> Result<Option<(Trace, Loaded)>, LoadError> {
     Ok(Some((trace, loaded)))
 }
 
+/// `text` with control characters (a recording's names and values come
+/// from anywhere) shown escaped, so they cannot move or restyle the
+/// terminal.
+pub fn printable(text: &str) -> String {
+    if !text.chars().any(char::is_control) {
+        return text.to_owned();
+    }
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
 /// An empty BEF file: the program of a recording whose program is missing.
 pub fn empty_program() -> Vec<u8> {
     bef::format::encode(&bef::format::Module::default()).unwrap_or_default()
@@ -624,5 +642,7 @@ mod tests {
         assert!(Trace::read(Path::new("x"), b"BEFTRACE\xff\xff").is_err());
         assert!(is_recording(b"BEFTRACE"));
         assert!(!is_recording(b"\x0b\xef"));
+        assert_eq!(printable("a\x1b[2Jb\n"), "a\\u{1b}[2Jb\\n");
+        assert_eq!(printable("plain"), "plain");
     }
 }

@@ -26,8 +26,15 @@ pub fn len(app: &mut App<'_, '_>, id: ListId) -> usize {
     }
 }
 
-/// The cells of a row.
+/// The cells of a row, control characters escaped.
 pub fn cells(app: &mut App<'_, '_>, id: ListId, row: usize) -> Vec<String> {
+    raw_cells(app, id, row)
+        .iter()
+        .map(|c| crate::execution::printable(c))
+        .collect()
+}
+
+fn raw_cells(app: &mut App<'_, '_>, id: ListId, row: usize) -> Vec<String> {
     let Some(trace) = app.trace.as_ref() else {
         return Vec::new();
     };
@@ -124,8 +131,16 @@ pub fn row_style(app: &App<'_, '_>, id: ListId, row: usize) -> Style {
     }
 }
 
-/// The lines describing the kernel at the cursor.
+/// The lines describing the kernel at the cursor, control characters
+/// escaped.
 pub fn kernel_lines(app: &App<'_, '_>) -> Vec<String> {
+    raw_kernel_lines(app)
+        .iter()
+        .map(|l| crate::execution::printable(l))
+        .collect()
+}
+
+fn raw_kernel_lines(app: &App<'_, '_>) -> Vec<String> {
     let Some(trace) = app.trace.as_ref() else {
         return vec![
             "No recording. Open one with `befview RECORDING`, or press r on a function".to_owned(),
