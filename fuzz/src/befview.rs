@@ -18,8 +18,33 @@ pub fn befview_keys(u: &mut Unstructured<'_>) -> arbitrary::Result<()> {
     Ok(())
 }
 
+/// Runs `keys` on the Execution tab of recording `file` (its program
+/// missing, as when the recording is opened alone).
+fn run_recording(file: &[u8], keys: &[u8], wide: bool) {
+    let Ok(mut trace) = befview::execution::Trace::read(Path::new("fuzz.beftrace"), file) else {
+        return;
+    };
+    trace.check_program(None);
+    let empty = befview::execution::empty_program();
+    let Ok(loaded) = Loaded::from_bytes(Path::new("fuzz.bef"), &empty) else {
+        return;
+    };
+    let Ok(doc) = Document::new(&loaded) else {
+        return;
+    };
+    let mut app = App::with_trace(&doc, trace);
+    let (width, height) = if wide { (200, 60) } else { (80, 24) };
+    if let Err(problem) = simulate::run(&mut app, keys, width, height) {
+        panic!("{problem}");
+    }
+}
+
 /// Runs `keys` on `file` (see [`befview_keys`]).
 pub fn run(file: &[u8], keys: &[u8], wide: bool) {
+    if befview::execution::is_recording(file) {
+        run_recording(file, keys, wide);
+        return;
+    }
     let Ok(loaded) = Loaded::from_bytes(Path::new("fuzz.bef"), file) else {
         return;
     };

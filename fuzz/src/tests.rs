@@ -347,6 +347,25 @@ fn befview_keys_on_seeds_truncations_and_flips() {
             run(&bytes, &keys, false);
         }
     }
+    // Recordings open on the Execution tab: its keys on every seed of
+    // the recording reader, truncated and flipped.
+    let recordings = self::seeds("trace_read");
+    assert!(!recordings.is_empty(), "trace_read has seeds");
+    for seed in &recordings {
+        for len in (0..=seed.len()).step_by(seed.len() / 12 + 1) {
+            let keys = rng.bytes(40);
+            run(&seed[..len], &keys, len % 2 == 0);
+        }
+        for _ in 0..6 {
+            let mut bytes = seed.clone();
+            let bit = 64 + rng.next() as usize % (bytes.len() * 8).saturating_sub(64).max(1);
+            if let Some(b) = bytes.get_mut(bit / 8) {
+                *b ^= 1 << (bit % 8);
+            }
+            let keys = rng.bytes(40);
+            run(&bytes, &keys, true);
+        }
+    }
     for _ in 0..30 {
         let len = rng.next() as usize % 512;
         let data = rng.bytes(len);

@@ -13,12 +13,12 @@ use ratatui::layout::Rect;
 
 use crate::analysis::SourceKernel;
 use crate::document::Document;
+use crate::execution::Trace;
 use crate::inspector;
 use crate::keys::{self, Action};
 use crate::views::{self, ListId};
 
-/// The tabs, in key order (`1`..). The execution view (register states over
-/// a recorded run) becomes the sixth.
+/// The tabs, in key order (`1`..).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Tab {
     /// Sections and findings.
@@ -31,6 +31,8 @@ pub enum Tab {
     Source,
     /// Strings, attributes and types.
     Tables,
+    /// A recorded run: events under a time cursor, register states.
+    Execution,
 }
 
 impl Tab {
@@ -41,6 +43,7 @@ impl Tab {
         Tab::Functions,
         Tab::Source,
         Tab::Tables,
+        Tab::Execution,
     ];
 
     /// The tab's title.
@@ -51,6 +54,7 @@ impl Tab {
             Tab::Functions => "Functions",
             Tab::Source => "Source",
             Tab::Tables => "Strings·Attributes·Types",
+            Tab::Execution => "Execution",
         }
     }
 
@@ -176,6 +180,8 @@ pub struct App<'d, 'a> {
     pub hex_width: usize,
     /// Where the last frame put things.
     pub areas: Areas,
+    /// The recording the Execution tab shows, if any.
+    pub trace: Option<Trace>,
     pending: Option<char>,
 }
 
@@ -205,7 +211,140 @@ impl<'d, 'a> App<'d, 'a> {
             page: 20,
             hex_width: 16,
             areas: Areas::default(),
+            trace: None,
             pending: None,
+        }
+    }
+
+    /// A fresh app on `doc` with recording `trace`, at the Execution tab.
+    pub fn with_trace(doc: &'d Document<'a>, trace: Trace) -> App<'d, 'a> {
+        let mut app = App::new(doc);
+        app.message = trace.program_note.clone();
+        app.trace = Some(trace);
+        app.tab = Tab::Execution;
+        app
+    }
+
+    /// The event under the time cursor (an index into the trace's steps).
+    pub fn time_cursor(&self) -> usize {
+        self.cursor(ListId::Events).selected
+    }
+
+    /// The execution of the event under the time cursor.
+    pub fn selected_execution(&self) -> Option<u64> {
+        let trace = self.trace.as_ref()?;
+        Some(trace.steps.get(self.time_cursor())?.event.execution)
+    }
+
+    /// The status line's path on the Execution tab:
+    /// `execution › @fib › kernel 7 › register %3`.
+    pub fn execution_path(&self) -> String {
+        crate::execution::printable(&self.raw_execution_path())
+    }
+
+    fn raw_execution_path(&self) -> String {
+        let mut path = String::from("execution");
+        let Some(trace) = self.trace.as_ref() else {
+            return path + " › no recording";
+        };
+        let Some(step) = trace.steps.get(self.time_cursor()) else {
+            return path;
+        };
+        let execution = step.event.execution;
+        path.push_str(&format!(
+            " › {} ({})",
+            trace.function_name(execution),
+            trace.execution_label(execution)
+        ));
+        if let Some(k) = step.kernel() {
+            path.push_str(&format!(
+                " › kernel {k} {}",
+                trace.kernel_name(execution, k)
+            ));
+        }
+        if self.pane == Pane::Second {
+            let row = self.cursor(ListId::ExecRegisters).selected;
+            let count = trace.registers_at(self.time_cursor(), execution).len();
+            if row < count {
+                path.push_str(&format!(" › register %{row}"));
+            }
+        }
+        path
+    }
+
+    /// Runs the function selected on the Functions tab on the `s` work
+    /// queue, records it with `bef_trace`, and shows the recording on the
+    /// Execution tab; a function with arguments or a failed run is a
+    /// message.
+    pub fn run_selected(&mut self) {
+        let index = match self.open_function {
+            Some(f) => Some(f),
+            None => self
+                .function_order
+                .get(self.cursor(ListId::Functions).selected)
+                .copied(),
+        };
+        let Some(entry) = index.and_then(|i| self.doc.listing.index_entry(i)) else {
+            self.message = Some("no function selected".to_owned());
+            return;
+        };
+        let name = entry.name.to_owned();
+        if name.is_empty() {
+            self.message = Some("an unnamed function cannot be run".to_owned());
+            return;
+        }
+        let options = bef_trace::RecordOptions {
+            work_queue: "s".into(),
+            functions: vec![name.clone()],
+            recorder: bef_trace::RecorderOptions {
+                values: true,
+                ..bef_trace::RecorderOptions::default()
+            },
+            program_output: false,
+        };
+        let path = self.doc.loaded.path.clone();
+        match bef_trace::record_file(&path, &options, |_| {}) {
+            Ok((recording, outcomes)) => {
+                let mut trace = Trace::new(&path, recording);
+                trace.check_program(std::fs::read(&path).ok().as_deref());
+                let failed = outcomes.iter().any(|o| o.failed);
+                self.message = Some(match &trace.program_note {
+                    Some(note) => note.clone(),
+                    None if failed => format!("ran @{name}: it returned an error"),
+                    None => format!("ran @{name}"),
+                });
+                self.trace = Some(trace);
+                *self.cursor_mut(ListId::Events) = Cursor::default();
+                *self.cursor_mut(ListId::ExecRegisters) = Cursor::default();
+                self.tab = Tab::Execution;
+                self.pane = Pane::First;
+            }
+            Err(e) => {
+                let text = e.to_string();
+                self.message = Some(format!(
+                    "cannot run @{name}: {}",
+                    text.lines().next().unwrap_or("")
+                ));
+            }
+        }
+    }
+
+    fn step_time(&mut self, action: Action) {
+        let Some(trace) = self.trace.as_ref() else {
+            self.message = Some("no recording".to_owned());
+            return;
+        };
+        let cursor = self.time_cursor();
+        let len = trace.steps.len();
+        let next = match action {
+            Action::StepBack => cursor.checked_sub(1),
+            Action::StepForward => (cursor + 1 < len).then_some(cursor + 1),
+            Action::KernelBack => trace.same_kernel(cursor, false),
+            _ => trace.same_kernel(cursor, true),
+        };
+        match next {
+            Some(at) => self.cursor_mut(ListId::Events).selected = at,
+            None => self.message = Some("no further event".to_owned()),
         }
     }
 
@@ -221,6 +360,8 @@ impl<'d, 'a> App<'d, 'a> {
             (Tab::Source, Pane::First) => Some(ListId::SourceKernels),
             (Tab::Source, Pane::Second) => Some(ListId::SourceLines),
             (Tab::Tables, _) => Some(self.table),
+            (Tab::Execution, Pane::First) => Some(ListId::Events),
+            (Tab::Execution, Pane::Second) => Some(ListId::ExecRegisters),
         }
     }
 
@@ -461,6 +602,16 @@ impl<'d, 'a> App<'d, 'a> {
                 }
             }
             Action::Copy => self.copy(),
+            Action::Run => {
+                if self.tab == Tab::Functions {
+                    self.run_selected()
+                }
+            }
+            Action::StepBack | Action::StepForward | Action::KernelBack | Action::KernelForward => {
+                if self.tab == Tab::Execution {
+                    self.step_time(action)
+                }
+            }
         }
     }
 
@@ -498,7 +649,7 @@ impl<'d, 'a> App<'d, 'a> {
                 let n = tables.len() as isize;
                 self.table = tables[(i as isize + delta).rem_euclid(n) as usize];
             }
-            Tab::Sections | Tab::Source => {
+            Tab::Sections | Tab::Source | Tab::Execution => {
                 self.pane = if delta < 0 { Pane::First } else { Pane::Second };
             }
             Tab::Functions if self.open_function.is_some() => {

@@ -25,6 +25,10 @@ pub const VIEWS: &[(&str, &str)] = &[
     ),
     ("types", "the Types section with users"),
     ("locations", "the Locations section, decoded"),
+    (
+        "execution",
+        "a recording: every event, then the registers and kernel at each step",
+    ),
     ("help", "the keys"),
 ];
 
@@ -75,6 +79,52 @@ fn list(out: &mut impl Write, app: &mut App<'_, '_>, id: ListId) -> io::Result<(
         }
         writeln!(out, "{}", line.trim_end())?;
     }
+    Ok(())
+}
+
+/// The Execution tab as text: the recording's summary and every event;
+/// then, after each event, the registers it changed and the kernel's state.
+fn execution(out: &mut impl Write, app: &mut App<'_, '_>) -> io::Result<()> {
+    if app.trace.is_none() {
+        return writeln!(out, "(no recording: open a bef-trace recording)");
+    }
+    let count = views::len(app, ListId::Events);
+    for line in views::execution::kernel_lines(app) {
+        writeln!(out, "{line}")?;
+    }
+    writeln!(out)?;
+    list(out, app, ListId::Events)?;
+    writeln!(out, "\n== registers and kernels, event by event")?;
+    for step in 0..count {
+        app.cursor_mut(ListId::Events).selected = step;
+        let cells = views::cells(app, ListId::Events, step);
+        writeln!(out, "[{step}] {}", cells.join("  ").trim_end())?;
+        let lines = views::execution::kernel_lines(app);
+        // The first lines are the summary printed above.
+        let skip = lines
+            .iter()
+            .take_while(|l| !l.starts_with("kernel ") && !l.starts_with('#'))
+            .count();
+        for line in &lines[skip..] {
+            writeln!(out, "    {line}")?;
+        }
+    }
+    // Each execution's registers as the recording leaves them.
+    let mut executions: Vec<(u64, usize)> = Vec::new();
+    if let Some(trace) = app.trace.as_ref() {
+        for (i, s) in trace.steps.iter().enumerate() {
+            match executions.iter_mut().find(|(e, _)| *e == s.event.execution) {
+                Some(last) => last.1 = i,
+                None => executions.push((s.event.execution, i)),
+            }
+        }
+    }
+    for (_, last) in executions {
+        app.cursor_mut(ListId::Events).selected = last;
+        writeln!(out)?;
+        list(out, app, ListId::ExecRegisters)?;
+    }
+    app.cursor_mut(ListId::Events).selected = 0;
     Ok(())
 }
 
@@ -141,6 +191,7 @@ pub fn dump(out: &mut impl Write, app: &mut App<'_, '_>, view: &str) -> io::Resu
         "attributes" => list(out, app, ListId::Attributes),
         "types" => list(out, app, ListId::Types),
         "locations" => list(out, app, ListId::Locations),
+        "execution" => execution(out, app),
         "help" => {
             for (keys, help) in views::help::lines() {
                 writeln!(out, "{keys:>12}  {help}")?;

@@ -57,6 +57,17 @@ pub enum Action {
     Sort,
     /// Copy the selected value to the clipboard (OSC 52).
     Copy,
+    /// Functions: run the selected function (no arguments), record it and
+    /// show the recording in the Execution tab.
+    Run,
+    /// Execution: the time cursor one event back.
+    StepBack,
+    /// Execution: the time cursor one event on.
+    StepForward,
+    /// Execution: the previous event of the selected kernel.
+    KernelBack,
+    /// Execution: the next event of the selected kernel.
+    KernelForward,
     /// Show or hide the help screen.
     Help,
     /// Leave.
@@ -225,6 +236,36 @@ pub const BINDINGS: &[Binding] = &[
         &[Char('y')],
         Action::Copy,
         "copy the selected value (OSC 52)",
+        false,
+    ),
+    b(
+        &[Char('r')],
+        Action::Run,
+        "functions: run and record the selected function, then show it",
+        false,
+    ),
+    b(
+        &[Char('[')],
+        Action::StepBack,
+        "execution: one event back",
+        false,
+    ),
+    b(
+        &[Char(']')],
+        Action::StepForward,
+        "execution: one event on",
+        false,
+    ),
+    b(
+        &[Char('{')],
+        Action::KernelBack,
+        "execution: previous event of the selected kernel",
+        false,
+    ),
+    b(
+        &[Char('}')],
+        Action::KernelForward,
+        "execution: next event of the selected kernel",
         false,
     ),
     b(&[Char('?')], Action::Help, "this help", true),

@@ -11,6 +11,7 @@ pub mod analysis;
 pub mod app;
 pub mod document;
 pub mod dump;
+pub mod execution;
 pub mod inspector;
 pub mod keys;
 pub mod names;

@@ -11,14 +11,16 @@ use befview::{App, Document, Loaded};
 fn usage() -> String {
     let mut text = String::from(
         "befview: inspect a BEF file in the terminal\n\n\
-         Usage: befview FILE\n       befview --dump VIEW FILE\n       befview --help\n\n\
+         Usage: befview FILE | RECORDING\n       befview --dump VIEW FILE\n       befview --help\n\n\
          FILE is BEF (memory-mapped), MLIR text (.mlir) or MLIR bytecode (.mlirbc);\n\
          MLIR is translated to BEF on the fly, so every kernel shows its source line.\n\n\
          Tabs: 1 Sections (framing, sizes, the decoder's and verifier's findings)\n\
          \x20     2 Hex (coloured by field, data inspector, item tree, g goto, / search, m marks)\n\
          \x20     3 Functions (table; Enter: kernels and registers)\n\
          \x20     4 Source (kernels beside their source lines)\n\
-         \x20     5 Strings·Attributes·Types·Locations\n\n\
+         \x20     5 Strings·Attributes·Types·Locations\n\
+         \x20     6 Execution (a bef-trace recording: events under a time cursor, register\n\
+         \x20       states, kernel times, waiting inputs, errors; [ ] step, { } same kernel)\n\n\
          --dump VIEW prints one view as plain text and exits. Views:\n",
     );
     for (view, what) in VIEWS {
@@ -78,8 +80,13 @@ fn main() -> ExitCode {
         Mode::View(path) => (path, None),
         Mode::Dump(view, path) => (path, Some(view)),
     };
-    let loaded = match Loaded::open(&path) {
-        Ok(loaded) => loaded,
+    let opened = match befview::execution::open(&path) {
+        Ok(Some((trace, loaded))) => Ok((Some(trace), loaded)),
+        Ok(None) => Loaded::open(&path).map(|loaded| (None, loaded)),
+        Err(e) => Err(e),
+    };
+    let (trace, loaded) = match opened {
+        Ok(opened) => opened,
         Err(e) => {
             eprintln!("{e}");
             return ExitCode::from(1);
@@ -94,12 +101,15 @@ fn main() -> ExitCode {
     };
     let result = match view {
         Some(view) => {
-            let mut app = App::new(&doc);
+            let mut app = match trace {
+                Some(trace) => App::with_trace(&doc, trace),
+                None => App::new(&doc),
+            };
             let stdout = std::io::stdout();
             let mut out = std::io::BufWriter::new(stdout.lock());
             dump(&mut out, &mut app, &view).and_then(|()| std::io::Write::flush(&mut out))
         }
-        None => befview::terminal::run(&doc),
+        None => befview::terminal::run_with(&doc, trace),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -53,6 +53,10 @@ const KEYS: &[KeyCode] = &[
     KeyCode::Enter,
     KeyCode::Esc,
     KeyCode::Backspace,
+    KeyCode::Char('['),
+    KeyCode::Char(']'),
+    KeyCode::Char('{'),
+    KeyCode::Char('}'),
 ];
 
 /// Applies the event that `byte` (and `arg`, for positions) stands for.

@@ -41,6 +41,12 @@ impl Drop for Guard {
 
 /// Runs the inspector on `doc` until the user quits.
 pub fn run(doc: &Document<'_>) -> io::Result<()> {
+    run_with(doc, None)
+}
+
+/// Runs the inspector on `doc`, opened at the Execution tab on `trace` when
+/// given; restores the terminal on every exit.
+pub fn run_with(doc: &Document<'_>, trace: Option<crate::execution::Trace>) -> io::Result<()> {
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         // Restore first, so the message lands on the normal screen.
@@ -57,15 +63,19 @@ pub fn run(doc: &Document<'_>) -> io::Result<()> {
         scope.spawn(|| {
             doc.analysis();
         });
-        event_loop(&mut terminal, doc)
+        event_loop(&mut terminal, doc, trace)
     })
 }
 
 fn event_loop(
     terminal: &mut Terminal<CrosstermBackend<io::Stdout>>,
     doc: &Document<'_>,
+    trace: Option<crate::execution::Trace>,
 ) -> io::Result<()> {
-    let mut app = App::new(doc);
+    let mut app = match trace {
+        Some(trace) => App::with_trace(doc, trace),
+        None => App::new(doc),
+    };
     let mut analysed = doc.analysis_ready().is_some();
     let mut dirty = true;
     loop {

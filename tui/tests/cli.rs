@@ -132,3 +132,41 @@ fn mlir_bytecode_opens_with_its_source_found_by_location() {
         "{text}"
     );
 }
+
+#[test]
+fn dump_execution_of_a_recording_with_its_program_present_missing_and_changed() {
+    let options = bef_trace::RecordOptions::default();
+    let (mut recording, _) =
+        bef_trace::record_file(&common::corpus("befview/execution.mlir"), &options, |_| {})
+            .expect("the program records");
+    let dir = std::env::temp_dir().join(format!("befview-cli-trace-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("run.beftrace");
+    let path = file.to_str().expect("utf-8 path");
+    std::fs::write(&file, bef_trace::write(&recording)).expect("written");
+    let present = befview(&["--dump", "execution", path]);
+    recording.header.program_hash ^= 1;
+    std::fs::write(&file, bef_trace::write(&recording)).expect("written");
+    let changed = befview(&["--dump", "execution", path]);
+    recording.header.program_path = "befview/no-such-program.mlir".into();
+    std::fs::write(&file, bef_trace::write(&recording)).expect("written");
+    let missing = befview(&["--dump", "execution", path]);
+    std::fs::write(&file, &bef_trace::write(&recording)[..20]).expect("written");
+    let truncated = befview(&["--dump", "execution", path]);
+    std::fs::remove_dir_all(&dir).ok();
+    for out in [&present, &changed, &missing] {
+        assert!(out.status.success(), "{out:?}");
+        let text = stdout(out);
+        assert!(text.contains("first error: #1 @main kernel"), "{text}");
+        assert!(text.contains("k6 tfrt_test.fail"), "{text}");
+    }
+    assert!(
+        !stdout(&present).contains("! program"),
+        "{}",
+        stdout(&present)
+    );
+    assert!(stdout(&changed).contains("has changed since it was recorded"));
+    assert!(stdout(&missing).contains("not found: showing the recording alone"));
+    assert_eq!(truncated.status.code(), Some(1), "{truncated:?}");
+    assert!(String::from_utf8_lossy(&truncated.stderr).contains("not a readable recording"));
+}

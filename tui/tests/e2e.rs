@@ -27,6 +27,16 @@ impl Session {
     /// Starts `befview FILE` in `corpus/`, FILE relative to it (short
     /// paths keep the location columns readable).
     fn start(file: &str) -> Session {
+        let corpus = common::corpus(file);
+        let root = corpus
+            .ancestors()
+            .nth(std::path::Path::new(file).components().count())
+            .expect("corpus root");
+        Session::spawn(std::path::Path::new(file), root)
+    }
+
+    /// Starts `befview FILE` in directory `cwd`.
+    fn spawn(file: &std::path::Path, cwd: &std::path::Path) -> Session {
         let pair = native_pty_system()
             .openpty(PtySize {
                 rows: ROWS,
@@ -37,12 +47,7 @@ impl Session {
             .expect("a pty");
         let mut command = CommandBuilder::new(env!("CARGO_BIN_EXE_befview"));
         command.arg(file);
-        let corpus = common::corpus(file);
-        let root = corpus
-            .ancestors()
-            .nth(std::path::Path::new(file).components().count())
-            .expect("corpus root");
-        command.cwd(root);
+        command.cwd(cwd);
         command.env("TERM", "xterm-256color");
         let child = pair.slave.spawn_command(command).expect("befview starts");
         drop(pair.slave);
@@ -213,4 +218,54 @@ fn a_damaged_file_shows_what_decodes_and_where_it_stops() {
     let parser = s.finish();
     assert!(!parser.screen().alternate_screen());
     assert!(!parser.screen().hide_cursor());
+}
+
+#[test]
+fn a_recording_opens_on_the_execution_tab_and_steps() {
+    let program = common::corpus("befview/execution.mlir");
+    let options = bef_trace::RecordOptions {
+        work_queue: "s".into(),
+        recorder: bef_trace::RecorderOptions {
+            values: true,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let (recording, _) = bef_trace::record_file(&program, &options, |_| {}).expect("records");
+    let dir = std::env::temp_dir().join(format!("befview-e2e-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    let file = dir.join("run.beftrace");
+    std::fs::write(&file, bef_trace::write(&recording)).expect("the recording is written");
+    let mut s = Session::spawn(&file, &dir);
+    s.expect(&[
+        "6 Execution",
+        "Events ([ ] step",
+        "execution › @main",
+        "first error: ",
+    ]);
+    s.send("]]]");
+    s.expect(&["Kernel at the cursor", "kernel "]);
+    s.send("l");
+    s.expect(&["› register %"]);
+    s.send("1");
+    s.expect(&["Sections"]);
+    s.send("6");
+    s.expect(&["Events ([ ] step"]);
+    s.send("q");
+    let parser = s.finish();
+    assert!(!parser.screen().alternate_screen());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn r_in_functions_runs_and_shows_the_recording() {
+    let mut s = Session::start("befview/execution.mlir");
+    s.send("3");
+    s.expect(&["@fails"]);
+    s.send("/fails\r");
+    s.send("r");
+    s.expect(&["execution › @fails", "first error: "]);
+    s.send("q");
+    let parser = s.finish();
+    assert!(!parser.screen().alternate_screen());
 }

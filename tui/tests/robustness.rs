@@ -90,3 +90,78 @@ proptest! {
         }
     }
 }
+
+/// A recording of the test program (the `s` work queue, values
+/// rendered), as `bef_trace::write` stores it.
+fn recording() -> Vec<u8> {
+    let options = bef_trace::RecordOptions {
+        recorder: bef_trace::RecorderOptions {
+            values: true,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let (recording, _) =
+        bef_trace::record_file(&common::corpus("befview/execution.mlir"), &options, |_| {})
+            .expect("the program records");
+    bef_trace::write(&recording)
+}
+
+/// Opens `bytes` as a recording of the test program and runs `keys` on
+/// its Execution tab; bytes that are not a readable recording are an
+/// error, which is fine.
+fn drive_recording(bytes: &[u8], keys: &[u8], width: u16, height: u16) -> Result<(), String> {
+    let Ok(trace) = befview::execution::Trace::read(Path::new("random.beftrace"), bytes) else {
+        return Ok(());
+    };
+    let loaded = common::open("befview/execution.mlir");
+    let doc = Document::new(&loaded).map_err(|e| e.to_string())?;
+    let mut app = App::with_trace(&doc, trace);
+    simulate::run(&mut app, keys, width, height)
+}
+
+/// `[`, `]`, `{`, `}` (the last four keys of `simulate`'s table), `l`,
+/// Down, `G`, `gg` and tab 6 again, in a loop.
+const EXECUTION_TOUR: &[u8] = &[
+    40, 0, 40, 0, 39, 0, 42, 0, 41, 0, 3, 0, 26, 0, 5, 0, 4, 0, 4, 0, 11, 0, 40, 0, 42, 0,
+];
+
+#[test]
+fn the_execution_tab_on_every_truncation_of_a_recording() {
+    let bytes = recording();
+    let mut opened = 0;
+    for len in 0..=bytes.len() {
+        if befview::execution::Trace::read(Path::new("r"), &bytes[..len]).is_ok() {
+            opened += 1;
+        }
+        if let Err(e) = drive_recording(&bytes[..len], EXECUTION_TOUR, 80, 24) {
+            panic!("truncated to {len} bytes: {e}");
+        }
+    }
+    assert!(opened >= 1, "the whole recording opens");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_keys_on_damaged_recordings(
+        cut in any::<prop::sample::Index>(),
+        flips in prop::collection::vec(any::<prop::sample::Index>(), 0..6),
+        keys in prop::collection::vec(any::<u8>(), 0..120),
+        wide in any::<bool>(),
+    ) {
+        let mut bytes = recording();
+        let bits = bytes.len() * 8;
+        for flip in flips {
+            let bit = flip.index(bits);
+            bytes[bit / 8] ^= 1 << (bit % 8);
+        }
+        let len = bytes.len();
+        bytes.truncate(len - cut.index(len / 4 + 1));
+        let (width, height) = if wide { (200, 60) } else { (80, 24) };
+        if let Err(e) = drive_recording(&bytes, &keys, width, height) {
+            prop_assert!(false, "{}", e);
+        }
+    }
+}

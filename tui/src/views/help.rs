@@ -33,6 +33,7 @@ fn tab_help(tab: crate::app::Tab) -> &'static str {
         Tab::Functions => "Functions: table; Enter opens kernels and registers (h/l)",
         Tab::Source => "Source: kernels beside their source lines (h/l switches)",
         Tab::Tables => "Strings·Attributes·Types·Locations (h/l switches table)",
+        Tab::Execution => "Execution: events of a recording, registers at the cursor ([ ] { })",
     }
 }
 

@@ -2,6 +2,7 @@
 //! the table model every list shares (columns, rows, byte ranges), which
 //! `--dump` prints too. One file per view.
 
+pub mod execution;
 pub mod functions;
 pub mod help;
 pub mod hex;
@@ -44,11 +45,15 @@ pub enum ListId {
     Types,
     /// The Locations section.
     Locations,
+    /// The events of a recording (the time cursor).
+    Events,
+    /// The registers of the execution at the time cursor.
+    ExecRegisters,
 }
 
 impl ListId {
     /// The number of lists.
-    pub const COUNT: usize = 11;
+    pub const COUNT: usize = 13;
 }
 
 /// The tables of the Strings·Attributes·Types tab, in `h`/`l` order.
@@ -153,6 +158,18 @@ pub fn columns(id: ListId) -> Vec<Column> {
             col("kind", Length(10)),
             col("location", Min(20)),
         ],
+        ListId::Events => vec![
+            col("time ns", Length(9)),
+            col("thread", Min(6)),
+            col("execution · kernel", Min(18)),
+            col("what", Min(12)),
+        ],
+        ListId::ExecRegisters => vec![
+            col("reg", Length(5)),
+            col("state", Length(11)),
+            col("value / message", Min(14)),
+            col("producer", Min(10)),
+        ],
     }
 }
 
@@ -182,6 +199,15 @@ pub fn title(app: &App<'_, '_>, id: ListId) -> String {
         ListId::Attributes => "Attributes".to_owned(),
         ListId::Types => "Types".to_owned(),
         ListId::Locations => "Locations".to_owned(),
+        ListId::Events => "Events ([ ] step, { } same kernel)".to_owned(),
+        ListId::ExecRegisters => match (app.trace.as_ref(), app.selected_execution()) {
+            (Some(trace), Some(e)) => format!(
+                "{} {} registers",
+                trace.execution_label(e),
+                trace.function_name(e)
+            ),
+            _ => "Registers".to_owned(),
+        },
     }
 }
 
@@ -195,6 +221,7 @@ pub fn len(app: &mut App<'_, '_>, id: ListId) -> usize {
         ListId::Strings | ListId::Attributes | ListId::Types | ListId::Locations => {
             tables::len(app, id)
         }
+        ListId::Events | ListId::ExecRegisters => execution::len(app, id),
     }
 }
 
@@ -207,6 +234,7 @@ pub fn cells(app: &mut App<'_, '_>, id: ListId, row: usize) -> Vec<String> {
         ListId::Strings | ListId::Attributes | ListId::Types | ListId::Locations => {
             tables::cells(app, id, row)
         }
+        ListId::Events | ListId::ExecRegisters => execution::cells(app, id, row),
     }
 }
 
@@ -219,6 +247,7 @@ pub fn range(app: &mut App<'_, '_>, id: ListId, row: usize) -> Option<Range<usiz
         ListId::Strings | ListId::Attributes | ListId::Types | ListId::Locations => {
             tables::range(app, id, row)
         }
+        ListId::Events | ListId::ExecRegisters => None,
     }
 }
 
@@ -237,6 +266,8 @@ pub fn value(app: &mut App<'_, '_>, id: ListId, row: usize) -> String {
         ListId::Attributes => 4,
         ListId::Types => 2,
         ListId::Locations => 3,
+        ListId::Events => 3,
+        ListId::ExecRegisters => 2,
     };
     cells.into_iter().nth(main).unwrap_or_default()
 }
@@ -310,6 +341,9 @@ pub const PROBLEM: Color = Color::Red;
 fn marked(app: &mut App<'_, '_>, id: ListId, row: usize) -> bool {
     if id == ListId::Findings || id == ListId::SourceLines {
         return false;
+    }
+    if id == ListId::Events || id == ListId::ExecRegisters {
+        return execution::marked(app, id, row);
     }
     let Some(range) = range(app, id, row) else {
         return false;
@@ -419,6 +453,7 @@ fn row_style(app: &mut App<'_, '_>, id: ListId, row: usize) -> Style {
             Style::default().fg(palette::section(kind))
         }
         ListId::Findings => Style::default().fg(PROBLEM),
+        ListId::Events | ListId::ExecRegisters => execution::row_style(app, id, row),
         ListId::SourceLines => {
             if app.cursor(ListId::SourceLines).selected == row {
                 Style::default().fg(Color::Yellow)
@@ -450,6 +485,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &mut App<'_, '_>) {
             Tab::Functions => functions::draw(frame, app, body),
             Tab::Source => source::draw(frame, app, body),
             Tab::Tables => tables::draw(frame, app, body),
+            Tab::Execution => execution::draw(frame, app, body),
         }
     }
     draw_status(frame, app, status);
@@ -496,6 +532,18 @@ fn draw_status(frame: &mut Frame<'_>, app: &mut App<'_, '_>, area: Rect) {
             Span::raw(prompt.text.clone()),
             Span::styled("█", Style::default().fg(Color::Yellow)),
         ])
+    } else if app.tab == Tab::Execution {
+        let mut spans = vec![Span::styled(
+            app.execution_path(),
+            Style::default().fg(Color::White),
+        )];
+        if let Some(message) = &app.message {
+            spans.push(Span::styled(
+                format!("  {message}"),
+                Style::default().fg(Color::Yellow),
+            ));
+        }
+        Line::from(spans)
     } else {
         let offset = app.selected_offset();
         let path = crate::names::path_at(&app.doc.listing, offset);
@@ -540,9 +588,10 @@ fn draw_footer(frame: &mut Frame<'_>, app: &mut App<'_, '_>, area: Rect) {
     }
     let extra = match app.tab {
         Tab::Hex => " g goto  m mark  ' next mark",
-        Tab::Functions if app.open_function.is_none() => " s sort",
+        Tab::Functions if app.open_function.is_none() => " s sort  r run",
         Tab::Functions | Tab::Source | Tab::Sections => " h/l pane",
         Tab::Tables => " h/l table",
+        Tab::Execution => " [ ] step  { } kernel  h/l pane",
     };
     spans.push(Span::styled(extra, Style::default().fg(Color::DarkGray)));
     if app.doc.analysis_ready().is_none() {

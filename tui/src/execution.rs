@@ -1,0 +1,648 @@
+//! A `bef-trace` recording opened for the Execution tab: its events in
+//! time order (the time cursor moves over them), and what holds at an
+//! event: each register's state, each kernel's ready/start/end, the
+//! inputs a kernel still waits for, the first error and the kernels it
+//! poisoned. The recording is read by `bef_trace::read` and its error
+//! marks come from `bef_trace::Model`; nothing here decodes bytes.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use bef_trace::model::ErrorMark;
+
+use crate::document::{LoadError, Loaded};
+use bef_trace::recording::{Event, EventKind, Recording, ValueState, content_hash};
+
+/// Whether `bytes` start like a `bef-trace` recording.
+pub fn is_recording(bytes: &[u8]) -> bool {
+    bytes.starts_with(bef_trace::codec::MAGIC)
+}
+
+/// One event of the recording, with the thread that emitted it.
+#[derive(Debug, Clone)]
+pub struct Step {
+    /// Index into the recording's threads.
+    pub thread: usize,
+    /// The event.
+    pub event: Event,
+}
+
+impl Step {
+    /// The kernel the event is about, if any.
+    pub fn kernel(&self) -> Option<u32> {
+        match self.event.kind {
+            EventKind::KernelReady { kernel }
+            | EventKind::KernelStart { kernel }
+            | EventKind::KernelEnd { kernel, .. } => Some(kernel),
+            EventKind::RegisterSet { producer, .. } => Some(producer),
+            EventKind::FunctionBegin { .. } | EventKind::FunctionEnd => None,
+        }
+    }
+}
+
+/// A register's state at the cursor.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RegisterAt {
+    /// The register's index.
+    pub register: u32,
+    /// Its state; `None`: nothing published yet.
+    pub state: Option<ValueState>,
+    /// Its rendering (values recorded with `--values`) or error message.
+    pub value: Option<String>,
+    /// The kernel that produced it (known once published anywhere in the
+    /// recording).
+    pub producer: Option<u32>,
+    /// Whether the event at the cursor published it.
+    pub changed: bool,
+}
+
+impl RegisterAt {
+    /// The state as the tab names it.
+    pub fn state_name(&self) -> &'static str {
+        match self.state {
+            None | Some(ValueState::Unavailable) => "unavailable",
+            Some(ValueState::Concrete) => "concrete",
+            Some(ValueState::Error) => "error",
+        }
+    }
+}
+
+/// When a kernel of an execution became ready, started and ended.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct KernelTimes {
+    /// Operands all available.
+    pub ready: Option<u64>,
+    /// Started.
+    pub start: Option<u64>,
+    /// Returned.
+    pub end: Option<u64>,
+    /// The thread it started on.
+    pub thread: Option<usize>,
+    /// Whether it was skipped.
+    pub skipped: bool,
+}
+
+/// Inputs a kernel waits for: each register with the kernel producing it
+/// (when the recording shows one).
+pub type Inputs = Vec<(u32, Option<u32>)>;
+
+/// The registers of an execution (`.0.1`) after an event (`.0.0`).
+type RegistersAt = ((usize, u64), Vec<RegisterAt>);
+
+/// A recording with its events in time order.
+pub struct Trace {
+    /// The recording file.
+    pub path: PathBuf,
+    /// The recording.
+    pub recording: Recording,
+    /// Every event, by time (then thread, then emission order).
+    pub steps: Vec<Step>,
+    /// What is wrong with the program the recording names, if anything.
+    pub program_note: Option<String>,
+    /// The first error: its execution, kernel and message.
+    pub first_error: Option<(u64, u32, Option<String>)>,
+    marks: HashMap<(u64, u32), ErrorMark>,
+    functions: HashMap<u64, u32>,
+    ordinals: HashMap<u64, usize>,
+    producers: HashMap<(u64, u32), u32>,
+    /// The last [`registers_at`](Self::registers_at) answer: drawing asks
+    /// once per row, and each answer scans the events up to the cursor.
+    registers_cache: std::cell::RefCell<Option<RegistersAt>>,
+}
+
+impl Trace {
+    /// Reads the recording in `bytes` (from `path`).
+    pub fn read(path: &Path, bytes: &[u8]) -> Result<Trace, String> {
+        let recording = bef_trace::read(bytes)
+            .map_err(|e| format!("error: {}: not a readable recording: {e}", path.display()))?;
+        Ok(Trace::new(path, recording))
+    }
+
+    /// The recording `recording`, read from `path`.
+    pub fn new(path: &Path, recording: Recording) -> Trace {
+        let mut steps: Vec<(u64, usize, usize, Step)> = Vec::new();
+        let mut functions = HashMap::new();
+        let mut producers = HashMap::new();
+        for (thread, track) in recording.threads.iter().enumerate() {
+            for (i, event) in track.events.iter().enumerate() {
+                match event.kind {
+                    EventKind::FunctionBegin { function, .. } => {
+                        functions.entry(event.execution).or_insert(function);
+                    }
+                    EventKind::RegisterSet {
+                        register, producer, ..
+                    } => {
+                        producers
+                            .entry((event.execution, register))
+                            .or_insert(producer);
+                    }
+                    _ => {}
+                }
+                steps.push((
+                    event.time,
+                    thread,
+                    i,
+                    Step {
+                        thread,
+                        event: event.clone(),
+                    },
+                ));
+            }
+        }
+        steps.sort_by_key(|s| (s.0, s.1, s.2));
+        let mut ordinals = HashMap::new();
+        for s in &steps {
+            let next = ordinals.len() + 1;
+            ordinals.entry(s.3.event.execution).or_insert(next);
+        }
+        let model = bef_trace::Model::new(&recording);
+        let mut marks = HashMap::new();
+        for run in &model.runs {
+            if let (Some(mark), Some(execution)) = (run.error, model.executions.get(run.execution))
+            {
+                marks.insert((execution.id, run.kernel), mark);
+            }
+        }
+        let first_error = model.first_error.as_ref().and_then(|e| {
+            let run = model.runs.get(e.run?)?;
+            let execution = model.executions.get(run.execution)?;
+            Some((execution.id, run.kernel, e.message.clone()))
+        });
+        drop(model);
+        Trace {
+            path: path.to_owned(),
+            steps: steps.into_iter().map(|s| s.3).collect(),
+            recording,
+            program_note: None,
+            first_error,
+            marks,
+            functions,
+            ordinals,
+            producers,
+            registers_cache: std::cell::RefCell::new(None),
+        }
+    }
+
+    /// Checks the program named by the recording against `file` (the
+    /// program file's bytes, `None`: it could not be read) and notes what
+    /// differs. The hash is of the BEF bytes that ran: the file's own, or
+    /// its translation as `bef::exec::Input` makes it for running.
+    pub fn check_program(&mut self, file: Option<&[u8]>) {
+        let header = &self.recording.header;
+        let ran = file.map(|raw| {
+            bef::exec::Input::from_bytes(raw, header.program_path.clone())
+                .map(|input| input.bef().bytes().to_vec())
+                .unwrap_or_else(|_| raw.to_vec())
+        });
+        self.program_note = match ran.as_deref() {
+            None => Some(format!(
+                "program {} not found: showing the recording alone",
+                header.program_path
+            )),
+            Some(b) if content_hash(b) != header.program_hash => Some(format!(
+                "program {} has changed since it was recorded (hash {:016x}, recorded {:016x})",
+                header.program_path,
+                content_hash(b),
+                header.program_hash
+            )),
+            Some(_) => None,
+        };
+    }
+
+    /// Where the program the recording names is: as recorded, else beside
+    /// the recording.
+    pub fn program_path(&self) -> PathBuf {
+        let named = PathBuf::from(&self.recording.header.program_path);
+        if named.is_file() || named.is_absolute() {
+            return named;
+        }
+        let beside = self.path.parent().unwrap_or(Path::new("")).join(&named);
+        if beside.is_file() { beside } else { named }
+    }
+
+    /// The function execution `execution` runs.
+    pub fn function_of(&self, execution: u64) -> Option<u32> {
+        self.functions.get(&execution).copied()
+    }
+
+    /// `@name` of execution `execution`'s function.
+    pub fn function_name(&self, execution: u64) -> String {
+        match self.function_of(execution) {
+            Some(f) => format!("@{}", self.recording.function_name(f)),
+            None => "?".to_owned(),
+        }
+    }
+
+    /// How the tab names execution `execution`: `#N`, numbered in the
+    /// order executions first appear (recorded ids depend on what else
+    /// ran in the process).
+    pub fn execution_label(&self, execution: u64) -> String {
+        match self.ordinals.get(&execution) {
+            Some(n) => format!("#{n}"),
+            None => "#?".to_owned(),
+        }
+    }
+
+    /// The name of kernel `kernel` of execution `execution`.
+    pub fn kernel_name(&self, execution: u64, kernel: u32) -> &str {
+        match self.function_of(execution) {
+            Some(f) => self.recording.kernel_name(f, kernel),
+            None => "?",
+        }
+    }
+
+    /// The error mark of kernel `kernel` of execution `execution`.
+    pub fn mark(&self, execution: u64, kernel: u32) -> Option<ErrorMark> {
+        self.marks.get(&(execution, kernel)).copied()
+    }
+
+    /// The error mark of the kernel event `step` is about.
+    pub fn step_mark(&self, step: usize) -> Option<ErrorMark> {
+        let s = self.steps.get(step)?;
+        self.mark(s.event.execution, s.kernel()?)
+    }
+
+    /// What event `step` reports, in words.
+    pub fn what(&self, step: usize) -> String {
+        let Some(s) = self.steps.get(step) else {
+            return String::new();
+        };
+        match &s.event.kind {
+            EventKind::FunctionBegin { caller, .. } => match caller {
+                Some(c) => format!(
+                    "begin (called by {} kernel {})",
+                    self.execution_label(c.execution),
+                    c.kernel
+                ),
+                None => "begin".to_owned(),
+            },
+            EventKind::FunctionEnd => "end".to_owned(),
+            EventKind::KernelReady { .. } => "ready".to_owned(),
+            EventKind::KernelStart { .. } => "start".to_owned(),
+            EventKind::KernelEnd {
+                kernel, skipped, ..
+            } => {
+                let what = if *skipped { "skipped" } else { "end" };
+                match self.mark(s.event.execution, *kernel) {
+                    Some(ErrorMark::Origin) => format!("{what}: the first error"),
+                    Some(ErrorMark::Poisoned) => format!("{what}: poisoned by an error"),
+                    None => what.to_owned(),
+                }
+            }
+            EventKind::RegisterSet {
+                register,
+                state,
+                value,
+                ..
+            } => {
+                let state = match state {
+                    ValueState::Unavailable => "unavailable",
+                    ValueState::Concrete => "concrete",
+                    ValueState::Error => "error",
+                };
+                match value {
+                    Some(v) => format!("%{register} {state} = {v}"),
+                    None => format!("%{register} {state}"),
+                }
+            }
+        }
+    }
+
+    /// The registers of execution `execution` as they are after event
+    /// `cursor`.
+    pub fn registers_at(&self, cursor: usize, execution: u64) -> Vec<RegisterAt> {
+        if let Some((key, registers)) = self.registers_cache.borrow().as_ref()
+            && *key == (cursor, execution)
+        {
+            return registers.clone();
+        }
+        let registers = self.scan_registers(cursor, execution);
+        *self.registers_cache.borrow_mut() = Some(((cursor, execution), registers.clone()));
+        registers
+    }
+
+    fn scan_registers(&self, cursor: usize, execution: u64) -> Vec<RegisterAt> {
+        let count = self
+            .function_of(execution)
+            .and_then(|f| self.recording.functions.get(f as usize))
+            .map_or(0, |f| f.registers.len());
+        let mut registers: Vec<RegisterAt> = (0..count as u32)
+            .map(|register| RegisterAt {
+                register,
+                state: None,
+                value: None,
+                producer: self.producers.get(&(execution, register)).copied(),
+                changed: false,
+            })
+            .collect();
+        let end = cursor.saturating_add(1).min(self.steps.len());
+        for (i, s) in self.steps[..end].iter().enumerate() {
+            if s.event.execution != execution {
+                continue;
+            }
+            if let EventKind::RegisterSet {
+                register,
+                producer,
+                state,
+                value,
+            } = &s.event.kind
+                && let Some(r) = registers.get_mut(*register as usize)
+            {
+                r.state = Some(*state);
+                r.value = value.clone();
+                r.producer = Some(*producer);
+                r.changed = i == cursor;
+            }
+        }
+        registers
+    }
+
+    /// When kernel `kernel` of execution `execution` became ready, started
+    /// and ended over the whole recording.
+    pub fn kernel_times(&self, execution: u64, kernel: u32) -> KernelTimes {
+        let mut times = KernelTimes::default();
+        for s in &self.steps {
+            if s.event.execution != execution {
+                continue;
+            }
+            match s.event.kind {
+                EventKind::KernelReady { kernel: k } if k == kernel => {
+                    times.ready.get_or_insert(s.event.time);
+                }
+                EventKind::KernelStart { kernel: k } if k == kernel => {
+                    times.start.get_or_insert(s.event.time);
+                    times.thread.get_or_insert(s.thread);
+                }
+                EventKind::KernelEnd {
+                    kernel: k, skipped, ..
+                } if k == kernel => {
+                    times.end.get_or_insert(s.event.time);
+                    times.skipped |= skipped;
+                }
+                _ => {}
+            }
+        }
+        times
+    }
+
+    /// Whether kernel `kernel` of `execution` has started by event `cursor`.
+    pub fn started_by(&self, cursor: usize, execution: u64, kernel: u32) -> bool {
+        let end = cursor.saturating_add(1).min(self.steps.len());
+        self.steps[..end].iter().any(|s| {
+            s.event.execution == execution
+                && matches!(s.event.kind, EventKind::KernelStart { kernel: k } if k == kernel)
+        })
+    }
+
+    /// The inputs kernel `kernel` of `execution` still waits for after event
+    /// `cursor` (empty once it started): each register with the kernel
+    /// that produces it, when the recording shows one.
+    pub fn waiting_for(
+        &self,
+        cursor: usize,
+        execution: u64,
+        kernel: u32,
+    ) -> Vec<(u32, Option<u32>)> {
+        if self.started_by(cursor, execution, kernel) {
+            return Vec::new();
+        }
+        let Some(function) = self
+            .function_of(execution)
+            .and_then(|f| self.recording.functions.get(f as usize))
+        else {
+            return Vec::new();
+        };
+        let registers = self.registers_at(cursor, execution);
+        function
+            .registers
+            .iter()
+            .enumerate()
+            .filter(|(_, info)| info.users.contains(&kernel))
+            .filter_map(|(r, _)| {
+                let at = registers.get(r)?;
+                (at.state.is_none()).then_some((r as u32, at.producer))
+            })
+            .collect()
+    }
+
+    /// Every kernel of `execution` not started by event `cursor` that still
+    /// waits for an input, with the inputs (register, producing kernel).
+    pub fn pending(&self, cursor: usize, execution: u64) -> Vec<(u32, Inputs)> {
+        let Some(function) = self
+            .function_of(execution)
+            .and_then(|f| self.recording.functions.get(f as usize))
+        else {
+            return Vec::new();
+        };
+        let end = cursor.saturating_add(1).min(self.steps.len());
+        let started: std::collections::HashSet<u32> = self.steps[..end]
+            .iter()
+            .filter(|s| s.event.execution == execution)
+            .filter_map(|s| match s.event.kind {
+                EventKind::KernelStart { kernel } => Some(kernel),
+                _ => None,
+            })
+            .collect();
+        let registers = self.registers_at(cursor, execution);
+        let mut waits: std::collections::BTreeMap<u32, Inputs> = std::collections::BTreeMap::new();
+        for (r, info) in function.registers.iter().enumerate() {
+            let Some(at) = registers.get(r) else { continue };
+            if at.state.is_some() {
+                continue;
+            }
+            for &user in &info.users {
+                if !started.contains(&user) {
+                    let list = waits.entry(user).or_default();
+                    if !list.iter().any(|(x, _)| *x == r as u32) {
+                        list.push((r as u32, at.producer));
+                    }
+                }
+            }
+        }
+        waits.into_iter().collect()
+    }
+
+    /// The next (`forward`) or previous event after `cursor` about the same
+    /// kernel of the same execution as the event at `cursor`.
+    pub fn same_kernel(&self, cursor: usize, forward: bool) -> Option<usize> {
+        let at = self.steps.get(cursor)?;
+        let key = (at.event.execution, at.kernel()?);
+        let same = |i: &usize| {
+            let s = &self.steps[*i];
+            (s.event.execution, s.kernel()) == (key.0, Some(key.1))
+        };
+        if forward {
+            (cursor + 1..self.steps.len()).find(same)
+        } else {
+            (0..cursor).rev().find(same)
+        }
+    }
+
+    /// The time of event `step` as shown: nanoseconds since the recording
+    /// started.
+    pub fn time(&self, step: usize) -> u64 {
+        self.steps.get(step).map_or(0, |s| s.event.time)
+    }
+
+    /// The name of thread `thread`.
+    pub fn thread_name(&self, thread: usize) -> &str {
+        self.recording
+            .threads
+            .get(thread)
+            .map_or("?", |t| t.name.as_str())
+    }
+}
+
+/// Opens `path` if it is a recording (`None` otherwise), with the
+/// program it names: the program as recorded when it is found, an empty
+/// BEF file when not (the trace notes which, and a changed hash).
+pub fn open(path: &Path) -> Result<Option<(Trace, Loaded)>, LoadError> {
+    use std::io::Read;
+    let cannot =
+        |e: std::io::Error| LoadError(format!("error: cannot read {}: {e}", path.display()));
+    let mut magic = [0u8; 8];
+    let mut file = std::fs::File::open(path).map_err(cannot)?;
+    let mut got = 0;
+    while got < magic.len() {
+        match file.read(&mut magic[got..]).map_err(cannot)? {
+            0 => break,
+            n => got += n,
+        }
+    }
+    if !is_recording(&magic[..got]) {
+        return Ok(None);
+    }
+    let bytes = std::fs::read(path).map_err(cannot)?;
+    let mut trace = Trace::read(path, &bytes).map_err(LoadError)?;
+    let program = trace.program_path();
+    let loaded = match Loaded::open(&program) {
+        Ok(loaded) => {
+            trace.check_program(std::fs::read(&program).ok().as_deref());
+            loaded
+        }
+        Err(_) => {
+            trace.check_program(None);
+            Loaded::from_bytes(&program, &empty_program())?
+        }
+    };
+    Ok(Some((trace, loaded)))
+}
+
+/// `text` with control characters (a recording's names and values come
+/// from anywhere) shown escaped, so they cannot move or restyle the
+/// terminal.
+pub fn printable(text: &str) -> String {
+    if !text.chars().any(char::is_control) {
+        return text.to_owned();
+    }
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
+/// An empty BEF file: the program of a recording whose program is missing.
+pub fn empty_program() -> Vec<u8> {
+    bef::format::encode(&bef::format::Module::default()).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bef_trace::recording::{FunctionInfo, FunctionKind, Header, RegisterInfo, ThreadTrack};
+
+    fn event(time: u64, kind: EventKind) -> Event {
+        Event {
+            time,
+            execution: 1,
+            kind,
+        }
+    }
+
+    fn recording() -> Recording {
+        Recording {
+            header: Header::default(),
+            functions: vec![FunctionInfo {
+                name: "f".into(),
+                kind: FunctionKind::Bef,
+                kernels: Vec::new(),
+                registers: vec![
+                    RegisterInfo { users: vec![1] },
+                    RegisterInfo { users: vec![2] },
+                ],
+            }],
+            threads: vec![ThreadTrack {
+                name: "main".into(),
+                events: vec![
+                    event(
+                        0,
+                        EventKind::FunctionBegin {
+                            function: 0,
+                            caller: None,
+                        },
+                    ),
+                    event(1, EventKind::KernelStart { kernel: 1 }),
+                    event(
+                        2,
+                        EventKind::RegisterSet {
+                            register: 0,
+                            producer: 1,
+                            state: ValueState::Concrete,
+                            value: Some("7".into()),
+                        },
+                    ),
+                    event(
+                        3,
+                        EventKind::RegisterSet {
+                            register: 1,
+                            producer: 1,
+                            state: ValueState::Concrete,
+                            value: Some("8".into()),
+                        },
+                    ),
+                    event(4, EventKind::KernelStart { kernel: 2 }),
+                ],
+                dropped: 0,
+            }],
+        }
+    }
+
+    #[test]
+    fn registers_follow_the_cursor() {
+        let trace = Trace::new(Path::new("r"), recording());
+        let at = trace.registers_at(1, 1);
+        assert_eq!(at[0].state, None);
+        assert_eq!(trace.waiting_for(1, 1, 2), vec![(1, Some(1))]);
+        assert_eq!(trace.pending(1, 1), vec![(2, vec![(1, Some(1))])]);
+        assert_eq!(
+            trace.pending(0, 1).len(),
+            2,
+            "kernels 1 and 2 wait at the start"
+        );
+        assert!(trace.pending(4, 1).is_empty());
+        let at = trace.registers_at(2, 1);
+        assert_eq!(at[0].value.as_deref(), Some("7"));
+        assert!(at[0].changed);
+        assert_eq!(at[1].state, None);
+        let at = trace.registers_at(3, 1);
+        assert!(!at[0].changed && at[1].changed);
+        assert!(trace.waiting_for(4, 1, 2).is_empty());
+        assert_eq!(trace.same_kernel(1, true), Some(2));
+        assert_eq!(trace.same_kernel(3, false), Some(2));
+        assert_eq!(trace.kernel_times(1, 2).start, Some(4));
+    }
+
+    #[test]
+    fn hostile_bytes_are_an_error() {
+        assert!(Trace::read(Path::new("x"), b"BEFTRACE\xff\xff").is_err());
+        assert!(is_recording(b"BEFTRACE"));
+        assert!(!is_recording(b"\x0b\xef"));
+        assert_eq!(printable("a\x1b[2Jb\n"), "a\\u{1b}[2Jb\\n");
+        assert_eq!(printable("plain"), "plain");
+    }
+}

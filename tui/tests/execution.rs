@@ -1,0 +1,268 @@
+//! The Execution tab on a recording of `corpus/befview/execution.mlir` (a
+//! call, an error and the kernels it poisons) made with `bef_trace::record_file` on the `s`
+//! work queue: snapshots at 80×24 and 200×60, the time cursor keys, the
+//! register states at an event, and `--dump execution`.
+
+mod common;
+
+use std::path::Path;
+
+use bef_trace::recording::{EventKind, Recording, ValueState};
+use bef_trace::{RecordOptions, RecorderOptions, record_file};
+use befview::execution::Trace;
+use befview::keys::Action;
+use befview::views::ListId;
+use befview::{App, Document};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+const PROGRAM: &str = "befview/execution.mlir";
+
+/// A recording of every function of the program, its times replaced by
+/// the events' order, so that screens are the same on every run.
+fn recording() -> Recording {
+    let options = RecordOptions {
+        work_queue: "s".into(),
+        recorder: RecorderOptions {
+            values: true,
+            ..RecorderOptions::default()
+        },
+        ..RecordOptions::default()
+    };
+    let (mut recording, _) =
+        record_file(&common::corpus(PROGRAM), &options, |_| {}).expect("the program records");
+    let mut order: Vec<(u64, usize, usize)> = Vec::new();
+    for (t, track) in recording.threads.iter().enumerate() {
+        for (i, e) in track.events.iter().enumerate() {
+            order.push((e.time, t, i));
+        }
+    }
+    order.sort_unstable();
+    // The `s` queue runs on the calling thread, named after the test.
+    for track in &mut recording.threads {
+        track.name = "main".into();
+    }
+    for (rank, (_, t, i)) in order.into_iter().enumerate() {
+        recording.threads[t].events[i].time = rank as u64;
+    }
+    recording
+}
+
+/// The recording, its program checked, then its program path made
+/// corpus-relative (the translation that ran depends on the name).
+fn trace() -> Trace {
+    let file = std::fs::read(common::corpus(PROGRAM)).expect("the program is readable");
+    let mut trace = Trace::new(Path::new("run.beftrace"), recording());
+    trace.check_program(Some(&file));
+    trace.recording.header.program_path = format!("corpus/{PROGRAM}");
+    trace
+}
+
+fn screen(app: &mut App<'_, '_>, width: u16, height: u16) -> String {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("test backend");
+    terminal
+        .draw(|frame| befview::views::draw(frame, app))
+        .expect("draw");
+    terminal.backend().to_string()
+}
+
+/// The index of the first event that sets a register to an error.
+fn first_error_step(trace: &Trace) -> usize {
+    trace
+        .steps
+        .iter()
+        .position(|s| {
+            matches!(
+                s.event.kind,
+                EventKind::RegisterSet {
+                    state: ValueState::Error,
+                    ..
+                }
+            )
+        })
+        .expect("the program publishes an error")
+}
+
+#[test]
+fn snapshots_at_the_first_error() {
+    let loaded = common::open(PROGRAM);
+    let doc = Document::new(&loaded).expect("a BEF listing");
+    doc.analysis();
+    for (width, height) in [(80, 24), (200, 60)] {
+        let trace = trace();
+        let at = first_error_step(&trace);
+        let mut app = App::with_trace(&doc, trace);
+        screen(&mut app, width, height);
+        for _ in 0..at {
+            app.act(Action::StepForward);
+        }
+        app.act(Action::Right);
+        let text = screen(&mut app, width, height);
+        insta::assert_snapshot!(format!("execution_{width}x{height}"), text);
+    }
+}
+
+#[test]
+fn the_program_matches_the_recording() {
+    assert_eq!(trace().program_note, None);
+    let mut changed = trace();
+    changed.recording.header.program_path = common::corpus(PROGRAM).display().to_string();
+    changed.check_program(Some(b"other bytes"));
+    assert!(changed.program_note.unwrap().contains("has changed"));
+    let mut missing = trace();
+    missing.recording.header.program_path = common::corpus(PROGRAM).display().to_string();
+    missing.check_program(None);
+    assert!(missing.program_note.unwrap().contains("not found"));
+}
+
+#[test]
+fn the_time_cursor_steps_and_registers_follow() {
+    let loaded = common::open(PROGRAM);
+    let doc = Document::new(&loaded).expect("a BEF listing");
+    let trace = trace();
+    let at = first_error_step(&trace);
+    let error_execution = trace.steps[at].event.execution;
+    let mut app = App::with_trace(&doc, trace);
+    screen(&mut app, 80, 24);
+    assert_eq!(app.time_cursor(), 0);
+    app.act(Action::StepBack);
+    assert_eq!(app.time_cursor(), 0, "no event before the first");
+    for _ in 0..at {
+        app.act(Action::StepForward);
+    }
+    assert_eq!(app.time_cursor(), at);
+    assert_eq!(app.selected_execution(), Some(error_execution));
+    let trace = app.trace.as_ref().expect("a trace");
+    let registers = trace.registers_at(at, error_execution);
+    let changed: Vec<_> = registers.iter().filter(|r| r.changed).collect();
+    assert_eq!(changed.len(), 1, "one register changed by the step");
+    assert_eq!(changed[0].state, Some(ValueState::Error));
+    assert!(
+        changed[0].value.as_deref().is_some_and(|m| !m.is_empty()),
+        "{:?}",
+        changed[0].value
+    );
+    // One step back, the register was not yet an error.
+    let before = trace.registers_at(at - 1, error_execution);
+    assert_ne!(
+        before[changed[0].register as usize].state,
+        Some(ValueState::Error)
+    );
+    assert!(trace.first_error.is_some());
+    // From the failing kernel's start, `}` then `{` come back to it.
+    let kernel = trace.steps[at].kernel();
+    let start = trace
+        .steps
+        .iter()
+        .position(|s| {
+            s.event.execution == error_execution
+                && matches!(s.event.kind, EventKind::KernelStart { kernel: k } if Some(k) == kernel)
+        })
+        .expect("the failing kernel starts");
+    let at = start;
+    app.cursor_mut(ListId::Events).selected = at;
+    app.act(Action::KernelForward);
+    let forward = app.time_cursor();
+    let trace = app.trace.as_ref().expect("a trace");
+    assert!(forward > at && trace.steps[forward].kernel() == kernel);
+    app.act(Action::KernelBack);
+    assert_eq!(app.time_cursor(), at);
+    // The status line names the path.
+    app.act(Action::Right);
+    assert!(
+        app.execution_path().starts_with("execution › @main"),
+        "{}",
+        app.execution_path()
+    );
+    assert!(app.execution_path().contains("› register %"));
+    assert!(befview::views::len(&mut app, ListId::ExecRegisters) > 0);
+}
+
+#[test]
+fn a_kernel_not_started_waits_for_its_inputs() {
+    let trace = trace();
+    // At the first event nothing has run: a kernel reading a register
+    // waits for it, named with its producer.
+    let main = trace.steps[0].event.execution;
+    let f = trace.function_of(main).expect("main's function");
+    let function = &trace.recording.functions[f as usize];
+    let (register, reader) = function
+        .registers
+        .iter()
+        .enumerate()
+        .find_map(|(r, info)| Some((r as u32, *info.users.first()?)))
+        .expect("a register that is read");
+    let waiting = trace.waiting_for(0, main, reader);
+    assert!(waiting.iter().any(|(r, _)| *r == register), "{waiting:?}");
+    let last = trace.steps.len() - 1;
+    assert!(trace.waiting_for(last, main, reader).is_empty());
+    // The tab lists every kernel still waiting at the cursor.
+    assert!(
+        trace
+            .pending(0, main)
+            .iter()
+            .any(|(k, inputs)| *k == reader && inputs.iter().any(|(r, _)| *r == register))
+    );
+    assert!(trace.pending(last, main).is_empty());
+}
+
+#[test]
+fn dump_execution_prints_every_event() {
+    let loaded = common::open(PROGRAM);
+    let doc = Document::new(&loaded).expect("a BEF listing");
+    let trace = trace();
+    let events = trace.steps.len();
+    let mut app = App::with_trace(&doc, trace);
+    let mut out = Vec::new();
+    befview::dump::dump(&mut out, &mut app, "execution").expect("dump");
+    let text = String::from_utf8(out).expect("utf-8");
+    assert!(text.contains("first error: "), "{text}");
+    assert!(text.contains("poisoned by the first error"), "{text}");
+    assert!(text.contains(&format!("[{}] ", events - 1)));
+    assert!(!text.contains(&format!("[{events}] ")));
+}
+
+#[test]
+fn r_runs_a_function_and_shows_its_recording() {
+    let loaded = befview::Loaded::open(&common::corpus(PROGRAM)).expect("the program opens");
+    let doc = Document::new(&loaded).expect("a BEF listing");
+    let mut app = App::new(&doc);
+    app.act(Action::Tab(2));
+    screen(&mut app, 80, 24);
+    let row = app
+        .function_order
+        .iter()
+        .position(|&f| {
+            doc.listing
+                .index_entry(f)
+                .is_some_and(|e| e.name == "fails")
+        })
+        .expect("@fails is listed");
+    app.cursor_mut(ListId::Functions).selected = row;
+    app.act(Action::Run);
+    assert_eq!(app.tab, befview::Tab::Execution, "{:?}", app.message);
+    let trace = app.trace.as_ref().expect("a recording");
+    assert_eq!(trace.program_note, None);
+    assert!(trace.first_error.is_some(), "@fails fails");
+    assert_eq!(
+        trace.function_name(trace.steps[0].event.execution),
+        "@fails"
+    );
+    // A function with arguments is refused with a message.
+    app.act(Action::Tab(2));
+    let row = app
+        .function_order
+        .iter()
+        .position(|&f| doc.listing.index_entry(f).is_some_and(|e| e.name == "add"))
+        .expect("@add is listed");
+    app.cursor_mut(ListId::Functions).selected = row;
+    app.act(Action::Run);
+    assert_eq!(app.tab, befview::Tab::Functions);
+    assert!(
+        app.message
+            .as_deref()
+            .is_some_and(|m| m.contains("arguments")),
+        "{:?}",
+        app.message
+    );
+}
