@@ -5,6 +5,7 @@
 
 pub mod async_value;
 pub mod bef_file;
+pub mod befview;
 pub mod bytecode;
 pub mod exec;
 pub mod passes;

@@ -322,3 +322,34 @@ fn trace_read_survives_truncations_bit_flips_and_noise() {
         trace_read(&bytes);
     }
 }
+
+#[test]
+fn befview_keys_on_seeds_truncations_and_flips() {
+    use crate::befview::{befview_keys, run};
+    let mut rng = XorShift(0xbef5);
+    let seeds = seeds("bef_decode");
+    for seed in &seeds {
+        // A dozen truncations per seed: each runs the whole analysis and
+        // a frame per key (the proptest in tui/tests covers every one).
+        for len in (0..=seed.len()).step_by(seed.len() / 12 + 1) {
+            let keys = rng.bytes(24);
+            run(&seed[..len], &keys, len % 2 == 0);
+        }
+        for _ in 0..6 {
+            let mut bytes = seed.clone();
+            for _ in 0..=rng.next() % 4 {
+                let bit = rng.next() as usize % (bytes.len() * 8).max(1);
+                if let Some(b) = bytes.get_mut(bit / 8) {
+                    *b ^= 1 << (bit % 8);
+                }
+            }
+            let keys = rng.bytes(40);
+            run(&bytes, &keys, false);
+        }
+    }
+    for _ in 0..30 {
+        let len = rng.next() as usize % 512;
+        let data = rng.bytes(len);
+        let _ = befview_keys(&mut Unstructured::new(&data));
+    }
+}

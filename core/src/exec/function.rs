@@ -6,7 +6,7 @@ use std::sync::Arc;
 use super::context::ExecutionContext;
 use super::observer::{Caller, ExecEvent, now};
 use super::program::{FunctionInfo, Program};
-use super::{executor, sync_interpreter};
+use super::{call_depth, executor, sync_interpreter};
 use crate::format::FunctionKind;
 use crate::runtime::{AsyncValue, Diagnostic, ErrorCode};
 
@@ -100,6 +100,26 @@ impl Function {
             results.extend(std::iter::repeat_n(error, num_results));
             return;
         }
+        let depth_limit = ctx.host().max_call_depth();
+        let call = call_depth::nested_call(self.name(), depth_limit, || {
+            self.execute_checked(ctx, args, results)
+        });
+        if let Err(diagnostic) = call {
+            // Reported, not only returned: runaway recursion is a bug in
+            // the program even when nothing reads the results.
+            let error = ctx.emit_error(diagnostic);
+            results.extend(std::iter::repeat_n(error, num_results));
+        }
+    }
+
+    /// [`execute_into`](Self::execute_into) once the call is admitted.
+    fn execute_checked(
+        &self,
+        ctx: &ExecutionContext,
+        args: &[AsyncValue],
+        results: &mut Vec<AsyncValue>,
+    ) {
+        let num_results = self.num_results();
         match self.kind() {
             FunctionKind::Native => self.execute_native(ctx, args, results),
             kind => match self.program.tables(self.index) {

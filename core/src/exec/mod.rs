@@ -17,6 +17,7 @@ mod adapters;
 #[cfg(feature = "arbitrary")]
 pub mod arbitrary_program;
 pub mod attribute;
+mod call_depth;
 mod context;
 mod error;
 mod executor;
@@ -36,6 +37,7 @@ pub use adapters::{
     IntoResult, IntoResults, KernelErrorHandler, Out, RemainingArguments, RemainingFunctions,
     RemainingResults, StringAttribute,
 };
+pub use call_depth::current_depth as current_call_depth;
 pub use context::{ExecutionContext, ResourceContext};
 pub use error::LoadError;
 pub use frame::KernelFrame;

@@ -47,8 +47,9 @@ use crate::bytecode::{self, BytecodeError};
 use crate::format::{BefBuffer, constants::MAGIC};
 use crate::ir;
 use crate::runtime::{
-    AsyncValue, Diagnostic, FixedSizeAllocator, HostAllocator, HostContext, LeakCheckAllocator,
-    MallocAllocator, ProfiledAllocator, WorkQueueError, create_work_queue, live_async_values,
+    AsyncValue, DEFAULT_MAX_CALL_DEPTH, Diagnostic, FixedSizeAllocator, HostAllocator, HostContext,
+    LeakCheckAllocator, MallocAllocator, ProfiledAllocator, WorkQueueError, create_work_queue,
+    live_async_values,
 };
 use crate::text;
 use crate::translate::{TranslateOptions, mlir_to_bef};
@@ -390,6 +391,7 @@ pub struct RunnerBuilder {
     allocator: AllocatorKind,
     diagnostic_sink: Option<DiagnosticSink>,
     output_sink: Option<OutputSink>,
+    max_call_depth: usize,
 }
 
 impl fmt::Debug for RunnerBuilder {
@@ -413,6 +415,14 @@ impl RunnerBuilder {
     /// The host allocator (malloc by default).
     pub fn allocator(mut self, kind: AllocatorKind) -> Self {
         self.allocator = kind;
+        self
+    }
+
+    /// How deeply function calls may nest on one thread before the
+    /// innermost fails (see [`HostContext::max_call_depth`]; default
+    /// [`DEFAULT_MAX_CALL_DEPTH`]).
+    pub fn max_call_depth(mut self, depth: usize) -> Self {
+        self.max_call_depth = depth;
         self
     }
 
@@ -448,7 +458,8 @@ impl RunnerBuilder {
             }
             AllocatorKind::Profiled => (Box::new(ProfiledAllocator::new(MallocAllocator)), None),
         };
-        let mut host = HostContext::new(work_queue, allocator);
+        let mut host =
+            HostContext::new(work_queue, allocator).with_max_call_depth(self.max_call_depth);
         if let Some(sink) = self.diagnostic_sink {
             host = host.with_diagnostic_sink(sink);
         }
@@ -493,6 +504,7 @@ impl Runner {
             allocator: AllocatorKind::Malloc,
             diagnostic_sink: None,
             output_sink: None,
+            max_call_depth: DEFAULT_MAX_CALL_DEPTH,
         }
     }
 

@@ -27,6 +27,11 @@ type Sink = Box<dyn Fn(&Diagnostic) + Send + Sync>;
 type OutputSink = Box<dyn Fn(&str) + Send + Sync>;
 type Entry = Arc<OnceLock<Arc<dyn Any + Send + Sync>>>;
 
+/// The default of [`HostContext::max_call_depth`]: ten times the depth of
+/// the deepest recursion a correct program is expected to need (100,000),
+/// and about 3 GiB of stack segments at its bound.
+pub const DEFAULT_MAX_CALL_DEPTH: usize = 1_000_000;
+
 /// The host runtime context.
 pub struct HostContext {
     work_queue: Box<dyn ConcurrentWorkQueue>,
@@ -37,6 +42,7 @@ pub struct HostContext {
     shared: Mutex<HashMap<TypeId, Entry>>,
     sink: Sink,
     output: OutputSink,
+    max_call_depth: usize,
 }
 
 impl HostContext {
@@ -54,6 +60,7 @@ impl HostContext {
             shared: Mutex::new(HashMap::new()),
             sink: Box::new(|d| eprintln!("error: {d}")),
             output: Box::new(write_stdout),
+            max_call_depth: DEFAULT_MAX_CALL_DEPTH,
         }
     }
 
@@ -80,6 +87,22 @@ impl HostContext {
     pub fn with_output_sink(mut self, sink: impl Fn(&str) + Send + Sync + 'static) -> Self {
         self.output = Box::new(sink);
         self
+    }
+
+    /// Sets how deeply function calls may nest on one thread (see
+    /// [`max_call_depth`](Self::max_call_depth)).
+    pub fn with_max_call_depth(mut self, depth: usize) -> Self {
+        self.max_call_depth = depth;
+        self
+    }
+
+    /// How deeply function calls (`tfrt.call`, `tfrt.if`, loops, any
+    /// kernel that runs a function) may nest on one thread before the
+    /// innermost call fails with `RESOURCE_EXHAUSTED`: the bound on
+    /// runaway recursion. Deep calls below it continue on heap-allocated
+    /// stack segments, so the limit, not the thread's stack, decides.
+    pub fn max_call_depth(&self) -> usize {
+        self.max_call_depth
     }
 
     /// Writes `text` (whole lines, newline included) to the output sink.
@@ -142,6 +165,12 @@ impl HostContext {
     /// Blocks until the work queue is idle.
     pub fn quiesce(&self) {
         self.work_queue.quiesce()
+    }
+
+    /// Runs `f` once the work queue is idle (see
+    /// [`ConcurrentWorkQueue::when_idle`]); safe from the queue's own tasks.
+    pub fn when_idle(&self, f: impl FnOnce() + Send + 'static) {
+        self.work_queue.when_idle(Task::new(f))
     }
 
     /// Number of compute threads of the work queue (a hint for splitting work).

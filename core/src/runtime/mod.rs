@@ -24,7 +24,7 @@ pub use async_value::{
 };
 pub use chain::{Chain, ready_chain, unavailable_chain};
 pub use diagnostic::{Diagnostic, ErrorCode, Location};
-pub use host_context::{HostContext, SharedContext};
+pub use host_context::{DEFAULT_MAX_CALL_DEPTH, HostContext, SharedContext};
 pub use task::Task;
 pub use work_queue::{
     ConcurrentWorkQueue, MultiThreadedWorkQueue, SingleThreadedWorkQueue, WorkQueueError,

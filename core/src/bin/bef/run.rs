@@ -31,6 +31,7 @@ pub const REFERENCE_LONG_OPTIONS: &[&str] = &[
     "host-allocator",
     "test-init-function",
     "print-error-code",
+    "max-call-depth",
 ];
 
 #[derive(Args, Debug)]
@@ -74,6 +75,14 @@ pub struct RunArgs {
     /// files, devices or FIFOs. May be given several times.
     #[arg(long = "source", value_name = "FILE")]
     pub sources: Vec<PathBuf>,
+    /// How deeply function calls (`tfrt.call`, `tfrt.if`, loop bodies...)
+    /// may nest before the innermost fails with RESOURCE_EXHAUSTED: the
+    /// bound on runaway recursion. Calls below it never overflow the stack
+    /// (deep ones continue on heap-allocated stack segments, about 2.5 KiB
+    /// per level).
+    #[arg(long, value_name = "N", default_value_t = bef::runtime::DEFAULT_MAX_CALL_DEPTH,
+          value_parser = clap::value_parser!(usize))]
+    pub max_call_depth: usize,
 }
 
 /// `--host-allocator`: the library's allocator names, listed in the help.
@@ -135,6 +144,7 @@ pub fn run(args: &RunArgs, registry: KernelRegistry) -> Result<(), Failure> {
     let runner = Runner::builder(registry)
         .work_queue(&args.work_queue)
         .allocator(args.host_allocator)
+        .max_call_depth(args.max_call_depth)
         .diagnostic_sink(move |d| {
             let mut reported = sink.lock().unwrap_or_else(|e| e.into_inner());
             if verify {

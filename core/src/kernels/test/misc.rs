@@ -9,27 +9,22 @@ use crate::exec::{Argument, ExecutionContext, KernelRegistry, Out, RemainingArgu
 use crate::runtime::{AsyncValue, AsyncValueRef, Chain, HostContext};
 
 crate::kernel! {
-    /// Runs every queued task, or waits for the queue to be idle; the chain
-    /// result is available afterwards. A thread of a multi-threaded queue
-    /// cannot wait for its own queue (its task counts as pending), so there
-    /// the wait happens on a helper thread and the chain completes later.
-    fn quiesce(done: Out<Chain>, ctx: &ExecutionContext) -> Result<(), String> {
-        let queue = ctx.host().work_queue();
-        if queue.parallelism_level() <= 1 || !queue.is_in_worker_thread() {
-            ctx.host().quiesce();
+    /// The chain result becomes available once the work queue is idle. On
+    /// a thread outside the queue this waits (running the tasks of a
+    /// single-threaded queue); on one of the queue's own threads, which
+    /// cannot wait for the queue (its own task counts as pending), and
+    /// where waiting would nest one drain of the queue inside another, the
+    /// chain is completed by an idle waiter instead: no thread per call,
+    /// no nesting, and the queue is idle again once it has run.
+    fn quiesce(done: Out<Chain>, ctx: &ExecutionContext) {
+        let host = ctx.host();
+        if !host.is_in_worker_thread() {
+            host.quiesce();
             done.emplace(Chain);
-            return Ok(());
+            return;
         }
         let result = done.allocate();
-        let host = ctx.host_arc().clone();
-        std::thread::Builder::new()
-            .name("tfrt_test.quiesce".into())
-            .spawn(move || {
-                host.quiesce();
-                result.emplace(Chain);
-            })
-            .map(drop)
-            .map_err(|e| format!("tfrt_test.quiesce could not start its waiting thread: {e}"))
+        host.when_idle(move || result.emplace(Chain));
     }
 }
 

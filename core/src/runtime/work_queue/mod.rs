@@ -48,6 +48,13 @@ pub trait ConcurrentWorkQueue: Send + Sync {
     /// task of the same queue (it would wait for itself); doing so panics.
     fn quiesce(&self);
 
+    /// Queues `task` to run once no other task is queued or running (the
+    /// task calling this counts as finished once it returns): the
+    /// non-blocking quiesce, safe to call from the queue's own tasks.
+    /// [`quiesce`](Self::quiesce) waits for such tasks too, and for the
+    /// work they add.
+    fn when_idle(&self, task: Task);
+
     /// Number of compute threads (a hint for splitting work).
     fn parallelism_level(&self) -> usize;
 

@@ -14,7 +14,11 @@
 //! (compute and blocking). Workers subtract finished tasks in batches, and
 //! always before looking for a place to sleep, so `pending` reaches zero
 //! exactly when all work is done; whoever brings it to zero wakes the
-//! quiescers.
+//! quiescers. Tasks waiting for idleness (`when_idle`) are not counted
+//! until then: whoever finds `pending` at zero with idle waiters (under the
+//! `idle` lock, so that exactly one does) counts and queues them instead of
+//! waking anyone, and a quiescer returns only when `pending` is zero and no
+//! idle waiter is left.
 
 use std::cell::Cell;
 use std::collections::VecDeque;
@@ -53,6 +57,8 @@ struct Shared {
     sleepers: AtomicUsize,
     next_wake: AtomicUsize,
     pending: AtomicUsize,
+    /// Tasks waiting for `pending` to reach zero (`when_idle`).
+    idle: Mutex<Vec<Task>>,
     quiesce_lock: Mutex<()>,
     quiesce_cv: Condvar,
     shutdown: AtomicBool,
@@ -125,12 +131,31 @@ impl Shared {
         self.injector_len.load(Ordering::Relaxed) > 0 || self.stealers.iter().any(|s| !s.is_empty())
     }
 
-    /// Marks `n` tasks finished; wakes quiescers when none is left.
+    /// Marks `n` tasks finished; when none is left, starts the idle
+    /// waiters or, if there are none, wakes the quiescers.
     fn finish(&self, n: usize) {
-        if n > 0 && self.pending.fetch_sub(n, Ordering::AcqRel) == n {
+        if n > 0 && self.pending.fetch_sub(n, Ordering::AcqRel) == n && !self.release_idle() {
             drop(lock(&self.quiesce_lock));
             self.quiesce_cv.notify_all();
         }
+    }
+
+    /// If no task is pending, counts and queues the idle waiters; whether
+    /// there were any (then the queue is busy again).
+    fn release_idle(&self) -> bool {
+        let mut idle = lock(&self.idle);
+        if idle.is_empty() || self.pending.load(Ordering::Acquire) != 0 {
+            return false;
+        }
+        let waiters = std::mem::take(&mut *idle);
+        // Counted while the lock is held: a quiescer that then takes the
+        // lock sees the queue busy.
+        self.pending.fetch_add(waiters.len(), Ordering::AcqRel);
+        drop(idle);
+        for task in waiters {
+            self.inject(task);
+        }
+        true
     }
 
     fn pop_injector(&self, ctx: &WorkerContext) -> Option<Task> {
@@ -286,6 +311,7 @@ impl MultiThreadedWorkQueue {
             sleepers: AtomicUsize::new(0),
             next_wake: AtomicUsize::new(0),
             pending: AtomicUsize::new(0),
+            idle: Mutex::new(Vec::new()),
             quiesce_lock: Mutex::new(()),
             quiesce_cv: Condvar::new(),
             shutdown: AtomicBool::new(false),
@@ -386,9 +412,23 @@ impl ConcurrentWorkQueue for MultiThreadedWorkQueue {
         );
         let shared = &*self.shared;
         let mut g = lock(&shared.quiesce_lock);
-        while shared.pending.load(Ordering::Acquire) != 0 {
-            g = shared.quiesce_cv.wait(g).unwrap_or_else(|e| e.into_inner());
+        loop {
+            while shared.pending.load(Ordering::Acquire) != 0 {
+                g = shared.quiesce_cv.wait(g).unwrap_or_else(|e| e.into_inner());
+            }
+            // Idle waiters may remain if their registration raced with the
+            // last task's end; start them and wait for them as well.
+            if !shared.release_idle() && shared.pending.load(Ordering::Acquire) == 0 {
+                return;
+            }
         }
+    }
+
+    fn when_idle(&self, task: Task) {
+        lock(&self.shared.idle).push(task);
+        // If the last task ended before the push, nobody else will release
+        // the waiter; otherwise the end of the last pending task does.
+        self.shared.release_idle();
     }
 
     fn parallelism_level(&self) -> usize {

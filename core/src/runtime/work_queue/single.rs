@@ -13,6 +13,8 @@ use crate::runtime::task::Task;
 
 struct Shared {
     tasks: Mutex<VecDeque<Task>>,
+    /// Tasks waiting for `tasks` to run empty (`when_idle`).
+    idle: Mutex<Vec<Task>>,
     /// Signalled when a task is queued or an awaited set becomes available.
     cv: Condvar,
 }
@@ -20,6 +22,15 @@ struct Shared {
 impl Shared {
     fn lock(&self) -> MutexGuard<'_, VecDeque<Task>> {
         self.tasks.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Moves the idle waiters into the (empty) task queue `tasks`; whether
+    /// there were any.
+    fn release_idle(&self, tasks: &mut VecDeque<Task>) -> bool {
+        let mut idle = self.idle.lock().unwrap_or_else(|e| e.into_inner());
+        let any = !idle.is_empty();
+        tasks.extend(idle.drain(..));
+        any
     }
 }
 
@@ -46,6 +57,7 @@ impl SingleThreadedWorkQueue {
         SingleThreadedWorkQueue {
             shared: Arc::new(Shared {
                 tasks: Mutex::new(VecDeque::new()),
+                idle: Mutex::new(Vec::new()),
                 cv: Condvar::new(),
             }),
         }
@@ -108,6 +120,9 @@ impl ConcurrentWorkQueue for SingleThreadedWorkQueue {
                     self.run(task);
                     break;
                 }
+                if self.shared.release_idle(&mut tasks) {
+                    continue;
+                }
                 tasks = self
                     .shared
                     .cv
@@ -119,12 +134,30 @@ impl ConcurrentWorkQueue for SingleThreadedWorkQueue {
 
     fn quiesce(&self) {
         loop {
-            let task = self.shared.lock().pop_front();
+            let task = {
+                let mut tasks = self.shared.lock();
+                match tasks.pop_front() {
+                    Some(task) => Some(task),
+                    None if self.shared.release_idle(&mut tasks) => tasks.pop_front(),
+                    None => None,
+                }
+            };
             match task {
                 Some(task) => self.run(task),
                 None => return,
             }
         }
+    }
+
+    fn when_idle(&self, task: Task) {
+        // Tasks run only inside `await_values` and `quiesce`, which release
+        // the idle waiters when they run out of tasks.
+        self.shared
+            .idle
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(task);
+        self.shared.cv.notify_all();
     }
 
     fn parallelism_level(&self) -> usize {

@@ -191,3 +191,53 @@ fn panicking_task_does_not_kill_the_worker() {
     q.quiesce();
     assert_eq!(n.load(Ordering::SeqCst), 1);
 }
+
+#[test]
+fn idle_waiters_run_after_all_other_work_and_quiesce_waits_for_them() {
+    for q in queues() {
+        let q: Arc<dyn ConcurrentWorkQueue> = Arc::from(q);
+        let done = Arc::new(AtomicUsize::new(0));
+        let seen_by_waiters = Arc::new(std::sync::Mutex::new(Vec::new()));
+        for _ in 0..200 {
+            let (q2, done2, seen) = (q.clone(), done.clone(), seen_by_waiters.clone());
+            q.add_task(Task::new(move || {
+                // Registered from inside a task: the waiter sees every
+                // other task finished, and the work it adds is waited for.
+                let (done3, q3) = (done2.clone(), q2.clone());
+                q2.when_idle(Task::new(move || {
+                    seen.lock().unwrap().push(done3.load(Ordering::SeqCst));
+                    let done4 = done3.clone();
+                    q3.add_task(Task::new(move || {
+                        done4.fetch_add(1000, Ordering::SeqCst);
+                    }));
+                }));
+                std::thread::sleep(Duration::from_micros(50));
+                done2.fetch_add(1, Ordering::SeqCst);
+            }));
+        }
+        q.quiesce();
+        let seen = seen_by_waiters.lock().unwrap();
+        assert_eq!(seen.len(), 200, "{}", q.name());
+        // The first waiter to run saw all 200 tasks done.
+        assert!(seen.iter().all(|&d| d >= 200), "{}: {seen:?}", q.name());
+        assert_eq!(
+            done.load(Ordering::SeqCst),
+            200 + 200 * 1000,
+            "{}",
+            q.name()
+        );
+    }
+}
+
+#[test]
+fn idle_waiter_registered_on_an_idle_queue_runs() {
+    for q in queues() {
+        let ran = Arc::new(AtomicUsize::new(0));
+        let r = ran.clone();
+        q.when_idle(Task::new(move || {
+            r.fetch_add(1, Ordering::SeqCst);
+        }));
+        q.quiesce();
+        assert_eq!(ran.load(Ordering::SeqCst), 1, "{}", q.name());
+    }
+}

@@ -1,0 +1,726 @@
+//! The one state struct of the inspector and how it changes: actions from
+//! the key table, typed prompts, mouse events. Rendering reads it (see
+//! `views`); nothing here draws.
+
+use std::collections::BTreeSet;
+use std::ops::Range;
+
+use bef::inspect::Item;
+use ratatui::crossterm::event::{
+    KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
+use ratatui::layout::Rect;
+
+use crate::analysis::SourceKernel;
+use crate::document::Document;
+use crate::inspector;
+use crate::keys::{self, Action};
+use crate::views::{self, ListId};
+
+/// The tabs, in key order (`1`..). The execution view (register states over
+/// a recorded run) becomes the sixth.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tab {
+    /// Sections and findings.
+    Sections,
+    /// Structure-coloured hex with the data inspector.
+    Hex,
+    /// Functions, and one function's kernels and registers.
+    Functions,
+    /// Kernels beside their source lines; every location decoded.
+    Source,
+    /// Strings, attributes and types.
+    Tables,
+}
+
+impl Tab {
+    /// Every tab, in order.
+    pub const ALL: &'static [Tab] = &[
+        Tab::Sections,
+        Tab::Hex,
+        Tab::Functions,
+        Tab::Source,
+        Tab::Tables,
+    ];
+
+    /// The tab's title.
+    pub fn title(self) -> &'static str {
+        match self {
+            Tab::Sections => "Sections",
+            Tab::Hex => "Hex",
+            Tab::Functions => "Functions",
+            Tab::Source => "Source",
+            Tab::Tables => "Strings·Attributes·Types",
+        }
+    }
+
+    /// Its position in [`ALL`](Self::ALL).
+    pub fn index(self) -> usize {
+        Tab::ALL.iter().position(|&t| t == self).unwrap_or(0)
+    }
+}
+
+/// A selection in a list, and the first row shown.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Cursor {
+    /// The selected row.
+    pub selected: usize,
+    /// The first visible row.
+    pub scroll: usize,
+}
+
+impl Cursor {
+    /// Moves by `delta` rows within `len` rows.
+    pub fn step(&mut self, delta: isize, len: usize) {
+        let last = len.saturating_sub(1);
+        self.selected = self.selected.saturating_add_signed(delta).min(last);
+    }
+
+    /// Keeps the selection within `len` rows and visible in `height`.
+    pub fn fit(&mut self, len: usize, height: usize) {
+        self.selected = self.selected.min(len.saturating_sub(1));
+        let height = height.max(1);
+        if self.selected < self.scroll {
+            self.scroll = self.selected;
+        } else if self.selected >= self.scroll + height {
+            self.scroll = self.selected + 1 - height;
+        }
+        self.scroll = self.scroll.min(len.saturating_sub(1));
+    }
+}
+
+/// What a prompt is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PromptKind {
+    /// `/`: a search.
+    Search,
+    /// `g` in the hex view: an offset.
+    Goto,
+}
+
+/// A line being typed at the bottom of the screen.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Prompt {
+    /// What it is for.
+    pub kind: PromptKind,
+    /// The text so far.
+    pub text: String,
+}
+
+/// The panes of the tabs that have two.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pane {
+    /// The first (left or top) pane.
+    First,
+    /// The second.
+    Second,
+}
+
+/// The columns the function table sorts by, in `s` order.
+pub const SORT_COLUMNS: &[&str] = &["index", "name", "kind", "registers", "kernels", "size"];
+
+/// Where the last frame put things, for mouse clicks.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Areas {
+    /// The tab titles line.
+    pub tabs: Rect,
+    /// The list under the mouse and the area of its rows.
+    pub lists: [(Option<ListId>, Rect); 2],
+    /// Rows of the hex view's bytes.
+    pub hex: Rect,
+}
+
+/// The inspector's state.
+pub struct App<'d, 'a> {
+    /// The file.
+    pub doc: &'d Document<'a>,
+    /// The current tab.
+    pub tab: Tab,
+    /// Whether the help screen is up.
+    pub help: bool,
+    /// The line being typed, if any.
+    pub prompt: Option<Prompt>,
+    /// A one-time message for the status line.
+    pub message: Option<String>,
+    /// Set when the user quits.
+    pub quit: bool,
+    /// The list cursors, by [`ListId`].
+    pub cursors: [Cursor; ListId::COUNT],
+    /// The focused pane of tabs with two.
+    pub pane: Pane,
+    /// The Strings·Attributes·Types tab's table.
+    pub table: ListId,
+    /// The function opened on the Functions tab (function index).
+    pub open_function: Option<usize>,
+    /// The function table's row order (function indices).
+    pub function_order: Vec<usize>,
+    /// The column the function table is sorted by.
+    pub sort: usize,
+    /// The hex cursor (byte offset).
+    pub hex_cursor: usize,
+    /// The first line of the hex view.
+    pub hex_scroll: usize,
+    /// Bytes framed by Enter on a row.
+    pub frame: Option<Range<usize>>,
+    /// Bookmarked offsets.
+    pub bookmarks: BTreeSet<usize>,
+    /// The last search.
+    pub search: Option<String>,
+    /// Text queued for the clipboard (the terminal sends it as OSC 52).
+    pub clipboard: Option<String>,
+    /// Rows per page of the focused list, from the last frame.
+    pub page: usize,
+    /// Bytes per hex line, from the last frame.
+    pub hex_width: usize,
+    /// Where the last frame put things.
+    pub areas: Areas,
+    pending: Option<char>,
+}
+
+impl<'d, 'a> App<'d, 'a> {
+    /// A fresh app on `doc`, at the Sections tab.
+    pub fn new(doc: &'d Document<'a>) -> App<'d, 'a> {
+        App {
+            doc,
+            tab: Tab::Sections,
+            help: false,
+            prompt: None,
+            message: None,
+            quit: false,
+            cursors: [Cursor::default(); ListId::COUNT],
+            pane: Pane::First,
+            table: ListId::Strings,
+            open_function: None,
+            function_order: (0..doc.listing.function_count()).collect(),
+            sort: 0,
+            hex_cursor: 0,
+            hex_scroll: 0,
+            frame: None,
+            bookmarks: BTreeSet::new(),
+            search: None,
+            clipboard: None,
+            page: 20,
+            hex_width: 16,
+            areas: Areas::default(),
+            pending: None,
+        }
+    }
+
+    /// The list that keys move on the current tab, if any.
+    pub fn active_list(&self) -> Option<ListId> {
+        match (self.tab, self.pane) {
+            (Tab::Sections, Pane::First) => Some(ListId::Sections),
+            (Tab::Sections, Pane::Second) => Some(ListId::Findings),
+            (Tab::Hex, _) => None,
+            (Tab::Functions, _) if self.open_function.is_none() => Some(ListId::Functions),
+            (Tab::Functions, Pane::First) => Some(ListId::Kernels),
+            (Tab::Functions, Pane::Second) => Some(ListId::Registers),
+            (Tab::Source, Pane::First) => Some(ListId::SourceKernels),
+            (Tab::Source, Pane::Second) => Some(ListId::SourceLines),
+            (Tab::Tables, _) => Some(self.table),
+        }
+    }
+
+    /// The cursor of list `id`.
+    pub fn cursor(&self, id: ListId) -> Cursor {
+        self.cursors[id as usize]
+    }
+
+    /// The cursor of list `id`, to change.
+    pub fn cursor_mut(&mut self, id: ListId) -> &mut Cursor {
+        &mut self.cursors[id as usize]
+    }
+
+    /// The kernels the Source tab lists; empty until the analysis is done.
+    pub fn source_kernels(&self) -> &'d [SourceKernel] {
+        self.doc
+            .analysis_ready()
+            .map_or(&[][..], |a| a.kernels.as_slice())
+    }
+
+    /// The byte offset of the selection on the current tab.
+    pub fn selected_offset(&mut self) -> usize {
+        if self.tab == Tab::Hex {
+            return self.hex_cursor;
+        }
+        self.selected_range().map_or(0, |r| r.start)
+    }
+
+    /// The bytes of the selected row on the current tab.
+    pub fn selected_range(&mut self) -> Option<Range<usize>> {
+        if self.tab == Tab::Hex {
+            return Some(self.hex_cursor..self.hex_cursor + 1);
+        }
+        let id = self.active_list()?;
+        let row = self.cursor(id).selected;
+        if row >= views::len(self, id) {
+            return None;
+        }
+        views::range(self, id, row)
+    }
+
+    /// Handles one key.
+    pub fn on_key(&mut self, event: KeyEvent) {
+        self.message = None;
+        if event.modifiers.contains(KeyModifiers::CONTROL) && event.code == KeyCode::Char('c') {
+            self.quit = true;
+            return;
+        }
+        if self.prompt.is_some() {
+            self.on_prompt_key(event);
+            return;
+        }
+        let (action, pending) = keys::lookup(&event, self.pending);
+        self.pending = pending;
+        if pending == Some('g') && self.tab == Tab::Hex && !self.help {
+            // In the hex view `g` asks for an offset; `g` again there is `gg`.
+            self.pending = None;
+            self.prompt = Some(Prompt {
+                kind: PromptKind::Goto,
+                text: String::new(),
+            });
+            return;
+        }
+        if let Some(action) = action {
+            self.act(action);
+        }
+    }
+
+    fn on_prompt_key(&mut self, event: KeyEvent) {
+        let Some(prompt) = self.prompt.as_mut() else {
+            return;
+        };
+        match event.code {
+            KeyCode::Esc => self.prompt = None,
+            KeyCode::Backspace => {
+                prompt.text.pop();
+            }
+            KeyCode::Enter => {
+                if let Some(prompt) = self.prompt.take() {
+                    self.submit(prompt);
+                }
+            }
+            KeyCode::Char('g') if prompt.kind == PromptKind::Goto && prompt.text.is_empty() => {
+                self.prompt = None;
+                self.act(Action::Top);
+            }
+            KeyCode::Char(c) if prompt.text.chars().count() < 256 => prompt.text.push(c),
+            _ => {}
+        }
+    }
+
+    fn submit(&mut self, prompt: Prompt) {
+        match prompt.kind {
+            PromptKind::Goto => match inspector::parse_offset(&prompt.text) {
+                Some(at) if at < self.doc.bytes().len() => self.hex_cursor = at,
+                Some(at) => self.message = Some(format!("offset {at:#x} is past the end")),
+                None => self.message = Some(format!("'{}' is not an offset", prompt.text)),
+            },
+            PromptKind::Search => {
+                self.search = Some(prompt.text);
+                self.search_step(false);
+            }
+        }
+    }
+
+    /// Moves to the next (or previous) match of the last search.
+    fn search_step(&mut self, backward: bool) {
+        let Some(query) = self.search.clone() else {
+            self.message = Some("no search yet: press /".to_owned());
+            return;
+        };
+        if self.tab == Tab::Hex {
+            match inspector::parse_pattern(&query) {
+                Err(e) => self.message = Some(e),
+                Ok(needle) => {
+                    match inspector::find(self.doc.bytes(), &needle, self.hex_cursor, backward) {
+                        Some(at) => {
+                            self.hex_cursor = at;
+                            self.frame = Some(at..at + needle.len());
+                        }
+                        None => self.message = Some(format!("{query} not found")),
+                    }
+                }
+            }
+            return;
+        }
+        let Some(id) = self.active_list() else {
+            return;
+        };
+        let len = views::len(self, id);
+        let needle = query.to_lowercase();
+        let start = self.cursor(id).selected;
+        let found = (1..=len).map(|i| {
+            if backward {
+                (start + len - i % len) % len.max(1)
+            } else {
+                (start + i) % len.max(1)
+            }
+        });
+        for row in found {
+            let text = views::cells(self, id, row).join(" ").to_lowercase();
+            if text.contains(&needle) {
+                self.cursor_mut(id).selected = row;
+                return;
+            }
+        }
+        self.message = Some(format!("{query} not found"));
+    }
+
+    /// Does what `action` asks on the current tab.
+    pub fn act(&mut self, action: Action) {
+        if self.help {
+            match action {
+                Action::Quit => self.quit = true,
+                Action::Help | Action::Back => self.help = false,
+                _ => {}
+            }
+            return;
+        }
+        let page = self.page.max(1) as isize;
+        match action {
+            Action::Quit => self.quit = true,
+            Action::Help => self.help = true,
+            Action::NextTab => self.switch_tab((self.tab.index() + 1) % Tab::ALL.len()),
+            Action::PrevTab => {
+                self.switch_tab((self.tab.index() + Tab::ALL.len() - 1) % Tab::ALL.len())
+            }
+            Action::Tab(i) => {
+                if i < Tab::ALL.len() {
+                    self.switch_tab(i)
+                } else {
+                    self.message = Some(format!("no tab {}", i + 1));
+                }
+            }
+            Action::Down => self.step(1),
+            Action::Up => self.step(-1),
+            Action::HalfPageDown => self.step(page / 2),
+            Action::HalfPageUp => self.step(-(page / 2)),
+            Action::PageDown => self.step(page),
+            Action::PageUp => self.step(-page),
+            Action::Top => self.step(isize::MIN / 2),
+            Action::Bottom => self.step(isize::MAX / 2),
+            Action::Left => self.side(-1),
+            Action::Right => self.side(1),
+            Action::Enter => self.enter(),
+            Action::Back => self.back(),
+            Action::ShowBytes => self.show_bytes(),
+            Action::Search => {
+                self.prompt = Some(Prompt {
+                    kind: PromptKind::Search,
+                    text: String::new(),
+                })
+            }
+            Action::SearchNext => self.search_step(false),
+            Action::SearchPrev => self.search_step(true),
+            Action::GotoOffset => {
+                if self.tab == Tab::Hex {
+                    self.prompt = Some(Prompt {
+                        kind: PromptKind::Goto,
+                        text: String::new(),
+                    })
+                }
+            }
+            Action::Bookmark => {
+                if self.tab == Tab::Hex && !self.bookmarks.remove(&self.hex_cursor) {
+                    self.bookmarks.insert(self.hex_cursor);
+                }
+            }
+            Action::NextBookmark => {
+                if self.tab == Tab::Hex {
+                    let next = self
+                        .bookmarks
+                        .range(self.hex_cursor + 1..)
+                        .next()
+                        .or_else(|| self.bookmarks.iter().next());
+                    match next {
+                        Some(&at) => self.hex_cursor = at,
+                        None => self.message = Some("no bookmarks: press m".to_owned()),
+                    }
+                }
+            }
+            Action::Sort => {
+                if self.tab == Tab::Functions && self.open_function.is_none() {
+                    self.sort = (self.sort + 1) % SORT_COLUMNS.len();
+                    self.sort_functions();
+                }
+            }
+            Action::Copy => self.copy(),
+        }
+    }
+
+    fn step(&mut self, delta: isize) {
+        if self.tab == Tab::Hex {
+            let width = self.hex_width.max(1) as isize;
+            let last = self.doc.bytes().len().saturating_sub(1);
+            self.hex_cursor = self
+                .hex_cursor
+                .saturating_add_signed(delta.saturating_mul(width))
+                .min(last);
+            return;
+        }
+        let Some(id) = self.active_list() else {
+            return;
+        };
+        let len = views::len(self, id);
+        self.cursor_mut(id).step(delta, len);
+        if id == ListId::SourceKernels {
+            self.follow_kernel_to_source();
+        } else if id == ListId::SourceLines {
+            self.follow_source_to_kernel();
+        }
+    }
+
+    fn side(&mut self, delta: isize) {
+        match self.tab {
+            Tab::Hex => {
+                let last = self.doc.bytes().len().saturating_sub(1);
+                self.hex_cursor = self.hex_cursor.saturating_add_signed(delta).min(last);
+            }
+            Tab::Tables => {
+                let tables = views::TABLES;
+                let i = tables.iter().position(|&t| t == self.table).unwrap_or(0);
+                let n = tables.len() as isize;
+                self.table = tables[(i as isize + delta).rem_euclid(n) as usize];
+            }
+            Tab::Sections | Tab::Source => {
+                self.pane = if delta < 0 { Pane::First } else { Pane::Second };
+            }
+            Tab::Functions if self.open_function.is_some() => {
+                self.pane = if delta < 0 { Pane::First } else { Pane::Second };
+            }
+            Tab::Functions => {}
+        }
+    }
+
+    fn switch_tab(&mut self, index: usize) {
+        let offset = self.selected_offset();
+        let from = self.tab;
+        self.tab = Tab::ALL[index];
+        self.pane = Pane::First;
+        if from == Tab::Hex {
+            self.follow_offset(offset);
+        }
+        if self.tab == Tab::Source {
+            self.follow_kernel_to_source();
+        }
+    }
+
+    fn enter(&mut self) {
+        match (self.tab, self.active_list()) {
+            (Tab::Functions, Some(ListId::Functions)) => {
+                let row = self.cursor(ListId::Functions).selected;
+                let Some(&index) = self.function_order.get(row) else {
+                    return;
+                };
+                if self.doc.listing.function(index).is_some() {
+                    self.open_function = Some(index);
+                    self.pane = Pane::First;
+                    *self.cursor_mut(ListId::Kernels) = Cursor::default();
+                    *self.cursor_mut(ListId::Registers) = Cursor::default();
+                } else {
+                    self.show_bytes();
+                }
+            }
+            (Tab::Hex, _) => {
+                let path = self.doc.listing.item_at(self.hex_cursor);
+                self.frame = path
+                    .field
+                    .map(|f| f.range)
+                    .or_else(|| self.doc.listing.range_of(&path.items));
+            }
+            _ => self.show_bytes(),
+        }
+    }
+
+    fn back(&mut self) {
+        if self.tab == Tab::Functions && self.open_function.is_some() {
+            self.open_function = None;
+            self.pane = Pane::First;
+        } else if self.tab == Tab::Hex {
+            self.frame = None;
+        }
+    }
+
+    /// Frames the selected row's bytes in the hex view.
+    pub fn show_bytes(&mut self) {
+        let Some(range) = self.selected_range() else {
+            self.message = Some("this row has no bytes".to_owned());
+            return;
+        };
+        self.hex_cursor = range.start.min(self.doc.bytes().len().saturating_sub(1));
+        self.frame = Some(range);
+        self.tab = Tab::Hex;
+    }
+
+    fn copy(&mut self) {
+        let text = if self.tab == Tab::Hex {
+            format!("{:#x}", self.hex_cursor)
+        } else if let Some(id) = self.active_list() {
+            let row = self.cursor(id).selected;
+            if row < views::len(self, id) {
+                views::value(self, id, row)
+            } else {
+                return;
+            }
+        } else {
+            return;
+        };
+        self.message = Some(format!("copied {}", crate::names::clip(&text, 60)));
+        self.clipboard = Some(text);
+    }
+
+    /// Selects, in every list, the rows holding byte `offset`.
+    pub fn follow_offset(&mut self, offset: usize) {
+        let listing = &self.doc.listing;
+        let path = listing.item_at(offset);
+        let mut function = None;
+        for item in path.items {
+            match item {
+                Item::Section(i) => self.cursor_mut(ListId::Sections).selected = i,
+                Item::String(i) => self.cursor_mut(ListId::Strings).selected = i,
+                Item::Attribute(i) | Item::AttributeType(i) => {
+                    self.cursor_mut(ListId::Attributes).selected = i
+                }
+                Item::Type(i) => self.cursor_mut(ListId::Types).selected = i,
+                Item::Location(i) => self.cursor_mut(ListId::Locations).selected = i,
+                Item::Function(i) | Item::IndexEntry(i) => {
+                    function = Some(i);
+                    if let Some(row) = self.function_order.iter().position(|&f| f == i) {
+                        self.cursor_mut(ListId::Functions).selected = row;
+                    }
+                }
+                Item::Kernel(k) => {
+                    if let Some(f) = function {
+                        self.open_function = Some(f);
+                        let kernels = listing.function(f).map_or(&[][..], |f| f.kernels());
+                        if let Some(row) = kernels.iter().position(|x| x.index == k) {
+                            self.cursor_mut(ListId::Kernels).selected = row;
+                        }
+                        if let Some(row) = self
+                            .source_kernels()
+                            .iter()
+                            .position(|x| (x.function, x.kernel) == (f, k))
+                        {
+                            self.cursor_mut(ListId::SourceKernels).selected = row;
+                        }
+                    }
+                }
+                Item::Register(r) => {
+                    if let Some(f) = function {
+                        self.open_function = Some(f);
+                        self.cursor_mut(ListId::Registers).selected = r;
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// The source line (0-based) of the Source tab's selected kernel.
+    pub fn selected_kernel_line(&self) -> Option<usize> {
+        let row = self.cursor(ListId::SourceKernels).selected;
+        self.source_kernels().get(row)?.line
+    }
+
+    fn follow_kernel_to_source(&mut self) {
+        if let Some(line) = self.selected_kernel_line() {
+            self.cursor_mut(ListId::SourceLines).selected = line;
+        }
+    }
+
+    /// Selects the first kernel on the selected source line, if any.
+    fn follow_source_to_kernel(&mut self) {
+        let line = self.cursor(ListId::SourceLines).selected;
+        if let Some(row) = self
+            .source_kernels()
+            .iter()
+            .position(|k| k.line == Some(line))
+        {
+            self.cursor_mut(ListId::SourceKernels).selected = row;
+        }
+    }
+
+    /// Sorts the function table by [`SORT_COLUMNS`]`[self.sort]`.
+    pub fn sort_functions(&mut self) {
+        let listing = &self.doc.listing;
+        let key = |&i: &usize| -> (u64, String) {
+            let entry = listing.index_entry(i);
+            let f = listing.function(i);
+            match self.sort {
+                1 => (0, entry.map(|e| e.name.to_owned()).unwrap_or_default()),
+                2 => (
+                    0,
+                    entry.map(|e| e.kind.name().to_owned()).unwrap_or_default(),
+                ),
+                3 => (f.map_or(0, |f| f.register_count() as u64), String::new()),
+                4 => (f.map_or(0, |f| f.kernels().len() as u64), String::new()),
+                5 => (f.map_or(0, |f| f.range.len() as u64), String::new()),
+                _ => (i as u64, String::new()),
+            }
+        };
+        let mut order = std::mem::take(&mut self.function_order);
+        order.sort_by_cached_key(key);
+        if self.sort >= 3 {
+            order.reverse();
+        }
+        self.function_order = order;
+        self.message = Some(format!("sorted by {}", SORT_COLUMNS[self.sort]));
+    }
+
+    /// Handles a mouse event: the wheel scrolls, a click selects a tab or a
+    /// row.
+    pub fn on_mouse(&mut self, event: MouseEvent) {
+        match event.kind {
+            MouseEventKind::ScrollDown => self.step(3),
+            MouseEventKind::ScrollUp => self.step(-3),
+            MouseEventKind::Down(MouseButton::Left) => self.click(event.column, event.row),
+            _ => {}
+        }
+    }
+
+    fn click(&mut self, x: u16, y: u16) {
+        let inside = |r: Rect| x >= r.x && x < r.x + r.width && y >= r.y && y < r.y + r.height;
+        if self.help {
+            return;
+        }
+        if inside(self.areas.tabs) {
+            // Titles are drawn as " N Title " separated by "│".
+            let mut left = self.areas.tabs.x;
+            for (i, tab) in Tab::ALL.iter().enumerate() {
+                let width = views::tab_label(i, *tab).chars().count() as u16 + 1;
+                if x < left + width {
+                    self.switch_tab(i);
+                    return;
+                }
+                left += width;
+            }
+            return;
+        }
+        for (pane, (id, area)) in self.areas.lists.into_iter().enumerate() {
+            let Some(id) = id else { continue };
+            if inside(area) {
+                self.pane = if pane == 0 { Pane::First } else { Pane::Second };
+                let row = self.cursor(id).scroll + (y - area.y) as usize;
+                if row < views::len(self, id) {
+                    self.cursor_mut(id).selected = row;
+                    if id == ListId::SourceKernels {
+                        self.follow_kernel_to_source();
+                    } else if id == ListId::SourceLines {
+                        self.follow_source_to_kernel();
+                    }
+                }
+                return;
+            }
+        }
+        if inside(self.areas.hex) {
+            let line = self.hex_scroll + (y - self.areas.hex.y) as usize;
+            // Hex cells are "hh " after a 10-column offset.
+            let column = (x - self.areas.hex.x).saturating_sub(10) as usize / 3;
+            let at = line * self.hex_width + column.min(self.hex_width - 1);
+            if at < self.doc.bytes().len() {
+                self.hex_cursor = at;
+            }
+        }
+    }
+}

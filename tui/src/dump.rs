@@ -1,0 +1,155 @@
+//! `--dump VIEW`: a view printed once as plain text, every row, no
+//! terminal. The rows are the ones the views draw.
+
+use std::io::{self, Write};
+
+use crate::app::App;
+use crate::views::{self, ListId, columns};
+
+/// The views `--dump` knows, with what each prints.
+pub const VIEWS: &[(&str, &str)] = &[
+    (
+        "sections",
+        "sections, then the decoder's and verifier's findings",
+    ),
+    ("hex", "every byte: offset, hex, ASCII"),
+    (
+        "functions",
+        "the function table, then each function's kernels and registers",
+    ),
+    ("source", "every kernel with its location and source line"),
+    ("strings", "the Strings section with users"),
+    (
+        "attributes",
+        "attributes with types, decoded values and users",
+    ),
+    ("types", "the Types section with users"),
+    ("locations", "the Locations section, decoded"),
+    ("help", "the keys"),
+];
+
+/// Whether `view` is a view `--dump` knows.
+pub fn is_view(view: &str) -> bool {
+    VIEWS.iter().any(|(v, _)| *v == view)
+}
+
+/// Prints list `id` as aligned columns under a title line.
+fn list(out: &mut impl Write, app: &mut App<'_, '_>, id: ListId) -> io::Result<()> {
+    writeln!(out, "== {}", views::title(app, id))?;
+    let headers: Vec<String> = columns(id).iter().map(|c| c.header.to_owned()).collect();
+    let count = views::len(app, id);
+    let mut rows = vec![headers];
+    let mut marks = vec![false];
+    for row in 0..count {
+        let mark = views::range(app, id, row).is_some_and(|r| {
+            id != ListId::Findings
+                && app
+                    .doc
+                    .analysis_ready()
+                    .is_some_and(|a| !a.findings_in(r).is_empty())
+        });
+        marks.push(mark);
+        rows.push(views::cells(app, id, row));
+    }
+    if count == 0 {
+        writeln!(out, "  (none)")?;
+        return Ok(());
+    }
+    let ncols = rows[0].len();
+    let widths: Vec<usize> = (0..ncols)
+        .map(|c| {
+            rows.iter()
+                .map(|r| r.get(c).map_or(0, |s| s.chars().count().min(60)))
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    for (row, mark) in rows.iter().zip(marks) {
+        let mut line = String::from(if mark { "! " } else { "  " });
+        for (c, cell) in row.iter().enumerate() {
+            line.push_str(cell);
+            if c + 1 < row.len() {
+                let pad = widths[c].saturating_sub(cell.chars().count());
+                line.push_str(&" ".repeat(pad + 2));
+            }
+        }
+        writeln!(out, "{}", line.trim_end())?;
+    }
+    Ok(())
+}
+
+/// Prints view `view` of `app`'s file (computing the analysis first).
+pub fn dump(out: &mut impl Write, app: &mut App<'_, '_>, view: &str) -> io::Result<()> {
+    app.doc.analysis();
+    match view {
+        "sections" => {
+            list(out, app, ListId::Sections)?;
+            writeln!(out)?;
+            list(out, app, ListId::Findings)
+        }
+        "hex" => {
+            let bytes = app.doc.bytes();
+            for line in 0..bytes.len().div_ceil(views::hex::WIDTH) {
+                writeln!(out, "{}", views::hex::plain_line(bytes, line))?;
+            }
+            Ok(())
+        }
+        "functions" => {
+            list(out, app, ListId::Functions)?;
+            for index in 0..app.doc.listing.function_count() {
+                if app.doc.listing.function(index).is_none() {
+                    continue;
+                }
+                app.open_function = Some(index);
+                writeln!(out)?;
+                list(out, app, ListId::Kernels)?;
+                list(out, app, ListId::Registers)?;
+            }
+            app.open_function = None;
+            Ok(())
+        }
+        "source" => {
+            list(out, app, ListId::SourceKernels)?;
+            let count = app.source_kernels().len();
+            if app.doc.loaded.source.is_none() {
+                return writeln!(
+                    out,
+                    "(no source text: no file the locations name was found)"
+                );
+            }
+            writeln!(out, "\n== kernels at their source lines")?;
+            for row in 0..count {
+                app.cursor_mut(ListId::SourceKernels).selected = row;
+                let cells = views::cells(app, ListId::SourceKernels, row);
+                let line = app.selected_kernel_line();
+                let text = line
+                    .and_then(|l| app.doc.loaded.source.as_ref()?.lines.get(l).cloned())
+                    .unwrap_or_default();
+                let at = line.map_or_else(|| "-".to_owned(), |l| (l + 1).to_string());
+                writeln!(
+                    out,
+                    "{} kernel {} {}  line {at}: {}",
+                    cells[0],
+                    cells[1],
+                    cells[2],
+                    text.trim()
+                )?;
+            }
+            Ok(())
+        }
+        "strings" => list(out, app, ListId::Strings),
+        "attributes" => list(out, app, ListId::Attributes),
+        "types" => list(out, app, ListId::Types),
+        "locations" => list(out, app, ListId::Locations),
+        "help" => {
+            for (keys, help) in views::help::lines() {
+                writeln!(out, "{keys:>12}  {help}")?;
+            }
+            Ok(())
+        }
+        other => Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("unknown view '{other}'"),
+        )),
+    }
+}

@@ -1,0 +1,22 @@
+//! `befview`: a terminal inspector for BEF files.
+//!
+//! The pieces, one responsibility each: [`document`] opens a file (BEF
+//! mapped, MLIR translated), [`analysis`] decodes the whole file for
+//! findings and users, [`keys`] is the key table, [`app`] is the state and
+//! how actions change it, [`views`] draws it (one file per view),
+//! [`dump`] prints a view as text, and [`terminal`] runs the event loop
+//! and restores the terminal on every exit.
+
+pub mod analysis;
+pub mod app;
+pub mod document;
+pub mod dump;
+pub mod inspector;
+pub mod keys;
+pub mod names;
+pub mod simulate;
+pub mod terminal;
+pub mod views;
+
+pub use app::{App, Tab};
+pub use document::{Document, Loaded};

@@ -1,0 +1,112 @@
+//! `befview FILE`: the terminal inspector; `befview --dump VIEW FILE`
+//! prints a view as text. Exit status: 0 success, 1 a file that cannot be
+//! opened, 2 a usage error.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use befview::dump::{VIEWS, dump, is_view};
+use befview::{App, Document, Loaded};
+
+fn usage() -> String {
+    let mut text = String::from(
+        "befview: inspect a BEF file in the terminal\n\n\
+         Usage: befview FILE\n       befview --dump VIEW FILE\n       befview --help\n\n\
+         FILE is BEF (memory-mapped), MLIR text (.mlir) or MLIR bytecode (.mlirbc);\n\
+         MLIR is translated to BEF on the fly, so every kernel shows its source line.\n\n\
+         Tabs: 1 Sections (framing, sizes, the decoder's and verifier's findings)\n\
+         \x20     2 Hex (coloured by field, data inspector, item tree, g goto, / search, m marks)\n\
+         \x20     3 Functions (table; Enter: kernels and registers)\n\
+         \x20     4 Source (kernels beside their source lines)\n\
+         \x20     5 Strings·Attributes·Types·Locations\n\n\
+         --dump VIEW prints one view as plain text and exits. Views:\n",
+    );
+    for (view, what) in VIEWS {
+        text.push_str(&format!("  {view:<11} {what}\n"));
+    }
+    text.push_str("\nKeys:\n");
+    for (keys, help) in befview::views::help::lines() {
+        if !keys.is_empty() {
+            text.push_str(&format!("  {keys:<18} {help}\n"));
+        }
+    }
+    text
+}
+
+enum Mode {
+    View(PathBuf),
+    Dump(String, PathBuf),
+    Help,
+}
+
+fn parse(args: &[String]) -> Result<Mode, String> {
+    match args {
+        [flag] if flag == "--help" || flag == "-h" => Ok(Mode::Help),
+        [flag, view, file] if flag == "--dump" => {
+            if is_view(view) {
+                Ok(Mode::Dump(view.clone(), PathBuf::from(file)))
+            } else {
+                let names: Vec<&str> = VIEWS.iter().map(|(v, _)| *v).collect();
+                Err(format!(
+                    "unknown view '{view}' (expected one of {})",
+                    names.join(", ")
+                ))
+            }
+        }
+        [flag, ..] if flag == "--dump" => Err("--dump needs a VIEW and a FILE".to_owned()),
+        [file] if !file.starts_with('-') || file == "-" => Ok(Mode::View(PathBuf::from(file))),
+        [] => Err("no FILE given".to_owned()),
+        [other, ..] if other.starts_with('-') => Err(format!("unknown option '{other}'")),
+        _ => Err("expected one FILE".to_owned()),
+    }
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mode = match parse(&args) {
+        Ok(mode) => mode,
+        Err(e) => {
+            eprintln!("befview: {e}\nUsage: befview FILE | befview --dump VIEW FILE (see --help)");
+            return ExitCode::from(2);
+        }
+    };
+    let (path, view) = match mode {
+        Mode::Help => {
+            print!("{}", usage());
+            return ExitCode::SUCCESS;
+        }
+        Mode::View(path) => (path, None),
+        Mode::Dump(view, path) => (path, Some(view)),
+    };
+    let loaded = match Loaded::open(&path) {
+        Ok(loaded) => loaded,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(1);
+        }
+    };
+    let doc = match Document::new(&loaded) {
+        Ok(doc) => doc,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(1);
+        }
+    };
+    let result = match view {
+        Some(view) => {
+            let mut app = App::new(&doc);
+            let stdout = std::io::stdout();
+            let mut out = std::io::BufWriter::new(stdout.lock());
+            dump(&mut out, &mut app, &view).and_then(|()| std::io::Write::flush(&mut out))
+        }
+        None => befview::terminal::run(&doc),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("befview: {e}");
+            ExitCode::from(1)
+        }
+    }
+}

@@ -1,0 +1,101 @@
+//! The terminal: raw mode, alternate screen and mouse capture on the way
+//! in; all of it undone on every way out (return, error, panic); the event
+//! loop, with the whole-file analysis running on a second thread.
+
+use std::io::{self, Write};
+use std::time::Duration;
+
+use ratatui::Terminal;
+use ratatui::backend::CrosstermBackend;
+use ratatui::crossterm::cursor::Show;
+use ratatui::crossterm::event::{
+    self, DisableMouseCapture, EnableMouseCapture, Event, KeyEventKind,
+};
+use ratatui::crossterm::execute;
+use ratatui::crossterm::terminal::{
+    EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
+};
+
+use crate::app::App;
+use crate::document::Document;
+
+/// Puts the terminal back as it was. Safe to call more than once.
+pub fn restore() {
+    let _ = disable_raw_mode();
+    let _ = execute!(
+        io::stdout(),
+        DisableMouseCapture,
+        LeaveAlternateScreen,
+        Show
+    );
+}
+
+/// Restores the terminal when dropped, so `?` and early returns restore it.
+struct Guard;
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        restore();
+    }
+}
+
+/// Runs the inspector on `doc` until the user quits.
+pub fn run(doc: &Document<'_>) -> io::Result<()> {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        // Restore first, so the message lands on the normal screen.
+        restore();
+        previous(info);
+    }));
+    enable_raw_mode()?;
+    let _guard = Guard;
+    execute!(io::stdout(), EnterAlternateScreen, EnableMouseCapture)?;
+    let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
+    std::thread::scope(|scope| {
+        // Decoding everything (findings, users) must not hold up the first
+        // frame or the keys: the UI shows "analysing…" until it is done.
+        scope.spawn(|| {
+            doc.analysis();
+        });
+        event_loop(&mut terminal, doc)
+    })
+}
+
+fn event_loop(
+    terminal: &mut Terminal<CrosstermBackend<io::Stdout>>,
+    doc: &Document<'_>,
+) -> io::Result<()> {
+    let mut app = App::new(doc);
+    let mut analysed = doc.analysis_ready().is_some();
+    let mut dirty = true;
+    loop {
+        if dirty {
+            terminal.draw(|frame| crate::views::draw(frame, &mut app))?;
+            dirty = false;
+        }
+        if let Some(text) = app.clipboard.take() {
+            let mut out = io::stdout();
+            write!(
+                out,
+                "\x1b]52;c;{}\x07",
+                crate::inspector::base64(text.as_bytes())
+            )?;
+            out.flush()?;
+        }
+        if app.quit {
+            return Ok(());
+        }
+        if event::poll(Duration::from_millis(100))? {
+            match event::read()? {
+                Event::Key(key) if key.kind != KeyEventKind::Release => app.on_key(key),
+                Event::Mouse(mouse) => app.on_mouse(mouse),
+                _ => {}
+            }
+            dirty = true;
+        }
+        if !analysed && doc.analysis_ready().is_some() {
+            analysed = true;
+            dirty = true;
+        }
+    }
+}

@@ -1,0 +1,226 @@
+//! The Hex tab: offset, hex and ASCII coloured by structure (each field
+//! kind its own colour, unclaimed bytes in their section's), the data
+//! inspector at the cursor, and the tree of items holding the cursor.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph};
+
+use super::{PROBLEM, palette};
+use crate::app::App;
+use crate::inspector;
+
+/// Bytes per line.
+pub const WIDTH: usize = 16;
+
+/// The colour of every byte in `window`: its field's, else its section's.
+pub fn colours(app: &App<'_, '_>, window: std::ops::Range<usize>) -> Vec<Color> {
+    let listing = &app.doc.listing;
+    let mut out = vec![Color::Gray; window.len()];
+    for s in listing.sections() {
+        let start = s.range.start.max(window.start);
+        let end = s.range.end.min(window.end);
+        for c in out
+            .iter_mut()
+            .take(end.saturating_sub(window.start))
+            .skip(start.saturating_sub(window.start))
+        {
+            *c = palette::section(s.kind);
+        }
+    }
+    let header = listing.header().range();
+    for at in header.start.max(window.start)..header.end.min(window.end) {
+        out[at - window.start] = palette::field(bef::inspect::FieldKind::Magic);
+    }
+    for field in listing.fields_in(window.clone()) {
+        let colour = palette::field(field.kind);
+        for at in field.range.start.max(window.start)..field.range.end.min(window.end) {
+            out[at - window.start] = colour;
+        }
+    }
+    out
+}
+
+/// One line of plain hex (`--dump hex`): offset, hex, ASCII.
+pub fn plain_line(bytes: &[u8], line: usize) -> String {
+    let start = line * WIDTH;
+    let chunk = &bytes[start..(start + WIDTH).min(bytes.len())];
+    let mut text = format!("{start:08x}: ");
+    for i in 0..WIDTH {
+        match chunk.get(i) {
+            Some(b) => text.push_str(&format!("{b:02x} ")),
+            None => text.push_str("   "),
+        }
+    }
+    text.push(' ');
+    text.extend(chunk.iter().map(|&b| ascii(b)));
+    text
+}
+
+fn ascii(b: u8) -> char {
+    if b.is_ascii_graphic() || b == b' ' {
+        b as char
+    } else {
+        '.'
+    }
+}
+
+/// Draws the tab.
+pub fn draw(frame: &mut Frame<'_>, app: &mut App<'_, '_>, area: Rect) {
+    let wide = area.width >= 120;
+    let (hex_area, side) = if wide {
+        let [a, b] = Layout::horizontal([Constraint::Length(78), Constraint::Min(30)]).areas(area);
+        (a, b)
+    } else {
+        let [a, b] = Layout::vertical([Constraint::Min(5), Constraint::Length(8)]).areas(area);
+        (a, b)
+    };
+    draw_bytes(frame, app, hex_area);
+    draw_side(frame, app, side, wide);
+}
+
+fn draw_bytes(frame: &mut Frame<'_>, app: &mut App<'_, '_>, area: Rect) {
+    let bytes = app.doc.bytes();
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(Style::default().fg(Color::Cyan))
+        .title(format!(
+            "Hex ({} bytes{})",
+            bytes.len(),
+            if app.bookmarks.is_empty() {
+                String::new()
+            } else {
+                format!(", {} bookmarks", app.bookmarks.len())
+            }
+        ));
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    app.hex_width = WIDTH;
+    let height = inner.height as usize;
+    app.page = height.max(1);
+    let lines_total = bytes.len().div_ceil(WIDTH);
+    let cursor_line = app.hex_cursor / WIDTH;
+    if cursor_line < app.hex_scroll {
+        app.hex_scroll = cursor_line;
+    } else if height > 0 && cursor_line >= app.hex_scroll + height {
+        app.hex_scroll = cursor_line + 1 - height;
+    }
+    let first = app.hex_scroll.min(lines_total);
+    let last = (first + height).min(lines_total);
+    let window = first * WIDTH..(last * WIDTH).min(bytes.len());
+    let colours = colours(app, window.clone());
+    let findings = app
+        .doc
+        .analysis_ready()
+        .map(|a| a.findings_in(window.clone()).to_vec())
+        .unwrap_or_default();
+    let mut lines = Vec::new();
+    for line in first..last {
+        let mut hex = vec![Span::styled(
+            format!("{:08x}: ", line * WIDTH),
+            Style::default().fg(Color::DarkGray),
+        )];
+        let mut text = vec![Span::raw(" ")];
+        for at in line * WIDTH..(line + 1) * WIDTH {
+            let Some(&b) = bytes.get(at) else {
+                hex.push(Span::raw("   "));
+                continue;
+            };
+            let mut style = Style::default().fg(colours[at - window.start]);
+            if app.frame.as_ref().is_some_and(|f| f.contains(&at)) {
+                style = style.bg(Color::Rgb(50, 50, 70));
+            }
+            if findings.iter().any(|f| f.offset == at) {
+                style = style.bg(PROBLEM).fg(Color::White);
+            }
+            if app.bookmarks.contains(&at) {
+                style = style.add_modifier(Modifier::UNDERLINED);
+            }
+            if at == app.hex_cursor {
+                style = style.add_modifier(Modifier::REVERSED | Modifier::BOLD);
+            }
+            hex.push(Span::styled(format!("{b:02x}"), style));
+            hex.push(Span::raw(" "));
+            text.push(Span::styled(ascii(b).to_string(), style));
+        }
+        hex.extend(text);
+        lines.push(Line::from(hex));
+    }
+    frame.render_widget(Paragraph::new(lines), inner);
+    app.areas.hex = inner;
+}
+
+fn draw_side(frame: &mut Frame<'_>, app: &mut App<'_, '_>, area: Rect, wide: bool) {
+    let listing = &app.doc.listing;
+    let at = app.hex_cursor;
+    let readings = inspector::readings(app.doc.bytes(), at);
+    let path = crate::names::path_at(listing, at);
+    let item = listing.item_at(at);
+    let field = item.field.as_ref().map(|f| {
+        format!(
+            "{} at {:#x}..{:#x}",
+            f.kind.label(),
+            f.range.start,
+            f.range.end
+        )
+    });
+    let mut lines: Vec<Line<'_>> = Vec::new();
+    let label = Style::default().fg(Color::Cyan);
+    if wide {
+        lines.push(Line::styled(format!("offset {at:#x} ({at})"), label));
+        for (name, value) in &readings {
+            lines.push(Line::from(vec![
+                Span::styled(format!("{name:>6} "), label),
+                Span::raw(value.clone()),
+            ]));
+        }
+        lines.push(Line::raw(""));
+        lines.push(Line::styled("item tree", label));
+        for (depth, step) in path.split(" › ").enumerate() {
+            lines.push(Line::raw(format!("{}{step}", "  ".repeat(depth))));
+        }
+        if let Some(field) = field {
+            lines.push(Line::styled(field, Style::default().fg(Color::Yellow)));
+        }
+        if let Some(range) = listing.range_of(&item.items) {
+            lines.push(Line::raw(format!(
+                "item bytes {:#x}..{:#x}",
+                range.start, range.end
+            )));
+        }
+        if let Some(a) = app.doc.analysis_ready() {
+            for f in a.findings_in(at..at + 1) {
+                lines.push(Line::styled(
+                    format!("! {}", f.message),
+                    Style::default().fg(PROBLEM),
+                ));
+            }
+        }
+        if !app.bookmarks.is_empty() {
+            lines.push(Line::raw(""));
+            lines.push(Line::styled("bookmarks", label));
+            for b in app.bookmarks.iter().take(8) {
+                lines.push(Line::raw(format!("{b:#x}")));
+            }
+        }
+    } else {
+        let mut row = Vec::new();
+        for (i, (name, value)) in readings.iter().enumerate() {
+            row.push(Span::styled(format!("{name} "), label));
+            row.push(Span::raw(format!("{}  ", crate::names::clip(value, 22))));
+            if i % 4 == 3 {
+                lines.push(Line::from(std::mem::take(&mut row)));
+            }
+        }
+        if !row.is_empty() {
+            lines.push(Line::from(row));
+        }
+        if let Some(field) = field {
+            lines.push(Line::styled(field, Style::default().fg(Color::Yellow)));
+        }
+    }
+    let block = Block::default().borders(Borders::ALL).title("Inspector");
+    frame.render_widget(Paragraph::new(lines).block(block), area);
+}
