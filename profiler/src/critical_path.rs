@@ -98,7 +98,11 @@ fn build(model: &Model<'_>) -> Graph {
     let mut weight = vec![0; runs];
     let mut tail = vec![0; runs];
     for (r, run) in model.runs.iter().enumerate() {
-        tail[r] = run.published.map_or(0, |p| p.saturating_sub(run.end));
+        // A caller's results wait for its callees, which its return node
+        // already waits for: only a leaf's late results are its own work.
+        if run.callees.is_empty() {
+            tail[r] = run.published.map_or(0, |p| p.saturating_sub(run.end));
+        }
         weight[r] = run.self_time + tail[r];
     }
     let mut edges: Vec<(usize, usize)> = Vec::new();
@@ -449,6 +453,9 @@ pub fn to_json(model: &Model<'_>, analysis: &Analysis) -> Report {
     }
 }
 
+/// Kernels listed from each end of a long path.
+const PATH_ROWS: usize = 50;
+
 /// The analysis as text.
 pub fn to_text(model: &Model<'_>, analysis: &Analysis) -> String {
     let mut out = String::new();
@@ -477,7 +484,26 @@ pub fn to_text(model: &Model<'_>, analysis: &Analysis) -> String {
         );
     }
     let _ = writeln!(out, "\n{:>12} {:>10}  kernel", "start", "self");
-    for &r in &analysis.path {
+    // A long path: its first and last kernels.
+    let shown: Vec<usize> = if analysis.path.len() > 2 * PATH_ROWS {
+        let p = &analysis.path;
+        p[..PATH_ROWS]
+            .iter()
+            .chain(&p[p.len() - PATH_ROWS..])
+            .copied()
+            .collect()
+    } else {
+        analysis.path.clone()
+    };
+    for (i, &r) in shown.iter().enumerate() {
+        if i == PATH_ROWS && shown.len() < analysis.path.len() {
+            let _ = writeln!(
+                out,
+                "{:>12}  ... {} more kernels",
+                "",
+                analysis.path.len() - shown.len()
+            );
+        }
         let run = &model.runs[r];
         let _ = writeln!(
             out,

@@ -30,6 +30,13 @@ pub struct FoldOptions {
     pub time_order: bool,
 }
 
+/// Calls kept in a stack: deeper recursion keeps its innermost calls,
+/// under one [`OUTER`] frame (as profilers cap stack depth).
+pub const MAX_DEPTH: usize = 128;
+
+/// The frame standing for the calls beyond [`MAX_DEPTH`].
+pub const OUTER: &str = "(outer calls)";
+
 /// The frame of idle time.
 pub const IDLE: &str = "(idle)";
 
@@ -215,7 +222,12 @@ impl<'m, 'r> StackNames<'m, 'r> {
         }
         let model = self.model;
         let mut stack = String::new();
-        for (i, &r) in model.call_chain(run).iter().enumerate() {
+        let (chain, left_out) = model.call_chain_innermost(run, MAX_DEPTH);
+        if left_out {
+            stack.push_str(OUTER);
+            stack.push(';');
+        }
+        for (i, &r) in chain.iter().enumerate() {
             if i > 0 {
                 stack.push(';');
             }

@@ -503,6 +503,24 @@ impl<'r> Model<'r> {
         chain
     }
 
+    /// The innermost `limit` runs of a run's call stack, outermost first,
+    /// and whether calling runs beyond them were left out. Takes at most
+    /// `limit` steps (so a recording whose callers loop cannot hold it).
+    pub fn call_chain_innermost(&self, run: usize, limit: usize) -> (Vec<usize>, bool) {
+        let mut chain = vec![run];
+        let mut at = self.executions[self.runs[run].execution].caller;
+        while let Some(caller) = at {
+            if chain.len() >= limit.max(1) {
+                chain.reverse();
+                return (chain, true);
+            }
+            chain.push(caller);
+            at = self.executions[self.runs[caller].execution].caller;
+        }
+        chain.reverse();
+        (chain, false)
+    }
+
     /// The kind of a run's function.
     pub fn kind_of(&self, run: usize) -> Option<FunctionKind> {
         self.recording

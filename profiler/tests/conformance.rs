@@ -10,12 +10,18 @@ use bef_trace::folded::{self, FoldOptions};
 use bef_trace::{Model, RecordOptions, chrome, perfetto, record_file, stats};
 
 fn export_all(path: &std::path::Path, queue: &str) -> Result<usize, String> {
+    // Bounded buffers keep the exports of the largest programs quick in an
+    // unoptimised build (what does not fit is counted as dropped).
     let options = RecordOptions {
         work_queue: queue.into(),
         // The corpus's deep recursions (100,000 levels, and runaway ones)
         // then end at the limit, so the error path is exported too; their
         // folded stacks grow with the square of the depth.
         max_call_depth: 1_000,
+        recorder: bef_trace::RecorderOptions {
+            events_per_thread: 100_000,
+            ..Default::default()
+        },
         ..Default::default()
     };
     let recording = match record_file(path, &options, |_| {}) {
