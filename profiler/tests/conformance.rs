@@ -15,8 +15,7 @@ fn export_all(path: &std::path::Path, queue: &str) -> Result<usize, String> {
     let options = RecordOptions {
         work_queue: queue.into(),
         // The corpus's deep recursions (100,000 levels, and runaway ones)
-        // then end at the limit, so the error path is exported too; their
-        // folded stacks grow with the square of the depth.
+        // then end at the limit: the error path is exported too, quickly.
         max_call_depth: 1_000,
         recorder: bef_trace::RecorderOptions {
             events_per_thread: 100_000,
