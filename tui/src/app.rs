@@ -301,6 +301,7 @@ impl<'d, 'a> App<'d, 'a> {
                 ..bef_trace::RecorderOptions::default()
             },
             program_output: false,
+            ..bef_trace::RecordOptions::default()
         };
         let path = self.doc.loaded.path.clone();
         match bef_trace::record_file(&path, &options, |_| {}) {
