@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::counting::{Counting, budget, peak_during};
+use common::counting::{Counting, alone, budget, peak_during};
 
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
@@ -40,6 +40,7 @@ fn parse_error(source: &str) -> (String, usize) {
 
 #[test]
 fn attribute_aliases_that_double_are_refused() {
+    let _alone = alone();
     let mut source = doubling_aliases(40, '#', |_, next| format!("[{next}, {next}]"), "1 : i32");
     source.push_str("func.func @f() attributes {big = #a0} {\n  tfrt.return\n}\n");
     assert!(source.len() < 1000);
@@ -51,6 +52,7 @@ fn attribute_aliases_that_double_are_refused() {
 
 #[test]
 fn type_aliases_that_double_are_refused() {
+    let _alone = alone();
     let mut source = doubling_aliases(40, '!', |_, next| format!("tuple<{next}, {next}>"), "i32");
     source.push_str("func.func @f(%x: !a0) {\n  tfrt.return\n}\n");
     let (error, peak) = parse_error(&source);
@@ -70,6 +72,7 @@ fn type_aliases_that_double_are_refused() {
 
 #[test]
 fn aliases_used_often_but_shallowly_still_parse() {
+    let _alone = alone();
     // One alias used 10,000 times stands for far less than the budget.
     let mut source = String::from("#s = \"a shared string attribute\"\n!t = tuple<i32, i64>\n");
     for i in 0..10_000 {
@@ -86,6 +89,7 @@ fn aliases_used_often_but_shallowly_still_parse() {
 /// tree it stands for has a million leaves.
 #[test]
 fn bytecode_entries_that_double_are_refused() {
+    let _alone = alone();
     use bef::ir::Attribute;
     let source = "func.func @f() attributes {big = 0 : i32} {\n  tfrt.return\n}\n";
     let mut module = bef::text::parse_module(source, "shared.mlir").expect("parses");
@@ -114,6 +118,7 @@ fn bytecode_entries_that_double_are_refused() {
 /// when read, quickly and within the budget.
 #[test]
 fn affine_dimension_counts_are_bounded_by_the_file() {
+    let _alone = alone();
     use bef::ir::{AffineMap, Attribute, IntegerSet};
     let huge_map = Attribute::AffineMap(AffineMap {
         num_dims: 3_000_000_000,
@@ -155,6 +160,7 @@ fn affine_dimension_counts_are_bounded_by_the_file() {
 /// distinct 64 MiB splats are refused as a whole, not written.
 #[test]
 fn dense_splats_are_bounded_per_module() {
+    let _alone = alone();
     let mut source = String::from("func.func @f() {\n");
     for i in 0..40 {
         source.push_str(&format!(
@@ -180,6 +186,7 @@ fn dense_splats_are_bounded_per_module() {
 /// kernels is refused rather than copied a gigabyte's worth.
 #[test]
 fn shared_bef_attributes_are_not_copied_without_bound() {
+    let _alone = alone();
     use bef::format::{
         Attribute, BefBuffer, Body, Function, FunctionKind, Kernel, KernelLocation, Module, encode,
     };

@@ -44,6 +44,14 @@ pub fn peak_during<T>(f: impl FnOnce() -> T) -> (T, usize) {
     (result, peak)
 }
 
+/// Holds the other tests of the binary off while a test runs: the counters
+/// are process-wide, so what another test allocates meanwhile (outside its
+/// own measurement too) would count towards this one's peak.
+pub fn alone() -> std::sync::MutexGuard<'static, ()> {
+    static ALONE: Mutex<()> = Mutex::new(());
+    ALONE.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
 /// The memory an input of `len` bytes may take: 64 times its size plus
 /// 64 MiB.
 pub fn budget(len: usize) -> usize {

@@ -40,7 +40,7 @@ impl StringHostTensor {
     }
 
     /// `StringHostTensor shape = [2], values = ["a", "b"]`; the first
-    /// [`PRINT_LIMIT`] strings, verbatim.
+    /// 32 strings, verbatim.
     pub fn describe(&self) -> String {
         let quoted: Vec<String> = self
             .values
