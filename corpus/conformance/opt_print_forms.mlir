@@ -15,11 +15,12 @@
 // CHECK-NEXT: %2 = tfrt.print.i64 %1, %arg1
 // CHECK-NEXT: tfrt.return %1, %2 : i64, !tfrt.chain
 // GENERIC: "builtin.module"() ({
+// GENERIC-NEXT: "func.func"() <{function_type = (i64, !tfrt.chain) -> (i64, !tfrt.chain), sym_name = "scale"}> ({
 // GENERIC: %{{[0-9]+}} = "tfrt.constant.i64"() {value = 3 : i64} : () -> i64
 // GENERIC: "tfrt.return"(%{{[0-9]+}}, %{{[0-9]+}}) : (i64, !tfrt.chain) -> ()
-// GENERIC-NEXT: }) {function_type = (i64, !tfrt.chain) -> (i64, !tfrt.chain), sym_name = "scale"} : () -> ()
-// LOC: %0 = tfrt.constant.i64 3 loc("{{.*}}opt_print_forms.mlir":24:12)
-// LOC: } loc("{{.*}}opt_print_forms.mlir":23:1)
+// GENERIC-NEXT: }) : () -> ()
+// LOC: %0 = tfrt.constant.i64 3 loc("{{.*}}opt_print_forms.mlir":25:12)
+// LOC: } loc("{{.*}}opt_print_forms.mlir":24:1)
 func.func @scale(%x: i64, %ch: !tfrt.chain) -> (i64, !tfrt.chain) {
   %three = tfrt.constant.i64 3
   %y = tfrt.add.i64 %x, %three

@@ -63,8 +63,9 @@ pub enum AllocatorKind {
     /// The system allocator, counting live allocations: a call that
     /// leaves some behind reports them ([`LeakReport::allocations`]).
     LeakCheck,
-    /// The reference's test allocator that serves every request of up to
-    /// 1 KiB from 1 KiB blocks.
+    /// The reference's test allocator: 1 KiB of live bytes (requests of
+    /// up to 32 bytes aside), each grant, refusal and release reported on
+    /// standard error.
     TestFixedSize1k,
     /// The system allocator, counting allocations and peaks.
     Profiled,
@@ -454,7 +455,9 @@ impl RunnerBuilder {
                 (Box::new(shared.clone()), Some(shared))
             }
             AllocatorKind::TestFixedSize1k => {
-                (Box::new(FixedSizeAllocator::new(MallocAllocator)), None)
+                let fixed =
+                    FixedSizeAllocator::new(MallocAllocator).with_log(|line| eprintln!("{line}"));
+                (Box::new(fixed), None)
             }
             AllocatorKind::Profiled => (Box::new(ProfiledAllocator::new(MallocAllocator)), None),
         };

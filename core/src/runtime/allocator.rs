@@ -148,12 +148,22 @@ impl<A: HostAllocator> fmt::Debug for LeakCheckAllocator<A> {
     }
 }
 
+/// Where a [`FixedSizeAllocator`] reports what it grants, refuses and
+/// frees (one line each, without a newline).
+pub type AllocationLog = Box<dyn Fn(&str) + Send + Sync>;
+
 /// A test allocator with a fixed budget of live bytes (1 KiB by default):
-/// an allocation that would exceed it is refused.
+/// an allocation that would exceed it is refused. As the reference's test
+/// allocator, requests of at most [`EXCLUDE_THRESHOLD`](Self::EXCLUDE_THRESHOLD)
+/// bytes are neither counted nor refused, and with a log attached
+/// ([`with_log`](Self::with_log)) it reports each counted allocation
+/// (`Allocating 192 bytes. 832 remaining.`), refusal (`Attempted to allocate
+/// 4160 bytes. However current capacity is only 640.`) and release.
 pub struct FixedSizeAllocator<A: HostAllocator = MallocAllocator> {
     inner: A,
     capacity: usize,
     used: AtomicUsize,
+    log: Option<AllocationLog>,
 }
 
 impl Default for FixedSizeAllocator {
@@ -166,6 +176,9 @@ impl<A: HostAllocator> FixedSizeAllocator<A> {
     /// The default budget.
     pub const DEFAULT_CAPACITY: usize = 1024;
 
+    /// Requests of at most this many bytes bypass the budget.
+    pub const EXCLUDE_THRESHOLD: usize = 32;
+
     /// A budget of `DEFAULT_CAPACITY` live bytes over `inner`.
     pub fn new(inner: A) -> Self {
         Self::with_capacity(inner, Self::DEFAULT_CAPACITY)
@@ -177,25 +190,57 @@ impl<A: HostAllocator> FixedSizeAllocator<A> {
             inner,
             capacity,
             used: AtomicUsize::new(0),
+            log: None,
         }
     }
 
-    /// Bytes currently allocated.
+    /// Reports every counted allocation, refusal and release to `log`.
+    pub fn with_log(mut self, log: impl Fn(&str) + Send + Sync + 'static) -> Self {
+        self.log = Some(Box::new(log));
+        self
+    }
+
+    /// Bytes currently counted against the budget.
     pub fn used(&self) -> usize {
         self.used.load(Ordering::Relaxed)
+    }
+
+    fn report(&self, line: impl FnOnce() -> String) {
+        if let Some(log) = &self.log {
+            log(&line());
+        }
     }
 }
 
 impl<A: HostAllocator> HostAllocator for FixedSizeAllocator<A> {
     fn allocate_bytes(&self, size: usize, align: usize) -> Option<NonNull<u8>> {
+        if size <= Self::EXCLUDE_THRESHOLD {
+            return self.inner.allocate_bytes(size, align);
+        }
         // Reserve the budget first (CAS loop), so concurrent callers can
         // never exceed it together.
-        self.used
+        match self
+            .used
             .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |used| {
                 used.checked_add(size)
                     .filter(|&total| total <= self.capacity)
-            })
-            .ok()?;
+            }) {
+            Ok(before) => self.report(|| {
+                format!(
+                    "Allocating {size} bytes. {} remaining.",
+                    self.capacity - (before + size)
+                )
+            }),
+            Err(used) => {
+                self.report(|| {
+                    format!(
+                        "Attempted to allocate {size} bytes. However current capacity is only {}.",
+                        self.capacity.saturating_sub(used)
+                    )
+                });
+                return None;
+            }
+        }
         let p = self.inner.allocate_bytes(size, align);
         if p.is_none() {
             self.used.fetch_sub(size, Ordering::Relaxed);
@@ -206,7 +251,15 @@ impl<A: HostAllocator> HostAllocator for FixedSizeAllocator<A> {
     unsafe fn deallocate_bytes(&self, ptr: NonNull<u8>, size: usize, align: usize) {
         // SAFETY: forwarded contract.
         unsafe { self.inner.deallocate_bytes(ptr, size, align) };
-        self.used.fetch_sub(size, Ordering::Relaxed);
+        if size > Self::EXCLUDE_THRESHOLD {
+            let before = self.used.fetch_sub(size, Ordering::Relaxed);
+            self.report(|| {
+                format!(
+                    "Freeing {size} bytes. {} available.",
+                    self.capacity.saturating_sub(before - size)
+                )
+            });
+        }
     }
 }
 
@@ -381,18 +434,22 @@ mod tests {
     #[test]
     fn fixed_size_refuses_beyond_budget() {
         let a = FixedSizeAllocator::default();
-        let p = a.allocate_bytes(1000, 8).unwrap();
-        assert!(a.allocate_bytes(25, 1).is_none());
-        let q = a.allocate_bytes(24, 8).unwrap();
+        let p = a.allocate_bytes(960, 8).unwrap();
+        assert!(a.allocate_bytes(65, 1).is_none());
+        let q = a.allocate_bytes(64, 8).unwrap();
         assert_eq!(a.used(), 1024);
-        assert!(a.allocate_bytes(1, 1).is_none());
+        assert!(a.allocate_bytes(33, 1).is_none());
+        // Small requests bypass the budget.
+        let small = a.allocate_bytes(32, 8).unwrap();
+        assert_eq!(a.used(), 1024);
         // SAFETY: pointers from this allocator with their sizes.
-        unsafe { a.deallocate_bytes(p, 1000, 8) };
-        let r = a.allocate_bytes(1000, 8).unwrap();
+        unsafe { a.deallocate_bytes(p, 960, 8) };
+        let r = a.allocate_bytes(960, 8).unwrap();
         // SAFETY: as above.
         unsafe {
-            a.deallocate_bytes(q, 24, 8);
-            a.deallocate_bytes(r, 1000, 8);
+            a.deallocate_bytes(q, 64, 8);
+            a.deallocate_bytes(r, 960, 8);
+            a.deallocate_bytes(small, 32, 8);
         }
         assert_eq!(a.used(), 0);
         assert!(a.allocate_bytes(1025, 1).is_none());

@@ -35,7 +35,7 @@ pub const DEFAULT_MAX_CALL_DEPTH: usize = 1_000_000;
 /// The host runtime context.
 pub struct HostContext {
     work_queue: Box<dyn ConcurrentWorkQueue>,
-    allocator: Box<dyn HostAllocator>,
+    allocator: Arc<dyn HostAllocator>,
     /// Fast check for the executor's per-kernel test.
     cancelled: AtomicBool,
     cancel: Mutex<Option<AsyncValue>>,
@@ -54,7 +54,7 @@ impl HostContext {
     ) -> Self {
         HostContext {
             work_queue,
-            allocator,
+            allocator: Arc::from(allocator),
             cancelled: AtomicBool::new(false),
             cancel: Mutex::new(None),
             shared: Mutex::new(HashMap::new()),
@@ -119,6 +119,12 @@ impl HostContext {
     /// The allocator kernels use for heap buffers.
     pub fn allocator(&self) -> &dyn HostAllocator {
         &*self.allocator
+    }
+
+    /// The allocator, shared: for buffers that return their memory to it
+    /// when dropped ([`HostBuffer`](super::HostBuffer)).
+    pub fn shared_allocator(&self) -> Arc<dyn HostAllocator> {
+        self.allocator.clone()
     }
 
     /// Allocates room for `n` values of `T` from the context's allocator.

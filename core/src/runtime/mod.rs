@@ -10,6 +10,7 @@ pub mod async_value;
 pub mod chain;
 pub mod diagnostic;
 #[doc(hidden)]
+pub mod host_buffer;
 pub mod host_context;
 pub(crate) mod sync;
 pub mod task;
@@ -25,6 +26,7 @@ pub use async_value::{
 };
 pub use chain::{Chain, ready_chain, unavailable_chain};
 pub use diagnostic::{Diagnostic, ErrorCode, Location};
+pub use host_buffer::HostBuffer;
 pub use host_context::{DEFAULT_MAX_CALL_DEPTH, HostContext, SharedContext};
 pub use task::Task;
 pub use work_queue::{

@@ -1142,6 +1142,7 @@ impl<'a> Parser<'a> {
         if self.at(Kind::LBrace) {
             op.attributes = self.parse_attr_dict()?;
         }
+        merge_inherent_properties(op);
         self.expect(Kind::Colon, "expected ':' followed by operation type")?;
         let ty_tok = self.tok;
         let Type::Function { inputs, results } = self.parse_type()? else {
@@ -2112,4 +2113,27 @@ fn parse_shape_body(body: &str) -> Option<Option<Vec<i64>>> {
         })
         .collect::<Option<Vec<i64>>>()
         .map(Some)
+}
+
+/// Properties of an op whose inherent attributes the IR keeps in its
+/// dictionary (`"func.func"() <{sym_name = ...}>`) join the dictionary, so
+/// that the generic and custom forms parse alike. Properties naming
+/// anything else, or a name the dictionary has too, stay apart as written.
+fn merge_inherent_properties(op: &mut Op) {
+    let names = super::printer::inherent_attribute_names(&op.name);
+    let Some(Attribute::Dictionary(entries)) = op.properties.as_deref() else {
+        return;
+    };
+    let mergeable = !entries.is_empty()
+        && entries.iter().all(|(k, _)| {
+            names.contains(&k.as_str()) && !op.attributes.iter().any(|(a, _)| a == k)
+        });
+    if !mergeable {
+        return;
+    }
+    if let Some(Attribute::Dictionary(entries)) = op.properties.take().map(|p| *p) {
+        // No name is in both, and dictionaries stay sorted by name.
+        op.attributes.extend(entries);
+        op.attributes.sort_by(|a, b| a.0.cmp(&b.0));
+    }
 }

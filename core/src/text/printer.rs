@@ -343,10 +343,31 @@ impl Printer<'_> {
             }
             self.out.push(']');
         }
+        let inherent = inherent_attributes(op);
         if let Some(p) = &op.properties {
             self.out.push_str(" <");
             self.attr(p);
             self.out.push('>');
+        } else if op
+            .attributes
+            .iter()
+            .any(|(k, _)| inherent.contains(&k.as_str()))
+        {
+            // As MLIR prints an op whose inherent attributes are properties.
+            self.out.push_str(" <{");
+            let mut first = true;
+            // In name order, as MLIR prints properties.
+            let present = inherent
+                .iter()
+                .filter_map(|name| op.attributes.iter().find(|(k, _)| k == name));
+            for (k, v) in present {
+                if !first {
+                    self.out.push_str(", ");
+                }
+                first = false;
+                write_entry(&mut self.out, k, v, self.opts.generic);
+            }
+            self.out.push_str("}>");
         }
         if !op.regions.is_empty() {
             self.out.push_str(" (");
@@ -358,7 +379,7 @@ impl Printer<'_> {
             }
             self.out.push(')');
         }
-        self.attr_dict(&op.attributes, &[]);
+        self.attr_dict(&op.attributes, inherent);
         self.out.push_str(" : ");
         self.function_type(&op.operands, &op.results, false);
     }
@@ -403,6 +424,32 @@ impl Printer<'_> {
         self.depth -= 1;
         self.indent(self.depth);
         self.out.push('}');
+    }
+}
+
+/// The attributes MLIR stores as properties of `op` and so prints, in the
+/// generic form, as `<{...}>` before the regions rather than in the
+/// trailing dictionary: nothing for an op whose properties are kept apart
+/// already (`Op::properties`) or whose attributes are all discardable.
+fn inherent_attributes(op: &Op) -> &'static [&'static str] {
+    if op.properties.is_some() {
+        return &[];
+    }
+    inherent_attribute_names(&op.name)
+}
+
+/// The names of an op's inherent attributes that the IR keeps in its
+/// dictionary while MLIR keeps them as properties, in name order.
+pub(crate) fn inherent_attribute_names(op_name: &str) -> &'static [&'static str] {
+    match op_name {
+        crate::ir::FUNC_OP => &[
+            "arg_attrs",
+            "function_type",
+            "res_attrs",
+            "sym_name",
+            "sym_visibility",
+        ],
+        _ => &[],
     }
 }
 

@@ -845,3 +845,45 @@ fn hostile_inputs() {
     }
     assert!(parse("").body().ops.is_empty());
 }
+
+#[test]
+fn func_properties_join_the_dictionary_unless_unknown() {
+    let m = parse(
+        r#""func.func"() <{function_type = () -> (), sym_name = "f"}> ({
+  "tfrt.return"() : () -> ()
+}) {_first = 1 : i32, tfrt.x = 1 : i32} : () -> ()"#,
+    );
+    let func = &m.op.regions[0].blocks[0].ops[0];
+    assert!(func.properties.is_none());
+    assert_eq!(func.attributes.len(), 4);
+    // Merged in name order, so that look-ups find them.
+    assert_eq!(func.attribute("sym_name"), Some(&Attribute::string("f")));
+    let text = print_module(
+        &m,
+        PrintOptions {
+            generic: true,
+            ..PrintOptions::default()
+        },
+    );
+    assert!(
+        text.contains(r#""func.func"() <{function_type = () -> (), sym_name = "f"}> ({"#),
+        "{text}"
+    );
+    assert!(
+        text.contains("}) {_first = 1 : i32, tfrt.x = 1 : i32} : () -> ()"),
+        "{text}"
+    );
+    // A name func.func does not have stays a property, printed as given.
+    let m = parse(
+        r#""func.func"() <{function_type = () -> (), sym_name = "g", other = 1 : i32}> ({
+  "tfrt.return"() : () -> ()
+}) : () -> ()"#,
+    );
+    let func = &m.op.regions[0].blocks[0].ops[0];
+    assert!(func.properties.is_some());
+    let text = print_module(&m, PrintOptions::default());
+    assert!(
+        text.contains("other = 1 : i32, sym_name = \"g\"}> ({"),
+        "{text}"
+    );
+}

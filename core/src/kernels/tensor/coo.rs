@@ -2,13 +2,15 @@
 //! are stored: their coordinates (`indices`, one row of `rank` coordinates
 //! per element, row-major order) and their values.
 
-use super::dense::{DenseHostTensor, byte_size, named_dtype_and_rank};
+use std::sync::Arc;
+
+use super::dense::{DenseHostTensor, named_dtype_and_rank};
 use super::element::{Element, format_element};
 use super::shape::TensorShape;
 use super::{HostTensor, MAX_NAMED_RANK, list};
 use crate::exec::{Argument, Cursor, FromFrame, IntoResults, KernelFrame, KernelRegistry};
 use crate::format::DType;
-use crate::runtime::{Chain, Diagnostic};
+use crate::runtime::{Chain, Diagnostic, HostAllocator};
 
 /// A sparse tensor: the coordinates and values of its non-zero elements.
 #[derive(Debug, Clone, PartialEq)]
@@ -86,10 +88,14 @@ impl CooHostTensor {
 
     /// The dense form (the inverse of [`CooHostTensor::from_dense`]); fails
     /// on coordinates outside the shape.
-    pub(super) fn to_dense<T: Element>(&self) -> Result<DenseHostTensor, String> {
+    pub(super) fn to_dense<T: Element>(
+        &self,
+        allocator: Arc<dyn HostAllocator>,
+    ) -> Result<DenseHostTensor, String> {
         let dims = &self.shape.0;
         let rank = dims.len();
-        let mut data = vec![0u8; byte_size(self.dtype, &self.shape)?];
+        let dense = DenseHostTensor::zeros(self.dtype, self.shape.clone(), allocator)?;
+        let mut data = dense.elements();
         let stored = self.values.len() / T::SIZE;
         for (k, value) in self.values.chunks_exact(T::SIZE).enumerate() {
             let coordinates = self
@@ -112,7 +118,8 @@ impl CooHostTensor {
             let at = offset * T::SIZE;
             data[at..at + T::SIZE].copy_from_slice(value);
         }
-        DenseHostTensor::from_bytes(self.dtype, self.shape.clone(), data)
+        drop(data);
+        Ok(dense)
     }
 
     pub(super) fn equal<T: Element>(&self, other: &CooHostTensor) -> bool {
@@ -174,7 +181,10 @@ fn convert_coo_to_dht<T: Element>(frame: &KernelFrame<'_>) {
         let _chain = Argument::<Chain>::from_frame(frame, cursor)?;
         let coo = tensor.coo()?;
         check_named(frame, coo.dtype, &coo.shape)?;
-        Ok((HostTensor::Dense(coo.to_dense::<T>()?), Chain))
+        Ok((
+            HostTensor::Dense(coo.to_dense::<T>(frame.host().shared_allocator())?),
+            Chain,
+        ))
     });
 }
 

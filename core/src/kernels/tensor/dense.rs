@@ -3,7 +3,7 @@
 //! `set_tensor_with_constant_values`), ordered by the chains the program
 //! threads through those kernels, so they sit behind a lock.
 
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use super::element::{DTYPES, Element, dtype_named, format_element};
 use super::shape::TensorShape;
@@ -13,7 +13,10 @@ use crate::exec::{
     KernelRegistry,
 };
 use crate::format::DType;
-use crate::runtime::{Chain, Diagnostic, HostContext};
+use crate::runtime::{Chain, Diagnostic, HostAllocator, HostBuffer, HostContext};
+
+/// The error value of a tensor its allocator refuses.
+const CANNOT_ALLOCATE: &str = "Cannot allocate tensor";
 
 /// Elements printed before `, ...` stands for the rest.
 const PRINT_LIMIT: usize = 16;
@@ -23,27 +26,37 @@ const PRINT_LIMIT: usize = 16;
 pub struct DenseHostTensor {
     dtype: DType,
     shape: TensorShape,
-    data: Mutex<Vec<u8>>,
+    /// From the host allocator, returned to it when the tensor drops.
+    data: Mutex<HostBuffer>,
 }
 
 impl DenseHostTensor {
-    /// A tensor of zeros (the reference leaves new tensors uninitialized;
-    /// zeros make runs reproducible). Fails, before allocating, on a
-    /// dtype without a host size or a size over [`MAX_TENSOR_BYTES`].
-    pub fn zeros(dtype: DType, shape: TensorShape) -> Result<DenseHostTensor, String> {
+    /// A tensor of zeros in a buffer from `allocator` (the reference
+    /// leaves new tensors uninitialized; zeros make runs reproducible).
+    /// Fails, before allocating, on a dtype without a host size or a size
+    /// over [`MAX_TENSOR_BYTES`], and with `Cannot allocate tensor` when
+    /// the allocator refuses.
+    pub fn zeros(
+        dtype: DType,
+        shape: TensorShape,
+        allocator: Arc<dyn HostAllocator>,
+    ) -> Result<DenseHostTensor, String> {
         let bytes = byte_size(dtype, &shape)?;
+        let buffer = HostBuffer::zeroed(allocator, bytes).ok_or(CANNOT_ALLOCATE)?;
         Ok(DenseHostTensor {
             dtype,
             shape,
-            data: Mutex::new(vec![0; bytes]),
+            data: Mutex::new(buffer),
         })
     }
 
-    /// A tensor holding `data`, which must be exactly its size.
+    /// A tensor holding a copy of `data`, which must be exactly its size,
+    /// in a buffer from `allocator`.
     pub fn from_bytes(
         dtype: DType,
         shape: TensorShape,
-        data: Vec<u8>,
+        data: &[u8],
+        allocator: Arc<dyn HostAllocator>,
     ) -> Result<DenseHostTensor, String> {
         let bytes = byte_size(dtype, &shape)?;
         if data.len() != bytes {
@@ -52,10 +65,11 @@ impl DenseHostTensor {
                 data.len()
             ));
         }
+        let buffer = HostBuffer::copy_from(allocator, data).ok_or(CANNOT_ALLOCATE)?;
         Ok(DenseHostTensor {
             dtype,
             shape,
-            data: Mutex::new(data),
+            data: Mutex::new(buffer),
         })
     }
 
@@ -75,7 +89,7 @@ impl DenseHostTensor {
     }
 
     /// The element bytes, little-endian, row-major.
-    pub fn elements(&self) -> MutexGuard<'_, Vec<u8>> {
+    pub fn elements(&self) -> MutexGuard<'_, HostBuffer> {
         // A panic while holding the lock leaves bytes, not broken
         // invariants: the data stays usable.
         self.data.lock().unwrap_or_else(|e| e.into_inner())
@@ -149,7 +163,7 @@ crate::kernel! {
         if shape.0.len() != rank {
             return Err(format!("shape {} does not have rank {rank}", list(&shape.0)));
         }
-        DenseHostTensor::zeros(dtype, shape).map(HostTensor::Dense)
+        DenseHostTensor::zeros(dtype, shape, frame.host().shared_allocator()).map(HostTensor::Dense)
     }
 }
 

@@ -8,13 +8,19 @@ use super::shape::{PartialTensorShape, TensorShape};
 use super::string::StringHostTensor;
 use super::{HostTensor, MAX_TENSOR_BYTES};
 use crate::format::DType;
+use crate::runtime::{HostAllocator, MallocAllocator};
+use std::sync::Arc;
 
 fn dense_i32(dims: &[i64], values: &[i32]) -> DenseHostTensor {
     let mut data = vec![0u8; values.len() * 4];
     for (chunk, &v) in data.chunks_exact_mut(4).zip(values) {
         v.write(chunk);
     }
-    DenseHostTensor::from_bytes(DType::I32, TensorShape(dims.to_vec()), data).unwrap()
+    DenseHostTensor::from_bytes(DType::I32, TensorShape(dims.to_vec()), &data, malloc()).unwrap()
+}
+
+fn malloc() -> Arc<dyn HostAllocator> {
+    Arc::new(MallocAllocator)
 }
 
 #[test]
@@ -50,7 +56,7 @@ fn sizes_are_checked_before_allocating() {
     let just_over = TensorShape(vec![(MAX_TENSOR_BYTES / 4 + 1) as i64]);
     assert!(byte_size(DType::I32, &just_over).is_err());
     assert!(byte_size(DType::Complex64, &TensorShape(vec![1])).is_err());
-    assert!(DenseHostTensor::zeros(DType::F32, TensorShape(vec![3, 0])).is_ok());
+    assert!(DenseHostTensor::zeros(DType::F32, TensorShape(vec![3, 0]), malloc()).is_ok());
 }
 
 #[test]
@@ -59,7 +65,7 @@ fn coo_round_trip_keeps_the_dense_tensor() {
     let coo = CooHostTensor::from_dense::<i32>(&dense);
     // The reference's coordinates: see `CooHostTensor::from_dense`.
     assert_eq!(coo.indices(), &[0, 1, 1, 2]);
-    let back = coo.to_dense::<i32>().unwrap();
+    let back = coo.to_dense::<i32>(malloc()).unwrap();
     assert_eq!(*back.elements(), *dense.elements());
     assert!(coo.equal::<i32>(&CooHostTensor::from_dense::<i32>(&back)));
 }
@@ -74,12 +80,12 @@ fn coo_of_rank_zero_and_empty_tensors() {
         "CooHostTensor dtype = i32, shape = [], indices = [], values = [9]"
     );
     assert_eq!(
-        *coo.to_dense::<i32>().unwrap().elements(),
+        *coo.to_dense::<i32>(malloc()).unwrap().elements(),
         *scalar.elements()
     );
     let empty = dense_i32(&[0, 4], &[]);
     let coo = CooHostTensor::from_dense::<i32>(&empty);
-    assert_eq!(coo.to_dense::<i32>().unwrap().num_elements(), 0);
+    assert_eq!(coo.to_dense::<i32>(malloc()).unwrap().num_elements(), 0);
 }
 
 #[test]
