@@ -49,7 +49,9 @@ pub fn peak_during<T>(f: impl FnOnce() -> T) -> (T, usize) {
 /// own measurement too) would count towards this one's peak.
 pub fn alone() -> std::sync::MutexGuard<'static, ()> {
     static ALONE: Mutex<()> = Mutex::new(());
-    ALONE.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    ALONE
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// The memory an input of `len` bytes may take: 64 times its size plus
