@@ -34,11 +34,17 @@ pub struct RecorderOptions {
     pub events_per_thread: usize,
 }
 
+/// The default of [`RecorderOptions::events_per_thread`]: exporting a
+/// million events takes a few gigabytes (the Chrome JSON of 1M events is
+/// about 250 MB of text, built in memory), so a benchmark's millions of
+/// kernels are cut off here rather than exhausting the machine.
+pub const DEFAULT_EVENTS_PER_THREAD: usize = 1 << 20;
+
 impl Default for RecorderOptions {
     fn default() -> Self {
         RecorderOptions {
             values: false,
-            events_per_thread: 16 << 20,
+            events_per_thread: DEFAULT_EVENTS_PER_THREAD,
         }
     }
 }
