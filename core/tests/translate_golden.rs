@@ -1,5 +1,5 @@
 //! Golden BEF bytes for small host programs, derived by hand from the fact
-//! sheets (`../shared/spec/bef-encoding.md`, `host-programs.md`) and the
+//! sheets on BEF encoding and host programs (kept beside the project, not in it) and the
 //! translator's layout rules, not by running the translator. Every program
 //! pins each op's and function's location with an explicit
 //! `loc("golden.mlir":L:C)` (equal to the op-name position MLIR would give),

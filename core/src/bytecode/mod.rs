@@ -1,5 +1,5 @@
 //! MLIR bytecode: reader and writer for every version of the format (0-6),
-//! interoperable with upstream MLIR. See `../shared/spec/mlir-bytecode.md`.
+//! interoperable with upstream MLIR (the format of `mlir/lib/Bytecode`).
 //!
 //! - `read` decodes a file into an `ir::Module` (version, producer,
 //!   registered op names and resources kept in `Module::origin` and

@@ -7,10 +7,10 @@ use std::sync::Arc;
 use super::dense::{DenseHostTensor, named_dtype_and_rank};
 use super::element::{Element, format_element};
 use super::shape::TensorShape;
-use super::{HostTensor, MAX_NAMED_RANK, list};
-use crate::exec::{Argument, Cursor, FromFrame, IntoResults, KernelFrame, KernelRegistry};
+use super::{HostTensor, MAX_NAMED_RANK, list, run};
+use crate::exec::{Argument, FromFrame, KernelFrame, KernelRegistry};
 use crate::format::DType;
-use crate::runtime::{Chain, Diagnostic, HostAllocator};
+use crate::runtime::{Chain, HostAllocator};
 
 /// A sparse tensor: the coordinates and values of its non-zero elements.
 #[derive(Debug, Clone, PartialEq)]
@@ -149,15 +149,6 @@ fn check_named(frame: &KernelFrame<'_>, dtype: DType, shape: &TensorShape) -> Re
         ));
     }
     Ok(())
-}
-
-fn run<R: IntoResults>(
-    frame: &KernelFrame<'_>,
-    body: impl FnOnce(&KernelFrame<'_>, &mut Cursor) -> Result<R, Diagnostic>,
-) {
-    let mut cursor = Cursor::default();
-    let result = body(frame, &mut cursor);
-    result.into_results(frame, &cursor);
 }
 
 /// `coo.convert_dht_to_coo.T.N %dense, %chain -> (tensor, chain)`

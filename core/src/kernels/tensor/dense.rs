@@ -7,13 +7,10 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use super::element::{DTYPES, Element, dtype_named, format_element};
 use super::shape::TensorShape;
-use super::{HostTensor, MAX_NAMED_RANK, MAX_TENSOR_BYTES, list};
-use crate::exec::{
-    Argument, ArrayAttribute, Attribute, Cursor, FromFrame, IntoResults, KernelFrame,
-    KernelRegistry,
-};
+use super::{HostTensor, MAX_NAMED_RANK, MAX_TENSOR_BYTES, list, run};
+use crate::exec::{Argument, ArrayAttribute, Attribute, FromFrame, KernelFrame, KernelRegistry};
 use crate::format::DType;
-use crate::runtime::{Chain, Diagnostic, HostAllocator, HostBuffer, HostContext};
+use crate::runtime::{Chain, HostAllocator, HostBuffer, HostContext};
 
 /// The error value of a tensor its allocator refuses.
 const CANNOT_ALLOCATE: &str = "Cannot allocate tensor";
@@ -178,17 +175,6 @@ fn typed<T: Element>(tensor: &HostTensor) -> Result<&DenseHostTensor, String> {
         ));
     }
     Ok(dense)
-}
-
-/// Runs a kernel body that reads its parameters itself, as `kernel!`
-/// does for non-generic kernels.
-fn run<R: IntoResults>(
-    frame: &KernelFrame<'_>,
-    body: impl FnOnce(&KernelFrame<'_>, &mut Cursor) -> Result<R, Diagnostic>,
-) {
-    let mut cursor = Cursor::default();
-    let result = body(frame, &mut cursor);
-    result.into_results(frame, &cursor);
 }
 
 /// `tfrt_dht.fill_tensor_with_constant.T %t, %chain value : T`

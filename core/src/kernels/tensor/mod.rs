@@ -21,7 +21,8 @@ pub use dense::DenseHostTensor;
 pub use shape::{FixedRankShape, PartialTensorShape, TensorShape};
 pub use string::StringHostTensor;
 
-use crate::exec::KernelRegistry;
+use crate::exec::{Cursor, IntoResults, KernelFrame, KernelRegistry};
+use crate::runtime::Diagnostic;
 
 /// The most bytes one tensor created by a program may take.
 pub const MAX_TENSOR_BYTES: usize = 1 << 28;
@@ -112,6 +113,17 @@ pub fn register(registry: &mut KernelRegistry) {
     dense::register(registry);
     string::register(registry);
     coo::register(registry);
+}
+
+/// Runs a generic kernel's body, which reads its own parameters, as
+/// `kernel!` does for non-generic kernels.
+pub(super) fn run<R: IntoResults>(
+    frame: &KernelFrame<'_>,
+    body: impl FnOnce(&KernelFrame<'_>, &mut Cursor) -> Result<R, Diagnostic>,
+) {
+    let mut cursor = Cursor::default();
+    let result = body(frame, &mut cursor);
+    result.into_results(frame, &cursor);
 }
 
 #[cfg(test)]
