@@ -1,4 +1,5 @@
-//! Every host program under `corpus/mlir/` survives text → BEF → text → BEF
+//! Every host program under `corpus/mlir/`, and every `// -----` chunk of
+//! `corpus/conformance/` that translates, survives text → BEF → text → BEF
 //! with identical bytes, through the custom and the generic printer, with
 //! and without optional sections where that is possible.
 
@@ -7,7 +8,7 @@ mod common;
 use std::path::PathBuf;
 
 use bef::format::BefBuffer;
-use bef::text::{PrintOptions, parse_module, print_module, render_diagnostic};
+use bef::text::{PrintOptions, parse_module, print_module, render_diagnostic, split_input};
 use bef::translate::{TranslateOptions, bef_to_mlir, mlir_to_bef};
 
 fn programs() -> Vec<PathBuf> {
@@ -66,6 +67,44 @@ fn corpus_programs_round_trip_to_identical_bytes() {
             );
         }
     }
+}
+
+/// The conformance programs use every op, kernel and custom form the
+/// runner and translator support, several per file (`// -----`). Chunks
+/// that are meant to be rejected (expected-error tests) do not translate;
+/// all the others must round-trip, and there must be many of them.
+#[test]
+fn conformance_chunks_round_trip_to_identical_bytes() {
+    let mut round_tripped = 0;
+    for path in common::corpus_files("conformance", "mlir") {
+        let file = path.file_name().unwrap().to_str().unwrap().to_string();
+        let source = std::fs::read_to_string(&path).unwrap();
+        for chunk in split_input(&source) {
+            let name = format!("{file}:{}", chunk.first_line);
+            let Ok(module) = parse_module(chunk.text, &name) else {
+                continue;
+            };
+            let Ok(first) = mlir_to_bef(&module, TranslateOptions::default()) else {
+                continue;
+            };
+            for generic in [false, true] {
+                let options = PrintOptions {
+                    generic,
+                    debug_info: true,
+                };
+                let text = to_text(&first, options);
+                assert!(
+                    to_bef(&text, &name) == first,
+                    "{name}: text → BEF → text (generic: {generic}) → BEF changed the bytes; text was:\n{text}"
+                );
+            }
+            round_tripped += 1;
+        }
+    }
+    assert!(
+        round_tripped >= 100,
+        "only {round_tripped} conformance chunks translate"
+    );
 }
 
 #[test]

@@ -3,14 +3,29 @@
 use arbitrary::Unstructured;
 use bef::format::BefBuffer;
 
+/// The call-depth limit of the generated runs: above the deepest bounded
+/// recursion the generator writes, low enough that runaway recursion ends
+/// quickly.
+const CALL_DEPTH_LIMIT: usize = 4_000;
+
 /// Random valid host program → BEF → run on `s` and on `mstd:2`: both runs
 /// finish (bounded time), give the same results (values or error
-/// messages), and leave no async value alive.
+/// messages), and leave no async value alive. Then the same BEF with one
+/// operand rewired to a result of its own kernel or of a kernel downstream
+/// (a dataflow cycle, used-by lists consistent): `verify` must reject it
+/// naming the cycle, and loading for execution must refuse it.
 pub fn exec_programs(data: &[u8]) {
+    exec_program_and_cycle(data);
+}
+
+/// What one input of [`exec_programs`] exercised: the program's source
+/// (`None` when the input was too short for one), and whether a rewired
+/// copy with a dataflow cycle was checked too.
+pub fn exec_program_and_cycle(data: &[u8]) -> (Option<String>, bool) {
     use bef::exec::arbitrary_program::{ProgramLimits, arbitrary_program};
     let mut u = Unstructured::new(data);
     let Ok(generated) = arbitrary_program(&mut u, ProgramLimits::default()) else {
-        return;
+        return (None, false);
     };
     let source = &generated.source;
     let module = bef::text::parse_module(source, "generated.mlir")
@@ -33,6 +48,66 @@ pub fn exec_programs(data: &[u8]) {
         before,
         "async values leaked\n{source}"
     );
+    // The model decodes from a file with its optional sections.
+    let full = bef::translate::mlir_to_bef(&module, bef::translate::TranslateOptions::default())
+        .expect("what translates without optional sections translates with them");
+    let cyclic = with_dataflow_cycle(&full, &mut u);
+    if let Some(cyclic) = &cyclic {
+        let buffer = BefBuffer::copy_from(cyclic);
+        let file = buffer.open().expect("the rewired file opens");
+        let problems = bef::format::verify(&file).expect_err("a dataflow cycle is rejected");
+        assert!(
+            problems
+                .iter()
+                .any(|p| p.to_string().contains("can never run")),
+            "the cycle is not named: {problems:?}\n{source}"
+        );
+        let refused = bef::exec::Program::load(buffer, "cycle.bef", crate::standard_registry());
+        assert!(refused.is_err(), "a file with a cycle loads\n{source}");
+    }
+    (Some(generated.source), cyclic.is_some())
+}
+
+/// `bef` with one operand of one kernel rewired to a result of that kernel
+/// or of a kernel that (transitively) uses its results, used-by lists
+/// recomputed; `None` when `u` runs out or no kernel has an operand.
+fn with_dataflow_cycle(bef: &[u8], u: &mut Unstructured) -> Option<Vec<u8>> {
+    let buffer = BefBuffer::copy_from(bef);
+    let mut module = buffer.open().ok()?.to_module().ok()?;
+    let bodies: Vec<usize> = (0..module.functions.len())
+        .filter(|&i| module.functions[i].body.is_some())
+        .collect();
+    let function = *u.choose(&bodies).ok()?;
+    let body = module.functions[function].body.as_mut()?;
+    let readers: Vec<usize> = (1..body.kernels.len())
+        .filter(|&k| !body.kernels[k].args.is_empty())
+        .collect();
+    let reader = *u.choose(&readers).ok()?;
+    // The reader and everything downstream of it, through used-by lists.
+    let mut downstream = vec![reader];
+    let mut seen = vec![false; body.kernels.len()];
+    seen[reader] = true;
+    let mut next = 0;
+    while next < downstream.len() {
+        for users in &body.kernels[downstream[next]].used_by {
+            for &user in users {
+                let user = user as usize;
+                if user < seen.len() && !seen[user] {
+                    seen[user] = true;
+                    downstream.push(user);
+                }
+            }
+        }
+        next += 1;
+    }
+    downstream.retain(|&k| !body.kernels[k].results.is_empty());
+    let producer = *u.choose(&downstream).ok()?;
+    let register = *u.choose(&body.kernels[producer].results).ok()?;
+    let kernel = &mut body.kernels[reader];
+    let operand = u.choose_index(kernel.args.len()).ok()?;
+    kernel.args[operand] = register;
+    body.compute_used_by();
+    bef::format::encode(&module).ok()
 }
 
 /// Results of `@main` as values or error messages, computed on another
@@ -51,7 +126,8 @@ fn run_generated(bef: &[u8], queue: &str, source: &str) -> Vec<Result<i32, Strin
     std::thread::spawn(move || {
         let host = bef::runtime::HostContext::with_work_queue_name(&queue)
             .expect("valid queue")
-            .with_diagnostic_sink(|_| {});
+            .with_diagnostic_sink(|_| {})
+            .with_max_call_depth(CALL_DEPTH_LIMIT);
         let ctx = bef::exec::ExecutionContext::new(Arc::new(host));
         let main = program.function_named("main").expect("generated @main");
         let f = bef::exec::Function::new(program.clone(), main);

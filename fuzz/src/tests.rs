@@ -7,7 +7,7 @@ use proptest::prelude::*;
 
 use crate::bef_file::{bef_decode, bef_roundtrip};
 use crate::bytecode::{mlirbc_read, mlirbc_roundtrip};
-use crate::exec::exec_programs;
+use crate::exec::exec_program_and_cycle;
 use crate::passes::opt_passes;
 use crate::text::mlir_parse;
 use crate::trace::trace_read;
@@ -160,6 +160,73 @@ fn mlir_parse_survives_truncations_mutations_and_the_corpus() {
     }
 }
 
+/// The byte offsets at which a token ends: wherever the character class
+/// (word, space, or each punctuation character on its own) changes.
+fn token_ends(text: &str) -> Vec<usize> {
+    fn class(c: char) -> u32 {
+        if c.is_alphanumeric() || "_.$".contains(c) {
+            0
+        } else if c.is_whitespace() {
+            1
+        } else {
+            2 + c as u32
+        }
+    }
+    let mut ends = Vec::new();
+    let mut previous = None;
+    for (at, c) in text.char_indices() {
+        if previous.is_some_and(|p| p != class(c) || p >= 2) {
+            ends.push(at);
+        }
+        previous = Some(class(c));
+    }
+    ends.push(text.len());
+    ends
+}
+
+/// Every custom form the conformance programs use (every op of the
+/// supported dialects, in its own syntax), cut after each token: the
+/// parser answers with an error at a real position inside the text, or
+/// (rarely) parses the prefix, which then goes through the whole
+/// `mlir_parse` body. Never a panic.
+#[test]
+fn custom_forms_truncated_at_every_token_fail_cleanly() {
+    let mut prefixes = 0;
+    for path in corpus_files("conformance", Some("mlir")) {
+        let source = std::fs::read_to_string(&path).unwrap();
+        for chunk in bef::text::split_input(&source) {
+            for end in token_ends(chunk.text) {
+                let prefix = &chunk.text[..end];
+                prefixes += 1;
+                match bef::text::parse_module(prefix, "cut.mlir") {
+                    Ok(_) => mlir_parse(prefix.as_bytes()),
+                    Err(diagnostic) => {
+                        let lines = prefix.lines().count() as u32 + 1;
+                        match &diagnostic.location {
+                            bef::ir::Location::FileLineCol { line, column, .. } => assert!(
+                                (1..=lines).contains(line) && *column >= 1,
+                                "{}: cut at byte {end}: error at {line}:{column} outside the text: {diagnostic}",
+                                path.display()
+                            ),
+                            other => panic!(
+                                "{}: cut at byte {end}: error without a position ({other:?}): {diagnostic}",
+                                path.display()
+                            ),
+                        }
+                        let rendered = bef::text::render_diagnostic(&diagnostic, prefix);
+                        assert!(
+                            rendered.starts_with("cut.mlir:"),
+                            "{}: cut at byte {end}: {rendered}",
+                            path.display()
+                        );
+                    }
+                }
+            }
+        }
+    }
+    assert!(prefixes > 10_000, "only {prefixes} prefixes");
+}
+
 #[test]
 fn opt_passes_survive_the_corpus_and_its_truncations() {
     let mut inputs = seeds("opt_passes");
@@ -247,11 +314,32 @@ impl Rng {
 fn generated_programs_agree_across_work_queues() {
     let _serial = counting_live_values();
     let mut rng = Rng(0x5EED_0005);
+    // How many programs used each feature the generator can write.
+    const FEATURES: [&str; 7] = [
+        "tfrt.call @rec(",
+        "tfrt.call @forever(",
+        "loc(#l",
+        "loc(fused[#l",
+        "= !t",
+        "{value = #c",
+        "tfrt.repeat.i32",
+    ];
+    let mut used = [0usize; FEATURES.len()];
+    let mut cycles = 0;
     for _ in 0..400 {
         let len = 64 + (rng.next() % 1024) as usize;
         let input: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
-        exec_programs(&input);
+        let (source, cycle_checked) = exec_program_and_cycle(&input);
+        let source = source.unwrap_or_default();
+        for (count, feature) in used.iter_mut().zip(FEATURES) {
+            *count += usize::from(source.contains(feature));
+        }
+        cycles += usize::from(cycle_checked);
     }
+    for (count, feature) in used.iter().zip(FEATURES) {
+        assert!(*count >= 5, "only {count} programs use `{feature}`");
+    }
+    assert!(cycles >= 50, "only {cycles} rewired programs with a cycle");
 }
 
 /// The AsyncValue body on seeded programs and on the checked-in seeds

@@ -1,8 +1,11 @@
 //! Random valid host programs for fuzzing the executor: several functions
 //! over `i32` values using synchronous and asynchronous arithmetic, errors
-//! (a failing kernel, division by zero), calls, conditionals and loops.
-//! Every program terminates and its results do not depend on scheduling,
-//! so running it on different work queues must give the same results.
+//! (a failing kernel, division by zero), calls, conditionals and loops,
+//! recursion (bounded, thousands of calls deep, or runaway, which must end
+//! at the host's call-depth limit), and type, attribute and location
+//! aliases that refer to each other and are shared by many ops. Every
+//! program terminates and its results do not depend on scheduling, so
+//! running it on different work queues must give the same results.
 
 use std::fmt::Write;
 
@@ -17,6 +20,10 @@ pub struct ProgramLimits {
     pub max_ops: usize,
     /// Largest iteration count of a generated `tfrt.repeat.i32`.
     pub max_repeat: i32,
+    /// Deepest bounded recursion (`@rec` calls nested this many times).
+    /// Keep it below the call-depth limit of the host that runs the
+    /// program; runaway recursion (`@forever`) reaches that limit.
+    pub max_recursion: i32,
 }
 
 impl Default for ProgramLimits {
@@ -25,6 +32,7 @@ impl Default for ProgramLimits {
             max_functions: 4,
             max_ops: 24,
             max_repeat: 4,
+            max_recursion: 1_500,
         }
     }
 }
@@ -44,12 +52,114 @@ struct FunctionSig {
     arguments: usize,
 }
 
+/// The aliases defined at the top of a program, for ops to share: a chain
+/// of type aliases (`!t1 = !t0`), attribute aliases of i32 constants
+/// (some referring to others) and location aliases nested in each other
+/// (fused, named and call-site locations, a few levels deep).
+struct Aliases {
+    types: usize,
+    constants: usize,
+    locations: usize,
+}
+
+impl Aliases {
+    fn generate(u: &mut Unstructured, source: &mut String) -> Result<Aliases> {
+        let types = u.int_in_range(0..=3)?;
+        for k in 0..types {
+            let value = if k == 0 {
+                "i32".to_string()
+            } else {
+                format!("!t{}", k - 1)
+            };
+            let _ = writeln!(source, "!t{k} = {value}");
+        }
+        let constants = u.int_in_range(0..=4)?;
+        for k in 0..constants {
+            let value = if k > 0 && u.ratio(1, 3)? {
+                format!("#c{}", u.int_in_range(0..=k - 1)?)
+            } else {
+                format!("{} : i32", u.int_in_range(-8..=8)?)
+            };
+            let _ = writeln!(source, "#c{k} = {value}");
+        }
+        // Each location refers to at most two earlier ones; six levels keep
+        // the expansion of the deepest within a few dozen leaves.
+        let locations = u.int_in_range(0..=6)?;
+        for k in 0..locations {
+            let value = if k == 0 {
+                format!("loc(\"generated.mlir\":{}:1)", u.int_in_range(1..=99)?)
+            } else {
+                let a = u.int_in_range(0..=k - 1)?;
+                let b = u.int_in_range(0..=k - 1)?;
+                match u.int_in_range(0..=3u8)? {
+                    0 => format!("loc(fused[#l{a}, #l{b}])"),
+                    1 => format!("loc(\"name{k}\"(#l{a}))"),
+                    2 => format!("loc(callsite(#l{a} at #l{b}))"),
+                    _ => format!("loc(\"generated.mlir\":{k}:{})", u.int_in_range(1..=80)?),
+                }
+            };
+            let _ = writeln!(source, "#l{k} = {value}");
+        }
+        Ok(Aliases {
+            types,
+            constants,
+            locations,
+        })
+    }
+
+    /// `i32`, or one of the type aliases that stand for it.
+    fn i32_type(&self, u: &mut Unstructured) -> Result<String> {
+        if self.types > 0 && u.ratio(1, 2)? {
+            Ok(format!("!t{}", u.int_in_range(0..=self.types - 1)?))
+        } else {
+            Ok("i32".to_string())
+        }
+    }
+}
+
+/// Which recursive functions the program defines.
+#[derive(Clone, Copy)]
+struct Recursion {
+    /// `@rec(%n, %x)`: `%x + n + (n - 1) + … + 1`, one call per level.
+    bounded: bool,
+    /// `@forever(%x)`: calls itself until the host's depth limit.
+    runaway: bool,
+}
+
+/// `@rec`: recursion through `tfrt.if` and `tfrt.call`, `%n` levels deep.
+const RECURSIVE_FUNCTION: &str = "func.func @rec(%n: i32, %x: i32) -> i32 {
+  %zero = tfrt.constant.i32 0
+  %done = tfrt.lessequal.i32 %n, %zero
+  %r = tfrt.if %done, %n, %x : (i32, i32) -> (i32) {
+    tfrt.return %x : i32
+  } else {
+    %one = tfrt.constant.i32 1
+    %m = \"tfrt.minus.i32\"(%n, %one) : (i32, i32) -> i32
+    %y = \"tfrt.add.i32\"(%x, %n) : (i32, i32) -> i32
+    %z = tfrt.call @rec(%m, %y) : (i32, i32) -> i32
+    tfrt.return %z : i32
+  }
+  tfrt.return %r : i32
+}
+
+";
+
+/// `@forever`: recursion without a base case.
+const RUNAWAY_FUNCTION: &str = "func.func @forever(%x: i32) -> i32 {
+  %y = tfrt.call @forever(%x) : (i32) -> i32
+  tfrt.return %y : i32
+}
+
+";
+
 /// Builds one function body, tracking the i32 values in scope.
 struct Body<'a> {
     text: String,
     values: Vec<String>,
     next: usize,
     callees: &'a [FunctionSig],
+    aliases: &'a Aliases,
+    recursion: Recursion,
     limits: ProgramLimits,
     indent: &'static str,
 }
@@ -73,6 +183,12 @@ impl Body<'_> {
         let out = self.fresh();
         let choice = u.int_in_range(0..=10u8)?;
         match choice {
+            0 | 1 if self.aliases.constants > 0 && u.ratio(1, 2)? => {
+                let k = u.int_in_range(0..=self.aliases.constants - 1)?;
+                self.line(&format!(
+                    "{out} = \"tfrt.constant.i32\"() {{value = #c{k}}} : () -> i32"
+                ));
+            }
             0 | 1 => {
                 let n: i32 = u.int_in_range(-8..=8)?;
                 self.line(&format!("{out} = tfrt.constant.i32 {n}"));
@@ -81,8 +197,14 @@ impl Body<'_> {
                 // The reference's i32 arithmetic (no multiply or minimum).
                 let op = *u.choose(&["add", "minus"])?;
                 let (a, b) = (self.pick(u)?, self.pick(u)?);
+                let t = [
+                    self.aliases.i32_type(u)?,
+                    self.aliases.i32_type(u)?,
+                    self.aliases.i32_type(u)?,
+                ];
                 self.line(&format!(
-                    "{out} = \"tfrt.{op}.i32\"({a}, {b}) : (i32, i32) -> i32"
+                    "{out} = \"tfrt.{op}.i32\"({a}, {b}) : ({}, {}) -> {}",
+                    t[0], t[1], t[2]
                 ));
             }
             5 => {
@@ -99,6 +221,19 @@ impl Body<'_> {
             }
             7 if u.ratio(1, 4)? => {
                 self.line(&format!("{out} = \"tfrt_test.fail\"() : () -> i32"));
+            }
+            8 if self.recursion.bounded && u.ratio(1, 2)? => {
+                let n = self.fresh();
+                let levels = u.int_in_range(0..=self.limits.max_recursion)?;
+                self.line(&format!("{n} = tfrt.constant.i32 {levels}"));
+                let x = self.pick(u)?;
+                self.line(&format!(
+                    "{out} = tfrt.call @rec({n}, {x}) : (i32, i32) -> i32"
+                ));
+            }
+            8 if self.recursion.runaway && u.ratio(1, 4)? => {
+                let x = self.pick(u)?;
+                self.line(&format!("{out} = tfrt.call @forever({x}) : (i32) -> i32"));
             }
             7 | 8 if !self.callees.is_empty() => {
                 let callee = u.choose(self.callees)?;
@@ -120,6 +255,12 @@ impl Body<'_> {
                     "{out} = \"tfrt.add.i32\"({a}, {a}) : (i32, i32) -> i32"
                 ));
             }
+        }
+        // Any op may carry a location alias, after its last line.
+        if self.aliases.locations > 0 && u.ratio(1, 3)? {
+            let k = u.int_in_range(0..=self.aliases.locations - 1)?;
+            self.text.pop();
+            let _ = writeln!(self.text, " loc(#l{k})");
         }
         self.values.push(out);
         Ok(())
@@ -162,6 +303,8 @@ impl Body<'_> {
             values: vec![arg.to_string()],
             next: self.next,
             callees: self.callees,
+            aliases: self.aliases,
+            recursion: self.recursion,
             limits: self.limits,
             indent: "      ",
         };
@@ -181,6 +324,17 @@ pub fn arbitrary_program(u: &mut Unstructured, limits: ProgramLimits) -> Result<
     let count = u.int_in_range(0..=limits.max_functions.saturating_sub(1))?;
     let mut functions: Vec<FunctionSig> = Vec::new();
     let mut source = String::new();
+    let aliases = Aliases::generate(u, &mut source)?;
+    let recursion = Recursion {
+        bounded: u.ratio(1, 3)?,
+        runaway: u.ratio(1, 8)?,
+    };
+    if recursion.bounded {
+        source.push_str(RECURSIVE_FUNCTION);
+    }
+    if recursion.runaway {
+        source.push_str(RUNAWAY_FUNCTION);
+    }
     for i in 0..=count {
         let is_main = i == count;
         let arguments = if is_main { 0 } else { u.int_in_range(1..=3)? };
@@ -194,6 +348,8 @@ pub fn arbitrary_program(u: &mut Unstructured, limits: ProgramLimits) -> Result<
             values: (0..arguments).map(|a| format!("%a{a}")).collect(),
             next: 0,
             callees: &functions,
+            aliases: &aliases,
+            recursion,
             limits,
             indent: "  ",
         };

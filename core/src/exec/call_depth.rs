@@ -14,11 +14,6 @@ use std::cell::RefCell;
 
 use crate::runtime::{Diagnostic, ErrorCode};
 
-/// Stack that must be left when a call starts: one nesting level (the
-/// executor, a kernel and the next call) stays well within it.
-const RED_ZONE: usize = 128 * 1024;
-/// Size of each stack segment allocated when the red zone is reached.
-const SEGMENT_SIZE: usize = 4 * 1024 * 1024;
 /// How many innermost frames the depth error names.
 const FRAMES_SHOWN: usize = 5;
 
@@ -51,7 +46,7 @@ pub(crate) fn nested_call(
         }
     }
     let _pop = Pop;
-    stacker::maybe_grow(RED_ZONE, SEGMENT_SIZE, body);
+    crate::runtime::stack_room::with_stack_room(body);
     Ok(())
 }
 

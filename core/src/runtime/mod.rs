@@ -12,6 +12,7 @@ pub mod diagnostic;
 #[doc(hidden)]
 pub mod host_buffer;
 pub mod host_context;
+pub(crate) mod stack_room;
 pub(crate) mod sync;
 pub mod task;
 pub mod work_queue;

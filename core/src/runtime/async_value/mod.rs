@@ -34,6 +34,7 @@ use self::header::{
 };
 pub use self::live::live_async_values;
 use super::diagnostic::{Diagnostic, ErrorCode};
+use super::stack_room::with_stack_room;
 use super::sync::Ordering;
 
 /// The state of an AsyncValue. `Concrete` and `Error` are terminal.
@@ -568,10 +569,18 @@ impl AsyncValue {
         let h = self.header();
         let prev = h.state.swap(state | CLAIMED, Ordering::AcqRel);
         debug_assert!(prev & CLAIMED != 0 && !is_available(prev));
+        if prev & (INLINE_READY | WAITERS_MASK) == 0 {
+            return;
+        }
         let inline = (prev & INLINE_READY != 0).then_some(&h.inline);
-        // SAFETY: the swap took the inline callback and the list exclusively
-        // (acquire).
-        unsafe { waiters::run_all(inline, (prev & WAITERS_MASK) as *mut _) };
+        let run = || {
+            // SAFETY: the swap took the inline callback and the list
+            // exclusively (acquire).
+            unsafe { waiters::run_all(inline, (prev & WAITERS_MASK) as *mut _) }
+        };
+        // A waiter may make another value available, whose waiters run
+        // nested in this call: deep chains continue on a fresh stack segment.
+        with_stack_room(run);
     }
 
     /// Stores `value` and makes the value concrete, running its waiters. On

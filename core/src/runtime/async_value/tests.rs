@@ -470,3 +470,34 @@ fn small_values_fit_one_cache_line() {
         assert_eq!(v.as_untyped().ptr.as_ptr() as usize % 64, 0);
     }
 }
+
+/// A chain of indirect values, each forwarded to the next, resolves one
+/// level per nested waiter call when its last value becomes available. A
+/// chain far longer than the stack allows (a deep recursion returning
+/// through `tfrt.call`s makes one) continues on fresh stack segments.
+#[cfg(not(loom))]
+#[test]
+fn a_long_forwarding_chain_resolves_without_overflowing_the_stack() {
+    const LINKS: usize = 200_000;
+    let worker = std::thread::Builder::new()
+        .stack_size(256 * 1024)
+        .spawn(|| {
+            let first = AsyncValue::indirect();
+            let mut last = first.clone();
+            for _ in 0..LINKS {
+                let next = AsyncValue::indirect();
+                last.forward_to(next.clone());
+                last = next;
+            }
+            let value = AsyncValue::unconstructed::<i32>();
+            last.forward_to(value.clone());
+            drop(last);
+            let (ran, cb) = flag();
+            first.and_then(cb);
+            value.emplace(42i32);
+            assert_eq!(ran.load(Ordering::SeqCst), 1);
+            *first.get::<i32>().expect("resolved")
+        })
+        .expect("thread starts");
+    assert_eq!(worker.join().expect("no overflow"), 42);
+}
