@@ -12,6 +12,31 @@ use crate::ir::{ResourceOwner, ResourceValue};
 
 /// Raw bytes shown per entry unless `hex` asks for all of them.
 const SHORT_HEX: usize = 16;
+/// Characters of an attribute or type shown per entry: a small file can
+/// describe a large value (entries referring to each other), and the
+/// listing is for finding an entry, not for reading the value whole.
+const SHORT_VALUE: usize = 200;
+
+/// A listing and the entries that did not decode.
+#[derive(Debug, Clone)]
+pub struct Dump {
+    /// The listing, one item per line.
+    pub text: String,
+    /// What did not decode, one message per entry (also shown in place).
+    pub problems: Vec<String>,
+}
+
+/// `text` cut after `limit` characters, with a note of the cut.
+fn shortened(text: String, limit: usize) -> String {
+    match text.char_indices().nth(limit) {
+        Some((cut, _)) => format!(
+            "{}… ({} characters in all)",
+            &text[..cut],
+            text.chars().count()
+        ),
+        None => text,
+    }
+}
 
 fn hex_bytes(data: &[u8], all: bool) -> String {
     let shown = if all {
@@ -33,13 +58,14 @@ fn section_name(id: u8) -> &'static str {
 /// The listing of `bytes`; `hex` shows every raw byte of each entry
 /// instead of the first 16. Fails (with the offset) only when the file
 /// cannot be framed; entries that do not decode are listed with their
-/// error.
-pub fn dump(bytes: &[u8], hex: bool) -> Result<String> {
+/// error, and returned as problems.
+pub fn dump(bytes: &[u8], hex: bool) -> Result<Dump> {
     let s = Structure::parse(bytes)?;
     // A second table to decode from: decoding mutates its cache while the
     // first is borrowed for the listing.
     let mut t = Structure::parse(bytes)?.table;
     let mut out = String::new();
+    let mut problems = Vec::new();
     // Writing to a String cannot fail.
     let w = &mut out;
     let _ = writeln!(w, "MLIR bytecode, {} bytes", bytes.len());
@@ -102,16 +128,22 @@ pub fn dump(bytes: &[u8], hex: bool) -> Result<String> {
     let _ = writeln!(w, "Attributes ({}):", s.table.attrs.len());
     for (i, e) in s.table.attrs.iter().enumerate() {
         let decoded = match t.attribute(i as u64, e.data.offset()) {
-            Ok(a) => crate::text::print_attribute(&a),
-            Err(err) => format!("<error: {err}>"),
+            Ok(a) => shortened(crate::text::print_attribute(&a), SHORT_VALUE),
+            Err(err) => {
+                problems.push(format!("attribute [{i}]: {err}"));
+                format!("<error: {err}>")
+            }
         };
         entry_line(w, i, e, decoded);
     }
     let _ = writeln!(w, "Types ({}):", s.table.types.len());
     for (i, e) in s.table.types.iter().enumerate() {
         let decoded = match t.type_(i as u64, e.data.offset()) {
-            Ok(ty) => ty.to_string(),
-            Err(err) => format!("<error: {err}>"),
+            Ok(ty) => shortened(ty.to_string(), SHORT_VALUE),
+            Err(err) => {
+                problems.push(format!("type [{i}]: {err}"));
+                format!("<error: {err}>")
+            }
         };
         entry_line(w, i, e, decoded);
     }
@@ -157,5 +189,8 @@ pub fn dump(bytes: &[u8], hex: bool) -> Result<String> {
             ir.data.remaining()
         );
     }
-    Ok(out)
+    Ok(Dump {
+        text: out,
+        problems,
+    })
 }

@@ -9,6 +9,12 @@ use crate::ir::{Attribute, DenseElements, FloatKind, Signedness, Type};
 /// not allocate without bound.
 pub const MAX_DENSE_BYTES: u64 = 1 << 26;
 
+/// Splats of one module may expand to this many bytes in all. A splat is a
+/// few bytes of text whatever it expands to, so this allowance is not
+/// proportional to the input: it is kept to half the fixed 64 MiB that
+/// translation may use beyond 64 times its input's size.
+pub const MAX_SPLAT_BYTES: u64 = 1 << 25;
+
 /// The BEF data type of a scalar or tensor element type.
 pub fn dtype_of(ty: &Type) -> Option<DType> {
     Some(match ty {

@@ -475,10 +475,10 @@ fn canonical_owned(attr: &Attribute) -> Attribute {
 
 impl<'m> Collector<'m> {
     /// Adds a converted splat of `bytes` to the module's total; true when
-    /// the total is then over [`attributes::MAX_DENSE_BYTES`].
+    /// the total is then over [`attributes::MAX_SPLAT_BYTES`].
     fn count_splat(&mut self, bytes: u64) -> bool {
         self.splat_bytes = self.splat_bytes.saturating_add(bytes);
-        self.splat_bytes > attributes::MAX_DENSE_BYTES
+        self.splat_bytes > attributes::MAX_SPLAT_BYTES
     }
 
     fn new(
@@ -812,7 +812,7 @@ impl<'m> Collector<'m> {
                         &op.location,
                         format!(
                             "BEF files cannot encode the '{name}' attribute: with the dense splats before it, splats expand to more than the {} bytes the translator allows in one module",
-                            attributes::MAX_DENSE_BYTES
+                            attributes::MAX_SPLAT_BYTES
                         ),
                     );
                 }

@@ -126,7 +126,47 @@ fn entry_name(name: Option<&str>, string_offset: u64) -> String {
     )
 }
 
-/// The value of kernel attribute `a` as text, or why it is unknown.
+/// How much of an attribute's value a kernel line shows: the whole value is
+/// in the Attributes section, once however many kernels share it.
+const KERNEL_ATTRIBUTE_SHOWN: usize = 160;
+
+/// `value` as text, cut after `limit` characters with a note of the cut
+/// (formatting stops there: a long value is not rendered in full).
+fn bounded_text(value: &impl std::fmt::Display, limit: usize) -> String {
+    struct Bounded {
+        text: String,
+        chars: usize,
+        limit: usize,
+        cut: bool,
+    }
+    impl std::fmt::Write for Bounded {
+        fn write_str(&mut self, s: &str) -> std::fmt::Result {
+            for c in s.chars() {
+                if self.chars == self.limit {
+                    self.cut = true;
+                    return Err(std::fmt::Error);
+                }
+                self.text.push(c);
+                self.chars += 1;
+            }
+            Ok(())
+        }
+    }
+    let mut out = Bounded {
+        text: String::new(),
+        chars: 0,
+        limit,
+        cut: false,
+    };
+    let _ = std::fmt::write(&mut out, format_args!("{value}"));
+    if out.cut {
+        out.text.push_str("… (cut; in full under Attributes)");
+    }
+    out.text
+}
+
+/// The value of kernel attribute `a` as text (long values cut), or why it
+/// is unknown.
 fn attribute_text(listing: &Listing<'_>, attribute: Option<usize>) -> Result<String, String> {
     let attributes = listing.attributes();
     let Some(row) = attribute.and_then(|i| attributes.get(i)) else {
@@ -138,7 +178,7 @@ fn attribute_text(listing: &Listing<'_>, attribute: Option<usize>) -> Result<Str
     };
     listing
         .attribute_value(&row)
-        .map(|v| v.to_string())
+        .map(|v| bounded_text(&v, KERNEL_ATTRIBUTE_SHOWN))
         .map_err(|e| format!("<error: {e}>"))
 }
 

@@ -192,9 +192,17 @@ fn dump_command(args: DumpArgs, out: impl Write) -> Result<(), Failure> {
         let listing = bef::bytecode::dump::dump(input.bytes(), hex)
             .map_err(|e| Failure::Message(format!("{}: {e}", input.name)))?;
         let mut out = out;
-        out.write_all(listing.as_bytes())?;
+        out.write_all(listing.text.as_bytes())?;
         out.flush()?;
-        return Ok(());
+        // As for BEF: the listing shows what decodes, the problems make the
+        // command fail.
+        if listing.problems.is_empty() {
+            return Ok(());
+        }
+        for problem in &listing.problems {
+            eprintln!("error: {}: {problem}", input.name);
+        }
+        return Err(Failure::Reported);
     }
     if input.kind() != Kind::Bef {
         return Err(input.wrong_kind("dump", "BEF or MLIR bytecode"));
