@@ -101,9 +101,12 @@ fn bef_roundtrip_over_seeded_inputs() {
 #[test]
 fn mlir_parse_survives_truncations_mutations_and_the_corpus() {
     let mut rng = XorShift(0x3113);
+    // The conformance programs are the seeds of every custom form.
     let mut inputs = seeds("mlir_parse");
-    for path in corpus_files("mlir", Some("mlir")) {
-        inputs.push(std::fs::read(path).unwrap());
+    for dir in ["mlir", "conformance"] {
+        for path in corpus_files(dir, Some("mlir")) {
+            inputs.push(std::fs::read(path).unwrap());
+        }
     }
     assert!(inputs.len() >= 10);
     // Punctuation and keywords mutate text far better than random bytes.
