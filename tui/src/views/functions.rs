@@ -32,6 +32,24 @@ fn registers(list: impl Iterator<Item = u32>) -> String {
     names.join(", ")
 }
 
+/// A kernel's results; the pseudo kernel's first result is no register
+/// (its number is one past the last) but the start of the kernels without
+/// operands.
+fn result_registers(kernel: &Kernel<'_>) -> String {
+    let names: Vec<String> = kernel
+        .results()
+        .enumerate()
+        .map(|(i, r)| {
+            if kernel.pseudo && i == 0 {
+                "start".to_owned()
+            } else {
+                format!("%{r}")
+            }
+        })
+        .collect();
+    names.join(", ")
+}
+
 /// The attributes of a kernel as `name = value` pairs.
 pub fn kernel_attributes(listing: &Listing<'_>, kernel: &Kernel<'_>) -> String {
     let parts: Vec<String> = kernel
@@ -93,7 +111,7 @@ pub fn cells(app: &mut App<'_, '_>, id: ListId, row: usize) -> Vec<String> {
                 k.index.to_string(),
                 kernel_name(k),
                 registers(k.arguments()),
-                registers(k.results()),
+                result_registers(k),
                 kernel_attributes(listing, k),
                 functions.join(", "),
                 used_by.join(" "),

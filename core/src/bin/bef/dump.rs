@@ -434,10 +434,15 @@ impl<W: Write> Text<'_, '_, '_, W> {
             }
             for (i, register) in k.results().enumerate() {
                 let used_by: Vec<u32> = k.used_by(i).collect();
-                writeln!(
-                    self.out,
-                    "        result %{register} -> used by {used_by:?}"
-                )?;
+                // The pseudo kernel's first result is no register (its
+                // number is one past the last): it starts the kernels
+                // without operands.
+                let what = if k.pseudo && i == 0 {
+                    format!("start (%{register})")
+                } else {
+                    format!("result %{register}")
+                };
+                writeln!(self.out, "        {what} -> used by {used_by:?}")?;
             }
             self.hex_line(k.bytes())?;
         }
