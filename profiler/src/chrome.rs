@@ -8,6 +8,11 @@
 //! consumer edge gets its own pair of zero-length anchor slices, one at the
 //! middle of the producer (`flow_out`) and one at the middle of the
 //! consumer (`flow_in`), with the edge's id.
+//!
+//! Events are written one at a time: memory stays that of the model
+//! however many events the trace has.
+
+use std::io::{self, Write};
 
 use serde_json::{Value, json};
 
@@ -25,34 +30,38 @@ fn us(ns: u64) -> f64 {
 
 /// The trace of `model` as JSON text.
 pub fn export(model: &Model<'_>) -> String {
-    trace(model).to_string()
+    let mut out = Vec::new();
+    write(model, &mut out).expect("writing to memory cannot fail");
+    String::from_utf8(out).expect("serde_json writes UTF-8")
 }
 
-/// The trace of `model` as a JSON value (`{"traceEvents": [...]}`).
-pub fn trace(model: &Model<'_>) -> Value {
-    let mut events = vec![json!({
+/// Writes the trace of `model` (`{"traceEvents": [...]}`) to `out`.
+pub fn write(model: &Model<'_>, out: &mut impl Write) -> io::Result<()> {
+    out.write_all(b"{\"traceEvents\":[")?;
+    let mut events = Events { out, first: true };
+    events.push(&json!({
         "name": "process_name", "ph": "M", "pid": PID, "tid": 0,
         "args": {"name": format!("bef-trace {}", model.recording.header.program_path)}
-    })];
+    }))?;
     for (t, track) in model.recording.threads.iter().enumerate() {
-        events.push(json!({
+        events.push(&json!({
             "name": "thread_name", "ph": "M", "pid": PID, "tid": t as u64 + 2,
             "args": {"name": track.name}
-        }));
+        }))?;
     }
     let lanes = stream_lanes(model);
     for (lane, name) in lanes.names.iter().enumerate() {
-        events.push(json!({
+        events.push(&json!({
             "name": "thread_name", "ph": "M", "pid": PID, "tid": STREAM_TID_BASE + lane as u64,
             "args": {"name": name}
-        }));
+        }))?;
     }
     for (run, r) in model.runs.iter().enumerate() {
-        events.push(slice(model, run, r.thread as u64 + 2));
+        events.push(&slice(model, run, r.thread as u64 + 2))?;
     }
     for (lane, runs) in lanes.runs.iter().enumerate() {
         for &run in runs {
-            events.push(slice(model, run, STREAM_TID_BASE + lane as u64));
+            events.push(&slice(model, run, STREAM_TID_BASE + lane as u64))?;
         }
     }
     for (i, edge) in model.edges.iter().enumerate() {
@@ -68,36 +77,52 @@ pub fn trace(model: &Model<'_>) -> Value {
                 "args": {"edge": id, "register_time_us": us(edge.time)}
             });
             anchor[format!("flow_{direction}")] = json!(true);
-            events.push(anchor);
+            events.push(&anchor)?;
         }
     }
     for c in &model.async_completions {
-        events.push(json!({
+        events.push(&json!({
             "name": format!("async completion: {}", model.frame(c.run)), "ph": "i", "s": "t",
             "ts": us(c.time), "pid": PID, "tid": c.thread as u64 + 2,
             "args": {"register": c.register}
-        }));
+        }))?;
     }
     if let Some(error) = &model.first_error {
         let thread = error.run.map_or(0, |r| model.runs[r].thread);
-        events.push(json!({
+        events.push(&json!({
             "name": "first error", "ph": "i", "s": "t", "ts": us(error.time), "pid": PID,
             "tid": thread as u64 + 2, "args": {"message": error.message}
-        }));
+        }))?;
     }
     for &(time, depth) in &model.queue_depth {
-        events.push(json!({
+        events.push(&json!({
             "name": "ready queue depth", "ph": "C", "ts": us(time), "pid": PID,
             "args": {"kernels": depth}
-        }));
+        }))?;
     }
     for &(time, live) in &model.live_values {
-        events.push(json!({
+        events.push(&json!({
             "name": "live async values", "ph": "C", "ts": us(time), "pid": PID,
             "args": {"values": live}
-        }));
+        }))?;
     }
-    json!({"traceEvents": events, "displayTimeUnit": "ns"})
+    events.out.write_all(b"],\"displayTimeUnit\":\"ns\"}")
+}
+
+/// The `traceEvents` array, written an event at a time.
+struct Events<'w, W: Write> {
+    out: &'w mut W,
+    first: bool,
+}
+
+impl<W: Write> Events<'_, W> {
+    fn push(&mut self, event: &Value) -> io::Result<()> {
+        if !self.first {
+            self.out.write_all(b",")?;
+        }
+        self.first = false;
+        serde_json::to_writer(&mut *self.out, event).map_err(io::Error::from)
+    }
 }
 
 fn slice(model: &Model<'_>, run: usize, tid: u64) -> Value {

@@ -147,3 +147,48 @@ fn a_huge_count_is_refused_without_allocating_it() {
     assert!(err.message.contains("event count"), "{err}");
     assert!(PEAK.with(Cell::get) - base < 4096);
 }
+
+/// The Chrome JSON and Perfetto exports are written an event at a time:
+/// beyond the model, they need at most a few hundred bytes per event (exporting a
+/// million events once took 4 GB), whatever the trace's size.
+#[test]
+fn exports_stream_their_events() {
+    let dir = std::env::temp_dir().join(format!("bef-trace-stream-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch directory");
+    let program = dir.join("loop.mlir");
+    std::fs::write(
+        &program,
+        "func.func @main() -> i32 {
+  %n = tfrt.constant.i32 20000
+  %x = tfrt.constant.i32 0
+  %r = tfrt.repeat.i32 %n, %x : i32 {
+    %one = tfrt.constant.i32 1
+    %y = tfrt.add.i32 %x, %one
+    tfrt.return %y : i32
+  }
+  tfrt.return %r : i32
+}
+",
+    )
+    .expect("program written");
+    let (recording, _) =
+        bef_trace::record_file(&program, &Default::default(), |_| {}).expect("records");
+    let _ = std::fs::remove_dir_all(&dir);
+    let events = recording.event_count();
+    assert!(events > 100_000, "{events} events");
+    let model = Model::new(&recording);
+    let measure = |export: &dyn Fn(&mut std::io::Sink) -> std::io::Result<()>| {
+        let base = LIVE.with(Cell::get);
+        PEAK.with(|p| p.set(base));
+        export(&mut std::io::sink()).expect("exports");
+        PEAK.with(Cell::get) - base
+    };
+    let chrome_peak = measure(&|out| chrome::write(&model, out));
+    let perfetto_peak = measure(&|out| perfetto::write(&model, out));
+    for (what, peak) in [("Chrome JSON", chrome_peak), ("Perfetto", perfetto_peak)] {
+        assert!(
+            peak <= 256 * events + (1 << 20),
+            "{what}: {peak} bytes for {events} events"
+        );
+    }
+}

@@ -8,6 +8,7 @@
 pub mod proto;
 
 use std::collections::HashMap;
+use std::io::{self, Write};
 
 use prost::Message;
 
@@ -38,14 +39,33 @@ const ANNOTATIONS: [&str; 8] = [
 
 /// The trace of `model`, serialized.
 pub fn export(model: &Model<'_>) -> Vec<u8> {
-    trace(model).encode_to_vec()
+    let mut out = Vec::new();
+    write(model, &mut out).expect("writing to memory cannot fail");
+    out
 }
 
-/// The trace of `model` as messages.
-pub fn trace(model: &Model<'_>) -> Trace {
-    let mut names = Interner::default();
-    let mut packets = Vec::new();
-    packets.push(TracePacket {
+/// One event of the timeline, before it is built: the events are sorted by
+/// time, and each is built and written only when its turn comes, so the
+/// memory an export takes is that of the model.
+#[derive(Clone, Copy)]
+enum Timed {
+    /// A kernel run's slice opens on `track`.
+    Begin { run: usize, track: u64 },
+    /// The slice open on `track` closes.
+    End { track: u64 },
+    /// `model.async_completions[i]`.
+    Completion(usize),
+    /// The first error.
+    FirstError,
+    /// A counter's value.
+    Counter { track: u64, value: u64 },
+}
+
+/// Writes the trace of `model` (a `Trace` message: packets one after the
+/// other) to `out`.
+pub fn write(model: &Model<'_>, out: &mut impl Write) -> io::Result<()> {
+    let mut packets = Packets { out };
+    packets.push(&TracePacket {
         trusted_packet_sequence_id: Some(SEQUENCE),
         track_descriptor: Some(TrackDescriptor {
             uuid: Some(PROCESS_UUID),
@@ -56,9 +76,9 @@ pub fn trace(model: &Model<'_>) -> Trace {
             ..Default::default()
         }),
         ..Default::default()
-    });
+    })?;
     for (t, track) in model.recording.threads.iter().enumerate() {
-        packets.push(descriptor(TrackDescriptor {
+        packets.push(&descriptor(TrackDescriptor {
             uuid: Some(THREAD_BASE + t as u64),
             thread: Some(ThreadDescriptor {
                 pid: Some(PID),
@@ -66,13 +86,13 @@ pub fn trace(model: &Model<'_>) -> Trace {
                 thread_name: Some(track.name.clone()),
             }),
             ..Default::default()
-        }));
+        }))?;
     }
     for (uuid, name) in [
         (QUEUE_UUID, "ready queue depth"),
         (LIVE_UUID, "live async values"),
     ] {
-        packets.push(descriptor(TrackDescriptor {
+        packets.push(&descriptor(TrackDescriptor {
             uuid: Some(uuid),
             name: Some(name.into()),
             parent_uuid: Some(PROCESS_UUID),
@@ -80,17 +100,17 @@ pub fn trace(model: &Model<'_>) -> Trace {
                 unit: Some(UNIT_COUNT),
             }),
             ..Default::default()
-        }));
+        }))?;
     }
     let streams = stream_lanes(model);
     let stream_base = THREAD_BASE + model.recording.threads.len() as u64;
     for (lane, name) in streams.names.iter().enumerate() {
-        packets.push(descriptor(TrackDescriptor {
+        packets.push(&descriptor(TrackDescriptor {
             uuid: Some(stream_base + lane as u64),
             name: Some(name.clone()),
             parent_uuid: Some(PROCESS_UUID),
             ..Default::default()
-        }));
+        }))?;
     }
 
     // Flow ids: one per edge, numbered from 1.
@@ -102,17 +122,14 @@ pub fn trace(model: &Model<'_>) -> Trace {
     }
 
     // Timed events, merged by time (stable: each thread keeps its order).
-    let mut timed: Vec<(u64, TrackEvent)> = Vec::new();
+    let mut timed: Vec<(u64, Timed)> = Vec::new();
     for (t, brackets) in model.brackets.iter().enumerate() {
         let track = THREAD_BASE + t as u64;
         for &(time, open, run) in brackets {
             let event = if open {
-                let mut e = slice_begin(model, run, track, &mut names);
-                e.flow_ids = outgoing.get(&run).cloned().unwrap_or_default();
-                e.terminating_flow_ids = incoming.get(&run).cloned().unwrap_or_default();
-                e
+                Timed::Begin { run, track }
             } else {
-                slice_end(track)
+                Timed::End { track }
             };
             timed.push((time, event));
         }
@@ -123,36 +140,55 @@ pub fn trace(model: &Model<'_>) -> Trace {
         let track = stream_base + lane as u64;
         for &run in runs {
             let r = &model.runs[run];
-            timed.push((r.start, slice_begin(model, run, track, &mut names)));
-            timed.push((r.end, slice_end(track)));
+            timed.push((r.start, Timed::Begin { run, track }));
+            timed.push((r.end, Timed::End { track }));
         }
     }
-    for c in &model.async_completions {
-        let mut e = instant(
-            THREAD_BASE + c.thread as u64,
-            names.event(&format!("async completion: {}", model.frame(c.run))),
-        );
-        e.debug_annotations.push(uint(7, c.register.into()));
-        timed.push((c.time, e));
+    drop(streams);
+    for (i, c) in model.async_completions.iter().enumerate() {
+        timed.push((c.time, Timed::Completion(i)));
     }
     if let Some(error) = &model.first_error {
-        let thread = error.run.map_or(0, |r| model.runs[r].thread);
-        let mut e = instant(THREAD_BASE + thread as u64, names.event("first error"));
-        if let Some(message) = &error.message {
-            e.debug_annotations.push(string(6, message.clone()));
-        }
-        timed.push((error.time, e));
+        timed.push((error.time, Timed::FirstError));
     }
     for &(time, depth) in &model.queue_depth {
-        timed.push((time, counter(QUEUE_UUID, depth)));
+        timed.push((
+            time,
+            Timed::Counter {
+                track: QUEUE_UUID,
+                value: depth,
+            },
+        ));
     }
     for &(time, live) in &model.live_values {
-        timed.push((time, counter(LIVE_UUID, live)));
+        timed.push((
+            time,
+            Timed::Counter {
+                track: LIVE_UUID,
+                value: live,
+            },
+        ));
     }
     timed.sort_by_key(|t| t.0);
 
-    let mut interned = InternedData {
-        event_names: Vec::new(),
+    // The names, in the order the events use them, interned first: the
+    // interning tables come first on the sequence, which they reset.
+    let mut names = Interner::default();
+    for &(_, event) in &timed {
+        if let Some(name) = event_name(model, event) {
+            names.event(&name);
+        }
+    }
+    let interned = InternedData {
+        event_names: names
+            .order
+            .iter()
+            .enumerate()
+            .map(|(i, n)| EventName {
+                iid: Some(i as u64 + 1),
+                name: Some(n.clone()),
+            })
+            .collect(),
         debug_annotation_names: ANNOTATIONS
             .iter()
             .enumerate()
@@ -162,33 +198,78 @@ pub fn trace(model: &Model<'_>) -> Trace {
             })
             .collect(),
     };
-    interned.event_names = names
-        .order
-        .iter()
-        .enumerate()
-        .map(|(i, n)| EventName {
-            iid: Some(i as u64 + 1),
-            name: Some(n.clone()),
-        })
-        .collect();
-    // The interning tables come first on the sequence, which they reset.
-    packets.push(TracePacket {
+    packets.push(&TracePacket {
         timestamp: Some(timed.first().map_or(0, |t| t.0)),
         trusted_packet_sequence_id: Some(SEQUENCE),
         interned_data: Some(interned),
         sequence_flags: Some(SEQ_INCREMENTAL_STATE_CLEARED),
         ..Default::default()
-    });
+    })?;
     for (time, event) in timed {
-        packets.push(TracePacket {
+        let name_iid = event_name(model, event).map(|name| names.event(&name));
+        let track_event = match event {
+            Timed::Begin { run, track } => {
+                let mut e = slice_begin(model, run, track, name_iid);
+                e.flow_ids = outgoing.get(&run).cloned().unwrap_or_default();
+                e.terminating_flow_ids = incoming.get(&run).cloned().unwrap_or_default();
+                e
+            }
+            Timed::End { track } => slice_end(track),
+            Timed::Completion(i) => {
+                let c = &model.async_completions[i];
+                let mut e = instant(THREAD_BASE + c.thread as u64, name_iid);
+                e.debug_annotations.push(uint(7, c.register.into()));
+                e
+            }
+            Timed::FirstError => {
+                let error = model.first_error.as_ref().expect("a first error");
+                let thread = error.run.map_or(0, |r| model.runs[r].thread);
+                let mut e = instant(THREAD_BASE + thread as u64, name_iid);
+                if let Some(message) = &error.message {
+                    e.debug_annotations.push(string(6, message.clone()));
+                }
+                e
+            }
+            Timed::Counter { track, value } => counter(track, value),
+        };
+        packets.push(&TracePacket {
             timestamp: Some(time),
             trusted_packet_sequence_id: Some(SEQUENCE),
-            track_event: Some(event),
+            track_event: Some(track_event),
             sequence_flags: Some(SEQ_NEEDS_INCREMENTAL_STATE),
             ..Default::default()
-        });
+        })?;
     }
-    Trace { packet: packets }
+    Ok(())
+}
+
+/// The interned name an event shows, if it has one.
+fn event_name(model: &Model<'_>, event: Timed) -> Option<String> {
+    match event {
+        Timed::Begin { run, .. } => Some(kernel_frame(model, run)),
+        Timed::Completion(i) => Some(format!(
+            "async completion: {}",
+            model.frame(model.async_completions[i].run)
+        )),
+        Timed::FirstError => Some("first error".to_owned()),
+        Timed::End { .. } | Timed::Counter { .. } => None,
+    }
+}
+
+/// The packets of a `Trace` message, each written as its field 1.
+struct Packets<'w, W: Write> {
+    out: &'w mut W,
+}
+
+impl<W: Write> Packets<'_, W> {
+    fn push(&mut self, packet: &TracePacket) -> io::Result<()> {
+        // Field 1, length-delimited: tag byte (1 << 3) | 2.
+        let mut bytes = vec![0x0a];
+        packet
+            .encode_length_delimited(&mut bytes)
+            .expect("a Vec grows as needed");
+        self.out.write_all(&bytes)
+    }
 }
 
 fn descriptor(track: TrackDescriptor) -> TracePacket {
@@ -215,7 +296,7 @@ fn string(name: u64, value: String) -> DebugAnnotation {
     }
 }
 
-fn slice_begin(model: &Model<'_>, run: usize, track: u64, names: &mut Interner) -> TrackEvent {
+fn slice_begin(model: &Model<'_>, run: usize, track: u64, name_iid: Option<u64>) -> TrackEvent {
     let r = &model.runs[run];
     let function = model.recording.function_name(model.function_of(run));
     let mut annotations = vec![string(1, function), uint(2, r.kernel.into())];
@@ -238,7 +319,7 @@ fn slice_begin(model: &Model<'_>, run: usize, track: u64, names: &mut Interner) 
     TrackEvent {
         r#type: Some(TYPE_SLICE_BEGIN),
         track_uuid: Some(track),
-        name_iid: Some(names.event(&kernel_frame(model, run))),
+        name_iid,
         categories: vec!["kernel".into()],
         debug_annotations: annotations,
         ..Default::default()
@@ -253,11 +334,11 @@ fn slice_end(track: u64) -> TrackEvent {
     }
 }
 
-fn instant(track: u64, name_iid: u64) -> TrackEvent {
+fn instant(track: u64, name_iid: Option<u64>) -> TrackEvent {
     TrackEvent {
         r#type: Some(TYPE_INSTANT),
         track_uuid: Some(track),
-        name_iid: Some(name_iid),
+        name_iid,
         ..Default::default()
     }
 }

@@ -278,10 +278,10 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 write_file(path, folded::to_text(&lines).as_bytes())?;
             }
             if let Some(path) = &perfetto {
-                write_file(path, &perfetto::export(&model))?;
+                write_with(path, |out| perfetto::write(&model, out))?;
             }
             if let Some(path) = &chrome_json {
-                write_file(path, chrome::export(&model).as_bytes())?;
+                write_with(path, |out| chrome::write(&model, out))?;
             }
             if stats {
                 print!("{}", stats::to_text(&stats::stats(&model)));
@@ -345,11 +345,13 @@ fn run(cli: Cli) -> Result<(), Failure> {
         }
         Command::Perfetto { recording, output } => {
             let recording = load(&recording)?;
-            write_file(&output, &perfetto::export(&Model::new(&recording)))?;
+            let model = Model::new(&recording);
+            write_with(&output, |out| perfetto::write(&model, out))?;
         }
         Command::ChromeJson { recording, output } => {
             let recording = load(&recording)?;
-            write_file(&output, chrome::export(&Model::new(&recording)).as_bytes())?;
+            let model = Model::new(&recording);
+            write_with(&output, |out| chrome::write(&model, out))?;
         }
         Command::Stats { recording, json } => {
             let recording = load(&recording)?;
@@ -458,6 +460,17 @@ fn load(path: &Path) -> Result<Recording, Failure> {
 
 fn write_file(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
     fs::write(path, bytes).map_err(|e| Failure(format!("cannot write {}: {e}", path.display())))
+}
+
+/// Creates `path` and streams what `write` produces into it.
+fn write_with(
+    path: &Path,
+    write: impl FnOnce(&mut std::io::BufWriter<fs::File>) -> std::io::Result<()>,
+) -> Result<(), Failure> {
+    let failure = |e: std::io::Error| Failure(format!("cannot write {}: {e}", path.display()));
+    let mut out = std::io::BufWriter::new(fs::File::create(path).map_err(failure)?);
+    write(&mut out).map_err(failure)?;
+    out.flush().map_err(failure)
 }
 
 fn write_svg(path: &Path, model: &Model<'_>, options: &FlameOptions) -> Result<(), Failure> {
