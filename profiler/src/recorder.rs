@@ -34,11 +34,11 @@ pub struct RecorderOptions {
     pub events_per_thread: usize,
 }
 
-/// The default of [`RecorderOptions::events_per_thread`]: exporting a
-/// million events takes a few gigabytes (the Chrome JSON of 1M events is
-/// about 250 MB of text, built in memory), so a benchmark's millions of
-/// kernels are cut off here rather than exhausting the machine.
-pub const DEFAULT_EVENTS_PER_THREAD: usize = 1 << 20;
+/// The default of [`RecorderOptions::events_per_thread`]: a recording and
+/// its analysis take about 150 MB per million events, so a benchmark's
+/// tens of millions of kernels are cut off here (about 600 MB a thread)
+/// rather than exhausting the machine.
+pub const DEFAULT_EVENTS_PER_THREAD: usize = 1 << 22;
 
 impl Default for RecorderOptions {
     fn default() -> Self {

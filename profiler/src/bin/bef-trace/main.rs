@@ -165,8 +165,8 @@ struct RunArgs {
     /// Record a short rendering of every value.
     #[arg(long)]
     values: bool,
-    /// Events kept per thread; later ones are counted as dropped (the
-    /// exports of a million events take a few gigabytes of memory).
+    /// Events kept per thread; later ones are counted as dropped (a
+    /// million events take about 150 MB to record and analyse).
     #[arg(long, default_value_t = bef_trace::recorder::DEFAULT_EVENTS_PER_THREAD, value_name = "N")]
     max_events: usize,
     /// Let the program's own output through to standard output.
