@@ -182,7 +182,29 @@ pub struct App<'d, 'a> {
     pub areas: Areas,
     /// The recording the Execution tab shows, if any.
     pub trace: Option<Trace>,
+    /// The run `r` started, recording on its own thread.
+    run: Option<PendingRun>,
     pending: Option<char>,
+}
+
+/// What a background run sends back: the recording, or why there is none.
+type RunResult = Result<
+    (
+        bef_trace::Recording,
+        Vec<bef_trace::record::FunctionOutcome>,
+    ),
+    String,
+>;
+
+/// A function running and recording on its own thread while the view stays
+/// live; [`App::poll_run`] picks up its result.
+struct PendingRun {
+    name: String,
+    path: std::path::PathBuf,
+    started: std::time::Instant,
+    /// Whole seconds shown so far in the status line.
+    shown_seconds: u64,
+    result: std::sync::mpsc::Receiver<RunResult>,
 }
 
 impl<'d, 'a> App<'d, 'a> {
@@ -212,6 +234,7 @@ impl<'d, 'a> App<'d, 'a> {
             hex_width: 16,
             areas: Areas::default(),
             trace: None,
+            run: None,
             pending: None,
         }
     }
@@ -273,10 +296,15 @@ impl<'d, 'a> App<'d, 'a> {
     }
 
     /// Runs the function selected on the Functions tab on the `s` work
-    /// queue, records it with `bef_trace`, and shows the recording on the
-    /// Execution tab; a function with arguments or a failed run is a
-    /// message.
+    /// queue and records it with `bef_trace`, on a thread of its own so
+    /// that the view stays live; [`poll_run`](Self::poll_run) shows the
+    /// recording on the Execution tab when it ends. A function with
+    /// arguments or a failed run is a message.
     pub fn run_selected(&mut self) {
+        if let Some(run) = &self.run {
+            self.message = Some(format!("@{} is still running", run.name));
+            return;
+        }
         let index = match self.open_function {
             Some(f) => Some(f),
             None => self
@@ -293,6 +321,12 @@ impl<'d, 'a> App<'d, 'a> {
             self.message = Some("an unnamed function cannot be run".to_owned());
             return;
         }
+        if !entry.argument_types.is_empty() {
+            self.message = Some(format!(
+                "cannot run @{name}: it takes arguments (only functions without arguments run)"
+            ));
+            return;
+        }
         let options = bef_trace::RecordOptions {
             work_queue: "s".into(),
             functions: vec![name.clone()],
@@ -304,10 +338,81 @@ impl<'d, 'a> App<'d, 'a> {
             ..bef_trace::RecordOptions::default()
         };
         let path = self.doc.loaded.path.clone();
-        match bef_trace::record_file(&path, &options, |_| {}) {
-            Ok((recording, outcomes)) => {
-                let mut trace = Trace::new(&path, recording);
-                trace.check_program(std::fs::read(&path).ok().as_deref());
+        let (send, result) = std::sync::mpsc::channel();
+        let program = path.clone();
+        let spawned = std::thread::Builder::new()
+            .name("befview-run".into())
+            .spawn(move || {
+                let outcome =
+                    bef_trace::record_file(&program, &options, |_| {}).map_err(|e| e.to_string());
+                // The app may be gone (the user quit): nothing to tell.
+                let _ = send.send(outcome);
+            });
+        if let Err(e) = spawned {
+            self.message = Some(format!("cannot run @{name}: {e}"));
+            return;
+        }
+        self.message = Some(format!("running @{name}…"));
+        self.run = Some(PendingRun {
+            name,
+            path,
+            started: std::time::Instant::now(),
+            shown_seconds: 0,
+            result,
+        });
+    }
+
+    /// Whether a run started by `r` has not ended yet.
+    pub fn running(&self) -> bool {
+        self.run.is_some()
+    }
+
+    /// Takes the result of the run `r` started, if it has ended, and shows
+    /// it; while it runs, keeps the status line's elapsed time current.
+    /// True when the screen needs drawing again.
+    pub fn poll_run(&mut self) -> bool {
+        let Some(run) = &mut self.run else {
+            return false;
+        };
+        match run.result.try_recv() {
+            Ok(outcome) => {
+                self.finish_run(Some(outcome));
+                true
+            }
+            Err(std::sync::mpsc::TryRecvError::Empty) => {
+                let seconds = run.started.elapsed().as_secs();
+                if seconds == run.shown_seconds {
+                    return false;
+                }
+                run.shown_seconds = seconds;
+                self.message = Some(format!("running @{}… {seconds} s", run.name));
+                true
+            }
+            Err(std::sync::mpsc::TryRecvError::Disconnected) => {
+                self.finish_run(None);
+                true
+            }
+        }
+    }
+
+    /// Blocks until the run `r` started ends, then shows it (for `--dump`
+    /// and tests, which have no event loop).
+    pub fn wait_for_run(&mut self) {
+        if let Some(run) = &self.run {
+            let outcome = run.result.recv().ok();
+            self.finish_run(outcome);
+        }
+    }
+
+    fn finish_run(&mut self, outcome: Option<RunResult>) {
+        let Some(run) = self.run.take() else {
+            return;
+        };
+        let name = run.name;
+        match outcome {
+            Some(Ok((recording, outcomes))) => {
+                let mut trace = Trace::new(&run.path, recording);
+                trace.check_program(std::fs::read(&run.path).ok().as_deref());
                 let failed = outcomes.iter().any(|o| o.failed);
                 self.message = Some(match &trace.program_note {
                     Some(note) => note.clone(),
@@ -320,12 +425,14 @@ impl<'d, 'a> App<'d, 'a> {
                 self.tab = Tab::Execution;
                 self.pane = Pane::First;
             }
-            Err(e) => {
-                let text = e.to_string();
+            Some(Err(text)) => {
                 self.message = Some(format!(
                     "cannot run @{name}: {}",
                     text.lines().next().unwrap_or("")
                 ));
+            }
+            None => {
+                self.message = Some(format!("the run of @{name} ended without a recording"));
             }
         }
     }

@@ -107,5 +107,8 @@ fn event_loop(
             analysed = true;
             dirty = true;
         }
+        if app.poll_run() {
+            dirty = true;
+        }
     }
 }

@@ -239,7 +239,21 @@ fn r_runs_a_function_and_shows_its_recording() {
         })
         .expect("@fails is listed");
     app.cursor_mut(ListId::Functions).selected = row;
+    // The run records on a thread of its own; the view stays where it is
+    // (and refuses a second run) until its result is picked up.
     app.act(Action::Run);
+    assert!(app.running());
+    assert_eq!(app.tab, befview::Tab::Functions);
+    app.act(Action::Run);
+    assert!(
+        app.message
+            .as_deref()
+            .is_some_and(|m| m.contains("still running")),
+        "{:?}",
+        app.message
+    );
+    app.wait_for_run();
+    assert!(!app.running());
     assert_eq!(app.tab, befview::Tab::Execution, "{:?}", app.message);
     let trace = app.trace.as_ref().expect("a recording");
     assert_eq!(trace.program_note, None);
@@ -257,6 +271,7 @@ fn r_runs_a_function_and_shows_its_recording() {
         .expect("@add is listed");
     app.cursor_mut(ListId::Functions).selected = row;
     app.act(Action::Run);
+    assert!(!app.running());
     assert_eq!(app.tab, befview::Tab::Functions);
     assert!(
         app.message
