@@ -29,8 +29,11 @@ use crate::recording::{
 
 /// The first bytes of every recording.
 pub const MAGIC: &[u8; 8] = b"BEFTRACE";
-/// The format version this crate writes and reads.
-pub const VERSION: u16 = 1;
+/// The format version this crate writes. Version 2 added the value state
+/// `Indirect` (byte 3).
+pub const VERSION: u16 = 2;
+/// The oldest format version this crate reads.
+pub const OLDEST_VERSION: u16 = 1;
 
 /// Why bytes are not a recording.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -193,10 +196,12 @@ pub fn read(bytes: &[u8]) -> Result<Recording, ReadError> {
             .try_into()
             .expect("two bytes"),
     );
-    if version != VERSION {
+    if !(OLDEST_VERSION..=VERSION).contains(&version) {
         return Err(r.error_at(
             8,
-            &format!("format version {VERSION} (this file is version {version})"),
+            &format!(
+                "format version {OLDEST_VERSION} to {VERSION} (this file is version {version})"
+            ),
         ));
     }
     let header = Header {
@@ -324,7 +329,7 @@ fn read_event(r: &mut Reader<'_>, previous: u64, functions: usize) -> Result<Eve
             let producer = r.u32("a producer kernel")?;
             let sat = r.at;
             let state = ValueState::from_u8(r.byte("a value state")?)
-                .ok_or_else(|| r.error_at(sat, "a value state (0, 1 or 2)"))?;
+                .ok_or_else(|| r.error_at(sat, "a value state (0 to 3)"))?;
             let value = if r.flag("a value flag")? {
                 Some(r.str("a value")?)
             } else {

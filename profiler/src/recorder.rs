@@ -253,7 +253,13 @@ impl Observer for Recorder {
                 raw.tag = SET;
                 raw.a = register;
                 raw.b = producer;
-                let state = ValueState::from(state);
+                // An unavailable value may be an indirect one, waiting to be
+                // forwarded.
+                let state = if state.is_available() {
+                    ValueState::from(state)
+                } else {
+                    ValueState::of(v)
+                };
                 raw.flag = state.to_u8();
                 raw.aux = u64::MAX;
                 // Errors are always worth their message; other values only

@@ -54,6 +54,10 @@ pub enum ValueState {
     Concrete,
     /// Available with an error.
     Error,
+    /// An indirect value not yet forwarded to the value it will stand for
+    /// (a call's result that the callee sets later), published at once
+    /// because nothing reads the register.
+    Indirect,
 }
 
 impl ValueState {
@@ -63,6 +67,7 @@ impl ValueState {
             ValueState::Unavailable => 0,
             ValueState::Concrete => 1,
             ValueState::Error => 2,
+            ValueState::Indirect => 3,
         }
     }
 
@@ -72,8 +77,20 @@ impl ValueState {
             0 => Some(ValueState::Unavailable),
             1 => Some(ValueState::Concrete),
             2 => Some(ValueState::Error),
+            3 => Some(ValueState::Indirect),
             _ => None,
         }
+    }
+}
+
+impl ValueState {
+    /// The state of `value`, as a register shows it.
+    pub fn of(value: &bef::runtime::AsyncValue) -> ValueState {
+        let state = value.state();
+        if !state.is_available() && value.kind() == bef::runtime::AsyncValueKind::Indirect {
+            return ValueState::Indirect;
+        }
+        ValueState::from(state)
     }
 }
 

@@ -256,3 +256,40 @@ fn a_loops_iterations_are_chained_on_the_critical_path() {
         );
     }
 }
+
+#[test]
+fn an_indirect_result_is_recorded_as_indirect() {
+    use bef_trace::recording::{EventKind, ValueState};
+    let options = bef_trace::RecordOptions {
+        functions: vec!["main".into()],
+        ..Default::default()
+    };
+    let path = common::corpus_path("trace/indirect_result.mlir");
+    let (recording, _) = bef_trace::record_file(&path, &options, |_| {}).expect("records");
+    let main = recording
+        .functions
+        .iter()
+        .position(|f| f.name == "main")
+        .expect("@main") as u32;
+    let events: Vec<_> = recording.threads.iter().flat_map(|t| &t.events).collect();
+    let main_execution = events
+        .iter()
+        .find_map(|e| match e.kind {
+            EventKind::FunctionBegin { function, .. } if function == main => Some(e.execution),
+            _ => None,
+        })
+        .expect("@main ran");
+    let states: Vec<ValueState> = events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::RegisterSet {
+                register: 0, state, ..
+            } if e.execution == main_execution => Some(*state),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(states, vec![ValueState::Indirect]);
+    // And it survives the file format.
+    let read = bef_trace::read(&bef_trace::write(&recording)).expect("reads back");
+    assert_eq!(read, recording);
+}

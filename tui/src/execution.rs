@@ -63,6 +63,7 @@ impl RegisterAt {
             None | Some(ValueState::Unavailable) => "unavailable",
             Some(ValueState::Concrete) => "concrete",
             Some(ValueState::Error) => "error",
+            Some(ValueState::Indirect) => "indirect",
         }
     }
 }
@@ -299,6 +300,7 @@ impl Trace {
                     ValueState::Unavailable => "unavailable",
                     ValueState::Concrete => "concrete",
                     ValueState::Error => "error",
+                    ValueState::Indirect => "indirect",
                 };
                 match value {
                     Some(v) => format!("%{register} {state} = {v}"),
