@@ -512,7 +512,16 @@ fn write_attr_elided_styled(out: &mut String, a: &Attribute, modern: bool) {
         Attribute::Float {
             bits,
             ty: Type::Float(FloatKind::F64),
-        } => out.push_str(&format_float(*bits, FloatKind::F64)),
+        } => {
+            let text = format_float(*bits, FloatKind::F64);
+            // A value printed in hex (NaN, infinity) keeps its type, as
+            // upstream prints it: a bare hex literal reads as an integer.
+            let hex = text.starts_with("0x");
+            out.push_str(&text);
+            if hex {
+                out.push_str(" : f64");
+            }
+        }
         _ => write_attr_styled(out, a, modern),
     }
 }

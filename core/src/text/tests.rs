@@ -887,3 +887,18 @@ fn func_properties_join_the_dictionary_unless_unknown() {
         "{text}"
     );
 }
+
+#[test]
+fn f64_values_printed_in_hex_keep_their_type() {
+    // A NaN or an infinity prints as its bits, which read back as an
+    // integer without the type: the type stays, elided or not.
+    let m = check(
+        "\"test.k\"() {a = 0x7FFA85FBEB092834 : f64, b = [0x7FF0000000000000 : f64, 1.5]} : () -> ()\n",
+    );
+    let text = print_module(&m, PrintOptions::default());
+    assert!(
+        text.contains("a = 0x7FFA85FBEB092834 : f64")
+            && text.contains("[0x7FF0000000000000 : f64, 1.500000e+00]"),
+        "{text}"
+    );
+}
