@@ -112,3 +112,12 @@ func.func @cond_arity(%c: i1, %x: i32) -> i32 {
   %r = tfrt.cond %c @one_arg @one_arg (%x, %x) : (i32, i32) -> (i32)
   tfrt.return %r : i32
 }
+
+// -----
+
+// A body whose last op is not a return (canonicalization would otherwise
+// remove the constant and leave an empty block behind).
+func.func private @no_return(%x: i32) -> i32 {
+  // expected-error @+1 {{block with no terminator, has 'tfrt.constant.i64'}}
+  %one = tfrt.constant.i64 1
+}

@@ -107,6 +107,17 @@ pub fn verify(module: &Module) -> Result<(), Diagnostic> {
 
 type R = Result<(), Diagnostic>;
 
+/// Whether `name` ends a function body.
+fn is_return(name: &str) -> bool {
+    name == "tfrt.return" || name == "func.return"
+}
+
+/// Whether `name` is an op of a dialect in [`REGISTERED_DIALECTS`].
+fn is_registered(name: &str) -> bool {
+    name.split_once('.')
+        .is_some_and(|(dialect, _)| REGISTERED_DIALECTS.contains(&dialect))
+}
+
 /// An error about `op`, prefixed as MLIR's `emitOpError` does.
 fn op_error(op: &Op, message: impl std::fmt::Display) -> Diagnostic {
     Diagnostic::new(op.location.clone(), format!("'{}' op {message}", op.name))
@@ -350,10 +361,18 @@ impl<'m> Verifier<'m> {
             }
         }
         for block in &region.blocks {
-            if block.ops.is_empty() {
+            let Some(last) = block.ops.last() else {
                 return Err(Diagnostic::new(
                     op.location.clone(),
                     "empty block: expect at least a terminator",
+                ));
+            };
+            // An op of an unregistered dialect might be a terminator (MLIR
+            // cannot tell); a registered one other than a return is not.
+            if !is_return(&last.name) && is_registered(&last.name) {
+                return Err(Diagnostic::new(
+                    last.location.clone(),
+                    format!("block with no terminator, has '{}'", last.name),
                 ));
             }
         }

@@ -7,8 +7,10 @@
 /// Stack that must be left before nesting once more: one level (the
 /// executor, a kernel and the next call, or a waiter publishing the next
 /// value) stays well within it, even in debug builds.
+#[cfg(not(loom))]
 const RED_ZONE: usize = 128 * 1024;
 /// Size of each stack segment allocated when the red zone is reached.
+#[cfg(not(loom))]
 const SEGMENT_SIZE: usize = 4 * 1024 * 1024;
 
 /// Runs `f` here, or on a new stack segment if this one runs low.
