@@ -32,6 +32,6 @@ pub mod stats;
 
 pub use codec::{ReadError, read, write};
 pub use model::Model;
-pub use record::{RecordOptions, record_file};
+pub use record::{CancelHandle, RecordOptions, record_file};
 pub use recorder::{Recorder, RecorderOptions};
 pub use recording::Recording;

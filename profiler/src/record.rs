@@ -2,9 +2,11 @@
 //! functions with a [`Recorder`] attached, and assemble the [`Recording`].
 
 use std::path::Path;
+use std::sync::{Arc, Mutex};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use bef::exec::{KernelRegistry, ResultValue, Runner, RunnerError};
+use bef::runtime::HostContext;
 
 use crate::program_table::program_table;
 use crate::recorder::{Recorder, RecorderOptions};
@@ -26,6 +28,46 @@ pub struct RecordOptions {
     /// How deeply function calls may nest before the innermost fails
     /// (`bef run --max-call-depth`).
     pub max_call_depth: usize,
+    /// Lets another thread stop the recording.
+    pub cancel: Option<CancelHandle>,
+}
+
+/// Stops a recording from another thread: kernels not yet started are
+/// skipped (their results become errors), functions not yet started do not
+/// run, and the recording ends with what ran.
+#[derive(Debug, Clone, Default)]
+pub struct CancelHandle(Arc<Mutex<CancelState>>);
+
+#[derive(Debug, Default)]
+struct CancelState {
+    requested: bool,
+    /// The host the recording runs on, once it runs.
+    host: Option<Arc<HostContext>>,
+}
+
+impl CancelHandle {
+    /// Asks the recording to stop (at once if it runs, else when it starts).
+    pub fn cancel(&self) {
+        let mut state = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        state.requested = true;
+        if let Some(host) = &state.host {
+            host.cancel("the recording was cancelled");
+        }
+    }
+
+    /// Whether [`cancel`](Self::cancel) was called.
+    pub fn requested(&self) -> bool {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).requested
+    }
+
+    /// Ties the handle to the host a recording runs on.
+    fn attach(&self, host: &Arc<HostContext>) {
+        let mut state = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        state.host = Some(host.clone());
+        if state.requested {
+            host.cancel("the recording was cancelled");
+        }
+    }
 }
 
 impl Default for RecordOptions {
@@ -36,6 +78,7 @@ impl Default for RecordOptions {
             recorder: RecorderOptions::default(),
             program_output: false,
             max_call_depth: bef::runtime::DEFAULT_MAX_CALL_DEPTH,
+            cancel: None,
         }
     }
 }
@@ -80,6 +123,9 @@ pub fn record_file(
         builder = builder.output_sink(|_| {});
     }
     let runner = builder.build()?;
+    if let Some(cancel) = &options.cancel {
+        cancel.attach(runner.host());
+    }
     let program = runner.open(path)?;
     let functions = runner.select_functions(&program, &options.functions, None)?;
     let explicit = !options.functions.is_empty();
@@ -94,6 +140,11 @@ pub fn record_file(
                 return Err(RecordError::HasArguments(function.name().to_string()));
             }
             continue;
+        }
+        // A run clears the host's cancellation when it ends: the functions
+        // after a cancelled one are not started.
+        if options.cancel.as_ref().is_some_and(CancelHandle::requested) {
+            break;
         }
         progress(function.name());
         let finished = runner.run(function, &[], Some(recorder.clone()))?;

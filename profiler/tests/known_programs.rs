@@ -293,3 +293,34 @@ fn an_indirect_result_is_recorded_as_indirect() {
     let read = bef_trace::read(&bef_trace::write(&recording)).expect("reads back");
     assert_eq!(read, recording);
 }
+
+#[test]
+fn a_cancelled_recording_ends_with_what_ran() {
+    let cancel = bef_trace::CancelHandle::default();
+    let options = bef_trace::RecordOptions {
+        cancel: Some(cancel.clone()),
+        ..Default::default()
+    };
+    let path = common::corpus_path("trace/endless.mlir");
+    let (done, finished) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = done.send(bef_trace::record_file(&path, &options, |_| {}));
+    });
+    // Not finished by itself (two billion iterations)...
+    assert!(
+        finished
+            .recv_timeout(std::time::Duration::from_millis(300))
+            .is_err()
+    );
+    // ...but soon once cancelled, with the loop's result an error and the
+    // function after it not started.
+    cancel.cancel();
+    let (recording, outcomes) = finished
+        .recv_timeout(std::time::Duration::from_secs(30))
+        .expect("the recording ends once cancelled")
+        .expect("records");
+    let names: Vec<&str> = outcomes.iter().map(|o| o.name.as_str()).collect();
+    assert_eq!(names, ["endless"]);
+    assert!(outcomes[0].failed, "{:?}", outcomes[0].results);
+    assert!(recording.event_count() > 0);
+}

@@ -200,10 +200,14 @@ type RunResult = Result<
 /// live; [`App::poll_run`] picks up its result.
 struct PendingRun {
     name: String,
+    /// Stops the run (`r` again).
+    cancel: bef_trace::CancelHandle,
     path: std::path::PathBuf,
     started: std::time::Instant,
     /// Whole seconds shown so far in the status line.
     shown_seconds: u64,
+    /// Whether `r` asked it to stop.
+    cancelling: bool,
     result: std::sync::mpsc::Receiver<RunResult>,
 }
 
@@ -298,11 +302,17 @@ impl<'d, 'a> App<'d, 'a> {
     /// Runs the function selected on the Functions tab on the `s` work
     /// queue and records it with `bef_trace`, on a thread of its own so
     /// that the view stays live; [`poll_run`](Self::poll_run) shows the
-    /// recording on the Execution tab when it ends. A function with
-    /// arguments or a failed run is a message.
+    /// recording on the Execution tab when it ends. While it runs, this
+    /// cancels it instead. A function with arguments or a failed run is a
+    /// message.
     pub fn run_selected(&mut self) {
-        if let Some(run) = &self.run {
-            self.message = Some(format!("@{} is still running", run.name));
+        if let Some(run) = &mut self.run {
+            run.cancel.cancel();
+            run.cancelling = true;
+            self.message = Some(format!(
+                "cancelling @{}: kernels not started are skipped",
+                run.name
+            ));
             return;
         }
         let index = match self.open_function {
@@ -327,7 +337,9 @@ impl<'d, 'a> App<'d, 'a> {
             ));
             return;
         }
+        let cancel = bef_trace::CancelHandle::default();
         let options = bef_trace::RecordOptions {
+            cancel: Some(cancel.clone()),
             work_queue: "s".into(),
             functions: vec![name.clone()],
             recorder: bef_trace::RecorderOptions {
@@ -352,12 +364,14 @@ impl<'d, 'a> App<'d, 'a> {
             self.message = Some(format!("cannot run @{name}: {e}"));
             return;
         }
-        self.message = Some(format!("running @{name}…"));
+        self.message = Some(format!("running @{name}… (r again cancels)"));
         self.run = Some(PendingRun {
             name,
+            cancel,
             path,
             started: std::time::Instant::now(),
             shown_seconds: 0,
+            cancelling: false,
             result,
         });
     }
@@ -385,7 +399,11 @@ impl<'d, 'a> App<'d, 'a> {
                     return false;
                 }
                 run.shown_seconds = seconds;
-                self.message = Some(format!("running @{}… {seconds} s", run.name));
+                self.message = Some(if run.cancelling {
+                    format!("cancelling @{}… {seconds} s", run.name)
+                } else {
+                    format!("running @{}… {seconds} s (r again cancels)", run.name)
+                });
                 true
             }
             Err(std::sync::mpsc::TryRecvError::Disconnected) => {
@@ -711,7 +729,8 @@ impl<'d, 'a> App<'d, 'a> {
             }
             Action::Copy => self.copy(),
             Action::Run => {
-                if self.tab == Tab::Functions {
+                // A run in progress is cancelled from any tab.
+                if self.tab == Tab::Functions || self.running() {
                     self.run_selected()
                 }
             }

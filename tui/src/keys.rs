@@ -241,7 +241,7 @@ pub const BINDINGS: &[Binding] = &[
     b(
         &[Char('r')],
         Action::Run,
-        "functions: run and record the selected function, then show it",
+        "functions: run and record the selected function, then show it (again: cancel)",
         false,
     ),
     b(

@@ -240,18 +240,10 @@ fn r_runs_a_function_and_shows_its_recording() {
         .expect("@fails is listed");
     app.cursor_mut(ListId::Functions).selected = row;
     // The run records on a thread of its own; the view stays where it is
-    // (and refuses a second run) until its result is picked up.
+    // until its result is picked up.
     app.act(Action::Run);
     assert!(app.running());
     assert_eq!(app.tab, befview::Tab::Functions);
-    app.act(Action::Run);
-    assert!(
-        app.message
-            .as_deref()
-            .is_some_and(|m| m.contains("still running")),
-        "{:?}",
-        app.message
-    );
     app.wait_for_run();
     assert!(!app.running());
     assert_eq!(app.tab, befview::Tab::Execution, "{:?}", app.message);
@@ -277,6 +269,48 @@ fn r_runs_a_function_and_shows_its_recording() {
         app.message
             .as_deref()
             .is_some_and(|m| m.contains("arguments")),
+        "{:?}",
+        app.message
+    );
+}
+
+#[test]
+fn r_again_cancels_a_run_that_does_not_end() {
+    let loaded =
+        befview::Loaded::open(&common::corpus("trace/endless.mlir")).expect("the program opens");
+    let doc = Document::new(&loaded).expect("a BEF listing");
+    let mut app = App::new(&doc);
+    app.act(Action::Tab(2));
+    screen(&mut app, 80, 24);
+    let row = app
+        .function_order
+        .iter()
+        .position(|&f| {
+            doc.listing
+                .index_entry(f)
+                .is_some_and(|e| e.name == "endless")
+        })
+        .expect("@endless is listed");
+    app.cursor_mut(ListId::Functions).selected = row;
+    app.act(Action::Run);
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    // Two billion iterations do not end by themselves.
+    app.poll_run();
+    assert!(app.running());
+    app.act(Action::Run);
+    assert!(
+        app.message
+            .as_deref()
+            .is_some_and(|m| m.starts_with("cancelling @endless")),
+        "{:?}",
+        app.message
+    );
+    app.wait_for_run();
+    assert_eq!(app.tab, befview::Tab::Execution, "{:?}", app.message);
+    assert!(
+        app.message
+            .as_deref()
+            .is_some_and(|m| m.contains("returned an error")),
         "{:?}",
         app.message
     );

@@ -397,6 +397,7 @@ fn record(args: &RunArgs) -> Result<Recording, Failure> {
         },
         program_output: args.program_output,
         max_call_depth: args.max_call_depth,
+        cancel: None,
     };
     // Progress for long runs: every few seconds, which function is running.
     let current = Arc::new(Mutex::new(String::new()));
