@@ -103,21 +103,26 @@ fn a_long_asynchronous_branch_is_critical() {
             !path.contains(&"tfrt_test.blocking.usleep#4".to_string()),
             "{queue}: {path:?}"
         );
-        // 20 ms against 1 ms: the short sleep could start ~19 ms later.
+        // 50 ms against 1 ms: the short sleep could start ~49 ms later
+        // (less when a loaded machine starts it late).
         let short = run_named(&model, "tfrt_test.blocking.usleep#4");
         assert!(
-            analysis.slack[short] >= 15_000_000,
+            analysis.slack[short] >= 30_000_000,
             "{queue}: {}",
             analysis.slack[short]
         );
         assert!(
-            analysis.split.async_ns >= 20_000_000,
+            analysis.split.async_ns >= 50_000_000,
             "{queue}: {:?}",
             analysis.split
         );
         // Sleeping holds no worker: one worker is no slower than the path.
         let (_, span) = analysis.what_if.expect("asked for");
-        assert!(span >= analysis.length_ns && span < analysis.length_ns + 5_000_000);
+        assert!(
+            span >= analysis.length_ns && span < analysis.length_ns + 10_000_000,
+            "{queue}: {span} against {}",
+            analysis.length_ns
+        );
     }
 }
 
