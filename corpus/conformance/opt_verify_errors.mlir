@@ -121,3 +121,12 @@ func.func private @no_return(%x: i32) -> i32 {
   // expected-error @+1 {{block with no terminator, has 'tfrt.constant.i64'}}
   %one = tfrt.constant.i64 1
 }
+
+// -----
+
+// An op that reads its own result: no value can be ready before it.
+func.func @self_use(%x: i32) -> i32 {
+  // expected-error @+1 {{operand #0 does not dominate this use}}
+  %c = tfrt_test.test_cost %c, %x {id = 0 : i64, _tfrt_cost = 2 : i64} : i32, i32
+  tfrt.return %c : i32
+}

@@ -28,8 +28,8 @@
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::ir::{
-    Attribute, Diagnostic, FUNC_OP, FloatKind, Func, MODULE_OP, Module, Op, Region, Signedness,
-    Type, ValueId,
+    Attribute, Block, Diagnostic, FUNC_OP, FloatKind, Func, MODULE_OP, Module, Op, Region,
+    Signedness, Type, ValueId,
 };
 
 /// The dialects the reference `tfrt_opt` registers (with `builtin` and
@@ -106,6 +106,42 @@ pub fn verify(module: &Module) -> Result<(), Diagnostic> {
 }
 
 type R = Result<(), Diagnostic>;
+
+/// Within one block, a value an op defines may be used only by the ops
+/// after it and the ops nested in their regions (not by itself or anything
+/// before it). Reports the first use that breaks this, as MLIR does.
+fn check_dominance(block: &Block) -> R {
+    let mut position: FxHashMap<ValueId, usize> = FxHashMap::default();
+    for (i, op) in block.ops.iter().enumerate() {
+        for &result in &op.results {
+            position.insert(result, i);
+        }
+    }
+    if position.is_empty() {
+        return Ok(());
+    }
+    for (i, op) in block.ops.iter().enumerate() {
+        let mut users = vec![op];
+        while let Some(user) = users.pop() {
+            if let Some(k) = user
+                .operands
+                .iter()
+                .position(|v| position.get(v).is_some_and(|&defined| defined >= i))
+            {
+                return Err(Diagnostic::new(
+                    user.location.clone(),
+                    format!("operand #{k} does not dominate this use"),
+                ));
+            }
+            for region in &user.regions {
+                for inner in &region.blocks {
+                    users.extend(inner.ops.iter());
+                }
+            }
+        }
+    }
+    Ok(())
+}
 
 /// Whether `name` ends a function body.
 fn is_return(name: &str) -> bool {
@@ -188,6 +224,11 @@ impl<'m> Verifier<'m> {
                 table = self.tables.len() - 1;
             }
             self.verify_op(op, &place, table)?;
+            for region in &op.regions {
+                for block in &region.blocks {
+                    check_dominance(block)?;
+                }
+            }
             for region in op.regions.iter().rev() {
                 for block in region.blocks.iter().rev() {
                     let n = block.ops.len();
