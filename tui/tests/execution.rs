@@ -222,23 +222,24 @@ fn dump_execution_prints_every_event() {
     assert!(!text.contains(&format!("[{events}] ")));
 }
 
+/// Opens the Functions tab with `@name` selected.
+fn select_function(app: &mut App<'_, '_>, doc: &Document<'_>, name: &str) {
+    app.act(Action::Tab(2));
+    screen(app, 80, 24);
+    let row = app
+        .function_order
+        .iter()
+        .position(|&f| doc.listing.index_entry(f).is_some_and(|e| e.name == name))
+        .unwrap_or_else(|| panic!("@{name} is listed"));
+    app.cursor_mut(ListId::Functions).selected = row;
+}
+
 #[test]
 fn r_runs_a_function_and_shows_its_recording() {
     let loaded = befview::Loaded::open(&common::corpus(PROGRAM)).expect("the program opens");
     let doc = Document::new(&loaded).expect("a BEF listing");
     let mut app = App::new(&doc);
-    app.act(Action::Tab(2));
-    screen(&mut app, 80, 24);
-    let row = app
-        .function_order
-        .iter()
-        .position(|&f| {
-            doc.listing
-                .index_entry(f)
-                .is_some_and(|e| e.name == "fails")
-        })
-        .expect("@fails is listed");
-    app.cursor_mut(ListId::Functions).selected = row;
+    select_function(&mut app, &doc, "fails");
     // The run records on a thread of its own; the view stays where it is
     // until its result is picked up.
     app.act(Action::Run);
@@ -255,13 +256,7 @@ fn r_runs_a_function_and_shows_its_recording() {
         "@fails"
     );
     // A function with arguments is refused with a message.
-    app.act(Action::Tab(2));
-    let row = app
-        .function_order
-        .iter()
-        .position(|&f| doc.listing.index_entry(f).is_some_and(|e| e.name == "add"))
-        .expect("@add is listed");
-    app.cursor_mut(ListId::Functions).selected = row;
+    select_function(&mut app, &doc, "add");
     app.act(Action::Run);
     assert!(!app.running());
     assert_eq!(app.tab, befview::Tab::Functions);
@@ -280,18 +275,7 @@ fn r_again_cancels_a_run_that_does_not_end() {
         befview::Loaded::open(&common::corpus("trace/endless.mlir")).expect("the program opens");
     let doc = Document::new(&loaded).expect("a BEF listing");
     let mut app = App::new(&doc);
-    app.act(Action::Tab(2));
-    screen(&mut app, 80, 24);
-    let row = app
-        .function_order
-        .iter()
-        .position(|&f| {
-            doc.listing
-                .index_entry(f)
-                .is_some_and(|e| e.name == "endless")
-        })
-        .expect("@endless is listed");
-    app.cursor_mut(ListId::Functions).selected = row;
+    select_function(&mut app, &doc, "endless");
     app.act(Action::Run);
     std::thread::sleep(std::time::Duration::from_millis(200));
     // Two billion iterations do not end by themselves.
