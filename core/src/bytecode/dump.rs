@@ -26,16 +26,14 @@ pub struct Dump {
     pub problems: Vec<String>,
 }
 
-/// `text` cut after `limit` characters, with a note of the cut.
-fn shortened(text: String, limit: usize) -> String {
-    match text.char_indices().nth(limit) {
-        Some((cut, _)) => format!(
-            "{}… ({} characters in all)",
-            &text[..cut],
-            text.chars().count()
-        ),
-        None => text,
+/// `value`'s text cut after [`SHORT_VALUE`] characters, with a note of
+/// the cut.
+fn shortened(value: &impl std::fmt::Display) -> String {
+    let (mut text, cut) = crate::text::display_prefix(value, SHORT_VALUE);
+    if cut {
+        text.push_str("… (cut)");
     }
+    text
 }
 
 fn hex_bytes(data: &[u8], all: bool) -> String {
@@ -128,7 +126,7 @@ pub fn dump(bytes: &[u8], hex: bool) -> Result<Dump> {
     let _ = writeln!(w, "Attributes ({}):", s.table.attrs.len());
     for (i, e) in s.table.attrs.iter().enumerate() {
         let decoded = match t.attribute(i as u64, e.data.offset()) {
-            Ok(a) => shortened(crate::text::print_attribute(&a), SHORT_VALUE),
+            Ok(a) => shortened(&crate::text::print_attribute(&a)),
             Err(err) => {
                 problems.push(format!("attribute [{i}]: {err}"));
                 format!("<error: {err}>")
@@ -139,7 +137,7 @@ pub fn dump(bytes: &[u8], hex: bool) -> Result<Dump> {
     let _ = writeln!(w, "Types ({}):", s.table.types.len());
     for (i, e) in s.table.types.iter().enumerate() {
         let decoded = match t.type_(i as u64, e.data.offset()) {
-            Ok(ty) => shortened(ty.to_string(), SHORT_VALUE),
+            Ok(ty) => shortened(&ty),
             Err(err) => {
                 problems.push(format!("type [{i}]: {err}"));
                 format!("<error: {err}>")

@@ -144,3 +144,35 @@ pub fn print_location(loc: &ir::Location) -> String {
 
 #[cfg(test)]
 mod tests;
+
+/// `value` as text cut after `limit` characters, and whether it was cut.
+/// Formatting stops at the cut, so a huge value is never rendered whole.
+pub fn display_prefix(value: &impl std::fmt::Display, limit: usize) -> (String, bool) {
+    struct Prefix {
+        text: String,
+        chars: usize,
+        limit: usize,
+        cut: bool,
+    }
+    impl std::fmt::Write for Prefix {
+        fn write_str(&mut self, s: &str) -> std::fmt::Result {
+            for c in s.chars() {
+                if self.chars == self.limit {
+                    self.cut = true;
+                    return Err(std::fmt::Error);
+                }
+                self.text.push(c);
+                self.chars += 1;
+            }
+            Ok(())
+        }
+    }
+    let mut out = Prefix {
+        text: String::new(),
+        chars: 0,
+        limit,
+        cut: false,
+    };
+    let _ = std::fmt::write(&mut out, format_args!("{value}"));
+    (out.text, out.cut)
+}

@@ -130,41 +130,6 @@ fn entry_name(name: Option<&str>, string_offset: u64) -> String {
 /// in the Attributes section, once however many kernels share it.
 const KERNEL_ATTRIBUTE_SHOWN: usize = 160;
 
-/// `value` as text, cut after `limit` characters with a note of the cut
-/// (formatting stops there: a long value is not rendered in full).
-fn bounded_text(value: &impl std::fmt::Display, limit: usize) -> String {
-    struct Bounded {
-        text: String,
-        chars: usize,
-        limit: usize,
-        cut: bool,
-    }
-    impl std::fmt::Write for Bounded {
-        fn write_str(&mut self, s: &str) -> std::fmt::Result {
-            for c in s.chars() {
-                if self.chars == self.limit {
-                    self.cut = true;
-                    return Err(std::fmt::Error);
-                }
-                self.text.push(c);
-                self.chars += 1;
-            }
-            Ok(())
-        }
-    }
-    let mut out = Bounded {
-        text: String::new(),
-        chars: 0,
-        limit,
-        cut: false,
-    };
-    let _ = std::fmt::write(&mut out, format_args!("{value}"));
-    if out.cut {
-        out.text.push_str("… (cut; in full under Attributes)");
-    }
-    out.text
-}
-
 /// The value of kernel attribute `a` as text (long values cut), or why it
 /// is unknown.
 fn attribute_text(listing: &Listing<'_>, attribute: Option<usize>) -> Result<String, String> {
@@ -178,7 +143,13 @@ fn attribute_text(listing: &Listing<'_>, attribute: Option<usize>) -> Result<Str
     };
     listing
         .attribute_value(&row)
-        .map(|v| bounded_text(&v, KERNEL_ATTRIBUTE_SHOWN))
+        .map(|v| {
+            let (mut text, cut) = bef::text::display_prefix(&v, KERNEL_ATTRIBUTE_SHOWN);
+            if cut {
+                text.push_str("… (cut; in full under Attributes)");
+            }
+            text
+        })
         .map_err(|e| format!("<error: {e}>"))
 }
 
