@@ -11,6 +11,7 @@ mod failure;
 mod global_alloc;
 mod input;
 mod opt;
+mod output;
 mod run;
 mod source_lines;
 mod tracing;

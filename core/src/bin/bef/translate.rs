@@ -1,14 +1,14 @@
 //! `bef translate`: MLIR text or MLIR bytecode ↔ BEF, and MLIR text ↔
 //! MLIR bytecode.
 
-use std::io::{IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::Args;
 
 use crate::diagnostics;
 use crate::failure::Failure;
 use crate::input::{self, Kind};
+use crate::output;
 use bef::bytecode::{self, WriteOptions};
 use bef::format::BefBuffer;
 use bef::ir::{Diagnostic, Module};
@@ -92,7 +92,7 @@ const WANTED: &str = "MLIR text, MLIR bytecode or a BEF file";
 
 /// Runs the command; `Ok` means exit status 0.
 pub fn run(args: &TranslateArgs) -> Result<(), Failure> {
-    check_output_path(&args.output, &args.input)?;
+    output::check(&args.output, &args.input)?;
     // Loaded the way BEF wants it (mmap or an 8-aligned copy), which text
     // does not mind; bytecode is re-aligned by `read_aligned` as needed.
     let loaded = input::load(&args.input, "translate", WANTED)?;
@@ -139,7 +139,7 @@ pub fn run(args: &TranslateArgs) -> Result<(), Failure> {
         for warning in &written.warnings {
             eprintln!("warning: {warning}");
         }
-        return write_output(&args.output, &written.bytes, true);
+        return output::write(&args.output, &written.bytes, true);
     }
     if args.mlir_to_bef && is_bef {
         return Err(Failure::Message(format!(
@@ -185,7 +185,7 @@ pub fn run(args: &TranslateArgs) -> Result<(), Failure> {
             None => return Ok(()),
         }
     };
-    write_output(&args.output, &output, !to_mlir)
+    output::write(&args.output, &output, !to_mlir)
 }
 
 fn translate_options(args: &TranslateArgs) -> TranslateOptions {
@@ -260,60 +260,6 @@ fn check_output_options(
         )));
     }
     Ok(())
-}
-
-/// An output path that names a directory or the input, or lies in a
-/// directory that does not exist, is a usage error, found before any work
-/// is done.
-fn check_output_path(path: &Path, input: &Path) -> Result<(), Failure> {
-    if path.as_os_str() == "-" {
-        return Ok(());
-    }
-    let name = input::display_name(path);
-    if let (Ok(output), Ok(input)) = (path.canonicalize(), input.canonicalize())
-        && output == input
-    {
-        return Err(Failure::Usage(format!(
-            "-o {name} is the input file; give another name"
-        )));
-    }
-    if path.is_dir() {
-        return Err(Failure::Usage(format!(
-            "-o {name} is a directory; give a file name"
-        )));
-    }
-    if let Some(parent) = path.parent()
-        && !parent.as_os_str().is_empty()
-        && !parent.is_dir()
-    {
-        return Err(Failure::Usage(format!(
-            "cannot write {name}: directory {} does not exist",
-            parent.display()
-        )));
-    }
-    Ok(())
-}
-
-fn write_output(path: &Path, bytes: &[u8], binary: bool) -> Result<(), Failure> {
-    if path.as_os_str() == "-" {
-        let stdout = std::io::stdout();
-        if binary && stdout.is_terminal() {
-            return Err(Failure::Usage(
-                "refusing to write binary output (BEF or MLIR bytecode) to a terminal; redirect it or pass -o FILE".into(),
-            ));
-        }
-        let mut lock = stdout.lock();
-        lock.write_all(bytes)?;
-        lock.flush()?;
-        Ok(())
-    } else {
-        let mut file = std::fs::File::create(path).map_err(|e| {
-            Failure::Usage(format!("cannot write {}: {e}", input::display_name(path)))
-        })?;
-        file.write_all(bytes)
-            .and_then(|()| file.flush())
-            .map_err(|e| Failure::Message(format!("cannot write {}: {e}", path.display())))
-    }
 }
 
 fn bef_to_text(buffer: &BefBuffer, name: &str, args: &TranslateArgs) -> Result<String, Failure> {
