@@ -73,6 +73,78 @@ pub fn path(path: &Path) -> Cow<'_, str> {
     }
 }
 
+/// A [`Write`](std::io::Write) adapter that escapes what passes through
+/// it as [`terminal_lines`] does (keeping `\n` and `\t`), for text written
+/// piecewise (a listing, a table). A UTF-8 sequence split between two
+/// writes is joined first; bytes that are not UTF-8 are shown as `\xNN`.
+pub struct Writer<W: std::io::Write> {
+    inner: W,
+    /// The start of a UTF-8 sequence the last write ended inside.
+    pending: Vec<u8>,
+}
+
+impl<W: std::io::Write> Writer<W> {
+    /// Escapes what is written before passing it to `inner`.
+    pub fn new(inner: W) -> Writer<W> {
+        Writer {
+            inner,
+            pending: Vec::new(),
+        }
+    }
+
+    fn write_pending_bytes(&mut self) -> std::io::Result<()> {
+        if self.pending.is_empty() {
+            return Ok(());
+        }
+        let shown = bytes(&std::mem::take(&mut self.pending));
+        self.inner.write_all(shown.as_bytes())
+    }
+}
+
+impl<W: std::io::Write> std::io::Write for Writer<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let joined;
+        let data = if self.pending.is_empty() {
+            buf
+        } else {
+            joined = [std::mem::take(&mut self.pending).as_slice(), buf].concat();
+            &joined[..]
+        };
+        let mut chunks = data.utf8_chunks().peekable();
+        while let Some(chunk) = chunks.next() {
+            self.inner
+                .write_all(terminal_lines(chunk.valid()).as_bytes())?;
+            let invalid = chunk.invalid();
+            // An invalid tail at the very end may be a sequence cut by the
+            // caller's buffering: keep it for the next write.
+            if chunks.peek().is_none() && !invalid.is_empty() && invalid.len() < 4 {
+                let end_of_data = data.len() - invalid.len();
+                if std::str::from_utf8(&data[end_of_data..])
+                    .err()
+                    .is_some_and(|e| e.error_len().is_none())
+                {
+                    self.pending.extend_from_slice(invalid);
+                    break;
+                }
+            }
+            for b in invalid {
+                write!(self.inner, "\\x{b:02x}")?;
+            }
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+impl<W: std::io::Write> Drop for Writer<W> {
+    fn drop(&mut self) {
+        let _ = self.write_pending_bytes();
+    }
+}
+
 fn escape_where(text: &str, unsafe_char: impl Fn(char) -> bool) -> Cow<'_, str> {
     let Some(first) = text.find(&unsafe_char) else {
         return Cow::Borrowed(text);
@@ -114,6 +186,25 @@ mod tests {
         assert_eq!(terminal("\u{9b}31m\u{7f}"), "\\u{9b}31m\\u{7f}");
         assert_eq!(terminal("abc\u{202e}fed"), "abc\\u{202e}fed");
         assert_eq!(terminal_lines("a\n\u{1b}[2J\tb\r"), "a\n\\u{1b}[2J\tb\\r");
+    }
+
+    #[test]
+    fn the_writer_escapes_across_writes() {
+        use std::io::Write;
+        let text = "é\u{1b}]0;x\u{7}\n字\t\u{9b}".as_bytes();
+        for split in 0..text.len() {
+            let mut out = Vec::new();
+            let mut w = Writer::new(&mut out);
+            w.write_all(&text[..split]).unwrap();
+            w.write_all(&text[split..]).unwrap();
+            w.write_all(b"\xff|").unwrap();
+            drop(w);
+            assert_eq!(
+                String::from_utf8(out).unwrap(),
+                "é\\u{1b}]0;x\\u{7}\n字\t\\u{9b}\\xff|",
+                "split at {split}"
+            );
+        }
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! or bytecode), verifies it, runs the passes named on the command line in
 //! their order, verifying after each, and prints the result.
 
+use crate::console;
 use std::path::{Path, PathBuf};
 
 use clap::{ArgMatches, Args, FromArgMatches};
@@ -258,12 +259,12 @@ fn report(
             .unwrap_or_default();
         let check = diagnostics::check(name, produced, &expected, render);
         for problem in &check.problems {
-            eprintln!("{}", problem.trim_end());
+            console::err_line(problem.trim_end());
         }
         return !check.passed();
     }
     for d in produced {
-        eprint!("{}", render(d));
+        console::err(&render(d));
     }
     produced.iter().any(Diagnostic::is_error)
 }

@@ -1,6 +1,7 @@
 //! `bef translate`: MLIR text or MLIR bytecode ↔ BEF, and MLIR text ↔
 //! MLIR bytecode.
 
+use crate::console;
 use std::path::PathBuf;
 
 use clap::Args;
@@ -137,7 +138,7 @@ pub fn run(args: &TranslateArgs) -> Result<(), Failure> {
         )
         .map_err(|e| Failure::Message(format!("cannot write bytecode: {e}")))?;
         for warning in &written.warnings {
-            eprintln!("warning: {warning}");
+            console::err_line(&format!("warning: {warning}"));
         }
         return output::write(&args.output, &written.bytes, true);
     }
@@ -175,7 +176,7 @@ pub fn run(args: &TranslateArgs) -> Result<(), Failure> {
         translate_and_leak(module, translate_options(args)).map_err(|diagnostics| {
             // No source text to quote: locations come from the bytecode.
             for d in &diagnostics {
-                eprintln!("{}", text::render_diagnostic(d, ""));
+                console::err_line(&text::render_diagnostic(d, ""));
             }
             Failure::Reported
         })?
@@ -216,7 +217,7 @@ fn parse_text(source: &str, name: &str, args: &TranslateArgs) -> Result<Module, 
         ));
     }
     text::parse_module(source, name).map_err(|d| {
-        eprintln!("{}", text::render_diagnostic(&d, source));
+        console::err_line(&text::render_diagnostic(&d, source));
         Failure::Reported
     })
 }
@@ -265,9 +266,9 @@ fn check_output_options(
 fn bef_to_text(buffer: &BefBuffer, name: &str, args: &TranslateArgs) -> Result<String, Failure> {
     let file = buffer.open().map_err(|e| input::invalid_bef(name, &e))?;
     if tr::missing_optional_sections(&file) {
-        eprintln!(
+        console::err_line(&format!(
             "{name}: warning: Missing AttributeTypes, AttributeNames or RegisterTypes sections."
-        );
+        ));
     }
     let module = tr::bef_to_mlir(&file).map_err(|e| {
         if e.offset == 0 {
@@ -323,7 +324,7 @@ fn text_to_bef(source: &str, name: &str, args: &TranslateArgs) -> Result<Option<
             let expected = text::expected_diagnostics(chunk.text, chunk.first_line);
             let check = diagnostics::check(name, &produced, &expected, render);
             for problem in &check.problems {
-                eprintln!("{problem}");
+                console::err_line(problem);
             }
             all_passed &= check.passed();
             continue;
@@ -332,7 +333,7 @@ fn text_to_bef(source: &str, name: &str, args: &TranslateArgs) -> Result<Option<
             Ok(bytes) => output = Some(bytes),
             Err(diagnostics) => {
                 for d in &diagnostics {
-                    eprintln!("{}", render(d));
+                    console::err_line(&render(d));
                 }
                 return Err(Failure::Reported);
             }
