@@ -8,6 +8,10 @@ use std::path::Path;
 use super::error::DecodeResult;
 use super::file::BefFile;
 
+/// The most read from a stream (standard input, a pipe, a device) into
+/// memory.
+pub const MAX_STREAMED_BYTES: u64 = 256 << 20;
+
 /// BEF bytes owned at an 8-byte-aligned address, as `BefFile` requires:
 /// memory-mapped or copied (see the module docs).
 pub struct BefBuffer {
@@ -57,10 +61,23 @@ impl BefBuffer {
         }
     }
 
-    /// Reads everything from `reader` (e.g. stdin) into an aligned buffer.
-    pub fn read_from(mut reader: impl Read) -> io::Result<BefBuffer> {
+    /// Reads everything from `reader` (e.g. stdin, a pipe) into an aligned
+    /// buffer; more than [`MAX_STREAMED_BYTES`] is an error (a stream such
+    /// as `/dev/zero` never ends; a file that large should be mapped).
+    pub fn read_from(reader: impl Read) -> io::Result<BefBuffer> {
         let mut bytes = Vec::new();
-        reader.read_to_end(&mut bytes)?;
+        reader
+            .take(MAX_STREAMED_BYTES + 1)
+            .read_to_end(&mut bytes)?;
+        if bytes.len() as u64 > MAX_STREAMED_BYTES {
+            return Err(io::Error::new(
+                io::ErrorKind::FileTooLarge,
+                format!(
+                    "more than {} MiB from a stream; save it to a file, which is mapped instead",
+                    MAX_STREAMED_BYTES >> 20
+                ),
+            ));
+        }
         Ok(BefBuffer::copy_from(&bytes))
     }
 

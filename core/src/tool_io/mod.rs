@@ -6,7 +6,9 @@
 //!   source, a recording's program) may be read, and reading them with
 //!   bounds;
 //! - [`output`]: refusing to write over an input, and writing outputs
-//!   through a temporary file so that a failed run leaves no half file.
+//!   through a temporary file so that a failed run leaves no half file;
+//! - [`sigbus`]: a mapped file truncated by another process ends the tool
+//!   with a message naming it (and the terminal restored), not a crash.
 //!
 //! `docs/security.md` lists, per tool, what is read, what is refused and
 //! which bounds hold.
@@ -14,3 +16,4 @@
 pub mod escape;
 pub mod named_files;
 pub mod output;
+pub mod sigbus;
