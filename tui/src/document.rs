@@ -1,4 +1,4 @@
-//! Opening a file: BEF is memory-mapped and used as is, MLIR text and
+//! Opening a file: BEF is used as read (`input`), MLIR text and
 //! bytecode are translated to BEF (with the optional sections, so kernels
 //! show attribute names and registers their types) and keep their source
 //! text for the Source view.
@@ -13,11 +13,13 @@ use bef::translate::{TranslateOptions, mlir_to_bef};
 /// A file opened for viewing: the BEF bytes and, for MLIR input, the text
 /// its locations point into.
 pub struct Loaded {
+    /// Set while `buffer` maps the file.
+    _watch: Option<crate::sigbus::Watch>,
     /// The path as given.
     pub path: PathBuf,
     /// What the file was before translation.
     pub format: InputFormat,
-    /// The BEF bytes (mapped, or the translation).
+    /// The BEF bytes (the file's, or the translation).
     pub buffer: BefBuffer,
     /// Source text the program's locations refer to, when known: the MLIR
     /// text itself, or a file named by a BEF file's locations.
@@ -55,19 +57,28 @@ impl fmt::Display for LoadError {
 impl std::error::Error for LoadError {}
 
 impl Loaded {
-    /// Opens `path`: memory-maps it and translates MLIR to BEF.
+    /// Opens `path` (see [`crate::input::read`]) and translates MLIR to
+    /// BEF.
     pub fn open(path: &Path) -> Result<Loaded, LoadError> {
-        let buffer = BefBuffer::map(path)
-            .map_err(|e| LoadError(format!("error: cannot read {}: {e}", path.display())))?;
-        Loaded::from_buffer(path, buffer)
+        Loaded::from_input(path, crate::input::read(path)?)
+    }
+
+    /// Opens `input`, the bytes of `path`.
+    pub fn from_input(path: &Path, input: crate::input::Input) -> Result<Loaded, LoadError> {
+        let (buffer, watch) = input.into_parts();
+        Loaded::from_buffer(path, buffer, watch)
     }
 
     /// Opens bytes already in memory, named `path`.
     pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<Loaded, LoadError> {
-        Loaded::from_buffer(path, BefBuffer::copy_from(bytes))
+        Loaded::from_buffer(path, BefBuffer::copy_from(bytes), None)
     }
 
-    fn from_buffer(path: &Path, buffer: BefBuffer) -> Result<Loaded, LoadError> {
+    fn from_buffer(
+        path: &Path,
+        buffer: BefBuffer,
+        watch: Option<crate::sigbus::Watch>,
+    ) -> Result<Loaded, LoadError> {
         let name = path.display().to_string();
         let format = InputFormat::detect(buffer.bytes());
         let options = TranslateOptions {
@@ -87,6 +98,7 @@ impl Loaded {
             InputFormat::Bef => {
                 let source = source_named_by(path, buffer.bytes());
                 Ok(Loaded {
+                    _watch: watch,
                     path: path.to_owned(),
                     format,
                     buffer,
@@ -102,6 +114,7 @@ impl Loaded {
                 // Bytecode carries locations but not the text they point into.
                 let source = source_named_by(path, buffer.bytes());
                 Ok(Loaded {
+                    _watch: None,
                     path: path.to_owned(),
                     format,
                     buffer,
@@ -120,6 +133,7 @@ impl Loaded {
                     .and_then(|module| mlir_to_bef(&module, options))
                     .map_err(|d| translate_error(d, text))?;
                 Ok(Loaded {
+                    _watch: None,
                     path: path.to_owned(),
                     format,
                     buffer: BefBuffer::copy_from(&bytes),

@@ -495,27 +495,11 @@ impl Trace {
     }
 }
 
-/// Opens `path` if it is a recording (`None` otherwise), with the
-/// program it names: the program as recorded when it is found, an empty
-/// BEF file when not (the trace notes which, and a changed hash).
-pub fn open(path: &Path) -> Result<Option<(Trace, Loaded)>, LoadError> {
-    use std::io::Read;
-    let cannot =
-        |e: std::io::Error| LoadError(format!("error: cannot read {}: {e}", path.display()));
-    let mut magic = [0u8; 8];
-    let mut file = std::fs::File::open(path).map_err(cannot)?;
-    let mut got = 0;
-    while got < magic.len() {
-        match file.read(&mut magic[got..]).map_err(cannot)? {
-            0 => break,
-            n => got += n,
-        }
-    }
-    if !is_recording(&magic[..got]) {
-        return Ok(None);
-    }
-    let bytes = std::fs::read(path).map_err(cannot)?;
-    let mut trace = Trace::read(path, &bytes).map_err(LoadError)?;
+/// Opens the recording `bytes` (read from `path`) with the program it
+/// names: the program as recorded when it is found, an empty BEF file when
+/// not (the trace notes which, and a changed hash).
+pub fn open(path: &Path, bytes: &[u8]) -> Result<(Trace, Loaded), LoadError> {
+    let mut trace = Trace::read(path, bytes).map_err(LoadError)?;
     let program = trace.program_path();
     let loaded = match Loaded::open(&program) {
         Ok(loaded) => {
@@ -527,7 +511,7 @@ pub fn open(path: &Path) -> Result<Option<(Trace, Loaded)>, LoadError> {
             Loaded::from_bytes(&program, &empty_program())?
         }
     };
-    Ok(Some((trace, loaded)))
+    Ok((trace, loaded))
 }
 
 /// `text` with control characters (a recording's names and values come
