@@ -12,6 +12,7 @@ use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
 use std::path::Path;
 
 use bef::format::BefBuffer;
+use bef::tool_io::escape;
 
 use crate::document::LoadError;
 use crate::sigbus::Watch;
@@ -58,7 +59,7 @@ fn kind_of(file_type: std::fs::FileType) -> &'static str {
 
 /// Reads `path`: into memory up to [`READ_LIMIT`], mapped beyond.
 pub fn read(path: &Path) -> Result<Input, LoadError> {
-    let shown = crate::execution::printable(&path.display().to_string());
+    let shown = escape::path(path);
     let cannot = |e: std::io::Error| LoadError(format!("error: cannot read {shown}: {e}"));
     let file = OpenOptions::new()
         .read(true)

@@ -6,8 +6,8 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use bef::tool_io::escape;
 use befview::dump::{VIEWS, dump, is_view};
-use befview::execution::printable;
 use befview::{App, Document, Loaded};
 
 fn usage() -> String {
@@ -56,7 +56,7 @@ fn parse(args: &[OsString]) -> Result<Mode, String> {
                 let names: Vec<&str> = VIEWS.iter().map(|(v, _)| *v).collect();
                 Err(format!(
                     "unknown view '{}' (expected one of {})",
-                    printable(&view.to_string_lossy()),
+                    escape::terminal(&view.to_string_lossy()),
                     names.join(", ")
                 ))
             }
@@ -68,7 +68,7 @@ fn parse(args: &[OsString]) -> Result<Mode, String> {
         [] => Err("no FILE given".to_owned()),
         [other, ..] if is_flag(other) => Err(format!(
             "unknown option '{}'",
-            printable(&other.to_string_lossy())
+            escape::terminal(&other.to_string_lossy())
         )),
         _ => Err("expected one FILE".to_owned()),
     }
@@ -102,14 +102,15 @@ fn main() -> ExitCode {
     let (trace, loaded) = match opened {
         Ok(opened) => opened,
         Err(e) => {
-            eprintln!("{e}");
+            // Diagnostics quote the file's lines.
+            eprintln!("{}", escape::terminal_lines(&e.to_string()));
             return ExitCode::from(1);
         }
     };
     let doc = match Document::new(&loaded) {
         Ok(doc) => doc,
         Err(e) => {
-            eprintln!("{e}");
+            eprintln!("{}", escape::terminal_lines(&e.to_string()));
             return ExitCode::from(1);
         }
     };
@@ -129,7 +130,7 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("befview: {e}");
+            eprintln!("befview: {}", escape::terminal(&e.to_string()));
             ExitCode::from(1)
         }
     }

@@ -67,7 +67,7 @@ fn message_for(path: &Path) -> String {
         text,
         "{}: the file was truncated or replaced while it was shown; \
          nothing more of it can be read\r\n",
-        crate::execution::printable(&path.display().to_string())
+        bef::tool_io::escape::path(path)
     );
     text
 }

@@ -166,7 +166,8 @@ fn dump_execution_of_a_recording_with_its_program_present_missing_and_changed() 
         stdout(&present)
     );
     assert!(stdout(&changed).contains("has changed since it was recorded"));
-    assert!(stdout(&missing).contains("not found: showing the recording alone"));
+    assert!(stdout(&missing).contains("program not read: befview/no-such-program.mlir: "));
+    assert!(stdout(&missing).contains(": showing the recording alone"));
     assert_eq!(truncated.status.code(), Some(1), "{truncated:?}");
     assert!(String::from_utf8_lossy(&truncated.stderr).contains("not a readable recording"));
 }
