@@ -30,7 +30,12 @@ enum Storage {
 impl BefBuffer {
     /// Memory-maps `path` (page aligned, so no copy is needed).
     pub fn map(path: &Path) -> io::Result<BefBuffer> {
-        let file = File::open(path)?;
+        BefBuffer::map_file(&File::open(path)?)
+    }
+
+    /// Memory-maps the file `file` is open on (for a caller that has
+    /// already checked what kind of file it opened).
+    pub fn map_file(file: &File) -> io::Result<BefBuffer> {
         if file.metadata()?.len() == 0 {
             // Zero-length maps are not portable; an empty copy is the same.
             return Ok(BefBuffer::copy_from(&[]));
@@ -38,8 +43,9 @@ impl BefBuffer {
         // SAFETY: the map is read-only and private to this process. If
         // another process truncates the file while it is mapped, reads may
         // fault (SIGBUS); that is the documented cost of mmap, accepted by
-        // every mmap-based loader, and the reference loader alike.
-        let map = unsafe { memmap2::Mmap::map(&file)? };
+        // every mmap-based loader, and the reference loader alike (a tool
+        // that must report it, such as befview, installs a handler).
+        let map = unsafe { memmap2::Mmap::map(file)? };
         Ok(BefBuffer {
             storage: Storage::Mapped(map),
         })
