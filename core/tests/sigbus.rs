@@ -239,6 +239,38 @@ fn watches_are_independent_and_name_their_own_file() {
     );
 }
 
+#[test]
+fn a_program_read_for_running_is_watched() {
+    if let Some(dir) = child_dir() {
+        let path = dir.join("program.bef");
+        let input = bef::exec::Input::read(&path).expect("reads");
+        truncate(&path);
+        read_past_the_end(input.bef());
+    }
+    let dir = tempfile::tempdir().unwrap();
+    // A real program, then an unknown section (which readers skip) as a
+    // hole up to the size the child reads at.
+    let path = dir.path().join("program.bef");
+    let mut bytes = common::read_corpus("bef/add_i32.bef");
+    bytes.push(0x40);
+    bytes.extend(vbr(FILE_SIZE << 1));
+    let file = std::fs::File::create(&path).expect("file created");
+    std::io::Write::write_all(&mut &file, &bytes).expect("file written");
+    file.set_len(bytes.len() as u64 + FILE_SIZE)
+        .expect("file extended");
+    let out = run_child(
+        "a_program_read_for_running_is_watched",
+        dir.path(),
+        Stdio::null(),
+    );
+    let stderr = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{:?}: {stderr}", out.status);
+    assert!(
+        stderr.ends_with(&message(&path.display().to_string())),
+        "{stderr}"
+    );
+}
+
 /// A pseudo-terminal: the controller and the device a child gets as its
 /// terminal.
 struct Pty {
