@@ -36,6 +36,18 @@ fn a_second_function_of_one_name_is_a_redefinition() {
         translate_errors(TWICE),
         ["p.mlir:5:1: error: redefinition of symbol named 'f'"]
     );
+    // Collected on two threads, one definition in each half: the same.
+    let module = bef::text::parse_module(TWICE, "p.mlir").unwrap();
+    let errors: Vec<String> =
+        bef::translate::mlir_to_bef_model_on_two_threads(&module, TranslateOptions::default())
+            .unwrap_err()
+            .iter()
+            .map(|d| d.to_string())
+            .collect();
+    assert_eq!(
+        errors,
+        ["p.mlir:5:1: error: redefinition of symbol named 'f'"]
+    );
     let dir = common::scratch_dir("symbols-twice");
     let path = dir.join("twice.mlir");
     std::fs::write(&path, TWICE).unwrap();

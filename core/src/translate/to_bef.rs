@@ -532,7 +532,15 @@ impl<'m> Collector<'m> {
         let offset = self.functions.len() as u32;
         self.functions.extend(other.functions);
         for (name, index) in other.named_functions {
-            self.named_functions.insert(name, index + offset);
+            let index = index + offset;
+            if !name.is_empty() && self.named_functions.contains_key(name) {
+                // Defined in both halves: the second definition is the
+                // error, as when one thread collects.
+                let location = self.functions[index as usize].owner.location.clone();
+                self.error(&location, format!("redefinition of symbol named '{name}'"));
+                continue;
+            }
+            self.named_functions.insert(name, index);
         }
         for (region, index) in other.region_functions {
             self.region_functions.insert(region, index + offset);
