@@ -3,6 +3,9 @@
 
 #![allow(dead_code)] // each test binary uses its own part
 
+pub mod counting;
+pub mod hostile;
+
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 
