@@ -17,6 +17,8 @@
 //!   tools, every row with its byte range.
 //! - [`passes`]: the verifier and the passes of `bef opt` (inlining,
 //!   canonicalization, stream analysis remarks), over the IR.
+//! - [`tool_io`]: what tools share to handle untrusted files: terminal
+//!   escaping, the policy for files named inside files, safe outputs.
 //!
 //! The `bef` command (feature `cli`, on by default) lives in
 //! `src/bin/bef/`; the random-program generators used by property tests and
@@ -33,4 +35,5 @@ pub mod runtime;
 #[cfg(test)]
 mod test_corpus;
 pub mod text;
+pub mod tool_io;
 pub mod translate;

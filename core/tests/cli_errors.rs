@@ -134,18 +134,18 @@ fn a_missing_input_is_a_usage_error() {
 fn an_output_that_cannot_be_created_is_a_usage_error_found_first() {
     ensure_corpus();
     let out = bef(&["translate", MLIR, "-o", "corpus"], None);
-    assert_error(&out, 2, "-o corpus is a directory; give a file name");
+    assert_error(&out, 2, "output corpus is a directory; give a file name");
     let out = bef(&["translate", MLIR, "-o", "no/such/dir/x.bef"], None);
     assert_error(
         &out,
         2,
-        "cannot write no/such/dir/x.bef: directory no/such/dir does not exist",
+        "cannot write no/such/dir/x.bef: its directory does not exist",
     );
     let out = bef(&["translate", MLIR, "-o", MLIR], None);
     assert_error(
         &out,
         2,
-        &format!("-o {MLIR} is the input file; give another name"),
+        &format!("output {MLIR} is an input; give another name"),
     );
     let out = bef(
         &[

@@ -5,6 +5,7 @@
 use std::path::Path;
 
 use arbitrary::Unstructured;
+use bef::tool_io::named_files::{NotRead, Reason};
 use befview::{App, Document, Loaded, simulate};
 
 /// Splits the input into a file and a key sequence, opens the file as
@@ -24,7 +25,11 @@ fn run_recording(file: &[u8], keys: &[u8], wide: bool) {
     let Ok(mut trace) = befview::execution::Trace::read(Path::new("fuzz.beftrace"), file) else {
         return;
     };
-    trace.check_program(None);
+    let missing = NotRead {
+        path: trace.recording.header.program_path.clone().into(),
+        reason: Reason::Io("No such file or directory".into()),
+    };
+    trace.check_program(Err(&missing));
     let empty = befview::execution::empty_program();
     let Ok(loaded) = Loaded::from_bytes(Path::new("fuzz.bef"), &empty) else {
         return;

@@ -266,7 +266,7 @@ impl<'d, 'a> App<'d, 'a> {
     /// The status line's path on the Execution tab:
     /// `execution › @fib › kernel 7 › register %3`.
     pub fn execution_path(&self) -> String {
-        crate::execution::printable(&self.raw_execution_path())
+        bef::tool_io::escape::terminal(&self.raw_execution_path()).into_owned()
     }
 
     fn raw_execution_path(&self) -> String {
@@ -430,7 +430,12 @@ impl<'d, 'a> App<'d, 'a> {
         match outcome {
             Some(Ok((recording, outcomes))) => {
                 let mut trace = Trace::new(&run.path, recording);
-                trace.check_program(std::fs::read(&run.path).ok().as_deref());
+                // The file this view shows, named by the user.
+                let program = bef::tool_io::named_files::read(
+                    &run.path,
+                    bef::tool_io::named_files::NamedFileKind::UserNamed,
+                );
+                trace.check_program(program.as_deref());
                 let failed = outcomes.iter().any(|o| o.failed);
                 self.message = Some(match &trace.program_note {
                     Some(note) => note.clone(),

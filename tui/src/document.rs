@@ -1,27 +1,34 @@
-//! Opening a file: BEF is memory-mapped and used as is, MLIR text and
+//! Opening a file: BEF is used as read (`input`), MLIR text and
 //! bytecode are translated to BEF (with the optional sections, so kernels
 //! show attribute names and registers their types) and keep their source
 //! text for the Source view.
 
 use std::fmt;
+use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
 use bef::exec::{InputFormat, OpenError};
 use bef::format::BefBuffer;
+use bef::tool_io::named_files::{self, NamedFileKind, NotRead};
 use bef::translate::{TranslateOptions, mlir_to_bef};
 
 /// A file opened for viewing: the BEF bytes and, for MLIR input, the text
 /// its locations point into.
 pub struct Loaded {
+    /// Set while `buffer` maps the file.
+    _watch: Option<crate::sigbus::Watch>,
     /// The path as given.
     pub path: PathBuf,
     /// What the file was before translation.
     pub format: InputFormat,
-    /// The BEF bytes (mapped, or the translation).
+    /// The BEF bytes (the file's, or the translation).
     pub buffer: BefBuffer,
     /// Source text the program's locations refer to, when known: the MLIR
     /// text itself, or a file named by a BEF file's locations.
     pub source: Option<Source>,
+    /// Files the locations name that exist but were not read (the
+    /// named-file policy refused them), when no source was found.
+    pub source_not_read: Vec<NotRead>,
 }
 
 /// A source file shown beside the kernels.
@@ -55,20 +62,31 @@ impl fmt::Display for LoadError {
 impl std::error::Error for LoadError {}
 
 impl Loaded {
-    /// Opens `path`: memory-maps it and translates MLIR to BEF.
+    /// Opens `path` (see [`crate::input::read`]) and translates MLIR to
+    /// BEF.
     pub fn open(path: &Path) -> Result<Loaded, LoadError> {
-        let buffer = BefBuffer::map(path)
-            .map_err(|e| LoadError(format!("error: cannot read {}: {e}", path.display())))?;
-        Loaded::from_buffer(path, buffer)
+        Loaded::from_input(path, crate::input::read(path)?)
+    }
+
+    /// Opens `input`, the bytes of `path`.
+    pub fn from_input(path: &Path, input: crate::input::Input) -> Result<Loaded, LoadError> {
+        let (buffer, watch) = input.into_parts();
+        Loaded::from_buffer(path, buffer, watch)
     }
 
     /// Opens bytes already in memory, named `path`.
     pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<Loaded, LoadError> {
-        Loaded::from_buffer(path, BefBuffer::copy_from(bytes))
+        Loaded::from_buffer(path, BefBuffer::copy_from(bytes), None)
     }
 
-    fn from_buffer(path: &Path, buffer: BefBuffer) -> Result<Loaded, LoadError> {
+    fn from_buffer(
+        path: &Path,
+        buffer: BefBuffer,
+        watch: Option<crate::sigbus::Watch>,
+    ) -> Result<Loaded, LoadError> {
+        // The name locations and diagnostics use; `shown` for messages.
         let name = path.display().to_string();
+        let shown = bef::tool_io::escape::path(path);
         let format = InputFormat::detect(buffer.bytes());
         let options = TranslateOptions {
             optional_sections: true,
@@ -85,33 +103,37 @@ impl Loaded {
         };
         match format {
             InputFormat::Bef => {
-                let source = source_named_by(path, buffer.bytes());
+                let (source, source_not_read) = source_named_by(path, buffer.bytes());
                 Ok(Loaded {
+                    _watch: watch,
                     path: path.to_owned(),
                     format,
                     buffer,
                     source,
+                    source_not_read,
                 })
             }
             InputFormat::MlirBytecode => {
                 let module = bef::bytecode::read_aligned(buffer.bytes()).map_err(|e| {
-                    LoadError(format!("error: {name}: not readable MLIR bytecode: {e}"))
+                    LoadError(format!("error: {shown}: not readable MLIR bytecode: {e}"))
                 })?;
                 let bytes = mlir_to_bef(&module, options).map_err(|d| translate_error(d, ""))?;
                 let buffer = BefBuffer::copy_from(&bytes);
                 // Bytecode carries locations but not the text they point into.
-                let source = source_named_by(path, buffer.bytes());
+                let (source, source_not_read) = source_named_by(path, buffer.bytes());
                 Ok(Loaded {
+                    _watch: None,
                     path: path.to_owned(),
                     format,
                     buffer,
                     source,
+                    source_not_read,
                 })
             }
             InputFormat::MlirText => {
                 let text = std::str::from_utf8(buffer.bytes()).map_err(|e| {
                     LoadError(format!(
-                        "error: {name}: neither BEF nor MLIR (byte {:#x} is not UTF-8 text)",
+                        "error: {shown}: neither BEF nor MLIR (byte {:#x} is not UTF-8 text)",
                         e.valid_up_to()
                     ))
                 })?;
@@ -120,10 +142,12 @@ impl Loaded {
                     .and_then(|module| mlir_to_bef(&module, options))
                     .map_err(|d| translate_error(d, text))?;
                 Ok(Loaded {
+                    _watch: None,
                     path: path.to_owned(),
                     format,
                     buffer: BefBuffer::copy_from(&bytes),
                     source: Some(Source::new(name.clone(), text)),
+                    source_not_read: Vec::new(),
                 })
             }
         }
@@ -144,28 +168,51 @@ impl Loaded {
     }
 }
 
-/// The largest source file loaded for a BEF file's locations.
-const MAX_SOURCE: u64 = 16 << 20;
+/// How many distinct names of a BEF file's locations are looked for as its
+/// source: each costs a file system lookup or two.
+const MAX_NAMES_TRIED: usize = 1024;
 
-/// The first file named by a location of BEF `bytes` that exists, as
-/// given (relative to the working directory) or beside the BEF file: the
-/// source to show beside the kernels.
-fn source_named_by(path: &Path, bytes: &[u8]) -> Option<Source> {
-    let listing = bef::inspect::Listing::new(bytes).ok()?;
+/// How many refused files are kept to show.
+const MAX_NOT_READ: usize = 16;
+
+/// The source to show beside the kernels of BEF `bytes` (at `path`): the
+/// first file a location names, as given (relative to the working
+/// directory) or beside the BEF file, that the named-file policy lets
+/// befview read; otherwise no source, and the files that exist but were
+/// refused, with why.
+fn source_named_by(path: &Path, bytes: &[u8]) -> (Option<Source>, Vec<NotRead>) {
+    let mut not_read = Vec::new();
+    let Ok(listing) = bef::inspect::Listing::new(bytes) else {
+        return (None, not_read);
+    };
     let beside = path.parent().unwrap_or(Path::new(""));
-    listing.location_strings().rows().iter().find_map(|row| {
+    let mut tried = std::collections::HashSet::new();
+    for row in listing.location_strings().rows() {
+        if tried.len() >= MAX_NAMES_TRIED {
+            break;
+        }
         let name = row.text();
-        [PathBuf::from(&*name), beside.join(&*name)]
-            .into_iter()
-            .find_map(|candidate| {
-                let meta = std::fs::metadata(&candidate).ok()?;
-                if !meta.is_file() || meta.len() > MAX_SOURCE {
-                    return None;
-                }
-                let text = std::fs::read_to_string(&candidate).ok()?;
-                Some(Source::new(name.clone().into_owned(), &text))
-            })
-    })
+        if !tried.insert(name.clone()) {
+            continue;
+        }
+        let mut seen = None;
+        for candidate in [PathBuf::from(&*name), beside.join(&*name)] {
+            // Nothing there: not worth a "not read". The same file under
+            // both spellings: looked at once.
+            let Ok(meta) = std::fs::symlink_metadata(&candidate) else {
+                continue;
+            };
+            if seen.replace((meta.dev(), meta.ino())) == Some((meta.dev(), meta.ino())) {
+                continue;
+            }
+            match named_files::read_text(&candidate, NamedFileKind::Source) {
+                Ok(text) => return (Some(Source::new(name.into_owned(), &text)), Vec::new()),
+                Err(refused) if not_read.len() < MAX_NOT_READ => not_read.push(refused),
+                Err(_) => {}
+            }
+        }
+    }
+    (None, not_read)
 }
 
 /// A loaded file with its listing and, once computed, its analysis.
@@ -183,7 +230,7 @@ impl<'a> Document<'a> {
         let listing = bef::inspect::Listing::new(loaded.bytes()).map_err(|e| {
             LoadError(format!(
                 "error: {}: not a BEF file: {e}",
-                loaded.path.display()
+                bef::tool_io::escape::path(&loaded.path)
             ))
         })?;
         Ok(Document {

@@ -3,6 +3,8 @@
 
 use std::io::{self, Write};
 
+use bef::tool_io::escape;
+
 use crate::app::App;
 use crate::views::{self, ListId, columns};
 
@@ -162,10 +164,12 @@ pub fn dump(out: &mut impl Write, app: &mut App<'_, '_>, view: &str) -> io::Resu
             list(out, app, ListId::SourceKernels)?;
             let count = app.source_kernels().len();
             if app.doc.loaded.source.is_none() {
-                return writeln!(
-                    out,
-                    "(no source text: no file the locations name was found)"
-                );
+                writeln!(out, "\n{}", views::source::missing_source(app))?;
+                for refused in &app.doc.loaded.source_not_read {
+                    // Escaped by its Display.
+                    writeln!(out, "  {refused}")?;
+                }
+                return Ok(());
             }
             writeln!(out, "\n== kernels at their source lines")?;
             for row in 0..count {
@@ -182,7 +186,7 @@ pub fn dump(out: &mut impl Write, app: &mut App<'_, '_>, view: &str) -> io::Resu
                     cells[0],
                     cells[1],
                     cells[2],
-                    text.trim()
+                    escape::terminal_lines(text.trim())
                 )?;
             }
             Ok(())

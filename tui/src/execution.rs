@@ -10,6 +10,8 @@ use std::path::{Path, PathBuf};
 
 use bef_trace::model::ErrorMark;
 
+use bef::tool_io::named_files::{self, NamedFileKind, NotRead};
+
 use crate::document::{LoadError, Loaded};
 use bef_trace::recording::{Event, EventKind, Recording, ValueState, content_hash};
 
@@ -114,8 +116,12 @@ pub struct Trace {
 impl Trace {
     /// Reads the recording in `bytes` (from `path`).
     pub fn read(path: &Path, bytes: &[u8]) -> Result<Trace, String> {
-        let recording = bef_trace::read(bytes)
-            .map_err(|e| format!("error: {}: not a readable recording: {e}", path.display()))?;
+        let recording = bef_trace::read(bytes).map_err(|e| {
+            format!(
+                "error: {}: not a readable recording: {e}",
+                bef::tool_io::escape::path(path)
+            )
+        })?;
         Ok(Trace::new(path, recording))
     }
 
@@ -185,10 +191,10 @@ impl Trace {
     }
 
     /// Checks the program named by the recording against `file` (the
-    /// program file's bytes, `None`: it could not be read) and notes what
+    /// program file's bytes, or why it was not read) and notes what
     /// differs. The hash is of the BEF bytes that ran: the file's own, or
     /// its translation as `bef::exec::Input` makes it for running.
-    pub fn check_program(&mut self, file: Option<&[u8]>) {
+    pub fn check_program(&mut self, file: Result<&[u8], &NotRead>) {
         let header = &self.recording.header;
         let ran = file.map(|raw| {
             bef::exec::Input::from_bytes(raw, header.program_path.clone())
@@ -196,17 +202,14 @@ impl Trace {
                 .unwrap_or_else(|_| raw.to_vec())
         });
         self.program_note = match ran.as_deref() {
-            None => Some(format!(
-                "program {} not found: showing the recording alone",
-                header.program_path
-            )),
-            Some(b) if content_hash(b) != header.program_hash => Some(format!(
+            Err(not_read) => Some(format!("program {not_read}: showing the recording alone")),
+            Ok(b) if content_hash(b) != header.program_hash => Some(format!(
                 "program {} has changed since it was recorded (hash {:016x}, recorded {:016x})",
                 header.program_path,
                 content_hash(b),
                 header.program_hash
             )),
-            Some(_) => None,
+            Ok(_) => None,
         };
     }
 
@@ -495,57 +498,23 @@ impl Trace {
     }
 }
 
-/// Opens `path` if it is a recording (`None` otherwise), with the
-/// program it names: the program as recorded when it is found, an empty
-/// BEF file when not (the trace notes which, and a changed hash).
-pub fn open(path: &Path) -> Result<Option<(Trace, Loaded)>, LoadError> {
-    use std::io::Read;
-    let cannot =
-        |e: std::io::Error| LoadError(format!("error: cannot read {}: {e}", path.display()));
-    let mut magic = [0u8; 8];
-    let mut file = std::fs::File::open(path).map_err(cannot)?;
-    let mut got = 0;
-    while got < magic.len() {
-        match file.read(&mut magic[got..]).map_err(cannot)? {
-            0 => break,
-            n => got += n,
-        }
-    }
-    if !is_recording(&magic[..got]) {
-        return Ok(None);
-    }
-    let bytes = std::fs::read(path).map_err(cannot)?;
-    let mut trace = Trace::read(path, &bytes).map_err(LoadError)?;
+/// Opens the recording `bytes` (read from `path`) with the program it
+/// names, read as the named-file policy allows: the program as recorded
+/// when it is read, an empty BEF file when not (the trace notes which and
+/// why, and a changed hash).
+pub fn open(path: &Path, bytes: &[u8]) -> Result<(Trace, Loaded), LoadError> {
+    let mut trace = Trace::read(path, bytes).map_err(LoadError)?;
     let program = trace.program_path();
-    let loaded = match Loaded::open(&program) {
-        Ok(loaded) => {
-            trace.check_program(std::fs::read(&program).ok().as_deref());
-            loaded
-        }
-        Err(_) => {
-            trace.check_program(None);
-            Loaded::from_bytes(&program, &empty_program())?
-        }
+    let read = named_files::read(&program, NamedFileKind::Program);
+    trace.check_program(read.as_deref());
+    let opened = read
+        .ok()
+        .and_then(|raw| Loaded::from_bytes(&program, &raw).ok());
+    let loaded = match opened {
+        Some(loaded) => loaded,
+        None => Loaded::from_bytes(&program, &empty_program())?,
     };
-    Ok(Some((trace, loaded)))
-}
-
-/// `text` with control characters (a recording's names and values come
-/// from anywhere) shown escaped, so they cannot move or restyle the
-/// terminal.
-pub fn printable(text: &str) -> String {
-    if !text.chars().any(char::is_control) {
-        return text.to_owned();
-    }
-    text.chars()
-        .map(|c| {
-            if c.is_control() {
-                c.escape_default().to_string()
-            } else {
-                c.to_string()
-            }
-        })
-        .collect()
+    Ok((trace, loaded))
 }
 
 /// An empty BEF file: the program of a recording whose program is missing.
@@ -644,7 +613,5 @@ mod tests {
         assert!(Trace::read(Path::new("x"), b"BEFTRACE\xff\xff").is_err());
         assert!(is_recording(b"BEFTRACE"));
         assert!(!is_recording(b"\x0b\xef"));
-        assert_eq!(printable("a\x1b[2Jb\n"), "a\\u{1b}[2Jb\\n");
-        assert_eq!(printable("plain"), "plain");
     }
 }

@@ -1,7 +1,8 @@
 //! `befview`: a terminal inspector for BEF files.
 //!
-//! The pieces, one responsibility each: [`document`] opens a file (BEF
-//! mapped, MLIR translated), [`analysis`] decodes the whole file for
+//! The pieces, one responsibility each: [`input`] reads the file given
+//! (regular files only; large ones mapped, with [`sigbus`] reporting their
+//! truncation), [`document`] opens it (MLIR translated), [`analysis`] decodes the whole file for
 //! findings and users, [`keys`] is the key table, [`app`] is the state and
 //! how actions change it, [`views`] draws it (one file per view),
 //! [`dump`] prints a view as text, and [`terminal`] runs the event loop
@@ -12,9 +13,11 @@ pub mod app;
 pub mod document;
 pub mod dump;
 pub mod execution;
+pub mod input;
 pub mod inspector;
 pub mod keys;
 pub mod names;
+pub mod sigbus;
 pub mod simulate;
 pub mod terminal;
 pub mod views;

@@ -2,9 +2,11 @@
 //! prints a view as text. Exit status: 0 success, 1 a file that cannot be
 //! opened, 2 a usage error.
 
+use std::ffi::OsString;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use bef::tool_io::escape;
 use befview::dump::{VIEWS, dump, is_view};
 use befview::{App, Document, Loaded};
 
@@ -41,30 +43,39 @@ enum Mode {
     Help,
 }
 
-fn parse(args: &[String]) -> Result<Mode, String> {
+/// Reads the arguments. A FILE is any bytes (a path need not be UTF-8);
+/// flags and VIEW are compared as text.
+fn parse(args: &[OsString]) -> Result<Mode, String> {
+    let text = |arg: &OsString| arg.to_str().map(str::to_owned);
+    let is_flag = |arg: &OsString| arg.as_encoded_bytes().starts_with(b"-");
     match args {
-        [flag] if flag == "--help" || flag == "-h" => Ok(Mode::Help),
-        [flag, view, file] if flag == "--dump" => {
-            if is_view(view) {
-                Ok(Mode::Dump(view.clone(), PathBuf::from(file)))
-            } else {
+        [flag] if text(flag).is_some_and(|f| f == "--help" || f == "-h") => Ok(Mode::Help),
+        [flag, view, file] if text(flag).as_deref() == Some("--dump") => match text(view) {
+            Some(view) if is_view(&view) => Ok(Mode::Dump(view, PathBuf::from(file))),
+            _ => {
                 let names: Vec<&str> = VIEWS.iter().map(|(v, _)| *v).collect();
                 Err(format!(
-                    "unknown view '{view}' (expected one of {})",
+                    "unknown view '{}' (expected one of {})",
+                    escape::terminal(&view.to_string_lossy()),
                     names.join(", ")
                 ))
             }
+        },
+        [flag, ..] if text(flag).as_deref() == Some("--dump") => {
+            Err("--dump needs a VIEW and a FILE".to_owned())
         }
-        [flag, ..] if flag == "--dump" => Err("--dump needs a VIEW and a FILE".to_owned()),
-        [file] if !file.starts_with('-') || file == "-" => Ok(Mode::View(PathBuf::from(file))),
+        [file] if !is_flag(file) || file == "-" => Ok(Mode::View(PathBuf::from(file))),
         [] => Err("no FILE given".to_owned()),
-        [other, ..] if other.starts_with('-') => Err(format!("unknown option '{other}'")),
+        [other, ..] if is_flag(other) => Err(format!(
+            "unknown option '{}'",
+            escape::terminal(&other.to_string_lossy())
+        )),
         _ => Err("expected one FILE".to_owned()),
     }
 }
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let args: Vec<OsString> = std::env::args_os().skip(1).collect();
     let mode = match parse(&args) {
         Ok(mode) => mode,
         Err(e) => {
@@ -80,22 +91,26 @@ fn main() -> ExitCode {
         Mode::View(path) => (path, None),
         Mode::Dump(view, path) => (path, Some(view)),
     };
-    let opened = match befview::execution::open(&path) {
-        Ok(Some((trace, loaded))) => Ok((Some(trace), loaded)),
-        Ok(None) => Loaded::open(&path).map(|loaded| (None, loaded)),
-        Err(e) => Err(e),
-    };
+    let opened = befview::input::read(&path).and_then(|input| {
+        if befview::execution::is_recording(input.bytes()) {
+            befview::execution::open(&path, input.bytes())
+                .map(|(trace, loaded)| (Some(trace), loaded))
+        } else {
+            Loaded::from_input(&path, input).map(|loaded| (None, loaded))
+        }
+    });
     let (trace, loaded) = match opened {
         Ok(opened) => opened,
         Err(e) => {
-            eprintln!("{e}");
+            // Diagnostics quote the file's lines.
+            eprintln!("{}", escape::terminal_lines(&e.to_string()));
             return ExitCode::from(1);
         }
     };
     let doc = match Document::new(&loaded) {
         Ok(doc) => doc,
         Err(e) => {
-            eprintln!("{e}");
+            eprintln!("{}", escape::terminal_lines(&e.to_string()));
             return ExitCode::from(1);
         }
     };
@@ -115,7 +130,7 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("befview: {e}");
+            eprintln!("befview: {}", escape::terminal(&e.to_string()));
             ExitCode::from(1)
         }
     }

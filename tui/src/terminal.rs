@@ -1,5 +1,6 @@
 //! The terminal: raw mode, alternate screen and mouse capture on the way
-//! in; all of it undone on every way out (return, error, panic); the event
+//! in; all of it undone on every way out (return, error, panic, and a
+//! SIGBUS from a mapped file truncated meanwhile: `sigbus`); the event
 //! loop, with the whole-file analysis running on a second thread.
 
 use std::io::{self, Write};
@@ -53,6 +54,9 @@ pub fn run_with(doc: &Document<'_>, trace: Option<crate::execution::Trace>) -> i
         restore();
         previous(info);
     }));
+    // Declared first so it outlives the guard: the terminal is restored
+    // before the SIGBUS handler stops knowing how.
+    let _armed = crate::sigbus::TerminalArmed::new()?;
     enable_raw_mode()?;
     let _guard = Guard;
     execute!(io::stdout(), EnterAlternateScreen, EnableMouseCapture)?;

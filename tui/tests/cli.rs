@@ -166,7 +166,99 @@ fn dump_execution_of_a_recording_with_its_program_present_missing_and_changed() 
         stdout(&present)
     );
     assert!(stdout(&changed).contains("has changed since it was recorded"));
-    assert!(stdout(&missing).contains("not found: showing the recording alone"));
+    assert!(stdout(&missing).contains("program not read: befview/no-such-program.mlir: "));
+    assert!(stdout(&missing).contains(": showing the recording alone"));
     assert_eq!(truncated.status.code(), Some(1), "{truncated:?}");
     assert!(String::from_utf8_lossy(&truncated.stderr).contains("not a readable recording"));
+}
+
+/// Runs befview with `args` (any bytes) in `cwd`, failing the test if it
+/// takes longer than 20 seconds (it must not wait on a FIFO).
+fn befview_bounded(args: &[&std::ffi::OsStr], cwd: &std::path::Path) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_befview"))
+        .args(args)
+        .current_dir(cwd)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("befview runs");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while child.try_wait().expect("status").is_none() {
+        if std::time::Instant::now() > deadline {
+            child.kill().ok();
+            panic!("befview {args:?} did not finish in 20 s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().expect("output")
+}
+
+/// A temporary directory for one test, removed when dropped.
+struct TempDir(std::path::PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!("befview-cli-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a temporary directory");
+        TempDir(dir)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        std::fs::remove_dir_all(&self.0).ok();
+    }
+}
+
+#[test]
+fn files_that_are_not_regular_are_refused_at_once_naming_what_they_are() {
+    let dir = TempDir::new("kinds");
+    let fifo = dir.0.join("pipe.bef");
+    let c_path = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).expect("no NUL");
+    // SAFETY: `c_path` is a NUL-terminated path that outlives the call.
+    assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0, "mkfifo");
+    for (file, kind) in [
+        (fifo.as_os_str(), "a FIFO"),
+        (std::ffi::OsStr::new("/dev/zero"), "a character device"),
+        (dir.0.as_os_str(), "a directory"),
+    ] {
+        for args in [
+            vec![std::ffi::OsStr::new("--dump"), "functions".as_ref(), file],
+            vec![file],
+        ] {
+            let out = befview_bounded(&args, &dir.0);
+            assert_eq!(out.status.code(), Some(1), "{args:?}: {out:?}");
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert!(err.contains(&format!("it is {kind}")), "{args:?}: {err}");
+            assert_eq!(err.lines().count(), 1, "one message: {err}");
+            assert!(out.stdout.is_empty(), "{args:?}");
+        }
+    }
+}
+
+#[test]
+fn a_file_name_that_is_not_utf8_opens_and_is_shown_escaped() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = TempDir::new("names");
+    let name = std::ffi::OsStr::from_bytes(b"add\xff\x1b]0;owned\x07.bef");
+    std::fs::copy(common::corpus("bef/add_i32.bef"), dir.0.join(name)).expect("copied");
+    let out = befview_bounded(&["--dump".as_ref(), "functions".as_ref(), name], &dir.0);
+    assert!(out.status.success(), "{out:?}");
+    assert!(stdout(&out).contains("== @add kernels"), "{}", stdout(&out));
+    let missing = std::ffi::OsStr::from_bytes(b"gone\xfe\x1b[2J.bef");
+    for args in [
+        vec!["--dump".as_ref(), "sections".as_ref(), missing],
+        vec![missing],
+    ] {
+        let out = befview_bounded(&args, &dir.0);
+        assert_eq!(out.status.code(), Some(1), "{out:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("cannot read gone"), "{err}");
+        assert!(!out.stderr.contains(&0x1b), "raw ESC in {err:?}");
+    }
+    let view = std::ffi::OsStr::from_bytes(b"hex\xff\x1b[2J");
+    let out = befview_bounded(&["--dump".as_ref(), view, name], &dir.0);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(!out.stderr.contains(&0x1b), "{out:?}");
 }

@@ -109,21 +109,121 @@ impl Session {
     }
 
     /// Waits for the process to end; its exit status must be success.
-    fn finish(mut self) -> vt100::Parser {
+    fn finish(self) -> vt100::Parser {
+        let (status, parser) = self.wait();
+        assert!(status.success(), "befview exited with {status:?}");
+        parser
+    }
+
+    /// Waits for the process to end: its exit status and the screen.
+    fn wait(mut self) -> (portable_pty::ExitStatus, vt100::Parser) {
         let deadline = Instant::now() + Duration::from_secs(20);
-        loop {
+        let status = loop {
             if let Some(status) = self.child.try_wait().expect("child status") {
-                assert!(status.success(), "befview exited with {status:?}");
-                break;
+                break status;
             }
             assert!(Instant::now() < deadline, "befview did not quit");
             std::thread::sleep(Duration::from_millis(50));
-        }
+        };
         // Let the reader drain the last bytes.
         std::thread::sleep(Duration::from_millis(200));
         let mut parser = self.screen.lock().expect("screen lock");
-        std::mem::replace(&mut *parser, vt100::Parser::new(ROWS, COLS, 0))
+        let parser = std::mem::replace(&mut *parser, vt100::Parser::new(ROWS, COLS, 0));
+        (status, parser)
     }
+}
+
+/// A temporary directory for one test, removed when dropped.
+struct TempDir(std::path::PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!("befview-e2e-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a temporary directory");
+        TempDir(dir)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        std::fs::remove_dir_all(&self.0).ok();
+    }
+}
+
+/// `value` as a BEF VBR integer (big-endian groups of 7 bits).
+fn vbr(mut value: u64) -> Vec<u8> {
+    let mut out = vec![(value & 0x7f) as u8];
+    value >>= 7;
+    while value != 0 {
+        out.push(0x80 | (value & 0x7f) as u8);
+        value >>= 7;
+    }
+    out.reverse();
+    out
+}
+
+/// Writes a BEF file of `size` bytes or more: a small program, then a
+/// section of an unknown id (which readers skip) that is a hole, so that
+/// the file takes no disk space.
+fn write_bef_of_size(path: &std::path::Path, size: u64) -> u64 {
+    let program = std::fs::read(common::corpus("bef/add_i32.bef")).expect("corpus file");
+    let mut head = program.clone();
+    head.push(0x40);
+    head.extend(vbr(size << 1));
+    let file = std::fs::File::create(path).expect("file created");
+    std::io::Write::write_all(&mut &file, &head).expect("file written");
+    file.set_len(head.len() as u64 + size)
+        .expect("file extended");
+    program.len() as u64
+}
+
+/// The file is cut to `len` bytes while the inspector shows it; then the
+/// end of the hex view is drawn, which the file no longer has.
+fn truncate_while_shown(size: u64) -> (TempDir, portable_pty::ExitStatus, vt100::Parser) {
+    let dir = TempDir::new(&format!("truncated-{size}"));
+    let file = dir.0.join("big.bef");
+    let keep = write_bef_of_size(&file, size);
+    let mut s = Session::spawn(std::path::Path::new("big.bef"), &dir.0);
+    s.expect(&["1 Sections", "Unknown(64)"]);
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&file)
+        .and_then(|f| f.set_len(keep))
+        .expect("file truncated");
+    s.send("2");
+    s.send("G");
+    // The screen after the end was drawn, or the process gone.
+    std::thread::sleep(Duration::from_millis(500));
+    s.send("q");
+    let (status, parser) = s.wait();
+    (dir, status, parser)
+}
+
+#[test]
+fn a_mapped_file_truncated_while_shown_ends_befview_with_the_terminal_restored() {
+    let size = befview::input::READ_LIMIT + (1 << 20);
+    let (_dir, status, parser) = truncate_while_shown(size);
+    assert_eq!(status.exit_code(), 1, "{status:?}");
+    let screen = parser.screen();
+    assert!(!screen.alternate_screen(), "alternate screen left on");
+    assert!(!screen.hide_cursor(), "cursor hidden");
+    assert_eq!(
+        screen.mouse_protocol_mode(),
+        vt100::MouseProtocolMode::None,
+        "mouse tracking left on"
+    );
+    let text = screen.contents();
+    assert!(
+        text.contains("befview: big.bef: the file was truncated or replaced while it was shown"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_file_read_into_memory_is_still_shown_after_it_is_truncated() {
+    let (_dir, status, parser) = truncate_while_shown(1 << 20);
+    assert!(status.success(), "{status:?}");
+    assert!(!parser.screen().alternate_screen());
 }
 
 #[test]

@@ -53,7 +53,7 @@ fn recording() -> Recording {
 fn trace() -> Trace {
     let file = std::fs::read(common::corpus(PROGRAM)).expect("the program is readable");
     let mut trace = Trace::new(Path::new("run.beftrace"), recording());
-    trace.check_program(Some(&file));
+    trace.check_program(Ok(&file));
     trace.recording.header.program_path = format!("corpus/{PROGRAM}");
     trace
 }
@@ -107,12 +107,21 @@ fn the_program_matches_the_recording() {
     assert_eq!(trace().program_note, None);
     let mut changed = trace();
     changed.recording.header.program_path = common::corpus(PROGRAM).display().to_string();
-    changed.check_program(Some(b"other bytes"));
+    changed.check_program(Ok(b"other bytes"));
     assert!(changed.program_note.unwrap().contains("has changed"));
     let mut missing = trace();
     missing.recording.header.program_path = common::corpus(PROGRAM).display().to_string();
-    missing.check_program(None);
-    assert!(missing.program_note.unwrap().contains("not found"));
+    let refused = bef::tool_io::named_files::read(
+        std::path::Path::new("/etc/passwd"),
+        bef::tool_io::named_files::NamedFileKind::Program,
+    )
+    .expect_err("not a program file");
+    missing.check_program(Err(&refused));
+    let note = missing.program_note.unwrap();
+    assert!(
+        note.starts_with("program not read: /etc/passwd: not a .mlir, .mlirbc, .bef file"),
+        "{note}"
+    );
 }
 
 #[test]

@@ -190,3 +190,28 @@ fn copy_sort_and_row_search() {
     app.act(Action::Copy);
     assert_eq!(app.clipboard.as_deref(), Some("\"befview says hello\""));
 }
+
+#[test]
+fn y_copies_names_with_their_control_characters_escaped() {
+    let loaded = common::open("fuzz/befview/names_with_terminal_escapes.mlir");
+    let doc = Document::new(&loaded).expect("lists");
+    doc.analysis();
+    let mut app = App::new(&doc);
+    app.act(Action::Tab(2));
+    app.act(Action::Search);
+    typed(&mut app, "OWNED-TITLE");
+    app.act(Action::Copy);
+    assert_eq!(
+        app.clipboard.as_deref(),
+        Some(r"@title\u{1b}]0;OWNED-TITLE\u{7}")
+    );
+    // The Strings table, where the clipboard sequence is a string.
+    app.act(Action::Tab(4));
+    app.act(Action::Search);
+    typed(&mut app, "52;c");
+    app.act(Action::Copy);
+    assert_eq!(
+        app.clipboard.as_deref(),
+        Some(r#""\u{1b}]52;c;T1dORUQ=\u{7}""#)
+    );
+}

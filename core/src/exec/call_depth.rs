@@ -55,6 +55,10 @@ pub fn current_depth() -> usize {
     FRAMES.with(|frames| frames.borrow().len())
 }
 
+// Out of line: every nested call's stack frame stays small (deep
+// recursion costs that frame per level).
+#[cold]
+#[inline(never)]
 fn depth_error(function: &str, max_depth: usize) -> Diagnostic {
     let frames = FRAMES.with(|frames| {
         let frames = frames.borrow();

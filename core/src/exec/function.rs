@@ -86,30 +86,57 @@ impl Function {
         args: &[AsyncValue],
         results: &mut Vec<AsyncValue>,
     ) {
-        let num_results = self.num_results();
         if args.len() != self.num_arguments() {
-            let error = AsyncValue::error(
-                Diagnostic::new(format!(
-                    "function '{}' takes {} arguments but was called with {}",
-                    self.name(),
-                    self.num_arguments(),
-                    args.len()
-                ))
-                .with_code(ErrorCode::InvalidArgument),
-            );
-            results.extend(std::iter::repeat_n(error, num_results));
-            return;
+            return self.arity_mismatch(args.len(), results);
         }
         let depth_limit = ctx.host().max_call_depth();
         let call = call_depth::nested_call(self.name(), depth_limit, || {
             self.execute_checked(ctx, args, results)
         });
         if let Err(diagnostic) = call {
-            // Reported, not only returned: runaway recursion is a bug in
-            // the program even when nothing reads the results.
-            let error = ctx.emit_error(diagnostic);
-            results.extend(std::iter::repeat_n(error, num_results));
+            self.too_deep(ctx, diagnostic, results);
         }
+    }
+
+    // The error paths are out of line so that the frame every nested call
+    // puts on the stack stays small (deep recursion pays it per level).
+
+    #[cold]
+    #[inline(never)]
+    fn arity_mismatch(&self, given: usize, results: &mut Vec<AsyncValue>) {
+        let error = AsyncValue::error(
+            Diagnostic::new(format!(
+                "function '{}' takes {} arguments but was called with {given}",
+                self.name(),
+                self.num_arguments(),
+            ))
+            .with_code(ErrorCode::InvalidArgument),
+        );
+        results.extend(std::iter::repeat_n(error, self.num_results()));
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn too_deep(
+        &self,
+        ctx: &ExecutionContext,
+        diagnostic: Diagnostic,
+        results: &mut Vec<AsyncValue>,
+    ) {
+        // Reported, not only returned: runaway recursion is a bug in the
+        // program even when nothing reads the results.
+        let error = ctx.emit_error(diagnostic);
+        results.extend(std::iter::repeat_n(error, self.num_results()));
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn unreadable(&self, e: impl std::fmt::Display, results: &mut Vec<AsyncValue>) {
+        let error = AsyncValue::error(
+            Diagnostic::new(format!("could not read function '{}': {e}", self.name()))
+                .with_code(ErrorCode::Internal),
+        );
+        results.extend(std::iter::repeat_n(error, self.num_results()));
     }
 
     /// [`execute_into`](Self::execute_into) once the call is admitted.
@@ -119,7 +146,6 @@ impl Function {
         args: &[AsyncValue],
         results: &mut Vec<AsyncValue>,
     ) {
-        let num_results = self.num_results();
         match self.kind() {
             FunctionKind::Native => self.execute_native(ctx, args, results),
             kind => match self.program.tables(self.index) {
@@ -127,13 +153,7 @@ impl Function {
                     sync_interpreter::execute(&self.program, tables, ctx, args, results)
                 }
                 Ok(tables) => executor::execute(&self.program, tables, ctx, args, results),
-                Err(e) => {
-                    let error = AsyncValue::error(
-                        Diagnostic::new(format!("could not read function '{}': {e}", self.name()))
-                            .with_code(ErrorCode::Internal),
-                    );
-                    results.extend(std::iter::repeat_n(error, num_results));
-                }
+                Err(e) => self.unreadable(e, results),
             },
         }
     }

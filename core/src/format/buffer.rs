@@ -8,6 +8,10 @@ use std::path::Path;
 use super::error::DecodeResult;
 use super::file::BefFile;
 
+/// The most read from a stream (standard input, a pipe, a device) into
+/// memory.
+pub const MAX_STREAMED_BYTES: u64 = 256 << 20;
+
 /// BEF bytes owned at an 8-byte-aligned address, as `BefFile` requires:
 /// memory-mapped or copied (see the module docs).
 pub struct BefBuffer {
@@ -26,7 +30,12 @@ enum Storage {
 impl BefBuffer {
     /// Memory-maps `path` (page aligned, so no copy is needed).
     pub fn map(path: &Path) -> io::Result<BefBuffer> {
-        let file = File::open(path)?;
+        BefBuffer::map_file(&File::open(path)?)
+    }
+
+    /// Memory-maps the file `file` is open on (for a caller that has
+    /// already checked what kind of file it opened).
+    pub fn map_file(file: &File) -> io::Result<BefBuffer> {
         if file.metadata()?.len() == 0 {
             // Zero-length maps are not portable; an empty copy is the same.
             return Ok(BefBuffer::copy_from(&[]));
@@ -34,8 +43,9 @@ impl BefBuffer {
         // SAFETY: the map is read-only and private to this process. If
         // another process truncates the file while it is mapped, reads may
         // fault (SIGBUS); that is the documented cost of mmap, accepted by
-        // every mmap-based loader, and the reference loader alike.
-        let map = unsafe { memmap2::Mmap::map(&file)? };
+        // every mmap-based loader, and the reference loader alike (a tool
+        // that must report it, such as befview, installs a handler).
+        let map = unsafe { memmap2::Mmap::map(file)? };
         Ok(BefBuffer {
             storage: Storage::Mapped(map),
         })
@@ -57,10 +67,23 @@ impl BefBuffer {
         }
     }
 
-    /// Reads everything from `reader` (e.g. stdin) into an aligned buffer.
-    pub fn read_from(mut reader: impl Read) -> io::Result<BefBuffer> {
+    /// Reads everything from `reader` (e.g. stdin, a pipe) into an aligned
+    /// buffer; more than [`MAX_STREAMED_BYTES`] is an error (a stream such
+    /// as `/dev/zero` never ends; a file that large should be mapped).
+    pub fn read_from(reader: impl Read) -> io::Result<BefBuffer> {
         let mut bytes = Vec::new();
-        reader.read_to_end(&mut bytes)?;
+        reader
+            .take(MAX_STREAMED_BYTES + 1)
+            .read_to_end(&mut bytes)?;
+        if bytes.len() as u64 > MAX_STREAMED_BYTES {
+            return Err(io::Error::new(
+                io::ErrorKind::FileTooLarge,
+                format!(
+                    "more than {} MiB from a stream; save it to a file, which is mapped instead",
+                    MAX_STREAMED_BYTES >> 20
+                ),
+            ));
+        }
         Ok(BefBuffer::copy_from(&bytes))
     }
 

@@ -101,6 +101,7 @@ impl Verifier<'_, '_> {
             };
             self.verify_body(&context, body);
         }
+        self.verify_function_names_unique();
         self.check(file.attribute_names());
         if let Some(Some(register_types)) = self.check(file.register_types()) {
             let base = file
@@ -116,6 +117,28 @@ impl Verifier<'_, '_> {
                 if let Some(&bad) = types.iter().find(|&&ty| ty as usize >= num_types) {
                     self.report(base, format!("RegisterTypes of function {index} uses type index {bad}, but there are {num_types} types"));
                 }
+            }
+        }
+    }
+
+    /// Two functions of one name: a call binds to one while a reader of
+    /// the file sees the other. (Region bodies have no name.)
+    fn verify_function_names_unique(&mut self) {
+        let mut first_of: std::collections::HashMap<&str, usize> = Default::default();
+        for (index, function) in self.file.functions().iter().enumerate() {
+            if function.name.is_empty() {
+                continue;
+            }
+            if let Some(&first) = first_of.get(function.name) {
+                self.report(
+                    function.entry_offset,
+                    format!(
+                        "redefinition of symbol named '{}': functions {first} and {index} have that name",
+                        function.name
+                    ),
+                );
+            } else {
+                first_of.insert(function.name, index);
             }
         }
     }

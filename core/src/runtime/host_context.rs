@@ -27,10 +27,12 @@ type Sink = Box<dyn Fn(&Diagnostic) + Send + Sync>;
 type OutputSink = Box<dyn Fn(&str) + Send + Sync>;
 type Entry = Arc<OnceLock<Arc<dyn Any + Send + Sync>>>;
 
-/// The default of [`HostContext::max_call_depth`]: ten times the depth of
-/// the deepest recursion a correct program is expected to need (100,000),
-/// and about 3 GiB of stack segments at its bound.
-pub const DEFAULT_MAX_CALL_DEPTH: usize = 1_000_000;
+/// The default of [`HostContext::max_call_depth`]: room for a correct
+/// recursion 100,000 levels deep (a `tfrt.if` and a `tfrt.call` per level,
+/// 200,000 nested calls) with 10% to spare, while runaway recursion stops
+/// within 512 MiB (about 2 KiB of stack and heap per nested call in a
+/// release build; measured in `docs/performance.md`).
+pub const DEFAULT_MAX_CALL_DEPTH: usize = 220_000;
 
 /// The host runtime context.
 pub struct HostContext {

@@ -372,10 +372,18 @@ impl<'a> Parser<'a> {
         Ok(out)
     }
 
+    /// A string that names something (a symbol, an attribute, a file):
+    /// it must be UTF-8. Replacing the bytes that are not would make two
+    /// distinct names one (`@"a\FE"` and `@"a\FF"`), so a call could bind
+    /// to another function than the one it names.
     pub fn decode_string_utf8(&self, t: Token) -> R<String> {
         let bytes = self.decode_string(t)?;
-        Ok(String::from_utf8(bytes)
-            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
+        String::from_utf8(bytes).map_err(|_| {
+            Box::new(Diagnostic::new(
+                Location::file_line_col(self.file, t.line, t.col),
+                "name is not valid UTF-8",
+            ))
+        })
     }
 
     /// `@name` or `@"name"` at the current token.

@@ -649,6 +649,15 @@ impl<'m> Collector<'m> {
 
     fn add_function(&mut self, func: Func<'m>) {
         let op = func.op;
+        // A second definition would shadow the first for callers while a
+        // reader of the file sees the first (upstream MLIR's message).
+        if self.named_functions.contains_key(func.name()) {
+            self.error(
+                &op.location,
+                format!("redefinition of symbol named '{}'", func.name()),
+            );
+            return;
+        }
         if func.kind() == FuncKind::Native {
             for ty in func.inputs().iter().chain(func.results()) {
                 self.add_type(ty);

@@ -112,16 +112,27 @@ const MEASURED_ADDRESS_SPACE: u64 = 4 << 30;
 /// Runs the `bef` binary as [`bef`] does, killing it after `timeout`, and
 /// measures its wall time and peak resident memory.
 #[cfg(unix)]
+pub fn bef_measured(args: &[&str], stdin: Option<&[u8]>, timeout: std::time::Duration) -> Measured {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_bef"));
+    command.args(args).current_dir(repo_root());
+    measured(command, stdin, timeout)
+}
+
+/// Runs `command` (its arguments, directory and environment set) with
+/// `stdin` as its standard input, killing it after `timeout`, and measures
+/// its wall time and peak resident memory.
+#[cfg(unix)]
 // The child is reaped with `wait4`, which also reports its resource usage.
 #[allow(clippy::zombie_processes)]
-pub fn bef_measured(args: &[&str], stdin: Option<&[u8]>, timeout: std::time::Duration) -> Measured {
+pub fn measured(
+    mut command: Command,
+    stdin: Option<&[u8]>,
+    timeout: std::time::Duration,
+) -> Measured {
     use std::io::Read;
     use std::os::unix::process::{CommandExt, ExitStatusExt};
     let started = std::time::Instant::now();
-    let mut command = Command::new(env!("CARGO_BIN_EXE_bef"));
     command
-        .args(args)
-        .current_dir(repo_root())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());

@@ -26,15 +26,8 @@ pub fn len(app: &mut App<'_, '_>, id: ListId) -> usize {
     }
 }
 
-/// The cells of a row, control characters escaped.
+/// The cells of a row.
 pub fn cells(app: &mut App<'_, '_>, id: ListId, row: usize) -> Vec<String> {
-    raw_cells(app, id, row)
-        .iter()
-        .map(|c| crate::execution::printable(c))
-        .collect()
-}
-
-fn raw_cells(app: &mut App<'_, '_>, id: ListId, row: usize) -> Vec<String> {
     let Some(trace) = app.trace.as_ref() else {
         return Vec::new();
     };
@@ -136,7 +129,7 @@ pub fn row_style(app: &App<'_, '_>, id: ListId, row: usize) -> Style {
 pub fn kernel_lines(app: &App<'_, '_>) -> Vec<String> {
     raw_kernel_lines(app)
         .iter()
-        .map(|l| crate::execution::printable(l))
+        .map(|l| bef::tool_io::escape::terminal(l).into_owned())
         .collect()
 }
 

@@ -10,7 +10,10 @@ pub mod sections;
 pub mod source;
 pub mod tables;
 
+use std::borrow::Cow;
 use std::ops::Range;
+
+use bef::tool_io::escape;
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -173,8 +176,12 @@ pub fn columns(id: ListId) -> Vec<Column> {
     }
 }
 
-/// The title of list `id`.
+/// The title of list `id`, escaped as [`cells`] are.
 pub fn title(app: &App<'_, '_>, id: ListId) -> String {
+    escape::terminal(&raw_title(app, id)).into_owned()
+}
+
+fn raw_title(app: &App<'_, '_>, id: ListId) -> String {
     let name = |f: Option<usize>| {
         f.map(|f| crate::names::function_ref(&app.doc.listing, f as u32))
             .unwrap_or_default()
@@ -225,8 +232,28 @@ pub fn len(app: &mut App<'_, '_>, id: ListId) -> usize {
     }
 }
 
-/// The cells of row `row` of list `id` (which must exist).
+/// The cells of row `row` of list `id` (which must exist), every
+/// character that could drive a terminal shown escaped: names, values and
+/// source text come from the file. The screen, `--dump` and `y` all take
+/// their text from here.
 pub fn cells(app: &mut App<'_, '_>, id: ListId, row: usize) -> Vec<String> {
+    let cells = raw_cells(app, id, row);
+    let escape = if id == ListId::SourceLines {
+        // A source line keeps its tabs.
+        escape::terminal_lines
+    } else {
+        escape::terminal
+    };
+    cells
+        .into_iter()
+        .map(|cell| match escape(&cell) {
+            Cow::Borrowed(_) => cell,
+            Cow::Owned(escaped) => escaped,
+        })
+        .collect()
+}
+
+fn raw_cells(app: &mut App<'_, '_>, id: ListId, row: usize) -> Vec<String> {
     match id {
         ListId::Sections | ListId::Findings => sections::cells(app, id, row),
         ListId::Functions | ListId::Kernels | ListId::Registers => functions::cells(app, id, row),
@@ -510,7 +537,7 @@ fn draw_tabs(frame: &mut Frame<'_>, app: &mut App<'_, '_>, area: Rect) {
     spans.push(Span::styled(
         format!(
             " {} ({}, {} bytes)",
-            loaded.path.display(),
+            escape::path(&loaded.path),
             loaded.format_name(),
             app.doc.bytes().len()
         ),
@@ -539,7 +566,7 @@ fn draw_status(frame: &mut Frame<'_>, app: &mut App<'_, '_>, area: Rect) {
         )];
         if let Some(message) = &app.message {
             spans.push(Span::styled(
-                format!("  {message}"),
+                format!("  {}", escape::terminal(message)),
                 Style::default().fg(Color::Yellow),
             ));
         }
@@ -553,7 +580,10 @@ fn draw_status(frame: &mut Frame<'_>, app: &mut App<'_, '_>, area: Rect) {
                 Style::default().fg(Color::Black).bg(Color::Gray),
             ),
             Span::raw(" "),
-            Span::styled(path, Style::default().fg(Color::White)),
+            Span::styled(
+                escape::terminal(&path).into_owned(),
+                Style::default().fg(Color::White),
+            ),
         ];
         let finding = app.selected_range().and_then(|r| {
             app.doc
@@ -562,13 +592,13 @@ fn draw_status(frame: &mut Frame<'_>, app: &mut App<'_, '_>, area: Rect) {
         });
         if let Some(f) = finding {
             spans.push(Span::styled(
-                format!("  ! {:#x}: {}", f.offset, f.message),
+                format!("  ! {:#x}: {}", f.offset, escape::terminal(&f.message)),
                 Style::default().fg(PROBLEM),
             ));
         }
         if let Some(message) = &app.message {
             spans.push(Span::styled(
-                format!("  {message}"),
+                format!("  {}", escape::terminal(message)),
                 Style::default().fg(Color::Yellow),
             ));
         }

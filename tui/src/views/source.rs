@@ -4,9 +4,11 @@
 use std::ops::Range;
 
 use bef::format::Location;
+use bef::tool_io::named_files::MAX_NAMED_FILE_BYTES;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Style};
+use ratatui::text::Line;
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
 use super::{ListId, draw_list};
@@ -91,6 +93,20 @@ pub fn range(app: &mut App<'_, '_>, id: ListId, row: usize) -> Option<Range<usiz
     )
 }
 
+/// Why there is no source text, in a sentence.
+pub fn missing_source(app: &App<'_, '_>) -> String {
+    if app.doc.loaded.source_not_read.is_empty() {
+        "No source text: no file the locations name was found (as given, or beside this file)."
+            .to_owned()
+    } else {
+        format!(
+            "No source text: the files the locations name were not read (only regular .mlir \
+             files, never under /proc, /sys or /dev, at most {} MiB):",
+            MAX_NAMED_FILE_BYTES >> 20
+        )
+    }
+}
+
 /// Draws the tab.
 pub fn draw(frame: &mut Frame<'_>, app: &mut App<'_, '_>, area: Rect) {
     let [left, right] =
@@ -99,10 +115,21 @@ pub fn draw(frame: &mut Frame<'_>, app: &mut App<'_, '_>, area: Rect) {
     if app.doc.loaded.source.is_some() {
         draw_list(frame, app, ListId::SourceLines, right, 1);
     } else {
-        let note = "No source text: no file the locations name was found (as given, \
-                    or beside this file). Open the .mlir program (befview translates it \
-                    on the fly) to see each kernel's source line; the kernels' locations \
-                    are decoded on the left.";
+        let mut note = vec![
+            Line::from(missing_source(app)),
+            Line::from(""),
+            Line::from(
+                "Open the .mlir program (befview translates it on the fly) to see each \
+                 kernel's source line; the kernels' locations are decoded on the left.",
+            ),
+        ];
+        if !app.doc.loaded.source_not_read.is_empty() {
+            note.push(Line::from(""));
+        }
+        for refused in &app.doc.loaded.source_not_read {
+            // Escaped by its Display.
+            note.push(Line::from(refused.to_string()));
+        }
         frame.render_widget(
             Paragraph::new(note)
                 .wrap(Wrap { trim: true })

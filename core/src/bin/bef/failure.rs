@@ -10,6 +10,7 @@
 //! kind for the subcommand or its options, malformed, rejected by
 //! translation or verification, failing at run time — exits with 1.
 
+use crate::console;
 use std::process::ExitCode;
 
 /// Why a command failed.
@@ -46,15 +47,15 @@ impl Failure {
             // `bef dump x.bef | head` closes the pipe early; not an error.
             Failure::Output(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
             Failure::Output(e) => {
-                eprintln!("error: cannot write output: {e}");
+                console::err_line(&format!("error: cannot write output: {e}"));
                 ExitCode::from(INPUT_ERROR)
             }
             Failure::Message(message) => {
-                eprintln!("error: {message}");
+                console::err_line(&format!("error: {message}"));
                 ExitCode::from(INPUT_ERROR)
             }
             Failure::Usage(message) => {
-                eprintln!("error: {message}");
+                console::err_line(&format!("error: {message}"));
                 ExitCode::from(USAGE_ERROR)
             }
             Failure::Reported => ExitCode::from(INPUT_ERROR),

@@ -5,6 +5,7 @@
 //! status 2): they are found before a byte of input is read. An empty input
 //! or one of the wrong kind is an input error (exit status 1).
 
+use crate::console;
 use std::fs::File;
 use std::io::{self, IsTerminal};
 use std::path::{Path, PathBuf};
@@ -58,9 +59,9 @@ pub fn load(path: &Path, command: &str, wanted: &str) -> Result<Input, Failure> 
     let name = display_name(path);
     let buffer = if is_stdin(path) {
         if io::stdin().is_terminal() {
-            eprintln!(
+            console::err_line(&format!(
                 "bef {command}: reading {wanted} from standard input; end it with Ctrl-D, or pass a file name"
-            );
+            ));
         }
         BefBuffer::read_from(io::stdin().lock())
             .map_err(|e| Failure::Usage(format!("cannot read standard input: {e}")))?
@@ -75,6 +76,9 @@ pub fn load(path: &Path, command: &str, wanted: &str) -> Result<Input, Failure> 
             )));
         }
         let read = if metadata.is_file() {
+            // Mapped: if another process truncates it, say so and stop
+            // rather than die of SIGBUS.
+            bef::tool_io::sigbus::report_changed_file(&name);
             BefBuffer::map(path)
         } else {
             // A pipe (`<(bef translate x.mlir)`) or a device cannot be

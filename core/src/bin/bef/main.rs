@@ -5,12 +5,14 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 mod args;
+mod console;
 mod diagnostics;
 mod dump;
 mod failure;
 mod global_alloc;
 mod input;
 mod opt;
+mod output;
 mod run;
 mod source_lines;
 mod tracing;
@@ -19,6 +21,7 @@ mod translate;
 use args::normalize_single_dash;
 use bef::format::{BefFile, SectionId, verify};
 use bef::inspect::Listing;
+use bef::tool_io::escape;
 use clap::{Args, Parser, Subcommand};
 use dump::{DumpOptions, write_json, write_text};
 use failure::Failure;
@@ -191,7 +194,7 @@ fn dump_command(args: DumpArgs, out: impl Write) -> Result<(), Failure> {
         }
         let listing = bef::bytecode::dump::dump(input.bytes(), hex)
             .map_err(|e| Failure::Message(format!("{}: {e}", input.name)))?;
-        let mut out = out;
+        let mut out = escape::Writer::new(out);
         out.write_all(listing.text.as_bytes())?;
         out.flush()?;
         // As for BEF: the listing shows what decodes, the problems make the
@@ -200,7 +203,7 @@ fn dump_command(args: DumpArgs, out: impl Write) -> Result<(), Failure> {
             return Ok(());
         }
         for problem in &listing.problems {
-            eprintln!("error: {}: {problem}", input.name);
+            console::err_line(&format!("error: {}: {problem}", input.name));
         }
         return Err(Failure::Reported);
     }
@@ -228,9 +231,10 @@ fn dump_command(args: DumpArgs, out: impl Write) -> Result<(), Failure> {
     let options = DumpOptions { section, hex };
     let mut out = out;
     if json {
+        // JSON escapes what it must itself.
         write_json(&mut out, &listing, &options)?;
     } else {
-        write_text(&mut out, &listing, &options)?;
+        write_text(&mut escape::Writer::new(&mut out), &listing, &options)?;
     }
     out.flush()?;
     let problems = dump::problems(&listing, &options);
@@ -238,7 +242,10 @@ fn dump_command(args: DumpArgs, out: impl Write) -> Result<(), Failure> {
         return Ok(());
     }
     for problem in &problems {
-        eprintln!("error: {} is not valid BEF: {problem}", input.name);
+        console::err_line(&format!(
+            "error: {} is not valid BEF: {problem}",
+            input.name
+        ));
     }
     Err(Failure::Reported)
 }
@@ -248,7 +255,7 @@ fn verify_command(args: VerifyArgs, out: impl Write) -> Result<(), Failure> {
     let bef = open_bef(&input, "verify")?;
     if let Err(problems) = verify(&bef) {
         for problem in &problems {
-            eprintln!("error: {problem}");
+            console::err_line(&format!("error: {problem}"));
         }
         return Err(Failure::Message(format!(
             "{} failed verification with {} problem(s)",
@@ -256,7 +263,7 @@ fn verify_command(args: VerifyArgs, out: impl Write) -> Result<(), Failure> {
             problems.len()
         )));
     }
-    let mut out = out;
+    let mut out = escape::Writer::new(out);
     writeln!(
         out,
         "{}: OK ({} functions)",
@@ -282,6 +289,11 @@ fn run(cli: Cli) -> Result<(), Failure> {
         Command::Opt(args) => opt::run(&args),
         Command::Dump(args) => dump_command(args, out()),
         Command::Verify(args) => verify_command(args, out()),
+    }?;
+    // Output lost to a failed write is a failure, not a success.
+    match console::take_stdout_error() {
+        Some(e) => Err(Failure::Output(e)),
+        None => Ok(()),
     }
 }
 

@@ -2,7 +2,7 @@
 //! or bytecode), verifies it, runs the passes named on the command line in
 //! their order, verifying after each, and prints the result.
 
-use std::io::Write;
+use crate::console;
 use std::path::{Path, PathBuf};
 
 use clap::{ArgMatches, Args, FromArgMatches};
@@ -137,7 +137,9 @@ struct Processed {
 /// Runs the command; `Ok` means exit status 0.
 pub fn run(args: &OptArgs) -> Result<(), Failure> {
     let options = &args.options;
+    crate::output::check(&options.output, &options.input)?;
     let name = display_name(&options.input);
+    bef::tool_io::sigbus::report_changed_file(&name);
     let buffer = BefBuffer::load(&options.input)
         .map_err(|e| Failure::Message(format!("cannot read {name}: {e}")))?;
     let input = buffer.bytes();
@@ -186,7 +188,7 @@ pub fn run(args: &OptArgs) -> Result<(), Failure> {
     }
     let joined = outputs.join("// -----\n");
     if !(failed && options.output.as_os_str() != "-") {
-        write_output(&options.output, joined.as_bytes())?;
+        crate::output::write(&options.output, joined.as_bytes(), false)?;
     }
     if failed {
         return Err(Failure::Reported);
@@ -258,12 +260,12 @@ fn report(
             .unwrap_or_default();
         let check = diagnostics::check(name, produced, &expected, render);
         for problem in &check.problems {
-            eprintln!("{}", problem.trim_end());
+            console::err_line(problem.trim_end());
         }
         return !check.passed();
     }
     for d in produced {
-        eprint!("{}", render(d));
+        console::err(&render(d));
     }
     produced.iter().any(Diagnostic::is_error)
 }
@@ -273,18 +275,5 @@ fn display_name(path: &Path) -> String {
         "<stdin>".to_string()
     } else {
         path.display().to_string()
-    }
-}
-
-fn write_output(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
-    if path.as_os_str() == "-" {
-        let stdout = std::io::stdout();
-        let mut lock = stdout.lock();
-        lock.write_all(bytes)?;
-        lock.flush()?;
-        Ok(())
-    } else {
-        std::fs::write(path, bytes)
-            .map_err(|e| Failure::Message(format!("cannot write {}: {e}", path.display())))
     }
 }

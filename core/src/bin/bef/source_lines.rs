@@ -10,22 +10,19 @@
 //! - a file a location names if its name ends in `.mlir` (as the sources
 //!   of `--verify-diagnostics` runs do).
 //!
-//! and, of those, only regular files (after following symbolic links: not
-//! a device, FIFO or socket) of at most [`MAX_SOURCE_BYTES`]. Each file is
-//! read at most once per run and its lines indexed once: the many errors
-//! of a loop quote their lines from the cache.
+//! and, of those, only what `bef::tool_io::named_files` allows: regular
+//! files after following links, outside `/proc`, `/sys` and `/dev`, of at
+//! most `MAX_NAMED_FILE_BYTES`. Each file is read at most once per run and
+//! its lines indexed once: the many errors of a loop quote their lines
+//! from the cache.
 
 use std::collections::HashMap;
-use std::fs::File;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use bef::ir;
 use bef::text::{self, LineIndex, SourceLine};
-
-/// Largest source file read, in bytes.
-pub const MAX_SOURCE_BYTES: u64 = 64 << 20;
+use bef::tool_io::named_files::{self, NamedFileKind};
 
 /// A source file's text with its lines indexed.
 #[derive(Debug)]
@@ -102,25 +99,26 @@ impl SourceLines {
         if let Some(found) = cache.by_name.get(file) {
             return found.clone();
         }
-        let found = self.path_for(file).and_then(|path| {
+        let found = self.path_for(file).and_then(|(path, kind)| {
             let key = path.canonicalize().unwrap_or_else(|_| path.clone());
             cache
                 .by_path
                 .entry(key)
-                .or_insert_with(|| read_source(&path).map(Arc::new))
+                .or_insert_with(|| read_source(&path, kind).map(Arc::new))
                 .clone()
         });
         cache.by_name.insert(file.to_string(), found.clone());
         found
     }
 
-    /// The path to read for `file`: a named file it spells, is, or (from
-    /// another directory) has the name of; else `file` itself if it is an
-    /// MLIR source.
-    fn path_for(&self, file: &str) -> Option<PathBuf> {
+    /// The path to read for `file`, and what it is read as: a named file
+    /// it spells, is, or (from another directory) has the name of; else
+    /// `file` itself as a source a location names.
+    fn path_for(&self, file: &str) -> Option<(PathBuf, NamedFileKind)> {
         let wanted = Path::new(file);
+        let named = |n: &Named| Some((n.path.clone(), NamedFileKind::UserNamed));
         if let Some(n) = self.named.iter().find(|n| n.path == wanted) {
-            return Some(n.path.clone());
+            return named(n);
         }
         if let Ok(canonical) = wanted.canonicalize()
             && let Some(n) = self
@@ -128,14 +126,14 @@ impl SourceLines {
                 .iter()
                 .find(|n| n.canonical.as_ref() == Some(&canonical))
         {
-            return Some(n.path.clone());
+            return named(n);
         }
         if let Some(name) = wanted.file_name()
             && let Some(n) = self.named.iter().find(|n| n.path.file_name() == Some(name))
         {
-            return Some(n.path.clone());
+            return named(n);
         }
-        (wanted.extension().is_some_and(|e| e == "mlir")).then(|| wanted.to_path_buf())
+        Some((wanted.to_path_buf(), NamedFileKind::Source))
     }
 
     /// `file:line:col: error: ...` with the source line when its file may
@@ -155,40 +153,15 @@ impl SourceLines {
     }
 }
 
-/// Reads `path` if it is a regular file of at most `MAX_SOURCE_BYTES`.
-/// Opened without blocking (a FIFO put in its place after a check would
-/// otherwise block the open) and checked on the open file.
-fn read_source(path: &Path) -> Option<SourceFile> {
-    let mut options = std::fs::OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY);
-    }
-    let file: File = options.open(path).ok()?;
-    let meta = file.metadata().ok()?;
-    if !meta.is_file() || meta.len() > MAX_SOURCE_BYTES {
-        return None;
-    }
-    let mut bytes = Vec::with_capacity(meta.len() as usize);
-    // The file may grow after the check: never read past the limit.
-    file.take(MAX_SOURCE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .ok()?;
-    if bytes.len() as u64 > MAX_SOURCE_BYTES {
-        return None;
-    }
-    let text = match String::from_utf8(bytes) {
-        Ok(text) => text,
-        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
-    };
-    Some(SourceFile::new(text))
+/// Reads `path` if the named-file policy allows it.
+fn read_source(path: &Path, kind: NamedFileKind) -> Option<SourceFile> {
+    named_files::read_text(path, kind).ok().map(SourceFile::new)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs::File;
 
     fn scratch(name: &str) -> PathBuf {
         let dir =
@@ -247,6 +220,9 @@ mod tests {
         let start = std::time::Instant::now();
         assert!(sources.get(zero.to_str().unwrap()).is_none());
         assert!(sources.get(fifo.to_str().unwrap()).is_none());
+        let environ = dir.join("environ.mlir");
+        std::os::unix::fs::symlink("/proc/self/environ", &environ).unwrap();
+        assert!(sources.get(environ.to_str().unwrap()).is_none());
         assert!(start.elapsed() < std::time::Duration::from_secs(5));
         // A regular .mlir file through a link is read.
         let real = dir.join("real.mlir");
@@ -262,7 +238,7 @@ mod tests {
         let dir = scratch("large");
         let big = dir.join("big.mlir");
         let file = File::create(&big).unwrap();
-        file.set_len(MAX_SOURCE_BYTES + 1).unwrap();
+        file.set_len(named_files::MAX_NAMED_FILE_BYTES + 1).unwrap();
         let sources = SourceLines::new(None, &[]).unwrap();
         assert!(sources.get(big.to_str().unwrap()).is_none());
         let _ = std::fs::remove_dir_all(&dir);

@@ -11,7 +11,6 @@
 //! [`FLUSH_BYTES`] and at the end.
 
 use std::collections::HashMap;
-use std::io::Write;
 use std::sync::Mutex;
 use std::thread::ThreadId;
 
@@ -91,10 +90,7 @@ fn write_out(buffer: &mut String) {
     if buffer.is_empty() {
         return;
     }
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    let _ = out.write_all(buffer.as_bytes());
-    let _ = out.flush();
+    crate::console::out(buffer);
     buffer.clear();
 }
 

@@ -1,14 +1,15 @@
 //! `bef translate`: MLIR text or MLIR bytecode ↔ BEF, and MLIR text ↔
 //! MLIR bytecode.
 
-use std::io::{IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use crate::console;
+use std::path::PathBuf;
 
 use clap::Args;
 
 use crate::diagnostics;
 use crate::failure::Failure;
 use crate::input::{self, Kind};
+use crate::output;
 use bef::bytecode::{self, WriteOptions};
 use bef::format::BefBuffer;
 use bef::ir::{Diagnostic, Module};
@@ -92,7 +93,7 @@ const WANTED: &str = "MLIR text, MLIR bytecode or a BEF file";
 
 /// Runs the command; `Ok` means exit status 0.
 pub fn run(args: &TranslateArgs) -> Result<(), Failure> {
-    check_output_path(&args.output, &args.input)?;
+    output::check(&args.output, &args.input)?;
     // Loaded the way BEF wants it (mmap or an 8-aligned copy), which text
     // does not mind; bytecode is re-aligned by `read_aligned` as needed.
     let loaded = input::load(&args.input, "translate", WANTED)?;
@@ -137,9 +138,9 @@ pub fn run(args: &TranslateArgs) -> Result<(), Failure> {
         )
         .map_err(|e| Failure::Message(format!("cannot write bytecode: {e}")))?;
         for warning in &written.warnings {
-            eprintln!("warning: {warning}");
+            console::err_line(&format!("warning: {warning}"));
         }
-        return write_output(&args.output, &written.bytes, true);
+        return output::write(&args.output, &written.bytes, true);
     }
     if args.mlir_to_bef && is_bef {
         return Err(Failure::Message(format!(
@@ -175,7 +176,7 @@ pub fn run(args: &TranslateArgs) -> Result<(), Failure> {
         translate_and_leak(module, translate_options(args)).map_err(|diagnostics| {
             // No source text to quote: locations come from the bytecode.
             for d in &diagnostics {
-                eprintln!("{}", text::render_diagnostic(d, ""));
+                console::err_line(&text::render_diagnostic(d, ""));
             }
             Failure::Reported
         })?
@@ -185,7 +186,7 @@ pub fn run(args: &TranslateArgs) -> Result<(), Failure> {
             None => return Ok(()),
         }
     };
-    write_output(&args.output, &output, !to_mlir)
+    output::write(&args.output, &output, !to_mlir)
 }
 
 fn translate_options(args: &TranslateArgs) -> TranslateOptions {
@@ -216,7 +217,7 @@ fn parse_text(source: &str, name: &str, args: &TranslateArgs) -> Result<Module, 
         ));
     }
     text::parse_module(source, name).map_err(|d| {
-        eprintln!("{}", text::render_diagnostic(&d, source));
+        console::err_line(&text::render_diagnostic(&d, source));
         Failure::Reported
     })
 }
@@ -262,66 +263,12 @@ fn check_output_options(
     Ok(())
 }
 
-/// An output path that names a directory or the input, or lies in a
-/// directory that does not exist, is a usage error, found before any work
-/// is done.
-fn check_output_path(path: &Path, input: &Path) -> Result<(), Failure> {
-    if path.as_os_str() == "-" {
-        return Ok(());
-    }
-    let name = input::display_name(path);
-    if let (Ok(output), Ok(input)) = (path.canonicalize(), input.canonicalize())
-        && output == input
-    {
-        return Err(Failure::Usage(format!(
-            "-o {name} is the input file; give another name"
-        )));
-    }
-    if path.is_dir() {
-        return Err(Failure::Usage(format!(
-            "-o {name} is a directory; give a file name"
-        )));
-    }
-    if let Some(parent) = path.parent()
-        && !parent.as_os_str().is_empty()
-        && !parent.is_dir()
-    {
-        return Err(Failure::Usage(format!(
-            "cannot write {name}: directory {} does not exist",
-            parent.display()
-        )));
-    }
-    Ok(())
-}
-
-fn write_output(path: &Path, bytes: &[u8], binary: bool) -> Result<(), Failure> {
-    if path.as_os_str() == "-" {
-        let stdout = std::io::stdout();
-        if binary && stdout.is_terminal() {
-            return Err(Failure::Usage(
-                "refusing to write binary output (BEF or MLIR bytecode) to a terminal; redirect it or pass -o FILE".into(),
-            ));
-        }
-        let mut lock = stdout.lock();
-        lock.write_all(bytes)?;
-        lock.flush()?;
-        Ok(())
-    } else {
-        let mut file = std::fs::File::create(path).map_err(|e| {
-            Failure::Usage(format!("cannot write {}: {e}", input::display_name(path)))
-        })?;
-        file.write_all(bytes)
-            .and_then(|()| file.flush())
-            .map_err(|e| Failure::Message(format!("cannot write {}: {e}", path.display())))
-    }
-}
-
 fn bef_to_text(buffer: &BefBuffer, name: &str, args: &TranslateArgs) -> Result<String, Failure> {
     let file = buffer.open().map_err(|e| input::invalid_bef(name, &e))?;
     if tr::missing_optional_sections(&file) {
-        eprintln!(
+        console::err_line(&format!(
             "{name}: warning: Missing AttributeTypes, AttributeNames or RegisterTypes sections."
-        );
+        ));
     }
     let module = tr::bef_to_mlir(&file).map_err(|e| {
         if e.offset == 0 {
@@ -377,7 +324,7 @@ fn text_to_bef(source: &str, name: &str, args: &TranslateArgs) -> Result<Option<
             let expected = text::expected_diagnostics(chunk.text, chunk.first_line);
             let check = diagnostics::check(name, &produced, &expected, render);
             for problem in &check.problems {
-                eprintln!("{problem}");
+                console::err_line(problem);
             }
             all_passed &= check.passed();
             continue;
@@ -386,7 +333,7 @@ fn text_to_bef(source: &str, name: &str, args: &TranslateArgs) -> Result<Option<
             Ok(bytes) => output = Some(bytes),
             Err(diagnostics) => {
                 for d in &diagnostics {
-                    eprintln!("{}", render(d));
+                    console::err_line(&render(d));
                 }
                 return Err(Failure::Reported);
             }

@@ -22,17 +22,25 @@ fn invalid(message: String) -> Diagnostic {
 /// Checks that `f` takes `args` arguments and returns `results` results.
 fn check_signature(f: &Function, args: usize, results: usize) -> Result<(), Diagnostic> {
     if f.num_arguments() != args || f.num_results() != results {
-        return Err(invalid(format!(
-            "function '{}' has {} arguments and {} results but is called with {} arguments \
-             for {} results",
-            f.name(),
-            f.num_arguments(),
-            f.num_results(),
-            args,
-            results
-        )));
+        return Err(signature_mismatch(f, args, results));
     }
     Ok(())
+}
+
+/// Out of line: every nested call's stack frame stays small (deep
+/// recursion costs that frame per level).
+#[cold]
+#[inline(never)]
+fn signature_mismatch(f: &Function, args: usize, results: usize) -> Diagnostic {
+    invalid(format!(
+        "function '{}' has {} arguments and {} results but is called with {} arguments \
+         for {} results",
+        f.name(),
+        f.num_arguments(),
+        f.num_results(),
+        args,
+        results
+    ))
 }
 
 /// Runs `f` on `args` and makes its results the kernel's results.
