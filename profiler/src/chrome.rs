@@ -25,6 +25,18 @@ const PID: u64 = 1;
 /// Thread `t` is tid `t + 2`; stream lanes follow from this tid.
 const STREAM_TID_BASE: u64 = 10_000;
 
+/// The process's name: the program, and whether the recording is partial.
+pub(crate) fn process_name(model: &Model<'_>) -> String {
+    let header = &model.recording.header;
+    let mut name = format!("bef-trace {}", display::text(&header.program_path));
+    if header.partial {
+        name.push_str(" (");
+        name.push_str(display::PARTIAL);
+        name.push(')');
+    }
+    name
+}
+
 fn us(ns: u64) -> f64 {
     ns as f64 / 1000.0
 }
@@ -42,10 +54,7 @@ pub fn write(model: &Model<'_>, out: &mut impl Write) -> io::Result<()> {
     let mut events = Events { out, first: true };
     events.push(&json!({
         "name": "process_name", "ph": "M", "pid": PID, "tid": 0,
-        "args": {"name": format!(
-                    "bef-trace {}",
-                    display::text(&model.recording.header.program_path)
-                )}
+        "args": {"name": process_name(model)}
     }))?;
     for (t, track) in model.recording.threads.iter().enumerate() {
         events.push(&json!({

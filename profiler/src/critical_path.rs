@@ -398,6 +398,11 @@ pub struct PathEntry {
 /// The analysis as JSON.
 #[derive(Debug, Serialize)]
 pub struct Report {
+    /// The run was stopped before it ended: what had not run is missing.
+    pub partial: bool,
+    /// Readers of published values without an edge in the graph
+    /// ([`Model::readers_left_out`]).
+    pub readers_left_out: u64,
     /// Length of the path (sum of its weights).
     pub length_ns: u64,
     /// The recorded span.
@@ -424,6 +429,8 @@ pub fn to_json(model: &Model<'_>, analysis: &Analysis) -> Report {
         .collect();
     slack.sort_by_key(|b| Reverse(b.2));
     Report {
+        partial: model.recording.header.partial,
+        readers_left_out: model.readers_left_out,
         length_ns: analysis.length_ns,
         recorded_ns: analysis.recorded_ns,
         work_ns: analysis.work_ns,
@@ -473,6 +480,16 @@ pub fn to_text(model: &Model<'_>, analysis: &Analysis) -> String {
         human(s.queued_ns),
         human(s.waiting_ns)
     );
+    if model.recording.header.partial {
+        let _ = writeln!(out, "  ({})", crate::display::PARTIAL);
+    }
+    if model.readers_left_out > 0 {
+        let _ = writeln!(
+            out,
+            "  ({})",
+            crate::stats::readers_left_out(model.readers_left_out)
+        );
+    }
     if analysis.cyclic > 0 {
         let _ = writeln!(
             out,

@@ -2,9 +2,14 @@
 //! kernel with a megabyte, and the exports repeat a kernel's name for
 //! each of its runs: every name is shown cut to a fixed width, the middle
 //! replaced by `…`, so that what a tool writes grows with the number of
-//! runs, not with runs × the longest name.
+//! runs, not with runs × the longest name. And a name can hold terminal
+//! escapes: what is shown has every control and invisible format
+//! character escaped (`bef::tool_io::escape::terminal`), in every output,
+//! terminal or file, so that no export carries them on to a viewer.
 
 use std::borrow::Cow;
+
+use bef::tool_io::escape;
 
 /// Characters of a kernel, function or thread name shown, wherever it is
 /// shown (tables, folded stacks, flame graphs, trace viewers, JSON).
@@ -13,6 +18,10 @@ pub const NAME_WIDTH: usize = 60;
 /// Characters of a longer text shown: a source location, an error
 /// message, the program's path.
 pub const TEXT_WIDTH: usize = 240;
+
+/// What the exports say of a partial recording
+/// ([`Header::partial`](crate::recording::Header::partial)).
+pub const PARTIAL: &str = "partial recording: the run was stopped before it ended";
 
 /// What stands for the characters left out.
 pub const ELLIPSIS: char = '…';
@@ -42,14 +51,35 @@ pub fn elide(text: &str, width: usize) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// A name for display: cut to [`NAME_WIDTH`].
+/// A name for display: cut to [`NAME_WIDTH`] characters, then escaped
+/// (an escaped character takes a few more).
 pub fn name(name: &str) -> Cow<'_, str> {
-    elide(name, NAME_WIDTH)
+    escaped(elide(name, NAME_WIDTH))
 }
 
-/// A longer text for display: cut to [`TEXT_WIDTH`].
+/// A longer text for display: cut to [`TEXT_WIDTH`], then escaped.
 pub fn text(text: &str) -> Cow<'_, str> {
-    elide(text, TEXT_WIDTH)
+    escaped(elide(text, TEXT_WIDTH))
+}
+
+/// `text` with what XML 1.0 forbids besides control characters (which
+/// [`escape::terminal`] has escaped): the non-characters U+FFFE and
+/// U+FFFF, written as escapes the same way.
+pub fn xml_safe(text: &str) -> Cow<'_, str> {
+    if !text.contains(['\u{fffe}', '\u{ffff}']) {
+        return Cow::Borrowed(text);
+    }
+    Cow::Owned(
+        text.replace('\u{fffe}', "\\u{fffe}")
+            .replace('\u{ffff}', "\\u{ffff}"),
+    )
+}
+
+fn escaped(text: Cow<'_, str>) -> Cow<'_, str> {
+    match escape::terminal(&text) {
+        Cow::Borrowed(_) => text,
+        Cow::Owned(escaped) => Cow::Owned(escaped),
+    }
 }
 
 #[cfg(test)]
@@ -79,6 +109,19 @@ mod tests {
         let shown = elide(&wide, 61);
         assert_eq!(shown.chars().count(), 61);
         assert_eq!(shown.chars().filter(|&c| c == ELLIPSIS).count(), 1);
+    }
+
+    #[test]
+    fn names_are_cut_then_escaped() {
+        assert_eq!(name("a\u{1b}]0;title\u{7}b"), "a\\u{1b}]0;title\\u{7}b");
+        let long = format!("\u{1b}{}\r", "x".repeat(100));
+        let shown = name(&long);
+        assert!(
+            shown.starts_with("\\u{1b}x") && shown.ends_with("x\\r"),
+            "{shown}"
+        );
+        assert!(!shown.chars().any(escape::is_unsafe), "{shown}");
+        assert!(matches!(name("tfrt.add.i32"), Cow::Borrowed(_)));
     }
 
     #[test]

@@ -311,9 +311,11 @@ impl Sharing {
     }
 }
 
-/// A frame as folded text allows: no `;`, no line breaks.
-fn frame_text(name: &str) -> String {
-    name.replace([';', '\n', '\r'], ":")
+/// A frame of a name already shown (cut and escaped): no `;`, which
+/// separates frames, and nothing an SVG cannot hold (see
+/// [`display::xml_safe`]).
+fn frame_text(shown: &str) -> String {
+    display::xml_safe(shown).replace(';', ":")
 }
 
 /// The call tree: a node per distinct chain of calls (function and

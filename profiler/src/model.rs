@@ -624,13 +624,14 @@ impl<'r> Model<'r> {
         &self.recording.threads[thread].name
     }
 
-    /// A run's recorded result values, `r3 = 42, r4 = chain`; empty when
-    /// none were recorded.
+    /// A run's recorded result values, `r3 = 42, r4 = chain`, each shown
+    /// as [`display::text`](crate::display::text) shows it; empty when none
+    /// were recorded.
     pub fn values_text(&self, run: usize) -> String {
         let values: Vec<String> = self.runs[run]
             .values
             .iter()
-            .map(|(r, v)| format!("r{r} = {v}"))
+            .map(|(r, v)| format!("r{r} = {}", crate::display::text(v)))
             .collect();
         values.join(", ")
     }

@@ -73,6 +73,11 @@ pub struct Latency {
 /// Everything `bef-trace stats` reports.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Stats {
+    /// The run was stopped before it ended: what had not run is missing.
+    pub partial: bool,
+    /// Readers of published values left without an edge by the model's
+    /// bound ([`Model::readers_left_out`]).
+    pub readers_left_out: u64,
     /// The recording's span.
     pub span_ns: u64,
     /// Events lost to full buffers.
@@ -174,6 +179,8 @@ pub fn stats(model: &Model<'_>) -> Stats {
         }
     });
     Stats {
+        partial: recording.header.partial,
+        readers_left_out: model.readers_left_out,
         span_ns: span,
         dropped_events: model.recording.dropped(),
         kernels: summaries(kernels),
@@ -299,6 +306,12 @@ pub fn to_text(stats: &Stats) -> String {
             String::new()
         }
     );
+    if stats.partial {
+        let _ = writeln!(out, "{}", display::PARTIAL);
+    }
+    if stats.readers_left_out > 0 {
+        let _ = writeln!(out, "{}", readers_left_out(stats.readers_left_out));
+    }
     for (title, rows) in [("kernel", &stats.kernels), ("function", &stats.functions)] {
         let names: Vec<_> = rows.iter().map(|r| display::name(&r.name)).collect();
         let width = column_width(&names);
@@ -369,6 +382,15 @@ pub fn to_text(stats: &Stats) -> String {
         );
     }
     out
+}
+
+/// What the text outputs say of [`Model::readers_left_out`].
+pub fn readers_left_out(n: u64) -> String {
+    format!(
+        "{n} readers of published values have no edge (the recording lists more than {} \
+         per event of their execution)",
+        crate::model::EDGES_PER_EVENT
+    )
 }
 
 /// The width of a column of names shown: the widest, at least 8 (and at

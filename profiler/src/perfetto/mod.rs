@@ -13,6 +13,7 @@ use std::io::{self, Write};
 
 use prost::Message;
 
+use crate::chrome::process_name;
 use crate::display;
 use crate::folded::kernel_frame;
 use crate::model::{ErrorMark, Model};
@@ -73,10 +74,7 @@ pub fn write(model: &Model<'_>, out: &mut impl Write) -> io::Result<()> {
             uuid: Some(PROCESS_UUID),
             process: Some(ProcessDescriptor {
                 pid: Some(PID),
-                process_name: Some(format!(
-                    "bef-trace {}",
-                    display::text(&model.recording.header.program_path)
-                )),
+                process_name: Some(process_name(model)),
             }),
             ..Default::default()
         }),
