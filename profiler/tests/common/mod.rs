@@ -5,6 +5,8 @@
 
 pub mod counting;
 pub mod hostile;
+#[cfg(unix)]
+pub mod measured;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
