@@ -1,9 +1,17 @@
-//! Running the `bef-trace` binary under bounds: its peak resident memory
-//! (from `wait4`), its wall time (killed past a timeout), its output, and
-//! an address-space limit so that a run gone wrong fails to allocate
-//! rather than take the machine's memory.
+//! Running the `bef-trace` binary under bounds: its peak resident memory,
+//! its wall time (killed past a timeout), its output, and an address-space
+//! limit so that a run gone wrong fails to allocate rather than take the
+//! machine's memory.
+//!
+//! The peak is the child's own high-water mark (`VmHWM` in
+//! `/proc/PID/status`), sampled every few milliseconds until it exits:
+//! `wait4`'s `ru_maxrss` would also count the pages the child shared with this
+//! test process when it was forked, which here (recordings generated in
+//! memory, outputs collected) can be more than the bound itself. What the
+//! child allocates in its last milliseconds may be missed; a blow-up takes
+//! longer than that.
 
-use std::io::{Read, Write};
+use std::io::Read;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -30,13 +38,17 @@ pub fn bef_trace(args: &[&std::ffi::OsStr]) -> Command {
     command
 }
 
-/// Runs `command` with `stdin` (empty if `None`) and the standard output
-/// a pipe, unless the command sets its own; kills it after `timeout`.
-// The child is reaped with `wait4`, which also reports its resource usage.
+/// Runs `command` with no standard input and its standard output a pipe,
+/// or `stdout` when given (a file such as `/dev/full`); kills it after
+/// `timeout`.
+// The child is reaped with `waitpid`, polled to sample its memory.
 #[allow(clippy::zombie_processes)]
-pub fn run(mut command: Command, stdin: Option<&[u8]>, timeout: Duration) -> Measured {
+pub fn run(mut command: Command, stdout: Option<std::fs::File>, timeout: Duration) -> Measured {
     let started = Instant::now();
-    command.stdin(Stdio::piped()).stderr(Stdio::piped());
+    command
+        .stdin(Stdio::null())
+        .stdout(stdout.map_or_else(Stdio::piped, Stdio::from))
+        .stderr(Stdio::piped());
     // SAFETY: the closure only calls setrlimit, which is async-signal-safe,
     // on a value on its own stack.
     unsafe {
@@ -52,11 +64,6 @@ pub fn run(mut command: Command, stdin: Option<&[u8]>, timeout: Duration) -> Mea
         });
     }
     let mut child = command.spawn().expect("bef-trace starts");
-    let input = stdin.unwrap_or_default().to_vec();
-    let mut pipe = child.stdin.take().expect("piped stdin");
-    let writer = std::thread::spawn(move || {
-        let _ = pipe.write_all(&input);
-    });
     let drain = |from: Option<Box<dyn Read + Send>>| {
         std::thread::spawn(move || {
             let mut bytes = Vec::new();
@@ -70,36 +77,42 @@ pub fn run(mut command: Command, stdin: Option<&[u8]>, timeout: Duration) -> Mea
     let stderr = drain(child.stderr.take().map(|s| Box::new(s) as _));
     let pid = child.id() as libc::pid_t;
     let mut status = 0;
-    // SAFETY: an all-zero rusage is a valid value of the plain C struct.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
     let mut killed = false;
+    let mut max_rss = 0;
     loop {
-        // SAFETY: `pid` is our child, not yet reaped; `status` and `usage`
-        // are valid, writable locations.
-        let done = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
+        max_rss = max_rss.max(high_water_mark(pid).unwrap_or(0));
+        // SAFETY: `pid` is our child, not yet reaped; `status` is a valid,
+        // writable location.
+        let done = unsafe { libc::waitpid(pid, &mut status, libc::WNOHANG) };
         if done == pid {
             break;
         }
-        assert_eq!(done, 0, "wait4 failed");
+        assert_eq!(done, 0, "waitpid failed");
         if !killed && started.elapsed() > timeout {
             let _ = child.kill();
             killed = true;
         }
-        std::thread::sleep(Duration::from_millis(5));
+        std::thread::sleep(Duration::from_millis(2));
     }
     let elapsed = started.elapsed();
-    let _ = writer.join();
     Measured {
         output: Output {
             status: std::process::ExitStatus::from_raw(status),
             stdout: stdout.join().expect("stdout drained"),
             stderr: stderr.join().expect("stderr drained"),
         },
-        // Linux reports kilobytes.
-        max_rss: u64::try_from(usage.ru_maxrss).unwrap_or(0) * 1024,
+        max_rss,
         killed,
         elapsed,
     }
+}
+
+/// The peak resident memory of the running process `pid`, in bytes.
+fn high_water_mark(pid: libc::pid_t) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kilobytes: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kilobytes * 1024)
 }
 
 /// The characters that must never reach a terminal raw, written out here

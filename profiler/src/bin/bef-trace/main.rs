@@ -429,7 +429,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             let recording = load(&recording)?;
             let stats = stats::stats(&Model::new(&recording));
             if json {
-                print(&format!("{}\n", serde_json::to_string_pretty(&stats)?))?;
+                print(&terminal_json(&stats)?)?;
             } else {
                 print(&stats::to_text(&stats))?;
             }
@@ -448,13 +448,33 @@ fn run(cli: Cli) -> Result<(), Failure> {
             let analysis = critical_path::analyse(&model, &options);
             if json {
                 let report = critical_path::to_json(&model, &analysis);
-                print(&format!("{}\n", serde_json::to_string_pretty(&report)?))?;
+                print(&terminal_json(&report)?)?;
             } else {
                 print(&critical_path::to_text(&model, &analysis))?;
             }
         }
     }
     Ok(())
+}
+
+/// `value` as pretty JSON for a terminal: serde_json leaves DEL, the C1
+/// controls and the invisible format characters raw in strings; they are
+/// written as `\uXXXX` escapes, which read back the same.
+fn terminal_json(value: &impl serde::Serialize) -> Result<String, Failure> {
+    let text = serde_json::to_string_pretty(value)?;
+    let mut out = String::with_capacity(text.len() + 1);
+    for c in text.chars() {
+        // serde_json escapes the C0 controls in strings: a raw newline is
+        // the pretty printer's own.
+        if c != '\n' && escape::is_unsafe(c) {
+            // Every such character is in the Basic Multilingual Plane.
+            out.push_str(&format!("\\u{:04x}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out.push('\n');
+    Ok(out)
 }
 
 /// Refuses, before any work, an output that is one of the inputs (by any
@@ -589,4 +609,24 @@ fn write_with(
 
 fn write_svg(path: &Path, model: &Model<'_>, options: &FlameOptions) -> Result<(), Failure> {
     write_with(path, |out| flamegraph::write_svg(model, options, out))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_escapes_what_serde_leaves_raw() {
+        let name = "a\u{1b}b\u{7f}c\u{9b}d\u{202e}e\u{2066}f é\n";
+        let Ok(text) = terminal_json(&name) else {
+            panic!("serialises")
+        };
+        assert_eq!(text, "\"a\\u001bb\\u007fc\\u009bd\\u202ee\\u2066f é\\n\"\n");
+        let Ok(pretty) = terminal_json(&vec![name]) else {
+            panic!("serialises")
+        };
+        assert!(pretty.starts_with("[\n  \""), "{pretty}");
+        let back: String = serde_json::from_str(&text).expect("reads back");
+        assert_eq!(back, name);
+    }
 }
