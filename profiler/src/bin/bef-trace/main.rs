@@ -51,7 +51,9 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Run a program and write its recording.
+    /// Run a program and write its recording. Ctrl-C (or --duration) stops
+    /// the run and keeps what was recorded, marked partial; a second
+    /// Ctrl-C quits at once.
     Record {
         #[command(flatten)]
         run: RunArgs,
@@ -59,7 +61,8 @@ enum Command {
         #[arg(short, long, value_name = "FILE")]
         output: PathBuf,
     },
-    /// Run a program, then write the exports asked for.
+    /// Run a program, then write the exports asked for (Ctrl-C or
+    /// --duration stops the run as for `record`).
     Run {
         #[command(flatten)]
         run: RunArgs,
