@@ -15,8 +15,6 @@ use bef::translate::{TranslateOptions, mlir_to_bef};
 /// A file opened for viewing: the BEF bytes and, for MLIR input, the text
 /// its locations point into.
 pub struct Loaded {
-    /// Set while `buffer` maps the file.
-    _watch: Option<crate::sigbus::Watch>,
     /// The path as given.
     pub path: PathBuf,
     /// What the file was before translation.
@@ -65,25 +63,17 @@ impl Loaded {
     /// Opens `path` (see [`crate::input::read`]) and translates MLIR to
     /// BEF.
     pub fn open(path: &Path) -> Result<Loaded, LoadError> {
-        Loaded::from_input(path, crate::input::read(path)?)
-    }
-
-    /// Opens `input`, the bytes of `path`.
-    pub fn from_input(path: &Path, input: crate::input::Input) -> Result<Loaded, LoadError> {
-        let (buffer, watch) = input.into_parts();
-        Loaded::from_buffer(path, buffer, watch)
+        Loaded::from_buffer(path, crate::input::read(path)?)
     }
 
     /// Opens bytes already in memory, named `path`.
     pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<Loaded, LoadError> {
-        Loaded::from_buffer(path, BefBuffer::copy_from(bytes), None)
+        Loaded::from_buffer(path, BefBuffer::copy_from(bytes))
     }
 
-    fn from_buffer(
-        path: &Path,
-        buffer: BefBuffer,
-        watch: Option<crate::sigbus::Watch>,
-    ) -> Result<Loaded, LoadError> {
+    /// Opens `buffer`, the bytes of `path` (as [`crate::input::read`]
+    /// gives them: a mapping stays watched as long as it is kept).
+    pub fn from_buffer(path: &Path, buffer: BefBuffer) -> Result<Loaded, LoadError> {
         // The name locations and diagnostics use; `shown` for messages.
         let name = path.display().to_string();
         let shown = bef::tool_io::escape::path(path);
@@ -105,7 +95,6 @@ impl Loaded {
             InputFormat::Bef => {
                 let (source, source_not_read) = source_named_by(path, buffer.bytes());
                 Ok(Loaded {
-                    _watch: watch,
                     path: path.to_owned(),
                     format,
                     buffer,
@@ -122,7 +111,6 @@ impl Loaded {
                 // Bytecode carries locations but not the text they point into.
                 let (source, source_not_read) = source_named_by(path, buffer.bytes());
                 Ok(Loaded {
-                    _watch: None,
                     path: path.to_owned(),
                     format,
                     buffer,
@@ -142,7 +130,6 @@ impl Loaded {
                     .and_then(|module| mlir_to_bef(&module, options))
                     .map_err(|d| translate_error(d, text))?;
                 Ok(Loaded {
-                    _watch: None,
                     path: path.to_owned(),
                     format,
                     buffer: BefBuffer::copy_from(&bytes),

@@ -3,8 +3,8 @@
 //! (opened without blocking, so a FIFO without a writer cannot hang).
 //! Files up to [`READ_LIMIT`] are read into memory, so that another
 //! process truncating them cannot take bytes away; larger files are
-//! mapped, and a fault from their truncation ends befview with a message
-//! instead of a broken terminal ([`crate::sigbus`]).
+//! mapped and watched, so a fault from their truncation ends befview with
+//! a message instead of a broken terminal (`bef::tool_io::sigbus`).
 
 use std::fs::OpenOptions;
 use std::io::Read;
@@ -15,30 +15,9 @@ use bef::format::BefBuffer;
 use bef::tool_io::escape;
 
 use crate::document::LoadError;
-use crate::sigbus::Watch;
 
 /// The largest file read into memory; larger files are mapped.
 pub const READ_LIMIT: u64 = 64 << 20;
-
-/// The bytes of a file given on the command line.
-pub struct Input {
-    /// Set while `buffer` is a mapping.
-    watch: Option<Watch>,
-    /// The bytes: read, or mapped.
-    pub buffer: BefBuffer,
-}
-
-impl Input {
-    /// The file's bytes.
-    pub fn bytes(&self) -> &[u8] {
-        self.buffer.bytes()
-    }
-
-    /// The buffer, with the watch that must live as long as it does.
-    pub fn into_parts(self) -> (BefBuffer, Option<Watch>) {
-        (self.buffer, self.watch)
-    }
-}
 
 /// What a file that is not regular is, in words.
 fn kind_of(file_type: std::fs::FileType) -> &'static str {
@@ -57,8 +36,9 @@ fn kind_of(file_type: std::fs::FileType) -> &'static str {
     }
 }
 
-/// Reads `path`: into memory up to [`READ_LIMIT`], mapped beyond.
-pub fn read(path: &Path) -> Result<Input, LoadError> {
+/// Reads `path`: into memory up to [`READ_LIMIT`], mapped and watched
+/// beyond.
+pub fn read(path: &Path) -> Result<BefBuffer, LoadError> {
     let shown = escape::path(path);
     let cannot = |e: std::io::Error| LoadError(format!("error: cannot read {shown}: {e}"));
     let file = OpenOptions::new()
@@ -89,15 +69,7 @@ pub fn read(path: &Path) -> Result<Input, LoadError> {
                 READ_LIMIT >> 20
             )));
         }
-        return Ok(Input {
-            watch: None,
-            buffer: BefBuffer::copy_from(&bytes),
-        });
+        return Ok(BefBuffer::copy_from(&bytes));
     }
-    let buffer = BefBuffer::map_file(&file).map_err(cannot)?;
-    let watch = Watch::new(path, buffer.bytes());
-    Ok(Input {
-        watch: Some(watch),
-        buffer,
-    })
+    Ok(BefBuffer::map_file(&file).map_err(cannot)?.watched(path))
 }

@@ -1,12 +1,13 @@
 //! `befview`: a terminal inspector for BEF files.
 //!
 //! The pieces, one responsibility each: [`input`] reads the file given
-//! (regular files only; large ones mapped, with [`sigbus`] reporting their
-//! truncation), [`document`] opens it (MLIR translated), [`analysis`] decodes the whole file for
-//! findings and users, [`keys`] is the key table, [`app`] is the state and
-//! how actions change it, [`views`] draws it (one file per view),
-//! [`dump`] prints a view as text, and [`terminal`] runs the event loop
-//! and restores the terminal on every exit.
+//! (regular files only; large ones mapped and watched, so that their
+//! truncation is reported: `bef::tool_io::sigbus`), [`document`] opens it
+//! (MLIR translated), [`analysis`] decodes the whole file for findings and
+//! users, [`keys`] is the key table, [`app`] is the state and how actions
+//! change it, [`views`] draws it (one file per view), [`dump`] prints a
+//! view as text, and [`terminal`] runs the event loop and restores the
+//! terminal on every exit.
 
 pub mod analysis;
 pub mod app;
@@ -17,7 +18,6 @@ pub mod input;
 pub mod inspector;
 pub mod keys;
 pub mod names;
-pub mod sigbus;
 pub mod simulate;
 pub mod terminal;
 pub mod views;

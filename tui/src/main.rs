@@ -91,12 +91,12 @@ fn main() -> ExitCode {
         Mode::View(path) => (path, None),
         Mode::Dump(view, path) => (path, Some(view)),
     };
-    let opened = befview::input::read(&path).and_then(|input| {
-        if befview::execution::is_recording(input.bytes()) {
-            befview::execution::open(&path, input.bytes())
+    let opened = befview::input::read(&path).and_then(|buffer| {
+        if befview::execution::is_recording(buffer.bytes()) {
+            befview::execution::open(&path, buffer.bytes())
                 .map(|(trace, loaded)| (Some(trace), loaded))
         } else {
-            Loaded::from_input(&path, input).map(|loaded| (None, loaded))
+            Loaded::from_buffer(&path, buffer).map(|loaded| (None, loaded))
         }
     });
     let (trace, loaded) = match opened {

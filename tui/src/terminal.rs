@@ -1,13 +1,14 @@
 //! The terminal: raw mode, alternate screen and mouse capture on the way
 //! in; all of it undone on every way out (return, error, panic, and a
-//! SIGBUS from a mapped file truncated meanwhile: `sigbus`); the event
-//! loop, with the whole-file analysis running on a second thread.
+//! SIGBUS from a mapped file truncated meanwhile: `bef::tool_io::sigbus`);
+//! the event loop, with the whole-file analysis running on a second thread.
 
 use std::io::{self, Write};
 use std::time::Duration;
 
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
+use ratatui::crossterm::Command;
 use ratatui::crossterm::cursor::Show;
 use ratatui::crossterm::event::{
     self, DisableMouseCapture, EnableMouseCapture, Event, KeyEventKind,
@@ -20,15 +21,25 @@ use ratatui::crossterm::terminal::{
 use crate::app::App;
 use crate::document::Document;
 
+/// The bytes that undo what [`run_with`] turns on besides raw mode: stop
+/// mouse tracking, leave the alternate screen, show the cursor. Both
+/// [`restore`] and the SIGBUS handler write them.
+fn screen_restore_sequence() -> String {
+    let mut text = String::new();
+    // Writing ANSI into a String cannot fail.
+    let _ = DisableMouseCapture.write_ansi(&mut text);
+    let _ = LeaveAlternateScreen.write_ansi(&mut text);
+    let _ = Show.write_ansi(&mut text);
+    text
+}
+
 /// Puts the terminal back as it was. Safe to call more than once.
 pub fn restore() {
     let _ = disable_raw_mode();
-    let _ = execute!(
-        io::stdout(),
-        DisableMouseCapture,
-        LeaveAlternateScreen,
-        Show
-    );
+    let mut out = io::stdout();
+    let _ = out
+        .write_all(screen_restore_sequence().as_bytes())
+        .and_then(|()| out.flush());
 }
 
 /// Restores the terminal when dropped, so `?` and early returns restore it.
@@ -56,7 +67,7 @@ pub fn run_with(doc: &Document<'_>, trace: Option<crate::execution::Trace>) -> i
     }));
     // Declared first so it outlives the guard: the terminal is restored
     // before the SIGBUS handler stops knowing how.
-    let _armed = crate::sigbus::TerminalArmed::new()?;
+    let _armed = bef::tool_io::sigbus::TerminalArmed::new(screen_restore_sequence().as_bytes())?;
     enable_raw_mode()?;
     let _guard = Guard;
     execute!(io::stdout(), EnterAlternateScreen, EnableMouseCapture)?;

@@ -214,7 +214,9 @@ fn a_mapped_file_truncated_while_shown_ends_befview_with_the_terminal_restored()
     );
     let text = screen.contents();
     assert!(
-        text.contains("befview: big.bef: the file was truncated or replaced while it was shown"),
+        text.contains(
+            "error: big.bef changed while it was being read (truncated by another process?)"
+        ),
         "{text}"
     );
 }

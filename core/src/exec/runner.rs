@@ -240,7 +240,9 @@ impl fmt::Debug for Input {
 
 impl Input {
     /// Reads `path` (`-`: standard input, named `<stdin>`) and translates
-    /// it to BEF unless it is BEF already.
+    /// it to BEF unless it is BEF already. A mapped file is watched
+    /// (`BefBuffer::watched`): truncated by another process while it is
+    /// in use, it ends the process with a message naming it.
     pub fn read(path: impl AsRef<Path>) -> Result<Input, OpenError> {
         let path = path.as_ref();
         let name = if path.as_os_str() == "-" {
@@ -249,10 +251,12 @@ impl Input {
             path.display().to_string()
         };
         // Mapped (or an aligned copy), as BEF wants it.
-        let buffer = BefBuffer::load(path).map_err(|source| OpenError::Read {
-            name: name.clone(),
-            source,
-        })?;
+        let buffer = BefBuffer::load(path)
+            .map(|buffer| buffer.watched(path))
+            .map_err(|source| OpenError::Read {
+                name: name.clone(),
+                source,
+            })?;
         Input::from_buffer(buffer, name)
     }
 

@@ -7,6 +7,7 @@ use std::path::Path;
 
 use super::error::DecodeResult;
 use super::file::BefFile;
+use crate::tool_io::sigbus::Watch;
 
 /// The most read from a stream (standard input, a pipe, a device) into
 /// memory.
@@ -19,12 +20,13 @@ pub struct BefBuffer {
 }
 
 enum Storage {
-    Mapped(memmap2::Mmap),
-    /// `u64` words guarantee 8-byte alignment; `len` is the byte length.
-    Aligned {
-        words: Vec<u64>,
-        len: usize,
+    Mapped {
+        /// Declared before `map`, so that it is dropped (unwatched) first.
+        watch: Option<Watch>,
+        map: memmap2::Mmap,
     },
+    /// `u64` words guarantee 8-byte alignment; `len` is the byte length.
+    Aligned { words: Vec<u64>, len: usize },
 }
 
 impl BefBuffer {
@@ -44,11 +46,24 @@ impl BefBuffer {
         // another process truncates the file while it is mapped, reads may
         // fault (SIGBUS); that is the documented cost of mmap, accepted by
         // every mmap-based loader, and the reference loader alike (a tool
-        // that must report it, such as befview, installs a handler).
+        // reports it instead: `watched`).
         let map = unsafe { memmap2::Mmap::map(file)? };
         Ok(BefBuffer {
-            storage: Storage::Mapped(map),
+            storage: Storage::Mapped { watch: None, map },
         })
+    }
+
+    /// The buffer, its mapping watched ([`crate::tool_io::sigbus`]): until
+    /// it is dropped, another process truncating `path` under it ends the
+    /// process with status 1 and a message naming `path`, not a silent
+    /// SIGBUS. A copy cannot fault and is returned as it is. This installs
+    /// a process-wide signal handler, so only readers of the files a user
+    /// names ask for it: the tools, and `exec::Input::read` they share.
+    pub fn watched(mut self, path: &Path) -> BefBuffer {
+        if let Storage::Mapped { watch, map } = &mut self.storage {
+            *watch = Some(Watch::new(path, map));
+        }
+        self
     }
 
     /// Copies `bytes` into an 8-byte-aligned buffer.
@@ -99,7 +114,7 @@ impl BefBuffer {
     /// The whole file's bytes.
     pub fn bytes(&self) -> &[u8] {
         match &self.storage {
-            Storage::Mapped(map) => map,
+            Storage::Mapped { map, .. } => map,
             Storage::Aligned { words, len } => {
                 // SAFETY: `words` owns `words.len() * 8 >= len` initialized
                 // bytes; any byte pattern is a valid u8 and the returned

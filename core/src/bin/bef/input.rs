@@ -76,10 +76,9 @@ pub fn load(path: &Path, command: &str, wanted: &str) -> Result<Input, Failure> 
             )));
         }
         let read = if metadata.is_file() {
-            // Mapped: if another process truncates it, say so and stop
-            // rather than die of SIGBUS.
-            bef::tool_io::sigbus::report_changed_file(&name);
-            BefBuffer::map(path)
+            // Mapped and watched: if another process truncates it, say so
+            // and stop rather than die of SIGBUS.
+            BefBuffer::map(path).map(|buffer| buffer.watched(path))
         } else {
             // A pipe (`<(bef translate x.mlir)`) or a device cannot be
             // mapped; read it.

@@ -139,8 +139,8 @@ pub fn run(args: &OptArgs) -> Result<(), Failure> {
     let options = &args.options;
     crate::output::check(&options.output, &options.input)?;
     let name = display_name(&options.input);
-    bef::tool_io::sigbus::report_changed_file(&name);
     let buffer = BefBuffer::load(&options.input)
+        .map(|buffer| buffer.watched(&options.input))
         .map_err(|e| Failure::Message(format!("cannot read {name}: {e}")))?;
     let input = buffer.bytes();
     let print_options = PrintOptions {
