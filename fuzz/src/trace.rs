@@ -1,14 +1,29 @@
 //! bef-trace recordings from untrusted bytes: reading gives a recording or
 //! an error with its offset, never a panic, and a recording that reads
-//! exports in every format without panicking.
+//! exports in every format without panicking, all within the memory
+//! `bef_trace` promises per byte of recording
+//! ([`MEMORY_PER_BYTE`](bef_trace::MEMORY_PER_BYTE) ×
+//! the input + [`MEMORY_BASE`](bef_trace::MEMORY_BASE)).
 
 use bef_trace::critical_path::{self, CriticalOptions};
 use bef_trace::flamegraph::{self, FlameOptions};
 use bef_trace::folded::{self, Clock, FoldOptions};
 use bef_trace::{Model, chrome, perfetto, stats};
 
-/// Reads `data` as a recording and, if it reads, exports it every way.
+/// Reads `data` as a recording and, if it reads, exports it every way,
+/// checking the memory bound (allocations fail, ending the run with the
+/// input, at twice the bound).
 pub fn trace_read(data: &[u8]) {
+    let bound = bef_trace::MEMORY_PER_BYTE * data.len() + bef_trace::MEMORY_BASE;
+    let ((), peak) = crate::memory::peak_within(2 * bound, || read_and_export(data));
+    assert!(
+        peak <= bound,
+        "{peak} bytes for a recording of {} bytes (bound {bound})",
+        data.len()
+    );
+}
+
+fn read_and_export(data: &[u8]) {
     let recording = match bef_trace::read(data) {
         Ok(recording) => recording,
         Err(e) => {

@@ -16,6 +16,7 @@ use std::io::{self, Write};
 
 use serde_json::{Value, json};
 
+use crate::display;
 use crate::folded::kernel_frame;
 use crate::model::{ErrorMark, Model};
 use crate::perfetto::stream_lanes;
@@ -23,6 +24,18 @@ use crate::perfetto::stream_lanes;
 const PID: u64 = 1;
 /// Thread `t` is tid `t + 2`; stream lanes follow from this tid.
 const STREAM_TID_BASE: u64 = 10_000;
+
+/// The process's name: the program, and whether the recording is partial.
+pub(crate) fn process_name(model: &Model<'_>) -> String {
+    let header = &model.recording.header;
+    let mut name = format!("bef-trace {}", display::text(&header.program_path));
+    if header.partial {
+        name.push_str(" (");
+        name.push_str(display::PARTIAL);
+        name.push(')');
+    }
+    name
+}
 
 fn us(ns: u64) -> f64 {
     ns as f64 / 1000.0
@@ -41,12 +54,12 @@ pub fn write(model: &Model<'_>, out: &mut impl Write) -> io::Result<()> {
     let mut events = Events { out, first: true };
     events.push(&json!({
         "name": "process_name", "ph": "M", "pid": PID, "tid": 0,
-        "args": {"name": format!("bef-trace {}", model.recording.header.program_path)}
+        "args": {"name": process_name(model)}
     }))?;
     for (t, track) in model.recording.threads.iter().enumerate() {
         events.push(&json!({
             "name": "thread_name", "ph": "M", "pid": PID, "tid": t as u64 + 2,
-            "args": {"name": track.name}
+            "args": {"name": display::name(&track.name)}
         }))?;
     }
     let lanes = stream_lanes(model);
@@ -91,7 +104,8 @@ pub fn write(model: &Model<'_>, out: &mut impl Write) -> io::Result<()> {
         let thread = error.run.map_or(0, |r| model.runs[r].thread);
         events.push(&json!({
             "name": "first error", "ph": "i", "s": "t", "ts": us(error.time), "pid": PID,
-            "tid": thread as u64 + 2, "args": {"message": error.message}
+            "tid": thread as u64 + 2,
+            "args": {"message": error.message.as_deref().map(display::text)}
         }))?;
     }
     for &(time, depth) in &model.queue_depth {
@@ -128,14 +142,14 @@ impl<W: Write> Events<'_, W> {
 fn slice(model: &Model<'_>, run: usize, tid: u64) -> Value {
     let r = &model.runs[run];
     let mut args = json!({
-        "function": model.recording.function_name(model.function_of(run)),
+        "function": model.function_label(run),
         "kernel_index": r.kernel,
         "execution": model.executions[r.execution].id,
     });
     if let Some(info) = model.kernel_info(run) {
         args["bef_offset"] = json!(info.bef_offset);
         if !info.location.is_empty() {
-            args["location"] = json!(info.location);
+            args["location"] = json!(display::text(&info.location));
         }
     }
     if let Some(ready) = r.ready {

@@ -1,9 +1,9 @@
-//! The recording file format, version 1: writer and bounded reader.
+//! The recording file format, version 3: writer and bounded reader.
 //!
 //! ```text
 //! magic "BEFTRACE"  version u16 LE
 //! header     str path, u64 LE hash, uvar size, str work queue, str clock,
-//!            uvar start (Unix ns), u8 values
+//!            uvar start (Unix ns), u8 values, u8 partial (version 3 on)
 //! functions  uvar n × (str name, u8 kind,
 //!                      uvar n × kernel (str name, uvar BEF offset, str location, uvar stream),
 //!                      uvar n × register (uvar n × uvar user))
@@ -30,8 +30,9 @@ use crate::recording::{
 /// The first bytes of every recording.
 pub const MAGIC: &[u8; 8] = b"BEFTRACE";
 /// The format version this crate writes. Version 2 added the value state
-/// `Indirect` (byte 3).
-pub const VERSION: u16 = 2;
+/// `Indirect` (byte 3), version 3 the header's partial flag (a version 1
+/// or 2 recording is complete).
+pub const VERSION: u16 = 3;
 /// The oldest format version this crate reads.
 pub const OLDEST_VERSION: u16 = 1;
 
@@ -58,6 +59,7 @@ pub fn write(recording: &Recording) -> Vec<u8> {
     w.str(&h.clock);
     w.uvar(h.start_unix_ns);
     w.byte(u8::from(h.values));
+    w.byte(u8::from(h.partial));
     w.len(recording.functions.len());
     for f in &recording.functions {
         w.str(&f.name);
@@ -216,6 +218,7 @@ pub fn read(bytes: &[u8]) -> Result<Recording, ReadError> {
         clock: r.str("the clock")?,
         start_unix_ns: r.uvar("the start time")?,
         values: r.flag("the values flag")?,
+        partial: version >= 3 && r.flag("the partial flag")?,
     };
     let n = r.count(4, "the function count")?;
     let mut functions = Vec::with_capacity(n);
@@ -467,6 +470,7 @@ mod tests {
                 clock: "monotonic".into(),
                 start_unix_ns: 1_700_000_000_000_000_000,
                 values: true,
+                partial: true,
             },
             functions: vec![FunctionInfo {
                 name: "main".into(),
@@ -547,12 +551,26 @@ mod tests {
     fn huge_counts_are_refused_before_allocating() {
         let mut bytes = MAGIC.to_vec();
         bytes.extend_from_slice(&VERSION.to_le_bytes());
-        // Empty path, hash, size 0, empty queue and clock, start 0, no values.
-        bytes.extend_from_slice(&[0; 14]);
+        // Empty path, hash, size 0, empty queue and clock, start 0, no
+        // values, complete.
+        bytes.extend_from_slice(&[0; 15]);
         // A function count of 2^63.
         bytes.extend_from_slice(&[0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01]);
         let err = read(&bytes).unwrap_err();
         assert!(err.message.contains("function count"), "{err}");
+    }
+
+    #[test]
+    fn version_2_recordings_still_read_as_complete() {
+        let mut recording = sample();
+        recording.header.partial = false;
+        let mut bytes = write(&recording);
+        // Version 2: no partial flag after the values flag.
+        bytes[8] = 2;
+        let flag = 10 + 1 + 6 + 8 + 1 + 1 + 6 + 1 + 9 + 9 + 1;
+        assert_eq!(&bytes[flag - 1..flag + 1], &[1, 0], "values, partial");
+        bytes.remove(flag);
+        assert_eq!(read(&bytes).unwrap(), recording);
     }
 
     #[test]

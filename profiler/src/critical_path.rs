@@ -103,7 +103,7 @@ fn build(model: &Model<'_>) -> Graph {
         if run.callees.is_empty() {
             tail[r] = run.published.map_or(0, |p| p.saturating_sub(run.end));
         }
-        weight[r] = run.self_time + tail[r];
+        weight[r] = run.self_time.saturating_add(tail[r]);
     }
     let mut edges: Vec<(usize, usize)> = Vec::new();
     for e in &model.edges {
@@ -211,10 +211,15 @@ pub fn analyse(model: &Model<'_>, options: &CriticalOptions) -> Analysis {
     let g = build(model);
     let order = topological(&g);
     let n = g.nodes.len();
+    let mut in_order = vec![false; n];
+    for &v in &order {
+        in_order[v] = true;
+    }
+    // Times come from the recording: sums saturate rather than wrap.
     let mut finish = vec![0u64; n];
     for &v in &order {
         let start = g.preds[v].iter().map(|&p| finish[p]).max().unwrap_or(0);
-        finish[v] = start + g.weight[v];
+        finish[v] = start.saturating_add(g.weight[v]);
     }
     let length = order.iter().map(|&v| finish[v]).max().unwrap_or(0);
     let mut latest_finish = vec![length; n];
@@ -241,13 +246,15 @@ pub fn analyse(model: &Model<'_>, options: &CriticalOptions) -> Analysis {
         .copied()
         .filter(|&v| finish[v] == length)
         .max_by_key(|&v| (node_end(model, g.nodes[v]), v));
+    // Only through nodes in the order: each step goes back in it, so the
+    // walk ends (nodes on cycles have no finish time).
     while let Some(v) = at {
         path_nodes.push(v);
-        let start = finish[v] - g.weight[v];
+        let start = finish[v].saturating_sub(g.weight[v]);
         at = g.preds[v]
             .iter()
             .copied()
-            .filter(|&p| finish[p] == start)
+            .filter(|&p| in_order[p] && finish[p] == start)
             .max_by_key(|&p| (node_end(model, g.nodes[p]), p));
     }
     path_nodes.reverse();
@@ -261,13 +268,13 @@ pub fn analyse(model: &Model<'_>, options: &CriticalOptions) -> Analysis {
     let split = split(model, &path);
     let what_if = options
         .what_if_workers
-        .map(|workers| (workers, simulate(&g, &order, workers.max(1))));
+        .map(|workers| (workers, simulate(&g, &order, &in_order, workers.max(1))));
     Analysis {
         length_ns: length,
         slack,
         split,
         recorded_ns: model.span.1 - model.span.0,
-        work_ns: (0..model.runs.len()).map(|r| g.weight[r]).sum(),
+        work_ns: (0..model.runs.len()).fold(0u64, |sum, r| sum.saturating_add(g.weight[r])),
         what_if,
         cyclic: n - order.len(),
         path,
@@ -290,13 +297,15 @@ fn split(model: &Model<'_>, path: &[usize]) -> Split {
     let mut delivered: Option<u64> = None;
     for &r in path {
         let run = &model.runs[r];
-        split.running_ns += run.self_time;
+        split.running_ns = split.running_ns.saturating_add(run.self_time);
         let done = run.published.unwrap_or(run.end).max(run.end);
-        split.async_ns += done - run.end;
+        split.async_ns = split.async_ns.saturating_add(done - run.end);
         let ready = run.ready.unwrap_or(run.start).min(run.start);
-        split.queued_ns += run.start - ready;
+        split.queued_ns = split.queued_ns.saturating_add(run.start - ready);
         if let Some(previous) = delivered {
-            split.waiting_ns += ready.saturating_sub(previous);
+            split.waiting_ns = split
+                .waiting_ns
+                .saturating_add(ready.saturating_sub(previous));
         }
         // A caller's callees run inside it: the next path run may begin
         // before this one ends.
@@ -308,19 +317,13 @@ fn split(model: &Model<'_>, path: &[usize]) -> Split {
 /// List scheduling of the graph on `workers`: ready nodes, longest
 /// remaining path first, each run holding a worker for its self time; its
 /// async tail and zero-weight nodes hold none. The simulated span.
-fn simulate(g: &Graph, order: &[usize], workers: usize) -> u64 {
+fn simulate(g: &Graph, order: &[usize], in_order: &[bool], workers: usize) -> u64 {
     let n = g.nodes.len();
     let mut level = vec![0u64; n];
     for &v in order.iter().rev() {
-        level[v] = g.weight[v] + g.succs[v].iter().map(|&s| level[s]).max().unwrap_or(0);
+        let after = g.succs[v].iter().map(|&s| level[s]).max().unwrap_or(0);
+        level[v] = g.weight[v].saturating_add(after);
     }
-    let in_order: Vec<bool> = {
-        let mut seen = vec![false; n];
-        for &v in order {
-            seen[v] = true;
-        }
-        seen
-    };
     let mut waiting: Vec<usize> = (0..n)
         .map(|v| g.preds[v].iter().filter(|&&p| in_order[p]).count())
         .collect();
@@ -339,10 +342,10 @@ fn simulate(g: &Graph, order: &[usize], workers: usize) -> u64 {
         while let Some((_, Reverse(v))) = ready.pop() {
             let busy = g.weight[v] - g.tail[v];
             if busy == 0 {
-                events.push(Reverse((now + g.tail[v], v, true)));
+                events.push(Reverse((now.saturating_add(g.tail[v]), v, true)));
             } else if free > 0 {
                 free -= 1;
-                events.push(Reverse((now + busy, v, false)));
+                events.push(Reverse((now.saturating_add(busy), v, false)));
             } else {
                 ready.push((level[v], Reverse(v)));
                 break;
@@ -356,7 +359,7 @@ fn simulate(g: &Graph, order: &[usize], workers: usize) -> u64 {
         if !done {
             // The worker is free; the results follow after the tail.
             free += 1;
-            events.push(Reverse((now + g.tail[v], v, true)));
+            events.push(Reverse((now.saturating_add(g.tail[v]), v, true)));
             continue;
         }
         for &s in &g.succs[v] {
@@ -395,6 +398,11 @@ pub struct PathEntry {
 /// The analysis as JSON.
 #[derive(Debug, Serialize)]
 pub struct Report {
+    /// The run was stopped before it ended: what had not run is missing.
+    pub partial: bool,
+    /// Readers of published values without an edge in the graph
+    /// ([`Model::readers_left_out`]).
+    pub readers_left_out: u64,
     /// Length of the path (sum of its weights).
     pub length_ns: u64,
     /// The recorded span.
@@ -417,16 +425,12 @@ pub fn to_json(model: &Model<'_>, analysis: &Analysis) -> Report {
         .slack
         .iter()
         .enumerate()
-        .map(|(r, &s)| {
-            (
-                model.frame(r),
-                model.recording.function_name(model.function_of(r)),
-                s,
-            )
-        })
+        .map(|(r, &s)| (model.frame(r), model.function_label(r), s))
         .collect();
     slack.sort_by_key(|b| Reverse(b.2));
     Report {
+        partial: model.recording.header.partial,
+        readers_left_out: model.readers_left_out,
         length_ns: analysis.length_ns,
         recorded_ns: analysis.recorded_ns,
         work_ns: analysis.work_ns,
@@ -437,8 +441,8 @@ pub fn to_json(model: &Model<'_>, analysis: &Analysis) -> Report {
             .map(|&r| {
                 let run = &model.runs[r];
                 PathEntry {
-                    function: model.recording.function_name(model.function_of(r)),
-                    kernel: model.kernel_name(r).to_string(),
+                    function: model.function_label(r),
+                    kernel: crate::display::name(model.kernel_name(r)).into_owned(),
                     kernel_index: run.kernel,
                     execution: model.executions[run.execution].id,
                     self_ns: run.self_time,
@@ -476,6 +480,16 @@ pub fn to_text(model: &Model<'_>, analysis: &Analysis) -> String {
         human(s.queued_ns),
         human(s.waiting_ns)
     );
+    if model.recording.header.partial {
+        let _ = writeln!(out, "  ({})", crate::display::PARTIAL);
+    }
+    if model.readers_left_out > 0 {
+        let _ = writeln!(
+            out,
+            "  ({})",
+            crate::stats::readers_left_out(model.readers_left_out)
+        );
+    }
     if analysis.cyclic > 0 {
         let _ = writeln!(
             out,
@@ -511,7 +525,7 @@ pub fn to_text(model: &Model<'_>, analysis: &Analysis) -> String {
             human(run.start),
             human(run.self_time),
             crate::folded::kernel_frame(model, r),
-            model.recording.function_name(model.function_of(r))
+            model.function_label(r)
         );
     }
     let mut slack: Vec<(u64, usize)> = analysis
@@ -530,7 +544,7 @@ pub fn to_text(model: &Model<'_>, analysis: &Analysis) -> String {
                 "{:>12}  {} in {}",
                 human(s),
                 model.frame(r),
-                model.recording.function_name(model.function_of(r))
+                model.function_label(r)
             );
         }
     }

@@ -6,6 +6,7 @@ use std::io::{self, Write};
 use inferno::differential;
 use inferno::flamegraph::{self, Direction, Options};
 
+use crate::display;
 use crate::folded::{self, FoldOptions};
 use crate::model::Model;
 
@@ -16,7 +17,8 @@ pub struct FlameOptions {
     pub fold: FoldOptions,
     /// An icicle graph: stacks grow downwards from the top.
     pub inverted: bool,
-    /// The title (inferno's default when empty).
+    /// The title (inferno's default when empty), shown as
+    /// [`display::text`] shows text.
     pub title: String,
 }
 
@@ -25,7 +27,7 @@ fn inferno_options(options: &FlameOptions) -> Options<'static> {
     opt.count_name = "ns".into();
     opt.name_type = "Kernel:".into();
     if !options.title.is_empty() {
-        opt.title = options.title.clone();
+        opt.title = display::xml_safe(&display::text(&options.title)).into_owned();
     } else if options.fold.time_order {
         opt.title = "Flame Chart".into();
     }
@@ -46,7 +48,11 @@ pub fn write_svg(model: &Model<'_>, options: &FlameOptions, out: impl Write) -> 
         // inferno reads flame-chart input newest first.
         lines.reverse();
     }
-    render(&lines, &mut inferno_options(options), out)
+    let mut opt = inferno_options(options);
+    if model.recording.header.partial {
+        opt.subtitle = Some(display::PARTIAL.into());
+    }
+    render(&lines, &mut opt, out)
 }
 
 /// The one frame drawn for a recording without kernel time (a program
@@ -94,6 +100,9 @@ pub fn write_diff_svg(
         title: title.to_string(),
         ..Default::default()
     });
+    if before.recording.header.partial || after.recording.header.partial {
+        opt.subtitle = Some(display::PARTIAL.into());
+    }
     if folded.trim().is_empty() {
         let nothing = format!("{NOTHING} 1 1");
         return flamegraph::from_lines(&mut opt, [nothing.as_str()], out);

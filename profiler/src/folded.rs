@@ -2,8 +2,10 @@
 //! call stack of each slice of kernel time, `function;kernel#index` pair
 //! by pair through every call, with error marks on the kernel frames.
 
-use std::collections::BTreeMap;
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BinaryHeap, HashMap};
 
+use crate::display;
 use crate::model::{ErrorMark, Model};
 
 /// Which time a stack is charged.
@@ -34,6 +36,16 @@ pub struct FoldOptions {
 /// under one [`OUTER`] frame (as profilers cap stack depth).
 pub const MAX_DEPTH: usize = 128;
 
+/// The folded text may take [`TEXT_BASE`] bytes and this many per line;
+/// when stacks of [`MAX_DEPTH`] calls would take more, every stack keeps
+/// fewer of its innermost calls (the most that fit, at least one). Without
+/// it, a recording could hang thousands of kernels, each its own line,
+/// under a chain of calls of long names.
+pub const TEXT_PER_LINE: usize = 256;
+
+/// See [`TEXT_PER_LINE`].
+pub const TEXT_BASE: usize = 16 << 20;
+
 /// The frame standing for the calls beyond [`MAX_DEPTH`].
 pub const OUTER: &str = "(outer calls)";
 
@@ -41,48 +53,89 @@ pub const OUTER: &str = "(outer calls)";
 pub const IDLE: &str = "(idle)";
 
 /// Folded stacks of `model`: sorted by stack and merged, or in time order.
+/// The text of the lines is at most [`TEXT_BASE`] + [`TEXT_PER_LINE`] per
+/// line, or every stack is one call deep.
 pub fn fold(model: &Model<'_>, options: &FoldOptions) -> Vec<(String, u64)> {
-    let stacks = StackNames::new(model);
-    let slices = match options.clock {
+    let stacks = Stacks::new(model);
+    let mut slices = match options.clock {
         Clock::Cpu => cpu_slices(model),
         Clock::Wall => wall_slices(model, options.per_thread),
     };
-    let name = |slice: &Slice| {
-        let mut stack = String::new();
-        if options.per_thread {
-            stack.push_str(&frame_text(model.thread_name(slice.thread)));
-            stack.push(';');
-        }
-        match slice.run {
-            Some(run) => stack.push_str(&stacks.of(run)),
-            None => stack.push_str(IDLE),
-        }
-        stack
+    let key = |slice: &Slice| Line {
+        thread: options.per_thread.then_some(slice.thread),
+        node: slice.run.map(|run| stacks.node_of_run[run]),
     };
+    // The lines, before they are named: a stack is a node of the call tree.
+    let mut lines: Vec<(Line, u64)> = Vec::new();
     if options.time_order {
-        let mut ordered = slices;
-        ordered.sort_by_key(|s| (options.per_thread.then_some(s.thread), s.start));
-        let mut out: Vec<(String, u64)> = Vec::new();
-        for slice in &ordered {
-            let stack = name(slice);
-            match out.last_mut() {
-                Some(last) if last.0 == stack => last.1 += slice.time,
-                _ => out.push((stack, slice.time)),
+        slices.sort_by_key(|s| (options.per_thread.then_some(s.thread), s.start));
+        for slice in &slices {
+            let line = key(slice);
+            match lines.last_mut() {
+                Some(last) if last.0 == line => last.1 = last.1.saturating_add(slice.time),
+                _ => lines.push((line, slice.time)),
             }
         }
-        out.retain(|l| l.1 > 0);
+    } else {
+        let mut merged: HashMap<Line, u64> = HashMap::new();
+        for slice in &slices {
+            let total = merged.entry(key(slice)).or_default();
+            *total = total.saturating_add(slice.time);
+        }
+        lines = merged.into_iter().collect();
+    }
+    drop(slices);
+    lines.retain(|l| l.1 > 0);
+    let thread_names: Vec<String> = model
+        .recording
+        .threads
+        .iter()
+        .map(|t| frame_text(&display::name(&t.name)))
+        .collect();
+    let depth = stacks.depth_within(&lines, &thread_names);
+    let name = |line: &Line| {
+        let mut text = String::new();
+        if let Some(thread) = line.thread {
+            text.push_str(&thread_names[thread]);
+            text.push(';');
+        }
+        match line.node {
+            Some(node) => stacks.write(node, depth, &mut text),
+            None => text.push_str(IDLE),
+        }
+        text
+    };
+    if options.time_order {
+        // Lines that differ only beyond the depth kept read the same.
+        let mut out: Vec<(String, u64)> = Vec::new();
+        for (line, time) in &lines {
+            let text = name(line);
+            match out.last_mut() {
+                Some(last) if last.0 == text => last.1 = last.1.saturating_add(*time),
+                _ => out.push((text, *time)),
+            }
+        }
         return out;
     }
     let mut merged: BTreeMap<String, u64> = BTreeMap::new();
-    for slice in &slices {
-        *merged.entry(name(slice)).or_default() += slice.time;
+    for (line, time) in &lines {
+        let total = merged.entry(name(line)).or_default();
+        *total = total.saturating_add(*time);
     }
-    merged.into_iter().filter(|l| l.1 > 0).collect()
+    merged.into_iter().collect()
 }
 
 /// The folded text: one `stack count` line each.
 pub fn to_text(lines: &[(String, u64)]) -> String {
     lines.iter().map(|(s, n)| format!("{s} {n}\n")).collect()
+}
+
+/// A line of folded output before it is named: its lane and its stack
+/// (`None`: idle).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct Line {
+    thread: Option<usize>,
+    node: Option<u32>,
 }
 
 /// Time charged to a stack: a run's (or idle time when `run` is `None`).
@@ -146,98 +199,241 @@ fn wall_slices(model: &Model<'_>, per_thread: bool) -> Vec<Slice> {
         }
         return out;
     }
-    // One timeline: cut at every segment boundary, share each piece.
-    let mut cuts: Vec<(u64, bool, usize)> = Vec::new();
-    for (i, s) in model.segments.iter().enumerate() {
+    shared_timeline(model)
+}
+
+/// One timeline: cut at every segment boundary, each piece shared equally
+/// among the segments running then (the remainder to the one that began
+/// first), pieces where none runs idle. Each segment's share is one slice,
+/// at its start: the sum of its pieces, found from a running total of the
+/// per-segment share of each piece, so a piece costs the same however
+/// many segments share it.
+fn shared_timeline(model: &Model<'_>) -> Vec<Slice> {
+    let (begin, end) = model.span;
+    let segments = &model.segments;
+    let mut cuts: Vec<(u64, bool, usize)> = Vec::with_capacity(2 * segments.len());
+    for (i, s) in segments.iter().enumerate() {
         cuts.push((s.start, true, i));
         cuts.push((s.end, false, i));
     }
     cuts.sort_by_key(|c| (c.0, c.1));
-    let mut active: Vec<usize> = Vec::new();
+    let mut timeline = Sharing {
+        per_segment: 0,
+        at_open: vec![0; segments.len()],
+        share: vec![0; segments.len()],
+        open: vec![false; segments.len()],
+        oldest: BinaryHeap::new(),
+        active: 0,
+        opened: 0,
+        idle: Vec::new(),
+    };
     let mut at = begin;
-    let mut out = Vec::new();
     for (time, opens, i) in cuts {
         if time > at {
-            share(model, &active, at, time - at, &mut out);
+            timeline.piece(at, time - at);
             at = time;
         }
         if opens {
-            active.push(i);
-        } else if let Some(p) = active.iter().position(|&a| a == i) {
-            active.swap_remove(p);
+            timeline.open(i);
+        } else {
+            timeline.close(i);
         }
     }
     if end > at {
-        share(model, &active, at, end - at, &mut out);
+        timeline.piece(at, end - at);
+    }
+    let mut out = timeline.idle;
+    for (s, share) in segments.iter().zip(timeline.share) {
+        out.push(Slice {
+            thread: s.thread,
+            start: s.start,
+            time: share,
+            run: Some(s.run),
+        });
     }
     out
 }
 
-/// Splits `time` among the active segments (the remainder to the first).
-fn share(model: &Model<'_>, active: &[usize], start: u64, time: u64, out: &mut Vec<Slice>) {
-    if active.is_empty() {
-        out.push(Slice {
-            thread: 0,
-            start,
-            time,
-            run: None,
-        });
-        return;
-    }
-    let n = active.len() as u64;
-    for (k, &i) in active.iter().enumerate() {
-        let s = &model.segments[i];
-        let part = time / n + if k == 0 { time % n } else { 0 };
-        out.push(Slice {
-            thread: s.thread,
-            start,
-            time: part,
-            run: Some(s.run),
-        });
-    }
+/// The state of [`shared_timeline`] between cuts.
+struct Sharing {
+    /// What one segment open since the start would have been given.
+    per_segment: u64,
+    /// `per_segment` when each segment opened.
+    at_open: Vec<u64>,
+    /// Each segment's share so far (closed segments: all of it).
+    share: Vec<u64>,
+    open: Vec<bool>,
+    /// Open segments by when they opened (closed ones are dropped when
+    /// they come to the top).
+    oldest: BinaryHeap<Reverse<(usize, usize)>>,
+    active: u64,
+    opened: usize,
+    /// The pieces where nothing ran.
+    idle: Vec<Slice>,
 }
 
-/// A frame as folded text allows: no `;`, no line breaks.
-fn frame_text(name: &str) -> String {
-    name.replace([';', '\n', '\r'], ":")
-}
-
-/// Stack names, cached per run.
-struct StackNames<'m, 'r> {
-    model: &'m Model<'r>,
-    cache: std::cell::RefCell<std::collections::HashMap<usize, String>>,
-}
-
-impl<'m, 'r> StackNames<'m, 'r> {
-    fn new(model: &'m Model<'r>) -> Self {
-        StackNames {
-            model,
-            cache: Default::default(),
+impl Sharing {
+    fn piece(&mut self, start: u64, time: u64) {
+        if self.active == 0 {
+            self.idle.push(Slice {
+                thread: 0,
+                start,
+                time,
+                run: None,
+            });
+            return;
         }
-    }
-
-    fn of(&self, run: usize) -> String {
-        if let Some(s) = self.cache.borrow().get(&run) {
-            return s.clone();
-        }
-        let model = self.model;
-        let mut stack = String::new();
-        let (chain, left_out) = model.call_chain_innermost(run, MAX_DEPTH);
-        if left_out {
-            stack.push_str(OUTER);
-            stack.push(';');
-        }
-        for (i, &r) in chain.iter().enumerate() {
-            if i > 0 {
-                stack.push(';');
+        self.per_segment = self.per_segment.saturating_add(time / self.active);
+        while let Some(&Reverse((_, i))) = self.oldest.peek() {
+            if self.open[i] {
+                self.share[i] = self.share[i].saturating_add(time % self.active);
+                break;
             }
-            let function = model.function_of(r);
-            stack.push_str(&frame_text(&model.recording.function_name(function)));
-            stack.push(';');
-            stack.push_str(&frame_text(&kernel_frame(model, r)));
+            self.oldest.pop();
         }
-        self.cache.borrow_mut().insert(run, stack.clone());
-        stack
+    }
+
+    fn open(&mut self, i: usize) {
+        self.open[i] = true;
+        self.active += 1;
+        self.at_open[i] = self.per_segment;
+        self.oldest.push(Reverse((self.opened, i)));
+        self.opened += 1;
+    }
+
+    fn close(&mut self, i: usize) {
+        if self.open[i] {
+            self.open[i] = false;
+            self.active -= 1;
+            let shared = self.per_segment - self.at_open[i];
+            self.share[i] = self.share[i].saturating_add(shared);
+        }
+    }
+}
+
+/// A frame of a name already shown (cut and escaped): no `;`, which
+/// separates frames, and nothing an SVG cannot hold (see
+/// [`display::xml_safe`]).
+fn frame_text(shown: &str) -> String {
+    display::xml_safe(shown).replace(';', ":")
+}
+
+/// The call tree: a node per distinct chain of calls (function and
+/// kernel frame, level by level), each run's stack one of its nodes.
+struct Stacks {
+    /// Each level's text: `function;kernel#index`.
+    levels: Vec<String>,
+    /// Node → (parent node or `NO_NODE`, level, depth from the root, 1-based).
+    nodes: Vec<(u32, u32, u32)>,
+    /// The node of each run.
+    node_of_run: Vec<u32>,
+}
+
+const NO_NODE: u32 = u32::MAX;
+
+impl Stacks {
+    fn new(model: &Model<'_>) -> Stacks {
+        let functions: Vec<String> = (0..model.recording.functions.len())
+            .map(|f| frame_text(&model.function_label_of(f as u32)))
+            .collect();
+        let mut level_ids: HashMap<String, u32> = HashMap::new();
+        let mut levels = Vec::new();
+        let mut level_of_run = Vec::with_capacity(model.runs.len());
+        for run in 0..model.runs.len() {
+            let function = functions
+                .get(model.function_of(run) as usize)
+                .map_or("?", String::as_str);
+            let text = format!("{function};{}", frame_text(&kernel_frame(model, run)));
+            let id = *level_ids.entry(text).or_insert_with_key(|text| {
+                levels.push(text.clone());
+                (levels.len() - 1) as u32
+            });
+            level_of_run.push(id);
+        }
+        // A caller's execution comes before its callees' (see
+        // `Model::executions`), so runs taken execution by execution find
+        // their caller's node made.
+        let mut by_execution: Vec<usize> = (0..model.runs.len()).collect();
+        by_execution.sort_by_key(|&r| model.runs[r].execution);
+        let mut node_ids: HashMap<(u32, u32), u32> = HashMap::new();
+        let mut nodes: Vec<(u32, u32, u32)> = Vec::new();
+        let mut node_of_run = vec![NO_NODE; model.runs.len()];
+        for run in by_execution {
+            let parent = model.executions[model.runs[run].execution]
+                .caller
+                .map_or(NO_NODE, |caller| node_of_run[caller]);
+            let depth = if parent == NO_NODE {
+                1
+            } else {
+                nodes[parent as usize].2.saturating_add(1)
+            };
+            let level = level_of_run[run];
+            node_of_run[run] = *node_ids.entry((parent, level)).or_insert_with(|| {
+                nodes.push((parent, level, depth));
+                (nodes.len() - 1) as u32
+            });
+        }
+        Stacks {
+            levels,
+            nodes,
+            node_of_run,
+        }
+    }
+
+    /// The deepest stack depth (up to [`MAX_DEPTH`]) at which `lines`
+    /// take at most [`TEXT_BASE`] + [`TEXT_PER_LINE`] per line; 1 if none.
+    fn depth_within(&self, lines: &[(Line, u64)], thread_names: &[String]) -> usize {
+        // `text[d - 1]`: the bytes of every line at depth `d`.
+        let mut text = vec![0usize; MAX_DEPTH];
+        for (line, time) in lines {
+            // The lane, the count and the separators around them.
+            let fixed = line.thread.map_or(0, |t| thread_names[t].len() + 1) + 22;
+            let digits = time.checked_ilog10().unwrap_or(0) as usize + 1;
+            let Some(node) = line.node else {
+                for t in &mut text {
+                    *t = t.saturating_add(fixed + digits + IDLE.len());
+                }
+                continue;
+            };
+            let depth = self.nodes[node as usize].2 as usize;
+            let mut at = node;
+            let mut shown = 0usize;
+            for d in 1..=MAX_DEPTH {
+                if at != NO_NODE {
+                    let (parent, level, _) = self.nodes[at as usize];
+                    shown += self.levels[level as usize].len() + 1;
+                    at = parent;
+                }
+                let outer = if depth > d { OUTER.len() + 1 } else { 0 };
+                text[d - 1] = text[d - 1].saturating_add(fixed + digits + shown + outer);
+            }
+        }
+        let budget = TEXT_BASE.saturating_add(TEXT_PER_LINE.saturating_mul(lines.len()));
+        (1..=MAX_DEPTH)
+            .rev()
+            .find(|&d| text[d - 1] <= budget)
+            .unwrap_or(1)
+    }
+
+    /// Appends the stack of `node`, its innermost `depth` levels.
+    fn write(&self, node: u32, depth: usize, out: &mut String) {
+        let mut chain = Vec::new();
+        let mut at = node;
+        while at != NO_NODE && chain.len() < depth {
+            let (parent, level, _) = self.nodes[at as usize];
+            chain.push(level);
+            at = parent;
+        }
+        if at != NO_NODE {
+            out.push_str(OUTER);
+            out.push(';');
+        }
+        for (i, &level) in chain.iter().rev().enumerate() {
+            if i > 0 {
+                out.push(';');
+            }
+            out.push_str(&self.levels[level as usize]);
+        }
     }
 }
 

@@ -15,10 +15,32 @@
 //! The recording format is versioned ([`codec::VERSION`]) and read with
 //! every count checked against the bytes that remain, so a recording from
 //! anywhere can be read without panicking or over-allocating.
+//!
+//! # Bounds
+//!
+//! Whatever a recording claims, reading it, its [`Model`] and every
+//! analysis and export of it take time linear in its size (times a
+//! logarithm for sorting), and memory of at most [`MEMORY_PER_BYTE`] bytes
+//! per byte of the recording file plus [`MEMORY_BASE`]. What makes that
+//! hold where a recording could claim more:
+//! - a register's readers are followed only from its first publication in
+//!   an execution, and at most [`model::EDGES_PER_EVENT`] per event of the
+//!   execution (the rest are counted, [`Model::readers_left_out`]);
+//! - names are shown cut to [`display::NAME_WIDTH`] characters, longer
+//!   texts (locations, messages, paths) to [`display::TEXT_WIDTH`], so that
+//!   a name repeated for each run costs its width, not its length;
+//! - folded stacks keep fewer calls when they would exceed
+//!   [`folded::TEXT_PER_LINE`] bytes a line (beyond [`folded::TEXT_BASE`]);
+//! - stream lanes, call chains, kernel ends and the shared wall clock are
+//!   found through heaps and indexes, never by scanning what is open.
+//!
+//! `tests/hostile_recordings.rs` checks the bound on a generator of
+//! hostile recordings, and the `trace_read` fuzz target on every input.
 
 pub mod chrome;
 pub mod codec;
 pub mod critical_path;
+pub mod display;
 pub mod flamegraph;
 pub mod folded;
 pub mod log;
@@ -31,6 +53,14 @@ pub mod recording;
 pub mod stats;
 
 pub use codec::{ReadError, read, write};
+
+/// The most memory reading a recording and any of its analyses and
+/// exports need together, per byte of the recording file (see the
+/// [crate](crate) documentation), beyond [`MEMORY_BASE`].
+pub const MEMORY_PER_BYTE: usize = 512;
+
+/// See [`MEMORY_PER_BYTE`].
+pub const MEMORY_BASE: usize = 64 << 20;
 pub use model::Model;
 pub use record::{CancelHandle, RecordOptions, record_file};
 pub use recorder::{Recorder, RecorderOptions};

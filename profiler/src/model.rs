@@ -7,11 +7,17 @@
 //! (a kernel ending that never started, an unknown execution, a caller
 //! chain that loops) are ignored rather than trusted.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::recording::{EventKind, FunctionKind, Recording, ValueState};
 
-/// Deepest call stack followed (a recording could claim a loop).
+/// Readers of its published values an execution follows, per event it
+/// has (see [`Model::edges`]): a run has at least two events and real
+/// programs read a few values per run, while a recording could list every
+/// kernel as a reader of every register in every execution.
+pub const EDGES_PER_EVENT: usize = 4;
+
+/// Deepest call stack [`Model::call_chain`] follows.
 pub const MAX_STACK: usize = 4096;
 
 /// One execution of a function.
@@ -140,8 +146,13 @@ pub struct Model<'r> {
     /// Each thread's time in kernels, innermost run per slice.
     pub segments: Vec<Segment>,
     /// Dataflow edges between runs (and from a calling run to the
-    /// callee's argument readers).
+    /// callee's argument readers): one per reader of the first publication
+    /// of each register in each execution, at most [`EDGES_PER_EVENT`]
+    /// readers followed per event of the execution.
     pub edges: Vec<Edge>,
+    /// Readers of published values left without an edge by the bound of
+    /// [`EDGES_PER_EVENT`].
+    pub readers_left_out: u64,
     /// Results published after their kernel returned.
     pub async_completions: Vec<AsyncCompletion>,
     /// `(time, kernels ready but not started)`, in time order.
@@ -168,6 +179,7 @@ impl<'r> Model<'r> {
             runs: Vec::new(),
             segments: Vec::new(),
             edges: Vec::new(),
+            readers_left_out: 0,
             async_completions: Vec::new(),
             queue_depth: Vec::new(),
             live_values: Vec::new(),
@@ -236,6 +248,9 @@ impl<'r> Model<'r> {
                 }
             }
         }
+        // Where each run sits on its thread's stack while it is open, so
+        // that an end finds its start without searching the stack.
+        let mut depth_of: Vec<usize> = Vec::new();
         for (thread, track) in self.recording.threads.iter().enumerate() {
             let mut stack: Vec<usize> = Vec::new();
             let mut brackets = Vec::new();
@@ -261,6 +276,7 @@ impl<'r> Model<'r> {
                         }
                         let run = self.runs.len();
                         self.run_index.insert((e.execution, kernel), run);
+                        depth_of.push(stack.len());
                         self.runs.push(KernelRun {
                             execution: x,
                             kernel,
@@ -284,13 +300,16 @@ impl<'r> Model<'r> {
                         let Some(&run) = self.run_index.get(&(e.execution, kernel)) else {
                             continue;
                         };
-                        let Some(depth) = stack.iter().rposition(|&r| r == run) else {
+                        let depth = depth_of[run];
+                        if stack.get(depth) != Some(&run) {
+                            // Not open on this thread (ended, or another's).
                             continue;
-                        };
+                        }
                         // Runs above it never ended: they end with it.
                         for &open in stack[depth..].iter().rev() {
                             self.runs[open].end = e.time.max(self.runs[open].start);
                             brackets.push((self.runs[open].end, false, open));
+                            depth_of[open] = usize::MAX;
                         }
                         stack.truncate(depth);
                         self.runs[run].skipped = skipped;
@@ -301,6 +320,7 @@ impl<'r> Model<'r> {
             for &open in stack.iter().rev() {
                 self.runs[open].end = last.max(self.runs[open].start);
                 brackets.push((self.runs[open].end, false, open));
+                depth_of[open] = usize::MAX;
             }
             self.brackets.push(brackets);
         }
@@ -318,6 +338,10 @@ impl<'r> Model<'r> {
         }
     }
 
+    /// Links each execution to the run that called it. A caller's
+    /// execution began first (it is earlier in `executions`), so callers
+    /// never loop and a call chain ends within as many steps as there are
+    /// executions.
     fn link_callers(&mut self) {
         for track in &self.recording.threads {
             for e in &track.events {
@@ -327,7 +351,7 @@ impl<'r> Model<'r> {
                     && let Some(&x) = self.execution_index.get(&e.execution)
                     && let Some(&run) = self.run_index.get(&(c.execution, c.kernel))
                     && self.executions[x].caller.is_none()
-                    && self.runs[run].execution != x
+                    && self.runs[run].execution < x
                 {
                     self.executions[x].caller = Some(run);
                     self.runs[run].callees.push(x);
@@ -337,8 +361,34 @@ impl<'r> Model<'r> {
     }
 
     /// Edges, async completions, error marks, from the register events.
+    ///
+    /// A register is published once per execution (the observer's
+    /// contract), so only its first publication in an execution is what
+    /// its readers consumed: repeating it adds no edges. And an execution
+    /// follows its publications to at most [`EDGES_PER_EVENT`] readers per
+    /// event it has; the readers beyond are counted in
+    /// [`Model::readers_left_out`].
     fn collect_values(&mut self) {
         let recording = self.recording;
+        let mut budget = vec![0usize; self.executions.len()];
+        for track in &recording.threads {
+            for e in &track.events {
+                if let Some(&x) = self.execution_index.get(&e.execution) {
+                    budget[x] = budget[x].saturating_add(EDGES_PER_EVENT);
+                }
+            }
+        }
+        let widest = recording
+            .functions
+            .iter()
+            .map(|f| f.kernels.len())
+            .max()
+            .unwrap_or(0);
+        // The publication that last reached each kernel index: a register
+        // lists a reader once per operand, and one edge is enough.
+        let mut reached = vec![usize::MAX; widest];
+        let mut publications = 0usize;
+        let mut first_publications: HashSet<(usize, u32)> = HashSet::new();
         let mut first_error: Option<(u64, Option<usize>, Option<String>)> = None;
         let mut error_runs = Vec::new();
         for (thread, track) in recording.threads.iter().enumerate() {
@@ -394,18 +444,29 @@ impl<'r> Model<'r> {
                         error_runs.push(from);
                     }
                 }
+                let Some(from) = from else {
+                    continue;
+                };
+                if !first_publications.insert((x, register)) {
+                    continue;
+                }
                 let function = recording.functions.get(execution.function as usize);
                 let users = function
                     .and_then(|f| f.registers.get(register as usize))
                     .map_or(&[][..], |r| &r.users[..]);
-                let mut seen: Vec<u32> = Vec::new();
-                for &user in users {
-                    if seen.contains(&user) {
+                let followed = users.len().min(budget[x]);
+                budget[x] -= followed;
+                self.readers_left_out += (users.len() - followed) as u64;
+                publications += 1;
+                for &user in &users[..followed] {
+                    // The reader checks at most `kernels.len()` indices.
+                    let Some(mark) = reached.get_mut(user as usize) else {
+                        continue;
+                    };
+                    if std::mem::replace(mark, publications) == publications {
                         continue;
                     }
-                    seen.push(user);
-                    if let (Some(from), Some(&to)) =
-                        (from, self.run_index.get(&(e.execution, user)))
+                    if let Some(&to) = self.run_index.get(&(e.execution, user))
                         && from != to
                     {
                         self.edges.push(Edge {
@@ -482,9 +543,29 @@ impl<'r> Model<'r> {
             .kernel_name(self.function_of(run), self.runs[run].kernel)
     }
 
-    /// A run's frame name: `name#index`.
+    /// A run's frame name: `name#index`, the name cut to
+    /// [`NAME_WIDTH`](crate::display::NAME_WIDTH).
     pub fn frame(&self, run: usize) -> String {
-        format!("{}#{}", self.kernel_name(run), self.runs[run].kernel)
+        format!(
+            "{}#{}",
+            crate::display::name(self.kernel_name(run)),
+            self.runs[run].kernel
+        )
+    }
+
+    /// The name of a run's function, cut to
+    /// [`NAME_WIDTH`](crate::display::NAME_WIDTH).
+    pub fn function_label(&self, run: usize) -> String {
+        self.function_label_of(self.function_of(run))
+    }
+
+    /// The name of function `function`, cut to
+    /// [`NAME_WIDTH`](crate::display::NAME_WIDTH).
+    pub fn function_label_of(&self, function: u32) -> String {
+        match self.recording.functions.get(function as usize) {
+            Some(f) if !f.name.is_empty() => crate::display::name(&f.name).into_owned(),
+            _ => format!("(region {function})"),
+        }
     }
 
     /// The call stack of a run, outermost first: the runs of the calling
@@ -493,7 +574,7 @@ impl<'r> Model<'r> {
         let mut chain = vec![run];
         let mut at = self.executions[self.runs[run].execution].caller;
         while let Some(caller) = at {
-            if chain.len() >= MAX_STACK || chain.contains(&caller) {
+            if chain.len() >= MAX_STACK {
                 break;
             }
             chain.push(caller);
@@ -505,7 +586,7 @@ impl<'r> Model<'r> {
 
     /// The innermost `limit` runs of a run's call stack, outermost first,
     /// and whether calling runs beyond them were left out. Takes at most
-    /// `limit` steps (so a recording whose callers loop cannot hold it).
+    /// `limit` steps.
     pub fn call_chain_innermost(&self, run: usize, limit: usize) -> (Vec<usize>, bool) {
         let mut chain = vec![run];
         let mut at = self.executions[self.runs[run].execution].caller;
@@ -543,13 +624,14 @@ impl<'r> Model<'r> {
         &self.recording.threads[thread].name
     }
 
-    /// A run's recorded result values, `r3 = 42, r4 = chain`; empty when
-    /// none were recorded.
+    /// A run's recorded result values, `r3 = 42, r4 = chain`, each shown
+    /// as [`display::text`](crate::display::text) shows it; empty when none
+    /// were recorded.
     pub fn values_text(&self, run: usize) -> String {
         let values: Vec<String> = self.runs[run]
             .values
             .iter()
-            .map(|(r, v)| format!("r{r} = {v}"))
+            .map(|(r, v)| format!("r{r} = {}", crate::display::text(v)))
             .collect();
         values.join(", ")
     }

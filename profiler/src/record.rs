@@ -34,7 +34,8 @@ pub struct RecordOptions {
 
 /// Stops a recording from another thread: kernels not yet started are
 /// skipped (their results become errors), functions not yet started do not
-/// run, and the recording ends with what ran.
+/// run, and the recording ends with what ran, marked partial
+/// ([`Header::partial`](crate::recording::Header::partial)).
 #[derive(Debug, Clone, Default)]
 pub struct CancelHandle(Arc<Mutex<CancelState>>);
 
@@ -162,6 +163,8 @@ pub fn record_file(
         });
     }
     runner.quiesce();
+    // Cancelled before everything ended: kernels or functions were skipped.
+    let partial = options.cancel.as_ref().is_some_and(CancelHandle::requested);
     let header = Header {
         program_path: path.display().to_string(),
         program_hash: content_hash(program.bytes()),
@@ -170,6 +173,7 @@ pub fn record_file(
         clock: "monotonic (std::time::Instant), ns since recording start".into(),
         start_unix_ns,
         values: options.recorder.values,
+        partial,
     };
     Ok((recorder.finish(header, program_table(&program)), outcomes))
 }

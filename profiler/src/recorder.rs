@@ -30,9 +30,16 @@ const VALUE_BYTES: usize = 47;
 pub struct RecorderOptions {
     /// Render each published value (`--values`).
     pub values: bool,
-    /// Events kept per thread; later ones are counted as dropped.
+    /// Events kept per thread, at most [`MAX_EVENTS_PER_THREAD`] (a larger
+    /// number counts as that); later ones are counted as dropped.
     pub events_per_thread: usize,
 }
+
+/// The most events a thread keeps: 2^30, which take about 150 GB to
+/// analyse. The log of a thread reserves a slot per [`CHUNK`](crate::log::CHUNK)
+/// events up front, so an unbounded number would exhaust memory before the
+/// first event.
+pub const MAX_EVENTS_PER_THREAD: usize = 1 << 30;
 
 /// The default of [`RecorderOptions::events_per_thread`]: a recording and
 /// its analysis take about 150 MB per million events, so a benchmark's
@@ -179,7 +186,7 @@ impl Recorder {
                 Some(name) => name.to_string(),
                 None => format!("thread-{}", threads.len()),
             };
-            let capacity = self.options.events_per_thread;
+            let capacity = self.options.events_per_thread.min(MAX_EVENTS_PER_THREAD);
             let mine = Arc::new(ThreadLogs {
                 recorder: self.id,
                 name,

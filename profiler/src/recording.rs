@@ -122,6 +122,9 @@ pub struct Header {
     pub start_unix_ns: u64,
     /// Whether register events carry a rendering of their value.
     pub values: bool,
+    /// Whether the run was stopped before it ended (interrupted, or out
+    /// of time): what had not run yet is missing.
+    pub partial: bool,
 }
 
 /// A kernel of a function, as the BEF file describes it.

@@ -2,12 +2,14 @@
 //! total, self, mean, min, p50, p99, max), per-thread utilisation, and the
 //! distribution of the time kernels wait between ready and start.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 
 use serde::Serialize;
 
+use crate::display;
 use crate::model::Model;
+use crate::recording::{FunctionKind, Recording};
 
 /// Durations of a group of runs or executions, in nanoseconds.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -71,6 +73,11 @@ pub struct Latency {
 /// Everything `bef-trace stats` reports.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Stats {
+    /// The run was stopped before it ended: what had not run is missing.
+    pub partial: bool,
+    /// Readers of published values left without an edge by the model's
+    /// bound ([`Model::readers_left_out`]).
+    pub readers_left_out: u64,
     /// The recording's span.
     pub span_ns: u64,
     /// Events lost to full buffers.
@@ -91,29 +98,47 @@ pub struct Stats {
 
 /// Computes the statistics of `model`.
 pub fn stats(model: &Model<'_>) -> Stats {
-    let mut kernels: BTreeMap<String, Vec<(u64, u64)>> = BTreeMap::new();
+    let recording = model.recording;
+    // Runs are grouped by their kernel-table entry first, then entries by
+    // name: each name is compared a few times, not once per run.
+    let mut by_entry: HashMap<KernelEntry, Vec<(u64, u64)>> = HashMap::new();
     for (i, run) in model.runs.iter().enumerate() {
-        kernels
-            .entry(model.kernel_name(i).to_string())
+        by_entry
+            .entry(KernelEntry::of(model, i))
             .or_default()
             .push((run.duration(), run.self_time));
     }
-    let mut functions: BTreeMap<String, Vec<(u64, u64)>> = BTreeMap::new();
+    let mut kernels: BTreeMap<&str, Vec<(u64, u64)>> = BTreeMap::new();
+    for (entry, samples) in by_entry {
+        kernels
+            .entry(entry.name(model))
+            .or_default()
+            .extend(samples);
+    }
     let mut self_by_execution = vec![0u64; model.executions.len()];
     for run in &model.runs {
-        self_by_execution[run.execution] += run.self_time;
+        let sum = &mut self_by_execution[run.execution];
+        *sum = sum.saturating_add(run.self_time);
     }
+    let mut by_function: HashMap<u32, Vec<(u64, u64)>> = HashMap::new();
     for (x, execution) in model.executions.iter().enumerate() {
         let end = execution.end.unwrap_or(model.span.1);
-        functions
-            .entry(model.recording.function_name(execution.function))
+        by_function
+            .entry(execution.function)
             .or_default()
             .push((end.saturating_sub(execution.begin), self_by_execution[x]));
+    }
+    let mut functions: BTreeMap<String, Vec<(u64, u64)>> = BTreeMap::new();
+    for (function, samples) in by_function {
+        functions
+            .entry(recording.function_name(function))
+            .or_default()
+            .extend(samples);
     }
     let span = model.span.1 - model.span.0;
     let mut busy = vec![0u64; model.recording.threads.len()];
     for s in &model.segments {
-        busy[s.thread] += s.end - s.start;
+        busy[s.thread] = busy[s.thread].saturating_add(s.end - s.start);
     }
     let mut runs_on = vec![0u64; model.recording.threads.len()];
     for r in &model.runs {
@@ -146,11 +171,7 @@ pub fn stats(model: &Model<'_>) -> Stats {
         .collect();
     let first_error = model.first_error.as_ref().map(|e| {
         let at = e.run.map_or("a function argument".to_string(), |r| {
-            format!(
-                "{} in {}",
-                model.frame(r),
-                model.recording.function_name(model.function_of(r))
-            )
+            format!("{} in {}", model.frame(r), model.function_label(r))
         });
         match &e.message {
             Some(m) => format!("{at}: {m}"),
@@ -158,6 +179,8 @@ pub fn stats(model: &Model<'_>) -> Stats {
         }
     });
     Stats {
+        partial: recording.header.partial,
+        readers_left_out: model.readers_left_out,
         span_ns: span,
         dropped_events: model.recording.dropped(),
         kernels: summaries(kernels),
@@ -169,18 +192,48 @@ pub fn stats(model: &Model<'_>) -> Stats {
     }
 }
 
-fn summaries(groups: BTreeMap<String, Vec<(u64, u64)>>) -> Vec<Summary> {
+/// Where a run's kernel name comes from: its kernel-table entry, its
+/// function's name (the body of a native function), or nowhere (`?`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum KernelEntry {
+    Kernel(u32, u32),
+    Function(u32),
+    Unknown,
+}
+
+impl KernelEntry {
+    fn of(model: &Model<'_>, run: usize) -> KernelEntry {
+        let function = model.function_of(run);
+        let kernel = model.runs[run].kernel;
+        match model.recording.functions.get(function as usize) {
+            Some(f) if (kernel as usize) < f.kernels.len() => KernelEntry::Kernel(function, kernel),
+            Some(f) if f.kind == FunctionKind::Native => KernelEntry::Function(function),
+            _ => KernelEntry::Unknown,
+        }
+    }
+
+    fn name<'r>(self, model: &Model<'r>) -> &'r str {
+        let recording: &'r Recording = model.recording;
+        match self {
+            KernelEntry::Kernel(f, k) => recording.kernel_name(f, k),
+            KernelEntry::Function(f) => recording.kernel_name(f, u32::MAX),
+            KernelEntry::Unknown => "?",
+        }
+    }
+}
+
+fn summaries<K: Into<String>>(groups: BTreeMap<K, Vec<(u64, u64)>>) -> Vec<Summary> {
     let mut out: Vec<Summary> = groups
         .into_iter()
         .map(|(name, samples)| {
             let mut durations: Vec<u64> = samples.iter().map(|s| s.0).collect();
             durations.sort_unstable();
-            let total: u64 = durations.iter().sum();
+            let total = durations.iter().fold(0u64, |sum, &d| sum.saturating_add(d));
             Summary {
-                name,
+                name: name.into(),
                 count: durations.len() as u64,
                 total_ns: total,
-                self_ns: samples.iter().map(|s| s.1).sum(),
+                self_ns: samples.iter().fold(0u64, |sum, s| sum.saturating_add(s.1)),
                 mean_ns: total / durations.len().max(1) as u64,
                 min_ns: durations.first().copied().unwrap_or(0),
                 p50_ns: percentile(&durations, 50),
@@ -218,7 +271,8 @@ fn latency(mut waits: Vec<u64>) -> Latency {
     histogram.sort_unstable();
     Latency {
         count: waits.len() as u64,
-        mean_ns: waits.iter().sum::<u64>() / waits.len().max(1) as u64,
+        mean_ns: waits.iter().fold(0u64, |sum, &w| sum.saturating_add(w))
+            / waits.len().max(1) as u64,
         min_ns: waits.first().copied().unwrap_or(0),
         p50_ns: percentile(&waits, 50),
         p90_ns: percentile(&waits, 90),
@@ -252,18 +306,25 @@ pub fn to_text(stats: &Stats) -> String {
             String::new()
         }
     );
+    if stats.partial {
+        let _ = writeln!(out, "{}", display::PARTIAL);
+    }
+    if stats.readers_left_out > 0 {
+        let _ = writeln!(out, "{}", readers_left_out(stats.readers_left_out));
+    }
     for (title, rows) in [("kernel", &stats.kernels), ("function", &stats.functions)] {
-        let width = rows.iter().map(|r| r.name.len()).max().unwrap_or(0).max(8);
+        let names: Vec<_> = rows.iter().map(|r| display::name(&r.name)).collect();
+        let width = column_width(&names);
         let _ = writeln!(
             out,
             "\n{title:<width$} {:>8} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}",
             "count", "total", "self", "mean", "min", "p50", "p99", "max"
         );
-        for r in rows.iter() {
+        for (r, name) in rows.iter().zip(&names) {
             let _ = writeln!(
                 out,
                 "{:<width$} {:>8} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}",
-                r.name,
+                name,
                 r.count,
                 human(r.total_ns),
                 human(r.self_ns),
@@ -275,23 +336,22 @@ pub fn to_text(stats: &Stats) -> String {
             );
         }
     }
-    let width = stats
+    let names: Vec<_> = stats
         .threads
         .iter()
-        .map(|t| t.name.len())
-        .max()
-        .unwrap_or(0)
-        .max(8);
+        .map(|t| display::name(&t.name))
+        .collect();
+    let width = column_width(&names);
     let _ = writeln!(
         out,
         "\n{:<width$} {:>10} {:>10} {:>8} {:>8}",
         "thread", "busy", "idle", "use", "kernels"
     );
-    for t in &stats.threads {
+    for (t, name) in stats.threads.iter().zip(&names) {
         let _ = writeln!(
             out,
             "{:<width$} {:>10} {:>10} {:>7.1}% {:>8}",
-            t.name,
+            name,
             human(t.busy_ns),
             human(t.idle_ns),
             t.utilisation * 100.0,
@@ -316,9 +376,30 @@ pub fn to_text(stats: &Stats) -> String {
     if let Some(e) = &stats.first_error {
         let _ = writeln!(
             out,
-            "\nfirst error: {e}\nkernels marked by errors: {}",
+            "\nfirst error: {}\nkernels marked by errors: {}",
+            display::text(e),
             stats.poisoned
         );
     }
     out
+}
+
+/// What the text outputs say of [`Model::readers_left_out`].
+pub fn readers_left_out(n: u64) -> String {
+    format!(
+        "{n} readers of published values have no edge (the recording lists more than {} \
+         per event of their execution)",
+        crate::model::EDGES_PER_EVENT
+    )
+}
+
+/// The width of a column of names shown: the widest, at least 8 (and at
+/// most [`display::NAME_WIDTH`], as the names are cut to it).
+fn column_width(names: &[std::borrow::Cow<'_, str>]) -> usize {
+    names
+        .iter()
+        .map(|n| n.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(8)
 }

@@ -1,6 +1,7 @@
 //! Every conformance program that `bef run` accepts also records, and its
 //! recording writes, reads back and exports without error: folded stacks,
-//! flame graphs, Perfetto, Chrome JSON, stats and the critical path.
+//! flame graphs, Perfetto, Chrome JSON, stats and the critical path; and
+//! every reader of every value it records has its edge in the model.
 
 mod common;
 
@@ -34,6 +35,13 @@ fn export_all(path: &std::path::Path, queue: &str) -> Result<usize, String> {
         return Err("the recording changed through the file".into());
     }
     let model = Model::new(&read);
+    // The bound on edges is for recordings no program makes.
+    if model.readers_left_out != 0 {
+        return Err(format!(
+            "{} readers left without an edge",
+            model.readers_left_out
+        ));
+    }
     let _ = folded::fold(&model, &FoldOptions::default());
     let mut svg = Vec::new();
     flamegraph::write_svg(&model, &FlameOptions::default(), &mut svg)

@@ -4,52 +4,12 @@
 //! input (every count is checked against the bytes left before anything
 //! is allocated). Whatever reads also analyses and exports.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
+mod common;
 
 use bef_trace::critical_path::{self, CriticalOptions};
 use bef_trace::{Model, chrome, perfetto, stats};
+use common::counting::{Counting, peak_during};
 use proptest::prelude::*;
-
-/// Counts this thread's live bytes and their peak, so that a test can
-/// bound what one call allocates.
-struct Counting;
-
-thread_local! {
-    static LIVE: Cell<usize> = const { Cell::new(0) };
-    static PEAK: Cell<usize> = const { Cell::new(0) };
-}
-
-fn note(delta: isize) {
-    // `try_with`: during thread teardown the counters may be gone.
-    let _ = LIVE.try_with(|live| {
-        let now = live.get().saturating_add_signed(delta);
-        live.set(now);
-        let _ = PEAK.try_with(|peak| peak.set(peak.get().max(now)));
-    });
-}
-
-// SAFETY: every call is forwarded to the system allocator unchanged; the
-// counters are const-initialised thread locals, which never allocate.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        note(layout.size() as isize);
-        // SAFETY: the caller's contract for `alloc` is passed on.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        note(-(layout.size() as isize));
-        // SAFETY: `ptr` came from `System.alloc` with this layout.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        note(new_size as isize - layout.size() as isize);
-        // SAFETY: the caller's contract for `realloc` is passed on.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
 
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
@@ -62,10 +22,7 @@ fn bound(len: usize) -> usize {
 
 /// Reads `bytes`, checking the memory bound; exports what reads.
 fn read_and_export(bytes: &[u8]) {
-    let base = LIVE.with(Cell::get);
-    PEAK.with(|p| p.set(base));
-    let result = bef_trace::read(bytes);
-    let peak = PEAK.with(Cell::get) - base;
+    let (result, peak) = peak_during(|| bef_trace::read(bytes));
     assert!(
         peak <= bound(bytes.len()),
         "reading {} bytes needed {peak} bytes",
@@ -141,11 +98,10 @@ fn a_huge_count_is_refused_without_allocating_it() {
     bytes.push(1); // one thread
     bytes.extend([0, 0]); // unnamed, none dropped
     bytes.extend([0x80, 0x80, 0x80, 0x80, 0x80, 0x20]); // 2^40 events
-    let base = LIVE.with(Cell::get);
-    PEAK.with(|p| p.set(base));
-    let err = bef_trace::read(&bytes).unwrap_err();
+    let (result, peak) = peak_during(|| bef_trace::read(&bytes));
+    let err = result.unwrap_err();
     assert!(err.message.contains("event count"), "{err}");
-    assert!(PEAK.with(Cell::get) - base < 4096);
+    assert!(peak < 4096);
 }
 
 /// The Chrome JSON and Perfetto exports are written an event at a time:
@@ -178,10 +134,9 @@ fn exports_stream_their_events() {
     assert!(events > 100_000, "{events} events");
     let model = Model::new(&recording);
     let measure = |export: &dyn Fn(&mut std::io::Sink) -> std::io::Result<()>| {
-        let base = LIVE.with(Cell::get);
-        PEAK.with(|p| p.set(base));
-        export(&mut std::io::sink()).expect("exports");
-        PEAK.with(Cell::get) - base
+        let (result, peak) = peak_during(|| export(&mut std::io::sink()));
+        result.expect("exports");
+        peak
     };
     let chrome_peak = measure(&|out| chrome::write(&model, out));
     let perfetto_peak = measure(&|out| perfetto::write(&model, out));

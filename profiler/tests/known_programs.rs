@@ -328,4 +328,31 @@ fn a_cancelled_recording_ends_with_what_ran() {
     assert_eq!(names, ["endless"]);
     assert!(outcomes[0].failed, "{:?}", outcomes[0].results);
     assert!(recording.event_count() > 0);
+    // Marked partial, in the file too.
+    assert!(recording.header.partial);
+    let read = bef_trace::read(&bef_trace::write(&recording)).expect("reads back");
+    assert!(read.header.partial);
+}
+
+#[test]
+fn a_recording_that_ran_to_its_end_is_complete() {
+    let recording = common::record("trace/serial_chain.mlir", "s");
+    assert!(!recording.header.partial);
+}
+
+#[test]
+fn an_event_limit_past_the_maximum_records_at_the_maximum() {
+    // Taken at its word, the logs' chunk table alone would need 2^50
+    // slots: the process aborted before the first event.
+    let options = bef_trace::RecordOptions {
+        recorder: bef_trace::RecorderOptions {
+            events_per_thread: usize::MAX,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let path = common::corpus_path("trace/serial_chain.mlir");
+    let (recording, _) = bef_trace::record_file(&path, &options, |_| {}).expect("records");
+    assert!(recording.event_count() > 0);
+    assert_eq!(recording.dropped(), 0);
 }

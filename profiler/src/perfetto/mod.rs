@@ -7,11 +7,14 @@
 
 pub mod proto;
 
-use std::collections::HashMap;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
 use std::io::{self, Write};
 
 use prost::Message;
 
+use crate::chrome::process_name;
+use crate::display;
 use crate::folded::kernel_frame;
 use crate::model::{ErrorMark, Model};
 use proto::*;
@@ -71,7 +74,7 @@ pub fn write(model: &Model<'_>, out: &mut impl Write) -> io::Result<()> {
             uuid: Some(PROCESS_UUID),
             process: Some(ProcessDescriptor {
                 pid: Some(PID),
-                process_name: Some(format!("bef-trace {}", model.recording.header.program_path)),
+                process_name: Some(process_name(model)),
             }),
             ..Default::default()
         }),
@@ -83,7 +86,7 @@ pub fn write(model: &Model<'_>, out: &mut impl Write) -> io::Result<()> {
             thread: Some(ThreadDescriptor {
                 pid: Some(PID),
                 tid: Some(t as i32 + 2),
-                thread_name: Some(track.name.clone()),
+                thread_name: Some(display::name(&track.name).into_owned()),
             }),
             ..Default::default()
         }))?;
@@ -226,7 +229,8 @@ pub fn write(model: &Model<'_>, out: &mut impl Write) -> io::Result<()> {
                 let thread = error.run.map_or(0, |r| model.runs[r].thread);
                 let mut e = instant(THREAD_BASE + thread as u64, name_iid);
                 if let Some(message) = &error.message {
-                    e.debug_annotations.push(string(6, message.clone()));
+                    e.debug_annotations
+                        .push(string(6, display::text(message).into_owned()));
                 }
                 e
             }
@@ -298,12 +302,12 @@ fn string(name: u64, value: String) -> DebugAnnotation {
 
 fn slice_begin(model: &Model<'_>, run: usize, track: u64, name_iid: Option<u64>) -> TrackEvent {
     let r = &model.runs[run];
-    let function = model.recording.function_name(model.function_of(run));
+    let function = model.function_label(run);
     let mut annotations = vec![string(1, function), uint(2, r.kernel.into())];
     if let Some(info) = model.kernel_info(run) {
         annotations.push(uint(3, info.bef_offset));
         if !info.location.is_empty() {
-            annotations.push(string(4, info.location.clone()));
+            annotations.push(string(4, display::text(&info.location).into_owned()));
         }
     }
     annotations.push(uint(5, model.executions[r.execution].id));
@@ -381,12 +385,14 @@ pub struct StreamLanes {
     pub runs: Vec<Vec<usize>>,
 }
 
-/// See [`StreamLanes`].
+/// See [`StreamLanes`]. Each run takes the lowest-numbered lane of its
+/// group that is free when it starts: lanes busy until a time wait in one
+/// heap, free lanes in another, so a run costs a logarithm of its group's
+/// lanes rather than a scan of them.
 pub fn stream_lanes(model: &Model<'_>) -> StreamLanes {
     let mut order: Vec<usize> = (0..model.runs.len()).collect();
     order.sort_by_key(|&r| (model.runs[r].start, model.runs[r].end));
-    // (function, stream) → its lanes as (lane, end of the last slice).
-    let mut groups: HashMap<(u32, u64), Vec<(usize, u64)>> = HashMap::new();
+    let mut groups: HashMap<(u32, u64), LaneGroup> = HashMap::new();
     let mut lanes = StreamLanes {
         names: Vec::new(),
         runs: Vec::new(),
@@ -395,16 +401,20 @@ pub fn stream_lanes(model: &Model<'_>) -> StreamLanes {
         let r = &model.runs[run];
         let key = (model.function_of(run), model.stream_of(run));
         let group = groups.entry(key).or_default();
-        match group.iter_mut().find(|(_, end)| *end <= r.start) {
-            Some((lane, end)) => {
-                *end = r.end;
-                lanes.runs[*lane].push(run);
-            }
+        while let Some(&Reverse((end, lane))) = group.busy.peek()
+            && end <= r.start
+        {
+            group.busy.pop();
+            group.free.push(Reverse(lane));
+        }
+        let lane = match group.free.pop() {
+            Some(Reverse(lane)) => lane,
             None => {
-                let n = group.len();
+                let n = group.lanes;
+                group.lanes += 1;
                 lanes.names.push(format!(
                     "{} stream {}{}",
-                    model.recording.function_name(key.0),
+                    model.function_label_of(key.0),
                     key.1,
                     if n == 0 {
                         String::new()
@@ -412,10 +422,23 @@ pub fn stream_lanes(model: &Model<'_>) -> StreamLanes {
                         format!(" ({})", n + 1)
                     }
                 ));
-                group.push((lanes.runs.len(), r.end));
-                lanes.runs.push(vec![run]);
+                lanes.runs.push(Vec::new());
+                lanes.runs.len() - 1
             }
-        }
+        };
+        lanes.runs[lane].push(run);
+        group.busy.push(Reverse((r.end, lane)));
     }
     lanes
+}
+
+/// The lanes of one (function, stream) group in [`stream_lanes`].
+#[derive(Default)]
+struct LaneGroup {
+    /// Lanes in use, by the end of their last run.
+    busy: BinaryHeap<Reverse<(u64, usize)>>,
+    /// Lanes free again, by number (lanes are numbered in creation order,
+    /// so the lowest is the group's first free one).
+    free: BinaryHeap<Reverse<usize>>,
+    lanes: usize,
 }

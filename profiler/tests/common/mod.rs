@@ -3,6 +3,11 @@
 
 #![allow(dead_code)] // each test binary uses its own part
 
+pub mod counting;
+pub mod hostile;
+#[cfg(unix)]
+pub mod measured;
+
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 

@@ -1,8 +1,15 @@
 //! `bef-trace`: record BEF program executions and export the recordings.
-//! Exit status: 0 success, 1 bad input or a program that cannot run,
-//! 2 usage error.
+//! Exit status: 0 success, 1 bad input, a program that cannot run or an
+//! output that cannot be written, 2 usage error, 130 interrupted (a second
+//! Ctrl-C while recording, or one after it).
+//!
+//! Everything a recording or a program supplies (names, paths, messages)
+//! reaches the terminal escaped; no output may be one of the inputs, and
+//! each is written whole or not at all (`bef::tool_io::output`).
 
-use std::fs;
+mod input;
+mod stop;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -10,10 +17,15 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use bef::tool_io::escape;
+use bef::tool_io::output::{AtomicFile, refuse_input};
 use bef_trace::critical_path::{self, CriticalOptions};
 use bef_trace::flamegraph::{self, FlameOptions};
 use bef_trace::folded::{self, Clock, FoldOptions};
-use bef_trace::{Model, RecordOptions, RecorderOptions, Recording, chrome, perfetto, stats};
+use bef_trace::recorder::MAX_EVENTS_PER_THREAD;
+use bef_trace::{
+    CancelHandle, Model, RecordOptions, RecorderOptions, Recording, chrome, perfetto, stats,
+};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 const EXAMPLES: &str = "\
@@ -39,7 +51,9 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Run a program and write its recording.
+    /// Run a program and write its recording. Ctrl-C (or --duration) stops
+    /// the run and keeps what was recorded, marked partial; a second
+    /// Ctrl-C quits at once.
     Record {
         #[command(flatten)]
         run: RunArgs,
@@ -47,7 +61,8 @@ enum Command {
         #[arg(short, long, value_name = "FILE")]
         output: PathBuf,
     },
-    /// Run a program, then write the exports asked for.
+    /// Run a program, then write the exports asked for (Ctrl-C or
+    /// --duration stops the run as for `record`).
     Run {
         #[command(flatten)]
         run: RunArgs,
@@ -165,10 +180,14 @@ struct RunArgs {
     /// Record a short rendering of every value.
     #[arg(long)]
     values: bool,
-    /// Events kept per thread; later ones are counted as dropped (a
-    /// million events take about 150 MB to record and analyse).
-    #[arg(long, default_value_t = bef_trace::recorder::DEFAULT_EVENTS_PER_THREAD, value_name = "N")]
+    /// Events kept per thread, at most 2^30; later ones are counted as
+    /// dropped (a million events take about 150 MB to record and analyse).
+    #[arg(long, default_value_t = bef_trace::recorder::DEFAULT_EVENTS_PER_THREAD, value_name = "N", value_parser = events_per_thread)]
     max_events: usize,
+    /// Stop the run after this long (500ms, 30s, 2m, 1h) and keep what was
+    /// recorded, marked partial, as Ctrl-C does.
+    #[arg(long, value_name = "TIME", value_parser = stop::parse_duration)]
+    duration: Option<Duration>,
     /// Let the program's own output through to standard output.
     #[arg(long)]
     program_output: bool,
@@ -220,8 +239,22 @@ impl<E: std::fmt::Display> From<E> for Failure {
     }
 }
 
+/// `--max-events`: a count the recorder can reserve for.
+fn events_per_thread(text: &str) -> Result<usize, String> {
+    let n: u64 = text
+        .parse()
+        .map_err(|_| format!("{text:?} is not a count of events"))?;
+    usize::try_from(n)
+        .ok()
+        .filter(|&n| (1..=MAX_EVENTS_PER_THREAD).contains(&n))
+        .ok_or_else(|| format!("{n} events per thread: give 1 to {MAX_EVENTS_PER_THREAD} (2^30)"))
+}
+
 /// How often a long recording reports progress.
 const PROGRESS_EVERY: Duration = Duration::from_secs(2);
+
+/// How often a recording checks for an interrupt or its deadline.
+const STOP_CHECK_EVERY: Duration = Duration::from_millis(50);
 
 /// Programs that recurse deeply need more stack than a default thread has.
 const STACK: usize = 64 << 20;
@@ -237,23 +270,48 @@ fn main() -> ExitCode {
     match outcome {
         Ok(Ok(())) => ExitCode::SUCCESS,
         Ok(Err(Failure(message))) => {
-            eprintln!("bef-trace: error: {message}");
+            // Messages quote names and program text: escaped, every line.
+            let _ = writeln!(
+                std::io::stderr(),
+                "bef-trace: error: {}",
+                escape::terminal_lines(&message)
+            );
             ExitCode::from(1)
         }
         Err(panic) => std::panic::resume_unwind(panic),
     }
 }
 
+/// A line on standard error (escaped); one that cannot be written is
+/// lost, as there is nowhere left to say so.
+fn note(text: &str) {
+    let _ = writeln!(
+        std::io::stderr(),
+        "bef-trace: {}",
+        escape::terminal_lines(text)
+    );
+}
+
+/// Writes `text` to standard output, failing with a message if it cannot
+/// (`/dev/full`, a closed pipe).
+fn print(text: &str) -> Result<(), Failure> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .map_err(|e| Failure(format!("cannot write to standard output: {e}")))
+}
+
 fn run(cli: Cli) -> Result<(), Failure> {
     match cli.command {
         Command::Record { run, output } => {
+            check_outputs(&[&output], &[&run.program])?;
             let recording = record(&run)?;
             write_file(&output, &bef_trace::write(&recording))?;
-            eprintln!(
-                "bef-trace: wrote {} events to {}",
+            note(&format!(
+                "wrote {} events to {}",
                 recording.event_count(),
-                output.display()
-            );
+                escape::path(&output)
+            ));
         }
         Command::Run {
             run,
@@ -265,6 +323,12 @@ fn run(cli: Cli) -> Result<(), Failure> {
             stats,
             critical_path,
         } => {
+            let outputs: Vec<&Path> = [&output, &flamegraph, &folded, &perfetto, &chrome_json]
+                .into_iter()
+                .flatten()
+                .map(PathBuf::as_path)
+                .collect();
+            check_outputs(&outputs, &[&run.program])?;
             let recording = record(&run)?;
             if let Some(path) = &output {
                 write_file(path, &bef_trace::write(&recording))?;
@@ -284,11 +348,11 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 write_with(path, |out| chrome::write(&model, out))?;
             }
             if stats {
-                print!("{}", stats::to_text(&stats::stats(&model)));
+                print(&stats::to_text(&stats::stats(&model)))?;
             }
             if critical_path {
                 let analysis = critical_path::analyse(&model, &CriticalOptions::default());
-                print!("{}", critical_path::to_text(&model, &analysis));
+                print(&critical_path::to_text(&model, &analysis))?;
             }
         }
         Command::Flamegraph {
@@ -298,6 +362,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             inverted,
             title,
         } => {
+            check_outputs(&[&output], &[&recording])?;
             let recording = load(&recording)?;
             let model = Model::new(&recording);
             let options = FlameOptions {
@@ -312,12 +377,15 @@ fn run(cli: Cli) -> Result<(), Failure> {
             output,
             fold,
         } => {
+            if let Some(path) = &output {
+                check_outputs(&[path], &[&recording])?;
+            }
             let recording = load(&recording)?;
             let model = Model::new(&recording);
             let text = folded::to_text(&folded::fold(&model, &fold.options()));
             match output {
                 Some(path) => write_file(&path, text.as_bytes())?,
-                None => std::io::stdout().write_all(text.as_bytes())?,
+                None => print(&text)?,
             }
         }
         Command::Diff {
@@ -326,29 +394,36 @@ fn run(cli: Cli) -> Result<(), Failure> {
             output,
             folded,
         } => {
+            let outputs: Vec<&Path> = std::iter::once(&output)
+                .chain(&folded)
+                .map(PathBuf::as_path)
+                .collect();
+            check_outputs(&outputs, &[&before, &after])?;
             let a = load(&before)?;
             let b = load(&after)?;
             if a.header.program_hash != b.header.program_hash {
-                eprintln!(
-                    "bef-trace: note: the recordings ran different programs \
+                note(&format!(
+                    "note: the recordings ran different programs \
                      ({:016x} and {:016x}); kernels are matched by function and index",
                     a.header.program_hash, b.header.program_hash
-                );
+                ));
             }
             let (ma, mb) = (Model::new(&a), Model::new(&b));
             if let Some(path) = &folded {
                 write_file(path, flamegraph::diff_folded(&ma, &mb)?.as_bytes())?;
             }
-            let mut svg = Vec::new();
-            flamegraph::write_diff_svg(&ma, &mb, "Differential flame graph", &mut svg)?;
-            write_file(&output, &svg)?;
+            write_with(&output, |out| {
+                flamegraph::write_diff_svg(&ma, &mb, "Differential flame graph", out)
+            })?;
         }
         Command::Perfetto { recording, output } => {
+            check_outputs(&[&output], &[&recording])?;
             let recording = load(&recording)?;
             let model = Model::new(&recording);
             write_with(&output, |out| perfetto::write(&model, out))?;
         }
         Command::ChromeJson { recording, output } => {
+            check_outputs(&[&output], &[&recording])?;
             let recording = load(&recording)?;
             let model = Model::new(&recording);
             write_with(&output, |out| chrome::write(&model, out))?;
@@ -357,9 +432,9 @@ fn run(cli: Cli) -> Result<(), Failure> {
             let recording = load(&recording)?;
             let stats = stats::stats(&Model::new(&recording));
             if json {
-                println!("{}", serde_json::to_string_pretty(&stats)?);
+                print(&terminal_json(&stats)?)?;
             } else {
-                print!("{}", stats::to_text(&stats));
+                print(&stats::to_text(&stats))?;
             }
         }
         Command::CriticalPath {
@@ -375,19 +450,49 @@ fn run(cli: Cli) -> Result<(), Failure> {
             let options = CriticalOptions { what_if_workers };
             let analysis = critical_path::analyse(&model, &options);
             if json {
-                println!(
-                    "{}",
-                    serde_json::to_string_pretty(&critical_path::to_json(&model, &analysis))?
-                );
+                let report = critical_path::to_json(&model, &analysis);
+                print(&terminal_json(&report)?)?;
             } else {
-                print!("{}", critical_path::to_text(&model, &analysis));
+                print(&critical_path::to_text(&model, &analysis))?;
             }
         }
     }
     Ok(())
 }
 
+/// `value` as pretty JSON for a terminal: serde_json leaves DEL, the C1
+/// controls and the invisible format characters raw in strings; they are
+/// written as `\uXXXX` escapes, which read back the same.
+fn terminal_json(value: &impl serde::Serialize) -> Result<String, Failure> {
+    let text = serde_json::to_string_pretty(value)?;
+    let mut out = String::with_capacity(text.len() + 1);
+    for c in text.chars() {
+        // serde_json escapes the C0 controls in strings: a raw newline is
+        // the pretty printer's own.
+        if c != '\n' && escape::is_unsafe(c) {
+            // Every such character is in the Basic Multilingual Plane.
+            out.push_str(&format!("\\u{:04x}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out.push('\n');
+    Ok(out)
+}
+
+/// Refuses, before any work, an output that is one of the inputs (by any
+/// spelling or link), a directory, or in a directory that does not exist.
+fn check_outputs(outputs: &[&Path], inputs: &[&Path]) -> Result<(), Failure> {
+    for output in outputs {
+        refuse_input(output, inputs)?;
+    }
+    Ok(())
+}
+
 fn record(args: &RunArgs) -> Result<Recording, Failure> {
+    input::regular_file(&args.program, "program").map_err(Failure)?;
+    let cancel = CancelHandle::default();
+    let mut watch = stop::Watch::start(cancel.clone(), args.duration).map_err(Failure)?;
     let options = RecordOptions {
         work_queue: args.work_queue.clone(),
         functions: args.functions.clone(),
@@ -397,22 +502,37 @@ fn record(args: &RunArgs) -> Result<Recording, Failure> {
         },
         program_output: args.program_output,
         max_call_depth: args.max_call_depth,
-        cancel: None,
+        cancel: Some(cancel),
     };
-    // Progress for long runs: every few seconds, which function is running.
+    // Every few seconds, which function is running; between, whether to
+    // stop.
     let current = Arc::new(Mutex::new(String::new()));
     let (done, finished) = mpsc::channel::<()>();
     let ticker = {
         let current = current.clone();
         let started = Instant::now();
         std::thread::spawn(move || {
-            while let Err(RecvTimeoutError::Timeout) = finished.recv_timeout(PROGRESS_EVERY) {
-                let name = current.lock().map(|n| n.clone()).unwrap_or_default();
-                eprintln!(
-                    "bef-trace: recording @{name}, {:.0}s so far",
-                    started.elapsed().as_secs_f64()
-                );
+            let mut reported = Instant::now();
+            while let Err(RecvTimeoutError::Timeout) = finished.recv_timeout(STOP_CHECK_EVERY) {
+                let seconds = started.elapsed().as_secs_f64();
+                match watch.check() {
+                    Some(stop::Stop::Interrupt) => note(&format!(
+                        "interrupted after {seconds:.1}s: stopping the run, keeping what \
+                         was recorded (Ctrl-C again to quit at once)"
+                    )),
+                    Some(stop::Stop::Duration) => note(&format!(
+                        "--duration reached after {seconds:.1}s: stopping the run, keeping \
+                         what was recorded"
+                    )),
+                    None => {}
+                }
+                if reported.elapsed() >= PROGRESS_EVERY {
+                    reported = Instant::now();
+                    let name = current.lock().map(|n| n.clone()).unwrap_or_default();
+                    note(&format!("recording @{name}, {seconds:.0}s so far"));
+                }
             }
+            watch
         })
     };
     let result = bef_trace::record_file(&args.program, &options, |name| {
@@ -421,7 +541,10 @@ fn record(args: &RunArgs) -> Result<Recording, Failure> {
         }
     });
     let _ = done.send(());
-    let _ = ticker.join();
+    let watch = ticker
+        .join()
+        .map_err(|_| Failure("the progress thread failed".into()))?;
+    watch.finish();
     let (recording, outcomes) = result.map_err(|e| match e {
         bef_trace::record::RecordError::Runner(bef::exec::RunnerError::Open(open)) => Failure(
             open.render()
@@ -431,52 +554,82 @@ fn record(args: &RunArgs) -> Result<Recording, Failure> {
         ),
         other => Failure(other.to_string()),
     })?;
-    if outcomes.is_empty() {
+    if outcomes.is_empty() && watch.stopped().is_none() {
         return Err(Failure(format!(
             "{} has no function without arguments to run",
-            args.program.display()
+            escape::path(&args.program)
         )));
     }
     for outcome in outcomes.iter().filter(|o| o.failed) {
-        eprintln!(
-            "bef-trace: note: @{} returned {}",
-            outcome.name,
-            outcome.results.join(", ")
-        );
+        note(&format!(
+            "note: @{} returned {}",
+            escape::terminal(&outcome.name),
+            escape::terminal(&outcome.results.join(", "))
+        ));
     }
     if recording.dropped() > 0 {
-        eprintln!(
-            "bef-trace: warning: {} events dropped (raise --max-events)",
+        note(&format!(
+            "warning: {} events dropped (raise --max-events)",
             recording.dropped()
-        );
+        ));
+    }
+    if recording.header.partial {
+        note("note: the recording is partial: the run was stopped before it ended");
     }
     Ok(recording)
 }
 
+/// Reads the recording at `path`, saying so on standard error if it is
+/// partial.
 fn load(path: &Path) -> Result<Recording, Failure> {
-    let bytes =
-        fs::read(path).map_err(|e| Failure(format!("cannot read {}: {e}", path.display())))?;
-    bef_trace::read(&bytes).map_err(|e| Failure(format!("{}: {e}", path.display())))
+    let bytes = input::read_recording(path).map_err(Failure)?;
+    let recording =
+        bef_trace::read(&bytes).map_err(|e| Failure(format!("{}: {e}", escape::path(path))))?;
+    if recording.header.partial {
+        note(&format!(
+            "note: {} is a partial recording: its run was stopped before it ended",
+            escape::path(path)
+        ));
+    }
+    Ok(recording)
 }
 
 fn write_file(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
-    fs::write(path, bytes).map_err(|e| Failure(format!("cannot write {}: {e}", path.display())))
+    write_with(path, |out| out.write_all(bytes))
 }
 
-/// Creates `path` and streams what `write` produces into it.
+/// Streams what `write` produces into `path`, through a temporary file
+/// renamed over it once complete.
 fn write_with(
     path: &Path,
-    write: impl FnOnce(&mut std::io::BufWriter<fs::File>) -> std::io::Result<()>,
+    write: impl FnOnce(&mut AtomicFile) -> std::io::Result<()>,
 ) -> Result<(), Failure> {
-    let failure = |e: std::io::Error| Failure(format!("cannot write {}: {e}", path.display()));
-    let mut out = std::io::BufWriter::new(fs::File::create(path).map_err(failure)?);
+    let failure = |e: std::io::Error| Failure(format!("cannot write {}: {e}", escape::path(path)));
+    let mut out = AtomicFile::create(path).map_err(|e| Failure(e.to_string()))?;
     write(&mut out).map_err(failure)?;
-    out.flush().map_err(failure)
+    out.commit().map_err(|e| Failure(e.to_string()))
 }
 
 fn write_svg(path: &Path, model: &Model<'_>, options: &FlameOptions) -> Result<(), Failure> {
-    let mut svg = Vec::new();
-    flamegraph::write_svg(model, options, &mut svg)
-        .map_err(|e| Failure(format!("cannot draw {}: {e}", path.display())))?;
-    write_file(path, &svg)
+    write_with(path, |out| flamegraph::write_svg(model, options, out))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_escapes_what_serde_leaves_raw() {
+        let name = "a\u{1b}b\u{7f}c\u{9b}d\u{202e}e\u{2066}f é\n";
+        let Ok(text) = terminal_json(&name) else {
+            panic!("serialises")
+        };
+        assert_eq!(text, "\"a\\u001bb\\u007fc\\u009bd\\u202ee\\u2066f é\\n\"\n");
+        let Ok(pretty) = terminal_json(&vec![name]) else {
+            panic!("serialises")
+        };
+        assert!(pretty.starts_with("[\n  \""), "{pretty}");
+        let back: String = serde_json::from_str(&text).expect("reads back");
+        assert_eq!(back, name);
+    }
 }
