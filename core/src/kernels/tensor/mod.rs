@@ -145,4 +145,6 @@ pub(super) fn run<R: IntoResults>(
 }
 
 #[cfg(test)]
+mod model_tests;
+#[cfg(test)]
 mod tests;
