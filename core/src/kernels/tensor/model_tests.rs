@@ -23,14 +23,12 @@ fn values(len: usize) -> impl Strategy<Value = Vec<f32>> {
         .prop_map(|v| v.into_iter().map(|x| x as f32 / 2.0).collect())
 }
 
+/// `alpha A B + beta C` for A (m x k), B (k x n), C (m x n).
 fn naive_matmul(
-    m: usize,
-    k: usize,
-    n: usize,
-    alpha: f64,
+    (m, k, n): (usize, usize, usize),
+    (alpha, beta): (f64, f64),
     a: &[f64],
     b: &[f64],
-    beta: f64,
     c: &[f64],
 ) -> Vec<f64> {
     let mut out = vec![0.0; m * n];
@@ -65,7 +63,7 @@ proptest! {
         let a: Vec<f64> = (0..m * k).map(|_| next()).collect();
         let b: Vec<f64> = (0..k * n).map(|_| next()).collect();
         let c: Vec<f64> = (0..m * n).map(|_| next()).collect();
-        let expected = naive_matmul(m, k, n, alpha, &a, &b, beta, &c);
+        let expected = naive_matmul((m, k, n), (alpha, beta), &a, &b, &c);
 
         let mut c64 = c.clone();
         multiply_for_test((m, k, n), alpha, &a, &b, beta, &mut c64, workers);
@@ -78,7 +76,7 @@ proptest! {
 
         // Integer scalars: alpha and beta rounded toward integers.
         let (ai, bi) = (alpha.trunc() as i64, beta.trunc() as i64);
-        let expected = naive_matmul(m, k, n, ai as f64, &a, &b, bi as f64, &c);
+        let expected = naive_matmul((m, k, n), (ai as f64, bi as f64), &a, &b, &c);
         let toi = |v: &[f64]| v.iter().map(|&x| x as i64).collect::<Vec<i64>>();
         let mut ci = toi(&c);
         multiply_for_test((m, k, n), ai, &toi(&a), &toi(&b), bi, &mut ci, workers);

@@ -94,7 +94,7 @@ fn max_pooling_2d(frame: &KernelFrame<'_>) {
                 ),
                 None => format!(
                     "MaxPool2D pool_size {} is larger than the padded input {}",
-                    list(&pool),
+                    list(pool),
                     list(&from)
                 ),
             }
