@@ -18,7 +18,7 @@
 //! [`BtfFile`] reads a file in memory without copying its elements;
 //! [`locate`] finds one record through any [`Source`] (a file read piece by
 //! piece, so that a reader allocates no more than the record it asked for);
-//! [`write`] makes a file. Readers check every count and offset against the
+//! [`write()`] makes a file. Readers check every count and offset against the
 //! bytes there are before using it, and each [`BtfError`] names the byte
 //! offset it is about.
 

@@ -158,3 +158,79 @@ pub(super) fn register(registry: &mut KernelRegistry) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::runtime::MallocAllocator;
+
+    fn read(path: &str, index: i32, dtype: DType, rank: usize) -> Result<DenseHostTensor, String> {
+        read_dense_tensor(path, index, dtype, rank, Arc::new(MallocAllocator))
+    }
+
+    #[test]
+    fn devices_and_fifos_are_refused_without_blocking() {
+        let error = read("/dev/zero", 0, DType::F32, 1).unwrap_err();
+        assert_eq!(
+            error,
+            "failed to open file /dev/zero for reading: not a regular file"
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("tensors.btf");
+        let name = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: `name` is a valid NUL-terminated path for the call.
+        assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
+        // No writer: a blocking open would wait for one forever.
+        let error = read(fifo.to_str().unwrap(), 0, DType::F32, 1).unwrap_err();
+        assert!(
+            error.ends_with("for reading: not a regular file"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn nothing_is_allocated_for_elements_the_file_does_not_have() {
+        // 2^28 x 2^28 f32 elements (2^58 bytes, no overflow) in a file of
+        // 48 bytes: refused when the extent is checked, before allocating.
+        let mut bytes = Vec::new();
+        for word in [1u64, 16, 2] {
+            bytes.extend_from_slice(&word.to_le_bytes());
+        }
+        bytes.extend_from_slice(&[4, 0, 0, 0, 0, 0, 0, 0]);
+        for dim in [1u64 << 28, 1 << 28] {
+            bytes.extend_from_slice(&dim.to_le_bytes());
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("huge.btf");
+        std::fs::write(&path, &bytes).unwrap();
+        let error = read(path.to_str().unwrap(), 0, DType::F32, 2).unwrap_err();
+        assert_eq!(
+            error,
+            "failed to read tensor data at offset 48: 288230376151711744 bytes needed, 0 in the file from there"
+        );
+    }
+
+    #[test]
+    fn a_file_that_shrinks_after_opening_fails_to_read() {
+        let data: Vec<u8> = [1.0f32, 2.0].iter().flat_map(|v| v.to_le_bytes()).collect();
+        let bytes = btf::write(&[btf::TensorToWrite::Dense {
+            dtype: BtfDType::F32,
+            dims: &[2],
+            data: &data,
+        }])
+        .unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.btf");
+        std::fs::write(&path, &bytes).unwrap();
+        let tensor = read(path.to_str().unwrap(), 0, DType::F32, 1).unwrap();
+        assert_eq!(
+            tensor.describe(),
+            "DenseHostTensor dtype = f32, shape = [2], values = [1.000000e+00, 2.000000e+00]"
+        );
+        let (file, size) = open(path.to_str().unwrap()).unwrap();
+        std::fs::write(&path, &bytes[..30]).unwrap();
+        let mut source = FileSource::new(file, size);
+        let mut out = [0u8; 8];
+        assert!(source.read_at(40, &mut out).is_err());
+    }
+}
