@@ -12,6 +12,8 @@
 //!   context.
 //! - [`exec`]: kernel registry, program loading, the BEF executor and sync
 //!   interpreter, observer events.
+//! - [`btf`]: the Binary Tensor Format, the tensor files model programs
+//!   read: a bounded zero-copy reader and a writer.
 //! - [`kernels`]: the standard kernel library.
 //! - [`inspect`]: the decoded listing of a BEF file for `bef dump` and the
 //!   tools, every row with its byte range.
@@ -24,6 +26,7 @@
 //! `src/bin/bef/`; the random-program generators used by property tests and
 //! fuzzing are behind the `arbitrary` feature.
 
+pub mod btf;
 pub mod bytecode;
 pub mod exec;
 pub mod format;

@@ -6,6 +6,7 @@
 pub mod async_value;
 pub mod bef_file;
 pub mod befview;
+pub mod btf;
 pub mod bytecode;
 pub mod exec;
 pub mod passes;

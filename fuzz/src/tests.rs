@@ -6,6 +6,7 @@ use arbitrary::Unstructured;
 use proptest::prelude::*;
 
 use crate::bef_file::{bef_decode, bef_roundtrip};
+use crate::btf::btf_read;
 use crate::bytecode::{mlirbc_read, mlirbc_roundtrip};
 use crate::exec::exec_program_and_cycle;
 use crate::passes::opt_passes;
@@ -461,5 +462,42 @@ fn befview_keys_on_seeds_truncations_and_flips() {
         let len = rng.next() as usize % 512;
         let data = rng.bytes(len);
         let _ = befview_keys(&mut Unstructured::new(&data));
+    }
+}
+
+#[test]
+fn btf_read_survives_truncations_mutations_and_noise() {
+    let mut rng = XorShift(0xb7f0);
+    let seeds = seeds("btf_read");
+    assert!(seeds.len() >= 3);
+    for seed in &seeds {
+        btf_read(seed);
+        for len in 0..seed.len() {
+            btf_read(&seed[..len]);
+        }
+        for _ in 0..400 {
+            let mut bytes = seed.clone();
+            for _ in 0..=rng.next() % 4 {
+                let at = rng.next() as usize % bytes.len();
+                match rng.next() % 3 {
+                    0 => bytes[at] ^= 1 << (rng.next() % 8),
+                    1 => bytes[at] = rng.next() as u8,
+                    // A count, rank, dim or offset made huge.
+                    _ => {
+                        let word = at / 8 * 8;
+                        if word + 8 <= bytes.len() {
+                            bytes[word..word + 8].copy_from_slice(&rng.next().to_le_bytes());
+                        }
+                    }
+                }
+            }
+            btf_read(&bytes);
+        }
+    }
+    for _ in 0..300 {
+        let len = rng.next() as usize % 128;
+        let mut bytes = (rng.next() % 4).to_le_bytes().to_vec();
+        bytes.extend(rng.bytes(len));
+        btf_read(&bytes);
     }
 }

@@ -1,7 +1,9 @@
 //! The standard kernel library: `tfrt.*` basic kernels (constants,
 //! arithmetic, comparisons, casts, prints, chains, control flow, parallel
-//! loops), the `tfrt_test.*` kernels the reference test suites use, and the
-//! host tensor kernels (`ts.*`, `tfrt_dht.*`, `tfrt_sht.*`, `coo.*`).
+//! loops), the `tfrt_test.*` kernels the reference test suites use, the
+//! host tensor kernels (`ts.*`, `tfrt_dht.*`, `tfrt_sht.*`, `coo.*`) and
+//! the model kernels on them (`btf.*`, `eigen.matmul.*`, and the tensor
+//! kernels of TFRT's MNIST and ResNet programs).
 //!
 //! ```
 //! let mut registry = bef::exec::KernelRegistry::new();
@@ -22,7 +24,12 @@
 //!   for at most
 //!   [`test::MAX_BENCHMARK_SECONDS`];
 //! - `tfrt_test.append_string` makes strings of at most
-//!   [`test::MAX_STRING_BYTES`].
+//!   [`test::MAX_STRING_BYTES`];
+//! - `btf.read_dense_tensor.*` allocates a tensor only once its dims and
+//!   elements are known to be in the file, and at most
+//!   [`tensor::MAX_TENSOR_BYTES`];
+//! - a matrix product of at least [`tensor::PARALLEL_WORK`] multiply-adds
+//!   is split into one task per worker of the work queue.
 //!
 //! Loops that allocate nothing per iteration (`tfrt.repeat.i32`,
 //! `tfrt.while`) take any count: a long loop is a legitimate program.

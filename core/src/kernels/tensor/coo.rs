@@ -58,10 +58,12 @@ impl CooHostTensor {
     /// `i` is divided by the dimensions from the first on, and the
     /// remainders fill the coordinates from the last on (a square tensor
     /// gets its usual coordinates).
-    pub(super) fn from_dense<T: Element>(dense: &DenseHostTensor) -> CooHostTensor {
+    pub(super) fn from_dense<T: Element>(
+        dense: &DenseHostTensor,
+    ) -> Result<CooHostTensor, &'static str> {
         let dims = &dense.shape().0;
         let rank = dims.len();
-        let data = dense.elements();
+        let data = dense.read()?;
         let mut indices = Vec::new();
         let mut values = Vec::new();
         for (i, element) in data.chunks_exact(T::SIZE).enumerate() {
@@ -78,12 +80,12 @@ impl CooHostTensor {
             }
             values.extend_from_slice(element);
         }
-        CooHostTensor {
+        Ok(CooHostTensor {
             dtype: T::DTYPE,
             shape: dense.shape().clone(),
             indices,
             values,
-        }
+        })
     }
 
     /// The dense form (the inverse of [`CooHostTensor::from_dense`]); fails
@@ -95,7 +97,7 @@ impl CooHostTensor {
         let dims = &self.shape.0;
         let rank = dims.len();
         let dense = DenseHostTensor::zeros(self.dtype, self.shape.clone(), allocator)?;
-        let mut data = dense.elements();
+        let mut data = dense.write()?;
         let stored = self.values.len() / T::SIZE;
         for (k, value) in self.values.chunks_exact(T::SIZE).enumerate() {
             let coordinates = self
@@ -159,7 +161,7 @@ fn convert_dht_to_coo<T: Element>(frame: &KernelFrame<'_>) {
         let dense = tensor.dense()?;
         check_named(frame, dense.dtype(), dense.shape())?;
         Ok((
-            HostTensor::Coo(CooHostTensor::from_dense::<T>(dense)),
+            HostTensor::Coo(CooHostTensor::from_dense::<T>(dense)?),
             Chain,
         ))
     });

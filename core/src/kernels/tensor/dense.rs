@@ -1,9 +1,19 @@
 //! `tfrt_dht.*`: dense host tensors. A tensor's elements can be written
 //! after it is created (`fill_tensor_with_constant`,
-//! `set_tensor_with_constant_values`), ordered by the chains the program
-//! threads through those kernels, so they sit behind a lock.
+//! `set_tensor_with_constant_values`, the model kernels), ordered by the
+//! chains the program threads through those kernels, so they sit behind a
+//! reader-writer lock. Kernels never wait for it: a tensor another kernel
+//! is writing (or one writes while others read) is a program whose chains
+//! leave the two unordered, and the kernel that finds it taken fails with
+//! [`IN_USE`] rather than block a worker thread. Kernels that hand their
+//! work to queued tasks keep the lock in those tasks ([`lease_write`]).
+//!
+//! [`lease_write`]: DenseHostTensor::lease_write
 
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
+
+use parking_lot::lock_api::{ArcRwLockReadGuard, ArcRwLockWriteGuard};
+use parking_lot::{RawRwLock, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use super::element::{DTYPES, Element, dtype_named, format_element};
 use super::shape::TensorShape;
@@ -15,6 +25,16 @@ use crate::runtime::{Chain, HostAllocator, HostBuffer, HostContext};
 /// The error value of a tensor its allocator refuses.
 const CANNOT_ALLOCATE: &str = "Cannot allocate tensor";
 
+/// The error of a kernel that finds a tensor taken by another.
+pub const IN_USE: &str =
+    "the tensor is in use by another kernel: order the kernels that use it with chains";
+
+/// A tensor's elements, read-locked for as long as a task holds it.
+pub type ReadLease = ArcRwLockReadGuard<RawRwLock, HostBuffer>;
+
+/// A tensor's elements, write-locked for as long as a task holds it.
+pub type WriteLease = ArcRwLockWriteGuard<RawRwLock, HostBuffer>;
+
 /// Elements printed before `, ...` stands for the rest.
 const PRINT_LIMIT: usize = 16;
 
@@ -24,7 +44,7 @@ pub struct DenseHostTensor {
     dtype: DType,
     shape: TensorShape,
     /// From the host allocator, returned to it when the tensor drops.
-    data: Mutex<HostBuffer>,
+    data: Arc<RwLock<HostBuffer>>,
 }
 
 impl DenseHostTensor {
@@ -43,7 +63,7 @@ impl DenseHostTensor {
         Ok(DenseHostTensor {
             dtype,
             shape,
-            data: Mutex::new(buffer),
+            data: Arc::new(RwLock::new(buffer)),
         })
     }
 
@@ -66,7 +86,7 @@ impl DenseHostTensor {
         Ok(DenseHostTensor {
             dtype,
             shape,
-            data: Mutex::new(buffer),
+            data: Arc::new(RwLock::new(buffer)),
         })
     }
 
@@ -82,19 +102,46 @@ impl DenseHostTensor {
 
     /// The number of elements.
     pub fn num_elements(&self) -> usize {
-        self.elements().len() / self.dtype.host_size().unwrap_or(1).max(1)
+        // The shape's count was checked to fit when the tensor was made.
+        self.shape.num_elements().unwrap_or(0) as usize
     }
 
-    /// The element bytes, little-endian, row-major.
-    pub fn elements(&self) -> MutexGuard<'_, HostBuffer> {
-        // A panic while holding the lock leaves bytes, not broken
-        // invariants: the data stays usable.
-        self.data.lock().unwrap_or_else(|e| e.into_inner())
+    /// The element bytes (little-endian, row-major) to read, or [`IN_USE`]
+    /// while another kernel writes them.
+    pub fn read(&self) -> Result<RwLockReadGuard<'_, HostBuffer>, &'static str> {
+        self.data.try_read().ok_or(IN_USE)
+    }
+
+    /// The element bytes to write, or [`IN_USE`] while another kernel
+    /// reads or writes them.
+    pub fn write(&self) -> Result<RwLockWriteGuard<'_, HostBuffer>, &'static str> {
+        self.data.try_write().ok_or(IN_USE)
+    }
+
+    /// As [`read`](Self::read), for a task to keep.
+    pub fn lease_read(&self) -> Result<ReadLease, &'static str> {
+        self.data.try_read_arc().ok_or(IN_USE)
+    }
+
+    /// As [`write`](Self::write), for a task to keep.
+    pub fn lease_write(&self) -> Result<WriteLease, &'static str> {
+        self.data.try_write_arc().ok_or(IN_USE)
+    }
+
+    /// Whether `self` and `other` are the same tensor (share elements).
+    pub fn same_as(&self, other: &DenseHostTensor) -> bool {
+        Arc::ptr_eq(&self.data, &other.data)
     }
 
     /// `DenseHostTensor dtype = i32, shape = [2], values = [1, 2]`
     pub fn describe(&self) -> String {
-        let data = self.elements();
+        let Ok(data) = self.read() else {
+            return format!(
+                "DenseHostTensor dtype = {}, shape = {}, values = <being written>",
+                self.dtype.mlir_name(),
+                list(&self.shape.0)
+            );
+        };
         let n = self.num_elements_of(&data);
         let shown: Vec<String> = (0..n.min(PRINT_LIMIT))
             .map(|i| format_element(self.dtype, &data, i))
@@ -151,15 +198,15 @@ pub(crate) fn named_dtype_and_rank(frame: &KernelFrame<'_>) -> Result<(DType, us
 }
 
 crate::kernel! {
-    /// `tfrt_dht.create_uninitialized_tensor.T.N [d0 : i64, ...]`
+    /// `tfrt_dht.create_uninitialized_tensor.T.N [d0 : i64, ...]`. As in
+    /// the reference, the rank the name spells is not checked against the
+    /// shape: TFRT's MNIST program makes a tensor of shape `[2]` with
+    /// `create_uninitialized_tensor.f32.2`.
     fn create_uninitialized_tensor(shape: ArrayAttribute<i64>, frame: &KernelFrame)
         -> Result<HostTensor, String>
     {
-        let (dtype, rank) = named_dtype_and_rank(frame)?;
+        let (dtype, _rank) = named_dtype_and_rank(frame)?;
         let shape = TensorShape::new(shape.iter().collect())?;
-        if shape.0.len() != rank {
-            return Err(format!("shape {} does not have rank {rank}", list(&shape.0)));
-        }
         DenseHostTensor::zeros(dtype, shape, frame.host().shared_allocator()).map(HostTensor::Dense)
     }
 }
@@ -184,7 +231,7 @@ fn fill_tensor_with_constant<T: Element>(frame: &KernelFrame<'_>) {
         let _chain = Argument::<Chain>::from_frame(frame, cursor)?;
         let value = Attribute::<T>::from_frame(frame, cursor)?;
         let dense = typed::<T>(&tensor)?;
-        for element in dense.elements().chunks_exact_mut(T::SIZE) {
+        for element in dense.write()?.chunks_exact_mut(T::SIZE) {
             value.0.write(element);
         }
         Ok(Chain)
@@ -198,7 +245,7 @@ fn set_tensor_with_constant_values<T: Element>(frame: &KernelFrame<'_>) {
         let _chain = Argument::<Chain>::from_frame(frame, cursor)?;
         let values = ArrayAttribute::<T>::from_frame(frame, cursor)?;
         let dense = typed::<T>(&tensor)?;
-        let mut data = dense.elements();
+        let mut data = dense.write()?;
         let count = data.len() / T::SIZE;
         if values.len() != count {
             return Err(format!(
@@ -214,25 +261,19 @@ fn set_tensor_with_constant_values<T: Element>(frame: &KernelFrame<'_>) {
     });
 }
 
-/// Whether two dense tensors of `T` have the same shape and elements.
-pub(crate) fn dense_equal<T: Element>(a: &DenseHostTensor, b: &DenseHostTensor) -> bool {
+/// Whether two dense tensors of `T` have the same shape and elements
+/// ([`IN_USE`] while another kernel writes either).
+pub(crate) fn dense_equal<T: Element>(
+    a: &DenseHostTensor,
+    b: &DenseHostTensor,
+) -> Result<bool, &'static str> {
     if a.shape != b.shape || a.dtype != b.dtype {
-        return false;
+        return Ok(false);
     }
-    if std::ptr::eq(a, b) {
-        return true;
-    }
-    // Locked in address order: two comparisons of the same tensors in
-    // opposite orders cannot wait for each other.
-    let (first, second) = if (a as *const DenseHostTensor) < (b as *const DenseHostTensor) {
-        (a, b)
-    } else {
-        (b, a)
-    };
-    let (x, y) = (first.elements(), second.elements());
-    x.chunks_exact(T::SIZE)
+    let (x, y) = (a.read()?, b.read()?);
+    Ok(x.chunks_exact(T::SIZE)
         .zip(y.chunks_exact(T::SIZE))
-        .all(|(p, q)| T::from_le(p) == T::from_le(q))
+        .all(|(p, q)| T::from_le(p) == T::from_le(q)))
 }
 
 /// `tfrt_dht.tensor_equal.T %a, %b, %chain -> (i1, chain)`
@@ -241,7 +282,7 @@ fn tensor_equal<T: Element>(frame: &KernelFrame<'_>) {
         let a = Argument::<HostTensor>::from_frame(frame, cursor)?;
         let b = Argument::<HostTensor>::from_frame(frame, cursor)?;
         let _chain = Argument::<Chain>::from_frame(frame, cursor)?;
-        let equal = dense_equal::<T>(typed::<T>(&a)?, typed::<T>(&b)?);
+        let equal = dense_equal::<T>(typed::<T>(&a)?, typed::<T>(&b)?)?;
         Ok((equal, Chain))
     });
 }

@@ -1,6 +1,10 @@
 //! Host tensors and shapes: `ts.*` (tensor shapes), `tfrt_dht.*` (dense host
-//! tensors), `tfrt_sht.*` (string host tensors) and `coo.*` (sparse tensors
-//! in coordinate format), one module per family.
+//! tensors; `approx` holds `tensor_allclose`), `tfrt_sht.*` (string host
+//! tensors) and `coo.*` (sparse tensors in coordinate format), one module
+//! per family; and the kernels models run on them: `btf.*` (reading BTF
+//! files), the matrix products (`matmul`), and the other tensor kernels of
+//! TFRT's MNIST (`mnist`) and ResNet (`resnet`) programs, which share the
+//! element views and locking of `numeric`.
 //!
 //! Every tensor kind is one value type, [`HostTensor`], the runtime type of
 //! `!t.tensor`, so that kernels such as `tfrt_dht.print_tensor` take any of
@@ -10,14 +14,21 @@
 //! with an error value, before anything is allocated when its element count
 //! overflows or its bytes exceed [`MAX_TENSOR_BYTES`].
 
+mod approx;
+mod btf_kernels;
 mod coo;
 mod dense;
 mod element;
+mod matmul;
+mod mnist;
+mod numeric;
+mod resnet;
 mod shape;
 mod string;
 
 pub use coo::CooHostTensor;
-pub use dense::DenseHostTensor;
+pub use dense::{DenseHostTensor, IN_USE};
+pub use matmul::PARALLEL_WORK;
 pub use shape::{FixedRankShape, PartialTensorShape, TensorShape};
 pub use string::StringHostTensor;
 
@@ -107,12 +118,19 @@ pub(crate) fn list<T: std::fmt::Display>(items: impl IntoIterator<Item = T>) -> 
     out
 }
 
-/// Registers the `ts.*`, `tfrt_dht.*`, `tfrt_sht.*` and `coo.*` kernels.
+/// Registers the `ts.*`, `tfrt_dht.*`, `tfrt_sht.*` and `coo.*` kernels,
+/// and the model kernels: `btf.*`, `eigen.matmul.*` and the `tfrt_test.*`
+/// tensor kernels of TFRT's MNIST and ResNet programs.
 pub fn register(registry: &mut KernelRegistry) {
     shape::register(registry);
     dense::register(registry);
     string::register(registry);
     coo::register(registry);
+    approx::register(registry);
+    btf_kernels::register(registry);
+    matmul::register(registry);
+    mnist::register(registry);
+    resnet::register(registry);
 }
 
 /// Runs a generic kernel's body, which reads its own parameters, as
@@ -126,5 +144,7 @@ pub(super) fn run<R: IntoResults>(
     result.into_results(frame, &cursor);
 }
 
+#[cfg(test)]
+mod model_tests;
 #[cfg(test)]
 mod tests;

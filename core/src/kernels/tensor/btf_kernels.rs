@@ -1,0 +1,236 @@
+//! `btf.read_dense_tensor.T.N %path, %index`: a tensor from a BTF file, as
+//! the reference's `btf_kernels.cc` registers it (T in f32, i32, i64, i8,
+//! ui8; N from 0 to 4), with its messages.
+//!
+//! The file a program names is untrusted like the program: it is opened
+//! without blocking (a FIFO cannot stall the read), must be a regular
+//! file, and is read piece by piece through [`btf::locate`]'s checks, so
+//! nothing is allocated before the record's dims and elements are known to
+//! be in the file, and never more than [`MAX_TENSOR_BYTES`] for one tensor.
+//! The read runs on the blocking pool, as the reference's does.
+//!
+//! [`MAX_TENSOR_BYTES`]: super::MAX_TENSOR_BYTES
+
+use std::fs::File;
+use std::sync::Arc;
+
+use super::dense::{DenseHostTensor, named_dtype_and_rank};
+use super::shape::TensorShape;
+use super::{HostTensor, MAX_NAMED_RANK, run};
+use crate::btf::{self, BtfDType, BtfErrorKind, FileSource, Layout, Source};
+use crate::exec::{Argument, FromFrame, KernelFrame, KernelRegistry, Out};
+use crate::format::DType;
+use crate::runtime::{Diagnostic, HostAllocator};
+use crate::tool_io::escape;
+
+/// The dtypes the reference registers readers for.
+const READ_DTYPES: [DType; 5] = [DType::F32, DType::I32, DType::I64, DType::I8, DType::UI8];
+
+const BLOCKING_QUEUE_FULL: &str =
+    "Failed to enqueue blocking work. Maximum number of pending blocking tasks reached.";
+
+/// Opens `path` to read without blocking on a FIFO or becoming the
+/// controlling terminal, and checks it is a regular file.
+fn open(path: &str) -> std::io::Result<(File, u64)> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY);
+    }
+    let file = options.open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(std::io::Error::other("not a regular file"));
+    }
+    Ok((file, meta.len()))
+}
+
+/// Reads tensor `index` of the BTF file `path`, which must hold `dtype`
+/// elements in `rank` dimensions.
+pub(crate) fn read_dense_tensor(
+    path: &str,
+    index: i32,
+    dtype: DType,
+    rank: usize,
+    allocator: Arc<dyn HostAllocator>,
+) -> Result<DenseHostTensor, String> {
+    let shown = escape::terminal(path);
+    let (file, size) =
+        open(path).map_err(|e| format!("failed to open file {shown} for reading: {e}"))?;
+    let mut source = FileSource::new(file, size);
+    let count = btf::read_count(&mut source)
+        .map_err(|e| format!("failed to read tensor num_tensors from path {shown}: {e}"))?;
+    let offset = btf::record_offset(&mut source, i64::from(index), count).map_err(|e| match e.kind {
+        BtfErrorKind::IndexOutOfRange { .. } => format!(
+            "invalid tensor index {index} to read tensor from path {shown} which contains {count} tensors"
+        ),
+        _ => format!("failed to read tensor offset from {shown} for tensor index {index}: {e}"),
+    })?;
+    let header = btf::read_header(&mut source, offset).map_err(|e| e.to_string())?;
+    let expected = BtfDType::from_dtype(dtype)
+        .ok_or_else(|| format!("BTF files cannot hold {} elements", dtype.mlir_name()))?;
+    if header.dtype != expected {
+        return Err(format!(
+            "unexpected tensor dtype {}. Expected dtype is {}",
+            header.dtype.name(),
+            expected.name()
+        ));
+    }
+    if header.rank != rank as u64 {
+        return Err(format!(
+            "unexpected tensor rank {}. Expected rank is {rank}",
+            header.rank
+        ));
+    }
+    if header.layout != Layout::RowMajorDense {
+        return Err(format!("unexpected tensor layout {}", header.layout.name()));
+    }
+    let extent = btf::dense_extent(
+        &mut source,
+        offset + btf::HEADER_BYTES,
+        header.rank,
+        header.dtype,
+    )
+    .map_err(|e| e.to_string())?;
+    let dims = extent
+        .dims
+        .iter()
+        .map(|&d| i64::try_from(d))
+        .collect::<Result<Vec<i64>, _>>()
+        .map_err(|_| {
+            format!(
+                "tensor dims {:?} at offset {offset} are too large",
+                extent.dims
+            )
+        })?;
+    let tensor = DenseHostTensor::zeros(dtype, TensorShape(dims), allocator)
+        .map_err(|e| format!("cannot allocate result tensor: {e}"))?;
+    let start = extent.data.start;
+    source
+        .read_at(start, &mut tensor.write()?)
+        .map_err(|e| format!("failed to read tensor data from stream at offset {start}: {e}"))?;
+    Ok(tensor)
+}
+
+/// `btf.read_dense_tensor.T.N %path, %index -> !t.tensor`
+fn read_dense_tensor_kernel(frame: &KernelFrame<'_>) {
+    run(frame, |frame, cursor| {
+        let path = Argument::<String>::from_frame(frame, cursor)?;
+        let index = *Argument::<i32>::from_frame(frame, cursor)?;
+        let (dtype, rank) = named_dtype_and_rank(frame)?;
+        let out = Out::<HostTensor>::from_frame(frame, cursor)?;
+        let result = out.allocate();
+        let on_pool = result.clone();
+        let (path, location) = (path.clone(), frame.location());
+        let (host, allocator) = (
+            frame.context().host_arc().clone(),
+            frame.host().shared_allocator(),
+        );
+        let queued = frame.host().enqueue_blocking_work(move || {
+            match read_dense_tensor(&path, index, dtype, rank, allocator) {
+                Ok(tensor) => on_pool.emplace(HostTensor::Dense(tensor)),
+                Err(message) => {
+                    let mut diag = Diagnostic::new(message);
+                    diag.location = location;
+                    host.emit_diagnostic(&diag);
+                    on_pool.set_error(diag);
+                }
+            }
+        });
+        if !queued {
+            let diag = frame.diagnostic(BLOCKING_QUEUE_FULL);
+            frame.host().emit_diagnostic(&diag);
+            result.set_error(diag);
+        }
+        Ok(())
+    });
+}
+
+pub(super) fn register(registry: &mut KernelRegistry) {
+    for dtype in READ_DTYPES {
+        for rank in 0..=MAX_NAMED_RANK {
+            registry.add_kernel(
+                &format!("btf.read_dense_tensor.{}.{rank}", dtype.mlir_name()),
+                read_dense_tensor_kernel,
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::runtime::MallocAllocator;
+
+    fn read(path: &str, index: i32, dtype: DType, rank: usize) -> Result<DenseHostTensor, String> {
+        read_dense_tensor(path, index, dtype, rank, Arc::new(MallocAllocator))
+    }
+
+    #[test]
+    fn devices_and_fifos_are_refused_without_blocking() {
+        let error = read("/dev/zero", 0, DType::F32, 1).unwrap_err();
+        assert_eq!(
+            error,
+            "failed to open file /dev/zero for reading: not a regular file"
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("tensors.btf");
+        let name = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: `name` is a valid NUL-terminated path for the call.
+        assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
+        // No writer: a blocking open would wait for one forever.
+        let error = read(fifo.to_str().unwrap(), 0, DType::F32, 1).unwrap_err();
+        assert!(
+            error.ends_with("for reading: not a regular file"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn nothing_is_allocated_for_elements_the_file_does_not_have() {
+        // 2^28 x 2^28 f32 elements (2^58 bytes, no overflow) in a file of
+        // 48 bytes: refused when the extent is checked, before allocating.
+        let mut bytes = Vec::new();
+        for word in [1u64, 16, 2] {
+            bytes.extend_from_slice(&word.to_le_bytes());
+        }
+        bytes.extend_from_slice(&[4, 0, 0, 0, 0, 0, 0, 0]);
+        for dim in [1u64 << 28, 1 << 28] {
+            bytes.extend_from_slice(&dim.to_le_bytes());
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("huge.btf");
+        std::fs::write(&path, &bytes).unwrap();
+        let error = read(path.to_str().unwrap(), 0, DType::F32, 2).unwrap_err();
+        assert_eq!(
+            error,
+            "failed to read tensor data at offset 48: 288230376151711744 bytes needed, 0 in the file from there"
+        );
+    }
+
+    #[test]
+    fn a_file_that_shrinks_after_opening_fails_to_read() {
+        let data: Vec<u8> = [1.0f32, 2.0].iter().flat_map(|v| v.to_le_bytes()).collect();
+        let bytes = btf::write(&[btf::TensorToWrite::Dense {
+            dtype: BtfDType::F32,
+            dims: &[2],
+            data: &data,
+        }])
+        .unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.btf");
+        std::fs::write(&path, &bytes).unwrap();
+        let tensor = read(path.to_str().unwrap(), 0, DType::F32, 1).unwrap();
+        assert_eq!(
+            tensor.describe(),
+            "DenseHostTensor dtype = f32, shape = [2], values = [1.000000e+00, 2.000000e+00]"
+        );
+        let (file, size) = open(path.to_str().unwrap()).unwrap();
+        std::fs::write(&path, &bytes[..30]).unwrap();
+        let mut source = FileSource::new(file, size);
+        let mut out = [0u8; 8];
+        assert!(source.read_at(40, &mut out).is_err());
+    }
+}

@@ -1,0 +1,382 @@
+//! Matrix products: `tfrt_test.matmul.T.2` (T in f32, i32, i64) and
+//! `eigen.matmul.T` (f32, i32), both
+//! `(%alpha: T, %a, %b, %beta: T, %c, %chain) -> !tfrt.chain` computing
+//! `C = alpha * A B + beta * C` as BLAS defines it (with `beta == 0`, C is
+//! not read).
+//!
+//! Floats go through the `gemm` crate (its kernels reach this machine's
+//! vector units; see `docs/performance.md` for how it was chosen), integers
+//! through a loop. A product of at least [`PARALLEL_WORK`] multiply-adds is
+//! split into one block of rows (or of columns, for wide products) per
+//! worker of the work queue: the kernel computes one block itself and
+//! queues the others, and the result chain completes when the last block
+//! is done. The blocks hold the tensors' locks ([`ReadLease`],
+//! [`WriteLease`]) until then.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use parking_lot::Mutex;
+
+use super::dense::{DenseHostTensor, ReadLease, WriteLease};
+use super::numeric::{Number, dense_of_rank, dims, lock_for_update, view, view_mut};
+use super::{HostTensor, list, run};
+use crate::exec::{Argument, FromFrame, KernelFrame, KernelRegistry, Out};
+use crate::runtime::{AsyncValueRef, Chain};
+
+/// Multiply-adds from which a product is split across the workers.
+pub const PARALLEL_WORK: usize = 1 << 20;
+
+/// A number the matrix product is defined for.
+pub(crate) trait MatmulScalar: Number {
+    /// Computes block `block` of `C = alpha A B + beta C` (`scalars` is
+    /// `(alpha, beta)`)
+    /// for row-major `A` (m x k), `B` (k x n) and `C` (m x n).
+    ///
+    /// # Safety
+    /// `a`, `b` and `c` point to `m*k`, `k*n` and `m*n` valid elements;
+    /// the block of `c` is written by no one else meanwhile, and `a` and
+    /// `b` are not written.
+    unsafe fn block(
+        shape: Shape,
+        scalars: (Self, Self),
+        a: *const Self,
+        b: *const Self,
+        c: *mut Self,
+        block: Block,
+    );
+}
+
+/// The sizes of a product: A is m x k, B is k x n.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Shape {
+    m: usize,
+    k: usize,
+    n: usize,
+}
+
+/// A block of C: its rows and columns.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Block {
+    rows: (usize, usize),
+    cols: (usize, usize),
+}
+
+macro_rules! float_blocks {
+    ($($t:ty),*) => {$(
+        impl MatmulScalar for $t {
+            unsafe fn block(shape: Shape, (alpha, beta): ($t, $t), a: *const $t, b: *const $t, c: *mut $t, block: Block) {
+                let Shape { k, n, .. } = shape;
+                let (m_block, n_block) = (block.rows.1 - block.rows.0, block.cols.1 - block.cols.0);
+                if m_block == 0 || n_block == 0 {
+                    return;
+                }
+                // SAFETY: the offsets stay inside A, B and C, which have
+                // the sizes the caller guarantees; the block of C is the
+                // caller's alone.
+                unsafe {
+                    let dst = c.add(block.rows.0 * n + block.cols.0);
+                    if k == 0 {
+                        for i in 0..m_block {
+                            for j in 0..n_block {
+                                let out = dst.add(i * n + j);
+                                *out = if beta == 0.0 { 0.0 } else { beta * *out };
+                            }
+                        }
+                        return;
+                    }
+                    // gemm computes dst = alpha' dst + beta' lhs rhs.
+                    gemm::gemm(
+                        m_block,
+                        n_block,
+                        k,
+                        dst,
+                        1,
+                        n as isize,
+                        beta != 0.0,
+                        a.add(block.rows.0 * k),
+                        1,
+                        k as isize,
+                        b.add(block.cols.0),
+                        1,
+                        n as isize,
+                        beta,
+                        alpha,
+                        false,
+                        false,
+                        false,
+                        gemm::Parallelism::None,
+                    );
+                }
+            }
+        }
+    )*};
+}
+
+float_blocks!(f32, f64);
+
+macro_rules! integer_blocks {
+    ($($t:ty),*) => {$(
+        impl MatmulScalar for $t {
+            unsafe fn block(shape: Shape, (alpha, beta): ($t, $t), a: *const $t, b: *const $t, c: *mut $t, block: Block) {
+                let Shape { m, k, n } = shape;
+                // SAFETY: the caller guarantees the sizes and that the
+                // block of C is its own; A and B are only read, and C is
+                // only touched inside the block, through `c` directly.
+                let (a, b) = unsafe {
+                    (std::slice::from_raw_parts(a, m * k), std::slice::from_raw_parts(b, k * n))
+                };
+                let mut row = vec![0 as $t; block.cols.1 - block.cols.0];
+                for i in block.rows.0..block.rows.1 {
+                    row.fill(0);
+                    for p in 0..k {
+                        let x = a[i * k + p];
+                        let b_row = &b[p * n + block.cols.0..p * n + block.cols.1];
+                        for (acc, &y) in row.iter_mut().zip(b_row) {
+                            *acc = acc.wrapping_add(x.wrapping_mul(y));
+                        }
+                    }
+                    for (j, &sum) in row.iter().enumerate() {
+                        // SAFETY: (i, cols.0 + j) is inside the block.
+                        let out = unsafe { &mut *c.add(i * n + block.cols.0 + j) };
+                        let scaled = alpha.wrapping_mul(sum);
+                        *out = if beta == 0 { scaled } else { scaled.wrapping_add(beta.wrapping_mul(*out)) };
+                    }
+                }
+            }
+        }
+    )*};
+}
+
+integer_blocks!(i32, i64);
+
+/// A product split into blocks, shared by the tasks computing them.
+struct Product<T> {
+    shape: Shape,
+    alpha: T,
+    beta: T,
+    a: *const T,
+    b: *const T,
+    c: *mut T,
+    /// Keep A and B read-locked and C write-locked while blocks run; taken
+    /// (unlocking them) by the last block before it completes `done`.
+    leases: Mutex<Option<(ReadLease, ReadLease, WriteLease)>>,
+    blocks: Vec<Block>,
+    remaining: AtomicUsize,
+    done: AsyncValueRef<Chain>,
+}
+
+// SAFETY: the pointers point into the buffers the leases keep locked (A and
+// B for reading, C for writing) until every block is done; blocks write
+// disjoint parts of C, and A and B are only read.
+unsafe impl<T: Send> Send for Product<T> {}
+// SAFETY: as above: shared access only reads A and B and writes each block
+// of C from one task.
+unsafe impl<T: Sync> Sync for Product<T> {}
+
+impl<T: MatmulScalar> Product<T> {
+    fn run_block(self: &Arc<Self>, index: usize) {
+        // SAFETY: the leases keep the three buffers alive and locked while
+        // any block runs (they are taken only after `remaining` reaches
+        // zero), they have the shape's sizes (checked by the kernel), and
+        // block `index` is computed by this call only.
+        unsafe {
+            T::block(
+                self.shape,
+                (self.alpha, self.beta),
+                self.a,
+                self.b,
+                self.c,
+                self.blocks[index],
+            )
+        };
+        if self.remaining.fetch_sub(1, Ordering::AcqRel) == 1 {
+            // Unlock before completing: kernels waiting for the chain may
+            // run inline and use the tensors.
+            drop(self.leases.lock().take());
+            self.done.emplace(Chain);
+        }
+    }
+}
+
+/// The blocks a product is split into for `workers` workers.
+fn split(shape: Shape, workers: usize) -> Vec<Block> {
+    let Shape { m, k, n } = shape;
+    let parts = if m.saturating_mul(k).saturating_mul(n) < PARALLEL_WORK {
+        1
+    } else {
+        workers.max(1)
+    };
+    let along_rows = m >= n;
+    let length = if along_rows { m } else { n };
+    let parts = parts.min(length.max(1));
+    (0..parts)
+        .map(|p| {
+            let range = (length * p / parts, length * (p + 1) / parts);
+            if along_rows {
+                Block {
+                    rows: range,
+                    cols: (0, n),
+                }
+            } else {
+                Block {
+                    rows: (0, m),
+                    cols: range,
+                }
+            }
+        })
+        .collect()
+}
+
+/// Checks the operands' shapes as the reference's `eigen.matmul` does.
+fn product_shape(
+    a: &DenseHostTensor,
+    b: &DenseHostTensor,
+    c: &DenseHostTensor,
+) -> Result<Shape, String> {
+    let (da, db, dc) = (dims(a), dims(b), dims(c));
+    if da[1] != db[0] {
+        return Err(format!(
+            "MatMul input tensors inner dimension mismatch: {} vs. {}",
+            list(&da),
+            list(&db)
+        ));
+    }
+    if dc[0] != da[0] || dc[1] != db[1] {
+        return Err(format!(
+            "MatMul output shape {} does not match product shape of inputs: {} * {}",
+            list(&dc),
+            list(&da),
+            list(&db)
+        ));
+    }
+    Ok(Shape {
+        m: da[0],
+        k: da[1],
+        n: db[1],
+    })
+}
+
+/// `C = alpha A B + beta C` on this thread, under short-lived locks (an
+/// input that is also C is read from a copy).
+fn multiply_here<T: MatmulScalar>(
+    shape: Shape,
+    alpha: T,
+    beta: T,
+    a: &DenseHostTensor,
+    b: &DenseHostTensor,
+    c: &DenseHostTensor,
+) -> Result<(), &'static str> {
+    let (inputs, mut out) = lock_for_update(&[a, b], c)?;
+    let (x, y) = (view::<T>(&inputs[0]), view::<T>(&inputs[1]));
+    let z = view_mut::<T>(&mut out);
+    let all = Block {
+        rows: (0, shape.m),
+        cols: (0, shape.n),
+    };
+    // SAFETY: the views have the shape's sizes (checked by the kernel),
+    // C is write-locked by this thread and A and B are read-locked (or
+    // copies), so nothing else touches them during the call.
+    unsafe {
+        T::block(
+            shape,
+            (alpha, beta),
+            x.as_ptr(),
+            y.as_ptr(),
+            z.as_mut_ptr(),
+            all,
+        )
+    };
+    Ok(())
+}
+
+/// The matmul kernels: `(alpha, A, B, beta, C, chain...) -> chain`.
+fn matmul<T: MatmulScalar>(frame: &KernelFrame<'_>) {
+    run(frame, |frame, cursor| {
+        let alpha = *Argument::<T>::from_frame(frame, cursor)?;
+        let a = Argument::<HostTensor>::from_frame(frame, cursor)?;
+        let b = Argument::<HostTensor>::from_frame(frame, cursor)?;
+        let beta = *Argument::<T>::from_frame(frame, cursor)?;
+        let c = Argument::<HostTensor>::from_frame(frame, cursor)?;
+        let done = Out::<Chain>::from_frame(frame, cursor)?;
+        let a = dense_of_rank::<T>(&a, 2, "MatMul input A")?;
+        let b = dense_of_rank::<T>(&b, 2, "MatMul input B")?;
+        let c = dense_of_rank::<T>(&c, 2, "MatMul output C")?;
+        let shape = product_shape(a, b, c)?;
+        let blocks = split(shape, frame.host().parallelism_level());
+        if blocks.len() <= 1 || c.same_as(a) || c.same_as(b) {
+            multiply_here(shape, alpha, beta, a, b, c)?;
+            done.emplace(Chain);
+            return Ok(());
+        }
+        let a_lease: ReadLease = a.lease_read()?;
+        let b_lease: ReadLease = b.lease_read()?;
+        let mut c_lease: WriteLease = c.lease_write()?;
+        let a_ptr = view::<T>(&a_lease[..]).as_ptr();
+        let b_ptr = view::<T>(&b_lease[..]).as_ptr();
+        let c_ptr = view_mut::<T>(&mut c_lease[..]).as_mut_ptr();
+        let product = Arc::new(Product {
+            shape,
+            alpha,
+            beta,
+            a: a_ptr,
+            b: b_ptr,
+            c: c_ptr,
+            leases: Mutex::new(Some((a_lease, b_lease, c_lease))),
+            remaining: AtomicUsize::new(blocks.len()),
+            blocks,
+            done: done.allocate(),
+        });
+        for index in 1..product.blocks.len() {
+            let product = product.clone();
+            frame
+                .context()
+                .enqueue_work(move || product.run_block(index));
+        }
+        product.run_block(0);
+        Ok(())
+    });
+}
+
+pub(super) fn register(registry: &mut KernelRegistry) {
+    registry.add_kernel("tfrt_test.matmul.f32.2", matmul::<f32>);
+    registry.add_kernel("tfrt_test.matmul.i32.2", matmul::<i32>);
+    registry.add_kernel("tfrt_test.matmul.i64.2", matmul::<i64>);
+    registry.add_kernel("eigen.matmul.f32", matmul::<f32>);
+    registry.add_kernel("eigen.matmul.i32", matmul::<i32>);
+}
+
+#[cfg(test)]
+pub(crate) fn multiply_for_test<T: MatmulScalar>(
+    shape: (usize, usize, usize),
+    alpha: T,
+    a: &[T],
+    b: &[T],
+    beta: T,
+    c: &mut [T],
+    workers: usize,
+) {
+    let shape = Shape {
+        m: shape.0,
+        k: shape.1,
+        n: shape.2,
+    };
+    assert_eq!(
+        (a.len(), b.len(), c.len()),
+        (shape.m * shape.k, shape.k * shape.n, shape.m * shape.n)
+    );
+    for block in split(shape, workers) {
+        // SAFETY: the slices have the shape's sizes and are borrowed
+        // exclusively (c) or shared (a, b) for the call.
+        unsafe {
+            T::block(
+                shape,
+                (alpha, beta),
+                a.as_ptr(),
+                b.as_ptr(),
+                c.as_mut_ptr(),
+                block,
+            )
+        };
+    }
+}
