@@ -8,7 +8,8 @@
 //!   first (LIFO, for locality); ready kernels of other streams are enqueued
 //!   on the work queue in stream id order, one task per stream, before the
 //!   next inline kernel runs. With nothing inline, the thread first adopts
-//!   the stream of the oldest of those, whose kernels then run inline.
+//!   the stream of the first of those to become ready, whose kernels then
+//!   run inline.
 //! * An unavailable result defers its users with `and_then`; when the
 //!   continuation would nest too deep it is enqueued instead.
 //! * A kernel with an error argument (or any kernel once the host context is
