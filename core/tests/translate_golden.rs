@@ -29,7 +29,9 @@
 //! - Stream ids: the stream analysis with the default threshold 1 (each
 //!   op's parent is the operand producer with the largest accumulated cost,
 //!   ties keep the first operand; the backward pass numbers new streams from
-//!   the last op up; a parent joins its most expensive child stream).
+//!   the last op up; a parent joins the child stream holding the return,
+//!   else its most expensive child stream, so the root's stream is the
+//!   return's).
 
 mod common;
 
@@ -1230,8 +1232,8 @@ fn locations_of_every_kind() {
 /// type of an array attribute. Streams: the two kernels and the return have
 /// no operands, so all three are scheduled users of the root and none has a
 /// user; the backward pass opens stream 0 (the return), 1 (second kernel)
-/// and 2 (first kernel), and the root joins its first most expensive child
-/// (all cost 1): stream 2.
+/// and 2 (first kernel), and the root joins the return's stream 0 (all cost
+/// 1; without the return it would join its first child, stream 2).
 #[test]
 fn arrays_dense_shape_and_shared_attributes() {
     const SRC: &str = r##"func.func @arrays() {
@@ -1326,8 +1328,8 @@ fn arrays_dense_shape_and_shared_attributes() {
         0x00,
         //   kernel table: 3 kernels
         0x03,
-        //     kernel 0: offset 0, 0 operands, stream 2
-        0x00, 0x00, 0x02,
+        //     kernel 0: offset 0, 0 operands, stream 0
+        0x00, 0x00, 0x00,
         //     kernel 1: offset 40, 0 operands, stream 2
         0x28, 0x00, 0x02,
         //     kernel 2: offset 80, 0 operands, stream 1

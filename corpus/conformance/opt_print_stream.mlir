@@ -34,4 +34,21 @@ func.func @cheap(%x: i32) -> (i32, i32) {
   tfrt.return %a, %b : i32, i32
 }
 
+// The entry continues in the stream of the return, even a cheaper one: the
+// return uses nothing, so it starts stream 0 by itself and the entry joins
+// it; %a and its user (stream 2, cost 2) and %c (stream 1) fork.
+// CHECK: remark: stream id: 0, stream cost: 2, parent stream: -1, child streams: [2, 1]
+// expected-remark@+1 {{stream id: 0, stream cost: 2, parent stream: -1, child streams: [2, 1]}}
+func.func @return_stream() attributes {tfrt.cost_threshold = 1 : i64} {
+  // CHECK: remark: stream id: 2, stream cost: 2, parent stream: 0
+  // expected-remark@+1 {{stream id: 2, stream cost: 2, parent stream: 0}}
+  %a = tfrt.constant.i32 1
+  // expected-remark@+1 {{stream id: 2, stream cost: 2, parent stream: 0}}
+  %b = tfrt.add.i32 %a, %a
+  // expected-remark@+1 {{stream id: 1, stream cost: 1, parent stream: 0}}
+  %c = tfrt.constant.i32 2
+  // expected-remark@+1 {{stream id: 0, stream cost: 2, parent stream: -1}}
+  tfrt.return
+}
+
 }

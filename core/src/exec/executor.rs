@@ -6,7 +6,10 @@
 //!   zero makes the user ready.
 //! * Ready kernels of the current stream run inline on this thread, newest
 //!   first (LIFO, for locality); ready kernels of other streams are enqueued
-//!   on the work queue, one task per stream.
+//!   on the work queue in stream id order, one task per stream, before the
+//!   next inline kernel runs. With nothing inline, the thread first adopts
+//!   the stream of the first of those to become ready, whose kernels then
+//!   run inline.
 //! * An unavailable result defers its users with `and_then`; when the
 //!   continuation would nest too deep it is enqueued instead.
 //! * A kernel with an error argument (or any kernel once the host context is
@@ -332,17 +335,41 @@ impl Waiting {
     }
 
     /// Moves the outline kernels of `stream` (the new current stream) to
-    /// the inline list.
+    /// the (empty) inline list, both lists in the order the reference's
+    /// `std::partition` leaves them: that order decides which adopted
+    /// kernel runs first and the order within each enqueued stream.
     fn adopt_stream(&mut self, exec: &Execution, stream: u32) {
         let kernels = &exec.tables.kernels;
-        self.outline.retain(|&id| {
-            if kernels[id as usize].stream_id == stream {
-                self.inline.push(id);
-                false
-            } else {
-                true
-            }
+        let split = partition(&mut self.outline, |id| {
+            kernels[id as usize].stream_id != stream
         });
+        self.inline.extend_from_slice(&self.outline[split..]);
+        self.outline.truncate(split);
+    }
+}
+
+/// Reorders `ids` so that those `front` accepts come first, and returns
+/// how many there are, moving them as C++'s `std::partition` on a vector
+/// does (libstdc++ and libc++ alike): the first rejected id from the front
+/// swaps with the last accepted id from the back, until the two meet. The
+/// order is not stable, and the executor's dispatch order depends on it.
+fn partition(ids: &mut [u32], front: impl Fn(u32) -> bool) -> usize {
+    let (mut first, mut last) = (0, ids.len());
+    loop {
+        while first != last && front(ids[first]) {
+            first += 1;
+        }
+        loop {
+            if first == last {
+                return first;
+            }
+            last -= 1;
+            if first != last && front(ids[last]) {
+                break;
+            }
+        }
+        ids.swap(first, last);
+        first += 1;
     }
 }
 
@@ -653,7 +680,11 @@ impl Execution {
         }
     }
 
-    /// Enqueues outline kernels, one task per stream.
+    /// Enqueues outline kernels, one task per stream, in stream id order;
+    /// each task's kernels keep their order here and run last-first. The
+    /// reference sorts with `std::sort`, which is this stable sort for up
+    /// to 16 kernels (libstdc++'s insertion sort below its threshold);
+    /// beyond that its order within a stream is its library's.
     #[cold]
     fn enqueue_outline(self: &Arc<Self>, ids: &mut Vec<u32>) {
         let kernels = &self.tables.kernels;
@@ -965,5 +996,60 @@ pub(crate) fn sole_holder(holder: &impl StrongCount) -> bool {
         true
     } else {
         false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::partition;
+
+    /// `partition` of `ids` keeping `front` first: the reordered ids and
+    /// the split.
+    fn split(mut ids: Vec<u32>, front: &[u32]) -> (Vec<u32>, usize) {
+        let at = partition(&mut ids, |id| front.contains(&id));
+        (ids, at)
+    }
+
+    #[test]
+    fn partition_swaps_from_both_ends_as_cpp_does() {
+        // Derived by hand from the C++ loop: 1 (rejected) swaps with 4,
+        // then 2 and 3 are kept in place.
+        assert_eq!(split(vec![1, 2, 3, 4], &[2, 3, 4]), (vec![4, 2, 3, 1], 3));
+        // 1 swaps with 4, 3 (rejected) meets the back: 3 and 1 are moved.
+        assert_eq!(split(vec![1, 2, 3, 4], &[2, 4]), (vec![4, 2, 3, 1], 2));
+        // Two rejected at the front swap with the last two accepted.
+        assert_eq!(
+            split(vec![1, 2, 3, 4, 5], &[3, 4, 5]),
+            (vec![5, 4, 3, 2, 1], 3)
+        );
+        assert_eq!(split(vec![], &[1]), (vec![], 0));
+        assert_eq!(split(vec![7, 8], &[]), (vec![7, 8], 0));
+        assert_eq!(split(vec![7, 8], &[7, 8]), (vec![7, 8], 2));
+        assert_eq!(split(vec![7], &[]), (vec![7], 0));
+    }
+
+    #[test]
+    fn partition_keeps_every_id_and_puts_the_accepted_first() {
+        let mut state = 0x9e37_79b9u32;
+        for _ in 0..2000 {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            let ids: Vec<u32> = (0..state % 12).collect();
+            let front: Vec<u32> = ids
+                .iter()
+                .copied()
+                .filter(|i| state >> (i + 4) & 1 == 1)
+                .collect();
+            let (out, at) = split(ids.clone(), &front);
+            assert_eq!(at, front.len());
+            assert!(
+                out[..at].iter().all(|i| front.contains(i)),
+                "{ids:?} {front:?}"
+            );
+            let mut sorted = out.clone();
+            sorted.sort_unstable();
+            assert_eq!(sorted, ids);
+        }
     }
 }

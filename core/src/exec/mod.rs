@@ -19,6 +19,8 @@ pub mod arbitrary_program;
 pub mod attribute;
 mod call_depth;
 mod context;
+#[cfg(test)]
+mod dispatch_tests;
 mod error;
 mod executor;
 mod frame;

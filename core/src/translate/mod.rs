@@ -9,6 +9,8 @@
 mod attributes;
 mod compiled;
 mod from_bef;
+#[cfg(test)]
+pub(crate) mod stream_model;
 mod streams;
 mod to_bef;
 

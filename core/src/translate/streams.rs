@@ -8,7 +8,9 @@
 //! count as produced by the root). Backward pass, in reverse op order: an op
 //! with no scheduled users starts a stream; otherwise its cheap child
 //! streams (below the cost threshold) are merged together, and the op joins
-//! the most expensive child stream.
+//! the child stream that contains the block's return op if there is one,
+//! else the most expensive child stream. So the root's stream, where the
+//! function starts, is the one that returns.
 //!
 //! Linear in the block apart from merges: per-node lists live in flat
 //! arrays and set membership is hashed, so long dependency chains and
@@ -28,6 +30,10 @@ pub struct StreamOp<'a> {
     /// The op's cost; streams cheaper than `StreamOptions::cost_threshold`
     /// are merged.
     pub cost: i64,
+    /// Whether this is the block's return op (`tfrt.return`). A block has
+    /// at most one; every op on its path from the root, the root included,
+    /// joins the stream that contains it.
+    pub is_return: bool,
 }
 
 /// The knobs of the analysis, read from a function's `tfrt.*` attributes.
@@ -119,6 +125,8 @@ struct StreamInfo {
     /// An ordered set (the reference uses a SetVector); membership is
     /// kept in `Analysis::dep_set`.
     side_deps: Vec<usize>,
+    /// Whether the return op is in this stream (or in one merged into it).
+    has_return: bool,
 }
 
 /// The state of the analysis of one block; its arrays are kept from
@@ -134,6 +142,8 @@ struct Analysis {
     /// Per node: its cost and its stream (`NONE` until built).
     cost: Vec<i64>,
     stream: Vec<usize>,
+    /// The return op's node (`NONE` when the block has none).
+    return_node: Node,
     /// Forward pass scratch, per node: accumulated cost from the root,
     /// parent, and the last user listed (see `forward`).
     cost_from_root: Vec<i64>,
@@ -288,6 +298,7 @@ impl Analysis {
             merges,
             cost,
             stream,
+            return_node,
             cost_from_root,
             parent,
             seen,
@@ -316,7 +327,11 @@ impl Analysis {
         parent.clear();
         parent.reserve(nodes);
         parent.push(ROOT);
-        for op in block {
+        *return_node = NONE;
+        for (i, op) in block.iter().enumerate() {
+            if op.is_return {
+                *return_node = i + 1;
+            }
             cost.push(op.cost);
             let mut best = ROOT;
             let mut best_cost = 0;
@@ -403,12 +418,16 @@ impl Analysis {
         self.streams[to].cost = self.streams[to]
             .cost
             .saturating_add(self.streams[from].cost);
+        self.streams[to].has_return |= self.streams[from].has_return;
         self.streams[from].merged_into = Some(to);
     }
 
     fn assign(&mut self, node: Node, stream: usize) {
         self.stream[node] = stream;
         self.streams[stream].cost = self.streams[stream].cost.saturating_add(self.cost[node]);
+        if node == self.return_node {
+            self.streams[stream].has_return = true;
+        }
         if !self.merges {
             return;
         }
@@ -487,6 +506,7 @@ impl Analysis {
             // the child stream the loop below would pick.
             let mut max_cost = 0;
             let mut max_stream = None;
+            let mut return_stream = None;
             for i in 0..users {
                 let stream = self.stream[self.scheduled_users.get(node, i)];
                 self.streams[stream].parent_op = node;
@@ -495,8 +515,11 @@ impl Analysis {
                     max_cost = cost;
                     max_stream = Some(stream);
                 }
+                if self.streams[stream].has_return {
+                    return_stream = Some(stream);
+                }
             }
-            match max_stream {
+            match return_stream.or(max_stream) {
                 None => self.new_stream(node),
                 Some(stream) => {
                     self.streams[stream].parent_op = ROOT;
@@ -534,22 +557,30 @@ impl Analysis {
         // The last stream cheap children were merged into (the reference
         // keeps a list of them but only ever looks at its last entry).
         let mut merged: Option<usize> = None;
+        // The child stream holding the return op, once seen: a cheap one
+        // may have been merged into `merged`, which then holds it.
+        let mut return_stream: Option<usize> = None;
         for &child in &children {
             let cost = self.streams[child].cost;
-            if cost >= threshold {
+            let holder = if cost >= threshold {
                 consider(cost, child, &mut max_cost);
-                continue;
+                child
+            } else {
+                match merged {
+                    Some(last) if self.streams[last].cost < threshold => self.merge(child, last),
+                    _ => merged = Some(child),
+                }
+                let last = merged.expect("just set or present");
+                consider(self.streams[last].cost, last, &mut max_cost);
+                last
+            };
+            if self.streams[holder].has_return {
+                return_stream = Some(holder);
             }
-            match merged {
-                Some(last) if self.streams[last].cost < threshold => self.merge(child, last),
-                _ => merged = Some(child),
-            }
-            let last = merged.expect("just set or present");
-            consider(self.streams[last].cost, last, &mut max_cost);
         }
         self.children = children;
 
-        match max_stream {
+        match return_stream.or(max_stream) {
             None => self.new_stream(node),
             Some(stream) => {
                 // The stream's first op is now this node, whose own parent
@@ -578,245 +609,7 @@ fn joinable(upper: i64, cost: i64, max_cost: i64) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The previous implementation (quadratic on long chains), kept to
-    /// check that the linear one gives the same stream ids.
-    mod reference {
-        use super::super::{StreamOp, StreamOptions, Streams};
-        /// Node index: 0 is the root, op `i` is `i + 1`.
-        type Node = usize;
-        const ROOT: Node = 0;
-
-        #[derive(Default, Clone)]
-        struct OpInfo {
-            cost: i64,
-            stream: Option<usize>,
-            scheduled_users: Vec<Node>,
-            /// Data users not on the scheduling path, in insertion order.
-            side_uses: Vec<Node>,
-        }
-
-        #[derive(Default, Clone)]
-        struct StreamInfo {
-            cost: i64,
-            parent: Option<Node>,
-            merged_into: Option<usize>,
-            /// An ordered set (the reference uses a SetVector).
-            side_deps: Vec<usize>,
-        }
-
-        struct Analysis {
-            options: StreamOptions,
-            ops: Vec<OpInfo>,
-            streams: Vec<StreamInfo>,
-        }
-
-        pub fn analyze(block: &[StreamOp<'_>], options: StreamOptions) -> Streams {
-            let mut analysis = Analysis {
-                options,
-                ops: vec![OpInfo::default(); block.len() + 1],
-                streams: Vec::new(),
-            };
-            analysis.forward(block);
-            for node in (1..=block.len()).rev() {
-                analysis.build_stream(node);
-            }
-            analysis.build_stream(ROOT);
-            let root = analysis.resolve(ROOT) as u64;
-            let ops = (1..=block.len())
-                .map(|n| analysis.resolve(n) as u64)
-                .collect();
-            Streams { root, ops }
-        }
-
-        fn insert_unique<T: PartialEq>(set: &mut Vec<T>, value: T) {
-            if !set.contains(&value) {
-                set.push(value);
-            }
-        }
-
-        impl Analysis {
-            fn forward(&mut self, block: &[StreamOp<'_>]) {
-                self.ops[ROOT].cost = 1;
-                let mut cost_from_root = vec![0i64; block.len() + 1];
-                cost_from_root[ROOT] = 1;
-                for (i, op) in block.iter().enumerate() {
-                    let node = i + 1;
-                    self.ops[node].cost = op.cost;
-                    let mut total = op.cost;
-                    if op.operands.is_empty() {
-                        self.ops[ROOT].scheduled_users.push(node);
-                    } else {
-                        let mut parent = ROOT;
-                        let mut parent_cost = 0;
-                        for (&producer, &is_chain) in op.operands.iter().zip(op.operand_is_chain) {
-                            let def = producer.map_or(ROOT, |p| p + 1);
-                            if !is_chain {
-                                insert_unique(&mut self.ops[def].side_uses, node);
-                            }
-                            if cost_from_root[def] > parent_cost {
-                                parent = def;
-                                parent_cost = cost_from_root[def];
-                            }
-                        }
-                        self.ops[parent].side_uses.retain(|&u| u != node);
-                        self.ops[parent].scheduled_users.push(node);
-                        total = total.saturating_add(parent_cost);
-                    }
-                    cost_from_root[node] = total;
-                }
-            }
-
-            fn latest(&self, mut stream: usize) -> usize {
-                while let Some(next) = self.streams[stream].merged_into {
-                    stream = next;
-                }
-                stream
-            }
-
-            /// The final stream of `node`, compressing the merge chain on the way.
-            fn resolve(&mut self, node: Node) -> usize {
-                let start = self.ops[node]
-                    .stream
-                    .expect("streams are built before they are resolved");
-                let last = self.latest(start);
-                let mut stream = start;
-                while let Some(next) = self.streams[stream].merged_into {
-                    self.streams[stream].merged_into = Some(last);
-                    stream = next;
-                }
-                self.ops[node].stream = Some(last);
-                last
-            }
-
-            fn merge(&mut self, from: usize, to: usize) {
-                let deps = std::mem::take(&mut self.streams[from].side_deps);
-                for dep in deps.iter().copied() {
-                    let dep = self.latest(dep);
-                    if dep != to {
-                        insert_unique(&mut self.streams[to].side_deps, dep);
-                    }
-                }
-                self.streams[from].side_deps = deps;
-                self.streams[to].side_deps.retain(|&d| d != from);
-                self.streams[to].cost = self.streams[to]
-                    .cost
-                    .saturating_add(self.streams[from].cost);
-                self.streams[from].merged_into = Some(to);
-            }
-
-            fn assign(&mut self, node: Node, stream: usize) {
-                self.ops[node].stream = Some(stream);
-                self.streams[stream].cost = self.streams[stream]
-                    .cost
-                    .saturating_add(self.ops[node].cost);
-                let users = self.ops[node].side_uses.clone();
-                for user in users {
-                    let id = self.resolve(user);
-                    if id != stream {
-                        insert_unique(&mut self.streams[stream].side_deps, id);
-                        insert_unique(&mut self.streams[id].side_deps, stream);
-                    }
-                }
-            }
-
-            fn new_stream(&mut self, node: Node) {
-                self.streams.push(StreamInfo::default());
-                let id = self.streams.len() - 1;
-                self.assign(node, id);
-            }
-
-            fn merge_inter_dependent(&mut self, children: &mut Vec<usize>) {
-                let threshold = self.options.cost_threshold;
-                let candidates: Vec<usize> = children.clone();
-                let mut stale: Vec<usize> = Vec::new();
-                for &child in &candidates {
-                    if stale.contains(&child) {
-                        continue;
-                    }
-                    let mut to_merge: Vec<usize> = Vec::new();
-                    for dep in self.streams[child].side_deps.clone() {
-                        if candidates.contains(&dep) {
-                            let dep = self.latest(dep);
-                            if self.streams[dep].cost >= threshold {
-                                continue;
-                            }
-                            insert_unique(&mut to_merge, dep);
-                        }
-                    }
-                    for stream in to_merge {
-                        self.merge(stream, child);
-                        stale.push(stream);
-                        if self.streams[child].cost >= threshold {
-                            break;
-                        }
-                    }
-                }
-                children.retain(|id| !stale.contains(id));
-            }
-
-            fn build_stream(&mut self, node: Node) {
-                if self.ops[node].scheduled_users.is_empty() {
-                    self.new_stream(node);
-                    return;
-                }
-                let threshold = self.options.cost_threshold;
-                let upper = self.options.upper_cost_threshold;
-                let mut children = Vec::with_capacity(self.ops[node].scheduled_users.len());
-                for i in 0..self.ops[node].scheduled_users.len() {
-                    let child = self.ops[node].scheduled_users[i];
-                    let stream = self.ops[child]
-                        .stream
-                        .expect("users come later in the block and are built first");
-                    self.streams[stream].parent = Some(node);
-                    children.push(stream);
-                }
-                if self.options.merge_inter_dependent_streams && children.len() > 1 {
-                    self.merge_inter_dependent(&mut children);
-                }
-
-                let mut max_cost = 0;
-                let mut max_stream: Option<usize> = None;
-                let mut consider = |cost: i64, stream: usize, max_cost: &mut i64| {
-                    if (upper < 0 || cost < upper) && *max_cost < cost {
-                        *max_cost = cost;
-                        max_stream = Some(stream);
-                    }
-                };
-                let mut merged: Vec<usize> = Vec::new();
-                for child in children {
-                    let cost = self.streams[child].cost;
-                    if cost >= threshold {
-                        consider(cost, child, &mut max_cost);
-                        continue;
-                    }
-                    match merged.last() {
-                        Some(&last) if self.streams[last].cost < threshold => {
-                            self.merge(child, last)
-                        }
-                        _ => merged.push(child),
-                    }
-                    let last = *merged.last().expect("just pushed or present");
-                    consider(self.streams[last].cost, last, &mut max_cost);
-                }
-
-                match max_stream {
-                    None => self.new_stream(node),
-                    Some(stream) => {
-                        self.streams[stream].parent = None;
-                        self.assign(node, stream);
-                        if let Some(&cheap) = merged.last()
-                            && self.streams[cheap].cost < threshold
-                            && cheap != stream
-                        {
-                            let current = self.ops[node].stream.expect("just assigned");
-                            self.merge(cheap, current);
-                        }
-                    }
-                }
-            }
-        }
-    }
+    use crate::translate::stream_model as reference;
 
     fn op(operands: &'static [Option<usize>], cost: i64) -> StreamOp<'static> {
         static NO_CHAINS: [bool; 8] = [false; 8];
@@ -824,7 +617,58 @@ mod tests {
             operands,
             operand_is_chain: &NO_CHAINS[..operands.len()],
             cost,
+            is_return: false,
         }
+    }
+
+    /// The return op (cost 1, as every return costs).
+    fn ret(operands: &'static [Option<usize>]) -> StreamOp<'static> {
+        StreamOp {
+            is_return: true,
+            ..op(operands, 1)
+        }
+    }
+
+    #[test]
+    fn the_root_joins_the_stream_that_returns() {
+        // %ch = new.chain; %1 = c; %2 = c; %3 = add %1, %2;
+        // print %3, %ch; c; c; return (no operands). Every op costs the
+        // threshold, 1, so none merge. The return starts stream 0 and the
+        // root joins it, although the stream of %1, %3 and the print costs
+        // more; ids follow the reverse pass.
+        let block = [
+            op(&[], 1),
+            op(&[], 1),
+            op(&[], 1),
+            op(&[Some(1), Some(2)], 1),
+            op(&[Some(3), Some(0)], 1),
+            op(&[], 1),
+            op(&[], 1),
+            ret(&[]),
+        ];
+        let streams = analyze(&block, StreamOptions::default());
+        assert_eq!(streams.ops, [5, 3, 4, 3, 3, 2, 1, 0]);
+        assert_eq!(streams.root, 0);
+        let tree = analyze_tree(&block, StreamOptions::default());
+        assert_eq!(tree.stream_of(None).unwrap().cost, 2);
+        assert_eq!(tree.children_of(None), [5, 3, 4, 2, 1]);
+    }
+
+    #[test]
+    fn a_cheap_return_stream_merged_away_still_holds_the_root() {
+        // Under threshold 10: two cheap constants and a return of neither.
+        // The return's stream (cost 1) is merged into the first cheap
+        // child, which the root then joins rather than an expensive one.
+        let block = [op(&[], 4), op(&[], 20), op(&[], 4), ret(&[])];
+        let options = StreamOptions {
+            cost_threshold: 10,
+            ..StreamOptions::default()
+        };
+        let streams = analyze(&block, options);
+        assert_eq!(streams, reference::analyze(&block, options));
+        assert_eq!(streams.root, streams.ops[3]);
+        assert_eq!(streams.ops[0], streams.ops[3]);
+        assert_ne!(streams.ops[1], streams.ops[3]);
     }
 
     #[test]
@@ -862,7 +706,7 @@ mod tests {
             op(&[], 1),
             op(&[Some(0), Some(0)], 1),
             op(&[Some(1), Some(1)], 1),
-            op(&[Some(2)], 1),
+            ret(&[Some(2)]),
         ];
         let streams = analyze(&block, StreamOptions::default());
         assert!(streams.ops.iter().all(|&s| s == streams.root));
@@ -870,18 +714,18 @@ mod tests {
 
     #[test]
     fn independent_expensive_ops_get_their_own_streams() {
-        // Two independent ops of cost 10 with threshold 5; the root joins
-        // the most expensive child (the first one, ties keep the first).
-        let block = [op(&[], 10), op(&[], 10), op(&[Some(0), Some(1)], 1)];
+        // Two independent ops of cost 10 with threshold 5, both returned.
+        // The return follows its most expensive producer (the first one,
+        // ties keep the first), and the root follows the return.
+        let block = [op(&[], 10), op(&[], 10), ret(&[Some(0), Some(1)])];
         let options = StreamOptions {
             cost_threshold: 5,
             ..StreamOptions::default()
         };
         let streams = analyze(&block, options);
         assert_ne!(streams.ops[0], streams.ops[1]);
-        assert_eq!(streams.root, streams.ops[0]);
-        // The return-like last op follows its most expensive producer.
         assert_eq!(streams.ops[2], streams.ops[0]);
+        assert_eq!(streams.root, streams.ops[0]);
     }
 
     #[test]
@@ -908,8 +752,9 @@ mod tests {
         assert_ne!(streams.ops[1], streams.ops[2]);
     }
 
-    /// Random blocks: the linear analysis gives the reference's ids, also
-    /// in buffers left by the blocks before.
+    /// Random blocks, most ending in a return op: the linear analysis
+    /// gives the reference's ids, also in buffers left by the blocks
+    /// before, and the root is in the stream of the return.
     #[test]
     fn matches_the_reference_on_random_blocks() {
         let mut scratch = Scratch::default();
@@ -925,6 +770,7 @@ mod tests {
             let mut operands: Vec<Vec<Option<usize>>> = Vec::new();
             let mut chains: Vec<Vec<bool>> = Vec::new();
             let mut costs = Vec::new();
+            let returns = next(4) != 0;
             for i in 0..n {
                 let count = next(5) as usize;
                 let ops: Vec<Option<usize>> = (0..count)
@@ -940,13 +786,19 @@ mod tests {
                     .collect();
                 chains.push(ops.iter().map(|_| next(3) == 0).collect());
                 operands.push(ops);
-                costs.push(next(12) as i64 + if next(5) == 0 { -2 } else { 1 });
+                let is_return = returns && i == n - 1;
+                costs.push(if is_return {
+                    1
+                } else {
+                    next(12) as i64 + if next(5) == 0 { -2 } else { 1 }
+                });
             }
             let block: Vec<StreamOp> = (0..n)
                 .map(|i| StreamOp {
                     operands: &operands[i],
                     operand_is_chain: &chains[i],
                     cost: costs[i],
+                    is_return: returns && i == n - 1,
                 })
                 .collect();
             let options = StreamOptions {
@@ -955,11 +807,15 @@ mod tests {
                 upper_cost_threshold: if next(3) == 0 { next(30) as i64 } else { -1 },
                 merge_inter_dependent_streams: next(2) == 0,
             };
+            let streams = analyze_in(&block, options, &mut scratch);
             assert_eq!(
-                analyze_in(&block, options, &mut scratch),
+                streams,
                 reference::analyze(&block, options),
-                "{options:?} {operands:?} {chains:?} {costs:?}"
+                "{options:?} {operands:?} {chains:?} {costs:?} return: {returns}"
             );
+            if returns {
+                assert_eq!(streams.root, streams.ops[n - 1], "{operands:?}");
+            }
         }
     }
 
@@ -981,6 +837,7 @@ mod tests {
                 operands: if i == 0 { &ops[..0] } else { ops },
                 operand_is_chain: &[false, false][..if i == 0 { 0 } else { 2 }],
                 cost: 1,
+                is_return: false,
             })
             .collect();
         let streams = analyze(&block, StreamOptions::default());

@@ -1545,6 +1545,7 @@ fn with_stream_ops<T>(
                 operands: &operand_producers[range.clone()],
                 operand_is_chain: &operand_is_chain[range],
                 cost: op_cost(op, options.cost_threshold),
+                is_return: op.name == RETURN_OP,
             }
         })
         .collect();

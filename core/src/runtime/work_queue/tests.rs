@@ -67,6 +67,31 @@ fn single_threaded_is_fifo_on_caller_thread() {
     q.quiesce();
 }
 
+/// As the reference's `SingleThreadedWorkQueue`: `await_values` runs
+/// queued tasks in order only until the values are available and leaves
+/// the rest, ahead of tasks queued meanwhile, for the next wait.
+#[test]
+fn single_threaded_await_stops_once_available_and_keeps_the_order() {
+    let q = Arc::new(SingleThreadedWorkQueue::new());
+    let log = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let value = AsyncValueRef::<u32>::unconstructed();
+    for i in 0..4 {
+        let (l, v, q2) = (log.clone(), value.clone(), q.clone());
+        q.add_task(Task::new(move || {
+            l.lock().unwrap().push(i);
+            if i == 1 {
+                v.emplace(1);
+                let l = l.clone();
+                q2.add_task(Task::new(move || l.lock().unwrap().push(10)));
+            }
+        }));
+    }
+    q.await_values(&[value.clone().into_untyped()]);
+    assert_eq!(*log.lock().unwrap(), [0, 1]);
+    q.quiesce();
+    assert_eq!(*log.lock().unwrap(), [0, 1, 2, 3, 10]);
+}
+
 #[test]
 fn await_runs_tasks_until_values_available() {
     for q in queues() {
