@@ -56,7 +56,7 @@ pub use codec::{ReadError, read, write};
 
 /// The most memory reading a recording and any of its analyses and
 /// exports need together, per byte of the recording file (see the
-/// [crate](crate) documentation), beyond [`MEMORY_BASE`].
+/// [crate] documentation), beyond [`MEMORY_BASE`].
 pub const MEMORY_PER_BYTE: usize = 512;
 
 /// See [`MEMORY_PER_BYTE`].
