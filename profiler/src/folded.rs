@@ -54,7 +54,8 @@ pub const IDLE: &str = "(idle)";
 
 /// Folded stacks of `model`: sorted by stack and merged, or in time order.
 /// The text of the lines is at most [`TEXT_BASE`] + [`TEXT_PER_LINE`] per
-/// line, or every stack is one call deep.
+/// line, or every stack is one call deep; the counts add up to at most
+/// [`MAX_TOTAL`].
 pub fn fold(model: &Model<'_>, options: &FoldOptions) -> Vec<(String, u64)> {
     let stacks = Stacks::new(model);
     let mut slices = match options.clock {
@@ -115,14 +116,35 @@ pub fn fold(model: &Model<'_>, options: &FoldOptions) -> Vec<(String, u64)> {
                 _ => out.push((text, *time)),
             }
         }
-        return out;
+        return fit_total(out);
     }
     let mut merged: BTreeMap<String, u64> = BTreeMap::new();
     for (line, time) in &lines {
         let total = merged.entry(name(line)).or_default();
         *total = total.saturating_add(*time);
     }
-    merged.into_iter().collect()
+    fit_total(merged.into_iter().collect())
+}
+
+/// The most the counts of one folded output may add up to: 2^53 ns (104
+/// days), which renderers can sum in a `u64` (inferno does, unchecked)
+/// and hold exactly in an `f64`.
+pub const MAX_TOTAL: u64 = 1 << 53;
+
+/// `lines` with every count divided by one factor when their total would
+/// pass [`MAX_TOTAL`] (only a recording with impossible timestamps gets
+/// there): the proportions stay, the sums cannot overflow.
+fn fit_total(mut lines: Vec<(String, u64)>) -> Vec<(String, u64)> {
+    let total: u128 = lines.iter().map(|l| u128::from(l.1)).sum();
+    if total > u128::from(MAX_TOTAL) {
+        let factor = total.div_ceil(u128::from(MAX_TOTAL));
+        for line in &mut lines {
+            // At most the count itself: fits.
+            line.1 = (u128::from(line.1) / factor) as u64;
+        }
+        lines.retain(|l| l.1 > 0);
+    }
+    lines
 }
 
 /// The folded text: one `stack count` line each.
