@@ -201,7 +201,14 @@ fn quote(out: &mut String, text: &str, line: u32, column: u32) {
         .and_then(|c| c.checked_sub(1))
         .filter(|&at| at <= len + 1);
     let Some(mut at) = at else {
-        push_quoted(out, text, 0, len, 0);
+        // The column is past the line: quote its end, at most
+        // MAX_QUOTED_LINE characters of it.
+        let start = text
+            .char_indices()
+            .rev()
+            .nth(MAX_QUOTED_LINE - 1)
+            .map_or(0, |(i, _)| i);
+        push_quoted(out, text, start, len, start);
         if column != 0 {
             out.push_str(&format!(
                 "note: column {column} is past the end of line {line}, which has {len} column{}\n",
