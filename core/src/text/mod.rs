@@ -27,6 +27,7 @@ mod num;
 mod parallel;
 mod parser;
 mod printer;
+mod type_display;
 
 #[cfg(feature = "arbitrary")]
 pub mod arbitrary_ir;
