@@ -14,9 +14,8 @@ use super::lexer::Kind;
 use super::num::format_float;
 use super::parser::{EntryArg, Parser, R, Use};
 use super::printer::{EntryMode, Printer};
-use crate::ir::{
-    Attribute, Block, FloatKind, Location, NamedAttribute, Op, Region, Type, find_attribute,
-};
+use crate::ir::signatures::{fixed_signature, is_dtype, scalar_type, tensor_type};
+use crate::ir::{Attribute, Block, Location, NamedAttribute, Op, Region, Type, find_attribute};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum BinOut {
@@ -105,25 +104,6 @@ const BINARY_OPS: [(&str, BinOut); 10] = [
     ("lessequal", BinOut::Bool),
 ];
 
-fn scalar(suffix: &str) -> Option<Type> {
-    Some(match suffix {
-        "i1" => Type::i(1),
-        "i32" => Type::i(32),
-        "i64" => Type::i(64),
-        "ui32" => Type::ui(32),
-        "ui64" => Type::ui(64),
-        "f16" => Type::Float(FloatKind::F16),
-        "bf16" => Type::Float(FloatKind::BF16),
-        "f32" => Type::f32(),
-        "f64" => Type::f64(),
-        _ => return None,
-    })
-}
-
-fn is_dtype(s: &str) -> bool {
-    !s.is_empty() && s.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_')
-}
-
 /// The form of a custom op written as `keyword`.
 pub(crate) fn lookup(keyword: &str) -> Option<Form> {
     let form = match keyword {
@@ -162,10 +142,10 @@ pub(crate) fn lookup(keyword: &str) -> Option<Form> {
                 return Some(Form::Fixed { operands, results });
             }
             if let Some(t) = keyword.strip_prefix("tfrt.constant.") {
-                return scalar(t).map(Form::Constant);
+                return scalar_type(t).map(Form::Constant);
             }
             if let Some(t) = keyword.strip_prefix("tfrt.print.") {
-                return scalar(t)
+                return scalar_type(t)
                     .filter(|t| {
                         matches!(t, Type::Integer { .. }) || *t == Type::f32() || *t == Type::f64()
                     })
@@ -201,7 +181,7 @@ pub(crate) fn lookup(keyword: &str) -> Option<Form> {
             }
             let (op, ty) = keyword.strip_prefix("tfrt.")?.split_once('.')?;
             let out = BINARY_OPS.iter().find(|(n, _)| *n == op)?.1;
-            let ty = scalar(ty).filter(|t| {
+            let ty = scalar_type(ty).filter(|t| {
                 *t == Type::i(1)
                     || *t == Type::i(32)
                     || *t == Type::i(64)
@@ -231,63 +211,6 @@ pub(crate) fn keyword_for(name: &str) -> &str {
         "func.return" => "return",
         n => n,
     }
-}
-
-fn tensor_type() -> Type {
-    Type::dialect("t", "tensor")
-}
-
-/// Operand and result types of the `operands attr-dict` ops of the tensor
-/// shape, sparse tensor and test dialects whose definitions fix them.
-pub(crate) fn fixed_signature(keyword: &str) -> Option<(Vec<Type>, Vec<Type>)> {
-    let chain = Type::chain();
-    let shape = Type::dialect("ts", "shape");
-    let partial = Type::dialect("ts", "partial_shape");
-    let tensor = tensor_type();
-    let i1 = Type::i(1);
-    let rank = |r: &str| matches!(r, "0" | "1" | "2" | "3");
-    let fixed_rank = |r: &str| Type::dialect("ts", &format!("fixed_rank_shape.{r}"));
-    Some(match keyword {
-        "ts.print_shape" => (vec![shape, chain.clone()], vec![chain]),
-        "ts.equal_shape" => (vec![shape.clone(), shape], vec![i1]),
-        "ts.get_dimension" => (vec![shape, Type::i(32)], vec![Type::i(64)]),
-        "ts.get_num_elements" => (vec![shape], vec![Type::i(64)]),
-        "ts.print_partial_shape" => (vec![partial, chain.clone()], vec![chain]),
-        "ts.to_shape" => (vec![partial], vec![shape]),
-        "ts.to_partial_shape" => (vec![shape], vec![partial]),
-        "ts.build_unranked_partial_shape" => (vec![], vec![partial]),
-        "coo.print_tensor" => (vec![tensor, chain.clone()], vec![chain]),
-        "tfrt_dht.get_tensor_shape" => (vec![tensor], vec![shape]),
-        "tfrt_test.count3.i32" | "tfrt_test.count3.i64" => {
-            let ty = scalar(&keyword["tfrt_test.count3.".len()..])?;
-            (vec![ty.clone()], vec![ty.clone(), ty.clone(), ty])
-        }
-        _ => {
-            if let Some(r) = keyword.strip_prefix("ts.as_fixed_rank_shape.") {
-                return rank(r).then(|| (vec![shape], vec![fixed_rank(r)]));
-            }
-            if let Some(r) = keyword.strip_prefix("ts.print_fixed_rank_shape.") {
-                return rank(r).then(|| (vec![fixed_rank(r), chain.clone()], vec![chain]));
-            }
-            if let Some(d) = keyword.strip_prefix("tfrt_dht.tensor_equal.") {
-                return is_dtype(d)
-                    .then(|| (vec![tensor.clone(), tensor, chain.clone()], vec![i1, chain]));
-            }
-            let rest = keyword.strip_prefix("coo.")?;
-            let (op, typed) = rest.split_once('.')?;
-            let (dtype, r) = typed.split_once('.')?;
-            if !matches!(dtype, "i32" | "f32") || !rank(r) {
-                return None;
-            }
-            match op {
-                "convert_coo_to_dht" | "convert_dht_to_coo" => {
-                    (vec![tensor.clone(), chain.clone()], vec![tensor, chain])
-                }
-                "tensor_equal" => (vec![tensor.clone(), tensor, chain.clone()], vec![i1, chain]),
-                _ => return None,
-            }
-        }
-    })
 }
 
 fn produced_type(p: Produced) -> Type {

@@ -35,7 +35,6 @@ pub mod arbitrary_ir;
 /// Operand and result types of the custom-form ops whose definitions fix
 /// them (`ts.print_shape`, `coo.tensor_equal.i32.2`, ...): the same table
 /// the parser uses, for the verifier.
-pub(crate) use custom::fixed_signature as custom_op_signature;
 
 /// Shape and element-size helpers of dense element attributes, shared with
 /// the MLIR bytecode codecs.
