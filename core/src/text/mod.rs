@@ -32,10 +32,6 @@ mod type_display;
 #[cfg(feature = "arbitrary")]
 pub mod arbitrary_ir;
 
-/// Operand and result types of the custom-form ops whose definitions fix
-/// them (`ts.print_shape`, `coo.tensor_equal.i32.2`, ...): the same table
-/// the parser uses, for the verifier.
-
 /// Shape and element-size helpers of dense element attributes, shared with
 /// the MLIR bytecode codecs.
 pub(crate) mod dense_layout {
