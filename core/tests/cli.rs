@@ -296,3 +296,50 @@ fn translate_verify_diagnostics_fails_on_mismatch() {
         "{stderr}"
     );
 }
+
+#[test]
+fn kernels_lists_signatures_filtered_by_prefix() {
+    let out = bef(&["kernels"], None);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let all = text(&out.stdout);
+    let add = all
+        .lines()
+        .find(|line| line.starts_with("tfrt.add.i32 "))
+        .expect("tfrt.add.i32 listed");
+    assert!(add.ends_with("  (i32, i32) -> (i32)"), "{add:?}");
+    // One column of names: every signature starts at the same place.
+    let starts: std::collections::BTreeSet<usize> = all
+        .lines()
+        .map(|line| line.find("  (").expect("name, two spaces, signature"))
+        .collect();
+    assert_eq!(starts.len(), 1, "{starts:?}");
+
+    let out = bef(&["kernels", "btf."], None);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let btf = text(&out.stdout);
+    assert!(btf.lines().count() > 1);
+    assert!(btf.lines().all(|line| line.starts_with("btf.")), "{btf}");
+    assert!(btf.contains("btf.read_dense_tensor.f32.2  (!tfrt.string, i32) -> (!t.tensor)"));
+}
+
+#[test]
+fn kernels_with_an_unmatched_prefix_fails_with_the_prefix_escaped() {
+    let out = bef(&["kernels", "nope\x1b[2J"], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("no registered kernel name starts with 'nope\\u{1b}[2J'"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains('\x1b'));
+}
+
+#[test]
+fn kernels_help_explains_the_listing() {
+    let out = bef(&["kernels", "--help"], None);
+    assert!(out.status.success());
+    let help = text(&out.stdout);
+    assert!(help.contains("bef kernels tfrt_dht."), "{help}");
+    assert!(help.contains("@function"), "{help}");
+}

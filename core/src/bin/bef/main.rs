@@ -11,6 +11,7 @@ mod dump;
 mod failure;
 mod global_alloc;
 mod input;
+mod kernels;
 mod opt;
 mod output;
 mod run;
@@ -129,6 +130,21 @@ Examples:
   bef verify program.bef
   bef translate program.mlir | bef verify -")]
     Verify(VerifyArgs),
+    /// List the registered kernels with their argument and result types
+    ///
+    /// Prints one line per kernel, sorted by name: the name, the argument
+    /// types, the attribute types in braces (`@function` for a function
+    /// attribute), and the result types, as MLIR spells them (`!t.tensor`,
+    /// `!tfrt.chain`). `...` stands for any number of further operands,
+    /// `any` for a value of any type. The types are those of the kernel's
+    /// definition, so the list cannot go stale. Exit status 1 when no kernel
+    /// name starts with PREFIX.
+    #[command(after_help = "\
+Examples:
+  bef kernels                                   every kernel
+  bef kernels tfrt_dht.                         the dense host tensor kernels
+  bef kernels btf.read_dense_tensor.f32")]
+    Kernels(kernels::KernelsArgs),
 }
 
 #[derive(Args)]
@@ -274,6 +290,13 @@ fn verify_command(args: VerifyArgs, out: impl Write) -> Result<(), Failure> {
     Ok(())
 }
 
+/// The kernels `bef run` resolves programs against.
+fn standard_kernels() -> bef::exec::KernelRegistry {
+    let mut registry = bef::exec::KernelRegistry::new();
+    bef::kernels::register_all(&mut registry);
+    registry
+}
+
 fn run(cli: Cli) -> Result<(), Failure> {
     // Locked only by the listing commands: `run` has kernels printing from
     // worker threads.
@@ -281,11 +304,8 @@ fn run(cli: Cli) -> Result<(), Failure> {
     let out = || io::BufWriter::new(stdout.lock());
     match cli.command {
         Command::Translate(args) => translate::run(&args),
-        Command::Run(args) => {
-            let mut registry = bef::exec::KernelRegistry::new();
-            bef::kernels::register_all(&mut registry);
-            run::run(&args, registry)
-        }
+        Command::Run(args) => run::run(&args, standard_kernels()),
+        Command::Kernels(args) => kernels::run(&args, &standard_kernels(), out()),
         Command::Opt(args) => opt::run(&args),
         Command::Dump(args) => dump_command(args, out()),
         Command::Verify(args) => verify_command(args, out()),
