@@ -8,6 +8,7 @@ mod args;
 mod console;
 mod diagnostics;
 mod dump;
+mod dump_btf;
 mod failure;
 mod global_alloc;
 mod input;
@@ -102,7 +103,7 @@ Examples:
     /// in the order given. The reference's `tfrt_opt` options are accepted
     /// too, also with a single dash.
     Opt(opt::OptArgs),
-    /// List the contents of a BEF or MLIR bytecode file
+    /// List the contents of a BEF, MLIR bytecode or BTF file
     ///
     /// Lists the header, sections, strings, kernels, types, functions
     /// (registers, kernels with operands, attributes, users and locations)
@@ -111,13 +112,21 @@ Examples:
     /// For MLIR bytecode (starting with `ML\xefR`): version,
     /// producer, sections with offsets, strings, dialects, op names, the
     /// attribute/type table (decoded and raw), resources and properties.
+    /// For a Binary Tensor Format file (named `.btf`, or with --btf): one
+    /// line per tensor with its index, dtype, layout (dense or COO), shape,
+    /// record and data offsets, the least, greatest and mean element, the
+    /// NaN count and the first values; a damaged record is listed as
+    /// unreadable, its error (with the offset) follows on standard error
+    /// and the exit status is 1.
     #[command(after_help = "\
 Examples:
   bef dump program.bef
   bef dump --section kernels program.bef        only the Kernels section
   bef dump --hex --section FunctionIndex program.bef
   bef dump --json program.bef > program.json
-  bef dump program.mlirbc")]
+  bef dump program.mlirbc
+  bef dump weights.btf
+  bef dump --btf - < weights.data")]
     Dump(DumpArgs),
     /// Check the structure of a BEF file
     ///
@@ -163,6 +172,9 @@ struct DumpArgs {
     /// Print the listing as JSON, for scripts (BEF files only).
     #[arg(long)]
     json: bool,
+    /// Read the file as Binary Tensor Format (implied by a `.btf` name).
+    #[arg(long)]
+    btf: bool,
 }
 
 #[derive(Args)]
@@ -199,8 +211,18 @@ fn dump_command(args: DumpArgs, out: impl Write) -> Result<(), Failure> {
         section,
         hex,
         json,
+        btf,
     } = args;
-    let input = input::load(&file, "dump", "a BEF or MLIR bytecode file")?;
+    let input = input::load(&file, "dump", "a BEF, MLIR bytecode or BTF file")?;
+    if btf || input.kind() == Kind::Btf {
+        if section.is_some() || hex || json {
+            return Err(Failure::Message(format!(
+                "{} is read as BTF; --section, --hex and --json apply to BEF files only",
+                input.name
+            )));
+        }
+        return dump_btf::write(&input, &mut escape::Writer::new(out));
+    }
     if input.kind() == Kind::Bytecode {
         if section.is_some() || json {
             return Err(Failure::Message(format!(
