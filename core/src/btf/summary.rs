@@ -197,10 +197,16 @@ fn compact_value(value: Value) -> String {
 }
 
 /// Rounded to six significant digits, in the shortest form that reads
-/// back as the rounded value (`0.00123457`, `1.0`, `2.5e-7`, `NaN`).
+/// back as the rounded value, with an exponent from a million up
+/// (`0.00123457`, `1.0`, `2.5e-7`, `5.36871e8`, `NaN`).
 pub fn compact(x: f64) -> String {
     let rounded: f64 = format!("{x:.5e}").parse().unwrap_or(x);
-    format!("{rounded:?}")
+    let magnitude = rounded.abs();
+    if magnitude >= 1e6 && magnitude.is_finite() {
+        format!("{rounded:e}")
+    } else {
+        format!("{rounded:?}")
+    }
 }
 
 /// How many bytes of elements may still be scanned.
@@ -484,6 +490,7 @@ mod tests {
         assert_eq!(compact(0.001_234_567), "0.00123457");
         assert_eq!(compact(-0.5), "-0.5");
         assert_eq!(compact(123_456.7), "123457.0");
+        assert_eq!(compact(536_870_913.25), "5.36871e8");
         assert_eq!(compact(1.0), "1.0");
         assert_eq!(compact(2.5e-7), "2.5e-7");
         assert_eq!(compact(f64::NAN), "NaN");
