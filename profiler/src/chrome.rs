@@ -160,7 +160,7 @@ fn slice(model: &Model<'_>, run: usize, tid: u64) -> Value {
         args["values"] = json!(values);
     }
     match r.error {
-        Some(ErrorMark::Origin) => args["error"] = json!("first error"),
+        Some(ErrorMark::Origin) => args["error"] = json!("origin"),
         Some(ErrorMark::Poisoned) => args["error"] = json!("poisoned"),
         None => {}
     }

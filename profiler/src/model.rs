@@ -37,12 +37,15 @@ pub struct Execution {
     pub thread: usize,
 }
 
-/// How a run is involved with the recording's errors.
+/// How a run is involved with the recording's errors, from the dataflow:
+/// which values reached which operands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ErrorMark {
-    /// It produced the first error value of the recording.
+    /// It produced an error value although no operand of it was an error
+    /// and no function it called produced one: the error began here.
     Origin,
-    /// It was skipped because of an error, or passed an error on.
+    /// An error value reached one of its operands (it was skipped, or
+    /// passed the error on), or a function it called produced one.
     Poisoned,
 }
 
@@ -108,6 +111,8 @@ pub struct Edge {
     pub time: u64,
     /// Whether it crosses a call (a caller's operand becoming an argument).
     pub call: bool,
+    /// Whether the value was an error.
+    pub error: bool,
 }
 
 /// A result published after its kernel returned, possibly elsewhere.
@@ -474,26 +479,53 @@ impl<'r> Model<'r> {
                             to,
                             time: e.time,
                             call: producer == 0,
+                            error: state == ValueState::Error,
                         });
                     }
                 }
             }
         }
-        for run in error_runs {
-            self.runs[run].error = Some(ErrorMark::Poisoned);
-        }
-        for run in &mut self.runs {
-            if run.skipped {
-                run.error = Some(ErrorMark::Poisoned);
-            }
-        }
+        self.mark_errors(&error_runs);
         if let Some((time, run, message)) = first_error {
-            if let Some(run) = run {
-                self.runs[run].error = Some(ErrorMark::Origin);
-            }
             self.first_error = Some(FirstError { run, time, message });
         }
         self.async_completions.sort_by_key(|c| c.time);
+    }
+
+    /// Marks the runs an error reached through an operand as poisoned, and
+    /// the runs that produced an error otherwise as its origin. A call's
+    /// error result comes from its callee: the caller is poisoned when a
+    /// run of a function it called is marked.
+    fn mark_errors(&mut self, error_runs: &[usize]) {
+        for e in &self.edges {
+            if e.error {
+                self.runs[e.to].error = Some(ErrorMark::Poisoned);
+            }
+        }
+        let mut produced = vec![false; self.runs.len()];
+        for &r in error_runs {
+            produced[r] = true;
+        }
+        // Callees began after their callers (see `link_callers`): going
+        // through executions from the last, a caller comes after every
+        // function it called.
+        let mut by_execution: Vec<usize> = (0..self.runs.len()).collect();
+        by_execution.sort_by_key(|&r| std::cmp::Reverse(self.runs[r].execution));
+        let mut execution_marked = vec![false; self.executions.len()];
+        for r in by_execution {
+            let run = &self.runs[r];
+            if run.error.is_none() && produced[r] {
+                let from_callee = run.callees.iter().any(|&x| execution_marked[x]);
+                self.runs[r].error = Some(if from_callee {
+                    ErrorMark::Poisoned
+                } else {
+                    ErrorMark::Origin
+                });
+            }
+            if self.runs[r].error.is_some() {
+                execution_marked[self.runs[r].execution] = true;
+            }
+        }
     }
 
     fn collect_counters(&mut self) {

@@ -217,7 +217,7 @@ fn perfetto_marks_errors() {
         .flatten()
         .filter_map(|(name, a)| Some((name.as_str(), a.get("error")?.as_str())))
         .collect();
-    assert_eq!(marks["tfrt_test.fail#1 [error]"], "first error");
+    assert_eq!(marks["tfrt_test.fail#1 [error]"], "origin");
     assert_eq!(marks["tfrt.add.i32#3 [poisoned]"], "poisoned");
     assert_eq!(marks["tfrt.add.i32#4 [poisoned]"], "poisoned");
     assert_eq!(marks.len(), 3);

@@ -316,7 +316,7 @@ fn slice_begin(model: &Model<'_>, run: usize, track: u64, name_iid: Option<u64>)
         annotations.push(string(8, values));
     }
     match r.error {
-        Some(ErrorMark::Origin) => annotations.push(string(6, "first error".into())),
+        Some(ErrorMark::Origin) => annotations.push(string(6, "origin".into())),
         Some(ErrorMark::Poisoned) => annotations.push(string(6, "poisoned".into())),
         None => {}
     }
