@@ -38,6 +38,8 @@ struct Seen {
     counters: HashMap<u64, usize>,
     flows_out: Vec<u64>,
     flows_in: Vec<u64>,
+    /// Per flow id, the slices (on any track) that carry it.
+    flow_slices: HashMap<u64, usize>,
 }
 
 fn gather(trace: &Trace) -> Seen {
@@ -97,9 +99,10 @@ fn gather(trace: &Trace) -> Seen {
                     .collect();
                 let slice = (name(), annotations);
                 seen.slices.entry(track).or_default().push(slice);
-                if seen.thread_tracks.contains_key(&track) {
-                    seen.flows_out.extend(&e.flow_ids);
-                    seen.flows_in.extend(&e.terminating_flow_ids);
+                seen.flows_out.extend(&e.flow_ids);
+                seen.flows_in.extend(&e.terminating_flow_ids);
+                for &id in e.flow_ids.iter().chain(&e.terminating_flow_ids) {
+                    *seen.flow_slices.entry(id).or_default() += 1;
                 }
             }
             Type::TYPE_SLICE_END => {
@@ -186,6 +189,13 @@ fn perfetto_trace_decodes_with_perfettos_schema() {
         8,
         "one id per edge"
     );
+    // On exactly two slices each: the copies on the stream tracks carry
+    // none, or Perfetto would chain them into a zig-zag.
+    assert!(
+        seen.flow_slices.values().all(|&n| n == 2),
+        "{:?}",
+        seen.flow_slices
+    );
 
     // Counters.
     let queue = seen
@@ -222,6 +232,34 @@ fn perfetto_marks_errors() {
     assert_eq!(marks["tfrt.add.i32#4 [poisoned]"], "poisoned");
     assert_eq!(marks.len(), 3);
     assert!(seen.instants.iter().any(|i| i == "first error"));
+}
+
+#[test]
+fn every_perfetto_flow_joins_two_slices() {
+    let _serial = common::serial();
+    for program in [
+        "trace/nested_calls.mlir",
+        "trace/sleeps.mlir",
+        "mlir/fibonacci_repeat.mlir",
+        "conformance/call_nested.mlir",
+    ] {
+        for queue in ["s", "mstd:2"] {
+            let recording = common::record(program, queue);
+            let model = Model::new(&recording);
+            let seen = gather(&decode(&perfetto::export(&model)));
+            assert_eq!(seen.flow_slices.len(), model.edges.len(), "{program}");
+            assert!(
+                seen.flow_slices.values().all(|&n| n == 2),
+                "{program} on {queue}: {:?}",
+                seen.flow_slices
+            );
+            let mut out = seen.flows_out.clone();
+            let mut into = seen.flows_in.clone();
+            out.sort();
+            into.sort();
+            assert_eq!(out, into, "{program} on {queue}: each flow begins and ends");
+        }
+    }
 }
 
 /// Checks the Trace Event rules on a Chrome JSON trace; returns the `X`
