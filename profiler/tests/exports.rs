@@ -480,6 +480,7 @@ fn flame_graphs_are_valid_svg_with_the_right_totals() {
         let expected = match clock {
             Clock::Cpu => busy,
             Clock::Wall => (model.span.1 - model.span.0) * lanes,
+            Clock::OffCpu => model.runs.iter().map(|r| r.off_cpu()).sum(),
         };
         assert_eq!(
             all_total(&titles),
@@ -548,8 +549,41 @@ fn differential_flame_graph_matches_kernels_by_function_and_index() {
     });
     assert!(sums.0.abs_diff(sums.1) <= stacks, "{sums:?}");
     let mut svg = Vec::new();
-    flamegraph::write_diff_svg(&ma, &mb, "diff", &mut svg).unwrap();
+    let names = ("before.beftrace", "after.beftrace");
+    flamegraph::write_diff_svg(&ma, &mb, names, &mut svg).unwrap();
     assert!(!svg_titles(&svg).is_empty());
+    // The title names the program and both recordings; a legend says
+    // what the colours mean.
+    let text = String::from_utf8(svg).unwrap();
+    assert!(
+        text.contains("branches.mlir: after.beftrace against before.beftrace"),
+        "no title naming both recordings"
+    );
+    assert!(text.contains("red: more time than in before.beftrace, blue: less"));
+}
+
+#[test]
+fn flame_graph_titles_name_the_program_clock_and_unit() {
+    let _serial = common::serial();
+    let recording = common::record("trace/sleeps.mlir", "mstd:2");
+    let model = Model::new(&recording);
+    for (clock, what) in [
+        (Clock::Cpu, "flame graph of CPU time in kernels, in ns"),
+        (Clock::Wall, "flame graph of wall-clock time, in ns"),
+        (Clock::OffCpu, "flame graph of off-CPU time"),
+    ] {
+        let options = FlameOptions {
+            fold: FoldOptions {
+                clock,
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        let mut svg = Vec::new();
+        flamegraph::write_svg(&model, &options, &mut svg).unwrap();
+        let text = String::from_utf8(svg).unwrap();
+        assert!(text.contains(&format!("sleeps.mlir: {what}")), "{clock:?}");
+    }
 }
 
 #[test]

@@ -289,6 +289,41 @@ fn a_recorded_fan_out_gains_up_to_its_width() {
 }
 
 #[test]
+fn blocking_sleeps_show_as_off_cpu_time() {
+    use bef_trace::folded::Clock;
+    let _serial = common::serial();
+    let recording = common::record("trace/sleeps.mlir", "mstd:2");
+    let model = Model::new(&recording);
+    let fold = |clock| -> BTreeMap<String, u64> {
+        let options = FoldOptions {
+            clock,
+            ..Default::default()
+        };
+        folded::fold(&model, &options).into_iter().collect()
+    };
+    let off = fold(Clock::OffCpu);
+    let long = "sleeps;tfrt_test.blocking.usleep#3";
+    let short = "sleeps;tfrt_test.blocking.usleep#4";
+    // 50 ms and 1 ms of sleeping, off the CPU...
+    assert!(off[long] >= 50_000_000, "{off:?}");
+    assert!(off[short] >= 1_000_000, "{off:?}");
+    // ...while the kernels themselves only hand the sleep to the pool.
+    let cpu = fold(Clock::Cpu);
+    assert!(cpu[long] < 10_000_000, "{cpu:?}");
+    // Nothing else waits: constants and the merge are ready when they return.
+    assert_eq!(off.len(), 2, "{off:?}");
+    // The same split in the statistics.
+    let s = stats::stats(&model);
+    let sleep = s
+        .kernels
+        .iter()
+        .find(|k| k.name == "tfrt_test.blocking.usleep")
+        .expect("the sleeps' row");
+    assert_eq!(sleep.off_cpu_ns, off[long] + off[short]);
+    assert!(sleep.self_ns < 10_000_000, "{sleep:?}");
+}
+
+#[test]
 fn calls_nest_as_frames() {
     let _serial = common::serial();
     for queue in QUEUES {

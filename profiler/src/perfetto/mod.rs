@@ -83,13 +83,13 @@ pub fn write(model: &Model<'_>, out: &mut impl Write) -> io::Result<()> {
         }),
         ..Default::default()
     })?;
-    for (t, track) in model.recording.threads.iter().enumerate() {
+    for t in 0..model.recording.threads.len() {
         packets.push(&descriptor(TrackDescriptor {
             uuid: Some(THREAD_BASE + t as u64),
             thread: Some(ThreadDescriptor {
                 pid: Some(PID),
                 tid: Some(t as i32 + 2),
-                thread_name: Some(display::name(&track.name).into_owned()),
+                thread_name: Some(model.thread_label(t).to_owned()),
             }),
             ..Default::default()
         }))?;
