@@ -1,6 +1,8 @@
 //! `bef`: the TFRT Binary Executable Format and host runtime.
 //!
 //! Modules, bottom to top (dependencies point downwards only):
+//! - [`abi`]: function signatures (raw, SIP, JSON reflection) and the
+//!   typed values callers pass and get back.
 //! - [`mod@format`]: BEF bytes — zero-copy reading, the encoder, attribute and
 //!   location codecs, the structural verifier.
 //! - [`ir`]: the in-memory host-program IR shared by every translator.
@@ -26,6 +28,7 @@
 //! `src/bin/bef/`; the random-program generators used by property tests and
 //! fuzzing are behind the `arbitrary` feature.
 
+pub mod abi;
 pub mod btf;
 pub mod bytecode;
 pub mod exec;
