@@ -259,7 +259,7 @@ impl<'a> Iterator for Lexer<'a> {
 
 /// Bytes as text for messages and renderings: UTF-8 shown as is, other
 /// bytes as `\xHH`.
-pub(crate) fn bytes_text(bytes: &[u8]) -> String {
+pub fn bytes_text(bytes: &[u8]) -> String {
     let mut out = String::new();
     for chunk in bytes.utf8_chunks() {
         out.push_str(chunk.valid());

@@ -18,6 +18,9 @@
 //! - [`reflection`]: the type records of JSON reflection (`iree.abi`:
 //!   `{"a":[...],"r":[...],"v":1}`), built from MLIR types or index paths;
 //!   reading and writing the JSON text needs the `json` feature.
+//! - [`function`]: the call signature of a BEF function, from its types
+//!   and its entry in the Signatures section, and `bef verify`'s check of
+//!   that section.
 //! - [`call`]: checking structured values against a signature and
 //!   flattening them to the function's arguments, and rebuilding
 //!   structured results; errors name the argument, the expected and the
@@ -31,6 +34,7 @@
 //! takes time linear in its input.
 
 pub mod call;
+pub mod function;
 #[cfg(feature = "json")]
 pub mod json;
 pub mod lexical;
@@ -44,6 +48,31 @@ pub use raw::{RawSignature, RawType, ScalarType};
 pub use reflection::{Reflection, TypeRecord};
 pub use sip::{SipNode, SipSignature};
 pub use value::{Buffer, ElementType, Value};
+
+/// The function attribute holding JSON reflection text (`{"a":[..],..}`).
+pub const REFLECTION_ATTRIBUTE: &str = "iree.abi";
+
+/// The function attribute holding a SIP signature (`I..R..`).
+pub const SIP_ATTRIBUTE: &str = "iree.abi.sip";
+
+/// Checks signature metadata as a function attribute carries it: the SIP
+/// signature strictly, and the reflection text strictly when the `json`
+/// feature is on (without it, only that it is text).
+pub fn check_metadata(reflection: Option<&[u8]>, sip: Option<&[u8]>) -> Result<(), String> {
+    if let Some(sip) = sip {
+        SipSignature::parse(sip, Mode::Strict)
+            .map_err(|e| format!("attribute '{SIP_ATTRIBUTE}' is not a SIP signature: {e}"))?;
+    }
+    if let Some(text) = reflection {
+        #[cfg(feature = "json")]
+        Reflection::from_json(text, Mode::Strict)
+            .map_err(|e| format!("attribute '{REFLECTION_ATTRIBUTE}' is not reflection: {e}"))?;
+        #[cfg(not(feature = "json"))]
+        std::str::from_utf8(text)
+            .map_err(|_| format!("attribute '{REFLECTION_ATTRIBUTE}' is not UTF-8"))?;
+    }
+    Ok(())
+}
 
 /// How strictly a parser reads.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
