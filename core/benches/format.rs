@@ -72,6 +72,7 @@ fn synthetic_module(functions: usize, kernels: u32) -> Module {
         functions: (0..functions).map(function).collect(),
         optional_sections: true,
         extra_strings: Vec::new(),
+        signatures: Vec::new(),
     }
 }
 

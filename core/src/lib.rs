@@ -8,6 +8,8 @@
 //! - [`mod@format`]: BEF bytes — zero-copy reading, the encoder, attribute and
 //!   location codecs, the structural verifier (uses `tool_io` for mapped
 //!   files).
+//! - [`abi`]: function signatures (raw, SIP, JSON reflection) and the
+//!   typed values callers pass and get back.
 //! - [`ir`]: the in-memory host-program IR shared by every translator.
 //! - [`text`]: MLIR text — lexer, parser (generic and custom op forms),
 //!   printer (also the `Display` of IR types), diagnostics.
@@ -30,6 +32,7 @@
 //! `src/bin/bef/`; the random-program generators used by property tests and
 //! fuzzing are behind the `arbitrary` feature.
 
+pub mod abi;
 pub mod btf;
 pub mod bytecode;
 pub mod exec;

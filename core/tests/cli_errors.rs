@@ -507,7 +507,7 @@ fn dump_section_errors_list_the_known_names() {
         &out,
         2,
         &[
-            "unknown section 'bogus' (known: Strings, Attributes, Kernels, Types, FunctionIndex, Functions, LocationStrings, Locations, AttributeTypes, AttributeNames, RegisterTypes)",
+            "unknown section 'bogus' (known: Strings, Attributes, Kernels, Types, FunctionIndex, Functions, LocationStrings, Locations, AttributeTypes, AttributeNames, RegisterTypes, Signatures)",
         ],
     );
     let out = bef(

@@ -225,6 +225,7 @@ fn shared_bef_attributes_are_not_copied_without_bound() {
         }],
         optional_sections: true,
         extra_strings: Vec::new(),
+        signatures: Vec::new(),
     })
     .expect("encodes");
     let buffer = BefBuffer::copy_from(&bytes);

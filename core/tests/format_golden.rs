@@ -116,6 +116,7 @@ fn add_i32() -> Module {
         )],
         optional_sections: true,
         extra_strings: Vec::new(),
+        signatures: Vec::new(),
     }
 }
 
@@ -168,6 +169,7 @@ fn scalar_attributes() -> Module {
         )],
         optional_sections: true,
         extra_strings: Vec::new(),
+        signatures: Vec::new(),
     }
 }
 
@@ -238,6 +240,7 @@ fn arrays_dense_shapes() -> Module {
         )],
         optional_sections: true,
         extra_strings: Vec::new(),
+        signatures: Vec::new(),
     }
 }
 
@@ -338,6 +341,7 @@ fn functions_and_aggregates() -> Module {
         ],
         optional_sections: true,
         extra_strings: Vec::new(),
+        signatures: Vec::new(),
     }
 }
 
@@ -391,6 +395,7 @@ fn locations() -> Module {
         )],
         optional_sections: true,
         extra_strings: Vec::new(),
+        signatures: Vec::new(),
     }
 }
 
@@ -451,6 +456,7 @@ fn empty_module_matches_the_fact_sheet() {
     let bytes = encode(&Module {
         optional_sections: true,
         extra_strings: Vec::new(),
+        signatures: Vec::new(),
         ..Module::default()
     })
     .unwrap();

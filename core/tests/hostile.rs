@@ -253,6 +253,7 @@ fn deep_nesting_is_bounded() {
             attributes: vec![attr],
             optional_sections: true,
             extra_strings: Vec::new(),
+            signatures: Vec::new(),
             ..Module::default()
         }
     };

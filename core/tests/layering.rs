@@ -6,9 +6,10 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 /// Bottom to top, as `lib.rs`'s documentation lists them.
-const LAYERS: [&str; 12] = [
+const LAYERS: [&str; 13] = [
     "tool_io",
     "format",
+    "abi",
     "ir",
     "text",
     "bytecode",

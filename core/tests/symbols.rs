@@ -100,6 +100,7 @@ fn same_name_functions(copies: usize) -> Vec<u8> {
         functions: (0..copies).map(|_| function()).collect(),
         optional_sections: true,
         extra_strings: Vec::new(),
+        signatures: Vec::new(),
     })
     .expect("the model encodes")
 }

@@ -48,6 +48,7 @@ fn program(num_registers: u32, kernels: Vec<Kernel>) -> Vec<u8> {
         }],
         optional_sections: true,
         extra_strings: Vec::new(),
+        signatures: Vec::new(),
     })
     .expect("the model encodes")
 }

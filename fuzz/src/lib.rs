@@ -3,6 +3,7 @@
 //! `corpus/fuzz/<target>/`, their truncations and mutations, and seeded
 //! random inputs, so that a regression shows without a fuzzing run.
 
+pub mod abi;
 pub mod async_value;
 pub mod bef_file;
 pub mod befview;

@@ -5,6 +5,7 @@
 use arbitrary::Unstructured;
 use proptest::prelude::*;
 
+use crate::abi::{abi_json_parse, abi_raw_parse, abi_sip_parse};
 use crate::bef_file::{bef_decode, bef_roundtrip};
 use crate::btf::btf_read;
 use crate::bytecode::{mlirbc_read, mlirbc_roundtrip};
@@ -500,4 +501,94 @@ fn btf_read_survives_truncations_mutations_and_noise() {
         bytes.extend(rng.bytes(len));
         btf_read(&bytes);
     }
+}
+
+/// Bytes signatures are made of, so that mutations stay near the grammar.
+const SIGNATURE_BYTES: &[u8] = b"IRBSOUDKkdt_-!0123456789{}[],\":nul";
+
+/// Runs `body` over the seeds of `target`, every truncation, mutations
+/// towards the grammar's bytes, and random bytes.
+fn signature_body_over_seeded_inputs(target: &str, body: fn(&[u8]), seed: u64) {
+    let mut rng = XorShift(seed);
+    let seeds = seeds(target);
+    assert!(seeds.len() >= 3);
+    for seed in &seeds {
+        body(seed);
+        for len in 0..seed.len() {
+            body(&seed[..len]);
+        }
+        for _ in 0..400 {
+            let mut bytes = seed.clone();
+            for _ in 0..=rng.next() % 3 {
+                let at = rng.next() as usize % bytes.len();
+                match rng.next() % 4 {
+                    0 => bytes[at] ^= 1 << (rng.next() % 8),
+                    1 => bytes[at] = SIGNATURE_BYTES[rng.next() as usize % SIGNATURE_BYTES.len()],
+                    2 => {
+                        bytes.remove(at);
+                        if bytes.is_empty() {
+                            bytes.push(b'I');
+                        }
+                    }
+                    _ => {
+                        let byte = SIGNATURE_BYTES[rng.next() as usize % SIGNATURE_BYTES.len()];
+                        bytes.insert(at, byte);
+                    }
+                }
+            }
+            body(&bytes);
+        }
+    }
+    for _ in 0..300 {
+        let len = rng.next() as usize % 64;
+        let bytes: Vec<u8> = (0..len)
+            .map(|_| SIGNATURE_BYTES[rng.next() as usize % SIGNATURE_BYTES.len()])
+            .collect();
+        body(&bytes);
+        body(&rng.bytes(len));
+    }
+}
+
+#[test]
+fn abi_raw_parse_over_seeded_inputs() {
+    signature_body_over_seeded_inputs("abi_raw_parse", abi_raw_parse, 0xab1);
+}
+
+#[test]
+fn abi_sip_parse_over_seeded_inputs() {
+    signature_body_over_seeded_inputs("abi_sip_parse", abi_sip_parse, 0xab2);
+}
+
+#[test]
+fn abi_json_parse_over_seeded_inputs() {
+    signature_body_over_seeded_inputs("abi_json_parse", abi_json_parse, 0xab3);
+}
+
+#[test]
+fn abi_parsers_take_deep_nesting_in_bounded_time() {
+    // A SIP signature nested a thousand levels, and JSON nested past
+    // serde_json's limit: errors, quickly, without deep recursion.
+    let mut sig = b"_0".to_vec();
+    for _ in 0..1000 {
+        let mut b = bef::abi::lexical::SignatureBuilder::new();
+        b.integer(b'k', 0);
+        let mut inner = b.into_bytes();
+        inner.extend_from_slice(&sig);
+        let mut outer = bef::abi::lexical::SignatureBuilder::new();
+        outer.span(b'S', &inner);
+        sig = outer.into_bytes();
+    }
+    let mut whole = bef::abi::lexical::SignatureBuilder::new();
+    whole.span(b'I', &sig).span(b'R', b"");
+    let started = std::time::Instant::now();
+    abi_sip_parse(whole.bytes());
+    assert!(bef::abi::SipSignature::parse(whole.bytes(), bef::abi::Mode::Lenient).is_err());
+    let json = format!(
+        "{{\"a\":[{}\"i32\"{}],\"r\":[]}}",
+        "[\"slist\",".repeat(5000),
+        "]".repeat(5000)
+    );
+    abi_json_parse(json.as_bytes());
+    assert!(bef::abi::Reflection::from_json(json.as_bytes(), bef::abi::Mode::Lenient).is_err());
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
 }

@@ -39,6 +39,7 @@ pub fn arbitrary_module(u: &mut Unstructured<'_>) -> Result<Module> {
         functions,
         optional_sections,
         extra_strings: Vec::new(),
+        signatures: Vec::new(),
     })
 }
 

@@ -55,6 +55,11 @@ pub enum SectionId {
     AttributeNames = 9,
     /// Per function, the type index of each register (optional).
     RegisterTypes = 10,
+    /// Per function with any, its signature metadata: JSON reflection
+    /// and a SIP signature (optional; this implementation's own, see
+    /// [`format::signatures`](super::signatures)). Ids 11 to 15 are left
+    /// to the reference's own additions.
+    Signatures = 16,
 }
 
 impl SectionId {
@@ -69,7 +74,7 @@ impl SectionId {
     ];
 
     /// Every section id, in id order.
-    pub const ALL: [SectionId; 11] = [
+    pub const ALL: [SectionId; 12] = [
         SectionId::Strings,
         SectionId::Attributes,
         SectionId::Kernels,
@@ -81,11 +86,21 @@ impl SectionId {
         SectionId::AttributeTypes,
         SectionId::AttributeNames,
         SectionId::RegisterTypes,
+        SectionId::Signatures,
     ];
 
     /// The section with id `id`, if it is a standard one.
     pub fn from_u8(id: u8) -> Option<SectionId> {
-        SectionId::ALL.get(usize::from(id)).copied()
+        SectionId::ALL.into_iter().find(|s| *s as u8 == id)
+    }
+
+    /// The section's position in [`ALL`](Self::ALL), for tables indexed
+    /// by section.
+    pub fn index(self) -> usize {
+        SectionId::ALL
+            .iter()
+            .position(|s| *s == self)
+            .unwrap_or_default()
     }
 
     /// The section's name as the reference spells it (`FunctionIndex`).
@@ -102,6 +117,7 @@ impl SectionId {
             SectionId::AttributeTypes => "AttributeTypes",
             SectionId::AttributeNames => "AttributeNames",
             SectionId::RegisterTypes => "RegisterTypes",
+            SectionId::Signatures => "Signatures",
         }
     }
 

@@ -32,6 +32,7 @@ pub(crate) struct Source<'m, F> {
     pub functions: &'m [F],
     pub optional_sections: bool,
     pub extra_strings: &'m [String],
+    pub signatures: &'m [super::signatures::FunctionSignatures],
 }
 
 impl<F> Clone for Source<'_, F> {
@@ -51,6 +52,7 @@ impl<'m> Source<'m, Function> {
             functions: &module.functions,
             optional_sections: module.optional_sections,
             extra_strings: &module.extra_strings,
+            signatures: &module.signatures,
         }
     }
 }
@@ -475,6 +477,10 @@ impl<'m, F: FunctionSource> Encoder<'m, F> {
             emit_section(&mut out, SectionId::AttributeTypes, &attribute_types);
             emit_section(&mut out, SectionId::AttributeNames, &attribute_names);
             emit_section(&mut out, SectionId::RegisterTypes, &register_types);
+        }
+        if !self.module.signatures.is_empty() {
+            let signatures = super::signatures::emit(self.module.signatures);
+            emit_section(&mut out, SectionId::Signatures, &signatures);
         }
         Ok(out.into_bytes())
     }

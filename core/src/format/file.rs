@@ -502,13 +502,13 @@ impl<'a> BefFile<'a> {
             problems.extend(problem);
             let Some(section) = section else { break };
             if let Some(id) = section.known() {
-                if known[id as usize].is_some() {
+                if known[id.index()].is_some() {
                     problems.push(DecodeError::new(
                         section.header_offset,
                         format!("duplicate {} section", id.name()),
                     ));
                 } else {
-                    known[id as usize] = Some(sections.len());
+                    known[id.index()] = Some(sections.len());
                 }
             }
             sections.push(section);
@@ -624,7 +624,7 @@ impl<'a> BefFile<'a> {
 
     /// The section with standard id `id`, if present.
     pub fn section(&self, id: SectionId) -> Option<&SectionInfo> {
-        self.known[id as usize].map(|i| &self.sections[i])
+        self.known[id.index()].map(|i| &self.sections[i])
     }
 
     /// The data of a section; empty when the section is absent.

@@ -17,6 +17,7 @@ pub mod location;
 pub mod model;
 pub mod optional;
 pub mod reader;
+pub mod signatures;
 mod to_module;
 pub mod verify;
 
@@ -37,4 +38,5 @@ pub use optional::{
     AttributeNameEntry, AttributeTypeEntry, AttributeTypeTable, FunctionAttributeNames,
     FunctionCursor, FunctionRegisterTypes,
 };
+pub use signatures::FunctionSignatures;
 pub use verify::verify;

@@ -26,6 +26,9 @@ pub struct Module {
     /// array of symbol references (`branches` of `tfrt.case`) although only
     /// the functions are written.
     pub extra_strings: Vec<String>,
+    /// Signature metadata of the functions that have some, by increasing
+    /// function index (the Signatures section, written when not empty).
+    pub signatures: Vec<super::signatures::FunctionSignatures>,
 }
 
 /// One FunctionIndex entry and, unless native, its body.

@@ -108,6 +108,7 @@ impl BefFile<'_> {
             functions,
             optional_sections,
             extra_strings: Vec::new(),
+            signatures: self.signatures()?,
         };
         module.extra_strings = self.unreferenced_strings(&module)?;
         Ok(module)

@@ -56,6 +56,9 @@ impl Verifier<'_, '_> {
                 );
             }
         }
+        // Its framing; what it says is checked against the functions by
+        // `abi::function::check_file`.
+        self.check(file.signatures());
         let strings = file.section_data(SectionId::Strings);
         if strings.last().is_some_and(|&b| b != 0) {
             let end = file

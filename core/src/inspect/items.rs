@@ -169,6 +169,8 @@ impl<'a> Listing<'a> {
                     }
                 }
             }
+            // Entries are listed whole, by function (`inspect::functions`).
+            SectionId::Signatures => {}
             SectionId::RegisterTypes => {
                 if let Some(entry) = self.register_types.containing(self.file(), offset) {
                     items.push(Item::RegisterTypes(entry.function));

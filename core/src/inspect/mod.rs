@@ -30,6 +30,7 @@ mod items;
 mod locations;
 mod optional;
 mod sections;
+mod signatures;
 mod strings;
 mod tables;
 #[cfg(test)]
@@ -49,6 +50,7 @@ pub use functions::{Function, Kernel, KernelAttribute, Register};
 pub use items::{Item, ItemPath};
 pub use locations::{LocationRow, Locations};
 pub use sections::{Header, Section, section_name};
+pub use signatures::SignatureRow;
 pub use strings::{StringRow, Strings};
 pub use tables::{NameRow, Names};
 
@@ -183,6 +185,7 @@ impl<'a> Listing<'a> {
                 .iter()
                 .filter(|f| f.kind.has_body())
                 .count(),
+            SectionId::Signatures => self.file.signatures().map_or(0, |s| s.len()),
         })
     }
 
@@ -347,6 +350,7 @@ impl<'a> Listing<'a> {
             SectionId::Locations => self.locations().error().cloned().into_iter().collect(),
             SectionId::AttributeNames => self.attribute_names_error().into_iter().collect(),
             SectionId::RegisterTypes => self.register_types_error().into_iter().collect(),
+            SectionId::Signatures => self.file.signatures().err().into_iter().collect(),
         }
     }
 

@@ -112,7 +112,7 @@ pub(super) fn sections(file: &BefFile<'_>) -> Vec<Section> {
             let length = r.vbr("section length").map_or(0, |v| v >> 1);
             let length_end = r.offset() as usize;
             let kind = info.known();
-            let used = kind.is_none_or(|id| !std::mem::replace(&mut seen[id as usize], true));
+            let used = kind.is_none_or(|id| !std::mem::replace(&mut seen[id.index()], true));
             Section {
                 index,
                 id: info.id,

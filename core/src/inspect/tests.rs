@@ -141,7 +141,8 @@ fn all_items(listing: &Listing<'_>) -> Vec<(Vec<Item>, Range<usize>)> {
                     }
                 }
             }
-            None => {}
+            // Listed whole: no item below the section.
+            Some(SectionId::Signatures) | None => {}
         }
     }
     out

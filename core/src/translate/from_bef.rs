@@ -14,6 +14,7 @@ use super::compiled;
 use super::streams::StreamOptions;
 use super::to_bef::{RETURN_OP, analyze_block};
 use super::{ROOT_STREAM_IDS_ATTRIBUTE, STREAM_ID_ATTRIBUTE};
+use crate::abi;
 use crate::format::{
     self, BefFile, Body, DecodeError, FunctionKind, KernelLocation, Location as BefLocation,
     SectionId,
@@ -253,6 +254,23 @@ impl Builder<'_> {
         };
         let mut op = Op::new(FUNC_OP, location);
         op.set_attribute("sym_name", Attribute::string(&function.name));
+        if let Ok(at) =
+            (self.model.signatures).binary_search_by_key(&(index as u32), |entry| entry.function)
+        {
+            let entry = &self.model.signatures[at];
+            if let Some(reflection) = &entry.reflection {
+                op.set_attribute(abi::REFLECTION_ATTRIBUTE, Attribute::string(reflection));
+            }
+            if let Some(sip) = &entry.sip {
+                op.set_attribute(
+                    abi::SIP_ATTRIBUTE,
+                    Attribute::String {
+                        value: sip.clone(),
+                        ty: None,
+                    },
+                );
+            }
+        }
         op.set_attribute(
             "function_type",
             Attribute::Type(Type::Function { inputs, results }),

@@ -11,6 +11,7 @@ use super::attributes::{self, Unsupported};
 use super::compiled;
 use super::streams::{self, StreamOp, StreamOptions};
 use super::{ROOT_STREAM_IDS_ATTRIBUTE, STREAM_ID_ATTRIBUTE, is_skipped_attribute};
+use crate::abi;
 use crate::format::constants::MAX_NESTING;
 use crate::format::{self, Attribute as BefAttribute, Body, FunctionKind, Kernel, KernelLocation};
 use crate::ir::{
@@ -116,6 +117,7 @@ struct FlatModule<'m> {
     functions: Vec<FlatFunction<'m>>,
     optional_sections: bool,
     extra_strings: Vec<String>,
+    signatures: Vec<format::FunctionSignatures>,
 }
 
 struct FlatFunction<'m> {
@@ -166,6 +168,7 @@ impl<'m> FlatModule<'m> {
             functions: &self.functions,
             optional_sections: self.optional_sections,
             extra_strings: &self.extra_strings,
+            signatures: &self.signatures,
         }
     }
 
@@ -188,6 +191,7 @@ impl<'m> FlatModule<'m> {
             functions,
             optional_sections: self.optional_sections,
             extra_strings: self.extra_strings,
+            signatures: self.signatures,
         }
     }
 }
@@ -1017,6 +1021,7 @@ impl<'m> Collector<'m> {
         if !errors.is_empty() {
             return Err(errors);
         }
+        let signatures = signature_entries(&self.functions)?;
         let mut attributes = self.attributes;
         compiled::number_units(&mut attributes);
         let mut extra_strings = self.extra_strings;
@@ -1029,6 +1034,7 @@ impl<'m> Collector<'m> {
             functions,
             optional_sections: self.options.optional_sections,
             extra_strings,
+            signatures,
         })
     }
 
@@ -1089,6 +1095,55 @@ impl<'m> Collector<'m> {
             });
         }
         (functions, emitter.errors)
+    }
+}
+
+/// The signature metadata (`iree.abi`, `iree.abi.sip`) of the named
+/// functions that carry some, checked.
+fn signature_entries(
+    functions: &[FunctionEntry<'_>],
+) -> Result<Vec<format::FunctionSignatures>, Vec<Diagnostic>> {
+    let mut entries = Vec::new();
+    let mut errors = Vec::new();
+    for (index, entry) in functions.iter().enumerate() {
+        if entry.name.is_empty() || entry.owner.name != crate::ir::FUNC_OP {
+            continue;
+        }
+        let mut text = |name: &str| match entry.owner.attribute(name) {
+            None => None,
+            Some(attribute) => match attribute.as_str() {
+                Some(bytes) => Some(bytes),
+                None => {
+                    errors.push(Diagnostic::new(
+                        entry.owner.location.clone(),
+                        format!("'func.func' op attribute '{name}' must be a string"),
+                    ));
+                    None
+                }
+            },
+        };
+        let reflection = text(abi::REFLECTION_ATTRIBUTE);
+        let sip = text(abi::SIP_ATTRIBUTE);
+        if reflection.is_none() && sip.is_none() {
+            continue;
+        }
+        if let Err(e) = abi::check_metadata(reflection, sip) {
+            errors.push(Diagnostic::new(
+                entry.owner.location.clone(),
+                format!("'func.func' op {e}"),
+            ));
+            continue;
+        }
+        entries.push(format::FunctionSignatures {
+            function: index as u32,
+            reflection: reflection.map(|r| String::from_utf8_lossy(r).into_owned()),
+            sip: sip.map(<[u8]>::to_vec),
+        });
+    }
+    if errors.is_empty() {
+        Ok(entries)
+    } else {
+        Err(errors)
     }
 }
 

@@ -357,6 +357,7 @@ pub mod palette {
             Some(SectionId::Locations) => Color::Rgb(80, 140, 140),
             Some(SectionId::AttributeNames) => Color::Rgb(150, 130, 90),
             Some(SectionId::RegisterTypes) => Color::Rgb(110, 110, 150),
+            Some(SectionId::Signatures) => Color::Rgb(170, 150, 200),
             None => Color::Gray,
         }
     }

@@ -42,6 +42,15 @@ impl DumpOptions {
             _ => self.wants(id),
         }
     }
+
+    /// Whether the signatures are listed: when asked for, and in a whole
+    /// listing of a file with signature metadata.
+    fn lists_signatures(&self, listing: &Listing<'_>) -> bool {
+        match self.section {
+            Some(id) => id == SectionId::Signatures,
+            None => listing.section(SectionId::Signatures).is_some(),
+        }
+    }
 }
 
 /// Bytes as spaced hex, shortened past 64 bytes.
@@ -225,6 +234,11 @@ impl<W: Write> Text<'_, '_, '_, W> {
                 SectionId::AttributeTypes => self.attribute_types()?,
                 SectionId::AttributeNames => self.attribute_names()?,
                 SectionId::RegisterTypes => self.register_types()?,
+                SectionId::Signatures => {
+                    if options.lists_signatures(self.listing) {
+                        self.signatures()?;
+                    }
+                }
             }
         }
         Ok(())
@@ -310,6 +324,38 @@ impl<W: Write> Text<'_, '_, '_, W> {
             )?;
         }
         self.error_line("  ", names.error())
+    }
+
+    fn signatures(&mut self) -> io::Result<()> {
+        let rows = self.listing.signatures();
+        self.heading(format_args!("Signatures ({}):", rows.len()))?;
+        for row in rows {
+            match &row.raw {
+                Ok(raw) => writeln!(
+                    self.out,
+                    "  [{:3}] {}  {raw}  {}",
+                    row.function,
+                    function_name(&row.name),
+                    row.readable
+                )?,
+                Err(e) => writeln!(
+                    self.out,
+                    "  [{:3}] {}  error: {e}",
+                    row.function,
+                    function_name(&row.name)
+                )?,
+            }
+            for (label, text) in [
+                ("structure", &row.structured),
+                ("reflection", &row.reflection),
+                ("sip", &row.sip),
+            ] {
+                if let Some(text) = text {
+                    writeln!(self.out, "        {label}: {text}")?;
+                }
+            }
+        }
+        Ok(())
     }
 
     fn function_index(&mut self) -> io::Result<()> {
@@ -597,6 +643,24 @@ struct IndexJson<'s> {
     offset: u64,
     arguments: Vec<String>,
     results: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct SignatureJson {
+    function: usize,
+    name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    raw: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    readable: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    structure: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reflection: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sip: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -919,6 +983,25 @@ impl Serialize for Json<'_, '_> {
                             })
                     });
                     map.serialize_entry("attribute_names", &entries)?;
+                }
+                SectionId::Signatures => {
+                    if options.lists_signatures(listing) {
+                        let rows = listing.signatures().into_iter().map(|row| {
+                            let ok = row.raw.is_ok();
+                            SignatureJson {
+                                function: row.function,
+                                name: row.name,
+                                raw: row.raw.as_ref().ok().cloned(),
+                                readable: ok.then_some(row.readable),
+                                structure: row.structured,
+                                reflection: row.reflection,
+                                sip: row.sip,
+                                error: row.raw.err(),
+                            }
+                        });
+                        let rows: Vec<SignatureJson> = rows.collect();
+                        map.serialize_entry("signatures", &rows)?;
+                    }
                 }
                 SectionId::RegisterTypes => {
                     let entries = Seq(|| {

@@ -291,7 +291,12 @@ fn dump_command(args: DumpArgs, out: impl Write) -> Result<(), Failure> {
 fn verify_command(args: VerifyArgs, out: impl Write) -> Result<(), Failure> {
     let input = input::load(&args.file, "verify", "a BEF file")?;
     let bef = open_bef(&input, "verify")?;
-    if let Err(problems) = verify(&bef) {
+    // The structure, then the signature metadata against the functions.
+    let mut problems = verify(&bef).err().unwrap_or_default();
+    if problems.is_empty() {
+        problems = bef::abi::function::check_file(&bef);
+    }
+    if !problems.is_empty() {
         for problem in &problems {
             console::err_line(&format!("error: {problem}"));
         }

@@ -1,0 +1,3 @@
+#![no_main]
+//! Fuzz target: arbitrary bytes as a raw signature (the body is in `fuzz/src/abi.rs`).
+libfuzzer_sys::fuzz_target!(|data: &[u8]| bef_fuzz::abi::abi_raw_parse(data));
