@@ -2,21 +2,9 @@
 //! tests. Every file a test reads lives there, so a fresh clone tests
 //! everything; a missing file fails the test with its path.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-/// The absolute path of `relative` under `corpus/`; panics with the path
-/// when it does not exist, so that no test passes without its input.
-pub(crate) fn corpus_path(relative: &str) -> PathBuf {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../corpus")
-        .join(relative);
-    assert!(
-        path.exists(),
-        "test input {} is missing (expected in the repository's corpus/)",
-        path.display()
-    );
-    path
-}
+pub(crate) use bef_test_support::corpus::corpus_path;
 
 /// Every `// -----` chunk of every host program (`.mlir`) under `corpus/`,
 /// with the file it came from. The MLIR bytecode vectors are excluded: they

@@ -111,11 +111,7 @@ fn dump_section_prints_only_that_section_under_its_name() {
 
 #[test]
 fn dump_of_a_damaged_file_lists_what_decodes_and_fails() {
-    let bytes = std::fs::read(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../corpus/bef/functions_and_aggregates.bef"
-    ))
-    .unwrap();
+    let bytes = common::read_corpus("bef/functions_and_aggregates.bef");
     // Cut inside the third kernel of @main.
     let cut = &bytes[..0x240];
     let out = bef(&["dump", "-"], Some(cut));
@@ -412,10 +408,9 @@ fn dump_of_a_btf_file_whose_offsets_run_past_its_end_fails_at_the_table() {
 
 #[test]
 fn dump_reads_every_btf_fuzz_seed_without_crashing() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/fuzz/btf_read");
     let mut seen = 0;
-    for entry in std::fs::read_dir(&dir).expect("seed directory") {
-        let bytes = std::fs::read(entry.expect("entry").path()).expect("seed");
+    for seed in bef_test_support::corpus::corpus_dir_files("fuzz/btf_read") {
+        let bytes = std::fs::read(seed).expect("seed");
         let out = bef(&["dump", "--btf", "-"], Some(&bytes));
         assert!(
             matches!(out.status.code(), Some(0 | 1)),

@@ -5,65 +5,37 @@
 
 mod common;
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
-
 use bef::format::dtype::AttrType;
 use bef::format::{Attribute, BefBuffer, DecodeError, Module, encode, verify};
 use bef::inspect::Listing;
-
-struct Counting;
-
-static CURRENT: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-// SAFETY: forwards to the system allocator unchanged; only counts bytes.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let now = CURRENT.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
-        PEAK.fetch_max(now, Ordering::Relaxed);
-        // SAFETY: same contract as our caller's.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        CURRENT.fetch_sub(layout.size(), Ordering::Relaxed);
-        // SAFETY: same contract as our caller's.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
+use common::counting::{Counting, alone, peak_during};
 
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
-
-/// Tests share the counters, so they take turns.
-static SERIAL: Mutex<()> = Mutex::new(());
 
 /// Runs every decoder entry point on `bytes`; returns the errors found and
 /// the peak bytes allocated while doing so (the input copy excluded).
 fn exercise(bytes: &[u8]) -> (Vec<DecodeError>, usize) {
     let buffer = BefBuffer::copy_from(bytes);
-    let base = CURRENT.load(Ordering::Relaxed);
-    PEAK.store(base, Ordering::Relaxed);
-    let mut errors = Vec::new();
-    match buffer.open() {
-        Err(e) => errors.push(e),
-        Ok(file) => {
-            if let Err(problems) = verify(&file) {
-                errors.extend(problems);
+    peak_during(|| {
+        let mut errors = Vec::new();
+        match buffer.open() {
+            Err(e) => errors.push(e),
+            Ok(file) => {
+                if let Err(problems) = verify(&file) {
+                    errors.extend(problems);
+                }
+                errors.extend(file.to_module().err());
             }
-            errors.extend(file.to_module().err());
         }
-    }
-    // The listing (what `bef dump` shows) takes damaged files too, and
-    // reports what it could not list.
-    match Listing::new(buffer.bytes()) {
-        Err(e) => errors.push(e),
-        Ok(listing) => errors.extend_from_slice(listing.errors()),
-    }
-    let peak = PEAK.load(Ordering::Relaxed).saturating_sub(base);
-    (errors, peak)
+        // The listing (what `bef dump` shows) takes damaged files too, and
+        // reports what it could not list.
+        match Listing::new(buffer.bytes()) {
+            Err(e) => errors.push(e),
+            Ok(listing) => errors.extend_from_slice(listing.errors()),
+        }
+        errors
+    })
 }
 
 /// The peak bytes allocated listing `bytes` (opening, decoding every
@@ -71,20 +43,22 @@ fn exercise(bytes: &[u8]) -> (Vec<DecodeError>, usize) {
 /// errors), the input copy excluded.
 fn listing_peak(bytes: &[u8]) -> usize {
     let buffer = BefBuffer::copy_from(bytes);
-    let base = CURRENT.load(Ordering::Relaxed);
-    PEAK.store(base, Ordering::Relaxed);
-    if let Ok(listing) = Listing::new(buffer.bytes()) {
-        let _ = listing.errors();
-        for offset in (0..bytes.len()).step_by(1 + bytes.len() / 64) {
-            let _ = listing.item_at(offset);
+    let ((), peak) = peak_during(|| {
+        if let Ok(listing) = Listing::new(buffer.bytes()) {
+            let _ = listing.errors();
+            for offset in (0..bytes.len()).step_by(1 + bytes.len() / 64) {
+                let _ = listing.item_at(offset);
+            }
+            // A screenful of a hex view.
+            let _ = listing.fields_in(0..4096);
         }
-        // A screenful of a hex view.
-        let _ = listing.fields_in(0..4096);
-    }
-    PEAK.load(Ordering::Relaxed).saturating_sub(base)
+    });
+    peak
 }
 
-/// Memory allowed for an input of `len` bytes.
+/// Memory allowed for an input of `len` bytes: tighter than the shared
+/// `counting::budget`, as these decoders allocate little beyond their
+/// input.
 fn budget(len: usize) -> usize {
     64 * len + 256 * 1024
 }
@@ -141,7 +115,7 @@ const HUGE: u64 = 1 << 60;
 
 #[test]
 fn every_truncation_of_every_golden_file_fails_cleanly() {
-    let _turn = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _turn = alone();
     for (name, bytes) in goldens() {
         let (errors, _) = exercise(&bytes);
         assert!(errors.is_empty(), "{name}: {errors:?}");
@@ -173,7 +147,7 @@ fn every_truncation_of_every_golden_file_fails_cleanly() {
 
 #[test]
 fn huge_counts_are_refused_before_allocation() {
-    let _turn = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _turn = alone();
     expect_error(
         &file(&[section(4, &vbr(HUGE))]),
         "function count 1152921504606846976 exceeds",
@@ -207,7 +181,7 @@ fn huge_counts_are_refused_before_allocation() {
 
 #[test]
 fn offsets_past_the_end_are_reported() {
-    let _turn = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _turn = alone();
     // Function body offset past the Functions section.
     let index = [&[1u8, 0][..], &vbr(1000), &[0, 0, 0]].concat();
     expect_error(
@@ -234,7 +208,7 @@ fn offsets_past_the_end_are_reported() {
 
 #[test]
 fn deep_nesting_is_bounded() {
-    let _turn = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _turn = alone();
     // 100,000 nested call sites.
     let mut locations = vec![3u8; 100_000];
     locations.push(0);
@@ -290,7 +264,7 @@ fn deep_location(depth: usize) -> bef::format::Location {
 
 #[test]
 fn the_encoder_writes_only_locations_the_decoder_reads() {
-    let _turn = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _turn = alone();
     let (_, bytes) = goldens()
         .into_iter()
         .find(|(n, _)| n.ends_with("add_i32.bef"))
@@ -328,11 +302,7 @@ fn the_encoder_writes_only_locations_the_decoder_reads() {
 
 /// Parses `src`; returns the outcome and the peak bytes allocated.
 fn parse_measured(src: &str) -> (Result<bef::ir::Module, bef::ir::Diagnostic>, usize) {
-    let base = CURRENT.load(Ordering::Relaxed);
-    PEAK.store(base, Ordering::Relaxed);
-    let parsed = bef::text::parse_module(src, "h.mlir");
-    let peak = PEAK.load(Ordering::Relaxed).saturating_sub(base);
-    (parsed, peak)
+    peak_during(|| bef::text::parse_module(src, "h.mlir"))
 }
 
 /// `src` fails to parse with exactly `error`, quickly and within the
@@ -355,7 +325,7 @@ fn expect_parse_error(src: &str, error: &str) {
 
 #[test]
 fn location_alias_cycles_are_errors_at_their_definition() {
-    let _turn = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _turn = alone();
     // Unused, used, and through other aliases.
     expect_parse_error(
         "#a = loc(#a)\n",
@@ -400,7 +370,7 @@ fn location_alias_cycles_are_errors_at_their_definition() {
 
 #[test]
 fn alias_copies_are_bounded_by_the_input() {
-    let _turn = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _turn = alone();
     // Each alias used twice by the next: 2^40 copies of the first.
     let doubling = |first: &str, step: &dyn Fn(usize) -> String, using: &str| {
         let mut src = format!("{first}\n");
@@ -462,7 +432,7 @@ fn alias_copies_are_bounded_by_the_input() {
 
 #[test]
 fn aliases_nest_within_the_shared_limit() {
-    let _turn = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _turn = alone();
     // 100,000 aliases, each one level deeper than the one before: refused
     // where the nesting passes 64 levels (copying every level would take
     // quadratic time, and the nesting the stack of every later walk).
@@ -503,7 +473,7 @@ fn aliases_nest_within_the_shared_limit() {
 
 #[test]
 fn random_bit_flips_never_panic_and_stay_in_budget() {
-    let _turn = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _turn = alone();
     let mut state = 0x1234_5678_9abc_def0u64;
     for (name, bytes) in goldens() {
         for _ in 0..500 {
@@ -525,7 +495,7 @@ fn random_bit_flips_never_panic_and_stay_in_budget() {
 /// Tables of one-byte entries: the listing of each stays within budget.
 #[test]
 fn listing_many_tiny_items_stays_in_budget() {
-    let _turn = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _turn = alone();
     const N: u64 = 20_000;
     let check = |what: &str, bytes: &[u8]| {
         let peak = listing_peak(bytes);
@@ -590,7 +560,7 @@ fn nested_names(depth: usize) -> String {
 
 #[test]
 fn locations_at_the_depth_limit_round_trip_and_deeper_are_refused() {
-    let _turn = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _turn = alone();
     use bef::translate::{TranslateOptions, bef_to_mlir, mlir_to_bef};
     let program = |depth: usize| {
         format!(
@@ -631,7 +601,7 @@ fn locations_at_the_depth_limit_round_trip_and_deeper_are_refused() {
 
 #[test]
 fn the_translator_names_what_it_cannot_write() {
-    let _turn = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _turn = alone();
     use bef::ir::{Attribute, Location};
     use bef::translate::{TranslateOptions, mlir_to_bef};
     let src = "func.func @f() -> i32 {\n  %x = tfrt.constant.i32 1\n  tfrt.return %x : i32\n}\n";
@@ -700,13 +670,13 @@ fn run_measured(src: &str, name: &str) -> (Vec<String>, usize) {
             .unwrap()
             .with_diagnostic_sink(|_| {}),
     );
-    let base = CURRENT.load(Ordering::Relaxed);
-    PEAK.store(base, Ordering::Relaxed);
-    let ctx = ExecutionContext::new(host.clone());
-    let results = function.execute(&ctx, &[]);
-    host.await_values(&results);
-    host.quiesce();
-    let peak = PEAK.load(Ordering::Relaxed).saturating_sub(base);
+    let (results, peak) = peak_during(|| {
+        let ctx = ExecutionContext::new(host.clone());
+        let results = function.execute(&ctx, &[]);
+        host.await_values(&results);
+        host.quiesce();
+        results
+    });
     let outcome = results
         .iter()
         .map(|r| match r.error_diagnostic() {
@@ -719,7 +689,7 @@ fn run_measured(src: &str, name: &str) -> (Vec<String>, usize) {
 
 #[test]
 fn parallel_loops_do_not_allocate_per_block() {
-    let _turn = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _turn = alone();
     let program = |start: i64, end: i64| {
         format!(
             "func.func @f() -> !tfrt.chain {{

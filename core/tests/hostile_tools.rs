@@ -9,6 +9,8 @@
 
 mod common;
 
+use bef_test_support::terminal::raw_controls;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
@@ -20,21 +22,6 @@ const MIB: u64 = 1 << 20;
 /// Planted in files and the environment that no output may show.
 const FILE_SECRET: &str = "FILE-SECRET-7f3a";
 const ENV_SECRET: &str = "ENV-SECRET-91c2";
-
-/// Characters that must never reach a terminal raw: C0 controls but
-/// newline and tab, DEL, C1 controls, and the bidirectional overrides.
-/// Written out here rather than taken from the library it checks.
-fn raw_controls(output: &str) -> Vec<char> {
-    output
-        .chars()
-        .filter(|&c| {
-            (c < ' ' && c != '\n' && c != '\t')
-                || ('\u{7f}'..='\u{9f}').contains(&c)
-                || ('\u{202a}'..='\u{202e}').contains(&c)
-                || ('\u{2066}'..='\u{2069}').contains(&c)
-        })
-        .collect()
-}
 
 /// Runs `bef args` in `dir` with a secret in its environment; checks the
 /// bounds and the output, and returns (status, stdout + stderr).

@@ -11,10 +11,6 @@ pub mod btf;
 pub mod bytecode;
 pub mod exec;
 pub mod passes;
-// The per-thread counting allocator of bef-trace's tests, shared as is.
-#[allow(dead_code)]
-#[path = "../../profiler/tests/common/counting.rs"]
-mod memory;
 #[cfg(test)]
 mod tests;
 pub mod text;
@@ -23,7 +19,7 @@ pub mod trace;
 /// Counts each thread's bytes, so that a body can bound what one input
 /// needs (`trace_read`).
 #[global_allocator]
-static ALLOCATOR: memory::Counting = memory::Counting;
+static ALLOCATOR: bef_test_support::counting::Counting = bef_test_support::counting::Counting;
 
 /// The standard kernels, registered once per process.
 pub(crate) fn standard_registry() -> &'static bef::exec::KernelRegistry {

@@ -3,6 +3,7 @@
 //! run).
 
 use arbitrary::Unstructured;
+use bef_test_support::corpus::{corpus_dir_files, corpus_files};
 use proptest::prelude::*;
 
 use crate::abi::{abi_json_parse, abi_raw_parse, abi_sip_parse};
@@ -29,25 +30,9 @@ impl XorShift {
     }
 }
 
-/// The files of `corpus/<relative>` with the extension `ext` (any when
-/// `None`), sorted; fails when there are none.
-fn corpus_files(relative: &str, ext: Option<&str>) -> Vec<std::path::PathBuf> {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../corpus")
-        .join(relative);
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("test inputs {} are missing: {e}", dir.display()))
-        .map(|e| e.unwrap().path())
-        .filter(|p| ext.is_none_or(|ext| p.extension().is_some_and(|e| e == ext)))
-        .collect();
-    files.sort();
-    assert!(!files.is_empty(), "no test inputs in {}", dir.display());
-    files
-}
-
 /// The seeds of one fuzz target, from `corpus/fuzz/<target>/`.
 fn seeds(target: &str) -> Vec<Vec<u8>> {
-    corpus_files(&format!("fuzz/{target}"), None)
+    corpus_dir_files(&format!("fuzz/{target}"))
         .iter()
         .map(|p| std::fs::read(p).unwrap())
         .collect()
@@ -106,7 +91,7 @@ fn mlir_parse_survives_truncations_mutations_and_the_corpus() {
     // The conformance programs are the seeds of every custom form.
     let mut inputs = seeds("mlir_parse");
     for dir in ["mlir", "conformance"] {
-        for path in corpus_files(dir, Some("mlir")) {
+        for path in corpus_files(dir, "mlir") {
             inputs.push(std::fs::read(path).unwrap());
         }
     }
@@ -197,7 +182,7 @@ fn token_ends(text: &str) -> Vec<usize> {
 #[test]
 fn custom_forms_truncated_at_every_token_fail_cleanly() {
     let mut prefixes = 0;
-    for path in corpus_files("conformance", Some("mlir")) {
+    for path in corpus_files("conformance", "mlir") {
         let source = std::fs::read_to_string(&path).unwrap();
         for chunk in bef::text::split_input(&source) {
             for end in token_ends(chunk.text) {
@@ -237,7 +222,7 @@ fn opt_passes_survive_the_corpus_and_its_truncations() {
     let mut inputs = seeds("opt_passes");
     inputs.extend(seeds("mlir_parse"));
     for dir in ["mlir", "conformance"] {
-        for path in corpus_files(dir, Some("mlir")) {
+        for path in corpus_files(dir, "mlir") {
             inputs.push(std::fs::read(path).unwrap());
         }
     }

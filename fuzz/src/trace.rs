@@ -15,7 +15,8 @@ use bef_trace::{Model, chrome, perfetto, stats};
 /// input, at twice the bound).
 pub fn trace_read(data: &[u8]) {
     let bound = bef_trace::MEMORY_PER_BYTE * data.len() + bef_trace::MEMORY_BASE;
-    let ((), peak) = crate::memory::peak_within(2 * bound, || read_and_export(data));
+    let ((), peak) =
+        bef_test_support::counting::thread_peak_within(2 * bound, || read_and_export(data));
     assert!(
         peak <= bound,
         "{peak} bytes for a recording of {} bytes (bound {bound})",

@@ -8,7 +8,7 @@ mod common;
 
 use bef_trace::critical_path::{self, CriticalOptions};
 use bef_trace::{Model, chrome, perfetto, stats};
-use common::counting::{Counting, peak_during};
+use common::counting::{Counting, thread_peak_during as peak_during};
 use proptest::prelude::*;
 
 #[global_allocator]
@@ -46,16 +46,13 @@ fn read_and_export(bytes: &[u8]) {
 }
 
 fn seeds() -> Vec<Vec<u8>> {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/fuzz/trace_read");
-    let mut seeds: Vec<Vec<u8>> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| std::fs::read(e.unwrap().path()).unwrap())
+    let seeds: Vec<Vec<u8>> = bef_test_support::corpus::corpus_dir_files("fuzz/trace_read")
+        .into_iter()
+        .map(|path| std::fs::read(path).unwrap())
         .collect();
-    seeds.sort();
     assert!(
         seeds.len() >= 3,
-        "seed recordings missing from {}",
-        dir.display()
+        "seed recordings missing from corpus/fuzz/trace_read"
     );
     seeds
 }

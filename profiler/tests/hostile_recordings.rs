@@ -16,7 +16,7 @@ use bef_trace::critical_path::{self, CriticalOptions};
 use bef_trace::flamegraph::{self, FlameOptions};
 use bef_trace::folded::{self, Clock, FoldOptions};
 use bef_trace::{MEMORY_BASE, MEMORY_PER_BYTE, Model, chrome, perfetto, stats};
-use common::counting::{Counting, peak_within};
+use common::counting::{Counting, thread_peak_within as peak_within};
 use common::hostile::{self, Shape};
 
 #[global_allocator]

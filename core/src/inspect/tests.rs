@@ -2,20 +2,14 @@
 //! bytes its row was read from, `item_at` agrees with the ranges, and
 //! damaged files still list what they can.
 
-use std::path::Path;
+use bef_test_support::corpus::{corpus_files, read_corpus};
 
 use super::*;
 use crate::format::reader::{Reader, u32_at};
 use crate::format::{BefBuffer, FunctionKind};
 
 fn corpus() -> Vec<(String, BefBuffer)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/bef");
-    let mut paths: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    paths.sort();
-    paths
+    corpus_files("bef", "bef")
         .into_iter()
         .map(|p| {
             let name = p.file_name().unwrap().to_string_lossy().into_owned();
@@ -25,10 +19,7 @@ fn corpus() -> Vec<(String, BefBuffer)> {
 }
 
 fn corpus_file(name: &str) -> BefBuffer {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../corpus/bef")
-        .join(name);
-    BefBuffer::copy_from(&std::fs::read(path).unwrap())
+    BefBuffer::copy_from(&read_corpus(&format!("bef/{name}")))
 }
 
 /// Reads one VBR at `range.start` and checks that it ends at `range.end`.
