@@ -34,10 +34,12 @@ pub enum Value {
 }
 
 impl Value {
-    /// Reads one element of `dtype` from its little-endian bytes.
-    fn read(dtype: BtfDType, bytes: &[u8]) -> Value {
+    /// Reads one element of `dtype` from its little-endian bytes (at most
+    /// eight; missing high bytes read as zeros).
+    pub fn from_le(dtype: BtfDType, bytes: &[u8]) -> Value {
         let mut raw = [0u8; 8];
-        raw[..bytes.len()].copy_from_slice(bytes);
+        let len = bytes.len().min(8);
+        raw[..len].copy_from_slice(&bytes[..len]);
         let unsigned = u64::from_le_bytes(raw);
         // Sign-extends the element's own width.
         let signed = |bits: u32| ((unsigned << (64 - bits)) as i64) >> (64 - bits);
@@ -265,13 +267,13 @@ pub fn summarize(index: u64, record: &Record<'_>, budget: &mut ScanBudget) -> Te
     let preview = elements
         .clone()
         .take(PREVIEW_VALUES)
-        .map(|bytes| Value::read(record.dtype, bytes))
+        .map(|bytes| Value::from_le(record.dtype, bytes))
         .collect();
     let statistics = if stored == 0 {
         Statistics::Empty
     } else if budget.take(data.len() as u64) {
         Statistics::Computed(stats(
-            elements.map(|bytes| Value::read(record.dtype, bytes)),
+            elements.map(|bytes| Value::from_le(record.dtype, bytes)),
         ))
     } else {
         Statistics::Skipped
