@@ -115,7 +115,11 @@ mod tests {
     fn strings_are_cut_and_escaped() {
         let strings = crate::kernels::tensor::StringHostTensor::new(
             TensorShape(vec![3]),
-            vec!["a\x1b".into(), "a string longer than a dozen".into(), "c".into()],
+            vec![
+                "a\x1b".into(),
+                "a string longer than a dozen".into(),
+                "c".into(),
+            ],
         )
         .unwrap();
         assert_eq!(

@@ -14,8 +14,20 @@ use crate::input::Input;
 /// Damaged records reported in full on standard error; the rest are counted.
 const REPORTED_PROBLEMS: usize = 100;
 
-/// The column headings, padded as [`row`] pads its cells.
-const HEADING: &str = "    #  dtype  layout  shape                offset     data at          min          max         mean    NaN  first values";
+/// The column headings.
+const HEADING: [&str; 11] = [
+    "#",
+    "dtype",
+    "layout",
+    "shape",
+    "offset",
+    "data at",
+    "min",
+    "max",
+    "mean",
+    "NaN",
+    "first values",
+];
 
 /// Lists `input` as BTF. Damaged records are listed as unreadable, their
 /// errors (each naming its offset) follow on standard error, and the
@@ -35,7 +47,7 @@ pub fn write(input: &Input, out: &mut impl Write) -> Result<(), Failure> {
     if file.is_empty() {
         return Ok(());
     }
-    writeln!(out, "{HEADING}")?;
+    writeln!(out, "{}", line(&HEADING.map(String::from)))?;
     let (mut problems, mut skipped) = (0usize, false);
     for (index, summary) in
         summary::summaries(&file, ScanBudget::for_file(bytes.len() as u64)).enumerate()
@@ -83,14 +95,39 @@ pub fn write(input: &Input, out: &mut impl Write) -> Result<(), Failure> {
 /// One tensor's line, in the columns of [`HEADING`].
 fn row(summary: &TensorSummary) -> String {
     let [min, max, mean, nan] = summary.statistics_cells();
-    format!(
-        "{:>5}  {:<5}  {:<6}  {:<18}  {:>8}  {:>10}  {min:>11}  {max:>11}  {mean:>11}  {nan:>5}  {}",
-        summary.index,
-        summary.dtype.name(),
-        summary.layout_name(),
+    line(&[
+        summary.index.to_string(),
+        summary.dtype.name().to_owned(),
+        summary.layout_name().to_owned(),
         summary.shape_text(),
-        summary.offset,
-        summary.data_offset,
+        summary.offset.to_string(),
+        summary.data_offset.to_string(),
+        min,
+        max,
+        mean,
+        nan,
         summary.preview_text(),
+    ])
+}
+
+/// Cells padded to their columns: numbers to the right, names to the
+/// left, the first values last and unpadded.
+fn line(cells: &[String; 11]) -> String {
+    let [
+        index,
+        dtype,
+        layout,
+        shape,
+        offset,
+        data,
+        min,
+        max,
+        mean,
+        nan,
+        values,
+    ] = cells;
+    format!(
+        "{index:>5}  {dtype:<5}  {layout:<6}  {shape:<18}  {offset:>10}  {data:>10}  \
+         {min:>12}  {max:>12}  {mean:>12}  {nan:>5}  {values}"
     )
 }
