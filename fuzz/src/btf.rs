@@ -42,7 +42,10 @@ pub fn btf_read(data: &[u8]) {
     }
     // The listing: every summary of a record that reads lies in the file.
     let budget = ScanBudget::for_file(data.len() as u64);
-    for tensor in summary::summaries(&file, budget).take(64).flatten() {
+    let mut source = SliceSource(data);
+    let (count, tensors) = summary::summaries(&mut source, budget).expect("the count reads");
+    assert_eq!(count, file.len());
+    for tensor in tensors.take(64).flatten() {
         assert!(tensor.data_offset <= data.len() as u64);
         assert!(tensor.preview.len() <= PREVIEW_VALUES);
         assert!(tensor.preview.len() as u64 <= tensor.stored);

@@ -4,8 +4,8 @@
 
 use std::io::Write;
 
-use bef::btf::BtfFile;
 use bef::btf::summary::{self, ScanBudget, Statistics, TensorSummary};
+use bef::btf::{FileSource, SliceSource, Source};
 
 use crate::console;
 use crate::failure::Failure;
@@ -34,24 +34,40 @@ const HEADING: [&str; 11] = [
 /// command fails.
 pub fn write(input: &Input, out: &mut impl Write) -> Result<(), Failure> {
     let bytes = input.bytes();
-    let file = BtfFile::parse(bytes)
+    // A file is read a chunk at a time rather than through its mapping, so
+    // that scanning a large tensor keeps memory flat; standard input is
+    // already in memory.
+    let mut file_source;
+    let mut slice_source;
+    // (A FIFO or device was read whole and is not opened again.)
+    let regular =
+        input.path.as_os_str() != "-" && std::fs::metadata(&input.path).is_ok_and(|m| m.is_file());
+    let source: &mut dyn Source = match regular.then(|| std::fs::File::open(&input.path)) {
+        Some(Ok(file)) => {
+            file_source = FileSource::new(file, bytes.len() as u64);
+            &mut file_source
+        }
+        _ => {
+            slice_source = SliceSource(bytes);
+            &mut slice_source
+        }
+    };
+    let budget = ScanBudget::for_file(bytes.len() as u64);
+    let (count, tensors) = summary::summaries(source, budget)
         .map_err(|e| Failure::Message(format!("{} is not valid BTF: {e}", input.name)))?;
-    let plural = if file.len() == 1 { "" } else { "s" };
+    let plural = if count == 1 { "" } else { "s" };
     writeln!(
         out,
-        "{}: BTF, {} tensor{plural}, {} bytes",
+        "{}: BTF, {count} tensor{plural}, {} bytes",
         input.name,
-        file.len(),
         bytes.len()
     )?;
-    if file.is_empty() {
+    if count == 0 {
         return Ok(());
     }
     writeln!(out, "{}", line(&HEADING.map(String::from)))?;
     let (mut problems, mut skipped) = (0usize, false);
-    for (index, summary) in
-        summary::summaries(&file, ScanBudget::for_file(bytes.len() as u64)).enumerate()
-    {
+    for (index, summary) in tensors.enumerate() {
         match summary {
             Ok(summary) => {
                 skipped |= summary.statistics == Statistics::Skipped;
