@@ -351,6 +351,11 @@ fn dump_lists_a_btf_files_tensors_with_statistics() {
         "corpus/btf/tensors.btf: BTF, 13 tensors, 688 bytes"
     );
     assert!(lines[1].trim_start().starts_with("#  dtype  layout  shape"));
+    // Every column lines up with its heading: the headings end where the
+    // right-aligned cells end.
+    let end_of = |line: &str, word: &str| line.find(word).map(|at| at + word.len());
+    assert_eq!(end_of(lines[1], "offset"), end_of(lines[2], " 112"));
+    assert_eq!(end_of(lines[1], "mean"), end_of(lines[2], "1.375"));
     let words = |line: &str| -> Vec<String> { line.split_whitespace().map(String::from).collect() };
     // index, dtype, layout, shape, offset, data, min, max, mean, NaN, values
     assert_eq!(

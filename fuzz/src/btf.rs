@@ -1,8 +1,11 @@
 //! BTF files from untrusted bytes: every record reads or fails with an
 //! error whose offset lies in the file, never a panic; a record that reads
 //! has exactly the bytes its dims and dtype need, reads the same through
-//! the piecewise locator, and writes back to a file that reads the same.
+//! the piecewise locator, and writes back to a file that reads the same;
+//! its summary (what `bef dump` and `befview` list) names offsets in the
+//! file and keeps a bounded preview.
 
+use bef::btf::summary::{self, PREVIEW_VALUES, ScanBudget};
 use bef::btf::{self, BtfFile, Payload, PayloadExtent, SliceSource, TensorToWrite};
 
 /// Reads `data` as a BTF file, and each record it holds.
@@ -36,6 +39,21 @@ pub fn btf_read(data: &[u8]) {
             }
             _ => panic!("the two readers disagree: {record:?} vs {located:?}"),
         }
+    }
+    // The listing: every summary of a record that reads lies in the file.
+    let budget = ScanBudget::for_file(data.len() as u64);
+    let mut source = SliceSource(data);
+    let (count, tensors) = summary::summaries(&mut source, budget).expect("the count reads");
+    assert_eq!(count, file.len());
+    for tensor in tensors.take(64).flatten() {
+        assert!(tensor.data_offset <= data.len() as u64);
+        assert!(tensor.preview.len() <= PREVIEW_VALUES);
+        assert!(tensor.preview.len() as u64 <= tensor.stored);
+        let _ = (
+            tensor.shape_text(),
+            tensor.preview_text(),
+            tensor.statistics_cells(),
+        );
     }
 }
 

@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use bef::btf::summary::{self, ScanBudget, Statistics, TensorSummary};
-use bef::btf::{BtfError, BtfFile};
+use bef::btf::{BtfError, SliceSource};
 use bef::tool_io::escape;
 use ratatui::crossterm::event::KeyEvent;
 
@@ -55,15 +55,15 @@ impl TensorFile {
     /// offset; a damaged record is a row with its error.
     pub fn open(path: &Path, bytes: &[u8]) -> Result<TensorFile, LoadError> {
         let name = escape::path(path).into_owned();
-        let file = BtfFile::parse(bytes)
-            .map_err(|e| LoadError(format!("{name} is not valid BTF: {e}")))?;
-        let rows = summary::summaries(&file, ScanBudget::for_file(bytes.len() as u64))
-            .take(MAX_ROWS)
-            .collect();
+        let mut source = SliceSource(bytes);
+        let (count, tensors) =
+            summary::summaries(&mut source, ScanBudget::for_file(bytes.len() as u64))
+                .map_err(|e| LoadError(format!("{name} is not valid BTF: {e}")))?;
+        let rows = tensors.take(MAX_ROWS).collect();
         Ok(TensorFile {
             name,
             size: bytes.len() as u64,
-            count: file.len(),
+            count,
             rows,
         })
     }

@@ -2,8 +2,9 @@
 //! layout, shape and offsets, and statistics of its elements (least,
 //! greatest, mean, NaN count) with its first values.
 //!
-//! Statistics are computed in one pass over the elements in place, in
-//! constant memory per tensor. Records may share bytes (every offset may
+//! Statistics are computed in one pass over the elements, read through a
+//! [`Source`] a chunk at a time, so a file on disk is listed in constant
+//! memory whatever its size. Records may share bytes (every offset may
 //! name the same record), so the bytes scanned over a whole file are
 //! limited by a [`ScanBudget`]: a record past it is listed without
 //! statistics, and the work stays linear in the file's size.
@@ -11,11 +12,14 @@
 use std::fmt;
 
 use super::error::BtfError;
-use super::reader::{BtfFile, Payload, Record};
-use super::{BtfDType, Layout};
+use super::locate::{self, PayloadExtent, Source, read_into};
+use super::{BtfDType, COUNT_BYTES, Layout};
 
 /// Values kept for a tensor's preview.
 pub const PREVIEW_VALUES: usize = 6;
+
+/// Bytes of elements read at a time (a multiple of every element size).
+const CHUNK_BYTES: usize = 64 << 10;
 
 /// Bytes of elements a summary may scan beyond the file's own size.
 pub const EXTRA_SCAN_BYTES: u64 = 64 << 20;
@@ -34,10 +38,12 @@ pub enum Value {
 }
 
 impl Value {
-    /// Reads one element of `dtype` from its little-endian bytes.
-    fn read(dtype: BtfDType, bytes: &[u8]) -> Value {
+    /// Reads one element of `dtype` from its little-endian bytes (at most
+    /// eight; missing high bytes read as zeros).
+    pub fn from_le(dtype: BtfDType, bytes: &[u8]) -> Value {
         let mut raw = [0u8; 8];
-        raw[..bytes.len()].copy_from_slice(bytes);
+        let len = bytes.len().min(8);
+        raw[..len].copy_from_slice(&bytes[..len]);
         let unsigned = u64::from_le_bytes(raw);
         // Sign-extends the element's own width.
         let signed = |bits: u32| ((unsigned << (64 - bits)) as i64) >> (64 - bits);
@@ -94,7 +100,7 @@ impl fmt::Display for Value {
 
 /// Statistics of a tensor's stored elements (for COO, the stored values,
 /// not the implicit zeros).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Stats {
     /// The least element that is not NaN; `None` when all are NaN.
     pub min: Option<Value>,
@@ -237,97 +243,152 @@ impl ScanBudget {
     }
 }
 
-/// Every tensor of `file` in order, each summarized on its own (a damaged
-/// record is its error, naming its offset, and does not hide the others).
-pub fn summaries<'a>(
-    file: &'a BtfFile<'_>,
+/// The number of tensors the BTF file `source` declares, and each of them
+/// in order, summarized on its own (a damaged record is its error, naming
+/// its offset, and does not hide the others). Fails at once when the
+/// count or the offset table does not fit the file.
+pub fn summaries<'s>(
+    source: &'s mut dyn Source,
     mut budget: ScanBudget,
-) -> impl Iterator<Item = Result<TensorSummary, BtfError>> + 'a {
-    (0..file.len()).map(move |index| {
-        file.record(index)
-            .map(|record| summarize(index, &record, &mut budget))
-    })
+) -> Result<
+    (
+        u64,
+        impl Iterator<Item = Result<TensorSummary, BtfError>> + 's,
+    ),
+    BtfError,
+> {
+    let count = locate::read_count(source)?;
+    let table = count
+        .checked_mul(8)
+        .and_then(|n| n.checked_add(COUNT_BYTES));
+    if table.is_none_or(|end| end > source.size()) {
+        return Err(BtfError::truncated(
+            COUNT_BYTES,
+            "tensor offset",
+            count.saturating_mul(8),
+            source.size(),
+        ));
+    }
+    let tensors = (0..count).map(move |index| summarize(source, index, count, &mut budget));
+    Ok((count, tensors))
 }
 
-/// The summary of record `index`.
-pub fn summarize(index: u64, record: &Record<'_>, budget: &mut ScanBudget) -> TensorSummary {
-    let (data, data_offset, stored) = match record.payload {
-        Payload::Dense { data, offset } => (data, offset, record.num_elements()),
-        Payload::Coo {
-            values,
-            count,
-            values_offset,
-            ..
-        } => (values, values_offset, count),
+/// The summary of record `index` of the `count` that `source` holds.
+fn summarize(
+    source: &mut dyn Source,
+    index: u64,
+    count: u64,
+    budget: &mut ScanBudget,
+) -> Result<TensorSummary, BtfError> {
+    let offset = locate::record_offset(source, i64::try_from(index).unwrap_or(i64::MAX), count)?;
+    let header = locate::read_header(source, offset)?;
+    let (dims, data, stored, layout) = match locate::payload_extent(source, &header)? {
+        PayloadExtent::Dense(dense) => {
+            let stored = dense.num_elements();
+            (dense.dims, dense.data, stored, Layout::RowMajorDense)
+        }
+        PayloadExtent::Coo { dims, values, .. } => {
+            let stored = values.dims[0];
+            (dims, values.data, stored, Layout::Coo)
+        }
     };
-    let size = record.dtype.size();
-    let elements = data.chunks_exact(size);
-    let preview = elements
-        .clone()
-        .take(PREVIEW_VALUES)
-        .map(|bytes| Value::read(record.dtype, bytes))
-        .collect();
+    let size = header.dtype.size();
+    let length = data.end - data.start;
     let statistics = if stored == 0 {
         Statistics::Empty
-    } else if budget.take(data.len() as u64) {
-        Statistics::Computed(stats(
-            elements.map(|bytes| Value::read(record.dtype, bytes)),
-        ))
+    } else if budget.take(length) {
+        Statistics::Computed(Stats::default())
     } else {
         Statistics::Skipped
     };
-    TensorSummary {
+    // Only the preview's bytes are read when there are no statistics.
+    let scanned = match statistics {
+        Statistics::Computed(_) => length,
+        _ => length.min((PREVIEW_VALUES * size) as u64),
+    };
+    let mut accumulator = Accumulator::default();
+    let mut preview = Vec::with_capacity(PREVIEW_VALUES);
+    let mut chunk = vec![0u8; CHUNK_BYTES.min(scanned as usize)];
+    let mut at = data.start;
+    while at < data.start + scanned {
+        let len = chunk.len().min((data.start + scanned - at) as usize);
+        read_into(source, at, &mut chunk[..len], "tensor data")?;
+        for bytes in chunk[..len].chunks_exact(size) {
+            let value = Value::from_le(header.dtype, bytes);
+            if preview.len() < PREVIEW_VALUES {
+                preview.push(value);
+            }
+            accumulator.add(value);
+        }
+        at += len as u64;
+    }
+    let statistics = match statistics {
+        Statistics::Computed(_) => Statistics::Computed(accumulator.stats()),
+        other => other,
+    };
+    Ok(TensorSummary {
         index,
-        offset: record.offset,
-        data_offset,
-        dtype: record.dtype,
-        layout: record.layout(),
-        dims: record.dims.clone(),
+        offset,
+        data_offset: data.start,
+        dtype: header.dtype,
+        layout,
+        dims,
         stored,
         statistics,
         preview,
-    }
+    })
 }
 
 /// One pass: least and greatest by the dtype's order, mean in f64, NaNs
 /// counted apart.
-fn stats(values: impl Iterator<Item = Value>) -> Stats {
-    let (mut min, mut max): (Option<Value>, Option<Value>) = (None, None);
-    let (mut sum, mut counted, mut nan) = (0.0f64, 0u64, 0u64);
-    for value in values {
+#[derive(Default)]
+struct Accumulator {
+    min: Option<Value>,
+    max: Option<Value>,
+    sum: f64,
+    counted: u64,
+    nan: u64,
+}
+
+impl Accumulator {
+    fn add(&mut self, value: Value) {
         if value.is_nan() {
-            nan += 1;
-            continue;
+            self.nan += 1;
+            return;
         }
-        if min.is_none_or(|m| value.less(m)) {
-            min = Some(value);
+        if self.min.is_none_or(|m| value.less(m)) {
+            self.min = Some(value);
         }
-        if max.is_none_or(|m| m.less(value)) {
-            max = Some(value);
+        if self.max.is_none_or(|m| m.less(value)) {
+            self.max = Some(value);
         }
-        sum += value.as_f64();
-        counted += 1;
+        self.sum += value.as_f64();
+        self.counted += 1;
     }
-    Stats {
-        min,
-        max,
-        mean: (counted > 0).then(|| sum / counted as f64),
-        nan,
+
+    fn stats(&self) -> Stats {
+        Stats {
+            min: self.min,
+            max: self.max,
+            mean: (self.counted > 0).then(|| self.sum / self.counted as f64),
+            nan: self.nan,
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::btf::{TensorToWrite, write};
+    use crate::btf::{SliceSource, TensorToWrite, write};
 
     fn le<T: Copy, const N: usize>(values: &[T], bytes: impl Fn(T) -> [u8; N]) -> Vec<u8> {
         values.iter().flat_map(|&v| bytes(v)).collect()
     }
 
     fn summarize_all(bytes: &[u8], budget: ScanBudget) -> Vec<Result<TensorSummary, BtfError>> {
-        let file = BtfFile::parse(bytes).expect("count and offsets");
-        summaries(&file, budget).collect()
+        let mut source = SliceSource(bytes);
+        let (_, tensors) = summaries(&mut source, budget).expect("count and offsets");
+        tensors.collect()
     }
 
     fn computed(summary: &TensorSummary) -> &Stats {

@@ -43,6 +43,7 @@ pub mod floats;
 pub mod tensor;
 pub mod test;
 pub mod tfrt;
+pub mod value_text;
 
 #[cfg(test)]
 mod signature_tests;

@@ -4,8 +4,8 @@
 
 use std::io::Write;
 
-use bef::btf::BtfFile;
 use bef::btf::summary::{self, ScanBudget, Statistics, TensorSummary};
+use bef::btf::{FileSource, SliceSource, Source};
 
 use crate::console;
 use crate::failure::Failure;
@@ -14,32 +14,60 @@ use crate::input::Input;
 /// Damaged records reported in full on standard error; the rest are counted.
 const REPORTED_PROBLEMS: usize = 100;
 
-/// The column headings, padded as [`row`] pads its cells.
-const HEADING: &str = "    #  dtype  layout  shape                offset     data at          min          max         mean    NaN  first values";
+/// The column headings.
+const HEADING: [&str; 11] = [
+    "#",
+    "dtype",
+    "layout",
+    "shape",
+    "offset",
+    "data at",
+    "min",
+    "max",
+    "mean",
+    "NaN",
+    "first values",
+];
 
 /// Lists `input` as BTF. Damaged records are listed as unreadable, their
 /// errors (each naming its offset) follow on standard error, and the
 /// command fails.
 pub fn write(input: &Input, out: &mut impl Write) -> Result<(), Failure> {
     let bytes = input.bytes();
-    let file = BtfFile::parse(bytes)
+    // A file is read a chunk at a time rather than through its mapping, so
+    // that scanning a large tensor keeps memory flat; standard input is
+    // already in memory.
+    let mut file_source;
+    let mut slice_source;
+    // (A FIFO or device was read whole and is not opened again.)
+    let regular =
+        input.path.as_os_str() != "-" && std::fs::metadata(&input.path).is_ok_and(|m| m.is_file());
+    let source: &mut dyn Source = match regular.then(|| std::fs::File::open(&input.path)) {
+        Some(Ok(file)) => {
+            file_source = FileSource::new(file, bytes.len() as u64);
+            &mut file_source
+        }
+        _ => {
+            slice_source = SliceSource(bytes);
+            &mut slice_source
+        }
+    };
+    let budget = ScanBudget::for_file(bytes.len() as u64);
+    let (count, tensors) = summary::summaries(source, budget)
         .map_err(|e| Failure::Message(format!("{} is not valid BTF: {e}", input.name)))?;
-    let plural = if file.len() == 1 { "" } else { "s" };
+    let plural = if count == 1 { "" } else { "s" };
     writeln!(
         out,
-        "{}: BTF, {} tensor{plural}, {} bytes",
+        "{}: BTF, {count} tensor{plural}, {} bytes",
         input.name,
-        file.len(),
         bytes.len()
     )?;
-    if file.is_empty() {
+    if count == 0 {
         return Ok(());
     }
-    writeln!(out, "{HEADING}")?;
+    writeln!(out, "{}", line(&HEADING.map(String::from)))?;
     let (mut problems, mut skipped) = (0usize, false);
-    for (index, summary) in
-        summary::summaries(&file, ScanBudget::for_file(bytes.len() as u64)).enumerate()
-    {
+    for (index, summary) in tensors.enumerate() {
         match summary {
             Ok(summary) => {
                 skipped |= summary.statistics == Statistics::Skipped;
@@ -83,14 +111,39 @@ pub fn write(input: &Input, out: &mut impl Write) -> Result<(), Failure> {
 /// One tensor's line, in the columns of [`HEADING`].
 fn row(summary: &TensorSummary) -> String {
     let [min, max, mean, nan] = summary.statistics_cells();
-    format!(
-        "{:>5}  {:<5}  {:<6}  {:<18}  {:>8}  {:>10}  {min:>11}  {max:>11}  {mean:>11}  {nan:>5}  {}",
-        summary.index,
-        summary.dtype.name(),
-        summary.layout_name(),
+    line(&[
+        summary.index.to_string(),
+        summary.dtype.name().to_owned(),
+        summary.layout_name().to_owned(),
         summary.shape_text(),
-        summary.offset,
-        summary.data_offset,
+        summary.offset.to_string(),
+        summary.data_offset.to_string(),
+        min,
+        max,
+        mean,
+        nan,
         summary.preview_text(),
+    ])
+}
+
+/// Cells padded to their columns: numbers to the right, names to the
+/// left, the first values last and unpadded.
+fn line(cells: &[String; 11]) -> String {
+    let [
+        index,
+        dtype,
+        layout,
+        shape,
+        offset,
+        data,
+        min,
+        max,
+        mean,
+        nan,
+        values,
+    ] = cells;
+    format!(
+        "{index:>5}  {dtype:<5}  {layout:<6}  {shape:<18}  {offset:>10}  {data:>10}  \
+         {min:>12}  {max:>12}  {mean:>12}  {nan:>5}  {values}"
     )
 }

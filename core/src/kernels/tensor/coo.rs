@@ -24,6 +24,27 @@ pub struct CooHostTensor {
     values: Vec<u8>,
 }
 
+impl std::fmt::Display for CooHostTensor {
+    /// `coo f32[3,3] 2 stored [4.0, -1.0]`: the stored values that fit a
+    /// few dozen characters.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let size = self.dtype.host_size().unwrap_or(1).max(1);
+        let stored = self.values.len() / size;
+        write!(
+            f,
+            "coo {}{} {stored} stored ",
+            self.dtype.mlir_name(),
+            super::short::dims(&self.shape)
+        )?;
+        let elements = self
+            .values
+            .chunks_exact(size)
+            .take(super::short::ELEMENT_CHARS / 3)
+            .filter_map(|bytes| super::short::element(self.dtype, bytes));
+        super::short::write_elements(f, elements, stored > super::short::ELEMENT_CHARS / 3)
+    }
+}
+
 impl CooHostTensor {
     /// The element type.
     pub fn dtype(&self) -> DType {

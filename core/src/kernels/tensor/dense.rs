@@ -48,6 +48,32 @@ pub struct DenseHostTensor {
     data: Arc<RwLock<HostBuffer>>,
 }
 
+impl std::fmt::Display for DenseHostTensor {
+    /// `f32[100,784] [0.1, 0.0, …]`: the elements that fit a few dozen
+    /// characters; `(being written)` while a kernel writes them.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}{} ",
+            self.dtype.mlir_name(),
+            super::short::dims(&self.shape)
+        )?;
+        let Ok(data) = self.read() else {
+            return f.write_str("(being written)");
+        };
+        let size = self.dtype.host_size().unwrap_or(0);
+        if size == 0 || super::short::element(self.dtype, &data[..0]).is_none() {
+            return write!(f, "({} elements)", self.num_elements());
+        }
+        let elements = data
+            .chunks_exact(size)
+            .take(super::short::ELEMENT_CHARS / 3)
+            .filter_map(|bytes| super::short::element(self.dtype, bytes));
+        let more = self.num_elements() > super::short::ELEMENT_CHARS / 3;
+        super::short::write_elements(f, elements, more)
+    }
+}
+
 impl DenseHostTensor {
     /// A tensor of zeros in a buffer from `allocator` (the reference
     /// leaves new tensors uninitialized; zeros make runs reproducible).

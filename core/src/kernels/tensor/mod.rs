@@ -24,6 +24,7 @@ mod mnist;
 mod numeric;
 mod resnet;
 mod shape;
+mod short;
 mod string;
 
 pub use coo::CooHostTensor;
@@ -88,6 +89,19 @@ impl HostTensor {
             HostTensor::Dense(_) => "dense host tensor",
             HostTensor::String(_) => "string host tensor",
             HostTensor::Coo(_) => "COO host tensor",
+        }
+    }
+}
+
+impl std::fmt::Display for HostTensor {
+    /// The short form: `f32[100,784] [0.1, 0.0, …]`, `coo f32[3,3] 2
+    /// stored [4.0, -1.0]`, `string[2] ["a", "b"]`, a few dozen characters
+    /// whatever the tensor's size.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            HostTensor::Dense(t) => t.fmt(f),
+            HostTensor::String(t) => t.fmt(f),
+            HostTensor::Coo(t) => t.fmt(f),
         }
     }
 }

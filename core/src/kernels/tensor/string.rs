@@ -15,6 +15,22 @@ pub struct StringHostTensor {
     values: Vec<String>,
 }
 
+impl std::fmt::Display for StringHostTensor {
+    /// `string[2] ["a", "b"]`: the strings (each cut to a dozen
+    /// characters, control characters escaped) that fit a few dozen
+    /// characters.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "string{} ", super::short::dims(&self.shape))?;
+        let shown = super::short::ELEMENT_CHARS / 3;
+        let elements = self
+            .values
+            .iter()
+            .take(shown)
+            .map(|v| super::short::string(v));
+        super::short::write_elements(f, elements, self.values.len() > shown)
+    }
+}
+
 impl StringHostTensor {
     /// A tensor of `values`, one per element of `shape`.
     pub fn new(shape: TensorShape, values: Vec<String>) -> Result<StringHostTensor, String> {
