@@ -89,6 +89,17 @@
 //! Following `caller` links from any event's execution up to an execution
 //! without a caller gives that event's call stack: the chain of (function,
 //! kernel) pairs that led to it.
+//!
+//! # Kernel work
+//!
+//! A kernel whose operands' shapes define its work (a matrix product's
+//! 2·M·N·K operations, an element-wise kernel's bytes read and written)
+//! reports it with [`KernelFrame::report_work`](super::KernelFrame::report_work),
+//! which reaches [`Observer::on_kernel_work`] on the kernel's thread while
+//! it runs: between its `KernelStart` and `KernelEnd`, with any kernel
+//! nested in it already ended, so the work belongs to the innermost kernel
+//! running on that thread. Without an observer the report costs a branch;
+//! the work is computed only when observed.
 
 use std::thread::ThreadId;
 use std::time::Instant;
@@ -243,12 +254,30 @@ impl ExecEvent<'_> {
     }
 }
 
+/// Work a kernel did, as its operands' shapes define it (see the
+/// [module](self) documentation).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct KernelWork {
+    /// Arithmetic operations: 2·M·N·K for a matrix product (one multiply
+    /// and one add per term); 0 for a kernel measured by bytes.
+    pub flops: u64,
+    /// Bytes of tensor data read and written.
+    pub bytes: u64,
+}
+
 /// Receives execution events, possibly from several threads at once (see
 /// the [module](self) documentation for what the events promise).
 pub trait Observer: Send + Sync {
     /// Called on the thread where `event` happened, as it happens. Keep it
     /// short: the executor waits for it.
     fn on_event(&self, event: &ExecEvent<'_>);
+
+    /// Called when the kernel running innermost on `thread` reports the
+    /// work it did (see [Kernel work](self#kernel-work)). Ignored unless
+    /// implemented.
+    fn on_kernel_work(&self, work: KernelWork, thread: ThreadId, time: Instant) {
+        let _ = (work, thread, time);
+    }
 }
 
 /// The thread and time of an event happening now.
