@@ -39,7 +39,10 @@
 //! gets a sequence consistent with causality, in which everything below can
 //! be checked. Every event carries the thread it happened on and a
 //! monotonic timestamp ([`Instant`], taken when it happened); an event that
-//! happens before another has a timestamp no later than the other's.
+//! happens before another has a timestamp no later than the other's. The
+//! events a kernel's return causes at once on its thread (the results it
+//! returned available, published, and the kernels they make ready) carry
+//! its `KernelEnd`'s timestamp: one clock reading serves them all.
 //!
 //! # What holds
 //!
@@ -280,8 +283,19 @@ pub trait Observer: Send + Sync {
     }
 }
 
+/// The thread and time of an event.
+pub(crate) type Stamp = (ThreadId, Instant);
+
+thread_local! {
+    /// This thread's id: `thread::current()` clones a handle each time.
+    static THREAD: ThreadId = std::thread::current().id();
+}
+
 /// The thread and time of an event happening now.
 #[inline]
-pub(crate) fn now() -> (ThreadId, Instant) {
-    (std::thread::current().id(), Instant::now())
+pub(crate) fn now() -> Stamp {
+    let thread = THREAD
+        .try_with(|id| *id)
+        .unwrap_or_else(|_| std::thread::current().id());
+    (thread, Instant::now())
 }
