@@ -1,4 +1,4 @@
-//! The recording file format, version 3: writer and bounded reader.
+//! The recording file format, version 4: writer and bounded reader.
 //!
 //! ```text
 //! magic "BEFTRACE"  version u16 LE
@@ -13,6 +13,7 @@
 //!                         1 end; 2 ready: uvar kernel; 3 start: uvar kernel
 //!                         4 kernel end: uvar kernel, u8 skipped, uvar live values + 1 (0: none)
 //!                         5 register: uvar register, uvar producer, u8 state, u8 has value [str]
+//!                         6 kernel work (version 4 on): uvar flops, uvar bytes
 //! ```
 //! `uvar` is unsigned LEB128, `svar` zigzag LEB128, `str` a `uvar` length
 //! and UTF-8 bytes. Nothing may follow the last thread.
@@ -31,8 +32,8 @@ use crate::recording::{
 pub const MAGIC: &[u8; 8] = b"BEFTRACE";
 /// The format version this crate writes. Version 2 added the value state
 /// `Indirect` (byte 3), version 3 the header's partial flag (a version 1
-/// or 2 recording is complete).
-pub const VERSION: u16 = 3;
+/// or 2 recording is complete), version 4 the kernel work event (tag 6).
+pub const VERSION: u16 = 4;
 /// The oldest format version this crate reads.
 pub const OLDEST_VERSION: u16 = 1;
 
@@ -101,6 +102,7 @@ fn write_event(w: &mut Writer, e: &Event, previous: u64) {
         EventKind::KernelStart { .. } => 3,
         EventKind::KernelEnd { .. } => 4,
         EventKind::RegisterSet { .. } => 5,
+        EventKind::KernelWork { .. } => 6,
     };
     w.byte(tag);
     w.svar(e.time.wrapping_sub(previous) as i64);
@@ -147,6 +149,10 @@ fn write_event(w: &mut Writer, e: &Event, previous: u64) {
                 }
                 None => w.byte(0),
             }
+        }
+        EventKind::KernelWork { flops, bytes } => {
+            w.uvar(*flops);
+            w.uvar(*bytes);
         }
     }
 }
@@ -234,7 +240,7 @@ pub fn read(bytes: &[u8]) -> Result<Recording, ReadError> {
         let mut events = Vec::with_capacity(n);
         let mut time = 0u64;
         for _ in 0..n {
-            let event = read_event(&mut r, time, functions.len())?;
+            let event = read_event(&mut r, time, functions.len(), version)?;
             time = event.time;
             events.push(event);
         }
@@ -292,7 +298,12 @@ fn read_function(r: &mut Reader<'_>) -> Result<FunctionInfo, ReadError> {
     })
 }
 
-fn read_event(r: &mut Reader<'_>, previous: u64, functions: usize) -> Result<Event, ReadError> {
+fn read_event(
+    r: &mut Reader<'_>,
+    previous: u64,
+    functions: usize,
+    version: u16,
+) -> Result<Event, ReadError> {
     let at = r.at;
     let tag = r.byte("an event tag")?;
     let delta = r.svar("a time delta")?;
@@ -345,7 +356,12 @@ fn read_event(r: &mut Reader<'_>, previous: u64, functions: usize) -> Result<Eve
                 value,
             }
         }
-        _ => return Err(r.error_at(at, "an event tag (0 to 5)")),
+        6 if version >= 4 => EventKind::KernelWork {
+            flops: r.uvar("a count of operations")?,
+            bytes: r.uvar("a count of bytes")?,
+        },
+        _ if version < 4 => return Err(r.error_at(at, "an event tag (0 to 5)")),
+        _ => return Err(r.error_at(at, "an event tag (0 to 6)")),
     };
     Ok(Event {
         time,
@@ -515,6 +531,14 @@ mod tests {
                         },
                     },
                     Event {
+                        time: 7,
+                        execution: 0,
+                        kind: EventKind::KernelWork {
+                            flops: 2 * 64 * 64 * 64,
+                            bytes: u64::MAX,
+                        },
+                    },
+                    Event {
                         time: u64::MAX,
                         execution: u64::MAX,
                         kind: EventKind::KernelEnd {
@@ -564,6 +588,10 @@ mod tests {
     fn version_2_recordings_still_read_as_complete() {
         let mut recording = sample();
         recording.header.partial = false;
+        // Nor had version 2 the work event.
+        recording.threads[0]
+            .events
+            .retain(|e| !matches!(e.kind, EventKind::KernelWork { .. }));
         let mut bytes = write(&recording);
         // Version 2: no partial flag after the values flag.
         bytes[8] = 2;
@@ -571,6 +599,15 @@ mod tests {
         assert_eq!(&bytes[flag - 1..flag + 1], &[1, 0], "values, partial");
         bytes.remove(flag);
         assert_eq!(read(&bytes).unwrap(), recording);
+    }
+
+    #[test]
+    fn kernel_work_needs_version_4() {
+        let bytes = write(&sample());
+        let mut old = bytes.clone();
+        old[8] = 3;
+        let err = read(&old).unwrap_err();
+        assert!(err.message.contains("an event tag (0 to 5)"), "{err}");
     }
 
     #[test]

@@ -82,6 +82,17 @@ pub struct KernelRun {
     /// Its results' renderings, `(register, value)`, when recorded
     /// (`--values`, and error messages).
     pub values: Vec<(u32, String)>,
+    /// The work it reported, summed (`None`: it reported none).
+    pub work: Option<Work>,
+}
+
+/// Work a run reported: see [`EventKind::KernelWork`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Work {
+    /// Arithmetic operations.
+    pub flops: u64,
+    /// Bytes read and written.
+    pub bytes: u64,
 }
 
 impl KernelRun {
@@ -298,6 +309,15 @@ impl<'r> Model<'r> {
             let mut last = 0u64;
             for e in &track.events {
                 let x = match e.kind {
+                    // The innermost run open on the thread reported it.
+                    EventKind::KernelWork { flops, bytes } => {
+                        if let Some(&top) = stack.last() {
+                            let work = self.runs[top].work.get_or_insert_default();
+                            work.flops = work.flops.saturating_add(flops);
+                            work.bytes = work.bytes.saturating_add(bytes);
+                        }
+                        continue;
+                    }
                     EventKind::KernelStart { .. } | EventKind::KernelEnd { .. } => {
                         match self.execution_index.get(&e.execution) {
                             Some(&x) => x,
@@ -332,6 +352,7 @@ impl<'r> Model<'r> {
                             published: None,
                             completed: None,
                             values: Vec::new(),
+                            work: None,
                         });
                         stack.push(run);
                         brackets.push((e.time, true, run));

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use bef::exec::{ExecEvent, Observer};
+use bef::exec::{ExecEvent, KernelWork, Observer};
 use bef::runtime::{AsyncValue, Chain, live_async_values};
 
 use crate::log::Log;
@@ -62,10 +62,12 @@ const READY: u8 = 2;
 const START: u8 = 3;
 const KERNEL_END: u8 = 4;
 const SET: u8 = 5;
+const WORK: u8 = 6;
 
 /// One event as the hot path stores it. `aux`: the caller's execution
-/// (begin), live values + 1 or 0 (kernel end) or the value's slot
-/// (register set, `u64::MAX` for none).
+/// (begin), live values + 1 or 0 (kernel end), the value's slot (register
+/// set, `u64::MAX` for none) or the operations (kernel work, whose
+/// `execution` holds its bytes).
 #[derive(Clone, Copy)]
 struct RawEvent {
     time: u64,
@@ -205,6 +207,21 @@ impl Recorder {
 }
 
 impl Observer for Recorder {
+    fn on_kernel_work(&self, work: KernelWork, _thread: std::thread::ThreadId, time: Instant) {
+        let raw = RawEvent {
+            time: time.saturating_duration_since(self.epoch).as_nanos() as u64,
+            execution: work.bytes,
+            aux: work.flops,
+            a: 0,
+            b: 0,
+            tag: WORK,
+            flag: 0,
+        };
+        // SAFETY: `logs` is reached only through this thread's `LOGS`, so
+        // this thread is the log's only writer.
+        self.with_logs(|logs| unsafe { logs.events.push(raw) });
+    }
+
     #[inline]
     fn on_event(&self, event: &ExecEvent<'_>) {
         let time = event
@@ -315,6 +332,16 @@ fn decode(raw: RawEvent, values: &[ValueText]) -> Event {
             skipped: raw.flag == 1,
             live_values: raw.aux.checked_sub(1),
         },
+        WORK => {
+            return Event {
+                time: raw.time,
+                execution: 0,
+                kind: EventKind::KernelWork {
+                    flops: raw.aux,
+                    bytes: raw.execution,
+                },
+            };
+        }
         _ => EventKind::RegisterSet {
             register: raw.a,
             producer: raw.b,

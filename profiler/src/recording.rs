@@ -237,6 +237,15 @@ pub enum EventKind {
         /// A short rendering (recorded with `--values`, and for errors).
         value: Option<String>,
     },
+    /// The kernel running innermost on the thread reported the work it did
+    /// (see `bef::exec::observer`'s Kernel work); the event's execution is
+    /// 0, the thread's open kernels tell which run it belongs to.
+    KernelWork {
+        /// Arithmetic operations (2·M·N·K for a matrix product).
+        flops: u64,
+        /// Bytes of tensor data read and written.
+        bytes: u64,
+    },
 }
 
 /// A whole recording.

@@ -1,6 +1,8 @@
 //! Statistics of a recording: per kernel name and per function (count,
-//! total, self (on-CPU) and off-CPU time, mean, min, p50, p99, max), per-thread utilisation, and the
-//! distribution of the time kernels wait between ready and start.
+//! total, self (on-CPU) and off-CPU time, mean, min, p50, p99, max), the
+//! GFLOP/s or GB/s of the kernels that report their work, per-thread
+//! utilisation, and the distribution of the time kernels wait between
+//! ready and start.
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
@@ -73,6 +75,27 @@ pub struct Latency {
     pub histogram: Vec<(u64, u64)>,
 }
 
+/// What the runs of one kernel that reported their work achieved.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Throughput {
+    /// The kernel's name.
+    pub name: String,
+    /// Runs that reported work.
+    pub count: u64,
+    /// Their arithmetic operations.
+    pub flops: u64,
+    /// Their bytes read and written.
+    pub bytes: u64,
+    /// Their time, each from its start until its results were available
+    /// (a product split across workers completes after it returns).
+    pub time_ns: u64,
+    /// `flops / time` in 10^9 a second; `None` for kernels measured by
+    /// bytes alone.
+    pub gflops_per_s: Option<f64>,
+    /// `bytes / time` in 10^9 a second.
+    pub gbytes_per_s: f64,
+}
+
 /// Everything `bef-trace stats` reports.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Stats {
@@ -91,6 +114,8 @@ pub struct Stats {
     pub functions: Vec<Summary>,
     /// By thread, in recording order.
     pub threads: Vec<ThreadUse>,
+    /// Kernels that reported their work (tensor kernels), most time first.
+    pub throughput: Vec<Throughput>,
     /// Ready → start.
     pub ready_to_start: Latency,
     /// The first error, if any: the kernel and its message.
@@ -198,10 +223,44 @@ pub fn stats(model: &Model<'_>) -> Stats {
         kernels: summaries(kernels),
         functions: summaries(functions),
         threads,
+        throughput: throughput(model),
         ready_to_start: latency(waits),
         first_error,
         poisoned: model.runs.iter().filter(|r| r.error.is_some()).count() as u64,
     }
+}
+
+fn throughput(model: &Model<'_>) -> Vec<Throughput> {
+    let mut by_name: BTreeMap<&str, (u64, u64, u64, u64)> = BTreeMap::new();
+    for (r, run) in model.runs.iter().enumerate() {
+        let Some(work) = run.work else { continue };
+        let done = run.completed.unwrap_or(run.end).max(run.end);
+        let sums = by_name
+            .entry(KernelEntry::of(model, r).name(model))
+            .or_default();
+        sums.0 += 1;
+        sums.1 = sums.1.saturating_add(work.flops);
+        sums.2 = sums.2.saturating_add(work.bytes);
+        sums.3 = sums.3.saturating_add(done - run.start);
+    }
+    let mut out: Vec<Throughput> = by_name
+        .into_iter()
+        .map(|(name, (count, flops, bytes, time))| {
+            // Operations per ns are 10^9 operations a second.
+            let per_ns = |n: u64| n as f64 / time.max(1) as f64;
+            Throughput {
+                name: name.to_owned(),
+                count,
+                flops,
+                bytes,
+                time_ns: time,
+                gflops_per_s: (flops > 0).then(|| per_ns(flops)),
+                gbytes_per_s: per_ns(bytes),
+            }
+        })
+        .collect();
+    out.sort_by(|a, b| b.time_ns.cmp(&a.time_ns).then(a.name.cmp(&b.name)));
+    out
 }
 
 /// Where a run's kernel name comes from: its kernel-table entry, its
@@ -382,6 +441,33 @@ pub fn to_text(stats: &Stats) -> String {
             t.utilisation * 100.0,
             t.kernels
         );
+    }
+    if !stats.throughput.is_empty() {
+        let names: Vec<_> = stats
+            .throughput
+            .iter()
+            .map(|t| display::name(&t.name))
+            .collect();
+        let width = column_width(&names);
+        let _ = writeln!(
+            out,
+            "\n{:<width$} {:>8} {:>10} {:>10} {:>10}",
+            "tensor kernel", "count", "time", "GFLOP/s", "GB/s"
+        );
+        for (t, name) in stats.throughput.iter().zip(&names) {
+            let gflops = t
+                .gflops_per_s
+                .map_or_else(|| "-".to_owned(), |g| format!("{g:.2}"));
+            let _ = writeln!(
+                out,
+                "{:<width$} {:>8} {:>10} {:>10} {:>10.2}",
+                name,
+                t.count,
+                human(t.time_ns),
+                gflops,
+                t.gbytes_per_s
+            );
+        }
     }
     let l = &stats.ready_to_start;
     let _ = writeln!(

@@ -324,6 +324,58 @@ fn blocking_sleeps_show_as_off_cpu_time() {
 }
 
 #[test]
+fn tensor_kernels_report_the_work_their_shapes_define() {
+    use bef_trace::model::Work;
+    let _serial = common::serial();
+    for queue in QUEUES {
+        let recording = common::record("trace/tensor_work.mlir", queue);
+        let model = Model::new(&recording);
+        let work = |name: &str| {
+            let runs: Vec<Option<Work>> = (0..model.runs.len())
+                .filter(|&r| model.kernel_name(r) == name)
+                .map(|r| model.runs[r].work)
+                .collect();
+            assert_eq!(runs.len(), 1, "{queue}: {name}");
+            runs[0]
+        };
+        let expected = |flops, bytes| Some(Work { flops, bytes });
+        assert_eq!(work("tfrt_test.matmul.f32.2"), expected(24, 64), "{queue}");
+        assert_eq!(work("tfrt_test.add.f32"), expected(0, 72), "{queue}");
+        assert_eq!(
+            work("tfrt_test.relu_inplace.f32"),
+            expected(0, 48),
+            "{queue}"
+        );
+        // Kernels whose shapes define no work report none.
+        assert_eq!(work("tfrt.new.chain"), None, "{queue}");
+        // Through the file too.
+        let read = bef_trace::read(&bef_trace::write(&recording)).expect("reads back");
+        assert_eq!(read, recording);
+        // The statistics divide the work by the runs' time.
+        let s = stats::stats(&model);
+        let row = |name: &str| {
+            s.throughput
+                .iter()
+                .find(|t| t.name == name)
+                .unwrap_or_else(|| panic!("{queue}: no row for {name}"))
+        };
+        let product = row("tfrt_test.matmul.f32.2");
+        assert_eq!((product.count, product.flops, product.bytes), (1, 24, 64));
+        let gflops = product.gflops_per_s.expect("a product has operations");
+        assert!(
+            (gflops - 24.0 / product.time_ns as f64).abs() < 1e-12,
+            "{queue}: {product:?}"
+        );
+        let add = row("tfrt_test.add.f32");
+        assert_eq!(add.gflops_per_s, None, "{queue}");
+        assert!((add.gbytes_per_s - 72.0 / add.time_ns as f64).abs() < 1e-12);
+        assert_eq!(s.throughput.len(), 3, "{queue}: {:?}", s.throughput);
+        let text = stats::to_text(&s);
+        assert!(text.contains("GFLOP/s"), "{text}");
+    }
+}
+
+#[test]
 fn calls_nest_as_frames() {
     let _serial = common::serial();
     for queue in QUEUES {

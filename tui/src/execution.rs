@@ -37,7 +37,9 @@ impl Step {
             | EventKind::KernelStart { kernel }
             | EventKind::KernelEnd { kernel, .. } => Some(kernel),
             EventKind::RegisterSet { producer, .. } => Some(producer),
-            EventKind::FunctionBegin { .. } | EventKind::FunctionEnd => None,
+            EventKind::FunctionBegin { .. }
+            | EventKind::FunctionEnd
+            | EventKind::KernelWork { .. } => None,
         }
     }
 }
@@ -283,6 +285,9 @@ impl Trace {
             EventKind::FunctionEnd => "end".to_owned(),
             EventKind::KernelReady { .. } => "ready".to_owned(),
             EventKind::KernelStart { .. } => "start".to_owned(),
+            EventKind::KernelWork { flops, bytes } => {
+                format!("work: {flops} operations, {bytes} bytes")
+            }
             EventKind::KernelEnd {
                 kernel, skipped, ..
             } => {

@@ -33,7 +33,7 @@ use std::sync::{Arc, Mutex};
 
 use super::context::ExecutionContext;
 use super::frame::KernelFrame;
-use super::observer::{Caller, ExecEvent, ExecutionId, now};
+use super::observer::{Caller, ExecEvent, ExecutionId, Stamp, now};
 use super::program::Program;
 use super::tables::{FunctionTables, KernelInfo, Output, RegisterKind, UserLink};
 use crate::format::FunctionKind;
@@ -409,7 +409,7 @@ impl Execution {
         let outputs = tables.outputs_of(pseudo);
         queue.exclusive = self.exclusive();
         // Result 0 triggers the kernels without operands.
-        self.decrement::<true>(self.view(), tables.users_of(&outputs[0]), &mut queue);
+        self.decrement::<true>(self.view(), tables.users_of(&outputs[0]), &mut queue, None);
         for (n, output) in outputs.iter().enumerate().skip(1) {
             let value = match args.get(n - 1) {
                 Some(arg) => arg.clone(),
@@ -423,7 +423,7 @@ impl Execution {
                     .with_code(ErrorCode::InvalidArgument),
                 ),
             };
-            self.publish::<true>(self.view(), value, 0, n, output, &mut queue);
+            self.publish::<true>(self.view(), value, 0, n, output, &mut queue, None);
         }
         self.process(queue);
     }
@@ -439,6 +439,15 @@ impl Execution {
     /// `producer`) and schedules its users, now if the value is available,
     /// otherwise when it becomes available.
     #[inline(always)]
+    ///
+    /// `stamp`: the thread and time of the producer's `KernelEnd`, which an
+    /// observed result published with it, and the kernels that makes
+    /// ready, report as theirs (see `observer`'s Delivery). Returns the
+    /// stamp the next result may still use: none once this one may have
+    /// run other code on this thread (forwarded to a placeholder whose
+    /// waiters run inline, or waited for a value that may complete at
+    /// once), whose events came later.
+    #[allow(clippy::too_many_arguments)]
     fn publish<const OBSERVED: bool>(
         self: &Arc<Self>,
         view: View<'_>,
@@ -447,17 +456,24 @@ impl Execution {
         n: usize,
         output: &Output,
         queue: &mut ReadyQueue<'_>,
-    ) {
+        stamp: Option<Stamp>,
+    ) -> Option<Stamp> {
         let state = value.state();
         if state.is_available() || output.num_users == 0 {
             if state == AsyncState::Error {
                 self.errors_published.store(true, Ordering::Relaxed);
             }
-            self.set_register::<OBSERVED>(view, producer, output, value);
-            self.decrement::<OBSERVED>(view, view.tables.users_of(output), queue);
+            self.set_register::<OBSERVED>(view, producer, output, value, stamp);
+            let stamp = match output.kind {
+                RegisterKind::Plain | RegisterKind::Unread => stamp,
+                RegisterKind::Result | RegisterKind::ReadEarly => None,
+            };
+            self.decrement::<OBSERVED>(view, view.tables.users_of(output), queue, stamp);
+            stamp
         } else {
             self.publish_later(value, producer, n, queue.stream);
             queue.exclusive = false;
+            None
         }
     }
 
@@ -487,9 +503,9 @@ impl Execution {
         if value.is_error() {
             self.errors_published.store(true, Ordering::Relaxed);
         }
-        self.set_register::<true>(self.view(), producer, output, value);
+        self.set_register::<true>(self.view(), producer, output, value, None);
         queue.exclusive = self.exclusive();
-        self.decrement::<true>(self.view(), tables.users_of(output), &mut queue);
+        self.decrement::<true>(self.view(), tables.users_of(output), &mut queue, None);
         self.process(queue);
     }
 
@@ -513,11 +529,12 @@ impl Execution {
         producer: u32,
         output: &Output,
         value: AsyncValue,
+        stamp: Option<Stamp>,
     ) {
         if OBSERVED && self.id != 0 {
             let state = value.state();
             self.observe(|| {
-                let (thread, time) = now();
+                let (thread, time) = stamp.unwrap_or_else(now);
                 ExecEvent::RegisterSet {
                     execution: self.id,
                     register: output.register,
@@ -587,12 +604,13 @@ impl Execution {
         view: View<'_>,
         users: &[UserLink],
         queue: &mut ReadyQueue<'_>,
+        stamp: Option<Stamp>,
     ) {
         // Hoisted, so the loop has no branch on it.
         if queue.exclusive {
-            self.decrement_with::<OBSERVED, true>(view, users, queue)
+            self.decrement_with::<OBSERVED, true>(view, users, queue, stamp)
         } else {
-            self.decrement_with::<OBSERVED, false>(view, users, queue)
+            self.decrement_with::<OBSERVED, false>(view, users, queue, stamp)
         }
     }
 
@@ -602,12 +620,13 @@ impl Execution {
         view: View<'_>,
         users: &[UserLink],
         queue: &mut ReadyQueue<'_>,
+        stamp: Option<Stamp>,
     ) {
         for link in users {
             if count_down(view.ready_count(link.kernel), EXCLUSIVE) {
                 if OBSERVED && self.id != 0 {
                     self.observe(|| {
-                        let (thread, time) = now();
+                        let (thread, time) = stamp.unwrap_or_else(now);
                         ExecEvent::KernelReady {
                             execution: self.id,
                             kernel: link.kernel,
@@ -844,18 +863,12 @@ impl Execution {
                 }
             }
         }
-        if OBSERVED {
-            self.observe(|| {
-                let (thread, time) = now();
-                ExecEvent::KernelEnd {
-                    execution: self.id,
-                    kernel: id,
-                    skipped: skip.is_some(),
-                    thread,
-                    time,
-                }
-            });
-        }
+        // Observed, the end's thread and time are its results' too.
+        let stamp = if OBSERVED {
+            self.observe_kernel_end(id, skip.is_some())
+        } else {
+            None
+        };
         drop(skip);
         // Arguments are released before results are published, as the
         // reference does (so a value's last reader can observe uniqueness).
@@ -883,11 +896,12 @@ impl Execution {
                 )
             };
             let value = self.take_result(slot, info, 0);
-            self.publish::<OBSERVED>(view, value, id, 0, output, queue);
+            self.publish::<OBSERVED>(view, value, id, 0, output, queue, stamp);
         } else {
+            let mut stamp = stamp;
             for (n, (output, slot)) in outputs.iter().zip(frame.result_slots()).enumerate() {
                 let value = self.take_result(slot, info, n);
-                self.publish::<OBSERVED>(view, value, id, n, output, queue);
+                stamp = self.publish::<OBSERVED>(view, value, id, n, output, queue, stamp);
             }
         }
     }
@@ -917,6 +931,22 @@ impl Execution {
             Some(value) => value,
             None => self.missing_result(info.header.code, info.header.location, n),
         }
+    }
+
+    /// Reports kernel `id`'s end; its thread and time, for the events it
+    /// causes at once.
+    #[cold]
+    fn observe_kernel_end(&self, id: u32, skipped: bool) -> Option<Stamp> {
+        let observer = self.ctx.observer()?;
+        let (thread, time) = now();
+        observer.on_event(&ExecEvent::KernelEnd {
+            execution: self.id,
+            kernel: id,
+            skipped,
+            thread,
+            time,
+        });
+        Some((thread, time))
     }
 
     #[cold]

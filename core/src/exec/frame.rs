@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use super::context::ExecutionContext;
 use super::function::Function;
+use super::observer::KernelWork;
 use super::program::Program;
 use super::tables::{FunctionTables, KernelInfo};
 use crate::runtime::{AsyncValue, Diagnostic, ErrorCode, HostContext, Location};
@@ -201,6 +202,17 @@ impl<'a> KernelFrame<'a> {
     #[inline]
     pub fn context(&self) -> &'a ExecutionContext {
         self.ctx
+    }
+
+    /// Reports the work this kernel did to the observer, if one is
+    /// attached (`work` is called only then). Call it on the kernel's own
+    /// thread, before it returns.
+    #[inline]
+    pub fn report_work(&self, work: impl FnOnce() -> KernelWork) {
+        if let Some(observer) = self.ctx.observer() {
+            let (thread, time) = super::observer::now();
+            observer.on_kernel_work(work(), thread, time);
+        }
     }
 
     /// The host context: work queue, allocator, cancellation, shared objects.

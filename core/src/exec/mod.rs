@@ -45,7 +45,7 @@ pub use context::{ExecutionContext, ResourceContext};
 pub use error::LoadError;
 pub use frame::KernelFrame;
 pub use function::Function;
-pub use observer::{Caller, ExecEvent, ExecutionId, Observer};
+pub use observer::{Caller, ExecEvent, ExecutionId, KernelWork, Observer};
 pub use program::{FunctionInfo, Program};
 pub use registry::{KernelFn, KernelImpl, KernelRegistry, NativeFn};
 pub use runner::{

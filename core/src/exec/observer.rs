@@ -39,7 +39,10 @@
 //! gets a sequence consistent with causality, in which everything below can
 //! be checked. Every event carries the thread it happened on and a
 //! monotonic timestamp ([`Instant`], taken when it happened); an event that
-//! happens before another has a timestamp no later than the other's.
+//! happens before another has a timestamp no later than the other's. The
+//! events a kernel's return causes at once on its thread (the results it
+//! returned available, published, and the kernels they make ready) carry
+//! its `KernelEnd`'s timestamp: one clock reading serves them all.
 //!
 //! # What holds
 //!
@@ -89,6 +92,17 @@
 //! Following `caller` links from any event's execution up to an execution
 //! without a caller gives that event's call stack: the chain of (function,
 //! kernel) pairs that led to it.
+//!
+//! # Kernel work
+//!
+//! A kernel whose operands' shapes define its work (a matrix product's
+//! 2·M·N·K operations, an element-wise kernel's bytes read and written)
+//! reports it with [`KernelFrame::report_work`](super::KernelFrame::report_work),
+//! which reaches [`Observer::on_kernel_work`] on the kernel's thread while
+//! it runs: between its `KernelStart` and `KernelEnd`, with any kernel
+//! nested in it already ended, so the work belongs to the innermost kernel
+//! running on that thread. Without an observer the report costs a branch;
+//! the work is computed only when observed.
 
 use std::thread::ThreadId;
 use std::time::Instant;
@@ -243,16 +257,45 @@ impl ExecEvent<'_> {
     }
 }
 
+/// Work a kernel did, as its operands' shapes define it (see the
+/// [module](self) documentation).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct KernelWork {
+    /// Arithmetic operations: 2·M·N·K for a matrix product (one multiply
+    /// and one add per term); 0 for a kernel measured by bytes.
+    pub flops: u64,
+    /// Bytes of tensor data read and written.
+    pub bytes: u64,
+}
+
 /// Receives execution events, possibly from several threads at once (see
 /// the [module](self) documentation for what the events promise).
 pub trait Observer: Send + Sync {
     /// Called on the thread where `event` happened, as it happens. Keep it
     /// short: the executor waits for it.
     fn on_event(&self, event: &ExecEvent<'_>);
+
+    /// Called when the kernel running innermost on `thread` reports the
+    /// work it did (see [Kernel work](self#kernel-work)). Ignored unless
+    /// implemented.
+    fn on_kernel_work(&self, work: KernelWork, thread: ThreadId, time: Instant) {
+        let _ = (work, thread, time);
+    }
+}
+
+/// The thread and time of an event.
+pub(crate) type Stamp = (ThreadId, Instant);
+
+thread_local! {
+    /// This thread's id: `thread::current()` clones a handle each time.
+    static THREAD: ThreadId = std::thread::current().id();
 }
 
 /// The thread and time of an event happening now.
 #[inline]
-pub(crate) fn now() -> (ThreadId, Instant) {
-    (std::thread::current().id(), Instant::now())
+pub(crate) fn now() -> Stamp {
+    let thread = THREAD
+        .try_with(|id| *id)
+        .unwrap_or_else(|_| std::thread::current().id());
+    (thread, Instant::now())
 }

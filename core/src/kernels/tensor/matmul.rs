@@ -21,7 +21,7 @@ use parking_lot::Mutex;
 use super::dense::{DenseHostTensor, ReadLease, WriteLease};
 use super::numeric::{Number, dense_of_rank, dims, lock_for_update, view, view_mut};
 use super::{HostTensor, list};
-use crate::exec::{Argument, KernelFrame, KernelRegistry, Out};
+use crate::exec::{Argument, KernelFrame, KernelRegistry, KernelWork, Out};
 use crate::runtime::Diagnostic;
 use crate::runtime::{AsyncValueRef, Chain};
 
@@ -54,6 +54,19 @@ pub(crate) struct Shape {
     m: usize,
     k: usize,
     n: usize,
+}
+
+impl Shape {
+    /// The product's work: a multiply and an add per term, A and B read,
+    /// C written (and read when `beta` is not 0).
+    fn work(self, element: usize, reads_c: bool) -> KernelWork {
+        let (m, k, n) = (self.m as u64, self.k as u64, self.n as u64);
+        let elements = m * k + k * n + m * n * (1 + u64::from(reads_c));
+        KernelWork {
+            flops: 2u64.saturating_mul(m).saturating_mul(n).saturating_mul(k),
+            bytes: elements.saturating_mul(element as u64),
+        }
+    }
 }
 
 /// A block of C: its rows and columns.
@@ -308,6 +321,9 @@ crate::kernel! {
         let b = dense_of_rank::<T>(&b, 2, "MatMul input B")?;
         let c = dense_of_rank::<T>(&c, 2, "MatMul output C")?;
         let shape = product_shape(a, b, c)?;
+        // Reported before the work: the blocks queued elsewhere are the
+        // kernel's too, and the kernel may return before they run.
+        frame.report_work(|| shape.work(size_of::<T>(), beta != T::ZERO));
         let blocks = split(shape, frame.host().parallelism_level());
         if blocks.len() <= 1 || c.same_as(a) || c.same_as(b) {
             multiply_here(shape, alpha, beta, a, b, c)?;

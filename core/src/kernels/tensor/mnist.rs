@@ -10,7 +10,7 @@ use super::dense::{DenseHostTensor, named_dtype_and_rank};
 use super::numeric::{Number, dense_of, dense_of_rank, dims, lock_for_update, view, view_mut};
 use super::shape::TensorShape;
 use super::{HostTensor, list};
-use crate::exec::{Argument, KernelFrame, KernelRegistry};
+use crate::exec::{Argument, KernelFrame, KernelRegistry, KernelWork};
 use crate::runtime::Chain;
 use crate::runtime::Diagnostic;
 
@@ -46,6 +46,8 @@ pub(crate) fn update<T: Number, U: Number>(
     {
         *o = f(x, *o);
     }
+    // Each element: the input's read, the output's read and written.
+    frame.report_work(|| element_wise(out.num_elements(), size_of::<T>() + 2 * size_of::<U>()));
     Ok(Chain)
 }
 
@@ -64,7 +66,18 @@ fn combine<T: Number>(
     for ((o, &p), &q) in view_mut::<T>(&mut written).iter_mut().zip(x).zip(y) {
         *o = f(p, q);
     }
+    // Each element: two inputs read, the output written.
+    frame.report_work(|| element_wise(out.num_elements(), 3 * size_of::<T>()));
     Ok(Chain)
+}
+
+/// The work of an element-wise kernel over `elements` elements, each
+/// moving `bytes_each` bytes.
+pub(crate) fn element_wise(elements: usize, bytes_each: usize) -> KernelWork {
+    KernelWork {
+        flops: 0,
+        bytes: (elements as u64).saturating_mul(bytes_each as u64),
+    }
 }
 
 fn max_zero<T: Number>(x: T) -> T {
@@ -93,11 +106,15 @@ crate::kernel! {
 
 crate::kernel! {
     /// `tfrt_test.relu_inplace.T %a`: `a = max(a, 0)`.
-    fn relu_inplace<T: Number>(a: Argument<HostTensor>) -> Result<Chain, Diagnostic> {
+    fn relu_inplace<T: Number>(
+        a: Argument<HostTensor>,
+        frame: &KernelFrame,
+    ) -> Result<Chain, Diagnostic> {
         let a = dense_of::<T>(&a)?;
         for x in view_mut::<T>(&mut a.write()?) {
             *x = max_zero(*x);
         }
+        frame.report_work(|| element_wise(a.num_elements(), 2 * size_of::<T>()));
         Ok(Chain)
     }
 }
