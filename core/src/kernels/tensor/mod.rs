@@ -16,6 +16,7 @@
 
 mod approx;
 mod btf_kernels;
+mod call_values;
 mod coo;
 mod dense;
 mod element;
@@ -131,6 +132,7 @@ pub fn register(registry: &mut KernelRegistry) {
     matmul::register(registry);
     mnist::register(registry);
     resnet::register(registry);
+    call_values::register(registry);
 }
 
 /// Runs a generic kernel's body, which reads its own parameters, as
