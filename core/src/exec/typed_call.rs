@@ -6,6 +6,7 @@
 //! converted here; other runtime types through the [`ValueConverter`]
 //! their kernel library registered (`!t.tensor`: dense host tensors).
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use super::registry::ValueConverter;
@@ -80,22 +81,24 @@ impl Runner {
         function: &Function,
         args: &[Value],
     ) -> Result<Vec<Value>, TypedCallError> {
-        self.call_typed_observed(function, args, None)
+        self.call_typed_with(function, args, &BTreeMap::new(), None)
             .map(|r| r.values)
     }
 
-    /// [`call_typed`](Self::call_typed) with an observer, returning also
-    /// what the call left alive.
-    pub fn call_typed_observed(
+    /// [`call_typed`](Self::call_typed) with arguments also passed by
+    /// keyword (the `named` records of reflection) and an observer,
+    /// returning also what the call left alive.
+    pub fn call_typed_with(
         &self,
         function: &Function,
         args: &[Value],
+        keywords: &BTreeMap<String, Value>,
         observer: Option<Arc<dyn Observer>>,
     ) -> Result<TypedResults, TypedCallError> {
         let name = function.name().to_string();
         let signature = self.call_signature(function)?;
         let flat = signature
-            .flatten(args)
+            .flatten_with_keywords(args, keywords)
             .map_err(|error| TypedCallError::Arguments {
                 function: name.clone(),
                 error,
@@ -130,7 +133,9 @@ impl Runner {
                 })
             })
             .collect();
-        // Released before the results are rebuilt, whatever they hold.
+        // The arguments are released first: what is still alive after
+        // the call is a leak.
+        drop(runtime_args);
         let leaks = call.finish();
         let values = signature
             .rebuild(read?)

@@ -15,7 +15,7 @@
 //! overflows or its bytes exceed [`MAX_TENSOR_BYTES`].
 
 mod approx;
-mod btf_kernels;
+pub mod btf_kernels;
 mod call_values;
 mod coo;
 mod dense;
