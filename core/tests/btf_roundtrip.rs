@@ -104,7 +104,7 @@ proptest! {
                     // In place: the slice is the file's own bytes.
                     prop_assert_eq!(read.as_ptr(), bytes[*offset as usize..].as_ptr());
                 }
-                (Tensor::Coo { dtype, dims, indices, values }, Payload::Coo { indices: i, values: v, count }) => {
+                (Tensor::Coo { dtype, dims, indices, values }, Payload::Coo { indices: i, values: v, count, .. }) => {
                     prop_assert_eq!(record.dtype, *dtype);
                     prop_assert_eq!(&record.dims, dims);
                     prop_assert_eq!(*count as usize, indices.len() / dims.len());

@@ -296,3 +296,141 @@ fn translate_verify_diagnostics_fails_on_mismatch() {
         "{stderr}"
     );
 }
+
+#[test]
+fn kernels_lists_signatures_filtered_by_prefix() {
+    let out = bef(&["kernels"], None);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let all = text(&out.stdout);
+    let add = all
+        .lines()
+        .find(|line| line.starts_with("tfrt.add.i32 "))
+        .expect("tfrt.add.i32 listed");
+    assert!(add.ends_with("  (i32, i32) -> (i32)"), "{add:?}");
+    // One column of names: every signature starts at the same place.
+    let starts: std::collections::BTreeSet<usize> = all
+        .lines()
+        .map(|line| line.find("  (").expect("name, two spaces, signature"))
+        .collect();
+    assert_eq!(starts.len(), 1, "{starts:?}");
+
+    let out = bef(&["kernels", "btf."], None);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let btf = text(&out.stdout);
+    assert!(btf.lines().count() > 1);
+    assert!(btf.lines().all(|line| line.starts_with("btf.")), "{btf}");
+    assert!(btf.contains("btf.read_dense_tensor.f32.2  (!tfrt.string, i32) -> (!t.tensor)"));
+}
+
+#[test]
+fn kernels_with_an_unmatched_prefix_fails_with_the_prefix_escaped() {
+    let out = bef(&["kernels", "nope\x1b[2J"], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("no registered kernel name starts with 'nope\\u{1b}[2J'"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains('\x1b'));
+}
+
+#[test]
+fn kernels_help_explains_the_listing() {
+    let out = bef(&["kernels", "--help"], None);
+    assert!(out.status.success());
+    let help = text(&out.stdout);
+    assert!(help.contains("bef kernels tfrt_dht."), "{help}");
+    assert!(help.contains("@function"), "{help}");
+}
+
+#[test]
+fn dump_lists_a_btf_files_tensors_with_statistics() {
+    let out = bef(&["dump", "corpus/btf/tensors.btf"], None);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(
+        lines[0],
+        "corpus/btf/tensors.btf: BTF, 13 tensors, 688 bytes"
+    );
+    assert!(lines[1].trim_start().starts_with("#  dtype  layout  shape"));
+    let words = |line: &str| -> Vec<String> { line.split_whitespace().map(String::from).collect() };
+    // index, dtype, layout, shape, offset, data, min, max, mean, NaN, values
+    assert_eq!(
+        words(lines[2]),
+        [
+            "0", "f32", "dense", "[2,", "3]", "112", "144", "-2.0", "6.0", "1.375", "0", "[1.5,",
+            "-2.0,", "3.25,", "0.0,", "-0.5,", "6.0]"
+        ]
+    );
+    let coo = lines
+        .iter()
+        .find(|l| l.contains("COO"))
+        .expect("the COO tensor");
+    assert!(coo.contains("[3, 3] (2 stored)"), "{coo}");
+    let empty = lines[14];
+    assert!(empty.ends_with("-      -  []"), "{empty:?}");
+}
+
+#[test]
+fn dump_of_a_damaged_btf_file_names_each_bad_records_offset() {
+    let out = bef(&["dump", "corpus/btf/truncated.btf"], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stdout).contains("0  unreadable (offset 48)"));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains(
+            "error: corpus/btf/truncated.btf is not valid BTF: tensor 0: failed to read tensor \
+             data at offset 48: 24 bytes needed, 14 in the file from there"
+        ),
+        "{stderr}"
+    );
+
+    let out = bef(&["dump", "corpus/btf/overflow.btf"], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("overflow"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn dump_of_a_btf_file_whose_offsets_run_past_its_end_fails_at_the_table() {
+    // A count of 2^40 tensors in a 16-byte file.
+    let mut hostile = (1u64 << 40).to_le_bytes().to_vec();
+    hostile.extend_from_slice(&8u64.to_le_bytes());
+    let out = bef(&["dump", "--btf", "-"], Some(&hostile));
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("<stdin> is not valid BTF: failed to read tensor offset at offset 8"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn dump_reads_every_btf_fuzz_seed_without_crashing() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/fuzz/btf_read");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(&dir).expect("seed directory") {
+        let bytes = std::fs::read(entry.expect("entry").path()).expect("seed");
+        let out = bef(&["dump", "--btf", "-"], Some(&bytes));
+        assert!(
+            matches!(out.status.code(), Some(0 | 1)),
+            "{:?}: {}",
+            out.status,
+            text(&out.stderr)
+        );
+        seen += 1;
+    }
+    assert!(seen > 0);
+}
+
+#[test]
+fn dump_refuses_bef_only_options_for_btf() {
+    let out = bef(&["dump", "--json", "corpus/btf/tensors.btf"], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("--section, --hex and --json apply to BEF files only"));
+}

@@ -108,7 +108,7 @@ fn a_directory_as_input_is_a_usage_error() {
     let wants = [
         ("translate", "MLIR text, MLIR bytecode or a BEF file"),
         ("run", "a BEF file, MLIR text or MLIR bytecode"),
-        ("dump", "a BEF or MLIR bytecode file"),
+        ("dump", "a BEF, MLIR bytecode or BTF file"),
         ("verify", "a BEF file"),
     ];
     for (sub, wanted) in wants {
@@ -170,7 +170,7 @@ fn an_empty_input_is_an_input_error() {
     let wants = [
         ("translate", "MLIR text, MLIR bytecode or a BEF file"),
         ("run", "a BEF file, MLIR text or MLIR bytecode"),
-        ("dump", "a BEF or MLIR bytecode file"),
+        ("dump", "a BEF, MLIR bytecode or BTF file"),
         ("verify", "a BEF file"),
     ];
     for (sub, wanted) in wants {

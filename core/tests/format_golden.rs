@@ -508,3 +508,37 @@ fn add_i32_bytes_derived_by_hand() {
     ];
     assert_eq!(encode(&add_i32()).unwrap(), expected);
 }
+
+/// The kernel record layout (`format::KernelHeader`) read from the hand-
+/// derived add module, and `bef dump` showing the same record.
+#[test]
+fn kernel_records_read_through_the_one_layout() {
+    let buffer = BefBuffer::copy_from(&std::fs::read(corpus("add_i32.bef")).unwrap());
+    let file = buffer.open().expect("the golden file opens");
+    let body = file.body(0).expect("@add has a body");
+    let records: Vec<_> = body.kernel_records().collect();
+    let add = &records[1];
+    let header = add.header();
+    assert_eq!(header.to_words(), [0, 4, 2, 0, 0, 1]);
+    assert_eq!(header.args(), 7..9);
+    assert_eq!(header.results(), 9..10);
+    assert_eq!(header.used_by_lists_start(), 10);
+    assert_eq!(add.args().to_vec(), [0, 1]);
+    assert_eq!(add.results().to_vec(), [2]);
+    assert_eq!(add.num_used_by().to_vec(), [0]);
+    let pseudo = records[0].header();
+    assert_eq!((pseudo.num_args, pseudo.num_results), (0, 3));
+    assert_eq!(records[0].results().to_vec(), [3, 0, 1]);
+    assert_eq!(records[0].used_by(1).to_vec(), [1]);
+
+    let out = common::bef(&["dump", "corpus/bef/add_i32.bef"], None);
+    let dump = common::text(&out.stdout);
+    assert!(out.status.success(), "{dump}");
+    let shown = format!("[1] tfrt.add.i32 at {:#x}", add.offset);
+    let at = dump
+        .find(&shown)
+        .unwrap_or_else(|| panic!("{shown:?} not in:\n{dump}"));
+    let listing = &dump[at..];
+    assert!(listing.contains("args %0, %1"), "{listing}");
+    assert!(listing.contains("result %2 -> used by []"), "{listing}");
+}

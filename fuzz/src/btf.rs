@@ -56,6 +56,7 @@ fn check_record(record: &btf::Record<'_>, extent: &PayloadExtent) {
                 indices,
                 values,
                 count,
+                ..
             },
             PayloadExtent::Coo { dims, .. },
         ) => {

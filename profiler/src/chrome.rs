@@ -56,10 +56,10 @@ pub fn write(model: &Model<'_>, out: &mut impl Write) -> io::Result<()> {
         "name": "process_name", "ph": "M", "pid": PID, "tid": 0,
         "args": {"name": process_name(model)}
     }))?;
-    for (t, track) in model.recording.threads.iter().enumerate() {
+    for t in 0..model.recording.threads.len() {
         events.push(&json!({
             "name": "thread_name", "ph": "M", "pid": PID, "tid": t as u64 + 2,
-            "args": {"name": display::name(&track.name)}
+            "args": {"name": model.thread_label(t)}
         }))?;
     }
     let lanes = stream_lanes(model);
@@ -160,7 +160,7 @@ fn slice(model: &Model<'_>, run: usize, tid: u64) -> Value {
         args["values"] = json!(values);
     }
     match r.error {
-        Some(ErrorMark::Origin) => args["error"] = json!("first error"),
+        Some(ErrorMark::Origin) => args["error"] = json!("origin"),
         Some(ErrorMark::Poisoned) => args["error"] = json!("poisoned"),
         None => {}
     }

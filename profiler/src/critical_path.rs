@@ -14,6 +14,33 @@
 //! iteration's results, so its argument readers wait for every run of the
 //! previous iteration. Earliest and latest start times (the critical path
 //! method) give the path and each run's slack.
+//!
+//! # Where the path's time went
+//!
+//! The path's *length* is recorded time: from the moment its first kernel
+//! was ready (or started) to the moment the last one's results were all
+//! published. Every instant of it falls in exactly one of four categories,
+//! the first that applies ([`Split`]), so they add up to the length:
+//!
+//! 1. *running*: a kernel of the path is running. A call on the path
+//!    contains the kernels it calls, so an instant inside both counts once.
+//! 2. *async completion*: a path kernel has returned, and the value the
+//!    path continues with is still being completed by work off the path
+//!    (the blocking pool, another thread, a callee's late result).
+//! 3. *waiting for a worker*: a path kernel has all its operands and waits
+//!    in a queue to start.
+//! 4. *becoming ready*: none of those: a value has been published and its
+//!    reader is not yet ready (the executor's own work, and the start of
+//!    functions and loop iterations).
+//!
+//! # What if there were N workers
+//!
+//! [`CriticalOptions::what_if_workers`] replays the recorded graph on N
+//! workers by list scheduling: a node starts once its predecessors are
+//! done, ready nodes take free workers longest remaining path first, a run
+//! holds a worker for its self time and then completes its async tail
+//! without one. The speed-up compares that span with the same replay on
+//! one worker, so a sequential program predicts ×1.0 whatever N is.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -40,18 +67,46 @@ enum Node {
     Iteration(usize),
 }
 
-/// How a path's recorded time divides.
+/// How a path's recorded time divides: the four categories of the
+/// [module](self) documentation, which partition the path's length.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct Split {
-    /// Kernels on the path running (self time).
+    /// A path kernel running (nested path kernels counted once).
     pub running_ns: u64,
-    /// Results of path kernels completing asynchronously after they returned.
+    /// A path kernel returned, its value still completing off the path.
     pub async_ns: u64,
-    /// Path kernels ready but waiting in a queue to start.
-    pub queued_ns: u64,
-    /// Path kernels waiting for their inputs after the previous path kernel
-    /// delivered (scheduling gaps, inputs from outside the path).
-    pub waiting_ns: u64,
+    /// A path kernel ready, waiting in a queue for a worker.
+    pub worker_wait_ns: u64,
+    /// A value published, its path reader not yet ready.
+    pub becoming_ready_ns: u64,
+}
+
+impl Split {
+    /// The categories together: the path's length.
+    pub fn total(&self) -> u64 {
+        self.running_ns
+            .saturating_add(self.async_ns)
+            .saturating_add(self.worker_wait_ns)
+            .saturating_add(self.becoming_ready_ns)
+    }
+}
+
+/// The replay of the graph on other numbers of workers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct WhatIf {
+    /// The workers asked for.
+    pub workers: usize,
+    /// The simulated span on them.
+    pub span_ns: u64,
+    /// The simulated span on one worker, what the speed-up compares with.
+    pub one_worker_ns: u64,
+}
+
+impl WhatIf {
+    /// How many times faster than one worker.
+    pub fn speed_up(&self) -> f64 {
+        self.one_worker_ns as f64 / self.span_ns.max(1) as f64
+    }
 }
 
 /// The result of [`analyse`].
@@ -59,8 +114,11 @@ pub struct Split {
 pub struct Analysis {
     /// The runs on the critical path, first to last.
     pub path: Vec<usize>,
-    /// Its length: the sum of the path's weights.
+    /// Its length in recorded time (the sum of [`Split`]'s categories).
     pub length_ns: u64,
+    /// The path's weight: its runs' self times and async tails, the span
+    /// no number of workers can beat.
+    pub weight_ns: u64,
     /// Slack of each run (indexed like [`Model::runs`]).
     pub slack: Vec<u64>,
     /// Where the path's recorded time went.
@@ -69,8 +127,8 @@ pub struct Analysis {
     pub recorded_ns: u64,
     /// Total weight of all runs (the work).
     pub work_ns: u64,
-    /// The re-scheduling asked for: `(workers, simulated span)`.
-    pub what_if: Option<(usize, u64)>,
+    /// The re-scheduling asked for.
+    pub what_if: Option<WhatIf>,
     /// Runs left out because the recording's edges loop through them.
     pub cyclic: usize,
 }
@@ -266,11 +324,14 @@ pub fn analyse(model: &Model<'_>, options: &CriticalOptions) -> Analysis {
         })
         .collect();
     let split = split(model, &path);
-    let what_if = options
-        .what_if_workers
-        .map(|workers| (workers, simulate(&g, &order, &in_order, workers.max(1))));
+    let what_if = options.what_if_workers.map(|workers| WhatIf {
+        workers,
+        span_ns: simulate(&g, &order, &in_order, workers.max(1)),
+        one_worker_ns: simulate(&g, &order, &in_order, 1),
+    });
     Analysis {
-        length_ns: length,
+        length_ns: split.total(),
+        weight_ns: length,
         slack,
         split,
         recorded_ns: model.span.1 - model.span.0,
@@ -292,25 +353,58 @@ fn node_end(model: &Model<'_>, node: Node) -> u64 {
     }
 }
 
+/// Divides the path's recorded time into the categories of the
+/// [module](self) documentation: each run contributes the intervals it
+/// was running, completing and queued in, and every stretch of the path's
+/// time goes to the first category whose interval covers it.
 fn split(model: &Model<'_>, path: &[usize]) -> Split {
-    let mut split = Split::default();
-    let mut delivered: Option<u64> = None;
+    // (time, category, +1 opening / -1 closing); categories by precedence.
+    const RUNNING: usize = 0;
+    const ASYNC: usize = 1;
+    const WORKER_WAIT: usize = 2;
+    let mut changes: Vec<(u64, usize, i64)> = Vec::with_capacity(path.len() * 6);
+    let mut interval = |from: u64, to: u64, category: usize| {
+        if to > from {
+            changes.push((from, category, 1));
+            changes.push((to, category, -1));
+        }
+    };
     for &r in path {
         let run = &model.runs[r];
-        split.running_ns = split.running_ns.saturating_add(run.self_time);
-        let done = run.published.unwrap_or(run.end).max(run.end);
-        split.async_ns = split.async_ns.saturating_add(done - run.end);
         let ready = run.ready.unwrap_or(run.start).min(run.start);
-        split.queued_ns = split.queued_ns.saturating_add(run.start - ready);
-        if let Some(previous) = delivered {
-            split.waiting_ns = split
-                .waiting_ns
-                .saturating_add(ready.saturating_sub(previous));
-        }
-        // A caller's callees run inside it: the next path run may begin
-        // before this one ends.
-        delivered = Some(delivered.map_or(done, |d| d.max(done)));
+        let done = run.published.unwrap_or(run.end).max(run.end);
+        interval(run.start, run.end, RUNNING);
+        interval(run.end, done, ASYNC);
+        interval(ready, run.start, WORKER_WAIT);
     }
+    let begin = path.iter().map(|&r| {
+        let run = &model.runs[r];
+        run.ready.unwrap_or(run.start).min(run.start)
+    });
+    let end = path.iter().map(|&r| {
+        let run = &model.runs[r];
+        run.published.unwrap_or(run.end).max(run.end)
+    });
+    let (Some(begin), Some(end)) = (begin.min(), end.max()) else {
+        return Split::default();
+    };
+    changes.sort_unstable();
+    let mut open = [0i64; 3];
+    let mut split = Split::default();
+    let mut at = begin;
+    for (time, category, change) in changes {
+        let stretch = time - at;
+        let slot = match open.iter().position(|&n| n > 0) {
+            Some(RUNNING) => &mut split.running_ns,
+            Some(ASYNC) => &mut split.async_ns,
+            Some(_) => &mut split.worker_wait_ns,
+            None => &mut split.becoming_ready_ns,
+        };
+        *slot += stretch;
+        at = time;
+        open[category] += change;
+    }
+    split.becoming_ready_ns += end - at;
     split
 }
 
@@ -403,8 +497,10 @@ pub struct Report {
     /// Readers of published values without an edge in the graph
     /// ([`Model::readers_left_out`]).
     pub readers_left_out: u64,
-    /// Length of the path (sum of its weights).
+    /// Length of the path in recorded time (the sum of `split`).
     pub length_ns: u64,
+    /// The path's weight: its kernels' self times and async tails.
+    pub weight_ns: u64,
     /// The recorded span.
     pub recorded_ns: u64,
     /// All runs' weights.
@@ -415,8 +511,9 @@ pub struct Report {
     pub path: Vec<PathEntry>,
     /// Runs with the most slack first: `(frame, function, slack)`; every run.
     pub slack: Vec<(String, String, u64)>,
-    /// `--what-if-workers`: workers and simulated span.
-    pub what_if: Option<(usize, u64)>,
+    /// `--what-if-workers`: workers, simulated span, and the simulated
+    /// span on one worker.
+    pub what_if: Option<WhatIf>,
 }
 
 /// The analysis in JSON form.
@@ -432,6 +529,7 @@ pub fn to_json(model: &Model<'_>, analysis: &Analysis) -> Report {
         partial: model.recording.header.partial,
         readers_left_out: model.readers_left_out,
         length_ns: analysis.length_ns,
+        weight_ns: analysis.weight_ns,
         recorded_ns: analysis.recorded_ns,
         work_ns: analysis.work_ns,
         split: analysis.split,
@@ -474,11 +572,11 @@ pub fn to_text(model: &Model<'_>, analysis: &Analysis) -> String {
     );
     let _ = writeln!(
         out,
-        "  running {}, async completion {}, ready queue {}, waiting for inputs {}",
+        "  running {}, async completion {}, waiting for a worker {}, becoming ready {}",
         human(s.running_ns),
         human(s.async_ns),
-        human(s.queued_ns),
-        human(s.waiting_ns)
+        human(s.worker_wait_ns),
+        human(s.becoming_ready_ns)
     );
     if model.recording.header.partial {
         let _ = writeln!(out, "  ({})", crate::display::PARTIAL);
@@ -548,17 +646,19 @@ pub fn to_text(model: &Model<'_>, analysis: &Analysis) -> String {
             );
         }
     }
-    if let Some((workers, span)) = analysis.what_if {
+    if let Some(what_if) = analysis.what_if {
+        let workers = what_if.workers;
         let bound = analysis
-            .length_ns
+            .weight_ns
             .max(analysis.work_ns / workers.max(1) as u64);
         let _ = writeln!(
             out,
-            "\nwhat if {workers} workers: span {} (lower bound {}; recorded {}, speed-up ×{:.2})",
-            human(span),
+            "\nwhat if {workers} workers: span {}, ×{:.2} against one worker's {} \
+             (lower bound {}; replayed from the recorded durations)",
+            human(what_if.span_ns),
+            what_if.speed_up(),
+            human(what_if.one_worker_ns),
             human(bound),
-            human(analysis.recorded_ns),
-            analysis.recorded_ns as f64 / span.max(1) as f64
         );
     }
     out

@@ -17,20 +17,43 @@ pub struct FlameOptions {
     pub fold: FoldOptions,
     /// An icicle graph: stacks grow downwards from the top.
     pub inverted: bool,
-    /// The title (inferno's default when empty), shown as
-    /// [`display::text`] shows text.
+    /// The title, shown as [`display::text`] shows text; when empty, one
+    /// naming the program, the clock and the unit ([`default_title`]).
     pub title: String,
 }
 
-fn inferno_options(options: &FlameOptions) -> Options<'static> {
+/// The program a recording ran, as titles name it: its file name.
+fn program_name(model: &Model<'_>) -> String {
+    let path = &model.recording.header.program_path;
+    let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
+    display::name(if name.is_empty() { path } else { name }).into_owned()
+}
+
+/// `fizzbuzz.mlir: CPU time in kernels, ns` (a flame chart, lanes per
+/// thread and an icicle say so too).
+pub fn default_title(model: &Model<'_>, options: &FlameOptions) -> String {
+    let what = if options.fold.time_order {
+        "flame chart"
+    } else {
+        "flame graph"
+    };
+    let lanes = if options.fold.per_thread {
+        ", per thread"
+    } else {
+        ""
+    };
+    format!(
+        "{}: {what} of {}{lanes}, in ns",
+        program_name(model),
+        options.fold.clock.describe()
+    )
+}
+
+fn inferno_options(title: &str, options: &FlameOptions) -> Options<'static> {
     let mut opt = Options::default();
     opt.count_name = "ns".into();
     opt.name_type = "Kernel:".into();
-    if !options.title.is_empty() {
-        opt.title = display::xml_safe(&display::text(&options.title)).into_owned();
-    } else if options.fold.time_order {
-        opt.title = "Flame Chart".into();
-    }
+    opt.title = display::xml_safe(&display::text(title)).into_owned();
     if options.inverted {
         opt.direction = Direction::Inverted;
     }
@@ -48,7 +71,12 @@ pub fn write_svg(model: &Model<'_>, options: &FlameOptions, out: impl Write) -> 
         // inferno reads flame-chart input newest first.
         lines.reverse();
     }
-    let mut opt = inferno_options(options);
+    let title = if options.title.is_empty() {
+        default_title(model, options)
+    } else {
+        options.title.clone()
+    };
+    let mut opt = inferno_options(&title, options);
     if model.recording.header.partial {
         opt.subtitle = Some(display::PARTIAL.into());
     }
@@ -88,21 +116,31 @@ pub fn diff_folded(before: &Model<'_>, after: &Model<'_>) -> io::Result<String> 
 }
 
 /// The differential flame graph of two recordings: the shape of `after`,
-/// red where it spends more time than `before`, blue where less.
+/// red where it spends more time than `before`, blue where less. `names`
+/// are how the two recordings are called (their file names) in the title
+/// and the legend under it.
 pub fn write_diff_svg(
     before: &Model<'_>,
     after: &Model<'_>,
-    title: &str,
+    names: (&str, &str),
     out: impl Write,
 ) -> io::Result<()> {
     let folded = diff_folded(before, after)?;
-    let mut opt = inferno_options(&FlameOptions {
-        title: title.to_string(),
-        ..Default::default()
-    });
+    let (before_name, after_name) = (display::name(names.0), display::name(names.1));
+    let title = format!(
+        "{}: {after_name} against {before_name}, CPU time in kernels, in ns",
+        program_name(after)
+    );
+    let mut opt = inferno_options(&title, &FlameOptions::default());
+    let mut legend = format!(
+        "widths: {after_name}; red: more time than in {before_name}, blue: less \
+         ({before_name} scaled to the same total)"
+    );
     if before.recording.header.partial || after.recording.header.partial {
-        opt.subtitle = Some(display::PARTIAL.into());
+        legend.push_str("; ");
+        legend.push_str(display::PARTIAL);
     }
+    opt.subtitle = Some(display::xml_safe(&legend).into_owned());
     if folded.trim().is_empty() {
         let nothing = format!("{NOTHING} 1 1");
         return flamegraph::from_lines(&mut opt, [nothing.as_str()], out);

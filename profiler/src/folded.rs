@@ -18,6 +18,23 @@ pub enum Clock {
     /// running then, moments when none runs charged to `(idle)`. With
     /// lanes, each thread's whole span, its idle gaps included.
     Wall,
+    /// Off-CPU time: each kernel charged the time its results took to
+    /// become available after it returned ([`KernelRun::off_cpu`]), on the
+    /// thread it ran on: what the program waited for.
+    ///
+    /// [`KernelRun::off_cpu`]: crate::model::KernelRun::off_cpu
+    OffCpu,
+}
+
+impl Clock {
+    /// What the clock measures, for titles.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Clock::Cpu => "CPU time in kernels",
+            Clock::Wall => "wall-clock time",
+            Clock::OffCpu => "off-CPU time (results completing after their kernel returned)",
+        }
+    }
 }
 
 /// How stacks are folded.
@@ -61,6 +78,7 @@ pub fn fold(model: &Model<'_>, options: &FoldOptions) -> Vec<(String, u64)> {
     let mut slices = match options.clock {
         Clock::Cpu => cpu_slices(model),
         Clock::Wall => wall_slices(model, options.per_thread),
+        Clock::OffCpu => off_cpu_slices(model),
     };
     let key = |slice: &Slice| Line {
         thread: options.per_thread.then_some(slice.thread),
@@ -87,11 +105,8 @@ pub fn fold(model: &Model<'_>, options: &FoldOptions) -> Vec<(String, u64)> {
     }
     drop(slices);
     lines.retain(|l| l.1 > 0);
-    let thread_names: Vec<String> = model
-        .recording
-        .threads
-        .iter()
-        .map(|t| frame_text(&display::name(&t.name)))
+    let thread_names: Vec<String> = (0..model.recording.threads.len())
+        .map(|t| frame_text(model.thread_label(t)))
         .collect();
     let depth = stacks.depth_within(&lines, &thread_names);
     let name = |line: &Line| {
@@ -177,6 +192,21 @@ fn cpu_slices(model: &Model<'_>) -> Vec<Slice> {
             start: s.start,
             time: s.end - s.start,
             run: Some(s.run),
+        })
+        .collect()
+}
+
+fn off_cpu_slices(model: &Model<'_>) -> Vec<Slice> {
+    model
+        .runs
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.off_cpu() > 0)
+        .map(|(run, r)| Slice {
+            thread: r.thread,
+            start: r.end,
+            time: r.off_cpu(),
+            run: Some(run),
         })
         .collect()
 }

@@ -37,12 +37,15 @@ pub struct Execution {
     pub thread: usize,
 }
 
-/// How a run is involved with the recording's errors.
+/// How a run is involved with the recording's errors, from the dataflow:
+/// which values reached which operands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ErrorMark {
-    /// It produced the first error value of the recording.
+    /// It produced an error value although no operand of it was an error
+    /// and no function it called produced one: the error began here.
     Origin,
-    /// It was skipped because of an error, or passed an error on.
+    /// An error value reached one of its operands (it was skipped, or
+    /// passed the error on), or a function it called produced one.
     Poisoned,
 }
 
@@ -72,6 +75,10 @@ pub struct KernelRun {
     pub error: Option<ErrorMark>,
     /// The latest time one of its results was published.
     pub published: Option<u64>,
+    /// The latest time one of its results completed asynchronously: was
+    /// published after it returned, not with its return (see
+    /// [`Model::async_completions`]).
+    pub completed: Option<u64>,
     /// Its results' renderings, `(register, value)`, when recorded
     /// (`--values`, and error messages).
     pub values: Vec<(u32, String)>,
@@ -81,6 +88,17 @@ impl KernelRun {
     /// Wall duration, start to end.
     pub fn duration(&self) -> u64 {
         self.end.saturating_sub(self.start)
+    }
+
+    /// Off-CPU time: how long its results took to complete asynchronously
+    /// after it returned (blocking work, a value completed on another
+    /// thread). A run that called functions waits for them, whose time is
+    /// theirs: it has none of its own.
+    pub fn off_cpu(&self) -> u64 {
+        if !self.callees.is_empty() {
+            return 0;
+        }
+        self.completed.map_or(0, |c| c.saturating_sub(self.end))
     }
 }
 
@@ -108,6 +126,8 @@ pub struct Edge {
     pub time: u64,
     /// Whether it crosses a call (a caller's operand becoming an argument).
     pub call: bool,
+    /// Whether the value was an error.
+    pub error: bool,
 }
 
 /// A result published after its kernel returned, possibly elsewhere.
@@ -166,8 +186,28 @@ pub struct Model<'r> {
     /// Per thread, runs opening (`true`) and closing in bracket order,
     /// with the time: what trace viewers draw as nested slices.
     pub brackets: Vec<Vec<(u64, bool, usize)>>,
+    thread_labels: Vec<String>,
     run_index: HashMap<(u64, u32), usize>,
     execution_index: HashMap<u64, usize>,
+}
+
+/// See [`Model::thread_label`].
+fn thread_labels(recording: &Recording) -> Vec<String> {
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    let mut taken: HashSet<String> = HashSet::new();
+    let mut labels = Vec::with_capacity(recording.threads.len());
+    for track in &recording.threads {
+        let name = crate::display::name(&track.name).into_owned();
+        let n = seen.entry(name.clone()).or_default();
+        let mut label = name.clone();
+        // A recorded name may itself read `pool (2)`: count on until free.
+        while !taken.insert(label.clone()) {
+            *n += 1;
+            label = format!("{name} ({})", *n + 1);
+        }
+        labels.push(label);
+    }
+    labels
 }
 
 impl<'r> Model<'r> {
@@ -186,6 +226,7 @@ impl<'r> Model<'r> {
             first_error: None,
             span: (u64::MAX, 0),
             brackets: Vec::new(),
+            thread_labels: thread_labels(recording),
             run_index: HashMap::new(),
             execution_index: HashMap::new(),
         };
@@ -289,6 +330,7 @@ impl<'r> Model<'r> {
                             callees: Vec::new(),
                             error: None,
                             published: None,
+                            completed: None,
                             values: Vec::new(),
                         });
                         stack.push(run);
@@ -426,6 +468,7 @@ impl<'r> Model<'r> {
                         run.values.push((register, v.clone()));
                     }
                     if just_ended != Some((e.execution, producer)) {
+                        run.completed = Some(run.completed.map_or(e.time, |c| c.max(e.time)));
                         self.async_completions.push(AsyncCompletion {
                             run: from,
                             register,
@@ -474,26 +517,53 @@ impl<'r> Model<'r> {
                             to,
                             time: e.time,
                             call: producer == 0,
+                            error: state == ValueState::Error,
                         });
                     }
                 }
             }
         }
-        for run in error_runs {
-            self.runs[run].error = Some(ErrorMark::Poisoned);
-        }
-        for run in &mut self.runs {
-            if run.skipped {
-                run.error = Some(ErrorMark::Poisoned);
-            }
-        }
+        self.mark_errors(&error_runs);
         if let Some((time, run, message)) = first_error {
-            if let Some(run) = run {
-                self.runs[run].error = Some(ErrorMark::Origin);
-            }
             self.first_error = Some(FirstError { run, time, message });
         }
         self.async_completions.sort_by_key(|c| c.time);
+    }
+
+    /// Marks the runs an error reached through an operand as poisoned, and
+    /// the runs that produced an error otherwise as its origin. A call's
+    /// error result comes from its callee: the caller is poisoned when a
+    /// run of a function it called is marked.
+    fn mark_errors(&mut self, error_runs: &[usize]) {
+        for e in &self.edges {
+            if e.error {
+                self.runs[e.to].error = Some(ErrorMark::Poisoned);
+            }
+        }
+        let mut produced = vec![false; self.runs.len()];
+        for &r in error_runs {
+            produced[r] = true;
+        }
+        // Callees began after their callers (see `link_callers`): going
+        // through executions from the last, a caller comes after every
+        // function it called.
+        let mut by_execution: Vec<usize> = (0..self.runs.len()).collect();
+        by_execution.sort_by_key(|&r| std::cmp::Reverse(self.runs[r].execution));
+        let mut execution_marked = vec![false; self.executions.len()];
+        for r in by_execution {
+            let run = &self.runs[r];
+            if run.error.is_none() && produced[r] {
+                let from_callee = run.callees.iter().any(|&x| execution_marked[x]);
+                self.runs[r].error = Some(if from_callee {
+                    ErrorMark::Poisoned
+                } else {
+                    ErrorMark::Origin
+                });
+            }
+            if self.runs[r].error.is_some() {
+                execution_marked[self.runs[r].execution] = true;
+            }
+        }
     }
 
     fn collect_counters(&mut self) {
@@ -619,9 +689,16 @@ impl<'r> Model<'r> {
             .get(self.runs[run].kernel as usize)
     }
 
-    /// The threads' names.
+    /// A thread's name as recorded (threads of a pool may share one).
     pub fn thread_name(&self, thread: usize) -> &str {
         &self.recording.threads[thread].name
+    }
+
+    /// A thread's name as every export shows it: cut to
+    /// [`NAME_WIDTH`](crate::display::NAME_WIDTH), and told apart from the
+    /// threads before it of the same name by ` (2)`, ` (3)`, ...
+    pub fn thread_label(&self, thread: usize) -> &str {
+        &self.thread_labels[thread]
     }
 
     /// A run's recorded result values, `r3 = 42, r4 = chain`, each shown

@@ -1,5 +1,5 @@
 //! Statistics of a recording: per kernel name and per function (count,
-//! total, self, mean, min, p50, p99, max), per-thread utilisation, and the
+//! total, self (on-CPU) and off-CPU time, mean, min, p50, p99, max), per-thread utilisation, and the
 //! distribution of the time kernels wait between ready and start.
 
 use std::collections::{BTreeMap, HashMap};
@@ -20,8 +20,11 @@ pub struct Summary {
     pub count: u64,
     /// Sum of durations.
     pub total_ns: u64,
-    /// Sum of self times (less nested kernels).
+    /// Sum of self times (less nested kernels): on-CPU time.
     pub self_ns: u64,
+    /// Sum of off-CPU times: results completing after their kernel
+    /// returned ([`KernelRun::off_cpu`](crate::model::KernelRun::off_cpu)).
+    pub off_cpu_ns: u64,
     /// Mean duration.
     pub mean_ns: u64,
     /// Shortest.
@@ -101,34 +104,43 @@ pub fn stats(model: &Model<'_>) -> Stats {
     let recording = model.recording;
     // Runs are grouped by their kernel-table entry first, then entries by
     // name: each name is compared a few times, not once per run.
-    let mut by_entry: HashMap<KernelEntry, Vec<(u64, u64)>> = HashMap::new();
+    let mut by_entry: HashMap<KernelEntry, Vec<Sample>> = HashMap::new();
     for (i, run) in model.runs.iter().enumerate() {
         by_entry
             .entry(KernelEntry::of(model, i))
             .or_default()
-            .push((run.duration(), run.self_time));
+            .push(Sample {
+                duration: run.duration(),
+                on_cpu: run.self_time,
+                off_cpu: run.off_cpu(),
+            });
     }
-    let mut kernels: BTreeMap<&str, Vec<(u64, u64)>> = BTreeMap::new();
+    let mut kernels: BTreeMap<&str, Vec<Sample>> = BTreeMap::new();
     for (entry, samples) in by_entry {
         kernels
             .entry(entry.name(model))
             .or_default()
             .extend(samples);
     }
-    let mut self_by_execution = vec![0u64; model.executions.len()];
+    let mut by_execution = vec![(0u64, 0u64); model.executions.len()];
     for run in &model.runs {
-        let sum = &mut self_by_execution[run.execution];
-        *sum = sum.saturating_add(run.self_time);
+        let sums = &mut by_execution[run.execution];
+        sums.0 = sums.0.saturating_add(run.self_time);
+        sums.1 = sums.1.saturating_add(run.off_cpu());
     }
-    let mut by_function: HashMap<u32, Vec<(u64, u64)>> = HashMap::new();
+    let mut by_function: HashMap<u32, Vec<Sample>> = HashMap::new();
     for (x, execution) in model.executions.iter().enumerate() {
         let end = execution.end.unwrap_or(model.span.1);
         by_function
             .entry(execution.function)
             .or_default()
-            .push((end.saturating_sub(execution.begin), self_by_execution[x]));
+            .push(Sample {
+                duration: end.saturating_sub(execution.begin),
+                on_cpu: by_execution[x].0,
+                off_cpu: by_execution[x].1,
+            });
     }
-    let mut functions: BTreeMap<String, Vec<(u64, u64)>> = BTreeMap::new();
+    let mut functions: BTreeMap<String, Vec<Sample>> = BTreeMap::new();
     for (function, samples) in by_function {
         functions
             .entry(recording.function_name(function))
@@ -149,10 +161,10 @@ pub fn stats(model: &Model<'_>) -> Stats {
         .threads
         .iter()
         .enumerate()
-        .map(|(t, track)| {
+        .map(|(t, _)| {
             let busy = busy[t];
             ThreadUse {
-                name: track.name.clone(),
+                name: model.thread_label(t).to_owned(),
                 busy_ns: busy,
                 idle_ns: span.saturating_sub(busy),
                 utilisation: if span == 0 {
@@ -222,18 +234,30 @@ impl KernelEntry {
     }
 }
 
-fn summaries<K: Into<String>>(groups: BTreeMap<K, Vec<(u64, u64)>>) -> Vec<Summary> {
+/// One run's (or execution's) times.
+struct Sample {
+    duration: u64,
+    on_cpu: u64,
+    off_cpu: u64,
+}
+
+fn summaries<K: Into<String>>(groups: BTreeMap<K, Vec<Sample>>) -> Vec<Summary> {
     let mut out: Vec<Summary> = groups
         .into_iter()
         .map(|(name, samples)| {
-            let mut durations: Vec<u64> = samples.iter().map(|s| s.0).collect();
+            let mut durations: Vec<u64> = samples.iter().map(|s| s.duration).collect();
             durations.sort_unstable();
             let total = durations.iter().fold(0u64, |sum, &d| sum.saturating_add(d));
             Summary {
                 name: name.into(),
                 count: durations.len() as u64,
                 total_ns: total,
-                self_ns: samples.iter().fold(0u64, |sum, s| sum.saturating_add(s.1)),
+                self_ns: samples
+                    .iter()
+                    .fold(0u64, |sum, s| sum.saturating_add(s.on_cpu)),
+                off_cpu_ns: samples
+                    .iter()
+                    .fold(0u64, |sum, s| sum.saturating_add(s.off_cpu)),
                 mean_ns: total / durations.len().max(1) as u64,
                 min_ns: durations.first().copied().unwrap_or(0),
                 p50_ns: percentile(&durations, 50),
@@ -317,17 +341,18 @@ pub fn to_text(stats: &Stats) -> String {
         let width = column_width(&names);
         let _ = writeln!(
             out,
-            "\n{title:<width$} {:>8} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}",
-            "count", "total", "self", "mean", "min", "p50", "p99", "max"
+            "\n{title:<width$} {:>8} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}",
+            "count", "total", "self", "off-CPU", "mean", "min", "p50", "p99", "max"
         );
         for (r, name) in rows.iter().zip(&names) {
             let _ = writeln!(
                 out,
-                "{:<width$} {:>8} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}",
+                "{:<width$} {:>8} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}",
                 name,
                 r.count,
                 human(r.total_ns),
                 human(r.self_ns),
+                human(r.off_cpu_ns),
                 human(r.mean_ns),
                 human(r.min_ns),
                 human(r.p50_ns),

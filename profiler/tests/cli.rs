@@ -115,6 +115,15 @@ fn every_subcommand_runs_on_a_recording() {
         "wall",
     ]);
     ok(&["flamegraph", &rec, "-o", &at("d.svg"), "--flamechart"]);
+    ok(&["flamegraph", &rec, "-o", &at("e.svg"), "--off-cpu"]);
+    let svg = std::fs::read_to_string(at("e.svg")).unwrap();
+    assert!(svg.contains("errors.mlir: flame graph of off-CPU time"));
+    // A run asked for no export prints what `stats` would.
+    let summary = ok(&["run", "corpus/trace/serial_chain.mlir"]);
+    assert!(
+        summary.starts_with("span ") && summary.contains("tfrt.add.i32"),
+        "{summary}"
+    );
     let folded = ok(&["folded", &rec]);
     assert!(
         folded.contains("errors;tfrt_test.fail#1 [error] "),

@@ -1,7 +1,8 @@
 //! Every conformance program that `bef run` accepts also records, and its
 //! recording writes, reads back and exports without error: folded stacks,
-//! flame graphs, Perfetto, Chrome JSON, stats and the critical path; and
-//! every reader of every value it records has its edge in the model.
+//! flame graphs, Perfetto, Chrome JSON, stats and the critical path; every
+//! reader of every value it records has its edge in the model; and the
+//! critical path's time categories add up to its length.
 
 mod common;
 
@@ -57,6 +58,20 @@ fn export_all(path: &std::path::Path, queue: &str) -> Result<usize, String> {
         },
     );
     let _ = critical_path::to_text(&model, &analysis);
+    // The path's categories partition its recorded length, within the span.
+    let total = analysis.split.total();
+    if total.abs_diff(analysis.length_ns) > analysis.length_ns / 100 {
+        return Err(format!(
+            "the path's categories add up to {total} ns, its length is {} ns",
+            analysis.length_ns
+        ));
+    }
+    if analysis.length_ns > analysis.recorded_ns {
+        return Err(format!(
+            "the path lasts {} ns, longer than the recording's {} ns",
+            analysis.length_ns, analysis.recorded_ns
+        ));
+    }
     Ok(1)
 }
 

@@ -38,6 +38,8 @@ struct Seen {
     counters: HashMap<u64, usize>,
     flows_out: Vec<u64>,
     flows_in: Vec<u64>,
+    /// Per flow id, the slices (on any track) that carry it.
+    flow_slices: HashMap<u64, usize>,
 }
 
 fn gather(trace: &Trace) -> Seen {
@@ -97,9 +99,10 @@ fn gather(trace: &Trace) -> Seen {
                     .collect();
                 let slice = (name(), annotations);
                 seen.slices.entry(track).or_default().push(slice);
-                if seen.thread_tracks.contains_key(&track) {
-                    seen.flows_out.extend(&e.flow_ids);
-                    seen.flows_in.extend(&e.terminating_flow_ids);
+                seen.flows_out.extend(&e.flow_ids);
+                seen.flows_in.extend(&e.terminating_flow_ids);
+                for &id in e.flow_ids.iter().chain(&e.terminating_flow_ids) {
+                    *seen.flow_slices.entry(id).or_default() += 1;
                 }
             }
             Type::TYPE_SLICE_END => {
@@ -186,6 +189,13 @@ fn perfetto_trace_decodes_with_perfettos_schema() {
         8,
         "one id per edge"
     );
+    // On exactly two slices each: the copies on the stream tracks carry
+    // none, or Perfetto would chain them into a zig-zag.
+    assert!(
+        seen.flow_slices.values().all(|&n| n == 2),
+        "{:?}",
+        seen.flow_slices
+    );
 
     // Counters.
     let queue = seen
@@ -217,11 +227,39 @@ fn perfetto_marks_errors() {
         .flatten()
         .filter_map(|(name, a)| Some((name.as_str(), a.get("error")?.as_str())))
         .collect();
-    assert_eq!(marks["tfrt_test.fail#1 [error]"], "first error");
+    assert_eq!(marks["tfrt_test.fail#1 [error]"], "origin");
     assert_eq!(marks["tfrt.add.i32#3 [poisoned]"], "poisoned");
     assert_eq!(marks["tfrt.add.i32#4 [poisoned]"], "poisoned");
     assert_eq!(marks.len(), 3);
     assert!(seen.instants.iter().any(|i| i == "first error"));
+}
+
+#[test]
+fn every_perfetto_flow_joins_two_slices() {
+    let _serial = common::serial();
+    for program in [
+        "trace/nested_calls.mlir",
+        "trace/sleeps.mlir",
+        "mlir/fibonacci_repeat.mlir",
+        "conformance/call_nested.mlir",
+    ] {
+        for queue in ["s", "mstd:2"] {
+            let recording = common::record(program, queue);
+            let model = Model::new(&recording);
+            let seen = gather(&decode(&perfetto::export(&model)));
+            assert_eq!(seen.flow_slices.len(), model.edges.len(), "{program}");
+            assert!(
+                seen.flow_slices.values().all(|&n| n == 2),
+                "{program} on {queue}: {:?}",
+                seen.flow_slices
+            );
+            let mut out = seen.flows_out.clone();
+            let mut into = seen.flows_in.clone();
+            out.sort();
+            into.sort();
+            assert_eq!(out, into, "{program} on {queue}: each flow begins and ends");
+        }
+    }
 }
 
 /// Checks the Trace Event rules on a Chrome JSON trace; returns the `X`
@@ -442,6 +480,7 @@ fn flame_graphs_are_valid_svg_with_the_right_totals() {
         let expected = match clock {
             Clock::Cpu => busy,
             Clock::Wall => (model.span.1 - model.span.0) * lanes,
+            Clock::OffCpu => model.runs.iter().map(|r| r.off_cpu()).sum(),
         };
         assert_eq!(
             all_total(&titles),
@@ -510,8 +549,41 @@ fn differential_flame_graph_matches_kernels_by_function_and_index() {
     });
     assert!(sums.0.abs_diff(sums.1) <= stacks, "{sums:?}");
     let mut svg = Vec::new();
-    flamegraph::write_diff_svg(&ma, &mb, "diff", &mut svg).unwrap();
+    let names = ("before.beftrace", "after.beftrace");
+    flamegraph::write_diff_svg(&ma, &mb, names, &mut svg).unwrap();
     assert!(!svg_titles(&svg).is_empty());
+    // The title names the program and both recordings; a legend says
+    // what the colours mean.
+    let text = String::from_utf8(svg).unwrap();
+    assert!(
+        text.contains("branches.mlir: after.beftrace against before.beftrace"),
+        "no title naming both recordings"
+    );
+    assert!(text.contains("red: more time than in before.beftrace, blue: less"));
+}
+
+#[test]
+fn flame_graph_titles_name_the_program_clock_and_unit() {
+    let _serial = common::serial();
+    let recording = common::record("trace/sleeps.mlir", "mstd:2");
+    let model = Model::new(&recording);
+    for (clock, what) in [
+        (Clock::Cpu, "flame graph of CPU time in kernels, in ns"),
+        (Clock::Wall, "flame graph of wall-clock time, in ns"),
+        (Clock::OffCpu, "flame graph of off-CPU time"),
+    ] {
+        let options = FlameOptions {
+            fold: FoldOptions {
+                clock,
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        let mut svg = Vec::new();
+        flamegraph::write_svg(&model, &options, &mut svg).unwrap();
+        let text = String::from_utf8(svg).unwrap();
+        assert!(text.contains(&format!("sleeps.mlir: {what}")), "{clock:?}");
+    }
 }
 
 #[test]

@@ -56,7 +56,7 @@ fn export_everything(bytes: &[u8]) -> usize {
     let recording = bef_trace::read(bytes).expect("a hostile recording still reads");
     let model = Model::new(&recording);
     let mut out = Counter::default();
-    for clock in [Clock::Cpu, Clock::Wall] {
+    for clock in [Clock::Cpu, Clock::Wall, Clock::OffCpu] {
         for per_thread in [false, true] {
             for time_order in [false, true] {
                 let fold = FoldOptions {
@@ -76,7 +76,7 @@ fn export_everything(bytes: &[u8]) -> usize {
             }
         }
     }
-    flamegraph::write_diff_svg(&model, &model, "diff", &mut out).expect("draws the diff");
+    flamegraph::write_diff_svg(&model, &model, ("a", "b"), &mut out).expect("draws the diff");
     perfetto::write(&model, &mut out).expect("writes Perfetto");
     chrome::write(&model, &mut out).expect("writes Chrome JSON");
     let s = stats::stats(&model);

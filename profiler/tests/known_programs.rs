@@ -39,16 +39,26 @@ fn a_serial_chain_is_all_critical_with_no_slack() {
             "{queue}: {:?}",
             analysis.slack
         );
-        // The path's length is its kernels' own time plus their async tails.
+        // The path's weight is its kernels' own time plus their async tails.
         let weights: u64 = model
             .runs
             .iter()
             .map(|r| r.self_time + r.published.map_or(0, |p| p.saturating_sub(r.end)))
             .sum();
-        assert_eq!(analysis.length_ns, weights, "{queue}");
+        assert_eq!(analysis.weight_ns, weights, "{queue}");
+        // Its length is the recorded time from the first kernel being
+        // ready to the last one's result, all of it in one category.
+        let first = &model.runs[analysis.path[0]];
+        let last = &model.runs[*analysis.path.last().unwrap()];
+        let begin = first.ready.unwrap_or(first.start).min(first.start);
+        let end = last.published.unwrap_or(last.end).max(last.end);
+        assert_eq!(analysis.length_ns, end - begin, "{queue}");
+        assert_eq!(analysis.split.total(), analysis.length_ns, "{queue}");
+        // The kernels run one after another: running is their durations.
         assert_eq!(
             analysis.split.running_ns,
-            model.runs.iter().map(|r| r.self_time).sum::<u64>()
+            model.runs.iter().map(|r| r.duration()).sum::<u64>(),
+            "{queue}"
         );
         // Each add reads the one before: 8 edges, a chain.
         assert_eq!(model.edges.len(), 8, "{queue}");
@@ -117,13 +127,200 @@ fn a_long_asynchronous_branch_is_critical() {
             analysis.split
         );
         // Sleeping holds no worker: one worker is no slower than the path.
-        let (_, span) = analysis.what_if.expect("asked for");
+        let span = analysis.what_if.expect("asked for").span_ns;
         assert!(
-            span >= analysis.length_ns && span < analysis.length_ns + 10_000_000,
+            span >= analysis.weight_ns && span < analysis.weight_ns + 10_000_000,
             "{queue}: {span} against {}",
-            analysis.length_ns
+            analysis.weight_ns
         );
     }
+}
+
+fn what_if(model: &Model<'_>, workers: usize) -> f64 {
+    let options = CriticalOptions {
+        what_if_workers: Some(workers),
+    };
+    let analysis = critical_path::analyse(model, &options);
+    analysis.what_if.expect("asked for").speed_up()
+}
+
+#[test]
+fn a_sequential_program_gains_nothing_from_more_workers() {
+    let _serial = common::serial();
+    for program in ["trace/serial_chain.mlir", "trace/nested_calls.mlir"] {
+        for queue in QUEUES {
+            let recording = common::record(program, queue);
+            let model = Model::new(&recording);
+            for workers in 1..=8 {
+                let speed_up = what_if(&model, workers);
+                assert!(
+                    (speed_up - 1.0).abs() < 1e-9,
+                    "{program} on {queue}, {workers} workers: ×{speed_up}"
+                );
+            }
+        }
+    }
+}
+
+/// A recording of one execution: kernel 1 publishes register 0, which
+/// kernels 2 to K + 1 read, each running `each` ns, one after another on
+/// one thread.
+fn fan_out_recording(kernels: u32, each: u64) -> bef_trace::Recording {
+    use bef_trace::recording::*;
+    let mut names = vec!["(arguments)".to_string(), "source".to_string()];
+    names.extend((0..kernels).map(|_| "work".to_string()));
+    let function = FunctionInfo {
+        name: "fan_out".into(),
+        kind: FunctionKind::Bef,
+        kernels: names
+            .into_iter()
+            .map(|name| KernelInfo {
+                name,
+                ..Default::default()
+            })
+            .collect(),
+        registers: vec![RegisterInfo {
+            users: (2..kernels + 2).collect(),
+        }],
+    };
+    let event = |time, kind| Event {
+        time,
+        execution: 1,
+        kind,
+    };
+    let mut events = vec![
+        event(
+            0,
+            EventKind::FunctionBegin {
+                function: 0,
+                caller: None,
+            },
+        ),
+        event(0, EventKind::KernelReady { kernel: 1 }),
+        event(0, EventKind::KernelStart { kernel: 1 }),
+    ];
+    let end = |kernel| EventKind::KernelEnd {
+        kernel,
+        skipped: false,
+        live_values: None,
+    };
+    events.push(event(1_000, end(1)));
+    events.push(event(
+        1_000,
+        EventKind::RegisterSet {
+            register: 0,
+            producer: 1,
+            state: ValueState::Concrete,
+            value: None,
+        },
+    ));
+    for k in 2..kernels + 2 {
+        events.push(event(1_000, EventKind::KernelReady { kernel: k }));
+    }
+    let mut time = 1_000;
+    for k in 2..kernels + 2 {
+        events.push(event(time, EventKind::KernelStart { kernel: k }));
+        time += each;
+        events.push(event(time, end(k)));
+    }
+    events.push(event(time, EventKind::FunctionEnd));
+    Recording {
+        header: Header::default(),
+        functions: vec![function],
+        threads: vec![ThreadTrack {
+            name: "main".into(),
+            events,
+            dropped: 0,
+        }],
+    }
+}
+
+/// The speed-up list scheduling gives `kernels` equal independent kernels
+/// on `workers`: they run in rounds of `workers`.
+fn rounds_speed_up(kernels: usize, workers: usize) -> f64 {
+    kernels as f64 / kernels.div_ceil(workers) as f64
+}
+
+#[test]
+fn a_fan_out_of_equal_kernels_gains_as_many_workers_as_it_has_kernels() {
+    for kernels in [1u32, 4, 6] {
+        let recording = fan_out_recording(kernels, 1_000_000);
+        let model = Model::new(&recording);
+        let width = kernels as usize;
+        for workers in 1..=8 {
+            let speed_up = what_if(&model, workers);
+            let expected = rounds_speed_up(width, workers);
+            // Where the rounds come out even, that is ×min(N, K).
+            if workers.is_multiple_of(width) || width.is_multiple_of(workers) {
+                assert_eq!(expected, workers.min(width) as f64);
+            }
+            assert!(
+                (speed_up / expected - 1.0).abs() <= 0.01,
+                "{kernels} kernels, {workers} workers: ×{speed_up:.3}, not ×{expected}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_recorded_fan_out_gains_up_to_its_width() {
+    let _serial = common::serial();
+    for queue in QUEUES {
+        let recording = common::record("trace/fan_out.mlir", queue);
+        let model = Model::new(&recording);
+        let products: Vec<u64> = (0..model.runs.len())
+            .filter(|&r| model.kernel_name(r) == "tfrt_test.matmul.i32.2")
+            .map(|r| model.runs[r].self_time)
+            .collect();
+        assert_eq!(products.len(), 4, "{queue}");
+        // The products are equal work, but a shared machine times them
+        // unequally: the longest bounds the gain.
+        let longest = *products.iter().max().unwrap() as f64;
+        let mean = products.iter().sum::<u64>() as f64 / 4.0;
+        for workers in [1, 2, 4, 8] {
+            let speed_up = what_if(&model, workers);
+            let ideal = workers.min(4) as f64;
+            assert!(
+                speed_up <= ideal * 1.1 && speed_up >= 0.9 * ideal * mean / longest,
+                "{queue}, {workers} workers: ×{speed_up:.2}, ideal ×{ideal}, products {products:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn blocking_sleeps_show_as_off_cpu_time() {
+    use bef_trace::folded::Clock;
+    let _serial = common::serial();
+    let recording = common::record("trace/sleeps.mlir", "mstd:2");
+    let model = Model::new(&recording);
+    let fold = |clock| -> BTreeMap<String, u64> {
+        let options = FoldOptions {
+            clock,
+            ..Default::default()
+        };
+        folded::fold(&model, &options).into_iter().collect()
+    };
+    let off = fold(Clock::OffCpu);
+    let long = "sleeps;tfrt_test.blocking.usleep#3";
+    let short = "sleeps;tfrt_test.blocking.usleep#4";
+    // 50 ms and 1 ms of sleeping, off the CPU...
+    assert!(off[long] >= 50_000_000, "{off:?}");
+    assert!(off[short] >= 1_000_000, "{off:?}");
+    // ...while the kernels themselves only hand the sleep to the pool.
+    let cpu = fold(Clock::Cpu);
+    assert!(cpu[long] < 10_000_000, "{cpu:?}");
+    // Nothing else waits: constants and the merge are ready when they return.
+    assert_eq!(off.len(), 2, "{off:?}");
+    // The same split in the statistics.
+    let s = stats::stats(&model);
+    let sleep = s
+        .kernels
+        .iter()
+        .find(|k| k.name == "tfrt_test.blocking.usleep")
+        .expect("the sleeps' row");
+    assert_eq!(sleep.off_cpu_ns, off[long] + off[short]);
+    assert!(sleep.self_ns < 10_000_000, "{sleep:?}");
 }
 
 #[test]
@@ -185,6 +382,35 @@ fn the_first_error_and_what_it_poisoned_are_marked() {
                 .contains("tfrt_test.fail#1")
         );
         assert_eq!(s.poisoned, 3);
+    }
+}
+
+#[test]
+fn independent_errors_each_poison_only_their_own_readers() {
+    let _serial = common::serial();
+    for queue in QUEUES {
+        let recording = common::record("trace/independent_errors.mlir", queue);
+        let model = Model::new(&recording);
+        let mut marks: Vec<(String, String, Option<ErrorMark>)> = (0..model.runs.len())
+            .map(|r| {
+                let function = model.recording.function_name(model.function_of(r));
+                (function, model.frame(r), model.runs[r].error)
+            })
+            .collect();
+        marks.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
+        let expected: Vec<(String, String, Option<ErrorMark>)> = ["first", "second"]
+            .into_iter()
+            .flat_map(|f| {
+                [
+                    ("tfrt.add.i32#3", Some(ErrorMark::Poisoned)),
+                    ("tfrt.add.i32#4", None),
+                    ("tfrt.constant.i32#2", None),
+                    ("tfrt_test.fail#1", Some(ErrorMark::Origin)),
+                ]
+                .map(|(frame, mark)| (f.to_string(), frame.to_string(), mark))
+            })
+            .collect();
+        assert_eq!(marks, expected, "{queue}");
     }
 }
 

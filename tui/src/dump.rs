@@ -6,6 +6,7 @@ use std::io::{self, Write};
 use bef::tool_io::escape;
 
 use crate::app::App;
+use crate::tensors::{COLUMNS, TensorFile};
 use crate::views::{self, ListId, columns};
 
 /// The views `--dump` knows, with what each prints.
@@ -34,9 +35,31 @@ pub const VIEWS: &[(&str, &str)] = &[
     ("help", "the keys"),
 ];
 
+/// The views of a BTF file (named `.btf`).
+pub const BTF_VIEWS: &[(&str, &str)] = &[(
+    "tensors",
+    "every tensor with statistics, then each one's detail",
+)];
+
 /// Whether `view` is a view `--dump` knows.
 pub fn is_view(view: &str) -> bool {
-    VIEWS.iter().any(|(v, _)| *v == view)
+    VIEWS.iter().chain(BTF_VIEWS).any(|(v, _)| *v == view)
+}
+
+/// Prints a BTF file's tensors as aligned columns under its title, then
+/// each tensor's detail.
+pub fn tensors(out: &mut impl Write, file: &TensorFile) -> io::Result<()> {
+    writeln!(out, "== {}", file.title())?;
+    let mut rows = vec![COLUMNS.map(String::from).to_vec()];
+    rows.extend((0..file.rows.len()).map(|row| file.cells(row)));
+    aligned(out, &rows, &vec![false; rows.len()])?;
+    for row in 0..file.rows.len() {
+        writeln!(out)?;
+        for line in file.detail(row) {
+            writeln!(out, "{line}")?;
+        }
+    }
+    Ok(())
 }
 
 /// Prints list `id` as aligned columns under a title line.
@@ -61,6 +84,12 @@ fn list(out: &mut impl Write, app: &mut App<'_, '_>, id: ListId) -> io::Result<(
         writeln!(out, "  (none)")?;
         return Ok(());
     }
+    aligned(out, &rows, &marks)
+}
+
+/// Rows as columns padded to their widest cell (at most 60 characters),
+/// each line marked `!` where `marks` says.
+fn aligned(out: &mut impl Write, rows: &[Vec<String>], marks: &[bool]) -> io::Result<()> {
     let ncols = rows[0].len();
     let widths: Vec<usize> = (0..ncols)
         .map(|c| {
@@ -70,7 +99,7 @@ fn list(out: &mut impl Write, app: &mut App<'_, '_>, id: ListId) -> io::Result<(
                 .unwrap_or(0)
         })
         .collect();
-    for (row, mark) in rows.iter().zip(marks) {
+    for (row, &mark) in rows.iter().zip(marks) {
         let mut line = String::from(if mark { "! " } else { "  " });
         for (c, cell) in row.iter().enumerate() {
             line.push_str(cell);

@@ -288,7 +288,7 @@ impl Trace {
             } => {
                 let what = if *skipped { "skipped" } else { "end" };
                 match self.mark(s.event.execution, *kernel) {
-                    Some(ErrorMark::Origin) => format!("{what}: the first error"),
+                    Some(ErrorMark::Origin) => format!("{what}: origin of error"),
                     Some(ErrorMark::Poisoned) => format!("{what}: poisoned by an error"),
                     None => what.to_owned(),
                 }

@@ -3,7 +3,8 @@
 //! The pieces, one responsibility each: [`input`] reads the file given
 //! (regular files only; large ones mapped and watched, so that their
 //! truncation is reported: `bef::tool_io::sigbus`), [`document`] opens it
-//! (MLIR translated), [`analysis`] decodes the whole file for findings and
+//! (MLIR translated), [`tensors`] opens a BTF file for its Tensors view,
+//! [`analysis`] decodes the whole file for findings and
 //! users, [`keys`] is the key table, [`app`] is the state and how actions
 //! change it, [`views`] draws it (one file per view), [`dump`] prints a
 //! view as text, and [`terminal`] runs the event loop and restores the
@@ -19,6 +20,7 @@ pub mod inspector;
 pub mod keys;
 pub mod names;
 pub mod simulate;
+pub mod tensors;
 pub mod terminal;
 pub mod views;
 

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use bef::tool_io::escape;
-use befview::dump::{VIEWS, dump, is_view};
+use befview::dump::{BTF_VIEWS, VIEWS, dump, is_view};
 use befview::{App, Document, Loaded};
 
 fn usage() -> String {
@@ -15,7 +15,10 @@ fn usage() -> String {
         "befview: inspect a BEF file in the terminal\n\n\
          Usage: befview FILE | RECORDING\n       befview --dump VIEW FILE\n       befview --help\n\n\
          FILE is BEF (memory-mapped), MLIR text (.mlir) or MLIR bytecode (.mlirbc);\n\
-         MLIR is translated to BEF on the fly, so every kernel shows its source line.\n\n\
+         MLIR is translated to BEF on the fly, so every kernel shows its source line.\n\
+         A Binary Tensor Format file (.btf) opens in a Tensors view instead: each\n\
+         tensor's dtype, layout, shape, offsets, min, max, mean, NaN count and first\n\
+         values, and the selected tensor's detail.\n\n\
          Tabs: 1 Sections (framing, sizes, the decoder's and verifier's findings)\n\
          \x20     2 Hex (coloured by field, data inspector, item tree, g goto, / search, m marks)\n\
          \x20     3 Functions (table; Enter: kernels and registers)\n\
@@ -26,6 +29,10 @@ fn usage() -> String {
          --dump VIEW prints one view as plain text and exits. Views:\n",
     );
     for (view, what) in VIEWS {
+        text.push_str(&format!("  {view:<11} {what}\n"));
+    }
+    text.push_str("Views of a BTF file:\n");
+    for (view, what) in BTF_VIEWS {
         text.push_str(&format!("  {view:<11} {what}\n"));
     }
     text.push_str("\nKeys:\n");
@@ -53,7 +60,7 @@ fn parse(args: &[OsString]) -> Result<Mode, String> {
         [flag, view, file] if text(flag).as_deref() == Some("--dump") => match text(view) {
             Some(view) if is_view(&view) => Ok(Mode::Dump(view, PathBuf::from(file))),
             _ => {
-                let names: Vec<&str> = VIEWS.iter().map(|(v, _)| *v).collect();
+                let names: Vec<&str> = VIEWS.iter().chain(BTF_VIEWS).map(|(v, _)| *v).collect();
                 Err(format!(
                     "unknown view '{}' (expected one of {})",
                     escape::terminal(&view.to_string_lossy()),
@@ -74,6 +81,41 @@ fn parse(args: &[OsString]) -> Result<Mode, String> {
     }
 }
 
+/// Shows (or with `view`, prints) the tensors of the BTF file at `path`.
+fn tensors(path: &std::path::Path, view: Option<&str>) -> ExitCode {
+    if let Some(view) = view
+        && view != "tensors"
+    {
+        eprintln!("befview: a BTF file has one view, tensors (not {view})");
+        return ExitCode::from(2);
+    }
+    let opened = befview::input::read(path)
+        .and_then(|buffer| befview::tensors::TensorFile::open(path, buffer.bytes()));
+    let file = match opened {
+        Ok(file) => file,
+        Err(e) => {
+            eprintln!("{}", escape::terminal_lines(&e.to_string()));
+            return ExitCode::from(1);
+        }
+    };
+    let result = match view {
+        Some(_) => {
+            let stdout = std::io::stdout();
+            let mut out = std::io::BufWriter::new(stdout.lock());
+            befview::dump::tensors(&mut out, &file).and_then(|()| std::io::Write::flush(&mut out))
+        }
+        None => befview::terminal::run_tensors(&mut befview::tensors::TensorsApp::new(file)),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("befview: {}", escape::terminal(&e.to_string()));
+            ExitCode::from(1)
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let args: Vec<OsString> = std::env::args_os().skip(1).collect();
     let mode = match parse(&args) {
@@ -91,6 +133,13 @@ fn main() -> ExitCode {
         Mode::View(path) => (path, None),
         Mode::Dump(view, path) => (path, Some(view)),
     };
+    if befview::tensors::is_btf(&path) {
+        return tensors(&path, view.as_deref());
+    }
+    if view.as_deref() == Some("tensors") {
+        eprintln!("befview: the tensors view is for BTF files (named .btf)");
+        return ExitCode::from(2);
+    }
     let opened = befview::input::read(&path).and_then(|buffer| {
         if befview::execution::is_recording(buffer.bytes()) {
             befview::execution::open(&path, buffer.bytes())

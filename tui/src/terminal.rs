@@ -59,6 +59,43 @@ pub fn run(doc: &Document<'_>) -> io::Result<()> {
 /// Runs the inspector on `doc`, opened at the Execution tab on `trace` when
 /// given; restores the terminal on every exit.
 pub fn run_with(doc: &Document<'_>, trace: Option<crate::execution::Trace>) -> io::Result<()> {
+    on_screen(|terminal| {
+        std::thread::scope(|scope| {
+            // Decoding everything (findings, users) must not hold up the first
+            // frame or the keys: the UI shows "analysing…" until it is done.
+            scope.spawn(|| {
+                doc.analysis();
+            });
+            event_loop(terminal, doc, trace)
+        })
+    })
+}
+
+/// Runs the Tensors view of a BTF file until the user leaves; restores
+/// the terminal on every exit.
+pub fn run_tensors(app: &mut crate::tensors::TensorsApp) -> io::Result<()> {
+    on_screen(|terminal| {
+        loop {
+            terminal.draw(|frame| crate::views::tensors::draw(frame, app))?;
+            if app.quit {
+                return Ok(());
+            }
+            // Any event redraws: a key moves the cursor, a resize the table.
+            if let Event::Key(key) = event::read()?
+                && key.kind != KeyEventKind::Release
+            {
+                app.on_key(key);
+            }
+        }
+    })
+}
+
+/// Runs `body` in raw mode on the alternate screen, with the terminal put
+/// back on every exit: a return, an error, a panic, or a SIGBUS on a
+/// watched mapping.
+fn on_screen<T>(
+    body: impl FnOnce(&mut Terminal<CrosstermBackend<io::Stdout>>) -> io::Result<T>,
+) -> io::Result<T> {
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         // Restore first, so the message lands on the normal screen.
@@ -72,14 +109,7 @@ pub fn run_with(doc: &Document<'_>, trace: Option<crate::execution::Trace>) -> i
     let _guard = Guard;
     execute!(io::stdout(), EnterAlternateScreen, EnableMouseCapture)?;
     let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
-    std::thread::scope(|scope| {
-        // Decoding everything (findings, users) must not hold up the first
-        // frame or the keys: the UI shows "analysing…" until it is done.
-        scope.spawn(|| {
-            doc.analysis();
-        });
-        event_loop(&mut terminal, doc, trace)
-    })
+    body(&mut terminal)
 }
 
 fn event_loop(

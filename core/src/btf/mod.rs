@@ -25,6 +25,7 @@
 mod error;
 mod locate;
 mod reader;
+pub mod summary;
 mod writer;
 
 pub use error::{BtfError, BtfErrorKind};

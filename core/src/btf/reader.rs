@@ -43,6 +43,8 @@ pub enum Payload<'a> {
         values: &'a [u8],
         /// The number of stored elements.
         count: u64,
+        /// Where the values start in the file.
+        values_offset: u64,
     },
 }
 
@@ -120,12 +122,14 @@ impl<'a> BtfFile<'a> {
                 values,
             } => {
                 let count = values.dims[0];
+                let values_offset = values.data.start;
                 (
                     dims,
                     Payload::Coo {
                         indices: slice(indices.data),
                         values: slice(values.data),
                         count,
+                        values_offset,
                     },
                 )
             }

@@ -97,6 +97,7 @@ fn coo_records_round_trip_and_check_coordinates() {
         indices,
         values: v,
         count,
+        ..
     } = record.payload
     else {
         panic!("not COO: {record:?}");

@@ -15,6 +15,7 @@ use super::attribute::{ArrayAttr, AttrScalar, AttributeReader};
 use super::context::ExecutionContext;
 use super::frame::KernelFrame;
 use super::function::Function;
+use super::signature::{Signature, TypeName, VARIADIC};
 use crate::format::{AttrType, Attribute as BefAttribute};
 use crate::runtime::{
     AsyncValue, AsyncValueRef, Chain, Diagnostic, ErrorCode, GetError, HostContext,
@@ -33,6 +34,9 @@ pub struct Cursor {
 pub trait FromFrame<'f>: Sized {
     /// Reads this parameter from `frame` at `cursor`, advancing the cursor past what it took.
     fn from_frame(frame: &'f KernelFrame<'_>, cursor: &mut Cursor) -> Result<Self, Diagnostic>;
+
+    /// Adds what this parameter takes from the frame to `signature`.
+    fn describe(signature: &mut Signature);
 }
 
 fn next_argument<'f>(
@@ -132,7 +136,7 @@ impl<T> Deref for Argument<'_, T> {
     }
 }
 
-impl<'f, T: Send + Sync + 'static> FromFrame<'f> for Argument<'f, T> {
+impl<'f, T: TypeName + Send + Sync + 'static> FromFrame<'f> for Argument<'f, T> {
     #[inline(always)]
     fn from_frame(frame: &'f KernelFrame<'_>, cursor: &mut Cursor) -> Result<Self, Diagnostic> {
         let index = cursor.argument;
@@ -141,6 +145,10 @@ impl<'f, T: Send + Sync + 'static> FromFrame<'f> for Argument<'f, T> {
             Ok(payload) => Ok(Argument { value, payload }),
             Err(e) => Err(argument_error(frame, index, e)),
         }
+    }
+
+    fn describe(signature: &mut Signature) {
+        signature.arguments.push(T::NAME.into());
     }
 }
 
@@ -159,6 +167,10 @@ impl<'f> FromFrame<'f> for AnyArgument<'f> {
     fn from_frame(frame: &'f KernelFrame<'_>, cursor: &mut Cursor) -> Result<Self, Diagnostic> {
         next_argument(frame, cursor).map(AnyArgument)
     }
+
+    fn describe(signature: &mut Signature) {
+        signature.arguments.push(AsyncValue::NAME.into());
+    }
 }
 
 /// The arguments not taken by earlier extractors.
@@ -176,6 +188,10 @@ impl<'f> FromFrame<'f> for RemainingArguments<'f> {
         let rest = frame.arguments().get(cursor.argument..).unwrap_or_default();
         cursor.argument = frame.arguments().len();
         Ok(RemainingArguments(rest))
+    }
+
+    fn describe(signature: &mut Signature) {
+        signature.arguments.push(VARIADIC.into());
     }
 }
 
@@ -215,7 +231,7 @@ impl<'f, T: Send + Sync + 'static> Out<'f, T> {
     }
 }
 
-impl<'f, T> FromFrame<'f> for Out<'f, T> {
+impl<'f, T: TypeName> FromFrame<'f> for Out<'f, T> {
     fn from_frame(frame: &'f KernelFrame<'_>, cursor: &mut Cursor) -> Result<Self, Diagnostic> {
         let index = next_result(frame, cursor)?;
         // SAFETY-free variance: the frame outlives 'f by construction of the
@@ -226,6 +242,10 @@ impl<'f, T> FromFrame<'f> for Out<'f, T> {
             index,
             _marker: PhantomData,
         })
+    }
+
+    fn describe(signature: &mut Signature) {
+        signature.results.push(T::NAME.into());
     }
 }
 
@@ -293,6 +313,10 @@ impl<'f> FromFrame<'f> for RemainingResults<'f> {
             start,
         })
     }
+
+    fn describe(signature: &mut Signature) {
+        signature.results.push(VARIADIC.into());
+    }
 }
 
 /// A scalar attribute.
@@ -314,6 +338,10 @@ impl<'f, T: AttrScalar> FromFrame<'f> for Attribute<T> {
             .scalar::<T>(offset)
             .map(Attribute)
             .map_err(|m| attribute_error(frame, m))
+    }
+
+    fn describe(signature: &mut Signature) {
+        signature.attributes.push(T::NAME.into());
     }
 }
 
@@ -342,6 +370,36 @@ impl<'f> FromFrame<'f> for StringAttribute<'f> {
             .map(StringAttribute)
             .map_err(|m| attribute_error(frame, m))
     }
+
+    fn describe(signature: &mut Signature) {
+        signature.attributes.push("string".into());
+    }
+}
+
+/// The offsets of the attributes not taken by earlier extractors, for
+/// kernels that read any number of them.
+pub struct RemainingAttributes<'f>(&'f [u32]);
+
+impl Deref for RemainingAttributes<'_> {
+    type Target = [u32];
+    fn deref(&self) -> &[u32] {
+        self.0
+    }
+}
+
+impl<'f> FromFrame<'f> for RemainingAttributes<'f> {
+    fn from_frame(frame: &'f KernelFrame<'_>, cursor: &mut Cursor) -> Result<Self, Diagnostic> {
+        let rest = frame
+            .attribute_offsets()
+            .get(cursor.attribute..)
+            .unwrap_or_default();
+        cursor.attribute = frame.attribute_offsets().len();
+        Ok(RemainingAttributes(rest))
+    }
+
+    fn describe(signature: &mut Signature) {
+        signature.attributes.push(VARIADIC.into());
+    }
 }
 
 /// An array attribute of fixed-width elements.
@@ -362,6 +420,10 @@ impl<'f, T: AttrScalar> FromFrame<'f> for ArrayAttribute<'f, T> {
             .map(ArrayAttribute)
             .map_err(|m| attribute_error(frame, m))
     }
+
+    fn describe(signature: &mut Signature) {
+        signature.attributes.push(format!("[{}]", T::NAME));
+    }
 }
 
 /// A mixed or nested array attribute, decoded to a tree.
@@ -380,7 +442,14 @@ impl<'f> FromFrame<'f> for AggregateAttribute {
             Err(m) => Err(attribute_error(frame, m)),
         }
     }
+
+    fn describe(signature: &mut Signature) {
+        signature.attributes.push("[...]".into());
+    }
 }
+
+/// How a signature spells a function attribute.
+const FUNCTION: &str = "@function";
 
 /// A function attribute (`@f`, or a region).
 impl<'f> FromFrame<'f> for Function {
@@ -397,6 +466,10 @@ impl<'f> FromFrame<'f> for Function {
                 ),
             )
         })
+    }
+
+    fn describe(signature: &mut Signature) {
+        signature.attributes.push(FUNCTION.into());
     }
 }
 
@@ -417,6 +490,10 @@ impl<'f> FromFrame<'f> for RemainingFunctions {
             .collect();
         cursor.function = frame.num_functions();
         Ok(RemainingFunctions(functions))
+    }
+
+    fn describe(signature: &mut Signature) {
+        signature.attributes.push(format!("{FUNCTION}, {VARIADIC}"));
     }
 }
 
@@ -454,11 +531,21 @@ impl<'f> FromFrame<'f> for KernelErrorHandler<'f> {
             frame: shorten(frame),
         })
     }
+
+    fn describe(signature: &mut Signature) {
+        // Context, not an operand.
+        let _ = signature;
+    }
 }
 
 impl<'f> FromFrame<'f> for &'f ExecutionContext {
     fn from_frame(frame: &'f KernelFrame<'_>, _: &mut Cursor) -> Result<Self, Diagnostic> {
         Ok(frame.ctx)
+    }
+
+    fn describe(signature: &mut Signature) {
+        // Context, not an operand.
+        let _ = signature;
     }
 }
 
@@ -466,16 +553,26 @@ impl<'f> FromFrame<'f> for &'f HostContext {
     fn from_frame(frame: &'f KernelFrame<'_>, _: &mut Cursor) -> Result<Self, Diagnostic> {
         Ok(frame.ctx.host())
     }
+
+    fn describe(signature: &mut Signature) {
+        // Context, not an operand.
+        let _ = signature;
+    }
 }
 
 impl<'f> FromFrame<'f> for &'f KernelFrame<'f> {
     fn from_frame(frame: &'f KernelFrame<'_>, _: &mut Cursor) -> Result<Self, Diagnostic> {
         Ok(shorten(frame))
     }
+
+    fn describe(signature: &mut Signature) {
+        // Context, not an operand.
+        let _ = signature;
+    }
 }
 
 /// A single kernel result.
-pub trait IntoResult {
+pub trait IntoResult: TypeName {
     /// The value as the async value a result register holds.
     fn into_value(self) -> AsyncValue;
 }
@@ -501,7 +598,11 @@ impl IntoResult for AsyncValue {
     }
 }
 
-impl<T> IntoResult for AsyncValueRef<T> {
+impl<T: TypeName> TypeName for AsyncValueRef<T> {
+    const NAME: &'static str = T::NAME;
+}
+
+impl<T: TypeName> IntoResult for AsyncValueRef<T> {
     fn into_value(self) -> AsyncValue {
         self.into()
     }
@@ -512,17 +613,26 @@ impl<T> IntoResult for AsyncValueRef<T> {
 pub trait IntoResults {
     /// Writes the values into the frame's results from `cursor` on.
     fn into_results(self, frame: &KernelFrame<'_>, cursor: &Cursor);
+
+    /// Adds the results this return type fills to `signature`.
+    fn describe(signature: &mut Signature);
 }
 
 impl IntoResults for () {
     #[inline(always)]
     fn into_results(self, _: &KernelFrame<'_>, _: &Cursor) {}
+
+    fn describe(_: &mut Signature) {}
 }
 
 impl<T: IntoResult> IntoResults for T {
     #[inline(always)]
     fn into_results(self, frame: &KernelFrame<'_>, cursor: &Cursor) {
         frame.set_result(cursor.result, self.into_value());
+    }
+
+    fn describe(signature: &mut Signature) {
+        signature.results.push(T::NAME.into());
     }
 }
 
@@ -531,6 +641,10 @@ macro_rules! tuple_results {
         impl<$($name: IntoResult),+> IntoResults for ($($name,)+) {
             fn into_results(self, frame: &KernelFrame<'_>, cursor: &Cursor) {
                 $(frame.set_result(cursor.result + $i, self.$i.into_value());)+
+            }
+
+            fn describe(signature: &mut Signature) {
+                $(signature.results.push($name::NAME.into());)+
             }
         }
     )*};
@@ -544,6 +658,10 @@ impl<R: IntoResults, E: Into<Diagnostic>> IntoResults for Result<R, E> {
             Ok(results) => results.into_results(frame, cursor),
             Err(error) => frame.report(error.into()),
         }
+    }
+
+    fn describe(signature: &mut Signature) {
+        R::describe(signature);
     }
 }
 
@@ -567,31 +685,84 @@ impl<R: IntoResults, E: Into<Diagnostic>> IntoResults for Result<R, E> {
 ///         Ok(())
 ///     }
 /// }
+/// assert_eq!(add_i32.signature().to_string(), "(i32, i32) -> (i32)");
+/// assert_eq!(div_i32.signature().to_string(), "(i32, i32) -> (i32, i32)");
 /// ```
 ///
-/// The result is a `fn(&KernelFrame)` to register in a
-/// [`KernelRegistry`](crate::exec::KernelRegistry). Returned values fill the
-/// results after those taken by `Out` parameters.
+/// A plain function becomes a constant [`Kernel`](crate::exec::Kernel) of
+/// its name; a generic one (`fn relu<T: Number>(...)`, type parameters
+/// with one bound each) a function returning one (`relu::<f32>()`). Either
+/// is registered in a [`KernelRegistry`](crate::exec::KernelRegistry).
+/// Returned values fill the results after those taken by `Out`
+/// parameters. The kernel's signature is read off the parameter and
+/// return types, so it always matches what the kernel takes.
 #[macro_export]
 macro_rules! kernel {
-    ($(#[$meta:meta])* $vis:vis fn $name:ident ( $($arg:ident : $ty:ty),* $(,)? ) $(-> $ret:ty)? $body:block) => {
+    ($(#[$meta:meta])* $vis:vis fn $name:ident < $($g:ident : $bound:path),+ $(,)? >
+        ( $($arg:ident : $ty:ty),* $(,)? ) $(-> $ret:ty)? $body:block) => {
         $(#[$meta])*
-        $vis fn $name(frame: &$crate::exec::KernelFrame<'_>) {
-            #[inline(always)]
-            #[allow(clippy::too_many_arguments)]
-            fn body($($arg: $ty),*) $(-> $ret)? $body
-            #[allow(unused_mut)]
-            let mut cursor = $crate::exec::Cursor::default();
-            $(
-                let $arg = match <$ty as $crate::exec::FromFrame<'_>>::from_frame(frame, &mut cursor) {
-                    Ok(value) => value,
-                    Err(diag) => {
-                        frame.report(diag);
-                        return;
-                    }
-                };
-            )*
-            $crate::exec::IntoResults::into_results(body($($arg),*), frame, &cursor);
+        $vis fn $name<$($g: $bound),+>() -> $crate::exec::Kernel {
+            fn run<$($g: $bound),+>(frame: &$crate::exec::KernelFrame<'_>) {
+                #[inline(always)]
+                #[allow(clippy::too_many_arguments)]
+                fn body<$($g: $bound),+>($($arg: $ty),*) $(-> $ret)? $body
+                $crate::__kernel_run!(frame, body::<$($g),+>, $($arg: $ty),*);
+            }
+            fn signature<$($g: $bound),+>() -> $crate::exec::Signature {
+                $crate::__kernel_signature!($($ty),* ; $($ret)?)
+            }
+            $crate::exec::Kernel::new(run::<$($g),+>, signature::<$($g),+>)
         }
     };
+    ($(#[$meta:meta])* $vis:vis fn $name:ident ( $($arg:ident : $ty:ty),* $(,)? ) $(-> $ret:ty)? $body:block) => {
+        $(#[$meta])*
+        #[allow(non_upper_case_globals)]
+        $vis const $name: $crate::exec::Kernel = {
+            fn run(frame: &$crate::exec::KernelFrame<'_>) {
+                #[inline(always)]
+                #[allow(clippy::too_many_arguments)]
+                fn body($($arg: $ty),*) $(-> $ret)? $body
+                $crate::__kernel_run!(frame, body, $($arg: $ty),*);
+            }
+            fn signature() -> $crate::exec::Signature {
+                $crate::__kernel_signature!($($ty),* ; $($ret)?)
+            }
+            $crate::exec::Kernel::new(run, signature)
+        };
+    };
+}
+
+/// The part of [`kernel!`](crate::kernel) that reads the parameters and
+/// calls the body.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __kernel_run {
+    ($frame:ident, $body:expr, $($arg:ident : $ty:ty),*) => {
+        #[allow(unused_mut)]
+        let mut cursor = $crate::exec::Cursor::default();
+        $(
+            let $arg = match <$ty as $crate::exec::FromFrame<'_>>::from_frame($frame, &mut cursor) {
+                Ok(value) => value,
+                Err(diag) => {
+                    $frame.report(diag);
+                    return;
+                }
+            };
+        )*
+        $crate::exec::IntoResults::into_results($body($($arg),*), $frame, &cursor);
+    };
+}
+
+/// The part of [`kernel!`](crate::kernel) that describes the parameters
+/// and the return type.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __kernel_signature {
+    ($($ty:ty),* ; $($ret:ty)?) => {{
+        #[allow(unused_mut)]
+        let mut signature = $crate::exec::Signature::default();
+        $(<$ty as $crate::exec::FromFrame<'_>>::describe(&mut signature);)*
+        $(<$ret as $crate::exec::IntoResults>::describe(&mut signature);)?
+        signature
+    }};
 }

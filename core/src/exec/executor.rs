@@ -812,7 +812,7 @@ impl Execution {
         let tables = view.tables;
         let info = tables.kernel(id);
         let arguments = tables.operands_of(info).0;
-        let num_results = info.counts[3] as usize;
+        let num_results = info.header.num_results as usize;
         if info.non_strict {
             self.borrow_or_placeholder(arguments, args);
         } else {
@@ -826,7 +826,7 @@ impl Execution {
         // taken).
         unsafe { frame.set_kernel(info, arguments.len(), num_results) };
         if OBSERVED {
-            self.observe_kernel_start(id, info.code);
+            self.observe_kernel_start(id, info.header.code);
         }
         // A strict kernel cannot have an error argument before the first
         // error is published, so the arguments are looked at only after.
@@ -915,7 +915,7 @@ impl Execution {
     ) -> AsyncValue {
         match slot.take() {
             Some(value) => value,
-            None => self.missing_result(info.code, info.location, n),
+            None => self.missing_result(info.header.code, info.header.location, n),
         }
     }
 

@@ -126,7 +126,7 @@ impl<'a> KernelFrame<'a> {
     pub fn kernel_name(&self) -> &'a str {
         self.program
             .kernel_names()
-            .get(self.info.code as usize)
+            .get(self.info.header.code as usize)
             .map_or("?", String::as_str)
     }
 
@@ -211,14 +211,14 @@ impl<'a> KernelFrame<'a> {
 
     /// The kernel's source location (decoded on demand).
     pub fn location(&self) -> Option<Location> {
-        self.program.location(self.info.location)
+        self.program.location(self.info.header.location)
     }
 
     /// The kernel's debug info: the names its location carries (see
     /// [`Program::debug_info`](super::Program::debug_info)), `None` when it
     /// has none.
     pub fn debug_info(&self) -> Option<String> {
-        self.program.debug_info(self.info.location)
+        self.program.debug_info(self.info.header.location)
     }
 
     /// The kernel's location as the file encodes it: its offset in the
@@ -226,7 +226,10 @@ impl<'a> KernelFrame<'a> {
     /// (also for unknown locations), and an identity of the program it is
     /// in (equal for kernels of one loaded program).
     pub fn location_key(&self) -> (usize, u32) {
-        (Arc::as_ptr(self.program) as usize, self.info.location)
+        (
+            Arc::as_ptr(self.program) as usize,
+            self.info.header.location,
+        )
     }
 
     /// A diagnostic at the kernel's location.

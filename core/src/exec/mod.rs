@@ -29,6 +29,7 @@ pub mod observer;
 mod program;
 mod registry;
 pub mod runner;
+mod signature;
 mod sync_interpreter;
 mod tables;
 #[cfg(test)]
@@ -37,8 +38,8 @@ mod typed_call;
 
 pub use adapters::{
     AggregateAttribute, AnyArgument, Argument, ArrayAttribute, Attribute, Cursor, FromFrame,
-    IntoResult, IntoResults, KernelErrorHandler, Out, RemainingArguments, RemainingFunctions,
-    RemainingResults, StringAttribute,
+    IntoResult, IntoResults, KernelErrorHandler, Out, RemainingArguments, RemainingAttributes,
+    RemainingFunctions, RemainingResults, StringAttribute,
 };
 pub use call_depth::current_depth as current_call_depth;
 pub use context::{ExecutionContext, ResourceContext};
@@ -52,6 +53,7 @@ pub use runner::{
     AllocationLeak, AllocatorKind, AsyncValueLeak, Call, Finished, Input, InputFormat, LeakReport,
     OpenError, ResultValue, Runner, RunnerBuilder, RunnerError,
 };
+pub use signature::{Kernel, Signature, TypeName, VARIADIC};
 pub use tables::{FunctionTables, KernelInfo};
 pub use typed_call::{TypedCallError, TypedResults};
 

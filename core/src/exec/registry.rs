@@ -5,6 +5,7 @@ use std::collections::HashMap;
 
 use super::context::ExecutionContext;
 use super::frame::KernelFrame;
+use super::signature::{Kernel, Signature};
 use crate::runtime::{AsyncValue, HostContext};
 
 /// A kernel: reads arguments and attributes from the frame, sets every
@@ -23,6 +24,14 @@ pub struct KernelImpl {
     /// Runs as soon as its first argument is available; the other arguments
     /// may still be unavailable (the kernel attaches continuations).
     pub non_strict: bool,
+    signature: fn() -> Signature,
+}
+
+impl KernelImpl {
+    /// What the kernel takes and produces.
+    pub fn signature(&self) -> Signature {
+        (self.signature)()
+    }
 }
 
 /// How values of one runtime type are made from and read back as typed
@@ -61,23 +70,22 @@ impl KernelRegistry {
 
     /// Registers a strict kernel (runs when every argument is available).
     /// A later registration of the same name replaces the earlier one.
-    pub fn add_kernel(&mut self, name: &str, func: KernelFn) {
-        self.kernels.insert(
-            name.to_string(),
-            KernelImpl {
-                func,
-                non_strict: false,
-            },
-        );
+    pub fn add_kernel(&mut self, name: &str, kernel: Kernel) {
+        self.insert(name, kernel, false);
     }
 
     /// Registers a non-strict kernel.
-    pub fn add_non_strict_kernel(&mut self, name: &str, func: KernelFn) {
+    pub fn add_non_strict_kernel(&mut self, name: &str, kernel: Kernel) {
+        self.insert(name, kernel, true);
+    }
+
+    fn insert(&mut self, name: &str, kernel: Kernel, non_strict: bool) {
         self.kernels.insert(
             name.to_string(),
             KernelImpl {
-                func,
-                non_strict: true,
+                func: kernel.func(),
+                non_strict,
+                signature: kernel.signature_fn(),
             },
         );
     }
@@ -106,6 +114,17 @@ impl KernelRegistry {
     /// The native function registered as `name`.
     pub fn native_function(&self, name: &str) -> Option<NativeFn> {
         self.natives.get(name).copied()
+    }
+
+    /// Registered kernels by name, sorted by name.
+    pub fn kernels(&self) -> Vec<(&str, KernelImpl)> {
+        let mut kernels: Vec<(&str, KernelImpl)> = self
+            .kernels
+            .iter()
+            .map(|(name, kernel)| (name.as_str(), *kernel))
+            .collect();
+        kernels.sort_unstable_by_key(|(name, _)| *name);
+        kernels
     }
 
     /// Registered kernel names, sorted.

@@ -8,11 +8,8 @@
 
 use super::error::LoadError;
 use super::registry::{KernelFn, KernelImpl};
-use crate::format::{BefFile, DecodeError, FunctionKind};
+use crate::format::{BefFile, DecodeError, FunctionKind, KernelHeader};
 
-/// Fixed header words of a kernel record: code, location, nargs, nattrs,
-/// nfuncs, nresults.
-const HEADER: usize = 6;
 /// Sentinel of an unproduced register in the producer map.
 const NONE: u32 = u32::MAX;
 
@@ -20,28 +17,23 @@ const NONE: u32 = u32::MAX;
 #[derive(Debug, Clone, Copy)]
 pub struct KernelInfo {
     /// Word index of the record in the tables' `words`.
-    pub offset: u32,
+    pub(crate) offset: u32,
     /// The stream the translator put the kernel in.
-    pub stream_id: u32,
+    pub(crate) stream_id: u32,
     /// Runs when its first argument is available (a registration property);
     /// only that argument's producer counts towards its ready count.
-    pub non_strict: bool,
+    pub(crate) non_strict: bool,
     /// The record's header, copied so that the executor computes slices
-    /// without dependent loads: code, location and the four counts
-    /// (arguments, attributes, functions, results).
-    pub code: u32,
-    /// Offset of the kernel's location in the Locations section.
-    pub location: u32,
-    /// Numbers of arguments, attributes, functions and results.
-    pub counts: [u32; 4],
+    /// without dependent loads.
+    pub(crate) header: KernelHeader,
     /// The kernel's implementation, resolved once (the pseudo kernel has
     /// none and never runs).
-    pub func: Option<KernelFn>,
+    pub(crate) func: Option<KernelFn>,
     /// Index in the tables' `operands` of the argument registers
     /// (followed by the attribute offsets and function indices).
-    pub args: u32,
+    pub(crate) args: u32,
     /// Index in the tables' `outputs` of the first result.
-    pub outputs: u32,
+    pub(crate) outputs: u32,
 }
 
 /// How the executor stores a value published into a register.
@@ -135,9 +127,7 @@ pub struct FunctionTables {
 pub struct Record<'a> {
     /// The record and everything after it.
     words: &'a [u32],
-    code: u32,
-    location: u32,
-    counts: [usize; 4],
+    header: KernelHeader,
 }
 
 impl<'a> Record<'a> {
@@ -145,59 +135,49 @@ impl<'a> Record<'a> {
     fn new(words: &'a [u32], info: &KernelInfo) -> Self {
         Record {
             words,
-            code: info.code,
-            location: info.location,
-            counts: info.counts.map(|c| c as usize),
+            header: info.header,
         }
     }
     #[inline(always)]
     pub fn code(&self) -> u32 {
-        self.code
+        self.header.code
     }
     #[inline(always)]
     pub fn location(&self) -> u32 {
-        self.location
+        self.header.location
     }
     #[inline(always)]
     pub fn num_arguments(&self) -> usize {
-        self.counts[0]
+        self.header.num_args as usize
     }
     #[inline(always)]
     pub fn num_results(&self) -> usize {
-        self.counts[3]
-    }
-    #[inline(always)]
-    fn body(&self) -> usize {
-        HEADER + self.counts[3]
+        self.header.num_results as usize
     }
     #[inline(always)]
     pub fn arguments(&self) -> &'a [u32] {
-        let start = self.body();
-        &self.words[start..start + self.counts[0]]
+        &self.words[self.header.args()]
     }
     #[inline(always)]
     pub fn attributes(&self) -> &'a [u32] {
-        let start = self.body() + self.counts[0];
-        &self.words[start..start + self.counts[1]]
+        &self.words[self.header.attributes()]
     }
     #[inline(always)]
     pub fn functions(&self) -> &'a [u32] {
-        let start = self.body() + self.counts[0] + self.counts[1];
-        &self.words[start..start + self.counts[2]]
+        &self.words[self.header.functions()]
     }
     #[inline(always)]
     pub fn results(&self) -> &'a [u32] {
-        let start = self.body() + self.counts[0] + self.counts[1] + self.counts[2];
-        &self.words[start..start + self.counts[3]]
+        &self.words[self.header.results()]
     }
     /// The users of every result, one slice after the other.
     #[inline(always)]
     pub fn used_by_counts(&self) -> &'a [u32] {
-        &self.words[HEADER..HEADER + self.counts[3]]
+        &self.words[self.header.used_by_counts()]
     }
     #[inline(always)]
     pub fn used_by_start(&self) -> usize {
-        self.body() + self.counts[0] + self.counts[1] + self.counts[2] + self.counts[3]
+        self.header.used_by_lists_start()
     }
     #[inline(always)]
     pub fn words(&self) -> &'a [u32] {
@@ -260,21 +240,13 @@ impl FunctionTables {
                     .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])),
             );
             // The format reader checked that the counts fit the record.
-            let counts = [
-                record.num_args(),
-                record.num_attributes(),
-                record.num_functions(),
-                record.num_results(),
-            ]
-            .map(|c| c as u32);
+            let header = record.header();
             let stream_id = u32::try_from(body.kernels[id].stream_id).unwrap_or(u32::MAX);
             kernels.push(KernelInfo {
                 offset,
                 stream_id,
                 non_strict: false,
-                code: record.code(),
-                location: record.location(),
-                counts,
+                header,
                 func: if id == 0 {
                     None
                 } else {
@@ -284,9 +256,10 @@ impl FunctionTables {
                     .map_err(|_| bad(record.offset, "kernel list is larger than 16 GiB".into()))?,
                 outputs: 0,
             });
-            let start = offset as usize + HEADER + counts[3] as usize;
-            let len: usize = counts[..3].iter().map(|&c| c as usize).sum();
-            let run = words.get(start..start + len).ok_or_else(|| {
+            // Arguments, attributes and functions lie back to back.
+            let run = header.args().start..header.functions().end;
+            let run = (offset as usize + run.start)..(offset as usize + run.end);
+            let run = words.get(run).ok_or_else(|| {
                 bad(
                     record.offset,
                     format!("kernel {id} has more operands than its record holds"),
@@ -295,15 +268,16 @@ impl FunctionTables {
             operands.extend_from_slice(run);
         }
         // The pseudo kernel never runs, so its counts do not size frames.
-        let max_count = |i: usize| {
+        let max_count = |count: fn(&KernelHeader) -> u32| {
             kernels
                 .iter()
                 .skip(1)
-                .map(|k: &KernelInfo| k.counts[i] as usize)
+                .map(|k: &KernelInfo| count(&k.header) as usize)
                 .max()
                 .unwrap_or(0)
         };
-        let (max_arguments, max_results) = (max_count(0), max_count(3));
+        let max_arguments = max_count(|h| h.num_args);
+        let max_results = max_count(|h| h.num_results);
         let mut tables = FunctionTables {
             index,
             name: name.clone(),
@@ -586,7 +560,7 @@ impl FunctionTables {
     /// The outputs of kernel `info` (one of these tables' kernels).
     #[inline(always)]
     pub(crate) fn outputs_of(&self, info: &KernelInfo) -> &[Output] {
-        let range = info.outputs as usize..info.outputs as usize + info.counts[3] as usize;
+        let range = info.outputs as usize..info.outputs as usize + info.header.num_results as usize;
         debug_assert!(range.end <= self.outputs.len());
         // SAFETY: `build_outputs` gives each kernel one output per result,
         // in order, starting at `info.outputs`.
@@ -607,7 +581,17 @@ impl FunctionTables {
     /// kernel `info` (one of these tables' kernels).
     #[inline(always)]
     pub(crate) fn operands_of(&self, info: &KernelInfo) -> (&[u32], &[u32], &[u32]) {
-        let [num_args, num_attributes, num_functions, _] = info.counts.map(|c| c as usize);
+        let KernelHeader {
+            num_args,
+            num_attributes,
+            num_functions,
+            ..
+        } = info.header;
+        let (num_args, num_attributes, num_functions) = (
+            num_args as usize,
+            num_attributes as usize,
+            num_functions as usize,
+        );
         let start = info.args as usize;
         let end = start + num_args + num_attributes + num_functions;
         debug_assert!(end <= self.operands.len());

@@ -11,6 +11,7 @@ use super::constants::FunctionKind;
 use super::constants::{MAGIC, PSEUDO_KERNEL_LOCATION, SectionId, VERSION};
 use super::emitter::{Emitter, vbr_len};
 use super::error::{EncodeError, EncodeResult};
+use super::kernel_layout::KernelHeader;
 use super::location::Location;
 use super::location::{LocationEmitter, LocationTree};
 use super::model::{Body, Function, Kernel, KernelLocation, Module};
@@ -667,14 +668,15 @@ impl<'m, F: FunctionSource> Encoder<'m, F> {
                 kernel.results.len()
             ));
         }
-        let head = [
-            kernel.code,
-            fixed32(location, "location offset")?,
-            fixed32(kernel.args.len() as u64, "count")?,
-            fixed32(kernel.attributes.len() as u64, "count")?,
-            fixed32(kernel.functions.len() as u64, "count")?,
-            fixed32(kernel.results.len() as u64, "count")?,
-        ];
+        let head = KernelHeader {
+            code: kernel.code,
+            location: fixed32(location, "location offset")?,
+            num_args: fixed32(kernel.args.len() as u64, "count")?,
+            num_attributes: fixed32(kernel.attributes.len() as u64, "count")?,
+            num_functions: fixed32(kernel.functions.len() as u64, "count")?,
+            num_results: fixed32(kernel.results.len() as u64, "count")?,
+        }
+        .to_words();
         // Words are written in runs, aligned once: the flat layout has
         // each run in one array.
         match kernel.used_by {

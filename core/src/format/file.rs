@@ -12,6 +12,7 @@ use super::constants::{
 };
 use super::dtype::AttrType;
 use super::error::{DecodeError, DecodeResult};
+use super::kernel_layout::KernelHeader;
 use super::location::{Location, LocationDecoder};
 use super::reader::{Reader, c_string_at, u32_at};
 
@@ -243,68 +244,59 @@ impl<'a> U32s<'a> {
     }
 }
 
-const HEADER_WORDS: usize = 6;
-
 impl<'a> KernelRecord<'a> {
-    fn header(&self, i: usize) -> u32 {
-        self.words.get(i).unwrap_or(0)
+    /// The record's fixed header (its layout: [`KernelHeader`]).
+    pub fn header(&self) -> KernelHeader {
+        let mut words = [0; KernelHeader::WORDS];
+        for (i, word) in words.iter_mut().enumerate() {
+            *word = self.words.get(i).unwrap_or(0);
+        }
+        KernelHeader::from_words(words)
     }
     /// Index of the kernel's name in the Kernels section (`PSEUDO_KERNEL_CODE`
     /// for the pseudo kernel).
     pub fn code(&self) -> u32 {
-        self.header(0)
+        self.header().code
     }
     /// Location offset of the kernel (may be virtual).
     pub fn location(&self) -> u32 {
-        self.header(1)
+        self.header().location
     }
     /// Number of argument registers.
     pub fn num_args(&self) -> usize {
-        self.header(2) as usize
+        self.header().num_args as usize
     }
     /// Number of attributes.
     pub fn num_attributes(&self) -> usize {
-        self.header(3) as usize
+        self.header().num_attributes as usize
     }
     /// Number of function references.
     pub fn num_functions(&self) -> usize {
-        self.header(4) as usize
+        self.header().num_functions as usize
     }
     /// Number of results.
     pub fn num_results(&self) -> usize {
-        self.header(5) as usize
-    }
-    fn body_start(&self) -> usize {
-        HEADER_WORDS + self.num_results()
-    }
-    fn span(&self, skip: usize, len: usize) -> U32s<'a> {
-        let start = self.body_start() + skip;
-        self.words.slice(start..start + len)
+        self.header().num_results as usize
     }
     /// Argument registers, in operand order.
     pub fn args(&self) -> U32s<'a> {
-        self.span(0, self.num_args())
+        self.words.slice(self.header().args())
     }
     /// Offsets into the Attributes section.
     pub fn attributes(&self) -> U32s<'a> {
-        self.span(self.num_args(), self.num_attributes())
+        self.words.slice(self.header().attributes())
     }
     /// Indices into the FunctionIndex.
     pub fn functions(&self) -> U32s<'a> {
-        self.span(
-            self.num_args() + self.num_attributes(),
-            self.num_functions(),
-        )
+        self.words.slice(self.header().functions())
     }
     /// Result registers.
     pub fn results(&self) -> U32s<'a> {
-        let skip = self.num_args() + self.num_attributes() + self.num_functions();
-        self.span(skip, self.num_results())
+        self.words.slice(self.header().results())
     }
     /// Number of users of each result.
     pub fn num_used_by(&self) -> U32s<'a> {
-        self.words
-            .slice(HEADER_WORDS..HEADER_WORDS + self.num_results())
+        self.words.slice(self.header().used_by_counts())
     }
     /// Users of result `index` (kernel-table indices).
     pub fn used_by(&self, index: usize) -> U32s<'a> {
@@ -315,9 +307,8 @@ impl<'a> KernelRecord<'a> {
             .map(|n| n as usize)
             .sum();
         let count = self.num_used_by().get(index).unwrap_or(0) as usize;
-        let skip =
-            self.num_args() + self.num_attributes() + self.num_functions() + self.num_results();
-        self.span(skip + before, count)
+        let start = self.header().used_by_lists_start() + before;
+        self.words.slice(start..start + count)
     }
     /// The record's bytes.
     pub fn bytes(&self) -> &'a [u8] {
@@ -327,24 +318,20 @@ impl<'a> KernelRecord<'a> {
 
 /// Number of words of the record at `words`, validated against its length.
 fn record_words(words: U32s<'_>) -> Option<usize> {
-    let mut header = [0usize; HEADER_WORDS];
+    let mut header = [0; KernelHeader::WORDS];
     for (i, slot) in header.iter_mut().enumerate() {
-        *slot = words.get(i)? as usize;
+        *slot = words.get(i)?;
     }
-    let results = header[5];
-    let mut total = HEADER_WORDS.checked_add(results)?;
-    for count in &header[2..5] {
-        total = total.checked_add(*count)?;
-    }
-    total = total.checked_add(results)?;
-    if total > words.len() {
+    let header = KernelHeader::from_words(header);
+    let fixed = header.checked_fixed_words()?;
+    if fixed > words.len() {
         return None;
     }
-    let users = words.slice(HEADER_WORDS..HEADER_WORDS + results);
-    let users = users
+    let users = words
+        .slice(header.used_by_counts())
         .iter()
         .try_fold(0usize, |acc, n| acc.checked_add(n as usize))?;
-    total = total.checked_add(users)?;
+    let total = fixed.checked_add(users)?;
     (total <= words.len()).then_some(total)
 }
 

@@ -12,6 +12,7 @@ pub mod emitter;
 pub mod encoder;
 pub mod error;
 pub mod file;
+pub mod kernel_layout;
 pub mod location;
 pub mod model;
 pub mod optional;
@@ -30,6 +31,7 @@ pub use file::{
     BefFile, BodyLayout, EntryLayout, FunctionBody, FunctionEntry, KernelEntry, KernelRecord,
     KernelTableRow, NameEntry, NameTable, SectionInfo, U32s,
 };
+pub use kernel_layout::KernelHeader;
 pub use location::{Location, LocationField};
 pub use model::{Body, Function, Kernel, KernelLocation, Module};
 pub use optional::{

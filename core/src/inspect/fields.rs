@@ -229,22 +229,18 @@ impl Fields {
         for (word, kind) in header.into_iter().enumerate() {
             self.push(Field::new(kind, kernel.word(word)));
         }
-        let [args, attributes, functions, results] = kernel.counts();
+        let layout = kernel.header();
         let total_words = kernel.bytes().len() / 4;
         // Word ranges of each list, in record order.
-        let mut lists = Vec::with_capacity(6);
-        lists.push((FieldKind::UsedByCount, header.len(), results));
-        let mut at = kernel.body_word();
-        for (kind, count) in [
-            (FieldKind::ArgumentRegister, args),
-            (FieldKind::AttributeRef, attributes),
-            (FieldKind::FunctionRef, functions),
-            (FieldKind::ResultRegister, results),
-        ] {
-            lists.push((kind, at, count));
-            at += count;
-        }
-        lists.push((FieldKind::UsedBy, at, total_words.saturating_sub(at)));
+        let users = layout.used_by_lists_start();
+        let lists = [
+            (FieldKind::UsedByCount, layout.used_by_counts()),
+            (FieldKind::ArgumentRegister, layout.args()),
+            (FieldKind::AttributeRef, layout.attributes()),
+            (FieldKind::FunctionRef, layout.functions()),
+            (FieldKind::ResultRegister, layout.results()),
+            (FieldKind::UsedBy, users..total_words.max(users)),
+        ];
         // Only the words in the window: a record can be large.
         let first_word = self.window.start.saturating_sub(kernel.range.start) / 4;
         let last_word = self
@@ -252,9 +248,10 @@ impl Fields {
             .end
             .saturating_sub(kernel.range.start)
             .div_ceil(4);
-        for (kind, start, count) in lists {
-            let from = first_word.clamp(start, start + count);
-            let to = last_word.clamp(start, start + count);
+        for (kind, words) in lists {
+            let (start, end) = (words.start, words.end);
+            let from = first_word.clamp(start, end);
+            let to = last_word.clamp(start, end);
             for word in from..to {
                 self.push(Field::nth(kind, word - start, kernel.word(word)));
             }

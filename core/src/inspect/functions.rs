@@ -6,14 +6,11 @@ use std::sync::Arc;
 
 use crate::format::constants::PSEUDO_KERNEL_CODE;
 use crate::format::{
-    BodyLayout, DecodeError, FunctionBody, FunctionKind, FunctionRegisterTypes, KernelRecord,
+    BodyLayout, DecodeError, FunctionBody, FunctionKind, FunctionRegisterTypes, KernelHeader,
+    KernelRecord,
 };
 
 use super::{Listing, span};
-
-/// The words before the per-result user counts of a kernel record: code,
-/// location and the five counts.
-const HEADER_WORDS: usize = 6;
 
 /// A decoded function body.
 #[derive(Debug)]
@@ -144,27 +141,16 @@ impl<'a> Kernel<'a> {
         self.record.bytes()
     }
 
-    /// The counts of the record: arguments, attributes, functions, results.
-    pub fn counts(&self) -> [usize; 4] {
-        let r = &self.record;
-        [
-            r.num_args(),
-            r.num_attributes(),
-            r.num_functions(),
-            r.num_results(),
-        ]
+    /// The record's header: its counts, and where each part of the record
+    /// lies.
+    pub fn header(&self) -> KernelHeader {
+        self.record.header()
     }
 
     /// The bytes of word `word` of the record.
     pub(super) fn word(&self, word: usize) -> Range<usize> {
         let at = self.range.start + 4 * word;
         at..at + 4
-    }
-
-    /// The word index where the argument registers start; the attribute
-    /// offsets, function indices, result registers and users follow.
-    pub(super) fn body_word(&self) -> usize {
-        HEADER_WORDS + self.record.num_results()
     }
 }
 
@@ -250,7 +236,7 @@ impl<'a> Function<'a> {
             } else {
                 names.get(record.code() as usize).and_then(|n| n.name)
             };
-            let first_attribute = HEADER_WORDS + record.num_results() + record.num_args();
+            let first_attribute = record.header().attributes().start;
             let names_of_kernel = attribute_names.as_ref().map(|n| {
                 let start = n.kernel_starts.get(k).copied().unwrap_or(n.names.len());
                 (n, start, n.kernel(k))

@@ -18,6 +18,7 @@ mod attr;
 mod diagnostic;
 mod location;
 mod metadata;
+pub(crate) mod signatures;
 mod types;
 
 pub use affine::{AffineBinary, AffineExpr, AffineMap, IntegerSet};

@@ -47,6 +47,14 @@ impl crate::exec::IntoResult for Bf16 {
     }
 }
 
+impl crate::exec::TypeName for F16 {
+    const NAME: &'static str = "f16";
+}
+
+impl crate::exec::TypeName for Bf16 {
+    const NAME: &'static str = "bf16";
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

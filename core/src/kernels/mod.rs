@@ -45,6 +45,8 @@ pub mod test;
 pub mod tfrt;
 
 #[cfg(test)]
+mod signature_tests;
+#[cfg(test)]
 mod test_support;
 
 pub use floats::{Bf16, F16};

@@ -27,6 +27,7 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use crate::ir::signatures::{AttrKind, Operands, Signature, signature};
 use crate::ir::{
     Attribute, Block, Diagnostic, FUNC_OP, FloatKind, Func, MODULE_OP, Module, Op, Region,
     Signedness, Type, ValueId,
@@ -334,7 +335,7 @@ impl<'m> Verifier<'m> {
                     op,
                     format!(
                         "attribute '{name}' failed to satisfy constraint: {}",
-                        kind.describe()
+                        describe_attr(kind)
                     ),
                 ));
             }
@@ -748,6 +749,15 @@ fn isolated_from_above(op: &Op) -> R {
     }
 }
 
+/// MLIR's description of an attribute kind in ODS messages.
+fn describe_attr(kind: &AttrKind) -> String {
+    match kind {
+        AttrKind::Typed(Type::Float(FloatKind::BF16)) => "bfloat16 attribute".to_string(),
+        AttrKind::Typed(ty) => format!("{} attribute", describe(ty)),
+        AttrKind::I64Array => "64-bit integer array attribute".to_string(),
+    }
+}
+
 /// MLIR's description of a type in ODS messages.
 fn describe(ty: &Type) -> String {
     match ty {
@@ -764,145 +774,4 @@ fn describe(ty: &Type) -> String {
         Type::Dialect { .. } => format!("{ty} type"),
         _ => format!("'{ty}'"),
     }
-}
-
-/// What an op's definition fixes.
-struct Signature {
-    operands: Operands,
-    /// `None`: any type.
-    results: Vec<Option<Type>>,
-    attributes: Vec<(&'static str, AttrKind)>,
-}
-
-enum Operands {
-    /// Exactly these.
-    Exactly(Vec<Type>),
-    /// These, then any number of any type.
-    AtLeast(Vec<Type>),
-}
-
-enum AttrKind {
-    /// An integer or float attribute of this type.
-    Typed(Type),
-    /// `I64ArrayAttr`.
-    I64Array,
-}
-
-impl AttrKind {
-    fn accepts(&self, value: &Attribute) -> bool {
-        match (self, value) {
-            (AttrKind::Typed(want), Attribute::Integer { ty, .. })
-            | (AttrKind::Typed(want), Attribute::Float { ty, .. }) => ty == want,
-            (AttrKind::Typed(want), Attribute::Bool(_)) => *want == Type::i(1),
-            (AttrKind::I64Array, Attribute::Array(items)) => items
-                .iter()
-                .all(|i| matches!(i, Attribute::Integer { ty, .. } if *ty == Type::i(64))),
-            _ => false,
-        }
-    }
-
-    fn describe(&self) -> String {
-        match self {
-            AttrKind::Typed(Type::Float(FloatKind::BF16)) => "bfloat16 attribute".to_string(),
-            AttrKind::Typed(ty) => format!("{} attribute", describe(ty)),
-            AttrKind::I64Array => "64-bit integer array attribute".to_string(),
-        }
-    }
-}
-
-fn scalar(suffix: &str) -> Option<Type> {
-    Some(match suffix {
-        "i1" => Type::i(1),
-        "i32" => Type::i(32),
-        "i64" => Type::i(64),
-        "ui32" => Type::ui(32),
-        "ui64" => Type::ui(64),
-        "f16" => Type::Float(FloatKind::F16),
-        "bf16" => Type::Float(FloatKind::BF16),
-        "f32" => Type::f32(),
-        "f64" => Type::f64(),
-        _ => return None,
-    })
-}
-
-/// The signature of the ops the reference registers with fixed types.
-fn signature(name: &str) -> Option<Signature> {
-    let chain = Type::chain();
-    let fixed = |operands: Vec<Type>, results: Vec<Type>| Signature {
-        operands: Operands::Exactly(operands),
-        results: results.into_iter().map(Some).collect(),
-        attributes: Vec::new(),
-    };
-    match name {
-        "tfrt.new.chain" => return Some(fixed(vec![], vec![chain])),
-        "tfrt.merge.chains" => {
-            return Some(Signature {
-                operands: Operands::AtLeast(vec![]),
-                results: vec![Some(chain)],
-                attributes: Vec::new(),
-            });
-        }
-        // The reference declares an i32 result; this crate's kernel returns
-        // its first argument whatever its type, and programs use it on
-        // chains, so the type is left free.
-        "tfrt_test.test_cost" => {
-            return Some(Signature {
-                operands: Operands::AtLeast(vec![]),
-                results: vec![None],
-                attributes: vec![
-                    ("_tfrt_cost", AttrKind::Typed(Type::i(64))),
-                    ("id", AttrKind::Typed(Type::i(64))),
-                ],
-            });
-        }
-        "ts.build_shape" => {
-            return Some(Signature {
-                operands: Operands::Exactly(vec![]),
-                results: vec![Some(Type::dialect("ts", "shape"))],
-                attributes: vec![("value", AttrKind::I64Array)],
-            });
-        }
-        _ => {}
-    }
-    if let Some(t) = name.strip_prefix("tfrt_test.count3.") {
-        let ty = scalar(t).filter(|t| *t == Type::i(32) || *t == Type::i(64))?;
-        return Some(fixed(vec![ty.clone()], vec![ty.clone(), ty.clone(), ty]));
-    }
-    if let Some((operands, results)) = crate::text::custom_op_signature(name) {
-        return Some(fixed(operands, results));
-    }
-    // Ops that build a shape or a tensor from an `I64ArrayAttr`.
-    let built = if name == "ts.build_partial_shape" {
-        Some(("value", Type::dialect("ts", "partial_shape")))
-    } else if name.starts_with("tfrt_dht.create_uninitialized_tensor.") {
-        Some(("shape", Type::dialect("t", "tensor")))
-    } else {
-        None
-    };
-    if let Some((attribute, result)) = built {
-        return Some(Signature {
-            operands: Operands::Exactly(vec![]),
-            results: vec![Some(result)],
-            attributes: vec![(attribute, AttrKind::I64Array)],
-        });
-    }
-    let (op, suffix) = name.strip_prefix("tfrt.")?.split_once('.')?;
-    let ty = scalar(suffix)?;
-    let is = |names: &[&str]| names.contains(&suffix);
-    Some(match op {
-        "constant" | "constant_s" => Signature {
-            operands: Operands::Exactly(vec![]),
-            results: vec![Some(ty.clone())],
-            attributes: vec![("value", AttrKind::Typed(ty))],
-        },
-        "add" if is(&["i32", "i64", "f32", "f64"]) => fixed(vec![ty.clone(), ty.clone()], vec![ty]),
-        "mul" | "mul_s" if is(&["i32", "i64"]) => fixed(vec![ty.clone(), ty.clone()], vec![ty]),
-        "and" if is(&["i1"]) => fixed(vec![ty.clone(), ty.clone()], vec![ty]),
-        "equal" if is(&["i32", "i64"]) => fixed(vec![ty.clone(), ty], vec![Type::i(1)]),
-        "div" if is(&["i32", "i64"]) => fixed(vec![ty.clone(), ty.clone()], vec![ty.clone(), ty]),
-        "print" if is(&["i1", "i32", "i64", "f32", "f64"]) => {
-            fixed(vec![ty, chain.clone()], vec![chain])
-        }
-        _ => return None,
-    })
 }

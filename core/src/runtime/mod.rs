@@ -1,9 +1,12 @@
 //! Host runtime primitives: [`AsyncValue`], [`Chain`], work queues,
 //! host allocators and the [`HostContext`].
 //!
-//! This module holds the project's only lock-free `unsafe` code. Atomics,
-//! cells and threads come from `sync`, which swaps in `loom` under
-//! `cfg(loom)`; see `core/tests/loom.rs`.
+//! The lock-free primitives are here: `AsyncValue`'s state machine and
+//! waiter list, the work queues, the allocators' counters. Atomics, cells
+//! and threads come from `sync`, which swaps in `loom` under `cfg(loom)`;
+//! see `core/tests/loom.rs`. The executor (`exec::executor`) has `unsafe`
+//! of its own: register slots that hold raw `AsyncValue` pointers
+//! published by compare-and-swap, and kernel frames over its buffers.
 
 pub mod allocator;
 pub mod async_value;

@@ -27,14 +27,10 @@ mod num;
 mod parallel;
 mod parser;
 mod printer;
+mod type_display;
 
 #[cfg(feature = "arbitrary")]
 pub mod arbitrary_ir;
-
-/// Operand and result types of the custom-form ops whose definitions fix
-/// them (`ts.print_shape`, `coo.tensor_equal.i32.2`, ...): the same table
-/// the parser uses, for the verifier.
-pub(crate) use custom::fixed_signature as custom_op_signature;
 
 /// Shape and element-size helpers of dense element attributes, shared with
 /// the MLIR bytecode codecs.

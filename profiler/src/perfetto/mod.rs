@@ -1,7 +1,8 @@
 //! Perfetto protobuf traces: a process track, one track per thread and one
 //! per kernel stream, a slice per kernel run (name, function, kernel index,
 //! BEF offset, source location, execution as debug annotations), a flow per
-//! producer → consumer edge, instants for async completions and the first
+//! producer → consumer edge between the slices on the thread tracks (the
+//! stream tracks' copies carry none), instants for async completions and the first
 //! error, and counter tracks for the ready-queue depth and live async
 //! values. Slice and annotation names are interned.
 
@@ -52,8 +53,10 @@ pub fn export(model: &Model<'_>) -> Vec<u8> {
 /// memory an export takes is that of the model.
 #[derive(Clone, Copy)]
 enum Timed {
-    /// A kernel run's slice opens on `track`.
-    Begin { run: usize, track: u64 },
+    /// A kernel run's slice opens on `track`; with `flows`, it carries the
+    /// run's flows (only the copy on its thread's track does: a flow id on
+    /// two slices of one end would chain them).
+    Begin { run: usize, track: u64, flows: bool },
     /// The slice open on `track` closes.
     End { track: u64 },
     /// `model.async_completions[i]`.
@@ -80,13 +83,13 @@ pub fn write(model: &Model<'_>, out: &mut impl Write) -> io::Result<()> {
         }),
         ..Default::default()
     })?;
-    for (t, track) in model.recording.threads.iter().enumerate() {
+    for t in 0..model.recording.threads.len() {
         packets.push(&descriptor(TrackDescriptor {
             uuid: Some(THREAD_BASE + t as u64),
             thread: Some(ThreadDescriptor {
                 pid: Some(PID),
                 tid: Some(t as i32 + 2),
-                thread_name: Some(display::name(&track.name).into_owned()),
+                thread_name: Some(model.thread_label(t).to_owned()),
             }),
             ..Default::default()
         }))?;
@@ -130,7 +133,11 @@ pub fn write(model: &Model<'_>, out: &mut impl Write) -> io::Result<()> {
         let track = THREAD_BASE + t as u64;
         for &(time, open, run) in brackets {
             let event = if open {
-                Timed::Begin { run, track }
+                Timed::Begin {
+                    run,
+                    track,
+                    flows: true,
+                }
             } else {
                 Timed::End { track }
             };
@@ -143,7 +150,8 @@ pub fn write(model: &Model<'_>, out: &mut impl Write) -> io::Result<()> {
         let track = stream_base + lane as u64;
         for &run in runs {
             let r = &model.runs[run];
-            timed.push((r.start, Timed::Begin { run, track }));
+            let flows = false;
+            timed.push((r.start, Timed::Begin { run, track, flows }));
             timed.push((r.end, Timed::End { track }));
         }
     }
@@ -211,10 +219,12 @@ pub fn write(model: &Model<'_>, out: &mut impl Write) -> io::Result<()> {
     for (time, event) in timed {
         let name_iid = event_name(model, event).map(|name| names.event(&name));
         let track_event = match event {
-            Timed::Begin { run, track } => {
+            Timed::Begin { run, track, flows } => {
                 let mut e = slice_begin(model, run, track, name_iid);
-                e.flow_ids = outgoing.get(&run).cloned().unwrap_or_default();
-                e.terminating_flow_ids = incoming.get(&run).cloned().unwrap_or_default();
+                if flows {
+                    e.flow_ids = outgoing.get(&run).cloned().unwrap_or_default();
+                    e.terminating_flow_ids = incoming.get(&run).cloned().unwrap_or_default();
+                }
                 e
             }
             Timed::End { track } => slice_end(track),
@@ -316,7 +326,7 @@ fn slice_begin(model: &Model<'_>, run: usize, track: u64, name_iid: Option<u64>)
         annotations.push(string(8, values));
     }
     match r.error {
-        Some(ErrorMark::Origin) => annotations.push(string(6, "first error".into())),
+        Some(ErrorMark::Origin) => annotations.push(string(6, "origin".into())),
         Some(ErrorMark::Poisoned) => annotations.push(string(6, "poisoned".into())),
         None => {}
     }

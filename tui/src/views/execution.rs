@@ -219,8 +219,8 @@ fn raw_kernel_lines(app: &App<'_, '_>) -> Vec<String> {
         if t.skipped { "  (skipped)" } else { "" }
     ));
     match trace.mark(execution, kernel) {
-        Some(ErrorMark::Origin) => lines.push("! produced the first error".to_owned()),
-        Some(ErrorMark::Poisoned) => lines.push("! poisoned by the first error".to_owned()),
+        Some(ErrorMark::Origin) => lines.push("! an error began here".to_owned()),
+        Some(ErrorMark::Poisoned) => lines.push("! poisoned by an error".to_owned()),
         None => {}
     }
     if !trace.started_by(cursor, execution, kernel) {

@@ -9,6 +9,7 @@ pub mod hex;
 pub mod sections;
 pub mod source;
 pub mod tables;
+pub mod tensors;
 
 use std::borrow::Cow;
 use std::ops::Range;

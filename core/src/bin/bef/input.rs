@@ -24,6 +24,9 @@ pub enum Kind {
     Text { mlir: bool },
     /// Anything else.
     Binary,
+    /// Binary Tensor Format, which has no magic number: told by a `.btf`
+    /// name.
+    Btf,
 }
 
 /// An input read whole: a memory map of a regular file, or a copy of
@@ -117,6 +120,7 @@ impl Input {
             Kind::Bytecode => "MLIR bytecode".to_string(),
             Kind::Text { mlir: true } => "MLIR text".to_string(),
             Kind::Text { mlir: false } => "text".to_string(),
+            Kind::Btf => "a BTF file".to_string(),
             Kind::Binary => {
                 return Failure::Message(format!(
                     "{} is not {wanted}: it starts with the bytes {}, where BEF starts with 0b ef and MLIR bytecode with 4d 4c ef 52 (`ML\\xefR`)",
@@ -164,6 +168,11 @@ pub fn kind_of(bytes: &[u8], path: &Path) -> Kind {
         Kind::Bef
     } else if bef::bytecode::is_bytecode(bytes) {
         Kind::Bytecode
+    } else if path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("btf"))
+    {
+        Kind::Btf
     } else if let Ok(text) = std::str::from_utf8(bytes) {
         let mlir = path.extension().is_some_and(|e| e == "mlir")
             || ["func.func", "module", "tfrt."]

@@ -9,9 +9,11 @@ mod call;
 mod console;
 mod diagnostics;
 mod dump;
+mod dump_btf;
 mod failure;
 mod global_alloc;
 mod input;
+mod kernels;
 mod opt;
 mod output;
 mod run;
@@ -102,7 +104,7 @@ Examples:
     /// in the order given. The reference's `tfrt_opt` options are accepted
     /// too, also with a single dash.
     Opt(opt::OptArgs),
-    /// List the contents of a BEF or MLIR bytecode file
+    /// List the contents of a BEF, MLIR bytecode or BTF file
     ///
     /// Lists the header, sections, strings, kernels, types, functions
     /// (registers, kernels with operands, attributes, users and locations)
@@ -111,13 +113,21 @@ Examples:
     /// For MLIR bytecode (starting with `ML\xefR`): version,
     /// producer, sections with offsets, strings, dialects, op names, the
     /// attribute/type table (decoded and raw), resources and properties.
+    /// For a Binary Tensor Format file (named `.btf`, or with --btf): one
+    /// line per tensor with its index, dtype, layout (dense or COO), shape,
+    /// record and data offsets, the least, greatest and mean element, the
+    /// NaN count and the first values; a damaged record is listed as
+    /// unreadable, its error (with the offset) follows on standard error
+    /// and the exit status is 1.
     #[command(after_help = "\
 Examples:
   bef dump program.bef
   bef dump --section kernels program.bef        only the Kernels section
   bef dump --hex --section FunctionIndex program.bef
   bef dump --json program.bef > program.json
-  bef dump program.mlirbc")]
+  bef dump program.mlirbc
+  bef dump weights.btf
+  bef dump --btf - < weights.data")]
     Dump(DumpArgs),
     /// Check the structure of a BEF file
     ///
@@ -130,6 +140,21 @@ Examples:
   bef verify program.bef
   bef translate program.mlir | bef verify -")]
     Verify(VerifyArgs),
+    /// List the registered kernels with their argument and result types
+    ///
+    /// Prints one line per kernel, sorted by name: the name, the argument
+    /// types, the attribute types in braces (`@function` for a function
+    /// attribute), and the result types, as MLIR spells them (`!t.tensor`,
+    /// `!tfrt.chain`). `...` stands for any number of further operands,
+    /// `any` for a value of any type. The types are those of the kernel's
+    /// definition, so the list cannot go stale. Exit status 1 when no kernel
+    /// name starts with PREFIX.
+    #[command(after_help = "\
+Examples:
+  bef kernels                                   every kernel
+  bef kernels tfrt_dht.                         the dense host tensor kernels
+  bef kernels btf.read_dense_tensor.f32")]
+    Kernels(kernels::KernelsArgs),
 }
 
 #[derive(Args)]
@@ -148,6 +173,9 @@ struct DumpArgs {
     /// Print the listing as JSON, for scripts (BEF files only).
     #[arg(long)]
     json: bool,
+    /// Read the file as Binary Tensor Format (implied by a `.btf` name).
+    #[arg(long)]
+    btf: bool,
 }
 
 #[derive(Args)]
@@ -184,8 +212,18 @@ fn dump_command(args: DumpArgs, out: impl Write) -> Result<(), Failure> {
         section,
         hex,
         json,
+        btf,
     } = args;
-    let input = input::load(&file, "dump", "a BEF or MLIR bytecode file")?;
+    let input = input::load(&file, "dump", "a BEF, MLIR bytecode or BTF file")?;
+    if btf || input.kind() == Kind::Btf {
+        if section.is_some() || hex || json {
+            return Err(Failure::Message(format!(
+                "{} is read as BTF; --section, --hex and --json apply to BEF files only",
+                input.name
+            )));
+        }
+        return dump_btf::write(&input, &mut escape::Writer::new(out));
+    }
     if input.kind() == Kind::Bytecode {
         if section.is_some() || json {
             return Err(Failure::Message(format!(
@@ -280,6 +318,13 @@ fn verify_command(args: VerifyArgs, out: impl Write) -> Result<(), Failure> {
     Ok(())
 }
 
+/// The kernels `bef run` resolves programs against.
+fn standard_kernels() -> bef::exec::KernelRegistry {
+    let mut registry = bef::exec::KernelRegistry::new();
+    bef::kernels::register_all(&mut registry);
+    registry
+}
+
 fn run(cli: Cli) -> Result<(), Failure> {
     // Locked only by the listing commands: `run` has kernels printing from
     // worker threads.
@@ -287,11 +332,8 @@ fn run(cli: Cli) -> Result<(), Failure> {
     let out = || io::BufWriter::new(stdout.lock());
     match cli.command {
         Command::Translate(args) => translate::run(&args),
-        Command::Run(args) => {
-            let mut registry = bef::exec::KernelRegistry::new();
-            bef::kernels::register_all(&mut registry);
-            run::run(&args, registry)
-        }
+        Command::Run(args) => run::run(&args, standard_kernels()),
+        Command::Kernels(args) => kernels::run(&args, &standard_kernels(), out()),
         Command::Opt(args) => opt::run(&args),
         Command::Dump(args) => dump_command(args, out()),
         Command::Verify(args) => verify_command(args, out()),

@@ -4,12 +4,13 @@
 //! `TensorApproxEqual`: `|x - y| <= epsilon * |x + y| * N`, or
 //! `|x - y|` below the least normal number. Integers compare equal.
 
+use super::HostTensor;
 use super::dense::DenseHostTensor;
 use super::element::Element;
 use super::numeric::view;
-use super::{HostTensor, run};
-use crate::exec::{Argument, FromFrame, KernelFrame, KernelRegistry};
+use crate::exec::{Argument, KernelFrame, KernelRegistry};
 use crate::runtime::Chain;
+use crate::runtime::Diagnostic;
 
 /// Element comparison within `ulp` units in the last place.
 pub(crate) trait Close: Element + bytemuck::Pod {
@@ -57,32 +58,55 @@ pub(crate) fn all_close<T: Close>(
         .all(|(&p, &q)| p.close(q, ulp)))
 }
 
-/// The kernel for `T` and a tolerance of `ULP` units.
-fn tensor_allclose<T: Close, const ULP: u32>(frame: &KernelFrame<'_>) {
-    run(frame, |frame, cursor| {
-        let a = Argument::<HostTensor>::from_frame(frame, cursor)?;
-        let b = Argument::<HostTensor>::from_frame(frame, cursor)?;
-        let _chain = Argument::<Chain>::from_frame(frame, cursor)?;
+/// The tolerances the kernels' names spell (`.3ulp.`), and 2 for none.
+const TOLERANCES: [(&str, u32); 5] = [
+    ("", 2),
+    ("3ulp.", 3),
+    ("1000ulp.", 1000),
+    ("2000ulp.", 2000),
+    ("100000ulp.", 100_000),
+];
+
+/// The tolerance in the kernel's name: `tfrt_dht.tensor_allclose.3ulp.f32`
+/// is 3 units, `tfrt_dht.tensor_allclose.f32` 2.
+fn named_ulp(frame: &KernelFrame<'_>) -> Result<u32, String> {
+    let name = frame.kernel_name();
+    let spelled = name
+        .strip_prefix("tfrt_dht.tensor_allclose.")
+        .and_then(|rest| rest.rsplit_once('.'))
+        .map_or("", |(ulp, _dtype)| ulp);
+    TOLERANCES
+        .iter()
+        .find(|(prefix, _)| prefix.strip_suffix('.').unwrap_or("") == spelled)
+        .map(|&(_, ulp)| ulp)
+        .ok_or_else(|| format!("'{name}' names no known tolerance"))
+}
+
+crate::kernel! {
+    /// The kernel for `T`, with the tolerance the kernel's name spells.
+    fn tensor_allclose<T: Close>(
+        a: Argument<HostTensor>,
+        b: Argument<HostTensor>,
+        _chain: Argument<Chain>,
+        frame: &KernelFrame,
+    ) -> Result<(bool, Chain), Diagnostic> {
+        let ulp = named_ulp(frame)?;
         let (a, b) = (
             super::numeric::dense_of::<T>(&a)?,
             super::numeric::dense_of::<T>(&b)?,
         );
-        Ok((all_close::<T>(a, b, ULP)?, Chain))
-    });
+        Ok((all_close::<T>(a, b, ulp)?, Chain))
+    }
 }
 
 macro_rules! register_for {
     ($registry:ident, $($t:ty),*) => {$(
         let name = <$t as Element>::DTYPE.mlir_name();
-        let kernels: [(String, crate::exec::KernelFn); 5] = [
-            (format!("tfrt_dht.tensor_allclose.{name}"), tensor_allclose::<$t, 2>),
-            (format!("tfrt_dht.tensor_allclose.3ulp.{name}"), tensor_allclose::<$t, 3>),
-            (format!("tfrt_dht.tensor_allclose.1000ulp.{name}"), tensor_allclose::<$t, 1000>),
-            (format!("tfrt_dht.tensor_allclose.2000ulp.{name}"), tensor_allclose::<$t, 2000>),
-            (format!("tfrt_dht.tensor_allclose.100000ulp.{name}"), tensor_allclose::<$t, 100000>),
-        ];
-        for (name, kernel) in kernels {
-            $registry.add_kernel(&name, kernel);
+        for (prefix, _) in TOLERANCES {
+            $registry.add_kernel(
+                &format!("tfrt_dht.tensor_allclose.{prefix}{name}"),
+                tensor_allclose::<$t>(),
+            );
         }
     )*};
 }

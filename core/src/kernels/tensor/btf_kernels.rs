@@ -16,9 +16,9 @@ use std::sync::Arc;
 
 use super::dense::{DenseHostTensor, named_dtype_and_rank};
 use super::shape::TensorShape;
-use super::{HostTensor, MAX_NAMED_RANK, run};
+use super::{HostTensor, MAX_NAMED_RANK};
 use crate::btf::{self, BtfDType, BtfErrorKind, FileSource, Layout, Source};
-use crate::exec::{Argument, FromFrame, KernelFrame, KernelRegistry, Out};
+use crate::exec::{Argument, KernelFrame, KernelRegistry, Out};
 use crate::format::DType;
 use crate::runtime::{Diagnostic, HostAllocator};
 use crate::tool_io::escape;
@@ -144,13 +144,16 @@ fn read_tensor(
     Ok(tensor)
 }
 
-/// `btf.read_dense_tensor.T.N %path, %index -> !t.tensor`
-fn read_dense_tensor_kernel(frame: &KernelFrame<'_>) {
-    run(frame, |frame, cursor| {
-        let path = Argument::<String>::from_frame(frame, cursor)?;
-        let index = *Argument::<i32>::from_frame(frame, cursor)?;
+crate::kernel! {
+    /// `btf.read_dense_tensor.T.N %path, %index -> !t.tensor`
+    fn read_dense_tensor_kernel(
+        path: Argument<String>,
+        index: Argument<i32>,
+        out: Out<HostTensor>,
+        frame: &KernelFrame,
+    ) -> Result<(), Diagnostic> {
+        let index = *index;
         let (dtype, rank) = named_dtype_and_rank(frame)?;
-        let out = Out::<HostTensor>::from_frame(frame, cursor)?;
         let result = out.allocate();
         let on_pool = result.clone();
         let (path, location) = (path.clone(), frame.location());
@@ -175,7 +178,7 @@ fn read_dense_tensor_kernel(frame: &KernelFrame<'_>) {
             result.set_error(diag);
         }
         Ok(())
-    });
+    }
 }
 
 pub(super) fn register(registry: &mut KernelRegistry) {

@@ -7,9 +7,10 @@ use std::sync::Arc;
 use super::dense::{DenseHostTensor, named_dtype_and_rank};
 use super::element::{Element, format_element};
 use super::shape::TensorShape;
-use super::{HostTensor, MAX_NAMED_RANK, list, run};
-use crate::exec::{Argument, FromFrame, KernelFrame, KernelRegistry};
+use super::{HostTensor, MAX_NAMED_RANK, list};
+use crate::exec::{Argument, KernelFrame, KernelRegistry};
 use crate::format::DType;
+use crate::runtime::Diagnostic;
 use crate::runtime::{Chain, HostAllocator};
 
 /// A sparse tensor: the coordinates and values of its non-zero elements.
@@ -153,44 +154,50 @@ fn check_named(frame: &KernelFrame<'_>, dtype: DType, shape: &TensorShape) -> Re
     Ok(())
 }
 
-/// `coo.convert_dht_to_coo.T.N %dense, %chain -> (tensor, chain)`
-fn convert_dht_to_coo<T: Element>(frame: &KernelFrame<'_>) {
-    run(frame, |frame, cursor| {
-        let tensor = Argument::<HostTensor>::from_frame(frame, cursor)?;
-        let _chain = Argument::<Chain>::from_frame(frame, cursor)?;
+crate::kernel! {
+    /// `coo.convert_dht_to_coo.T.N %dense, %chain -> (tensor, chain)`
+    fn convert_dht_to_coo<T: Element>(
+        tensor: Argument<HostTensor>,
+        _chain: Argument<Chain>,
+        frame: &KernelFrame,
+    ) -> Result<(HostTensor, Chain), Diagnostic> {
         let dense = tensor.dense()?;
         check_named(frame, dense.dtype(), dense.shape())?;
         Ok((
             HostTensor::Coo(CooHostTensor::from_dense::<T>(dense)?),
             Chain,
         ))
-    });
+    }
 }
 
-/// `coo.convert_coo_to_dht.T.N %sparse, %chain -> (tensor, chain)`
-fn convert_coo_to_dht<T: Element>(frame: &KernelFrame<'_>) {
-    run(frame, |frame, cursor| {
-        let tensor = Argument::<HostTensor>::from_frame(frame, cursor)?;
-        let _chain = Argument::<Chain>::from_frame(frame, cursor)?;
+crate::kernel! {
+    /// `coo.convert_coo_to_dht.T.N %sparse, %chain -> (tensor, chain)`
+    fn convert_coo_to_dht<T: Element>(
+        tensor: Argument<HostTensor>,
+        _chain: Argument<Chain>,
+        frame: &KernelFrame,
+    ) -> Result<(HostTensor, Chain), Diagnostic> {
         let coo = tensor.coo()?;
         check_named(frame, coo.dtype, &coo.shape)?;
         Ok((
             HostTensor::Dense(coo.to_dense::<T>(frame.host().shared_allocator())?),
             Chain,
         ))
-    });
+    }
 }
 
-/// `coo.tensor_equal.T.N %a, %b, %chain -> (i1, chain)`
-fn tensor_equal<T: Element>(frame: &KernelFrame<'_>) {
-    run(frame, |frame, cursor| {
-        let a = Argument::<HostTensor>::from_frame(frame, cursor)?;
-        let b = Argument::<HostTensor>::from_frame(frame, cursor)?;
-        let _chain = Argument::<Chain>::from_frame(frame, cursor)?;
+crate::kernel! {
+    /// `coo.tensor_equal.T.N %a, %b, %chain -> (i1, chain)`
+    fn tensor_equal<T: Element>(
+        a: Argument<HostTensor>,
+        b: Argument<HostTensor>,
+        _chain: Argument<Chain>,
+        frame: &KernelFrame,
+    ) -> Result<(bool, Chain), Diagnostic> {
         let (a, b) = (a.coo()?, b.coo()?);
         check_named(frame, a.dtype, &a.shape)?;
         Ok((a.equal::<T>(b), Chain))
-    });
+    }
 }
 
 macro_rules! typed_kernels {
@@ -199,13 +206,13 @@ macro_rules! typed_kernels {
         for rank in 0..=MAX_NAMED_RANK {
             $registry.add_kernel(
                 &format!("coo.convert_dht_to_coo.{name}.{rank}"),
-                convert_dht_to_coo::<$t>,
+                convert_dht_to_coo::<$t>(),
             );
             $registry.add_kernel(
                 &format!("coo.convert_coo_to_dht.{name}.{rank}"),
-                convert_coo_to_dht::<$t>,
+                convert_coo_to_dht::<$t>(),
             );
-            $registry.add_kernel(&format!("coo.tensor_equal.{name}.{rank}"), tensor_equal::<$t>);
+            $registry.add_kernel(&format!("coo.tensor_equal.{name}.{rank}"), tensor_equal::<$t>());
         }
     )*};
 }

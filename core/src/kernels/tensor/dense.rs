@@ -17,9 +17,10 @@ use parking_lot::{RawRwLock, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use super::element::{DTYPES, Element, dtype_named, format_element};
 use super::shape::TensorShape;
-use super::{HostTensor, MAX_NAMED_RANK, MAX_TENSOR_BYTES, list, run};
-use crate::exec::{Argument, ArrayAttribute, Attribute, FromFrame, KernelFrame, KernelRegistry};
+use super::{HostTensor, MAX_NAMED_RANK, MAX_TENSOR_BYTES, list};
+use crate::exec::{Argument, ArrayAttribute, Attribute, KernelFrame, KernelRegistry};
 use crate::format::DType;
+use crate::runtime::Diagnostic;
 use crate::runtime::{Chain, HostAllocator, HostBuffer, HostContext};
 
 /// The error value of a tensor its allocator refuses.
@@ -224,26 +225,28 @@ fn typed<T: Element>(tensor: &HostTensor) -> Result<&DenseHostTensor, String> {
     Ok(dense)
 }
 
-/// `tfrt_dht.fill_tensor_with_constant.T %t, %chain value : T`
-fn fill_tensor_with_constant<T: Element>(frame: &KernelFrame<'_>) {
-    run(frame, |frame, cursor| {
-        let tensor = Argument::<HostTensor>::from_frame(frame, cursor)?;
-        let _chain = Argument::<Chain>::from_frame(frame, cursor)?;
-        let value = Attribute::<T>::from_frame(frame, cursor)?;
+crate::kernel! {
+    /// `tfrt_dht.fill_tensor_with_constant.T %t, %chain value : T`
+    fn fill_tensor_with_constant<T: Element>(
+        tensor: Argument<HostTensor>,
+        _chain: Argument<Chain>,
+        value: Attribute<T>,
+    ) -> Result<Chain, Diagnostic> {
         let dense = typed::<T>(&tensor)?;
         for element in dense.write()?.chunks_exact_mut(T::SIZE) {
             value.0.write(element);
         }
         Ok(Chain)
-    });
+    }
 }
 
-/// `tfrt_dht.set_tensor_with_constant_values.T %t, %chain [v0 : T, ...]`
-fn set_tensor_with_constant_values<T: Element>(frame: &KernelFrame<'_>) {
-    run(frame, |frame, cursor| {
-        let tensor = Argument::<HostTensor>::from_frame(frame, cursor)?;
-        let _chain = Argument::<Chain>::from_frame(frame, cursor)?;
-        let values = ArrayAttribute::<T>::from_frame(frame, cursor)?;
+crate::kernel! {
+    /// `tfrt_dht.set_tensor_with_constant_values.T %t, %chain [v0 : T, ...]`
+    fn set_tensor_with_constant_values<T: Element>(
+        tensor: Argument<HostTensor>,
+        _chain: Argument<Chain>,
+        values: ArrayAttribute<T>,
+    ) -> Result<Chain, Diagnostic> {
         let dense = typed::<T>(&tensor)?;
         let mut data = dense.write()?;
         let count = data.len() / T::SIZE;
@@ -258,7 +261,7 @@ fn set_tensor_with_constant_values<T: Element>(frame: &KernelFrame<'_>) {
             value.write(element);
         }
         Ok(Chain)
-    });
+    }
 }
 
 /// Whether two dense tensors of `T` have the same shape and elements
@@ -276,15 +279,16 @@ pub(crate) fn dense_equal<T: Element>(
         .all(|(p, q)| T::from_le(p) == T::from_le(q)))
 }
 
-/// `tfrt_dht.tensor_equal.T %a, %b, %chain -> (i1, chain)`
-fn tensor_equal<T: Element>(frame: &KernelFrame<'_>) {
-    run(frame, |frame, cursor| {
-        let a = Argument::<HostTensor>::from_frame(frame, cursor)?;
-        let b = Argument::<HostTensor>::from_frame(frame, cursor)?;
-        let _chain = Argument::<Chain>::from_frame(frame, cursor)?;
+crate::kernel! {
+    /// `tfrt_dht.tensor_equal.T %a, %b, %chain -> (i1, chain)`
+    fn tensor_equal<T: Element>(
+        a: Argument<HostTensor>,
+        b: Argument<HostTensor>,
+        _chain: Argument<Chain>,
+    ) -> Result<(bool, Chain), Diagnostic> {
         let equal = dense_equal::<T>(typed::<T>(&a)?, typed::<T>(&b)?)?;
         Ok((equal, Chain))
-    });
+    }
 }
 
 crate::kernel! {
@@ -313,13 +317,13 @@ macro_rules! typed_kernels {
         let name = <$t as Element>::DTYPE.mlir_name();
         $registry.add_kernel(
             &format!("tfrt_dht.fill_tensor_with_constant.{name}"),
-            fill_tensor_with_constant::<$t>,
+            fill_tensor_with_constant::<$t>(),
         );
         $registry.add_kernel(
             &format!("tfrt_dht.set_tensor_with_constant_values.{name}"),
-            set_tensor_with_constant_values::<$t>,
+            set_tensor_with_constant_values::<$t>(),
         );
-        $registry.add_kernel(&format!("tfrt_dht.tensor_equal.{name}"), tensor_equal::<$t>);
+        $registry.add_kernel(&format!("tfrt_dht.tensor_equal.{name}"), tensor_equal::<$t>());
     )*};
 }
 

@@ -20,15 +20,16 @@ use parking_lot::Mutex;
 
 use super::dense::{DenseHostTensor, ReadLease, WriteLease};
 use super::numeric::{Number, dense_of_rank, dims, lock_for_update, view, view_mut};
-use super::{HostTensor, list, run};
-use crate::exec::{Argument, FromFrame, KernelFrame, KernelRegistry, Out};
+use super::{HostTensor, list};
+use crate::exec::{Argument, KernelFrame, KernelRegistry, Out};
+use crate::runtime::Diagnostic;
 use crate::runtime::{AsyncValueRef, Chain};
 
 /// Multiply-adds from which a product is split across the workers.
 pub const PARALLEL_WORK: usize = 1 << 20;
 
 /// A number the matrix product is defined for.
-pub(crate) trait MatmulScalar: Number {
+pub(crate) trait MatmulScalar: Number + crate::exec::TypeName {
     /// Computes block `block` of `C = alpha A B + beta C` (`scalars` is
     /// `(alpha, beta)`)
     /// for row-major `A` (m x k), `B` (k x n) and `C` (m x n).
@@ -290,15 +291,19 @@ fn multiply_here<T: MatmulScalar>(
     Ok(())
 }
 
-/// The matmul kernels: `(alpha, A, B, beta, C, chain...) -> chain`.
-fn matmul<T: MatmulScalar>(frame: &KernelFrame<'_>) {
-    run(frame, |frame, cursor| {
-        let alpha = *Argument::<T>::from_frame(frame, cursor)?;
-        let a = Argument::<HostTensor>::from_frame(frame, cursor)?;
-        let b = Argument::<HostTensor>::from_frame(frame, cursor)?;
-        let beta = *Argument::<T>::from_frame(frame, cursor)?;
-        let c = Argument::<HostTensor>::from_frame(frame, cursor)?;
-        let done = Out::<Chain>::from_frame(frame, cursor)?;
+crate::kernel! {
+    /// The matmul kernels: `(alpha, A, B, beta, C, chain...) -> chain`.
+    fn matmul<T: MatmulScalar>(
+        alpha: Argument<T>,
+        a: Argument<HostTensor>,
+        b: Argument<HostTensor>,
+        beta: Argument<T>,
+        c: Argument<HostTensor>,
+        done: Out<Chain>,
+        frame: &KernelFrame,
+    ) -> Result<(), Diagnostic> {
+        let alpha = *alpha;
+        let beta = *beta;
         let a = dense_of_rank::<T>(&a, 2, "MatMul input A")?;
         let b = dense_of_rank::<T>(&b, 2, "MatMul input B")?;
         let c = dense_of_rank::<T>(&c, 2, "MatMul output C")?;
@@ -335,15 +340,15 @@ fn matmul<T: MatmulScalar>(frame: &KernelFrame<'_>) {
         }
         product.run_block(0);
         Ok(())
-    });
+    }
 }
 
 pub(super) fn register(registry: &mut KernelRegistry) {
-    registry.add_kernel("tfrt_test.matmul.f32.2", matmul::<f32>);
-    registry.add_kernel("tfrt_test.matmul.i32.2", matmul::<i32>);
-    registry.add_kernel("tfrt_test.matmul.i64.2", matmul::<i64>);
-    registry.add_kernel("eigen.matmul.f32", matmul::<f32>);
-    registry.add_kernel("eigen.matmul.i32", matmul::<i32>);
+    registry.add_kernel("tfrt_test.matmul.f32.2", matmul::<f32>());
+    registry.add_kernel("tfrt_test.matmul.i32.2", matmul::<i32>());
+    registry.add_kernel("tfrt_test.matmul.i64.2", matmul::<i64>());
+    registry.add_kernel("eigen.matmul.f32", matmul::<f32>());
+    registry.add_kernel("eigen.matmul.i32", matmul::<i32>());
 }
 
 #[cfg(test)]

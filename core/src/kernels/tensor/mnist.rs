@@ -9,9 +9,10 @@
 use super::dense::{DenseHostTensor, named_dtype_and_rank};
 use super::numeric::{Number, dense_of, dense_of_rank, dims, lock_for_update, view, view_mut};
 use super::shape::TensorShape;
-use super::{HostTensor, list, run};
-use crate::exec::{Argument, FromFrame, KernelFrame, KernelRegistry};
+use super::{HostTensor, list};
+use crate::exec::{Argument, KernelFrame, KernelRegistry};
 use crate::runtime::Chain;
+use crate::runtime::Diagnostic;
 
 /// Fails unless `a` and `b` have the same shape.
 pub(crate) fn same_shape(
@@ -74,109 +75,122 @@ fn indicator<T: Number>(condition: bool) -> T {
     if condition { T::ONE } else { T::ZERO }
 }
 
-/// `tfrt_test.relu.T %a, %b`: `b = max(a, 0)`.
-fn relu<T: Number>(frame: &KernelFrame<'_>) {
-    run(frame, |frame, cursor| {
-        let a = Argument::<HostTensor>::from_frame(frame, cursor)?;
-        let b = Argument::<HostTensor>::from_frame(frame, cursor)?;
+crate::kernel! {
+    /// `tfrt_test.relu.T %a, %b`: `b = max(a, 0)`.
+    fn relu<T: Number>(
+        a: Argument<HostTensor>,
+        b: Argument<HostTensor>,
+        frame: &KernelFrame,
+    ) -> Result<Chain, Diagnostic> {
         Ok(update::<T, T>(
             frame,
             dense_of::<T>(&a)?,
             dense_of::<T>(&b)?,
             |x, _| max_zero(x),
         )?)
-    });
+    }
 }
 
-/// `tfrt_test.relu_inplace.T %a`: `a = max(a, 0)`.
-fn relu_inplace<T: Number>(frame: &KernelFrame<'_>) {
-    run(frame, |frame, cursor| {
-        let a = Argument::<HostTensor>::from_frame(frame, cursor)?;
+crate::kernel! {
+    /// `tfrt_test.relu_inplace.T %a`: `a = max(a, 0)`.
+    fn relu_inplace<T: Number>(a: Argument<HostTensor>) -> Result<Chain, Diagnostic> {
         let a = dense_of::<T>(&a)?;
         for x in view_mut::<T>(&mut a.write()?) {
             *x = max_zero(*x);
         }
         Ok(Chain)
-    });
+    }
 }
 
-/// `tfrt_test.relu_grad_inplace.T %activation, %gradient`:
-/// `gradient *= (activation > 0)`.
-fn relu_grad_inplace<T: Number>(frame: &KernelFrame<'_>) {
-    run(frame, |frame, cursor| {
-        let a = Argument::<HostTensor>::from_frame(frame, cursor)?;
-        let g = Argument::<HostTensor>::from_frame(frame, cursor)?;
+crate::kernel! {
+    /// `tfrt_test.relu_grad_inplace.T %activation, %gradient`:
+    /// `gradient *= (activation > 0)`.
+    fn relu_grad_inplace<T: Number>(
+        a: Argument<HostTensor>,
+        g: Argument<HostTensor>,
+        frame: &KernelFrame,
+    ) -> Result<Chain, Diagnostic> {
         Ok(update::<T, T>(
             frame,
             dense_of::<T>(&a)?,
             dense_of::<T>(&g)?,
             |x, grad| grad.times(indicator(x > T::ZERO)),
         )?)
-    });
+    }
 }
 
-/// `tfrt_test.add.T %a, %b, %c`: `c = a + b`.
-fn add<T: Number>(frame: &KernelFrame<'_>) {
-    run(frame, |frame, cursor| {
-        let a = Argument::<HostTensor>::from_frame(frame, cursor)?;
-        let b = Argument::<HostTensor>::from_frame(frame, cursor)?;
-        let c = Argument::<HostTensor>::from_frame(frame, cursor)?;
+crate::kernel! {
+    /// `tfrt_test.add.T %a, %b, %c`: `c = a + b`.
+    fn add<T: Number>(
+        a: Argument<HostTensor>,
+        b: Argument<HostTensor>,
+        c: Argument<HostTensor>,
+        frame: &KernelFrame,
+    ) -> Result<Chain, Diagnostic> {
         let (a, b, c) = (dense_of::<T>(&a)?, dense_of::<T>(&b)?, dense_of::<T>(&c)?);
         Ok(combine::<T>(frame, a, b, c, T::plus)?)
-    });
+    }
 }
 
-/// `tfrt_test.add_inplace.T %a, %b`: `b += a`.
-fn add_inplace<T: Number>(frame: &KernelFrame<'_>) {
-    run(frame, |frame, cursor| {
-        let a = Argument::<HostTensor>::from_frame(frame, cursor)?;
-        let b = Argument::<HostTensor>::from_frame(frame, cursor)?;
+crate::kernel! {
+    /// `tfrt_test.add_inplace.T %a, %b`: `b += a`.
+    fn add_inplace<T: Number>(
+        a: Argument<HostTensor>,
+        b: Argument<HostTensor>,
+        frame: &KernelFrame,
+    ) -> Result<Chain, Diagnostic> {
         Ok(update::<T, T>(
             frame,
             dense_of::<T>(&a)?,
             dense_of::<T>(&b)?,
             |x, y| x.plus(y),
         )?)
-    });
+    }
 }
 
-/// `tfrt_test.equal.T %a, %b, %c`: `c = (a == b)` as 1 or 0.
-fn equal<T: Number>(frame: &KernelFrame<'_>) {
-    run(frame, |frame, cursor| {
-        let a = Argument::<HostTensor>::from_frame(frame, cursor)?;
-        let b = Argument::<HostTensor>::from_frame(frame, cursor)?;
-        let c = Argument::<HostTensor>::from_frame(frame, cursor)?;
+crate::kernel! {
+    /// `tfrt_test.equal.T %a, %b, %c`: `c = (a == b)` as 1 or 0.
+    fn equal<T: Number>(
+        a: Argument<HostTensor>,
+        b: Argument<HostTensor>,
+        c: Argument<HostTensor>,
+        frame: &KernelFrame,
+    ) -> Result<Chain, Diagnostic> {
         let (a, b, c) = (dense_of::<T>(&a)?, dense_of::<T>(&b)?, dense_of::<T>(&c)?);
         Ok(combine::<T>(frame, a, b, c, |x, y| indicator(x == y))?)
-    });
+    }
 }
 
-/// `tfrt_test.equal_inplace.T %a, %b`: `b = (a == b)` as 1 or 0.
-fn equal_inplace<T: Number>(frame: &KernelFrame<'_>) {
-    run(frame, |frame, cursor| {
-        let a = Argument::<HostTensor>::from_frame(frame, cursor)?;
-        let b = Argument::<HostTensor>::from_frame(frame, cursor)?;
+crate::kernel! {
+    /// `tfrt_test.equal_inplace.T %a, %b`: `b = (a == b)` as 1 or 0.
+    fn equal_inplace<T: Number>(
+        a: Argument<HostTensor>,
+        b: Argument<HostTensor>,
+        frame: &KernelFrame,
+    ) -> Result<Chain, Diagnostic> {
         Ok(update::<T, T>(
             frame,
             dense_of::<T>(&a)?,
             dense_of::<T>(&b)?,
             |x, y| indicator(x == y),
         )?)
-    });
+    }
 }
 
-/// `tfrt_test.cast.i32_to_f32 %a, %b`: `b = a` converted.
-fn cast_i32_to_f32(frame: &KernelFrame<'_>) {
-    run(frame, |frame, cursor| {
-        let a = Argument::<HostTensor>::from_frame(frame, cursor)?;
-        let b = Argument::<HostTensor>::from_frame(frame, cursor)?;
+crate::kernel! {
+    /// `tfrt_test.cast.i32_to_f32 %a, %b`: `b = a` converted.
+    fn cast_i32_to_f32(
+        a: Argument<HostTensor>,
+        b: Argument<HostTensor>,
+        frame: &KernelFrame,
+    ) -> Result<Chain, Diagnostic> {
         Ok(update::<i32, f32>(
             frame,
             dense_of::<i32>(&a)?,
             dense_of::<f32>(&b)?,
             |x, _| x as f32,
         )?)
-    });
+    }
 }
 
 /// A new tensor of `T` and `shape`, from the host allocator.
@@ -199,12 +213,14 @@ pub(crate) fn broadcast_rows<T: Number>(input: &[T], out: &mut [T]) {
     }
 }
 
-/// `tfrt_test.broadcast.T.N %a, %shape -> tensor`: the rank-1 `a`
-/// repeated to the rank-N `shape`, whose last dimension must be `a`'s.
-fn broadcast<T: Number>(frame: &KernelFrame<'_>) {
-    run(frame, |frame, cursor| {
-        let a = Argument::<HostTensor>::from_frame(frame, cursor)?;
-        let target = Argument::<TensorShape>::from_frame(frame, cursor)?;
+crate::kernel! {
+    /// `tfrt_test.broadcast.T.N %a, %shape -> tensor`: the rank-1 `a`
+    /// repeated to the rank-N `shape`, whose last dimension must be `a`'s.
+    fn broadcast<T: Number>(
+        a: Argument<HostTensor>,
+        target: Argument<TensorShape>,
+        frame: &KernelFrame,
+    ) -> Result<HostTensor, Diagnostic> {
         let (_, rank) = named_dtype_and_rank(frame)?;
         let a = dense_of_rank::<T>(&a, 1, "broadcast input")?;
         if target.0.len() != rank {
@@ -226,7 +242,7 @@ fn broadcast<T: Number>(frame: &KernelFrame<'_>) {
             DenseHostTensor::zeros(T::DTYPE, target.clone(), frame.host().shared_allocator())?;
         broadcast_rows::<T>(view(&a.read()?), view_mut(&mut out.write()?));
         Ok(HostTensor::Dense(out))
-    });
+    }
 }
 
 /// The mean of `values` (0/0 for no float values, as the reference).
@@ -237,18 +253,20 @@ pub(crate) fn mean<T: Number>(values: &[T]) -> Option<T> {
         .mean_of(values.len())
 }
 
-/// `tfrt_test.reduce_mean.T.1 %a -> tensor`: the mean of a rank-1 tensor,
-/// as a rank-0 tensor.
-fn reduce_mean<T: Number>(frame: &KernelFrame<'_>) {
-    run(frame, |frame, cursor| {
-        let a = Argument::<HostTensor>::from_frame(frame, cursor)?;
+crate::kernel! {
+    /// `tfrt_test.reduce_mean.T.1 %a -> tensor`: the mean of a rank-1 tensor,
+    /// as a rank-0 tensor.
+    fn reduce_mean<T: Number>(
+        a: Argument<HostTensor>,
+        frame: &KernelFrame,
+    ) -> Result<HostTensor, Diagnostic> {
         let a = dense_of_rank::<T>(&a, 1, "reduce_mean input")?;
         let value = mean(view::<T>(&a.read()?))
             .ok_or("reduce_mean of an empty integer tensor divides by zero")?;
         let out = new_tensor::<T>(frame, vec![])?;
         view_mut::<T>(&mut out.write()?)[0] = value;
         Ok(HostTensor::Dense(out))
-    });
+    }
 }
 
 /// The position of the first greatest of `values` (NaN never is), 0 for
@@ -263,11 +281,13 @@ pub(crate) fn argmax_of<T: Number>(values: &[T]) -> usize {
     best.0
 }
 
-/// `tfrt_test.argmax.T.2 %a -> tensor`: for each row of a rank-2 tensor,
-/// the position of its greatest element, as i32.
-fn argmax<T: Number>(frame: &KernelFrame<'_>) {
-    run(frame, |frame, cursor| {
-        let a = Argument::<HostTensor>::from_frame(frame, cursor)?;
+crate::kernel! {
+    /// `tfrt_test.argmax.T.2 %a -> tensor`: for each row of a rank-2 tensor,
+    /// the position of its greatest element, as i32.
+    fn argmax<T: Number>(
+        a: Argument<HostTensor>,
+        frame: &KernelFrame,
+    ) -> Result<HostTensor, Diagnostic> {
         let a = dense_of_rank::<T>(&a, 2, "argmax input")?;
         let (rows, cols) = (dims(a)[0], dims(a)[1]);
         let out = new_tensor::<i32>(frame, vec![rows])?;
@@ -279,18 +299,19 @@ fn argmax<T: Number>(frame: &KernelFrame<'_>) {
             }
         }
         Ok(HostTensor::Dense(out))
-    });
+    }
 }
 
-/// `tfrt_test.slice_inplace.T.3 %input, %begin, %chain, %output`:
-/// `output = input[begin : begin + output's shape]` for rank-3 tensors,
-/// `begin` a rank-1 i64 tensor of 3 elements.
-fn slice_inplace<T: Number>(frame: &KernelFrame<'_>) {
-    run(frame, |frame, cursor| {
-        let input = Argument::<HostTensor>::from_frame(frame, cursor)?;
-        let begin = Argument::<HostTensor>::from_frame(frame, cursor)?;
-        let _chain = Argument::<Chain>::from_frame(frame, cursor)?;
-        let output = Argument::<HostTensor>::from_frame(frame, cursor)?;
+crate::kernel! {
+    /// `tfrt_test.slice_inplace.T.3 %input, %begin, %chain, %output`:
+    /// `output = input[begin : begin + output's shape]` for rank-3 tensors,
+    /// `begin` a rank-1 i64 tensor of 3 elements.
+    fn slice_inplace<T: Number>(
+        input: Argument<HostTensor>,
+        begin: Argument<HostTensor>,
+        _chain: Argument<Chain>,
+        output: Argument<HostTensor>,
+    ) -> Result<Chain, Diagnostic> {
         let input = dense_of_rank::<T>(&input, 3, "slice input")?;
         let output = dense_of_rank::<T>(&output, 3, "slice output")?;
         let begin = dense_of_rank::<i64>(&begin, 1, "slice begin")?;
@@ -325,25 +346,25 @@ fn slice_inplace<T: Number>(frame: &KernelFrame<'_>) {
             }
         }
         Ok(Chain)
-    });
+    }
 }
 
 macro_rules! register_for {
     ($registry:ident, $($t:ty),*) => {$(
         let name = <$t as super::element::Element>::DTYPE.mlir_name();
-        let kernels: [(String, crate::exec::KernelFn); 12] = [
-            (format!("tfrt_test.relu.{name}"), relu::<$t>),
-            (format!("tfrt_test.relu_inplace.{name}"), relu_inplace::<$t>),
-            (format!("tfrt_test.add.{name}"), add::<$t>),
-            (format!("tfrt_test.add_inplace.{name}"), add_inplace::<$t>),
-            (format!("tfrt_test.equal.{name}"), equal::<$t>),
-            (format!("tfrt_test.equal_inplace.{name}"), equal_inplace::<$t>),
-            (format!("tfrt_test.broadcast.{name}.2"), broadcast::<$t>),
-            (format!("tfrt_test.broadcast.{name}.3"), broadcast::<$t>),
-            (format!("tfrt_test.reduce_mean.{name}.1"), reduce_mean::<$t>),
-            (format!("tfrt_test.argmax.{name}.2"), argmax::<$t>),
-            (format!("tfrt_test.relu_grad_inplace.{name}"), relu_grad_inplace::<$t>),
-            (format!("tfrt_test.slice_inplace.{name}.3"), slice_inplace::<$t>),
+        let kernels: [(String, crate::exec::Kernel); 12] = [
+            (format!("tfrt_test.relu.{name}"), relu::<$t>()),
+            (format!("tfrt_test.relu_inplace.{name}"), relu_inplace::<$t>()),
+            (format!("tfrt_test.add.{name}"), add::<$t>()),
+            (format!("tfrt_test.add_inplace.{name}"), add_inplace::<$t>()),
+            (format!("tfrt_test.equal.{name}"), equal::<$t>()),
+            (format!("tfrt_test.equal_inplace.{name}"), equal_inplace::<$t>()),
+            (format!("tfrt_test.broadcast.{name}.2"), broadcast::<$t>()),
+            (format!("tfrt_test.broadcast.{name}.3"), broadcast::<$t>()),
+            (format!("tfrt_test.reduce_mean.{name}.1"), reduce_mean::<$t>()),
+            (format!("tfrt_test.argmax.{name}.2"), argmax::<$t>()),
+            (format!("tfrt_test.relu_grad_inplace.{name}"), relu_grad_inplace::<$t>()),
+            (format!("tfrt_test.slice_inplace.{name}.3"), slice_inplace::<$t>()),
         ];
         for (name, kernel) in kernels {
             $registry.add_kernel(&name, kernel);

@@ -33,8 +33,7 @@ pub use matmul::PARALLEL_WORK;
 pub use shape::{FixedRankShape, PartialTensorShape, TensorShape};
 pub use string::StringHostTensor;
 
-use crate::exec::{Cursor, IntoResults, KernelFrame, KernelRegistry};
-use crate::runtime::Diagnostic;
+use crate::exec::KernelRegistry;
 
 /// The most bytes one tensor created by a program may take.
 pub const MAX_TENSOR_BYTES: usize = 1 << 28;
@@ -106,6 +105,23 @@ macro_rules! available_results {
 
 available_results!(HostTensor, TensorShape, PartialTensorShape, FixedRankShape);
 
+macro_rules! type_names {
+    ($($t:ty => $name:literal),*) => {$(
+        impl crate::exec::TypeName for $t {
+            const NAME: &'static str = $name;
+        }
+    )*};
+}
+
+// Every host tensor is one `!t.tensor`; the dtype and shape are the
+// kernel's to check.
+type_names!(
+    HostTensor => "!t.tensor",
+    TensorShape => "!ts.shape",
+    PartialTensorShape => "!ts.partial_shape",
+    FixedRankShape => "!ts.fixed_rank_shape"
+);
+
 /// `[1, 57, 92]`, as the reference prints shapes and lists.
 pub(crate) fn list<T: std::fmt::Display>(items: impl IntoIterator<Item = T>) -> String {
     let mut out = String::from("[");
@@ -133,17 +149,6 @@ pub fn register(registry: &mut KernelRegistry) {
     mnist::register(registry);
     resnet::register(registry);
     call_values::register(registry);
-}
-
-/// Runs a generic kernel's body, which reads its own parameters, as
-/// `kernel!` does for non-generic kernels.
-pub(super) fn run<R: IntoResults>(
-    frame: &KernelFrame<'_>,
-    body: impl FnOnce(&KernelFrame<'_>, &mut Cursor) -> Result<R, Diagnostic>,
-) {
-    let mut cursor = Cursor::default();
-    let result = body(frame, &mut cursor);
-    result.into_results(frame, &cursor);
 }
 
 #[cfg(test)]

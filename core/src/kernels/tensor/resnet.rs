@@ -7,22 +7,10 @@
 
 use super::mnist::update;
 use super::numeric::{dense_of, dense_of_rank, dims, lock_for_update, view, view_mut};
-use super::{HostTensor, list, run};
-use crate::exec::{
-    Argument, ArrayAttribute, FromFrame, KernelFrame, KernelRegistry, StringAttribute,
-};
+use super::{HostTensor, list};
+use crate::exec::{Argument, ArrayAttribute, KernelFrame, KernelRegistry, StringAttribute};
 use crate::runtime::Chain;
-
-/// Reads `(input, output, chain)`, the arguments most of these kernels take.
-fn input_output_chain<'f>(
-    frame: &'f KernelFrame<'_>,
-    cursor: &mut crate::exec::Cursor,
-) -> Result<(Argument<'f, HostTensor>, Argument<'f, HostTensor>), crate::runtime::Diagnostic> {
-    let input = Argument::<HostTensor>::from_frame(frame, cursor)?;
-    let output = Argument::<HostTensor>::from_frame(frame, cursor)?;
-    let _chain = Argument::<Chain>::from_frame(frame, cursor)?;
-    Ok((input, output))
-}
+use crate::runtime::Diagnostic;
 
 /// The two positive values of a `[h : i32, w : i32]` attribute.
 fn pair(values: &ArrayAttribute<'_, i32>, what: &str, least: i32) -> Result<[usize; 2], String> {
@@ -58,16 +46,19 @@ fn pooled(input: usize, before: i64, after: i64, pool: usize, stride: usize) -> 
     (span >= 0).then(|| (span / stride as i64) as usize + 1)
 }
 
-/// `tfrt_test.max_pooling_2d.f32 %input, %output, %chain
-/// {padding = "valid" | "same", pool_size = [h, w], strides = [h, w]}`.
-/// Each output element is the greatest input element of its window
-/// (padding excluded).
-fn max_pooling_2d(frame: &KernelFrame<'_>) {
-    run(frame, |frame, cursor| {
-        let (input, output) = input_output_chain(frame, cursor)?;
-        let padding = StringAttribute::from_frame(frame, cursor)?;
-        let pool_size = ArrayAttribute::<i32>::from_frame(frame, cursor)?;
-        let strides = ArrayAttribute::<i32>::from_frame(frame, cursor)?;
+crate::kernel! {
+    /// `tfrt_test.max_pooling_2d.f32 %input, %output, %chain
+    /// {padding = "valid" | "same", pool_size = [h, w], strides = [h, w]}`.
+    /// Each output element is the greatest input element of its window
+    /// (padding excluded).
+    fn max_pooling_2d(
+        input: Argument<HostTensor>,
+        output: Argument<HostTensor>,
+        _chain: Argument<Chain>,
+        padding: StringAttribute,
+        pool_size: ArrayAttribute<i32>,
+        strides: ArrayAttribute<i32>,
+    ) -> Result<Chain, Diagnostic> {
         let input = dense_of_rank::<f32>(&input, 4, "MaxPool2D input")?;
         let output = dense_of_rank::<f32>(&output, 4, "MaxPool2D output")?;
         let pool = pair(&pool_size, "pool_size", 1).map_err(|e| format!("MaxPool2D {e}"))?;
@@ -111,7 +102,7 @@ fn max_pooling_2d(frame: &KernelFrame<'_>) {
             [pads[0].0, pads[1].0],
         );
         Ok(Chain)
-    });
+    }
 }
 
 /// Max pooling of NHWC `input` of dims `from` into `out` of dims `to`.
@@ -153,11 +144,14 @@ pub(crate) fn max_pool(
     }
 }
 
-/// `tfrt_test.global_average_pooling.f32 %input, %output, %chain`: the
-/// mean over height and width of an NHWC image, `[N, C]`.
-fn global_average_pooling(frame: &KernelFrame<'_>) {
-    run(frame, |frame, cursor| {
-        let (input, output) = input_output_chain(frame, cursor)?;
+crate::kernel! {
+    /// `tfrt_test.global_average_pooling.f32 %input, %output, %chain`: the
+    /// mean over height and width of an NHWC image, `[N, C]`.
+    fn global_average_pooling(
+        input: Argument<HostTensor>,
+        output: Argument<HostTensor>,
+        _chain: Argument<Chain>,
+    ) -> Result<Chain, Diagnostic> {
         let input = dense_of_rank::<f32>(&input, 4, "GlobalAveragePool input")?;
         let output = dense_of_rank::<f32>(&output, 2, "GlobalAveragePool output")?;
         let (from, to) = (dims(input), dims(output));
@@ -176,7 +170,7 @@ fn global_average_pooling(frame: &KernelFrame<'_>) {
             view_mut::<f32>(&mut written),
         );
         Ok(Chain)
-    });
+    }
 }
 
 /// The mean over H and W of NHWC `input` of dims `from`, into `[N, C]`.
@@ -197,11 +191,14 @@ pub(crate) fn global_average(input: &[f32], from: &[usize], out: &mut [f32]) {
     }
 }
 
-/// `tfrt_test.flatten.f32 %input, %output, %chain`: the elements copied
-/// to an output with the same first dimension and element count.
-fn flatten(frame: &KernelFrame<'_>) {
-    run(frame, |frame, cursor| {
-        let (input, output) = input_output_chain(frame, cursor)?;
+crate::kernel! {
+    /// `tfrt_test.flatten.f32 %input, %output, %chain`: the elements copied
+    /// to an output with the same first dimension and element count.
+    fn flatten(
+        input: Argument<HostTensor>,
+        output: Argument<HostTensor>,
+        _chain: Argument<Chain>,
+    ) -> Result<Chain, Diagnostic> {
         let (input, output) = (dense_of::<f32>(&input)?, dense_of::<f32>(&output)?);
         let (from, to) = (dims(input), dims(output));
         if from.is_empty()
@@ -219,16 +216,19 @@ fn flatten(frame: &KernelFrame<'_>) {
         let (inputs, mut written) = lock_for_update(&[input], output)?;
         written.copy_from_slice(&inputs[0]);
         Ok(Chain)
-    });
+    }
 }
 
-/// `tfrt_test.zero_padding.f32 %input, %output, %chain {padding = [h, w]}`:
-/// the NHWC image with `h` rows of zeros above and below and `w` columns
-/// left and right.
-fn zero_padding(frame: &KernelFrame<'_>) {
-    run(frame, |frame, cursor| {
-        let (input, output) = input_output_chain(frame, cursor)?;
-        let padding = ArrayAttribute::<i32>::from_frame(frame, cursor)?;
+crate::kernel! {
+    /// `tfrt_test.zero_padding.f32 %input, %output, %chain {padding = [h, w]}`:
+    /// the NHWC image with `h` rows of zeros above and below and `w` columns
+    /// left and right.
+    fn zero_padding(
+        input: Argument<HostTensor>,
+        output: Argument<HostTensor>,
+        _chain: Argument<Chain>,
+        padding: ArrayAttribute<i32>,
+    ) -> Result<Chain, Diagnostic> {
         let input = dense_of_rank::<f32>(&input, 4, "ZeroPadding input")?;
         let output = dense_of_rank::<f32>(&output, 4, "ZeroPadding output")?;
         let pad = pair(&padding, "padding", 0).map_err(|e| match e.starts_with("expects") {
@@ -257,21 +257,22 @@ fn zero_padding(frame: &KernelFrame<'_>) {
             }
         }
         Ok(Chain)
-    });
+    }
 }
 
-/// `tfrt_test.softmax_inplace.f32 %a, %chain`: `a = exp(a) / sum(exp(a))`
-/// over the whole tensor, as the reference. The greatest element is
-/// subtracted first (the reference computes it but leaves it unused), so
-/// large inputs do not overflow; the result is the same up to rounding.
-fn softmax_inplace(frame: &KernelFrame<'_>) {
-    run(frame, |frame, cursor| {
-        let a = Argument::<HostTensor>::from_frame(frame, cursor)?;
-        let _chain = Argument::<Chain>::from_frame(frame, cursor)?;
+crate::kernel! {
+    /// `tfrt_test.softmax_inplace.f32 %a, %chain`: `a = exp(a) / sum(exp(a))`
+    /// over the whole tensor, as the reference. The greatest element is
+    /// subtracted first (the reference computes it but leaves it unused), so
+    /// large inputs do not overflow; the result is the same up to rounding.
+    fn softmax_inplace(
+        a: Argument<HostTensor>,
+        _chain: Argument<Chain>,
+    ) -> Result<Chain, Diagnostic> {
         let a = dense_of::<f32>(&a)?;
         softmax(view_mut::<f32>(&mut a.write()?));
         Ok(Chain)
-    });
+    }
 }
 
 /// Softmax over all of `values`, in place.
@@ -287,13 +288,15 @@ pub(crate) fn softmax(values: &mut [f32]) {
     }
 }
 
-/// `tfrt_test.gradient_descent.f32 %gradient, %lr, %output, %chain`:
-/// `output -= gradient * lr`, `lr` a one-element tensor.
-fn gradient_descent(frame: &KernelFrame<'_>) {
-    run(frame, |frame, cursor| {
-        let gradient = Argument::<HostTensor>::from_frame(frame, cursor)?;
-        let lr = Argument::<HostTensor>::from_frame(frame, cursor)?;
-        let output = Argument::<HostTensor>::from_frame(frame, cursor)?;
+crate::kernel! {
+    /// `tfrt_test.gradient_descent.f32 %gradient, %lr, %output, %chain`:
+    /// `output -= gradient * lr`, `lr` a one-element tensor.
+    fn gradient_descent(
+        gradient: Argument<HostTensor>,
+        lr: Argument<HostTensor>,
+        output: Argument<HostTensor>,
+        frame: &KernelFrame,
+    ) -> Result<Chain, Diagnostic> {
         let lr = dense_of::<f32>(&lr)?;
         let rate = match view::<f32>(&lr.read()?) {
             [rate] => *rate,
@@ -303,22 +306,29 @@ fn gradient_descent(frame: &KernelFrame<'_>) {
         Ok(update::<f32, f32>(frame, gradient, output, |g, o| {
             o - g * rate
         })?)
-    });
+    }
 }
 
-/// `tfrt_test.subtract_inplace.f32 %input, %output, %chain`: `output -= input`.
-fn subtract_inplace(frame: &KernelFrame<'_>) {
-    run(frame, |frame, cursor| {
-        let (input, output) = input_output_chain(frame, cursor)?;
+crate::kernel! {
+    /// `tfrt_test.subtract_inplace.f32 %input, %output, %chain`: `output -= input`.
+    fn subtract_inplace(
+        input: Argument<HostTensor>,
+        output: Argument<HostTensor>,
+        _chain: Argument<Chain>,
+        frame: &KernelFrame,
+    ) -> Result<Chain, Diagnostic> {
         let (input, output) = (dense_of::<f32>(&input)?, dense_of::<f32>(&output)?);
         Ok(update::<f32, f32>(frame, input, output, |x, o| o - x)?)
-    });
+    }
 }
 
-/// `tfrt_test.tensor_transpose.f32 %input, %output, %chain` (rank 2).
-fn tensor_transpose(frame: &KernelFrame<'_>) {
-    run(frame, |frame, cursor| {
-        let (input, output) = input_output_chain(frame, cursor)?;
+crate::kernel! {
+    /// `tfrt_test.tensor_transpose.f32 %input, %output, %chain` (rank 2).
+    fn tensor_transpose(
+        input: Argument<HostTensor>,
+        output: Argument<HostTensor>,
+        _chain: Argument<Chain>,
+    ) -> Result<Chain, Diagnostic> {
         let input = dense_of_rank::<f32>(&input, 2, "TensorTranspose input")?;
         let output = dense_of_rank::<f32>(&output, 2, "TensorTranspose output")?;
         let (from, to) = (dims(input), dims(output));
@@ -338,7 +348,7 @@ fn tensor_transpose(frame: &KernelFrame<'_>) {
             view_mut::<f32>(&mut written),
         );
         Ok(Chain)
-    });
+    }
 }
 
 /// `out` (cols x rows) = the transpose of `input` (rows x cols).
@@ -350,11 +360,14 @@ pub(crate) fn transpose(input: &[f32], rows: usize, cols: usize, out: &mut [f32]
     }
 }
 
-/// `tfrt_test.mean_axis_zero.f32 %input, %output, %chain`: the mean of
-/// each column of a rank-2 tensor.
-fn mean_axis_zero(frame: &KernelFrame<'_>) {
-    run(frame, |frame, cursor| {
-        let (input, output) = input_output_chain(frame, cursor)?;
+crate::kernel! {
+    /// `tfrt_test.mean_axis_zero.f32 %input, %output, %chain`: the mean of
+    /// each column of a rank-2 tensor.
+    fn mean_axis_zero(
+        input: Argument<HostTensor>,
+        output: Argument<HostTensor>,
+        _chain: Argument<Chain>,
+    ) -> Result<Chain, Diagnostic> {
         let input = dense_of_rank::<f32>(&input, 2, "MeanAxisZero input")?;
         let output = dense_of_rank::<f32>(&output, 1, "MeanAxisZero output")?;
         let (from, to) = (dims(input), dims(output));
@@ -373,7 +386,7 @@ fn mean_axis_zero(frame: &KernelFrame<'_>) {
             view_mut::<f32>(&mut written),
         );
         Ok(Chain)
-    });
+    }
 }
 
 /// The mean of each column of `input` (`rows` rows of `out.len()`).
@@ -389,11 +402,14 @@ pub(crate) fn column_means(input: &[f32], rows: usize, out: &mut [f32]) {
     }
 }
 
-/// `tfrt_test.broadcast_2d.f32 %input, %output, %chain`: `[N, C]` to
-/// `[N, H, W, C]`, each pixel a copy of its image's row.
-fn broadcast_2d(frame: &KernelFrame<'_>) {
-    run(frame, |frame, cursor| {
-        let (input, output) = input_output_chain(frame, cursor)?;
+crate::kernel! {
+    /// `tfrt_test.broadcast_2d.f32 %input, %output, %chain`: `[N, C]` to
+    /// `[N, H, W, C]`, each pixel a copy of its image's row.
+    fn broadcast_2d(
+        input: Argument<HostTensor>,
+        output: Argument<HostTensor>,
+        _chain: Argument<Chain>,
+    ) -> Result<Chain, Diagnostic> {
         let input = dense_of_rank::<f32>(&input, 2, "Broadcast2D input")?;
         let output = dense_of_rank::<f32>(&output, 4, "Broadcast2D output")?;
         let (from, to) = (dims(input), dims(output));
@@ -417,11 +433,11 @@ fn broadcast_2d(frame: &KernelFrame<'_>) {
             );
         }
         Ok(Chain)
-    });
+    }
 }
 
 pub(super) fn register(registry: &mut KernelRegistry) {
-    let kernels: [(&str, crate::exec::KernelFn); 10] = [
+    let kernels: [(&str, crate::exec::Kernel); 10] = [
         ("tfrt_test.max_pooling_2d.f32", max_pooling_2d),
         (
             "tfrt_test.global_average_pooling.f32",

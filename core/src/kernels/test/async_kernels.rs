@@ -215,10 +215,7 @@ crate::kernel! {
 
 pub(super) fn register(registry: &mut KernelRegistry) {
     for (name, kernel) in [
-        (
-            "tfrt_test.async_add.i32",
-            async_add_i32 as crate::exec::KernelFn,
-        ),
+        ("tfrt_test.async_add.i32", async_add_i32),
         ("tfrt_test.async_constant.i1", async_constant_i1),
         ("tfrt_test.async_constant.i32", async_constant_i32),
         ("tfrt_test.async_copy.i32", async_copy_i32),

@@ -303,7 +303,38 @@ impl AsyncBenchmark {
     }
 }
 
-fn benchmark(frame: &KernelFrame<'_>) {
+crate::kernel! {
+    /// `tfrt_test.benchmark %args... {duration_secs, max_count, name,
+    /// num_warmup_runs} @f -> !tfrt.chain`: runs `f` on the work queue
+    /// until the settings say stop, then prints the summary.
+    fn benchmark(
+        _arguments: crate::exec::RemainingArguments,
+        _settings: crate::exec::RemainingAttributes,
+        _body: crate::exec::RemainingFunctions,
+        _done: crate::exec::RemainingResults,
+        frame: &KernelFrame,
+    ) {
+        run_benchmark(frame)
+    }
+}
+
+crate::kernel! {
+    /// `tfrt_test.sync_benchmark %args... {duration_secs, max_count,
+    /// num_warmup_runs} @f`: runs the sync function `f` in place until the
+    /// settings say stop, then prints the summary.
+    fn sync_benchmark(
+        _arguments: crate::exec::RemainingArguments,
+        _settings: crate::exec::RemainingAttributes,
+        _body: crate::exec::RemainingFunctions,
+        _done: crate::exec::RemainingResults,
+        frame: &KernelFrame,
+    ) {
+        run_sync_benchmark(frame)
+    }
+}
+
+/// The body of `tfrt_test.benchmark`, which reads the frame by position.
+fn run_benchmark(frame: &KernelFrame<'_>) {
     let result = (|| -> Result<(), Diagnostic> {
         let body = frame.function(0).ok_or_else(|| {
             invalid(format!(
@@ -344,7 +375,8 @@ fn benchmark(frame: &KernelFrame<'_>) {
     }
 }
 
-fn sync_benchmark(frame: &KernelFrame<'_>) {
+/// The body of `tfrt_test.sync_benchmark`, which reads the frame by position.
+fn run_sync_benchmark(frame: &KernelFrame<'_>) {
     let result = (|| -> Result<(), Diagnostic> {
         let body = frame.function(0).ok_or_else(|| {
             invalid(format!(
@@ -389,7 +421,7 @@ fn sync_benchmark(frame: &KernelFrame<'_>) {
 
 crate::kernel! {
     /// `tfrt_test.test_cost %x {id = N : i64}`: prints `id: N` and returns `x`.
-    fn test_cost(value: AnyArgument, id: Attribute<i64>, out: Out<()>, host: &HostContext) {
+    fn test_cost(value: AnyArgument, id: Attribute<i64>, out: Out<crate::runtime::AsyncValue>, host: &HostContext) {
         host.print(&format!("id: {}\n", *id));
         out.set((*value).clone());
     }

@@ -30,6 +30,10 @@ impl Drop for TestResource {
 /// The value `allocate_resource` returns; `deallocate_resource` empties it.
 struct ResourceSlot(Mutex<Option<TestResource>>);
 
+impl crate::exec::TypeName for ResourceSlot {
+    const NAME: &'static str = "!tfrt.test.resource";
+}
+
 crate::kernel! {
     fn allocate_resource(chain: Argument<Chain>, resource: Out<ResourceSlot>, chain_out: Out<Chain>, ctx: &crate::exec::ExecutionContext) {
         let slot = ResourceSlot(Mutex::new(Some(TestResource::new(ctx.host_arc().clone()))));

@@ -55,7 +55,7 @@ crate::kernel! {
 
 crate::kernel! {
     /// Both results are the argument itself (no copy).
-    fn share_to_two(value: AnyArgument, a: Out<()>, b: Out<()>) {
+    fn share_to_two(value: AnyArgument, a: Out<crate::runtime::AsyncValue>, b: Out<crate::runtime::AsyncValue>) {
         a.set((*value).clone());
         b.set((*value).clone());
     }
@@ -63,7 +63,7 @@ crate::kernel! {
 
 crate::kernel! {
     /// `tfrt_test.identity %chain, %x`: returns `x` once `chain` is ready.
-    fn identity(_chain: Argument<Chain>, value: AnyArgument, out: Out<()>) {
+    fn identity(_chain: Argument<Chain>, value: AnyArgument, out: Out<crate::runtime::AsyncValue>) {
         out.set((*value).clone());
     }
 }
@@ -139,10 +139,7 @@ crate::kernel! {
 
 pub(super) fn register(registry: &mut KernelRegistry) {
     for (name, kernel) in [
-        (
-            "tfrt_test.print_hello",
-            print_hello as crate::exec::KernelFn,
-        ),
+        ("tfrt_test.print_hello", print_hello),
         ("tfrt_test.print_bool", print_bool),
         ("tfrt_test.count3.i32", count3_i32),
         ("tfrt_test.count3.i64", count3_i64),

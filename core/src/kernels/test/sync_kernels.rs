@@ -48,35 +48,34 @@ crate::kernel! {
     }
 }
 
-/// `tfrt_test.sync_sum_attributes {v0 = .., v1 = .., ...}`: the sum of
-/// every (i32) attribute.
-fn sync_sum_attributes(frame: &KernelFrame<'_>) {
-    let reader = crate::exec::attribute::AttributeReader {
-        section: frame.attribute_section(),
-    };
-    let sum = frame
-        .attribute_offsets()
-        .iter()
-        .enumerate()
-        .try_fold(0i32, |acc, (i, &offset)| {
-            reader
-                .scalar::<i32>(offset)
-                .map(|v| acc.wrapping_add(v))
-                .map_err(|e| format!("'{}' attribute #{i}: {e}", frame.kernel_name()))
-        });
-    match sum {
-        Ok(sum) if frame.num_results() == 1 => frame.set_result(0, AsyncValue::available(sum)),
-        Ok(_) => frame.report(
-            Diagnostic::new(format!(
+crate::kernel! {
+    /// `tfrt_test.sync_sum_attributes {v0 = .., v1 = .., ...}`: the sum of
+    /// every (i32) attribute.
+    fn sync_sum_attributes(attributes: crate::exec::RemainingAttributes, frame: &KernelFrame)
+        -> Result<i32, Diagnostic>
+    {
+        let reader = crate::exec::attribute::AttributeReader {
+            section: frame.attribute_section(),
+        };
+        let sum = attributes
+            .iter()
+            .enumerate()
+            .try_fold(0i32, |acc, (i, &offset)| {
+                reader
+                    .scalar::<i32>(offset)
+                    .map(|v| acc.wrapping_add(v))
+                    .map_err(|e| format!("'{}' attribute #{i}: {e}", frame.kernel_name()))
+            })
+            .map_err(|message| Diagnostic::new(message).with_code(ErrorCode::InvalidArgument))?;
+        if frame.num_results() != 1 {
+            return Err(Diagnostic::new(format!(
                 "'{}' returns 1 result but the program declares {}",
                 frame.kernel_name(),
                 frame.num_results()
             ))
-            .with_code(ErrorCode::InvalidArgument),
-        ),
-        Err(message) => {
-            frame.report(Diagnostic::new(message).with_code(ErrorCode::InvalidArgument))
+            .with_code(ErrorCode::InvalidArgument));
         }
+        Ok(sum)
     }
 }
 

@@ -13,6 +13,10 @@ pub struct Coordinate {
     pub y: i32,
 }
 
+impl crate::exec::TypeName for Coordinate {
+    const NAME: &'static str = "!my.coordinate";
+}
+
 crate::kernel! {
     /// `tfrt_tutorial.create_coordinate %x, %y`: the coordinate `(x, y)`.
     fn create_coordinate(x: Argument<i32>, y: Argument<i32>) -> AsyncValue {

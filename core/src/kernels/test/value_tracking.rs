@@ -15,6 +15,10 @@ pub struct VtValue {
     host: Arc<HostContext>,
 }
 
+impl crate::exec::TypeName for VtValue {
+    const NAME: &'static str = "!vt.value";
+}
+
 impl VtValue {
     fn new(v: i32, host: &Arc<HostContext>) -> Self {
         host.print(&format!("constructed vt.value({v})\n"));

@@ -70,7 +70,7 @@ float_div! {
 
 pub(super) fn register(registry: &mut KernelRegistry) {
     for (name, kernel) in [
-        ("tfrt.add.i32", add_i32 as crate::exec::KernelFn),
+        ("tfrt.add.i32", add_i32),
         ("tfrt.add_s.i32", add_i32),
         ("tfrt.add.i64", add_i64),
         ("tfrt.add_s.i64", add_i64),

@@ -2,7 +2,7 @@
 //! inputs are, which strictness already guarantees) and `tfrt.alias.value`
 //! (returns its value argument once the chain argument is ready).
 
-use crate::exec::{AnyArgument, Argument, KernelRegistry, Out};
+use crate::exec::{AnyArgument, Argument, KernelRegistry, Out, RemainingArguments};
 use crate::runtime::Chain;
 
 crate::kernel! {
@@ -10,11 +10,11 @@ crate::kernel! {
 }
 
 crate::kernel! {
-    fn merge_chains() -> Chain { Chain }
+    fn merge_chains(_chains: RemainingArguments) -> Chain { Chain }
 }
 
 crate::kernel! {
-    fn alias_value(_chain: Argument<Chain>, value: AnyArgument, out: Out<()>) {
+    fn alias_value(_chain: Argument<Chain>, value: AnyArgument, out: Out<crate::runtime::AsyncValue>) {
         out.set((*value).clone());
     }
 }

@@ -43,15 +43,32 @@ pub struct Complex<T> {
     pub im: T,
 }
 
+impl crate::exec::TypeName for Complex<f32> {
+    const NAME: &'static str = "complex<f32>";
+}
+
+impl crate::exec::TypeName for Complex<f64> {
+    const NAME: &'static str = "complex<f64>";
+}
+
+impl<T: Send + Sync + 'static> crate::exec::IntoResult for Complex<T>
+where
+    Complex<T>: crate::exec::TypeName,
+{
+    fn into_value(self) -> crate::runtime::AsyncValue {
+        crate::runtime::AsyncValue::available(self)
+    }
+}
+
 // Attributes are sorted by name in BEF, so `imaginary` comes before `real`.
 crate::kernel! {
-    fn constant_complex64(im: Attribute<f32>, re: Attribute<f32>) -> crate::runtime::AsyncValue {
-        crate::runtime::AsyncValue::available(Complex { re: *re, im: *im })
+    fn constant_complex64(im: Attribute<f32>, re: Attribute<f32>) -> Complex<f32> {
+        Complex { re: *re, im: *im }
     }
 }
 crate::kernel! {
-    fn constant_complex128(im: Attribute<f64>, re: Attribute<f64>) -> crate::runtime::AsyncValue {
-        crate::runtime::AsyncValue::available(Complex { re: *re, im: *im })
+    fn constant_complex128(im: Attribute<f64>, re: Attribute<f64>) -> Complex<f64> {
+        Complex { re: *re, im: *im }
     }
 }
 

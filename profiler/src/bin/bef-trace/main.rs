@@ -62,7 +62,8 @@ enum Command {
         output: PathBuf,
     },
     /// Run a program, then write the exports asked for (Ctrl-C or
-    /// --duration stops the run as for `record`).
+    /// --duration stops the run as for `record`); with none asked for,
+    /// print the statistics.
     Run {
         #[command(flatten)]
         run: RunArgs,
@@ -206,23 +207,31 @@ struct FoldArgs {
     #[arg(long)]
     flamechart: bool,
     /// cpu: time in kernels summed over threads; wall: elapsed time, shared
-    /// among what ran at once, idle time shown.
+    /// among what ran at once, idle time shown; off-cpu: the time each
+    /// kernel's results took to become available after it returned
+    /// (blocking work, async completion).
     #[arg(long, value_enum, default_value_t = ClockArg::Cpu)]
     clock: ClockArg,
+    /// The same as `--clock off-cpu`: what the program waited for.
+    #[arg(long, conflicts_with = "clock")]
+    off_cpu: bool,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
 enum ClockArg {
     Cpu,
     Wall,
+    OffCpu,
 }
 
 impl FoldArgs {
     fn options(&self) -> FoldOptions {
         FoldOptions {
             clock: match self.clock {
+                _ if self.off_cpu => Clock::OffCpu,
                 ClockArg::Cpu => Clock::Cpu,
                 ClockArg::Wall => Clock::Wall,
+                ClockArg::OffCpu => Clock::OffCpu,
             },
             per_thread: self.per_thread,
             time_order: self.flamechart,
@@ -347,7 +356,9 @@ fn run(cli: Cli) -> Result<(), Failure> {
             if let Some(path) = &chrome_json {
                 write_with(path, |out| chrome::write(&model, out))?;
             }
-            if stats {
+            // Asked for nothing, a run still says what it recorded.
+            let nothing_asked = outputs.is_empty() && !critical_path;
+            if stats || nothing_asked {
                 print(&stats::to_text(&stats::stats(&model)))?;
             }
             if critical_path {
@@ -412,8 +423,9 @@ fn run(cli: Cli) -> Result<(), Failure> {
             if let Some(path) = &folded {
                 write_file(path, flamegraph::diff_folded(&ma, &mb)?.as_bytes())?;
             }
+            let names = (file_name(&before), file_name(&after));
             write_with(&output, |out| {
-                flamegraph::write_diff_svg(&ma, &mb, "Differential flame graph", out)
+                flamegraph::write_diff_svg(&ma, &mb, (&names.0, &names.1), out)
             })?;
         }
         Command::Perfetto { recording, output } => {
@@ -478,6 +490,15 @@ fn terminal_json(value: &impl serde::Serialize) -> Result<String, Failure> {
     }
     out.push('\n');
     Ok(out)
+}
+
+/// How a recording named on the command line is called in a picture: its
+/// file name (shown escaped there).
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .unwrap_or(path.as_os_str())
+        .to_string_lossy()
+        .into_owned()
 }
 
 /// Refuses, before any work, an output that is one of the inputs (by any

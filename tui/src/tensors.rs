@@ -1,0 +1,272 @@
+//! A Binary Tensor Format file opened for the Tensors view: each tensor
+//! summarized once (`bef::btf::summary`, the same columns as `bef dump`),
+//! a cursor over them, and how actions move it. No drawing.
+
+use std::path::Path;
+
+use bef::btf::summary::{self, ScanBudget, Statistics, TensorSummary};
+use bef::btf::{BtfError, BtfFile};
+use bef::tool_io::escape;
+use ratatui::crossterm::event::KeyEvent;
+
+use crate::document::LoadError;
+use crate::keys::{self, Action};
+
+/// Tensors listed at most; a file declaring more says how many it leaves
+/// out, so that memory stays bounded whatever the count says.
+pub const MAX_ROWS: usize = 65_536;
+
+/// The column headings, as `bef dump` prints them.
+pub const COLUMNS: [&str; 11] = [
+    "#",
+    "dtype",
+    "layout",
+    "shape",
+    "offset",
+    "data at",
+    "min",
+    "max",
+    "mean",
+    "NaN",
+    "first values",
+];
+
+/// Whether `path` names a BTF file (which has no magic number to tell it by).
+pub fn is_btf(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("btf"))
+}
+
+/// A BTF file's tensors, summarized.
+pub struct TensorFile {
+    /// The path as shown (escaped).
+    pub name: String,
+    /// The file's size in bytes.
+    pub size: u64,
+    /// The tensors the file declares.
+    pub count: u64,
+    /// The first [`MAX_ROWS`] tensors, each summarized or its error.
+    pub rows: Vec<Result<TensorSummary, BtfError>>,
+}
+
+impl TensorFile {
+    /// Summarizes the tensors of `bytes`, the contents of `path`. A count
+    /// or offset table that does not fit the file is an error naming the
+    /// offset; a damaged record is a row with its error.
+    pub fn open(path: &Path, bytes: &[u8]) -> Result<TensorFile, LoadError> {
+        let name = escape::path(path).into_owned();
+        let file = BtfFile::parse(bytes)
+            .map_err(|e| LoadError(format!("{name} is not valid BTF: {e}")))?;
+        let rows = summary::summaries(&file, ScanBudget::for_file(bytes.len() as u64))
+            .take(MAX_ROWS)
+            .collect();
+        Ok(TensorFile {
+            name,
+            size: bytes.len() as u64,
+            count: file.len(),
+            rows,
+        })
+    }
+
+    /// Tensors the file declares beyond the listed rows.
+    pub fn not_listed(&self) -> u64 {
+        self.count - self.rows.len() as u64
+    }
+
+    /// The title: name, tensor count, size, and what is left out.
+    pub fn title(&self) -> String {
+        let mut title = format!(
+            "{}: BTF, {} tensor{}, {} bytes",
+            self.name,
+            self.count,
+            if self.count == 1 { "" } else { "s" },
+            self.size
+        );
+        if self.not_listed() > 0 {
+            title.push_str(&format!(
+                " (the first {} listed, {} more not)",
+                self.rows.len(),
+                self.not_listed()
+            ));
+        }
+        title
+    }
+
+    /// The cells of row `row`, in the order of [`COLUMNS`].
+    pub fn cells(&self, row: usize) -> Vec<String> {
+        match self.rows.get(row) {
+            Some(Ok(tensor)) => {
+                let [min, max, mean, nan] = tensor.statistics_cells();
+                vec![
+                    tensor.index.to_string(),
+                    tensor.dtype.name().to_owned(),
+                    tensor.layout_name().to_owned(),
+                    tensor.shape_text(),
+                    tensor.offset.to_string(),
+                    tensor.data_offset.to_string(),
+                    min,
+                    max,
+                    mean,
+                    nan,
+                    tensor.preview_text(),
+                ]
+            }
+            Some(Err(error)) => vec![
+                row.to_string(),
+                "-".to_owned(),
+                "-".to_owned(),
+                "unreadable".to_owned(),
+                error.offset.to_string(),
+            ],
+            None => Vec::new(),
+        }
+    }
+
+    /// The detail of row `row`: everything its record says, the
+    /// statistics with exact extremes, and the first values in full.
+    pub fn detail(&self, row: usize) -> Vec<String> {
+        let tensor = match self.rows.get(row) {
+            Some(Ok(tensor)) => tensor,
+            Some(Err(error)) => {
+                return vec![
+                    format!("tensor {row}: unreadable"),
+                    escape::terminal(&error.to_string()).into_owned(),
+                ];
+            }
+            None => return Vec::new(),
+        };
+        let elements: u64 = tensor.dims.iter().product();
+        let dims: Vec<String> = tensor.dims.iter().map(u64::to_string).collect();
+        let mut lines = vec![
+            format!(
+                "tensor {} · {} {} [{}] · {} elements{}",
+                tensor.index,
+                tensor.dtype.name(),
+                tensor.layout_name(),
+                dims.join(", "),
+                elements,
+                if tensor.stored == elements {
+                    String::new()
+                } else {
+                    format!(", {} stored", tensor.stored)
+                }
+            ),
+            format!(
+                "record at offset {}, elements at offset {} ({} bytes)",
+                tensor.offset,
+                tensor.data_offset,
+                tensor.stored * tensor.dtype.size() as u64
+            ),
+        ];
+        lines.push(match &tensor.statistics {
+            Statistics::Computed(stats) => {
+                let shown = |v: Option<summary::Value>| v.map_or("-".into(), |v| v.to_string());
+                format!(
+                    "min {}  max {}  mean {}  NaN {}",
+                    shown(stats.min),
+                    shown(stats.max),
+                    stats.mean.map_or("-".into(), |m| format!("{m:?}")),
+                    stats.nan
+                )
+            }
+            Statistics::Empty => "no elements".to_owned(),
+            Statistics::Skipped => format!(
+                "statistics skipped: the file's records share bytes, and scanning stops after \
+                 its size plus {} MiB",
+                summary::EXTRA_SCAN_BYTES >> 20
+            ),
+        });
+        let values: Vec<String> = tensor.preview.iter().map(ToString::to_string).collect();
+        lines.push(format!(
+            "first values: {}{}",
+            values.join(", "),
+            if (tensor.preview.len() as u64) < tensor.stored {
+                ", …"
+            } else {
+                ""
+            }
+        ));
+        lines
+    }
+}
+
+/// The Tensors view's state: the file, the selected row and the scroll.
+pub struct TensorsApp {
+    /// The file shown.
+    pub file: TensorFile,
+    /// The selected row.
+    pub selected: usize,
+    /// The first row drawn.
+    pub scroll: usize,
+    /// Rows the last frame could show (for page moves).
+    pub page: usize,
+    /// Whether the help line is expanded.
+    pub help: bool,
+    /// Set when the user leaves.
+    pub quit: bool,
+    pending: Option<char>,
+}
+
+impl TensorsApp {
+    /// The view of `file`, its first row selected.
+    pub fn new(file: TensorFile) -> TensorsApp {
+        TensorsApp {
+            file,
+            selected: 0,
+            scroll: 0,
+            page: 1,
+            help: false,
+            quit: false,
+            pending: None,
+        }
+    }
+
+    /// Handles a key through the shared key table.
+    pub fn on_key(&mut self, key: KeyEvent) {
+        let (action, pending) = keys::lookup(&key, self.pending);
+        self.pending = pending;
+        if let Some(action) = action {
+            self.act(action);
+        }
+    }
+
+    /// Applies `action`; those about other views do nothing here.
+    pub fn act(&mut self, action: Action) {
+        let last = self.file.rows.len().saturating_sub(1);
+        let page = self.page.max(1);
+        self.selected = match action {
+            Action::Down => self.selected.saturating_add(1),
+            Action::Up => self.selected.saturating_sub(1),
+            Action::Top => 0,
+            Action::Bottom => last,
+            Action::PageDown => self.selected.saturating_add(page),
+            Action::PageUp => self.selected.saturating_sub(page),
+            Action::HalfPageDown => self.selected.saturating_add(page / 2),
+            Action::HalfPageUp => self.selected.saturating_sub(page / 2),
+            Action::Help => {
+                self.help = !self.help;
+                self.selected
+            }
+            Action::Back if self.help => {
+                self.help = false;
+                self.selected
+            }
+            Action::Quit => {
+                self.quit = true;
+                self.selected
+            }
+            _ => self.selected,
+        }
+        .min(last);
+    }
+
+    /// Keeps the selected row within the `rows` drawn from the scroll on.
+    pub fn fit(&mut self, rows: usize) {
+        self.page = rows.max(1);
+        if self.selected < self.scroll {
+            self.scroll = self.selected;
+        } else if self.selected >= self.scroll + self.page {
+            self.scroll = self.selected + 1 - self.page;
+        }
+    }
+}

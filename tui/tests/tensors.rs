@@ -1,0 +1,135 @@
+//! The Tensors view of a BTF file: drawn on a test backend and compared
+//! with the committed snapshots, printed by `--dump tensors`, and opened
+//! on hostile files.
+
+mod common;
+
+use befview::keys::Action;
+use befview::tensors::{MAX_ROWS, TensorFile, TensorsApp};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+fn open(name: &str) -> TensorFile {
+    let bytes = std::fs::read(common::corpus(name)).expect("corpus file");
+    TensorFile::open(&std::path::Path::new("corpus").join(name), &bytes).expect("a BTF file")
+}
+
+fn screen(app: &mut TensorsApp, width: u16, height: u16) -> String {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("test backend");
+    terminal
+        .draw(|frame| befview::views::tensors::draw(frame, app))
+        .expect("draw");
+    terminal.backend().to_string()
+}
+
+#[test]
+fn tensors_view_with_the_coo_tensor_selected() {
+    for (width, height) in [(80, 24), (200, 60)] {
+        let mut app = TensorsApp::new(open("btf/tensors.btf"));
+        screen(&mut app, width, height);
+        for _ in 0..10 {
+            app.act(Action::Down);
+            screen(&mut app, width, height);
+        }
+        let text = screen(&mut app, width, height);
+        assert!(text.contains("tensor 10 · f32 COO [3, 3] · 9 elements, 2 stored"));
+        insta::assert_snapshot!(format!("tensors_{width}x{height}"), text);
+    }
+}
+
+#[test]
+fn tensors_view_of_a_damaged_file_shows_the_error_at_its_offset() {
+    let mut app = TensorsApp::new(open("btf/truncated.btf"));
+    let text = screen(&mut app, 120, 16);
+    assert!(text.contains("unreadable"), "{text}");
+    assert!(
+        text.contains("failed to read tensor data at offset 48: 24 bytes needed, 14 in the file"),
+        "{text}"
+    );
+}
+
+#[test]
+fn cursor_stays_on_the_rows_and_pages_scroll() {
+    let mut app = TensorsApp::new(open("btf/tensors.btf"));
+    // 10 lines: 3 for the table's frame and header leave 1 row at most.
+    screen(&mut app, 100, 14);
+    app.act(Action::Up);
+    assert_eq!(app.selected, 0);
+    app.act(Action::Bottom);
+    assert_eq!(app.selected, 12);
+    app.act(Action::Down);
+    assert_eq!(app.selected, 12);
+    let text = screen(&mut app, 100, 14);
+    assert!(text.contains("Tensors 13/13"), "{text}");
+    assert!(text.contains("tensor 12 · f32 dense [0]"), "{text}");
+    app.act(Action::Top);
+    screen(&mut app, 100, 14);
+    assert_eq!((app.selected, app.scroll), (0, 0));
+    app.act(Action::Quit);
+    assert!(app.quit);
+}
+
+#[test]
+fn a_count_past_the_offsets_is_refused_naming_the_offset() {
+    let mut bytes = (1u64 << 40).to_le_bytes().to_vec();
+    bytes.extend_from_slice(&8u64.to_le_bytes());
+    let error = TensorFile::open(std::path::Path::new("hostile.btf"), &bytes)
+        .err()
+        .expect("refused");
+    assert!(
+        error
+            .to_string()
+            .contains("hostile.btf is not valid BTF: failed to read tensor offset at offset 8"),
+        "{error}"
+    );
+}
+
+/// Many offsets naming one record: the rows stop at `MAX_ROWS`, and the
+/// title says how many are left out.
+#[test]
+fn rows_are_capped_whatever_the_count() {
+    let count = MAX_ROWS as u64 + 1000;
+    let record = 8 + 8 * count;
+    let mut bytes: Vec<u8> = count.to_le_bytes().to_vec();
+    for _ in 0..count {
+        bytes.extend_from_slice(&record.to_le_bytes());
+    }
+    // A rank-1 i32 record of two elements.
+    bytes.extend_from_slice(&1u64.to_le_bytes());
+    bytes.extend_from_slice(&[2, 0, 0, 0, 0, 0, 0, 0]);
+    bytes.extend_from_slice(&2u64.to_le_bytes());
+    bytes.extend_from_slice(&[1, 0, 0, 0, 2, 0, 0, 0]);
+    let file = TensorFile::open(std::path::Path::new("many.btf"), &bytes).expect("opens");
+    assert_eq!(file.rows.len(), MAX_ROWS);
+    assert!(
+        file.title()
+            .ends_with("(the first 65536 listed, 1000 more not)"),
+        "{}",
+        file.title()
+    );
+}
+
+#[test]
+fn dump_prints_the_table_and_each_detail() {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_befview"))
+        .args(["--dump", "tensors"])
+        .arg(common::corpus("btf/tensors.btf"))
+        .output()
+        .expect("befview runs");
+    assert!(output.status.success());
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.contains("BTF, 13 tensors, 688 bytes"), "{text}");
+    assert!(text.contains("first values"), "{text}");
+    assert!(
+        text.contains("tensor 9 · ui64 dense [2] · 2 elements"),
+        "{text}"
+    );
+    assert!(text.contains("min 6  max 18446744073709551615"), "{text}");
+
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_befview"))
+        .args(["--dump", "sections"])
+        .arg(common::corpus("btf/tensors.btf"))
+        .output()
+        .expect("befview runs");
+    assert_eq!(output.status.code(), Some(2));
+}
