@@ -12,12 +12,12 @@ use std::collections::BTreeMap;
 
 use serde_json::Value as Json;
 
+use super::RawType;
 use super::call::{CallSignature, Structure};
 use super::raw::raw_type_of_mlir;
 use super::reflection::TypeRecord;
 use super::sip::{SipKey, SipNode, StructKind};
 use super::value::{Buffer, ElementType, Value, byte_size};
-use super::RawType;
 
 /// Reads tensor `index` of the BTF file `path`, of the element type and
 /// rank given if any.
@@ -102,11 +102,21 @@ pub fn arguments_from_json(
     let mut arguments = Arguments::default();
     match json {
         Json::Array(items) => {
+            if items.len() != records.len() {
+                return Err(super::CallError::Arity {
+                    expected: records.len(),
+                    given: items.len(),
+                }
+                .to_string());
+            }
             for (i, item) in items.iter().enumerate() {
                 let record = records.get(i).unwrap_or(&TypeRecord::Unknown);
-                arguments
-                    .positional
-                    .push(convert(item, record, &format!("argument {i}"), read_btf)?);
+                arguments.positional.push(convert(
+                    item,
+                    record,
+                    &format!("argument {i}"),
+                    read_btf,
+                )?);
             }
         }
         Json::Object(items) => {
@@ -124,7 +134,7 @@ pub fn arguments_from_json(
         }
         _ => {
             return Err(
-                "the arguments are a JSON list (or an object of keyword arguments)".to_string()
+                "the arguments are a JSON list (or an object of keyword arguments)".to_string(),
             );
         }
     }
@@ -140,7 +150,12 @@ fn describe(json: &Json) -> String {
     }
 }
 
-fn convert(json: &Json, record: &TypeRecord, path: &str, read_btf: BtfReader<'_>) -> Result<Value, String> {
+fn convert(
+    json: &Json,
+    record: &TypeRecord,
+    path: &str,
+    read_btf: BtfReader<'_>,
+) -> Result<Value, String> {
     match record {
         TypeRecord::Named(_, inner) => convert(json, inner, path, read_btf),
         TypeRecord::Scalar(element) => scalar(json, *element, path),
@@ -177,7 +192,10 @@ fn convert(json: &Json, record: &TypeRecord, path: &str, read_btf: BtfReader<'_>
         }
         TypeRecord::SDict(slots) | TypeRecord::SDictKwargs(slots) => {
             let Json::Object(items) = json else {
-                return Err(format!("{path}: expected an object, given {}", describe(json)));
+                return Err(format!(
+                    "{path}: expected an object, given {}",
+                    describe(json)
+                ));
             };
             let mut fields = BTreeMap::new();
             for (key, item) in items {
@@ -186,7 +204,10 @@ fn convert(json: &Json, record: &TypeRecord, path: &str, read_btf: BtfReader<'_>
                     .find(|(k, _)| k == key)
                     .map(|(_, s)| s)
                     .ok_or_else(|| format!("{path}: unknown key '{key}'"))?;
-                fields.insert(key.clone(), convert(item, slot, &format!("{path}['{key}']"), read_btf)?);
+                fields.insert(
+                    key.clone(),
+                    convert(item, slot, &format!("{path}['{key}']"), read_btf)?,
+                );
             }
             Ok(Value::Struct(fields))
         }
@@ -214,7 +235,8 @@ fn btf_reference<'j>(json: &'j Json, path: &str) -> Result<Option<(&'j str, i32)
     let index = items.get("index").and_then(Json::as_i64);
     match (file, index, items.len()) {
         (Some(file), Some(index), 2) => {
-            let index = i32::try_from(index).map_err(|_| format!("{path}: BTF index {index} is out of range"))?;
+            let index = i32::try_from(index)
+                .map_err(|_| format!("{path}: BTF index {index} is out of range"))?;
             Ok(Some((file, index)))
         }
         _ => Err(format!(
@@ -253,7 +275,10 @@ fn scalar(json: &Json, element: ElementType, path: &str) -> Result<Value, String
         ElementType::F32 => Value::F32(json.as_f64().ok_or_else(not)? as f32),
         ElementType::F64 => Value::F64(json.as_f64().ok_or_else(not)?),
         ElementType::F16 | ElementType::BF16 => {
-            return Err(format!("{path}: {} values cannot be given as JSON", element.mlir_name()));
+            return Err(format!(
+                "{path}: {} values cannot be given as JSON",
+                element.mlir_name()
+            ));
         }
     })
 }
@@ -271,7 +296,8 @@ fn nested_list(json: &Json, element: ElementType, path: &str) -> Result<Buffer, 
             None => break,
         }
     }
-    let size = byte_size(element, &shape).ok_or_else(|| format!("{path}: the tensor is too large"))?;
+    let size =
+        byte_size(element, &shape).ok_or_else(|| format!("{path}: the tensor is too large"))?;
     let mut data = Vec::with_capacity(usize::try_from(size).unwrap_or(0).min(1 << 20));
     let mut stack = vec![(json, 0usize, String::new())];
     while let Some((node, depth, at)) = stack.pop() {
@@ -295,7 +321,11 @@ fn nested_list(json: &Json, element: ElementType, path: &str) -> Result<Buffer, 
                 return Err(format!(
                     "{path}{at}: the tensor is not rectangular ({} where a {} was expected)",
                     describe(other),
-                    if depth < shape.len() { "list" } else { "number" }
+                    if depth < shape.len() {
+                        "list"
+                    } else {
+                        "number"
+                    }
                 ));
             }
         }
@@ -349,7 +379,9 @@ fn to_json(value: &Value) -> Json {
         Value::String(bytes) => Json::String(String::from_utf8_lossy(bytes).into_owned()),
         Value::Ref(type_name) => serde_json::json!({ "ref": type_name }),
         Value::Null => Json::Null,
-        Value::Tuple(items) | Value::List(items) => Json::Array(items.iter().map(to_json).collect()),
+        Value::Tuple(items) | Value::List(items) => {
+            Json::Array(items.iter().map(to_json).collect())
+        }
         Value::Struct(fields) => Json::Object(
             fields
                 .iter()
@@ -395,15 +427,21 @@ fn element_json(element: ElementType, bytes: &[u8]) -> Json {
         ElementType::I1 => Value::I1(bytes[0] != 0),
         ElementType::I8 => Value::I8(i8::from_ne_bytes([bytes[0]])),
         ElementType::I16 => Value::I16(i16::from_ne_bytes([bytes[0], bytes[1]])),
-        ElementType::I32 => Value::I32(i32::from_ne_bytes([bytes[0], bytes[1], bytes[2], bytes[3]])),
+        ElementType::I32 => {
+            Value::I32(i32::from_ne_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]))
+        }
         ElementType::I64 => Value::I64(i64::from_ne_bytes(word)),
         ElementType::U8 => Value::U8(bytes[0]),
         ElementType::U16 => Value::U16(u16::from_ne_bytes([bytes[0], bytes[1]])),
-        ElementType::U32 => Value::U32(u32::from_ne_bytes([bytes[0], bytes[1], bytes[2], bytes[3]])),
+        ElementType::U32 => {
+            Value::U32(u32::from_ne_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]))
+        }
         ElementType::U64 => Value::U64(u64::from_ne_bytes(word)),
         ElementType::F16 => Value::F16(u16::from_ne_bytes([bytes[0], bytes[1]])),
         ElementType::BF16 => Value::BF16(u16::from_ne_bytes([bytes[0], bytes[1]])),
-        ElementType::F32 => Value::F32(f32::from_ne_bytes([bytes[0], bytes[1], bytes[2], bytes[3]])),
+        ElementType::F32 => {
+            Value::F32(f32::from_ne_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]))
+        }
         ElementType::F64 => Value::F64(f64::from_ne_bytes(word)),
     };
     to_json(&value)

@@ -10,8 +10,8 @@ use std::path::Path;
 
 use crate::console;
 use crate::failure::Failure;
-use bef::abi::json_values::{argument_records, arguments_from_json, values_to_json};
 use bef::abi::ElementType;
+use bef::abi::json_values::{argument_records, arguments_from_json, values_to_json};
 use bef::exec::{Function, Runner};
 use bef::tool_io::escape;
 

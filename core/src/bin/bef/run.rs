@@ -115,7 +115,12 @@ pub struct RunArgs {
     /// arguments), or `@FILE` to read them from FILE. Tensors are nested
     /// lists, their element type from the function's signature, or
     /// `{"btf": PATH, "index": N}`.
-    #[arg(long = "args", value_name = "JSON", requires = "call", default_value = "[]")]
+    #[arg(
+        long = "args",
+        value_name = "JSON",
+        requires = "call",
+        default_value = "[]"
+    )]
     pub call_args: String,
 }
 

@@ -68,9 +68,19 @@ pub fn read_call_buffer(
     dtype: Option<DType>,
     rank: Option<usize>,
 ) -> Result<crate::abi::Buffer, String> {
-    let tensor = read_tensor(path, index, dtype, rank, Arc::new(crate::runtime::MallocAllocator))?;
-    let element = crate::abi::ElementType::from_dtype(tensor.dtype())
-        .ok_or_else(|| format!("tensors of {} have no call value", tensor.dtype().mlir_name()))?;
+    let tensor = read_tensor(
+        path,
+        index,
+        dtype,
+        rank,
+        Arc::new(crate::runtime::MallocAllocator),
+    )?;
+    let element = crate::abi::ElementType::from_dtype(tensor.dtype()).ok_or_else(|| {
+        format!(
+            "tensors of {} have no call value",
+            tensor.dtype().mlir_name()
+        )
+    })?;
     let shape = tensor.shape().0.iter().map(|&d| d as u64).collect();
     let data = tensor.read()?.to_vec();
     crate::abi::Buffer::new(element, shape, data)
