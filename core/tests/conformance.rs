@@ -24,6 +24,9 @@
 //!   `--check-prefixes`, `--implicit-check-not`, `--dump-input`, ...), also
 //!   spelled with one dash.
 //! - `not STAGE`: succeeds only when STAGE exits with a non-zero status.
+//! - `cd DIR && PIPELINE` (at the start of a line only): the commands run
+//!   in DIR, for programs that name files relative to the repository
+//!   root (`cd %S/../.. && bef run ...`); otherwise they run in `core/`.
 //! - Redirections: `2>&1` (standard error into the same pipe, interleaved
 //!   as written), `< FILE`, `> FILE`.
 //!
@@ -255,8 +258,16 @@ fn command_line(argv: &[String]) -> Result<Vec<String>, String> {
     Ok(out)
 }
 
-fn run_process(argv: &[String], input: Vec<u8>, merge_stderr: bool) -> Result<Outcome, String> {
+fn run_process(
+    argv: &[String],
+    input: Vec<u8>,
+    merge_stderr: bool,
+    dir: Option<&Path>,
+) -> Result<Outcome, String> {
     let mut cmd = Command::new(&argv[0]);
+    if let Some(dir) = dir {
+        cmd.current_dir(dir);
+    }
     cmd.args(&argv[1..])
         .stdin(Stdio::piped())
         .env("NO_COLOR", "1");
@@ -412,6 +423,13 @@ fn indent(text: &str) -> String {
 /// Runs one RUN line; `Err` carries the explanation.
 fn run_line(cmd: &str, file: &Path, tmp: &Path) -> Result<(), String> {
     let cmd = substitute(cmd, file, tmp);
+    let (dir, cmd) = match cmd
+        .strip_prefix("cd ")
+        .and_then(|rest| rest.split_once(" && "))
+    {
+        Some((dir, rest)) => (Some(PathBuf::from(dir.trim())), rest.to_string()),
+        None => (None, cmd),
+    };
     let stages = parse_pipeline(&cmd)?;
     let mut data: Vec<u8> = Vec::new();
     for (n, stage) in stages.iter().enumerate() {
@@ -450,8 +468,13 @@ fn run_line(cmd: &str, file: &Path, tmp: &Path) -> Result<(), String> {
                     stderr: Vec::new(),
                 }
             }
-            _ => run_process(&command_line(&stage.argv)?, input, stage.merge_stderr)
-                .map_err(|e| format!("{label}: {e}"))?,
+            _ => run_process(
+                &command_line(&stage.argv)?,
+                input,
+                stage.merge_stderr,
+                dir.as_deref(),
+            )
+            .map_err(|e| format!("{label}: {e}"))?,
         };
         let succeeded = outcome.status == Some(0);
         if succeeded == (stage.nots % 2 == 1) {

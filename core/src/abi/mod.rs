@@ -17,7 +17,8 @@
 //!   reporting to a visitor, the reference's rendering.
 //! - [`reflection`]: the type records of JSON reflection (`iree.abi`:
 //!   `{"a":[...],"r":[...],"v":1}`), built from MLIR types or index paths;
-//!   reading and writing the JSON text needs the `json` feature.
+//!   reading and writing the JSON text needs the `json` feature, as does
+//!   [`json_values`], call values read from and written as JSON.
 //! - [`function`]: the call signature of a BEF function, from its types
 //!   and its entry in the Signatures section, and `bef verify`'s check of
 //!   that section.
@@ -37,6 +38,8 @@ pub mod call;
 pub mod function;
 #[cfg(feature = "json")]
 pub mod json;
+#[cfg(feature = "json")]
+pub mod json_values;
 pub mod lexical;
 pub mod raw;
 pub mod reflection;

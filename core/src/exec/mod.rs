@@ -34,6 +34,7 @@ mod sync_interpreter;
 mod tables;
 #[cfg(test)]
 pub(crate) mod tests;
+mod typed_call;
 
 pub use adapters::{
     AggregateAttribute, AnyArgument, Argument, ArrayAttribute, Attribute, Cursor, FromFrame,
@@ -47,13 +48,14 @@ pub use frame::KernelFrame;
 pub use function::Function;
 pub use observer::{Caller, ExecEvent, ExecutionId, KernelWork, Observer};
 pub use program::{FunctionInfo, Program};
-pub use registry::{KernelFn, KernelImpl, KernelRegistry, NativeFn};
+pub use registry::{KernelFn, KernelImpl, KernelRegistry, NativeFn, ValueConverter};
 pub use runner::{
     AllocationLeak, AllocatorKind, AsyncValueLeak, Call, Finished, Input, InputFormat, LeakReport,
     OpenError, ResultValue, Runner, RunnerBuilder, RunnerError,
 };
 pub use signature::{Kernel, Signature, TypeName, VARIADIC};
 pub use tables::{FunctionTables, KernelInfo};
+pub use typed_call::{TypedCallError, TypedResults};
 
 /// Hooks for the loom models of `core/tests/loom.rs`: the executor's real
 /// counter code (compiled with loom's atomics under `cfg(loom)`), so the

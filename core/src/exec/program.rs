@@ -203,6 +203,15 @@ impl Program {
         self.functions.iter().position(|f| f.name == name)
     }
 
+    /// The call signature of function `index`: its types refined by its
+    /// signature metadata (strictly read), or why the metadata does not
+    /// fit the function.
+    pub fn call_signature(&self, index: usize) -> Result<crate::abi::call::CallSignature, String> {
+        self.file.with_dependent(|_, bef| {
+            crate::abi::function::call_signature_in_file(bef, index, crate::abi::Mode::Strict)
+        })
+    }
+
     /// The kernel names, by kernel code.
     pub fn kernel_names(&self) -> &[String] {
         &self.kernel_names

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use super::context::ExecutionContext;
 use super::frame::KernelFrame;
 use super::signature::{Kernel, Signature};
-use crate::runtime::AsyncValue;
+use crate::runtime::{AsyncValue, HostContext};
 
 /// A kernel: reads arguments and attributes from the frame, sets every
 /// result (available, unavailable or error) before returning.
@@ -34,11 +34,23 @@ impl KernelImpl {
     }
 }
 
+/// How values of one runtime type are made from and read back as typed
+/// call values ([`abi::Value`](crate::abi::Value)); registered by the
+/// kernel library that owns the type.
+#[derive(Clone, Copy, Debug)]
+pub struct ValueConverter {
+    /// The runtime value of a call value, or why it cannot be one.
+    pub to_runtime: fn(&crate::abi::Value, &HostContext) -> Result<AsyncValue, String>,
+    /// The call value of an available runtime value, or why it has none.
+    pub from_runtime: fn(&AsyncValue) -> Result<crate::abi::Value, String>,
+}
+
 /// Kernels and native functions by name, resolved when a program loads.
 #[derive(Default)]
 pub struct KernelRegistry {
     kernels: HashMap<String, KernelImpl>,
     natives: HashMap<String, NativeFn>,
+    converters: HashMap<String, ValueConverter>,
 }
 
 impl std::fmt::Debug for KernelRegistry {
@@ -81,6 +93,17 @@ impl KernelRegistry {
     /// Registers `func` as the native function `name` (replacing one of that name).
     pub fn add_native_function(&mut self, name: &str, func: NativeFn) {
         self.natives.insert(name.to_string(), func);
+    }
+
+    /// Registers how values of the runtime type `type_name` (`!t.tensor`)
+    /// convert to and from typed call values.
+    pub fn add_value_converter(&mut self, type_name: &str, converter: ValueConverter) {
+        self.converters.insert(type_name.to_string(), converter);
+    }
+
+    /// The converter of runtime type `type_name`.
+    pub fn value_converter(&self, type_name: &str) -> Option<ValueConverter> {
+        self.converters.get(type_name).copied()
     }
 
     /// The kernel registered as `name`.

@@ -71,8 +71,9 @@ func.func @predictions() -> !t.tensor {
   tfrt.return %predicted : !t.tensor
 }
 
-// One image [1, 64] -> its digit, an i32 tensor of shape [1].
-func.func @classify(%image: !t.tensor) -> !t.tensor {
+// One image [1, 64] -> its digit, an i32 tensor of shape [1]. Its
+// signature lets `bef run --call classify` take the image as JSON.
+func.func @classify(%image: !t.tensor) -> !t.tensor attributes {iree.abi = "{\"a\":[[\"ndarray\",\"f32\",2,1,64]],\"r\":[[\"ndarray\",\"i32\",1,1]],\"v\":1}"} {
   %ch0 = tfrt.new.chain
   %hidden_shape = ts.build_shape [1 : i64, 32 : i64]
   %scores_shape = ts.build_shape [1 : i64, 10 : i64]

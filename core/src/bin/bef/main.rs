@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 mod args;
+mod call;
 mod console;
 mod diagnostics;
 mod dump;

@@ -106,6 +106,22 @@ pub struct RunArgs {
     #[arg(long, value_name = "N", default_value_t = bef::runtime::DEFAULT_MAX_CALL_DEPTH,
           value_parser = clap::value_parser!(usize))]
     pub max_call_depth: usize,
+    /// Call only this function, with the arguments of `--args`, and print
+    /// its results as one line of JSON (see docs/tools.md).
+    #[arg(long, value_name = "NAME",
+          conflicts_with_all = ["functions", "test_init_function", "verify_diagnostics"])]
+    pub call: Option<String>,
+    /// The arguments of `--call`: a JSON list (an object passes keyword
+    /// arguments), or `@FILE` to read them from FILE. Tensors are nested
+    /// lists, their element type from the function's signature, or
+    /// `{"btf": PATH, "index": N}`.
+    #[arg(
+        long = "args",
+        value_name = "JSON",
+        requires = "call",
+        default_value = "[]"
+    )]
+    pub call_args: String,
 }
 
 /// `--host-allocator`: the library's allocator names, listed in the help.
@@ -200,6 +216,27 @@ fn run_traced(
         })
         .build()
         .map_err(|e| Failure::Message(e.to_string()))?;
+    if let Some(name) = &args.call {
+        let text = crate::call::arguments_text(&args.call_args)?;
+        let program = runner.load(input).map_err(|e| match e {
+            RunnerError::Open(OpenError::Load(error)) if error.offset.is_none() => {
+                Failure::Message(error.to_string())
+            }
+            other => Failure::Message(other.to_string()),
+        })?;
+        let function = runner
+            .function(&program, name)
+            .map_err(|e| Failure::Message(e.to_string()))?;
+        let called = crate::call::call(&runner, &function, &text);
+        runner.quiesce();
+        called?;
+        let printed = reported.lock().unwrap_or_else(|e| e.into_inner()).printed;
+        return if printed > 0 {
+            Err(Failure::Reported)
+        } else {
+            Ok(())
+        };
+    }
     say(&format!("Choosing {}.", runner.allocator().description()));
     say(if runner.is_multi_threaded() {
         "Choosing multi-threaded work queue."

@@ -56,6 +56,43 @@ pub(crate) fn read_dense_tensor(
     rank: usize,
     allocator: Arc<dyn HostAllocator>,
 ) -> Result<DenseHostTensor, String> {
+    read_tensor(path, index, Some(dtype), Some(rank), allocator)
+}
+
+/// Reads tensor `index` of the BTF file `path` as a typed call value
+/// (`bef run --args '{"btf": PATH, "index": N}'`), with the checks of the
+/// kernels: of `dtype` elements in `rank` dimensions when they are given.
+pub fn read_call_buffer(
+    path: &str,
+    index: i32,
+    dtype: Option<DType>,
+    rank: Option<usize>,
+) -> Result<crate::abi::Buffer, String> {
+    let tensor = read_tensor(
+        path,
+        index,
+        dtype,
+        rank,
+        Arc::new(crate::runtime::MallocAllocator),
+    )?;
+    let element = crate::abi::ElementType::from_dtype(tensor.dtype()).ok_or_else(|| {
+        format!(
+            "tensors of {} have no call value",
+            tensor.dtype().mlir_name()
+        )
+    })?;
+    let shape = tensor.shape().0.iter().map(|&d| d as u64).collect();
+    let data = tensor.read()?.to_vec();
+    crate::abi::Buffer::new(element, shape, data)
+}
+
+fn read_tensor(
+    path: &str,
+    index: i32,
+    dtype: Option<DType>,
+    rank: Option<usize>,
+    allocator: Arc<dyn HostAllocator>,
+) -> Result<DenseHostTensor, String> {
     let shown = escape::terminal(path);
     let (file, size) =
         open(path).map_err(|e| format!("failed to open file {shown} for reading: {e}"))?;
@@ -69,6 +106,7 @@ pub(crate) fn read_dense_tensor(
         _ => format!("failed to read tensor offset from {shown} for tensor index {index}: {e}"),
     })?;
     let header = btf::read_header(&mut source, offset).map_err(|e| e.to_string())?;
+    let dtype = dtype.unwrap_or(header.dtype.dtype());
     let expected = BtfDType::from_dtype(dtype)
         .ok_or_else(|| format!("BTF files cannot hold {} elements", dtype.mlir_name()))?;
     if header.dtype != expected {
@@ -78,7 +116,9 @@ pub(crate) fn read_dense_tensor(
             expected.name()
         ));
     }
-    if header.rank != rank as u64 {
+    if let Some(rank) = rank
+        && header.rank != rank as u64
+    {
         return Err(format!(
             "unexpected tensor rank {}. Expected rank is {rank}",
             header.rank

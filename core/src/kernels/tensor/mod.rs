@@ -15,7 +15,8 @@
 //! overflows or its bytes exceed [`MAX_TENSOR_BYTES`].
 
 mod approx;
-mod btf_kernels;
+pub mod btf_kernels;
+mod call_values;
 mod coo;
 mod dense;
 mod element;
@@ -161,6 +162,7 @@ pub fn register(registry: &mut KernelRegistry) {
     matmul::register(registry);
     mnist::register(registry);
     resnet::register(registry);
+    call_values::register(registry);
 }
 
 #[cfg(test)]

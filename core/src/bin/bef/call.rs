@@ -1,0 +1,99 @@
+//! `bef run FILE --call NAME --args JSON`: one function called with
+//! arguments given as JSON (`--args @FILE` reads them from a file), its
+//! results printed as one line of JSON. Arguments take their element types
+//! and structure from the function's signature (`bef::abi`); a tensor of a
+//! BTF file is `{"btf": PATH, "index": N}`, read with the checks of the
+//! BTF kernels.
+
+use std::io::Read;
+use std::path::Path;
+
+use crate::console;
+use crate::failure::Failure;
+use bef::abi::ElementType;
+use bef::abi::json_values::{argument_records, arguments_from_json, values_to_json};
+use bef::exec::{Function, Runner};
+use bef::tool_io::escape;
+
+/// The largest `--args @FILE` read.
+const MAX_ARGUMENTS_BYTES: u64 = 64 << 20;
+
+/// The text of `--args`: itself, or the file after `@`.
+pub fn arguments_text(args: &str) -> Result<Vec<u8>, Failure> {
+    let Some(path) = args.strip_prefix('@') else {
+        return Ok(args.as_bytes().to_vec());
+    };
+    let shown = escape::path(Path::new(path));
+    let refuse = |why: String| Failure::Usage(format!("--args @{shown}: {why}"));
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        // A FIFO cannot stall the command, a terminal not become ours.
+        options.custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY);
+    }
+    let file = options.open(path).map_err(|e| refuse(e.to_string()))?;
+    let metadata = file.metadata().map_err(|e| refuse(e.to_string()))?;
+    if !metadata.is_file() {
+        return Err(refuse("not a regular file".to_string()));
+    }
+    if metadata.len() > MAX_ARGUMENTS_BYTES {
+        return Err(refuse(format!(
+            "{} bytes, more than the {MAX_ARGUMENTS_BYTES} read",
+            metadata.len()
+        )));
+    }
+    let mut text = Vec::new();
+    file.take(MAX_ARGUMENTS_BYTES)
+        .read_to_end(&mut text)
+        .map_err(|e| refuse(e.to_string()))?;
+    Ok(text)
+}
+
+/// Calls `function` with the arguments in `text` and prints its results.
+/// Every problem is one `error:` line and exit status 1.
+pub fn call(runner: &Runner, function: &Function, text: &[u8]) -> Result<(), Failure> {
+    let message = |e: String| Failure::Message(escape::terminal(&e).into_owned());
+    let signature = runner
+        .call_signature(function)
+        .map_err(|e| message(e.to_string()))?;
+    let types: Vec<&str> = function
+        .info()
+        .argument_types
+        .iter()
+        .map(String::as_str)
+        .collect();
+    let records = argument_records(&signature, &types);
+    let read_btf = |path: &str, index: i32, element: Option<ElementType>, rank: Option<usize>| {
+        bef::kernels::tensor::btf_kernels::read_call_buffer(
+            path,
+            index,
+            element.map(ElementType::dtype),
+            rank,
+        )
+    };
+    let arguments = arguments_from_json(text, &records, &read_btf)
+        .map_err(|e| message(format!("--args: {e}")))?;
+    let results = runner
+        .call_typed_with(function, &arguments.positional, &arguments.keywords, None)
+        .map_err(|e| message(e.to_string()))?;
+    console::out_line(&values_to_json(&results.values));
+    let leaks = results.leaks;
+    if let Some(leak) = leaks.async_values {
+        return Err(message(format!(
+            "evaluation of function '{}' leaked {} async values",
+            function.name(),
+            leak.leaked()
+        )));
+    }
+    if let Some(leak) = leaks.allocations {
+        return Err(message(format!(
+            "evaluation of function '{}' leaked {} allocations ({} bytes)",
+            function.name(),
+            leak.allocations,
+            leak.bytes
+        )));
+    }
+    Ok(())
+}
