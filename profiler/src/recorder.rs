@@ -5,13 +5,12 @@
 //! events); only `--values` renders values, into fixed-size slots.
 
 use std::cell::RefCell;
-use std::fmt::Write as _;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use bef::exec::{ExecEvent, KernelWork, Observer};
-use bef::runtime::{AsyncValue, Chain, live_async_values};
+use bef::runtime::{AsyncValue, live_async_values};
 
 use crate::log::Log;
 use crate::recording::{
@@ -368,28 +367,9 @@ fn render(value: &AsyncValue) -> ValueText {
             bytes: [0; VALUE_BYTES],
         },
     };
-    let _ = if let Some(diag) = value.error_diagnostic() {
-        write!(out, "error: {}", diag.message)
-    } else if !value.is_available() {
-        write!(out, "(unavailable)")
-    } else if let Ok(v) = value.get::<i32>() {
-        write!(out, "{v}")
-    } else if let Ok(v) = value.get::<i64>() {
-        write!(out, "{v}")
-    } else if let Ok(v) = value.get::<f32>() {
-        write!(out, "{v:?}")
-    } else if let Ok(v) = value.get::<f64>() {
-        write!(out, "{v:?}")
-    } else if let Ok(v) = value.get::<bool>() {
-        write!(out, "{}", u8::from(*v))
-    } else if value.get::<Chain>().is_ok() {
-        write!(out, "chain")
-    } else if let Ok(v) = value.get::<String>() {
-        write!(out, "{v:?}")
-    } else {
-        let name = value.type_name();
-        write!(out, "<{}>", name.rsplit("::").next().unwrap_or(name))
-    };
+    // The one-line form every tool shows (tensors and shapes short); the
+    // slot keeps what fits.
+    let _ = bef::kernels::value_text::write_value(&mut out, value);
     out.text
 }
 
@@ -415,7 +395,7 @@ impl std::fmt::Write for Fixed {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use bef::runtime::Diagnostic;
+    use bef::runtime::{Chain, Diagnostic};
 
     fn shown(value: AsyncValue) -> String {
         let t = render(&value);
