@@ -497,6 +497,10 @@ pub fn decode_file_line_col(r: &mut Reader<'_>) -> Option<(u64, u32, u32)> {
 }
 
 /// Decodes the custom encoding of a builtin attribute (the whole entry).
+///
+/// One piece: a match with one short arm per attribute code of the
+/// encoding, the reading counterpart of the writer's table; split, the
+/// codes would no longer be checkable against the writer at a glance.
 pub fn decode(r: &mut Reader<'_>, lookup: &dyn EntryLookup) -> Decoded<Attribute> {
     let code_at = r.offset();
     let code = r.varint()?;

@@ -534,6 +534,9 @@ pub(crate) fn write_attr(out: &mut String, a: &Attribute) {
 /// differently as upstream does (the generic form follows upstream, the
 /// custom form TFRT). Array elements drop a default i64/f64 type in both
 /// (`[1, 2.5]`), as the MLIR of the reference's test suite prints them.
+///
+/// One piece: a match with one arm per attribute kind, each a few lines;
+/// the arms share `modern` and the output, not state.
 fn write_attr_styled(out: &mut String, a: &Attribute, modern: bool) {
     match a {
         Attribute::Unit => out.push_str("unit"),

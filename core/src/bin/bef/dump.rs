@@ -843,6 +843,8 @@ impl Serialize for FunctionJson<'_, '_, '_> {
     }
 }
 
+// `serialize` is one piece: the JSON document's entries in output order,
+// each a few lines, so that the code reads in the order a user reads.
 impl Serialize for Json<'_, '_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let listing = self.listing;
