@@ -263,6 +263,35 @@ fn a_fan_out_of_equal_kernels_gains_as_many_workers_as_it_has_kernels() {
 }
 
 #[test]
+fn threads_of_one_name_are_told_apart_in_every_export() {
+    let mut recording = fan_out_recording(2, 1_000);
+    let track = recording.threads[0].clone();
+    recording.threads = ["pool", "pool", "pool (2)", "main"]
+        .into_iter()
+        .map(|name| bef_trace::recording::ThreadTrack {
+            name: name.into(),
+            ..track.clone()
+        })
+        .collect();
+    let model = Model::new(&recording);
+    let labels: Vec<&str> = (0..4).map(|t| model.thread_label(t)).collect();
+    assert_eq!(labels, ["pool", "pool (2)", "pool (2) (2)", "main"]);
+    let s = stats::stats(&model);
+    let names: Vec<&str> = s.threads.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, labels);
+    let chrome: serde_json::Value =
+        serde_json::from_str(&bef_trace::chrome::export(&model)).expect("JSON");
+    let named: Vec<&str> = chrome["traceEvents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["name"] == "thread_name" && e["tid"].as_u64().unwrap() < 10_000)
+        .map(|e| e["args"]["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(named, labels);
+}
+
+#[test]
 fn a_recorded_fan_out_gains_up_to_its_width() {
     let _serial = common::serial();
     for queue in QUEUES {
