@@ -28,10 +28,12 @@
 //!    path continues with is still being completed by work off the path
 //!    (the blocking pool, another thread, a callee's late result).
 //! 3. *waiting for a worker*: a path kernel has all its operands and waits
-//!    in a queue to start.
+//!    in a queue to start; or the path waits while every worker of the
+//!    queue runs kernels off the path (its next kernel's function or loop
+//!    iteration has yet to begin, behind that work).
 //! 4. *becoming ready*: none of those: a value has been published and its
-//!    reader is not yet ready (the executor's own work, and the start of
-//!    functions and loop iterations).
+//!    reader is not yet ready while a worker is free (the executor's own
+//!    work between kernels).
 //!
 //! # What if there were N workers
 //!
@@ -356,14 +358,30 @@ fn node_end(model: &Model<'_>, node: Node) -> u64 {
 /// Divides the path's recorded time into the categories of the
 /// [module](self) documentation: each run contributes the intervals it
 /// was running, completing and queued in, and every stretch of the path's
-/// time goes to the first category whose interval covers it.
+/// time goes to the first category whose interval covers it; a stretch
+/// none covers waits for a worker when as many threads as the queue has
+/// workers were running kernels then, and is becoming ready otherwise.
 fn split(model: &Model<'_>, path: &[usize]) -> Split {
-    // (time, category, +1 opening / -1 closing); categories by precedence.
+    // (time, category, +1 opening / -1 closing); categories by precedence,
+    // then the threads busy in kernels (counted, not a category).
     const RUNNING: usize = 0;
     const ASYNC: usize = 1;
     const WORKER_WAIT: usize = 2;
+    const BUSY: usize = 3;
+    let begin = path.iter().map(|&r| {
+        let run = &model.runs[r];
+        run.ready.unwrap_or(run.start).min(run.start)
+    });
+    let end = path.iter().map(|&r| {
+        let run = &model.runs[r];
+        run.published.unwrap_or(run.end).max(run.end)
+    });
+    let (Some(begin), Some(end)) = (begin.min(), end.max()) else {
+        return Split::default();
+    };
     let mut changes: Vec<(u64, usize, i64)> = Vec::with_capacity(path.len() * 6);
     let mut interval = |from: u64, to: u64, category: usize| {
+        let (from, to) = (from.max(begin), to.min(end));
         if to > from {
             changes.push((from, category, 1));
             changes.push((to, category, -1));
@@ -377,27 +395,21 @@ fn split(model: &Model<'_>, path: &[usize]) -> Split {
         interval(run.end, done, ASYNC);
         interval(ready, run.start, WORKER_WAIT);
     }
-    let begin = path.iter().map(|&r| {
-        let run = &model.runs[r];
-        run.ready.unwrap_or(run.start).min(run.start)
-    });
-    let end = path.iter().map(|&r| {
-        let run = &model.runs[r];
-        run.published.unwrap_or(run.end).max(run.end)
-    });
-    let (Some(begin), Some(end)) = (begin.min(), end.max()) else {
-        return Split::default();
-    };
+    for segment in &model.segments {
+        interval(segment.start, segment.end, BUSY);
+    }
+    let workers = recorded_workers(model) as i64;
     changes.sort_unstable();
-    let mut open = [0i64; 3];
+    let mut open = [0i64; 4];
     let mut split = Split::default();
     let mut at = begin;
     for (time, category, change) in changes {
         let stretch = time - at;
-        let slot = match open.iter().position(|&n| n > 0) {
+        let slot = match open[..BUSY].iter().position(|&n| n > 0) {
             Some(RUNNING) => &mut split.running_ns,
             Some(ASYNC) => &mut split.async_ns,
             Some(_) => &mut split.worker_wait_ns,
+            None if open[BUSY] >= workers => &mut split.worker_wait_ns,
             None => &mut split.becoming_ready_ns,
         };
         *slot += stretch;
@@ -406,6 +418,27 @@ fn split(model: &Model<'_>, path: &[usize]) -> Split {
     }
     split.becoming_ready_ns += end - at;
     split
+}
+
+/// The workers of the recorded work queue: `s` has one, `mstd:N` (and
+/// `mstd:N,M`) N; otherwise (`mstd` sized by the machine) the threads
+/// that ran kernels.
+fn recorded_workers(model: &Model<'_>) -> usize {
+    let queue = model.recording.header.work_queue.as_str();
+    if queue == "s" {
+        return 1;
+    }
+    let named = queue
+        .strip_prefix("mstd:")
+        .and_then(|rest| rest.split(',').next())
+        .and_then(|n| n.trim().parse::<usize>().ok());
+    named.filter(|&n| n > 0).unwrap_or_else(|| {
+        let mut ran = vec![false; model.recording.threads.len()];
+        for run in &model.runs {
+            ran[run.thread] = true;
+        }
+        ran.iter().filter(|&&r| r).count().max(1)
+    })
 }
 
 /// List scheduling of the graph on `workers`: ready nodes, longest

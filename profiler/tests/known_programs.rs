@@ -263,6 +263,59 @@ fn a_fan_out_of_equal_kernels_gains_as_many_workers_as_it_has_kernels() {
 }
 
 #[test]
+fn a_path_held_up_by_work_off_it_waits_for_a_worker() {
+    use bef_trace::recording::EventKind;
+    // Four 1 ms kernels after a 1 µs source on one thread, with no ready
+    // events: the last of them, on the path, waits 3 ms for the others.
+    let mut recording = fan_out_recording(4, 1_000_000);
+    recording.threads[0]
+        .events
+        .retain(|e| !matches!(e.kind, EventKind::KernelReady { kernel } if kernel > 1));
+    for (queue, waiting, becoming) in [("s", 3_000_000, 0), ("mstd:2", 0, 3_000_000)] {
+        recording.header.work_queue = queue.into();
+        let model = Model::new(&recording);
+        let analysis = critical_path::analyse(&model, &CriticalOptions::default());
+        let split = analysis.split;
+        assert_eq!(analysis.length_ns, 4_001_000, "{queue}: {split:?}");
+        assert_eq!(split.running_ns, 1_001_000, "{queue}: {split:?}");
+        // One worker, busy with the other kernels: the path waited for it.
+        // Two workers, one of them free: nothing but the path's own
+        // readiness held it.
+        assert_eq!(split.worker_wait_ns, waiting, "{queue}: {split:?}");
+        assert_eq!(split.becoming_ready_ns, becoming, "{queue}: {split:?}");
+    }
+}
+
+#[test]
+fn threads_of_one_name_are_told_apart_in_every_export() {
+    let mut recording = fan_out_recording(2, 1_000);
+    let track = recording.threads[0].clone();
+    recording.threads = ["pool", "pool", "pool (2)", "main"]
+        .into_iter()
+        .map(|name| bef_trace::recording::ThreadTrack {
+            name: name.into(),
+            ..track.clone()
+        })
+        .collect();
+    let model = Model::new(&recording);
+    let labels: Vec<&str> = (0..4).map(|t| model.thread_label(t)).collect();
+    assert_eq!(labels, ["pool", "pool (2)", "pool (2) (2)", "main"]);
+    let s = stats::stats(&model);
+    let names: Vec<&str> = s.threads.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, labels);
+    let chrome: serde_json::Value =
+        serde_json::from_str(&bef_trace::chrome::export(&model)).expect("JSON");
+    let named: Vec<&str> = chrome["traceEvents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["name"] == "thread_name" && e["tid"].as_u64().unwrap() < 10_000)
+        .map(|e| e["args"]["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(named, labels);
+}
+
+#[test]
 fn a_recorded_fan_out_gains_up_to_its_width() {
     let _serial = common::serial();
     for queue in QUEUES {
