@@ -574,6 +574,7 @@ fn draw_status(frame: &mut Frame<'_>, app: &mut App<'_, '_>, area: Rect) {
             PromptKind::Search if app.tab == Tab::Hex => "search (text, #hex, =VBR): ",
             PromptKind::Search => "search: ",
             PromptKind::Goto => "go to offset (0x.. or decimal; g: top): ",
+            PromptKind::Arguments => "arguments (JSON list): ",
         };
         Line::from(vec![
             Span::styled(label, Style::default().fg(Color::Yellow)),
