@@ -1,10 +1,10 @@
-//! The recording file format, version 4: writer and bounded reader.
+//! The recording file format, version 5: writer and bounded reader.
 //!
 //! ```text
 //! magic "BEFTRACE"  version u16 LE
 //! header     str path, u64 LE hash, uvar size, str work queue, str clock,
 //!            uvar start (Unix ns), u8 values, u8 partial (version 3 on)
-//! functions  uvar n × (str name, u8 kind,
+//! functions  uvar n × (str name, u8 kind, str signature (version 5 on),
 //!                      uvar n × kernel (str name, uvar BEF offset, str location, uvar stream),
 //!                      uvar n × register (uvar n × uvar user))
 //! threads    uvar n × (str name, uvar dropped, uvar n × event)
@@ -32,8 +32,10 @@ use crate::recording::{
 pub const MAGIC: &[u8; 8] = b"BEFTRACE";
 /// The format version this crate writes. Version 2 added the value state
 /// `Indirect` (byte 3), version 3 the header's partial flag (a version 1
-/// or 2 recording is complete), version 4 the kernel work event (tag 6).
-pub const VERSION: u16 = 4;
+/// or 2 recording is complete), version 4 the kernel work event (tag 6),
+/// version 5 each function's signature (empty when read from older
+/// versions).
+pub const VERSION: u16 = 5;
 /// The oldest format version this crate reads.
 pub const OLDEST_VERSION: u16 = 1;
 
@@ -65,6 +67,7 @@ pub fn write(recording: &Recording) -> Vec<u8> {
     for f in &recording.functions {
         w.str(&f.name);
         w.byte(f.kind.to_u8());
+        w.str(&f.signature);
         w.len(f.kernels.len());
         for k in &f.kernels {
             w.str(&k.name);
@@ -229,7 +232,7 @@ pub fn read(bytes: &[u8]) -> Result<Recording, ReadError> {
     let n = r.count(4, "the function count")?;
     let mut functions = Vec::with_capacity(n);
     for _ in 0..n {
-        functions.push(read_function(&mut r)?);
+        functions.push(read_function(&mut r, version)?);
     }
     let n = r.count(3, "the thread count")?;
     let mut threads = Vec::with_capacity(n);
@@ -260,11 +263,16 @@ pub fn read(bytes: &[u8]) -> Result<Recording, ReadError> {
     })
 }
 
-fn read_function(r: &mut Reader<'_>) -> Result<FunctionInfo, ReadError> {
+fn read_function(r: &mut Reader<'_>, version: u16) -> Result<FunctionInfo, ReadError> {
     let name = r.str("a function name")?;
     let at = r.at;
     let kind = FunctionKind::from_u8(r.byte("a function kind")?)
         .ok_or_else(|| r.error_at(at, "a function kind (0, 1 or 2)"))?;
+    let signature = if version >= 5 {
+        r.str("a function signature")?
+    } else {
+        String::new()
+    };
     let n = r.count(4, "a kernel count")?;
     let mut kernels = Vec::with_capacity(n);
     for _ in 0..n {
@@ -295,6 +303,7 @@ fn read_function(r: &mut Reader<'_>) -> Result<FunctionInfo, ReadError> {
         kind,
         kernels,
         registers,
+        signature,
     })
 }
 
@@ -504,6 +513,7 @@ mod tests {
                     },
                 ],
                 registers: vec![RegisterInfo { users: vec![1, 1] }],
+                signature: "(sint32) -> () [I6!S3!t6R1!]".into(),
             }],
             threads: vec![ThreadTrack {
                 name: "main".into(),
@@ -588,11 +598,12 @@ mod tests {
     fn version_2_recordings_still_read_as_complete() {
         let mut recording = sample();
         recording.header.partial = false;
-        // Nor had version 2 the work event.
+        // Nor had version 2 the work event or the signatures.
         recording.threads[0]
             .events
             .retain(|e| !matches!(e.kind, EventKind::KernelWork { .. }));
-        let mut bytes = write(&recording);
+        recording.functions[0].signature.clear();
+        let mut bytes = without_signature(write(&recording));
         // Version 2: no partial flag after the values flag.
         bytes[8] = 2;
         let flag = 10 + 1 + 6 + 8 + 1 + 1 + 6 + 1 + 9 + 9 + 1;
@@ -601,10 +612,32 @@ mod tests {
         assert_eq!(read(&bytes).unwrap(), recording);
     }
 
+    /// The bytes of `sample()` (its signature emptied) without the
+    /// signature field versions before 5 do not have.
+    fn without_signature(mut bytes: Vec<u8>) -> Vec<u8> {
+        let at = bytes
+            .windows(7)
+            .position(|w| w == b"\x04main\x00\x00")
+            .expect("the function entry")
+            + 6;
+        bytes.remove(at);
+        bytes
+    }
+
+    #[test]
+    fn version_4_recordings_read_without_signatures() {
+        let mut recording = sample();
+        recording.functions[0].signature.clear();
+        let mut bytes = without_signature(write(&recording));
+        bytes[8] = 4;
+        assert_eq!(read(&bytes).unwrap(), recording);
+    }
+
     #[test]
     fn kernel_work_needs_version_4() {
-        let bytes = write(&sample());
-        let mut old = bytes.clone();
+        let mut recording = sample();
+        recording.functions[0].signature.clear();
+        let mut old = without_signature(write(&recording));
         old[8] = 3;
         let err = read(&old).unwrap_err();
         assert!(err.message.contains("an event tag (0 to 5)"), "{err}");

@@ -26,6 +26,16 @@ pub fn program_table(program: &Program) -> Vec<FunctionInfo> {
                 kind: FunctionKind::from(info.kind),
                 kernels: Vec::new(),
                 registers: Vec::new(),
+                signature: listing
+                    .as_ref()
+                    .and_then(|l| l.signature(index))
+                    .map(|row| match row.raw {
+                        Ok(raw) => {
+                            format!("{} [{raw}]", row.structured.unwrap_or(row.readable))
+                        }
+                        Err(e) => format!("unusable signature: {e}"),
+                    })
+                    .unwrap_or_default(),
             };
             let body = listing.as_ref().and_then(|l| Some((l, l.function(index)?)));
             if let Some((listing, body)) = body {

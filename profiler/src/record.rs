@@ -30,6 +30,9 @@ pub struct RecordOptions {
     pub max_call_depth: usize,
     /// Lets another thread stop the recording.
     pub cancel: Option<CancelHandle>,
+    /// The arguments of the one function named in `functions`, as
+    /// `bef run --call` takes them (JSON; `bef::abi::json_values`).
+    pub arguments: Option<String>,
 }
 
 /// Stops a recording from another thread: kernels not yet started are
@@ -80,6 +83,7 @@ impl Default for RecordOptions {
             program_output: false,
             max_call_depth: bef::runtime::DEFAULT_MAX_CALL_DEPTH,
             cancel: None,
+            arguments: None,
         }
     }
 }
@@ -93,6 +97,10 @@ pub enum RecordError {
     /// A function named explicitly takes arguments.
     #[error("function '{0}' takes arguments; bef-trace runs functions without arguments")]
     HasArguments(String),
+    /// Arguments that do not fit the function, or a function the typed
+    /// call refused.
+    #[error("{0}")]
+    Arguments(String),
 }
 
 /// What happened to one function that ran.
@@ -104,6 +112,45 @@ pub struct FunctionOutcome {
     pub results: Vec<String>,
     /// Whether any result is an error value.
     pub failed: bool,
+}
+
+/// Calls `function` with the JSON arguments `text`, recording it.
+fn call_with_json(
+    runner: &Runner,
+    function: &bef::exec::Function,
+    text: &str,
+    recorder: Arc<Recorder>,
+) -> Result<Vec<bef::abi::Value>, RecordError> {
+    use bef::abi::json_values::{argument_records, arguments_from_json};
+    let failed = |e: String| RecordError::Arguments(e);
+    let signature = runner
+        .call_signature(function)
+        .map_err(|e| failed(e.to_string()))?;
+    let types: Vec<&str> = function
+        .info()
+        .argument_types
+        .iter()
+        .map(String::as_str)
+        .collect();
+    let records = argument_records(&signature, &types);
+    let read_btf = |path: &str, index: i32, element: Option<bef::abi::ElementType>, rank| {
+        bef::kernels::tensor::btf_kernels::read_call_buffer(
+            path,
+            index,
+            element.map(bef::abi::ElementType::dtype),
+            rank,
+        )
+    };
+    let arguments = arguments_from_json(text.as_bytes(), &records, &read_btf).map_err(failed)?;
+    runner
+        .call_typed_with(
+            function,
+            &arguments.positional,
+            &arguments.keywords,
+            Some(recorder),
+        )
+        .map(|r| r.values)
+        .map_err(|e| failed(e.to_string()))
 }
 
 /// Records the functions of the program at `path` (BEF, MLIR text or MLIR
@@ -135,7 +182,21 @@ pub fn record_file(
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64);
     let mut outcomes = Vec::new();
-    for function in &functions {
+    if let Some(text) = &options.arguments {
+        let [function] = functions.as_slice() else {
+            return Err(RecordError::Arguments(
+                "arguments are given to exactly one function".to_string(),
+            ));
+        };
+        progress(function.name());
+        let results = call_with_json(&runner, function, text, recorder.clone())?;
+        outcomes.push(FunctionOutcome {
+            name: function.name().to_string(),
+            failed: false,
+            results: vec![bef::abi::json_values::values_to_json(&results)],
+        });
+    }
+    for function in functions.iter().filter(|_| options.arguments.is_none()) {
         if function.num_arguments() != 0 {
             if explicit {
                 return Err(RecordError::HasArguments(function.name().to_string()));

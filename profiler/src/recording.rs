@@ -159,6 +159,11 @@ pub struct FunctionInfo {
     pub kernels: Vec<KernelInfo>,
     /// The registers (empty for native functions).
     pub registers: Vec<RegisterInfo>,
+    /// Its signature, readable then mangled (`(sint32) -> (sint32)
+    /// [I6!S3!t6R6!S3!t6]`; the structure instead of the raw types when
+    /// the function has signature metadata); empty for the body of a
+    /// region, and in recordings older than version 5.
+    pub signature: String,
 }
 
 /// A thread that emitted events.

@@ -182,6 +182,7 @@ fn fan_out_recording(kernels: u32, each: u64) -> bef_trace::Recording {
         registers: vec![RegisterInfo {
             users: (2..kernels + 2).collect(),
         }],
+        signature: String::new(),
     };
     let event = |time, kind| Event {
         time,

@@ -4,11 +4,19 @@
 
 use std::path::{Path, PathBuf};
 
-/// The repository root.
+/// The repository root: the nearest directory holding `corpus/` above the
+/// running test's package (`CARGO_MANIFEST_DIR`, which cargo sets when it
+/// runs a test). Found at run time: a path compiled into this crate would
+/// name whichever checkout built it first when checkouts share a target
+/// directory.
 pub fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("test-support/ has a parent")
+    let start = std::env::var_os("CARGO_MANIFEST_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")));
+    start
+        .ancestors()
+        .find(|dir| dir.join("corpus").is_dir() && dir.join("Cargo.toml").is_file())
+        .unwrap_or_else(|| panic!("no repository with a corpus/ above {}", start.display()))
         .to_path_buf()
 }
 

@@ -100,7 +100,12 @@ pub enum PromptKind {
     Search,
     /// `g` in the hex view: an offset.
     Goto,
+    /// `r` on a function that takes arguments: them, as JSON.
+    Arguments,
 }
+
+/// The longest arguments prompt, in characters (other prompts take 256).
+const MAX_ARGUMENTS_TEXT: usize = 64 << 10;
 
 /// A line being typed at the bottom of the screen.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -146,6 +151,8 @@ pub struct App<'d, 'a> {
     pub help_scroll: usize,
     /// The line being typed, if any.
     pub prompt: Option<Prompt>,
+    /// The function an arguments prompt is for.
+    arguments_for: Option<String>,
     /// A one-time message for the status line.
     pub message: Option<String>,
     /// Set when the user quits.
@@ -220,6 +227,7 @@ impl<'d, 'a> App<'d, 'a> {
             help: false,
             help_scroll: 0,
             prompt: None,
+            arguments_for: None,
             message: None,
             quit: false,
             cursors: [Cursor::default(); ListId::COUNT],
@@ -303,8 +311,8 @@ impl<'d, 'a> App<'d, 'a> {
     /// queue and records it with `bef_trace`, on a thread of its own so
     /// that the view stays live; [`poll_run`](Self::poll_run) shows the
     /// recording on the Execution tab when it ends. While it runs, this
-    /// cancels it instead. A function with arguments or a failed run is a
-    /// message.
+    /// cancels it instead. A function with arguments asks for them first,
+    /// as JSON (as `bef run --call` takes them); a failed run is a message.
     pub fn run_selected(&mut self) {
         if let Some(run) = &mut self.run {
             run.cancel.cancel();
@@ -333,10 +341,20 @@ impl<'d, 'a> App<'d, 'a> {
         }
         if !entry.argument_types.is_empty() {
             self.message = Some(format!(
-                "cannot run @{name}: it takes arguments (only functions without arguments run)"
+                "@{name} takes arguments: type them as a JSON list, Enter runs (Esc: cancel)"
             ));
+            self.arguments_for = Some(name);
+            self.prompt = Some(Prompt {
+                kind: PromptKind::Arguments,
+                text: String::new(),
+            });
             return;
         }
+        self.start_run(name, None);
+    }
+
+    /// Runs and records `@name`, with JSON `arguments` if it takes some.
+    fn start_run(&mut self, name: String, arguments: Option<String>) {
         let cancel = bef_trace::CancelHandle::default();
         let options = bef_trace::RecordOptions {
             cancel: Some(cancel.clone()),
@@ -347,6 +365,7 @@ impl<'d, 'a> App<'d, 'a> {
                 ..bef_trace::RecorderOptions::default()
             },
             program_output: false,
+            arguments,
             ..bef_trace::RecordOptions::default()
         };
         let path = self.doc.loaded.path.clone();
@@ -579,7 +598,15 @@ impl<'d, 'a> App<'d, 'a> {
                 self.prompt = None;
                 self.act(Action::Top);
             }
-            KeyCode::Char(c) if prompt.text.chars().count() < 256 => prompt.text.push(c),
+            KeyCode::Char(c)
+                if prompt.text.chars().count()
+                    < match prompt.kind {
+                        PromptKind::Arguments => MAX_ARGUMENTS_TEXT,
+                        _ => 256,
+                    } =>
+            {
+                prompt.text.push(c)
+            }
             _ => {}
         }
     }
@@ -594,6 +621,11 @@ impl<'d, 'a> App<'d, 'a> {
             PromptKind::Search => {
                 self.search = Some(prompt.text);
                 self.search_step(false);
+            }
+            PromptKind::Arguments => {
+                if let Some(name) = self.arguments_for.take() {
+                    self.start_run(name, Some(prompt.text));
+                }
             }
         }
     }

@@ -551,6 +551,7 @@ mod tests {
                     RegisterInfo { users: vec![1] },
                     RegisterInfo { users: vec![2] },
                 ],
+                signature: String::new(),
             }],
             threads: vec![ThreadTrack {
                 name: "main".into(),

@@ -57,8 +57,9 @@ pub enum Action {
     Sort,
     /// Copy the selected value to the clipboard (OSC 52).
     Copy,
-    /// Functions: run the selected function (no arguments), record it and
-    /// show the recording in the Execution tab.
+    /// Functions: run the selected function (asking for its arguments, as
+    /// JSON, if it takes some), record it and show the recording in the
+    /// Execution tab.
     Run,
     /// Execution: the time cursor one event back.
     StepBack,

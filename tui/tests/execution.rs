@@ -15,6 +15,7 @@ use befview::views::ListId;
 use befview::{App, Document};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 const PROGRAM: &str = "befview/execution.mlir";
 
@@ -264,7 +265,7 @@ fn r_runs_a_function_and_shows_its_recording() {
         trace.function_name(trace.steps[0].event.execution),
         "@fails"
     );
-    // A function with arguments is refused with a message.
+    // A function with arguments asks for them, as JSON.
     select_function(&mut app, &doc, "add");
     app.act(Action::Run);
     assert!(!app.running());
@@ -272,10 +273,37 @@ fn r_runs_a_function_and_shows_its_recording() {
     assert!(
         app.message
             .as_deref()
-            .is_some_and(|m| m.contains("arguments")),
+            .is_some_and(|m| m.contains("takes arguments")),
         "{:?}",
         app.message
     );
+    let key = |c| KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE);
+    // Arguments that do not fit: the run fails with the typed call's
+    // message.
+    for c in "[2]".chars() {
+        app.on_key(key(c));
+    }
+    app.on_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
+    app.wait_for_run();
+    assert!(
+        app.message
+            .as_deref()
+            .is_some_and(|m| m.contains("mismatched call arity")),
+        "{:?}",
+        app.message
+    );
+    select_function(&mut app, &doc, "add");
+    app.act(Action::Run);
+    for c in "[2, 40]".chars() {
+        app.on_key(key(c));
+    }
+    app.on_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
+    assert!(app.running());
+    app.wait_for_run();
+    assert_eq!(app.tab, befview::Tab::Execution, "{:?}", app.message);
+    let trace = app.trace.as_ref().expect("a recording");
+    assert_eq!(trace.first_error, None);
+    assert_eq!(trace.function_name(trace.steps[0].event.execution), "@add");
 }
 
 #[test]

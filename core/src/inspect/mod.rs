@@ -75,6 +75,8 @@ pub struct Listing<'a> {
     bodies: OnceLock<Vec<(usize, usize)>>,
     attribute_names: PerFunction<crate::format::FunctionAttributeNames<'a>>,
     register_types: PerFunction<crate::format::FunctionRegisterTypes>,
+    /// The Signatures section's entries (empty when it does not decode).
+    signature_entries: OnceLock<Vec<crate::format::FunctionSignatures>>,
     errors: OnceLock<Vec<DecodeError>>,
 }
 
@@ -122,6 +124,7 @@ impl<'a> Listing<'a> {
             bodies: OnceLock::new(),
             attribute_names: PerFunction::new(SectionId::AttributeNames),
             register_types: PerFunction::new(SectionId::RegisterTypes),
+            signature_entries: OnceLock::new(),
             errors: OnceLock::new(),
             file,
         })

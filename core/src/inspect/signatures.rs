@@ -3,7 +3,7 @@
 
 use super::Listing;
 use crate::abi::call::Structure;
-use crate::abi::function::call_signature_in_file;
+use crate::abi::function::call_signature;
 use crate::abi::lexical::bytes_text;
 use crate::abi::{Mode, RawType};
 
@@ -30,37 +30,59 @@ pub struct SignatureRow {
 
 impl Listing<'_> {
     /// The signature of every named function, in FunctionIndex order.
-    /// Metadata that does not agree with the function's types gives the
-    /// row an error (`raw`) and no structure.
     pub fn signatures(&self) -> Vec<SignatureRow> {
-        let file = self.file();
-        let metadata = file.signatures().unwrap_or_default();
-        file.functions()
-            .iter()
-            .enumerate()
-            .filter(|(_, f)| !f.name.is_empty())
-            .map(|(index, f)| {
-                let entry = metadata.iter().find(|e| e.function as usize == index);
-                let signature = call_signature_in_file(file, index, Mode::Strict);
-                let (raw, readable, structured) = match &signature {
-                    Ok(s) => (
-                        Ok(String::from_utf8_lossy(&s.raw.mangle()).into_owned()),
-                        s.raw.to_string(),
-                        structured_text(&s.structure, &s.raw.inputs, &s.raw.results),
-                    ),
-                    Err(e) => (Err(e.clone()), String::new(), None),
-                };
-                SignatureRow {
-                    function: index,
-                    name: f.name.to_string(),
-                    raw,
-                    readable,
-                    structured,
-                    reflection: entry.and_then(|e| e.reflection.clone()),
-                    sip: entry.and_then(|e| e.sip.as_deref().map(bytes_text)),
-                }
-            })
+        (0..self.file().functions().len())
+            .filter_map(|index| self.signature(index))
             .collect()
+    }
+
+    /// The signature of function `index`, if it is named. Metadata that
+    /// does not agree with the function's types gives the row an error
+    /// (`raw`) and no structure. The Signatures section is read once.
+    pub fn signature(&self, index: usize) -> Option<SignatureRow> {
+        let file = self.file();
+        let function = file.functions().get(index).filter(|f| !f.name.is_empty())?;
+        let entries = self
+            .signature_entries
+            .get_or_init(|| file.signatures().unwrap_or_default());
+        let entry = entries
+            .binary_search_by_key(&(index as u32), |e| e.function)
+            .ok()
+            .map(|at| &entries[at]);
+        let signature = file
+            .type_names()
+            .map_err(|e| e.to_string())
+            .and_then(|types| {
+                let names = |indices: &[u32]| -> Vec<&str> {
+                    indices
+                        .iter()
+                        .map(|&t| types.get(t as usize).copied().unwrap_or("?"))
+                        .collect()
+                };
+                call_signature(
+                    &names(file.function_arg_types(index)),
+                    &names(file.function_result_types(index)),
+                    entry,
+                    Mode::Strict,
+                )
+            });
+        let (raw, readable, structured) = match &signature {
+            Ok(s) => (
+                Ok(String::from_utf8_lossy(&s.raw.mangle()).into_owned()),
+                s.raw.to_string(),
+                structured_text(&s.structure, &s.raw.inputs, &s.raw.results),
+            ),
+            Err(e) => (Err(e.clone()), String::new(), None),
+        };
+        Some(SignatureRow {
+            function: index,
+            name: function.name.to_string(),
+            raw,
+            readable,
+            structured,
+            reflection: entry.and_then(|e| e.reflection.clone()),
+            sip: entry.and_then(|e| e.sip.as_deref().map(bytes_text)),
+        })
     }
 }
 

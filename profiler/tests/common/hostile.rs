@@ -347,6 +347,7 @@ impl Builder {
                 })
                 .collect(),
             registers: vec![RegisterInfo::default(); kernels],
+            signature: String::new(),
         });
         (self.functions.len() - 1) as u32
     }

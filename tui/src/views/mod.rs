@@ -182,6 +182,21 @@ pub fn title(app: &App<'_, '_>, id: ListId) -> String {
     escape::terminal(&raw_title(app, id)).into_owned()
 }
 
+/// ` · (sint32) -> (sint32) [I6!S3!t6R6!S3!t6]`: the function's structured
+/// (else raw) signature, readable, then mangled.
+fn signature(app: &App<'_, '_>, function: Option<usize>) -> String {
+    let Some(row) = function.and_then(|f| app.doc.listing.signature(f)) else {
+        return String::new();
+    };
+    match row.raw {
+        Ok(raw) => format!(
+            " · {} [{raw}]",
+            row.structured.as_deref().unwrap_or(&row.readable)
+        ),
+        Err(e) => format!(" · signature: {e}"),
+    }
+}
+
 fn raw_title(app: &App<'_, '_>, id: ListId) -> String {
     let name = |f: Option<usize>| {
         f.map(|f| crate::names::function_ref(&app.doc.listing, f as u32))
@@ -194,7 +209,11 @@ fn raw_title(app: &App<'_, '_>, id: ListId) -> String {
             "Functions (sorted by {}; s: sort)",
             crate::app::SORT_COLUMNS[app.sort]
         ),
-        ListId::Kernels => format!("{} kernels", name(app.open_function)),
+        ListId::Kernels => format!(
+            "{} kernels{}",
+            name(app.open_function),
+            signature(app, app.open_function)
+        ),
         ListId::Registers => format!("{} registers", name(app.open_function)),
         ListId::SourceKernels => "Kernels".to_owned(),
         ListId::SourceLines => app
@@ -555,6 +574,7 @@ fn draw_status(frame: &mut Frame<'_>, app: &mut App<'_, '_>, area: Rect) {
             PromptKind::Search if app.tab == Tab::Hex => "search (text, #hex, =VBR): ",
             PromptKind::Search => "search: ",
             PromptKind::Goto => "go to offset (0x.. or decimal; g: top): ",
+            PromptKind::Arguments => "arguments (JSON list): ",
         };
         Line::from(vec![
             Span::styled(label, Style::default().fg(Color::Yellow)),

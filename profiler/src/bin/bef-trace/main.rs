@@ -524,6 +524,7 @@ fn record(args: &RunArgs) -> Result<Recording, Failure> {
         program_output: args.program_output,
         max_call_depth: args.max_call_depth,
         cancel: Some(cancel),
+        arguments: None,
     };
     // Every few seconds, which function is running; between, whether to
     // stop.
