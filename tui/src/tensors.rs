@@ -17,19 +17,7 @@ use crate::keys::{self, Action};
 pub const MAX_ROWS: usize = 65_536;
 
 /// The column headings, as `bef dump` prints them.
-pub const COLUMNS: [&str; 11] = [
-    "#",
-    "dtype",
-    "layout",
-    "shape",
-    "offset",
-    "data at",
-    "min",
-    "max",
-    "mean",
-    "NaN",
-    "first values",
-];
+pub use bef::btf::summary::COLUMNS;
 
 /// Whether `path` names a BTF file (which has no magic number to tell it by).
 pub fn is_btf(path: &Path) -> bool {

@@ -11,6 +11,22 @@
 
 use std::fmt;
 
+/// The columns a listing of tensors shows, in order (`bef dump` and
+/// `befview`'s Tensors view).
+pub const COLUMNS: [&str; 11] = [
+    "#",
+    "dtype",
+    "layout",
+    "shape",
+    "offset",
+    "data at",
+    "min",
+    "max",
+    "mean",
+    "NaN",
+    "first values",
+];
+
 use super::error::BtfError;
 use super::locate::{self, PayloadExtent, Source, read_into};
 use super::{BtfDType, COUNT_BYTES, Layout};

@@ -14,20 +14,7 @@ use crate::input::Input;
 /// Damaged records reported in full on standard error; the rest are counted.
 const REPORTED_PROBLEMS: usize = 100;
 
-/// The column headings.
-const HEADING: [&str; 11] = [
-    "#",
-    "dtype",
-    "layout",
-    "shape",
-    "offset",
-    "data at",
-    "min",
-    "max",
-    "mean",
-    "NaN",
-    "first values",
-];
+use bef::btf::summary::COLUMNS as HEADING;
 
 /// Lists `input` as BTF. Damaged records are listed as unreadable, their
 /// errors (each naming its offset) follow on standard error, and the
