@@ -121,27 +121,12 @@ fn call_with_json(
     text: &str,
     recorder: Arc<Recorder>,
 ) -> Result<Vec<bef::abi::Value>, RecordError> {
-    use bef::abi::json_values::{argument_records, arguments_from_json};
+    use bef::kernels::tensor::btf_kernels::{CallArgumentsError, call_arguments_from_json};
     let failed = |e: String| RecordError::Arguments(e);
-    let signature = runner
-        .call_signature(function)
-        .map_err(|e| failed(e.to_string()))?;
-    let types: Vec<&str> = function
-        .info()
-        .argument_types
-        .iter()
-        .map(String::as_str)
-        .collect();
-    let records = argument_records(&signature, &types);
-    let read_btf = |path: &str, index: i32, element: Option<bef::abi::ElementType>, rank| {
-        bef::kernels::tensor::btf_kernels::read_call_buffer(
-            path,
-            index,
-            element.map(bef::abi::ElementType::dtype),
-            rank,
-        )
-    };
-    let arguments = arguments_from_json(text.as_bytes(), &records, &read_btf).map_err(failed)?;
+    let arguments =
+        call_arguments_from_json(runner, function, text.as_bytes()).map_err(|e| match e {
+            CallArgumentsError::Signature(e) | CallArgumentsError::Json(e) => failed(e),
+        })?;
     runner
         .call_typed_with(
             function,

@@ -10,9 +10,9 @@ use std::path::Path;
 
 use crate::console;
 use crate::failure::Failure;
-use bef::abi::ElementType;
-use bef::abi::json_values::{argument_records, arguments_from_json, values_to_json};
+use bef::abi::json_values::values_to_json;
 use bef::exec::{Function, Runner};
+use bef::kernels::tensor::btf_kernels::{CallArgumentsError, call_arguments_from_json};
 use bef::tool_io::escape;
 
 /// The largest `--args @FILE` read.
@@ -55,26 +55,10 @@ pub fn arguments_text(args: &str) -> Result<Vec<u8>, Failure> {
 /// Every problem is one `error:` line and exit status 1.
 pub fn call(runner: &Runner, function: &Function, text: &[u8]) -> Result<(), Failure> {
     let message = |e: String| Failure::Message(escape::terminal(&e).into_owned());
-    let signature = runner
-        .call_signature(function)
-        .map_err(|e| message(e.to_string()))?;
-    let types: Vec<&str> = function
-        .info()
-        .argument_types
-        .iter()
-        .map(String::as_str)
-        .collect();
-    let records = argument_records(&signature, &types);
-    let read_btf = |path: &str, index: i32, element: Option<ElementType>, rank: Option<usize>| {
-        bef::kernels::tensor::btf_kernels::read_call_buffer(
-            path,
-            index,
-            element.map(ElementType::dtype),
-            rank,
-        )
-    };
-    let arguments = arguments_from_json(text, &records, &read_btf)
-        .map_err(|e| message(format!("--args: {e}")))?;
+    let arguments = call_arguments_from_json(runner, function, text).map_err(|e| match e {
+        CallArgumentsError::Signature(e) => message(e),
+        CallArgumentsError::Json(e) => message(format!("--args: {e}")),
+    })?;
     let results = runner
         .call_typed_with(function, &arguments.positional, &arguments.keywords, None)
         .map_err(|e| message(e.to_string()))?;

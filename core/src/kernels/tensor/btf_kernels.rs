@@ -59,6 +59,44 @@ pub(crate) fn read_dense_tensor(
     read_tensor(path, index, Some(dtype), Some(rank), allocator)
 }
 
+/// Why the JSON arguments of a call could not be made.
+#[cfg(feature = "json")]
+#[derive(Debug)]
+pub enum CallArgumentsError {
+    /// The function's signature could not be read.
+    Signature(String),
+    /// The JSON does not give the arguments the signature asks for.
+    Json(String),
+}
+
+/// The arguments of a call of `function` given as JSON `text`, checked
+/// against its signature; `{"btf": PATH, "index": N}` names a tensor of a
+/// BTF file, read with the checks of `btf.read_dense_tensor`. Shared by
+/// `bef run --call` and `bef-trace`'s recorded calls.
+#[cfg(feature = "json")]
+pub fn call_arguments_from_json(
+    runner: &crate::exec::Runner,
+    function: &crate::exec::Function,
+    text: &[u8],
+) -> Result<crate::abi::json_values::Arguments, CallArgumentsError> {
+    use crate::abi::ElementType;
+    use crate::abi::json_values::{argument_records, arguments_from_json};
+    let signature = runner
+        .call_signature(function)
+        .map_err(|e| CallArgumentsError::Signature(e.to_string()))?;
+    let types: Vec<&str> = function
+        .info()
+        .argument_types
+        .iter()
+        .map(String::as_str)
+        .collect();
+    let records = argument_records(&signature, &types);
+    let read_btf = |path: &str, index: i32, element: Option<ElementType>, rank: Option<usize>| {
+        read_call_buffer(path, index, element.map(ElementType::dtype), rank)
+    };
+    arguments_from_json(text, &records, &read_btf).map_err(CallArgumentsError::Json)
+}
+
 /// Reads tensor `index` of the BTF file `path` as a typed call value
 /// (`bef run --args '{"btf": PATH, "index": N}'`), with the checks of the
 /// kernels: of `dtype` elements in `rank` dimensions when they are given.
