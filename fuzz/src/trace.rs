@@ -35,7 +35,7 @@ fn read_and_export(data: &[u8]) {
     // What reads writes back to bytes that read the same.
     let again = bef_trace::read(&bef_trace::write(&recording)).expect("rereads");
     assert_eq!(again, recording, "changed through writing");
-    let model = Model::new(&recording);
+    let model = Model::new(recording);
     for clock in [Clock::Cpu, Clock::Wall] {
         let _ = folded::fold(
             &model,
@@ -47,7 +47,7 @@ fn read_and_export(data: &[u8]) {
         );
     }
     let mut svg = Vec::new();
-    flamegraph::write_svg(&model, &FlameOptions::default(), &mut svg).expect("draws");
+    flamegraph::write(&model, &FlameOptions::default(), &mut svg).expect("draws");
     let _ = perfetto::export(&model);
     let _ = chrome::export(&model);
     let _ = stats::to_text(&stats::stats(&model));
@@ -55,6 +55,7 @@ fn read_and_export(data: &[u8]) {
         &model,
         &CriticalOptions {
             what_if_workers: Some(3),
+            json: false,
         },
     );
     let _ = critical_path::to_text(&model, &analysis);

@@ -14,27 +14,21 @@
 
 use std::io::{self, Write};
 
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 use crate::display;
-use crate::folded::kernel_frame;
-use crate::model::{ErrorMark, Model};
-use crate::perfetto::stream_lanes;
+use crate::model::Model;
+use crate::model::presentation::{
+    self, ArgValue, FIRST_ERROR, LIVE_VALUES, PID, QUEUE_DEPTH, kernel_frame, stream_lanes,
+    stream_tid, thread_tid,
+};
+use crate::progress::Progress;
 
-const PID: u64 = 1;
-/// Thread `t` is tid `t + 2`; stream lanes follow from this tid.
-const STREAM_TID_BASE: u64 = 10_000;
-
-/// The process's name: the program, and whether the recording is partial.
-pub(crate) fn process_name(model: &Model<'_>) -> String {
-    let header = &model.recording.header;
-    let mut name = format!("bef-trace {}", display::text(&header.program_path));
-    if header.partial {
-        name.push_str(" (");
-        name.push_str(display::PARTIAL);
-        name.push(')');
-    }
-    name
+/// How the trace is written.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Options {
+    /// Show progress on standard error (see [`crate::progress`]).
+    pub progress: bool,
 }
 
 fn us(ns: u64) -> f64 {
@@ -42,41 +36,50 @@ fn us(ns: u64) -> f64 {
 }
 
 /// The trace of `model` as JSON text.
-pub fn export(model: &Model<'_>) -> String {
+pub fn export(model: &Model) -> String {
     let mut out = Vec::new();
-    write(model, &mut out).expect("writing to memory cannot fail");
+    write(model, &Options::default(), &mut out).expect("writing to memory cannot fail");
     String::from_utf8(out).expect("serde_json writes UTF-8")
 }
 
 /// Writes the trace of `model` (`{"traceEvents": [...]}`) to `out`.
-pub fn write(model: &Model<'_>, out: &mut impl Write) -> io::Result<()> {
+pub fn write(model: &Model, options: &Options, mut out: impl Write) -> io::Result<()> {
     out.write_all(b"{\"traceEvents\":[")?;
-    let mut events = Events { out, first: true };
+    let mut events = Events {
+        out: &mut out,
+        first: true,
+    };
+    let lanes = stream_lanes(model);
+    let lane_runs: usize = lanes.runs.iter().map(Vec::len).sum();
+    let total = model.runs.len() + lane_runs + 2 * model.edges.len();
+    let mut progress = Progress::new(options.progress, "Chrome JSON", total as u64);
     events.push(&json!({
         "name": "process_name", "ph": "M", "pid": PID, "tid": 0,
-        "args": {"name": process_name(model)}
+        "args": {"name": presentation::process_name(model)}
     }))?;
     for t in 0..model.recording.threads.len() {
         events.push(&json!({
-            "name": "thread_name", "ph": "M", "pid": PID, "tid": t as u64 + 2,
+            "name": "thread_name", "ph": "M", "pid": PID, "tid": thread_tid(t),
             "args": {"name": model.thread_label(t)}
         }))?;
     }
-    let lanes = stream_lanes(model);
     for (lane, name) in lanes.names.iter().enumerate() {
         events.push(&json!({
-            "name": "thread_name", "ph": "M", "pid": PID, "tid": STREAM_TID_BASE + lane as u64,
+            "name": "thread_name", "ph": "M", "pid": PID, "tid": stream_tid(lane),
             "args": {"name": name}
         }))?;
     }
     for (run, r) in model.runs.iter().enumerate() {
-        events.push(&slice(model, run, r.thread as u64 + 2))?;
+        events.push(&slice(model, run, thread_tid(r.thread)))?;
+        progress.advance(1);
     }
     for (lane, runs) in lanes.runs.iter().enumerate() {
         for &run in runs {
-            events.push(&slice(model, run, STREAM_TID_BASE + lane as u64))?;
+            events.push(&slice(model, run, stream_tid(lane)))?;
+            progress.advance(1);
         }
     }
+    drop(lanes);
     for (i, edge) in model.edges.iter().enumerate() {
         let id = i as u64 + 1;
         for (run, other, direction) in [(edge.from, edge.to, "out"), (edge.to, edge.from, "in")] {
@@ -85,38 +88,39 @@ pub fn write(model: &Model<'_>, out: &mut impl Write) -> io::Result<()> {
             let arrow = if direction == "out" { "→" } else { "←" };
             let mut anchor = json!({
                 "name": format!("{arrow} {}", model.frame(other)), "cat": "flow", "ph": "X",
-                "ts": us(middle), "dur": 0.0, "pid": PID, "tid": r.thread as u64 + 2,
+                "ts": us(middle), "dur": 0.0, "pid": PID, "tid": thread_tid(r.thread),
                 "bind_id": format!("{id:#x}"),
                 "args": {"edge": id, "register_time_us": us(edge.time)}
             });
             anchor[format!("flow_{direction}")] = json!(true);
             events.push(&anchor)?;
+            progress.advance(1);
         }
     }
-    for c in &model.async_completions {
+    for (i, c) in model.async_completions.iter().enumerate() {
         events.push(&json!({
-            "name": format!("async completion: {}", model.frame(c.run)), "ph": "i", "s": "t",
-            "ts": us(c.time), "pid": PID, "tid": c.thread as u64 + 2,
-            "args": {"register": c.register}
+            "name": presentation::completion_name(model, i), "ph": "i", "s": "t",
+            "ts": us(c.time), "pid": PID, "tid": thread_tid(c.thread),
+            "args": {presentation::Annotation::Register.name(): c.register}
         }))?;
     }
     if let Some(error) = &model.first_error {
         let thread = error.run.map_or(0, |r| model.runs[r].thread);
         events.push(&json!({
-            "name": "first error", "ph": "i", "s": "t", "ts": us(error.time), "pid": PID,
-            "tid": thread as u64 + 2,
+            "name": FIRST_ERROR, "ph": "i", "s": "t", "ts": us(error.time), "pid": PID,
+            "tid": thread_tid(thread),
             "args": {"message": error.message.as_deref().map(display::text)}
         }))?;
     }
     for &(time, depth) in &model.queue_depth {
         events.push(&json!({
-            "name": "ready queue depth", "ph": "C", "ts": us(time), "pid": PID,
+            "name": QUEUE_DEPTH, "ph": "C", "ts": us(time), "pid": PID,
             "args": {"kernels": depth}
         }))?;
     }
     for &(time, live) in &model.live_values {
         events.push(&json!({
-            "name": "live async values", "ph": "C", "ts": us(time), "pid": PID,
+            "name": LIVE_VALUES, "ph": "C", "ts": us(time), "pid": PID,
             "args": {"values": live}
         }))?;
     }
@@ -139,31 +143,18 @@ impl<W: Write> Events<'_, W> {
     }
 }
 
-fn slice(model: &Model<'_>, run: usize, tid: u64) -> Value {
+fn slice(model: &Model, run: usize, tid: u64) -> Value {
     let r = &model.runs[run];
-    let mut args = json!({
-        "function": model.function_label(run),
-        "kernel_index": r.kernel,
-        "execution": model.executions[r.execution].id,
-    });
-    if let Some(info) = model.kernel_info(run) {
-        args["bef_offset"] = json!(info.bef_offset);
-        if !info.location.is_empty() {
-            args["location"] = json!(display::text(&info.location));
-        }
-    }
-    if let Some(ready) = r.ready {
-        args["ready_to_start_us"] = json!(us(r.start.saturating_sub(ready)));
-    }
-    let values = model.values_text(run);
-    if !values.is_empty() {
-        args["values"] = json!(values);
-    }
-    match r.error {
-        Some(ErrorMark::Origin) => args["error"] = json!("origin"),
-        Some(ErrorMark::Poisoned) => args["error"] = json!("poisoned"),
-        None => {}
-    }
+    let args: Map<String, Value> = presentation::slice_args(model, run)
+        .into_iter()
+        .map(|(annotation, value)| {
+            let value = match value {
+                ArgValue::Uint(n) => json!(n),
+                ArgValue::Text(text) => json!(text),
+            };
+            (annotation.name().to_owned(), value)
+        })
+        .collect();
     json!({
         "name": kernel_frame(model, run), "cat": "kernel", "ph": "X",
         "ts": us(r.start), "dur": us(r.duration()), "pid": PID, "tid": tid, "args": args

@@ -58,6 +58,24 @@ use crate::stats::human;
 pub struct CriticalOptions {
     /// Re-schedule the graph on this many workers.
     pub what_if_workers: Option<usize>,
+    /// Written as JSON ([`to_json`]) instead of text ([`to_text`]).
+    pub json: bool,
+}
+
+/// Analyses `model` and writes the result, as text or JSON (safe for a
+/// terminal: [`crate::display::terminal_json`]).
+pub fn write(
+    model: &Model,
+    options: &CriticalOptions,
+    mut out: impl std::io::Write,
+) -> std::io::Result<()> {
+    let analysis = analyse(model, options);
+    let text = if options.json {
+        crate::display::terminal_json(&to_json(model, &analysis)).map_err(std::io::Error::from)?
+    } else {
+        to_text(model, &analysis)
+    };
+    out.write_all(text.as_bytes())
 }
 
 /// A node of the graph: a run, or the return node of a calling run.
@@ -144,7 +162,7 @@ struct Graph {
     preds: Vec<Vec<usize>>,
 }
 
-fn build(model: &Model<'_>) -> Graph {
+fn build(model: &Model) -> Graph {
     let runs = model.runs.len();
     let mut nodes: Vec<Node> = (0..runs).map(Node::Run).collect();
     let mut ret = vec![None; runs];
@@ -215,7 +233,7 @@ const LOOPS: [&str; 2] = ["tfrt.repeat.i32", "tfrt.while"];
 /// precedes a zero-weight node, which precedes the argument readers of
 /// the next iteration.
 fn loop_edges(
-    model: &Model<'_>,
+    model: &Model,
     out: &dyn Fn(usize) -> usize,
     nodes: &mut Vec<Node>,
     edges: &mut Vec<(usize, usize)>,
@@ -267,7 +285,7 @@ fn topological(g: &Graph) -> Vec<usize> {
 }
 
 /// Computes the critical path of `model`.
-pub fn analyse(model: &Model<'_>, options: &CriticalOptions) -> Analysis {
+pub fn analyse(model: &Model, options: &CriticalOptions) -> Analysis {
     let g = build(model);
     let order = topological(&g);
     let n = g.nodes.len();
@@ -345,7 +363,7 @@ pub fn analyse(model: &Model<'_>, options: &CriticalOptions) -> Analysis {
 }
 
 /// When a node's work was recorded to end (for tie-breaking).
-fn node_end(model: &Model<'_>, node: Node) -> u64 {
+fn node_end(model: &Model, node: Node) -> u64 {
     match node {
         Node::Run(r) | Node::Return(r) => {
             let run = &model.runs[r];
@@ -361,7 +379,7 @@ fn node_end(model: &Model<'_>, node: Node) -> u64 {
 /// time goes to the first category whose interval covers it; a stretch
 /// none covers waits for a worker when as many threads as the queue has
 /// workers were running kernels then, and is becoming ready otherwise.
-fn split(model: &Model<'_>, path: &[usize]) -> Split {
+fn split(model: &Model, path: &[usize]) -> Split {
     // (time, category, +1 opening / -1 closing); categories by precedence,
     // then the threads busy in kernels (counted, not a category).
     const RUNNING: usize = 0;
@@ -423,7 +441,7 @@ fn split(model: &Model<'_>, path: &[usize]) -> Split {
 /// The workers of the recorded work queue: `s` has one, `mstd:N` (and
 /// `mstd:N,M`) N; otherwise (`mstd` sized by the machine) the threads
 /// that ran kernels.
-fn recorded_workers(model: &Model<'_>) -> usize {
+fn recorded_workers(model: &Model) -> usize {
     let queue = model.recording.header.work_queue.as_str();
     if queue == "s" {
         return 1;
@@ -550,7 +568,7 @@ pub struct Report {
 }
 
 /// The analysis in JSON form.
-pub fn to_json(model: &Model<'_>, analysis: &Analysis) -> Report {
+pub fn to_json(model: &Model, analysis: &Analysis) -> Report {
     let mut slack: Vec<(String, String, u64)> = analysis
         .slack
         .iter()
@@ -592,7 +610,7 @@ pub fn to_json(model: &Model<'_>, analysis: &Analysis) -> Report {
 const PATH_ROWS: usize = 50;
 
 /// The analysis as text.
-pub fn to_text(model: &Model<'_>, analysis: &Analysis) -> String {
+pub fn to_text(model: &Model, analysis: &Analysis) -> String {
     let mut out = String::new();
     let s = &analysis.split;
     let _ = writeln!(
@@ -655,7 +673,7 @@ pub fn to_text(model: &Model<'_>, analysis: &Analysis) -> String {
             "{:>12} {:>10}  {} in {}",
             human(run.start),
             human(run.self_time),
-            crate::folded::kernel_frame(model, r),
+            crate::model::presentation::kernel_frame(model, r),
             model.function_label(r)
         );
     }

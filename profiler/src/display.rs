@@ -75,6 +75,27 @@ pub fn xml_safe(text: &str) -> Cow<'_, str> {
     )
 }
 
+/// `value` as pretty JSON, safe for a terminal: serde_json leaves DEL, the
+/// C1 controls and the invisible format characters raw in strings; they
+/// are written as `\uXXXX` escapes, which read back the same. Ends with a
+/// newline.
+pub fn terminal_json(value: &impl serde::Serialize) -> serde_json::Result<String> {
+    let text = serde_json::to_string_pretty(value)?;
+    let mut out = String::with_capacity(text.len() + 1);
+    for c in text.chars() {
+        // serde_json escapes the C0 controls in strings: a raw newline is
+        // the pretty printer's own.
+        if c != '\n' && escape::is_unsafe(c) {
+            // Every such character is in the Basic Multilingual Plane.
+            out.push_str(&format!("\\u{:04x}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out.push('\n');
+    Ok(out)
+}
+
 fn escaped(text: Cow<'_, str>) -> Cow<'_, str> {
     match escape::terminal(&text) {
         Cow::Borrowed(_) => text,
@@ -85,6 +106,17 @@ fn escaped(text: Cow<'_, str>) -> Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn json_escapes_what_serde_leaves_raw() {
+        let name = "a\u{1b}b\u{7f}c\u{9b}d\u{202e}e\u{2066}f é\n";
+        let text = terminal_json(&name).expect("serialises");
+        assert_eq!(text, "\"a\\u001bb\\u007fc\\u009bd\\u202ee\\u2066f é\\n\"\n");
+        let pretty = terminal_json(&vec![name]).expect("serialises");
+        assert!(pretty.starts_with("[\n  \""), "{pretty}");
+        let back: String = serde_json::from_str(&text).expect("reads back");
+        assert_eq!(back, name);
+    }
 
     #[test]
     fn short_texts_are_kept() {

@@ -23,7 +23,7 @@ pub struct FlameOptions {
 }
 
 /// The program a recording ran, as titles name it: its file name.
-fn program_name(model: &Model<'_>) -> String {
+fn program_name(model: &Model) -> String {
     let path = &model.recording.header.program_path;
     let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
     display::name(if name.is_empty() { path } else { name }).into_owned()
@@ -31,7 +31,7 @@ fn program_name(model: &Model<'_>) -> String {
 
 /// `fizzbuzz.mlir: CPU time in kernels, ns` (a flame chart, lanes per
 /// thread and an icicle say so too).
-pub fn default_title(model: &Model<'_>, options: &FlameOptions) -> String {
+pub fn default_title(model: &Model, options: &FlameOptions) -> String {
     let what = if options.fold.time_order {
         "flame chart"
     } else {
@@ -65,7 +65,7 @@ fn inferno_options(title: &str, options: &FlameOptions) -> Options<'static> {
 }
 
 /// Writes the flame graph (or chart) of `model` as SVG.
-pub fn write_svg(model: &Model<'_>, options: &FlameOptions, out: impl Write) -> io::Result<()> {
+pub fn write(model: &Model, options: &FlameOptions, out: impl Write) -> io::Result<()> {
     let mut lines = folded::fold(model, &options.fold);
     if options.fold.time_order {
         // inferno reads flame-chart input newest first.
@@ -98,7 +98,7 @@ fn render(lines: &[(String, u64)], opt: &mut Options<'_>, out: impl Write) -> io
 /// The folded differential of `before` and `after` (CPU time, each stack
 /// with both counts, `before` scaled to `after`'s total), as inferno's
 /// `differential` writes it.
-pub fn diff_folded(before: &Model<'_>, after: &Model<'_>) -> io::Result<String> {
+pub fn diff_folded(before: &Model, after: &Model) -> io::Result<String> {
     let fold = FoldOptions::default();
     let a = folded::to_text(&folded::fold(before, &fold));
     let b = folded::to_text(&folded::fold(after, &fold));
@@ -120,8 +120,8 @@ pub fn diff_folded(before: &Model<'_>, after: &Model<'_>) -> io::Result<String> 
 /// are how the two recordings are called (their file names) in the title
 /// and the legend under it.
 pub fn write_diff_svg(
-    before: &Model<'_>,
-    after: &Model<'_>,
+    before: &Model,
+    after: &Model,
     names: (&str, &str),
     out: impl Write,
 ) -> io::Result<()> {

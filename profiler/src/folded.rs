@@ -5,8 +5,11 @@
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap, HashMap};
 
+use std::io::{self, Write};
+
 use crate::display;
-use crate::model::{ErrorMark, Model};
+use crate::model::Model;
+use crate::model::presentation::kernel_frame;
 
 /// Which time a stack is charged.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -73,7 +76,7 @@ pub const IDLE: &str = "(idle)";
 /// The text of the lines is at most [`TEXT_BASE`] + [`TEXT_PER_LINE`] per
 /// line, or every stack is one call deep; the counts add up to at most
 /// [`MAX_TOTAL`].
-pub fn fold(model: &Model<'_>, options: &FoldOptions) -> Vec<(String, u64)> {
+pub fn fold(model: &Model, options: &FoldOptions) -> Vec<(String, u64)> {
     let stacks = Stacks::new(model);
     let mut slices = match options.clock {
         Clock::Cpu => cpu_slices(model),
@@ -162,6 +165,15 @@ fn fit_total(mut lines: Vec<(String, u64)>) -> Vec<(String, u64)> {
     lines
 }
 
+/// Writes the folded stacks of `model` (see [`fold`]), a `stack count`
+/// line each.
+pub fn write(model: &Model, options: &FoldOptions, mut out: impl Write) -> io::Result<()> {
+    for (stack, count) in fold(model, options) {
+        writeln!(out, "{stack} {count}")?;
+    }
+    Ok(())
+}
+
 /// The folded text: one `stack count` line each.
 pub fn to_text(lines: &[(String, u64)]) -> String {
     lines.iter().map(|(s, n)| format!("{s} {n}\n")).collect()
@@ -183,7 +195,7 @@ struct Slice {
     run: Option<usize>,
 }
 
-fn cpu_slices(model: &Model<'_>) -> Vec<Slice> {
+fn cpu_slices(model: &Model) -> Vec<Slice> {
     model
         .segments
         .iter()
@@ -196,7 +208,7 @@ fn cpu_slices(model: &Model<'_>) -> Vec<Slice> {
         .collect()
 }
 
-fn off_cpu_slices(model: &Model<'_>) -> Vec<Slice> {
+fn off_cpu_slices(model: &Model) -> Vec<Slice> {
     model
         .runs
         .iter()
@@ -211,7 +223,7 @@ fn off_cpu_slices(model: &Model<'_>) -> Vec<Slice> {
         .collect()
 }
 
-fn wall_slices(model: &Model<'_>, per_thread: bool) -> Vec<Slice> {
+fn wall_slices(model: &Model, per_thread: bool) -> Vec<Slice> {
     let (begin, end) = model.span;
     if per_thread {
         // Each lane: its segments, and the gaps between them as idle.
@@ -260,7 +272,7 @@ fn wall_slices(model: &Model<'_>, per_thread: bool) -> Vec<Slice> {
 /// at its start: the sum of its pieces, found from a running total of the
 /// per-segment share of each piece, so a piece costs the same however
 /// many segments share it.
-fn shared_timeline(model: &Model<'_>) -> Vec<Slice> {
+fn shared_timeline(model: &Model) -> Vec<Slice> {
     let (begin, end) = model.span;
     let segments = &model.segments;
     let mut cuts: Vec<(u64, bool, usize)> = Vec::with_capacity(2 * segments.len());
@@ -384,7 +396,7 @@ struct Stacks {
 const NO_NODE: u32 = u32::MAX;
 
 impl Stacks {
-    fn new(model: &Model<'_>) -> Stacks {
+    fn new(model: &Model) -> Stacks {
         let functions: Vec<String> = (0..model.recording.functions.len())
             .map(|f| frame_text(&model.function_label_of(f as u32)))
             .collect();
@@ -486,15 +498,5 @@ impl Stacks {
             }
             out.push_str(&self.levels[level as usize]);
         }
-    }
-}
-
-/// A run's kernel frame: `name#index`, marked when an error touched it.
-pub fn kernel_frame(model: &Model<'_>, run: usize) -> String {
-    let frame = model.frame(run);
-    match model.runs[run].error {
-        Some(ErrorMark::Origin) => format!("{frame} [error]"),
-        Some(ErrorMark::Poisoned) => format!("{frame} [poisoned]"),
-        None => frame,
     }
 }

@@ -12,6 +12,10 @@
 //!             └─ critical_path
 //! ```
 //!
+//! Every export has the shape `write(&Model, &Options, impl Write)`, and
+//! names what it shows through [`model::presentation`], so that the
+//! exports agree on frames, thread ids, lanes and slice arguments.
+//!
 //! The recording format is versioned ([`codec::VERSION`]) and read with
 //! every count checked against the bytes that remain, so a recording from
 //! anywhere can be read without panicking or over-allocating.
@@ -47,6 +51,7 @@ pub mod log;
 pub mod model;
 pub mod perfetto;
 pub mod program_table;
+pub mod progress;
 pub mod record;
 pub mod recorder;
 pub mod recording;

@@ -7,7 +7,10 @@
 //! (a kernel ending that never started, an unknown execution, a caller
 //! chain that loops) are ignored rather than trusted.
 
+pub mod presentation;
+
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 use crate::recording::{EventKind, FunctionKind, Recording, ValueState};
 
@@ -167,9 +170,10 @@ pub struct FirstError {
 
 /// See the [module](self) documentation.
 #[derive(Debug)]
-pub struct Model<'r> {
-    /// The recording analysed.
-    pub recording: &'r Recording,
+pub struct Model {
+    /// The recording analysed, shared: a consumer that keeps the model
+    /// keeps no second copy of the recording.
+    pub recording: Arc<Recording>,
     /// The executions, in order of their begin events.
     pub executions: Vec<Execution>,
     /// The kernel runs, thread by thread in start order.
@@ -221,10 +225,13 @@ fn thread_labels(recording: &Recording) -> Vec<String> {
     labels
 }
 
-impl<'r> Model<'r> {
-    /// Analyses `recording`.
-    pub fn new(recording: &'r Recording) -> Model<'r> {
+impl Model {
+    /// Analyses `recording` (a [`Recording`] moved in, or an [`Arc`] of
+    /// one the caller keeps too).
+    pub fn new(recording: impl Into<Arc<Recording>>) -> Model {
+        let recording = recording.into();
         let mut model = Model {
+            thread_labels: thread_labels(&recording),
             recording,
             executions: Vec::new(),
             runs: Vec::new(),
@@ -237,7 +244,6 @@ impl<'r> Model<'r> {
             first_error: None,
             span: (u64::MAX, 0),
             brackets: Vec::new(),
-            thread_labels: thread_labels(recording),
             run_index: HashMap::new(),
             execution_index: HashMap::new(),
         };
@@ -253,8 +259,9 @@ impl<'r> Model<'r> {
     }
 
     fn collect_executions(&mut self) {
+        let recording = Arc::clone(&self.recording);
         let mut begins = Vec::new();
-        for (thread, track) in self.recording.threads.iter().enumerate() {
+        for (thread, track) in recording.threads.iter().enumerate() {
             for e in &track.events {
                 self.span.0 = self.span.0.min(e.time);
                 self.span.1 = self.span.1.max(e.time);
@@ -278,7 +285,7 @@ impl<'r> Model<'r> {
                 thread,
             });
         }
-        for track in &self.recording.threads {
+        for track in &recording.threads {
             for e in &track.events {
                 if let EventKind::FunctionEnd = e.kind
                     && let Some(&x) = self.execution_index.get(&e.execution)
@@ -292,8 +299,9 @@ impl<'r> Model<'r> {
     /// Matches starts and ends per thread (they nest like brackets) and
     /// cuts each thread's time into segments of its innermost run.
     fn collect_runs(&mut self) {
+        let recording = Arc::clone(&self.recording);
         let mut ready: HashMap<(u64, u32), u64> = HashMap::new();
-        for track in &self.recording.threads {
+        for track in &recording.threads {
             for e in &track.events {
                 if let EventKind::KernelReady { kernel } = e.kind {
                     ready.entry((e.execution, kernel)).or_insert(e.time);
@@ -303,7 +311,7 @@ impl<'r> Model<'r> {
         // Where each run sits on its thread's stack while it is open, so
         // that an end finds its start without searching the stack.
         let mut depth_of: Vec<usize> = Vec::new();
-        for (thread, track) in self.recording.threads.iter().enumerate() {
+        for (thread, track) in recording.threads.iter().enumerate() {
             let mut stack: Vec<usize> = Vec::new();
             let mut brackets = Vec::new();
             let mut last = 0u64;
@@ -406,7 +414,8 @@ impl<'r> Model<'r> {
     /// never loop and a call chain ends within as many steps as there are
     /// executions.
     fn link_callers(&mut self) {
-        for track in &self.recording.threads {
+        let recording = Arc::clone(&self.recording);
+        for track in &recording.threads {
             for e in &track.events {
                 if let EventKind::FunctionBegin {
                     caller: Some(c), ..
@@ -432,7 +441,7 @@ impl<'r> Model<'r> {
     /// event it has; the readers beyond are counted in
     /// [`Model::readers_left_out`].
     fn collect_values(&mut self) {
-        let recording = self.recording;
+        let recording = Arc::clone(&self.recording);
         let mut budget = vec![0usize; self.executions.len()];
         for track in &recording.threads {
             for e in &track.events {
@@ -588,6 +597,7 @@ impl<'r> Model<'r> {
     }
 
     fn collect_counters(&mut self) {
+        let recording = Arc::clone(&self.recording);
         let mut changes: Vec<(u64, i64)> = Vec::new();
         for run in &self.runs {
             if let Some(ready) = run.ready {
@@ -604,7 +614,7 @@ impl<'r> Model<'r> {
                 _ => self.queue_depth.push((time, depth.max(0) as u64)),
             }
         }
-        for track in &self.recording.threads {
+        for track in &recording.threads {
             for e in &track.events {
                 if let EventKind::KernelEnd {
                     live_values: Some(live),
@@ -653,10 +663,7 @@ impl<'r> Model<'r> {
     /// The name of function `function`, cut to
     /// [`NAME_WIDTH`](crate::display::NAME_WIDTH).
     pub fn function_label_of(&self, function: u32) -> String {
-        match self.recording.functions.get(function as usize) {
-            Some(f) if !f.name.is_empty() => crate::display::name(&f.name).into_owned(),
-            _ => format!("(region {function})"),
-        }
+        crate::display::name(&self.recording.function_name(function)).into_owned()
     }
 
     /// The call stack of a run, outermost first: the runs of the calling

@@ -125,8 +125,32 @@ pub struct Stats {
 }
 
 /// Computes the statistics of `model`.
-pub fn stats(model: &Model<'_>) -> Stats {
-    let recording = model.recording;
+/// How the statistics are written.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Options {
+    /// As JSON (safe for a terminal: [`display::terminal_json`]) instead of
+    /// tables.
+    pub json: bool,
+}
+
+/// Writes the statistics of `model`, as tables or JSON.
+pub fn write(
+    model: &Model,
+    options: &Options,
+    mut out: impl std::io::Write,
+) -> std::io::Result<()> {
+    let stats = stats(model);
+    let text = if options.json {
+        display::terminal_json(&stats).map_err(std::io::Error::from)?
+    } else {
+        to_text(&stats)
+    };
+    out.write_all(text.as_bytes())
+}
+
+/// The statistics of `model`.
+pub fn stats(model: &Model) -> Stats {
+    let recording = &model.recording;
     // Runs are grouped by their kernel-table entry first, then entries by
     // name: each name is compared a few times, not once per run.
     let mut by_entry: HashMap<KernelEntry, Vec<Sample>> = HashMap::new();
@@ -230,7 +254,7 @@ pub fn stats(model: &Model<'_>) -> Stats {
     }
 }
 
-fn throughput(model: &Model<'_>) -> Vec<Throughput> {
+fn throughput(model: &Model) -> Vec<Throughput> {
     let mut by_name: BTreeMap<&str, (u64, u64, u64, u64)> = BTreeMap::new();
     for (r, run) in model.runs.iter().enumerate() {
         let Some(work) = run.work else { continue };
@@ -273,7 +297,7 @@ enum KernelEntry {
 }
 
 impl KernelEntry {
-    fn of(model: &Model<'_>, run: usize) -> KernelEntry {
+    fn of(model: &Model, run: usize) -> KernelEntry {
         let function = model.function_of(run);
         let kernel = model.runs[run].kernel;
         match model.recording.functions.get(function as usize) {
@@ -283,8 +307,8 @@ impl KernelEntry {
         }
     }
 
-    fn name<'r>(self, model: &Model<'r>) -> &'r str {
-        let recording: &'r Recording = model.recording;
+    fn name(self, model: &Model) -> &str {
+        let recording: &Recording = &model.recording;
         match self {
             KernelEntry::Kernel(f, k) => recording.kernel_name(f, k),
             KernelEntry::Function(f) => recording.kernel_name(f, u32::MAX),

@@ -35,7 +35,7 @@ fn export_all(path: &std::path::Path, queue: &str) -> Result<usize, String> {
     if read != recording {
         return Err("the recording changed through the file".into());
     }
-    let model = Model::new(&read);
+    let model = Model::new(read.clone());
     // The bound on edges is for recordings no program makes.
     if model.readers_left_out != 0 {
         return Err(format!(
@@ -45,7 +45,7 @@ fn export_all(path: &std::path::Path, queue: &str) -> Result<usize, String> {
     }
     let _ = folded::fold(&model, &FoldOptions::default());
     let mut svg = Vec::new();
-    flamegraph::write_svg(&model, &FlameOptions::default(), &mut svg)
+    flamegraph::write(&model, &FlameOptions::default(), &mut svg)
         .map_err(|e| format!("flame graph: {e}"))?;
     let _ = perfetto::export(&model);
     serde_json::from_str::<serde_json::Value>(&chrome::export(&model))
@@ -55,6 +55,7 @@ fn export_all(path: &std::path::Path, queue: &str) -> Result<usize, String> {
         &model,
         &CriticalOptions {
             what_if_workers: Some(2),
+            json: false,
         },
     );
     let _ = critical_path::to_text(&model, &analysis);

@@ -126,7 +126,7 @@ fn gather(trace: &Trace) -> Seen {
 fn perfetto_trace_decodes_with_perfettos_schema() {
     let _serial = common::serial();
     let recording = common::record("trace/serial_chain.mlir", "mstd:2");
-    let model = Model::new(&recording);
+    let model = Model::new(recording.clone());
     let seen = gather(&decode(&perfetto::export(&model)));
 
     let names: HashSet<&String> = seen.thread_tracks.values().collect();
@@ -220,7 +220,7 @@ fn perfetto_trace_decodes_with_perfettos_schema() {
 fn perfetto_marks_errors() {
     let _serial = common::serial();
     let recording = common::record("trace/errors.mlir", "s");
-    let seen = gather(&decode(&perfetto::export(&Model::new(&recording))));
+    let seen = gather(&decode(&perfetto::export(&Model::new(recording.clone()))));
     let marks: HashMap<&str, &str> = seen
         .slices
         .values()
@@ -245,7 +245,7 @@ fn every_perfetto_flow_joins_two_slices() {
     ] {
         for queue in ["s", "mstd:2"] {
             let recording = common::record(program, queue);
-            let model = Model::new(&recording);
+            let model = Model::new(recording.clone());
             let seen = gather(&decode(&perfetto::export(&model)));
             assert_eq!(seen.flow_slices.len(), model.edges.len(), "{program}");
             assert!(
@@ -355,7 +355,7 @@ fn chrome_json_keeps_the_trace_event_rules() {
         ("mlir/fibonacci_repeat.mlir", "mstd:2", None),
     ] {
         let recording = common::record(program, queue);
-        let model = Model::new(&recording);
+        let model = Model::new(recording.clone());
         let trace: Value = serde_json::from_str(&chrome::export(&model)).expect("JSON");
         let slices = check_chrome(&trace);
         assert_eq!(slices.len(), model.runs.len(), "{program}");
@@ -427,10 +427,10 @@ fn all_total(titles: &[String]) -> u64 {
 fn flame_graphs_are_valid_svg_with_the_right_totals() {
     let _serial = common::serial();
     let recording = common::record("trace/nested_calls.mlir", "mstd:2");
-    let model = Model::new(&recording);
+    let model = Model::new(recording.clone());
     let busy: u64 = model.segments.iter().map(|s| s.end - s.start).sum();
     let mut svg = Vec::new();
-    flamegraph::write_svg(&model, &FlameOptions::default(), &mut svg).unwrap();
+    flamegraph::write(&model, &FlameOptions::default(), &mut svg).unwrap();
     let titles = svg_titles(&svg);
     assert_eq!(all_total(&titles), busy);
     let leaf_add = titles
@@ -470,7 +470,7 @@ fn flame_graphs_are_valid_svg_with_the_right_totals() {
             title: "variant".into(),
         };
         let mut svg = Vec::new();
-        flamegraph::write_svg(&model, &options, &mut svg).unwrap();
+        flamegraph::write(&model, &options, &mut svg).unwrap();
         let titles = svg_titles(&svg);
         let lanes = if per_thread {
             recording.threads.len() as u64
@@ -494,7 +494,7 @@ fn flame_graphs_are_valid_svg_with_the_right_totals() {
 fn folded_stacks_reread_by_inferno_keep_their_totals() {
     let _serial = common::serial();
     let recording = common::record("mlir/fibonacci_repeat.mlir", "mstd:2");
-    let model = Model::new(&recording);
+    let model = Model::new(recording.clone());
     for options in [
         FoldOptions::default(),
         FoldOptions {
@@ -527,7 +527,7 @@ fn differential_flame_graph_matches_kernels_by_function_and_index() {
     let _serial = common::serial();
     let a = common::record("trace/branches.mlir", "s");
     let b = common::record("trace/branches.mlir", "mstd:2");
-    let (ma, mb) = (Model::new(&a), Model::new(&b));
+    let (ma, mb) = (Model::new(a.clone()), Model::new(b.clone()));
     let folded = flamegraph::diff_folded(&ma, &mb).unwrap();
     // Every kernel appears once, with both counts: the same frames.
     let mut stacks = 0;
@@ -566,7 +566,7 @@ fn differential_flame_graph_matches_kernels_by_function_and_index() {
 fn flame_graph_titles_name_the_program_clock_and_unit() {
     let _serial = common::serial();
     let recording = common::record("trace/sleeps.mlir", "mstd:2");
-    let model = Model::new(&recording);
+    let model = Model::new(recording.clone());
     for (clock, what) in [
         (Clock::Cpu, "flame graph of CPU time in kernels, in ns"),
         (Clock::Wall, "flame graph of wall-clock time, in ns"),
@@ -580,7 +580,7 @@ fn flame_graph_titles_name_the_program_clock_and_unit() {
             ..Default::default()
         };
         let mut svg = Vec::new();
-        flamegraph::write_svg(&model, &options, &mut svg).unwrap();
+        flamegraph::write(&model, &options, &mut svg).unwrap();
         let text = String::from_utf8(svg).unwrap();
         assert!(text.contains(&format!("sleeps.mlir: {what}")), "{clock:?}");
     }
@@ -599,7 +599,7 @@ fn recorded_values_appear_on_their_kernels() {
     let path = common::corpus_path("trace/serial_chain.mlir");
     let (recording, _) = bef_trace::record_file(&path, &options, |_| {}).unwrap();
     assert!(recording.header.values);
-    let seen = gather(&decode(&perfetto::export(&Model::new(&recording))));
+    let seen = gather(&decode(&perfetto::export(&Model::new(recording.clone()))));
     let values: HashMap<&str, &str> = seen
         .slices
         .values()

@@ -30,7 +30,7 @@ fn read_and_export(bytes: &[u8]) {
     );
     match result {
         Ok(recording) => {
-            let model = Model::new(&recording);
+            let model = Model::new(recording.clone());
             let _ = perfetto::export(&model);
             let _ = chrome::export(&model);
             let _ = stats::stats(&model);
@@ -38,6 +38,7 @@ fn read_and_export(bytes: &[u8]) {
                 &model,
                 &CriticalOptions {
                     what_if_workers: Some(2),
+                    json: false,
                 },
             );
         }
@@ -129,14 +130,14 @@ fn exports_stream_their_events() {
     let _ = std::fs::remove_dir_all(&dir);
     let events = recording.event_count();
     assert!(events > 100_000, "{events} events");
-    let model = Model::new(&recording);
+    let model = Model::new(recording.clone());
     let measure = |export: &dyn Fn(&mut std::io::Sink) -> std::io::Result<()>| {
         let (result, peak) = peak_during(|| export(&mut std::io::sink()));
         result.expect("exports");
         peak
     };
-    let chrome_peak = measure(&|out| chrome::write(&model, out));
-    let perfetto_peak = measure(&|out| perfetto::write(&model, out));
+    let chrome_peak = measure(&|out| chrome::write(&model, &Default::default(), out));
+    let perfetto_peak = measure(&|out| perfetto::write(&model, &Default::default(), out));
     for (what, peak) in [("Chrome JSON", chrome_peak), ("Perfetto", perfetto_peak)] {
         assert!(
             peak <= 256 * events + (1 << 20),

@@ -54,7 +54,7 @@ impl Write for Counter {
 /// written.
 fn export_everything(bytes: &[u8]) -> usize {
     let recording = bef_trace::read(bytes).expect("a hostile recording still reads");
-    let model = Model::new(&recording);
+    let model = Model::new(recording.clone());
     let mut out = Counter::default();
     for clock in [Clock::Cpu, Clock::Wall, Clock::OffCpu] {
         for per_thread in [false, true] {
@@ -72,13 +72,13 @@ fn export_everything(bytes: &[u8]) -> usize {
                     inverted: per_thread,
                     title: hostile::ODD[0].into(),
                 };
-                flamegraph::write_svg(&model, &options, &mut out).expect("draws");
+                flamegraph::write(&model, &options, &mut out).expect("draws");
             }
         }
     }
     flamegraph::write_diff_svg(&model, &model, ("a", "b"), &mut out).expect("draws the diff");
-    perfetto::write(&model, &mut out).expect("writes Perfetto");
-    chrome::write(&model, &mut out).expect("writes Chrome JSON");
+    perfetto::write(&model, &Default::default(), &mut out).expect("writes Perfetto");
+    chrome::write(&model, &Default::default(), &mut out).expect("writes Chrome JSON");
     let s = stats::stats(&model);
     out.0 += stats::to_text(&s).len();
     out.0 += serde_json::to_string(&s).expect("stats JSON").len();
@@ -86,6 +86,7 @@ fn export_everything(bytes: &[u8]) -> usize {
         &model,
         &CriticalOptions {
             what_if_workers: Some(3),
+            json: false,
         },
     );
     out.0 += critical_path::to_text(&model, &analysis).len();

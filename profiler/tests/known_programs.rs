@@ -13,11 +13,11 @@ use bef_trace::{Model, stats};
 
 const QUEUES: [&str; 2] = ["s", "mstd:2"];
 
-fn path_frames(model: &Model<'_>, path: &[usize]) -> Vec<String> {
+fn path_frames(model: &Model, path: &[usize]) -> Vec<String> {
     path.iter().map(|&r| model.frame(r)).collect()
 }
 
-fn run_named(model: &Model<'_>, frame: &str) -> usize {
+fn run_named(model: &Model, frame: &str) -> usize {
     (0..model.runs.len())
         .find(|&r| model.frame(r) == frame)
         .unwrap_or_else(|| panic!("no run of {frame}"))
@@ -28,7 +28,7 @@ fn a_serial_chain_is_all_critical_with_no_slack() {
     let _serial = common::serial();
     for queue in QUEUES {
         let recording = common::record("trace/serial_chain.mlir", queue);
-        let model = Model::new(&recording);
+        let model = Model::new(recording.clone());
         assert_eq!(model.runs.len(), 9, "{queue}");
         let analysis = critical_path::analyse(&model, &CriticalOptions::default());
         let mut expected = vec!["tfrt.constant.i32#1".to_string()];
@@ -70,7 +70,7 @@ fn only_the_longer_of_two_branches_is_critical() {
     let _serial = common::serial();
     for queue in QUEUES {
         let recording = common::record("trace/branches.mlir", queue);
-        let model = Model::new(&recording);
+        let model = Model::new(recording.clone());
         let analysis = critical_path::analyse(&model, &CriticalOptions::default());
         let mut expected = vec!["tfrt.constant.i32#1".to_string()];
         expected.extend((2..=201).map(|k| format!("tfrt.add.i32#{k}")));
@@ -97,11 +97,12 @@ fn a_long_asynchronous_branch_is_critical() {
     // short sleep waits behind the long one, and the recording shows it.
     for queue in ["mstd:2", "mstd:1,2"] {
         let recording = common::record("trace/sleeps.mlir", queue);
-        let model = Model::new(&recording);
+        let model = Model::new(recording.clone());
         let analysis = critical_path::analyse(
             &model,
             &CriticalOptions {
                 what_if_workers: Some(1),
+                json: false,
             },
         );
         let path = path_frames(&model, &analysis.path);
@@ -136,9 +137,10 @@ fn a_long_asynchronous_branch_is_critical() {
     }
 }
 
-fn what_if(model: &Model<'_>, workers: usize) -> f64 {
+fn what_if(model: &Model, workers: usize) -> f64 {
     let options = CriticalOptions {
         what_if_workers: Some(workers),
+        json: false,
     };
     let analysis = critical_path::analyse(model, &options);
     analysis.what_if.expect("asked for").speed_up()
@@ -150,7 +152,7 @@ fn a_sequential_program_gains_nothing_from_more_workers() {
     for program in ["trace/serial_chain.mlir", "trace/nested_calls.mlir"] {
         for queue in QUEUES {
             let recording = common::record(program, queue);
-            let model = Model::new(&recording);
+            let model = Model::new(recording.clone());
             for workers in 1..=8 {
                 let speed_up = what_if(&model, workers);
                 assert!(
@@ -246,7 +248,7 @@ fn rounds_speed_up(kernels: usize, workers: usize) -> f64 {
 fn a_fan_out_of_equal_kernels_gains_as_many_workers_as_it_has_kernels() {
     for kernels in [1u32, 4, 6] {
         let recording = fan_out_recording(kernels, 1_000_000);
-        let model = Model::new(&recording);
+        let model = Model::new(recording.clone());
         let width = kernels as usize;
         for workers in 1..=8 {
             let speed_up = what_if(&model, workers);
@@ -274,7 +276,7 @@ fn a_path_held_up_by_work_off_it_waits_for_a_worker() {
         .retain(|e| !matches!(e.kind, EventKind::KernelReady { kernel } if kernel > 1));
     for (queue, waiting, becoming) in [("s", 3_000_000, 0), ("mstd:2", 0, 3_000_000)] {
         recording.header.work_queue = queue.into();
-        let model = Model::new(&recording);
+        let model = Model::new(recording.clone());
         let analysis = critical_path::analyse(&model, &CriticalOptions::default());
         let split = analysis.split;
         assert_eq!(analysis.length_ns, 4_001_000, "{queue}: {split:?}");
@@ -298,7 +300,7 @@ fn threads_of_one_name_are_told_apart_in_every_export() {
             ..track.clone()
         })
         .collect();
-    let model = Model::new(&recording);
+    let model = Model::new(recording.clone());
     let labels: Vec<&str> = (0..4).map(|t| model.thread_label(t)).collect();
     assert_eq!(labels, ["pool", "pool (2)", "pool (2) (2)", "main"]);
     let s = stats::stats(&model);
@@ -321,7 +323,7 @@ fn a_recorded_fan_out_gains_up_to_its_width() {
     let _serial = common::serial();
     for queue in QUEUES {
         let recording = common::record("trace/fan_out.mlir", queue);
-        let model = Model::new(&recording);
+        let model = Model::new(recording.clone());
         let products: Vec<u64> = (0..model.runs.len())
             .filter(|&r| model.kernel_name(r) == "tfrt_test.matmul.i32.2")
             .map(|r| model.runs[r].self_time)
@@ -347,7 +349,7 @@ fn blocking_sleeps_show_as_off_cpu_time() {
     use bef_trace::folded::Clock;
     let _serial = common::serial();
     let recording = common::record("trace/sleeps.mlir", "mstd:2");
-    let model = Model::new(&recording);
+    let model = Model::new(recording.clone());
     let fold = |clock| -> BTreeMap<String, u64> {
         let options = FoldOptions {
             clock,
@@ -383,7 +385,7 @@ fn tensor_kernels_report_the_work_their_shapes_define() {
     let _serial = common::serial();
     for queue in QUEUES {
         let recording = common::record("trace/tensor_work.mlir", queue);
-        let model = Model::new(&recording);
+        let model = Model::new(recording.clone());
         let work = |name: &str| {
             let runs: Vec<Option<Work>> = (0..model.runs.len())
                 .filter(|&r| model.kernel_name(r) == name)
@@ -434,7 +436,7 @@ fn calls_nest_as_frames() {
     let _serial = common::serial();
     for queue in QUEUES {
         let recording = common::record("trace/nested_calls.mlir", queue);
-        let model = Model::new(&recording);
+        let model = Model::new(recording.clone());
         let lines = folded::fold(&model, &FoldOptions::default());
         let leaf = "main;tfrt.call#2;mid;tfrt.call#1;leaf;tfrt.add.i32#1";
         assert!(
@@ -462,7 +464,7 @@ fn the_first_error_and_what_it_poisoned_are_marked() {
     let _serial = common::serial();
     for queue in QUEUES {
         let recording = common::record("trace/errors.mlir", queue);
-        let model = Model::new(&recording);
+        let model = Model::new(recording.clone());
         let mark = |frame: &str| model.runs[run_named(&model, frame)].error;
         assert_eq!(mark("tfrt_test.fail#1"), Some(ErrorMark::Origin), "{queue}");
         assert_eq!(mark("tfrt.add.i32#3"), Some(ErrorMark::Poisoned), "{queue}");
@@ -496,7 +498,7 @@ fn independent_errors_each_poison_only_their_own_readers() {
     let _serial = common::serial();
     for queue in QUEUES {
         let recording = common::record("trace/independent_errors.mlir", queue);
-        let model = Model::new(&recording);
+        let model = Model::new(recording.clone());
         let mut marks: Vec<(String, String, Option<ErrorMark>)> = (0..model.runs.len())
             .map(|r| {
                 let function = model.recording.function_name(model.function_of(r));
@@ -522,7 +524,7 @@ fn independent_errors_each_poison_only_their_own_readers() {
 
 /// What does not depend on timing: the stacks, how often each kernel ran,
 /// the edges between kernels, the error marks.
-fn structure(model: &Model<'_>) -> (BTreeMap<String, usize>, usize) {
+fn structure(model: &Model) -> (BTreeMap<String, usize>, usize) {
     let mut stacks = BTreeMap::new();
     for r in 0..model.runs.len() {
         let chain: Vec<String> = model
@@ -532,7 +534,7 @@ fn structure(model: &Model<'_>) -> (BTreeMap<String, usize>, usize) {
                 format!(
                     "{};{}",
                     model.recording.function_name(model.function_of(c)),
-                    folded::kernel_frame(model, c)
+                    bef_trace::model::presentation::kernel_frame(model, c)
                 )
             })
             .collect();
@@ -554,7 +556,7 @@ fn single_and_multi_threaded_recordings_agree_up_to_timing() {
     ] {
         let single = common::record(program, "s");
         let multi = common::record(program, "mstd:2");
-        let (a, b) = (Model::new(&single), Model::new(&multi));
+        let (a, b) = (Model::new(single.clone()), Model::new(multi.clone()));
         let (sa, sb) = (structure(&a), structure(&b));
         assert_eq!(sa.0, sb.0, "{program}: call stacks and their counts");
         assert_eq!(sa.1, sb.1, "{program}: edges");
@@ -570,12 +572,15 @@ fn a_loops_iterations_are_chained_on_the_critical_path() {
         // Ten iterations of tfrt.repeat.i32, each taking the previous
         // one's results: the path passes through every iteration.
         let recording = common::record("mlir/fibonacci_repeat.mlir", queue);
-        let model = Model::new(&recording);
+        let model = Model::new(recording.clone());
         let analysis = critical_path::analyse(&model, &CriticalOptions::default());
         let mut iterations: Vec<usize> = analysis
             .path
             .iter()
-            .filter(|&&r| model.recording.function_name(model.function_of(r)) == "(region 0)")
+            .filter(|&&r| {
+                model.recording.function_name(model.function_of(r))
+                    == "fibonacci tfrt.repeat.i32#5 body"
+            })
             .map(|&r| model.runs[r].execution)
             .collect();
         iterations.dedup();

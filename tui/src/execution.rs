@@ -164,7 +164,9 @@ impl Trace {
             let next = ordinals.len() + 1;
             ordinals.entry(s.3.event.execution).or_insert(next);
         }
-        let model = bef_trace::Model::new(&recording);
+        // The model shares the recording while it is built, then gives it back.
+        let recording = std::sync::Arc::new(recording);
+        let model = bef_trace::Model::new(std::sync::Arc::clone(&recording));
         let mut marks = HashMap::new();
         for run in &model.runs {
             if let (Some(mark), Some(execution)) = (run.error, model.executions.get(run.execution))
@@ -178,6 +180,7 @@ impl Trace {
             Some((execution.id, run.kernel, e.message.clone()))
         });
         drop(model);
+        let recording = std::sync::Arc::try_unwrap(recording).unwrap_or_else(|r| (*r).clone());
         Trace {
             path: path.to_owned(),
             steps: steps.into_iter().map(|s| s.3).collect(),

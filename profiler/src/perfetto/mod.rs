@@ -8,16 +8,18 @@
 
 pub mod proto;
 
-use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::HashMap;
 use std::io::{self, Write};
 
 use prost::Message;
 
-use crate::chrome::process_name;
 use crate::display;
-use crate::folded::kernel_frame;
-use crate::model::{ErrorMark, Model};
+use crate::model::Model;
+use crate::model::presentation::{
+    self, Annotation, ArgValue, FIRST_ERROR, LIVE_VALUES, PID, QUEUE_DEPTH, kernel_frame,
+    stream_lanes, thread_tid,
+};
+use crate::progress::Progress;
 use proto::*;
 
 /// The one packet sequence the trace is written on.
@@ -27,24 +29,18 @@ const QUEUE_UUID: u64 = 2;
 const LIVE_UUID: u64 = 3;
 /// Thread `t` is track `THREAD_BASE + t`; streams follow the threads.
 const THREAD_BASE: u64 = 100;
-const PID: i32 = 1;
 
-/// The annotation names, interned in this order (iid = position + 1).
-const ANNOTATIONS: [&str; 8] = [
-    "function",
-    "kernel_index",
-    "bef_offset",
-    "location",
-    "execution",
-    "error",
-    "register",
-    "values",
-];
+/// How the trace is written.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Options {
+    /// Show progress on standard error (see [`crate::progress`]).
+    pub progress: bool,
+}
 
 /// The trace of `model`, serialized.
-pub fn export(model: &Model<'_>) -> Vec<u8> {
+pub fn export(model: &Model) -> Vec<u8> {
     let mut out = Vec::new();
-    write(model, &mut out).expect("writing to memory cannot fail");
+    write(model, &Options::default(), &mut out).expect("writing to memory cannot fail");
     out
 }
 
@@ -69,15 +65,15 @@ enum Timed {
 
 /// Writes the trace of `model` (a `Trace` message: packets one after the
 /// other) to `out`.
-pub fn write(model: &Model<'_>, out: &mut impl Write) -> io::Result<()> {
-    let mut packets = Packets { out };
+pub fn write(model: &Model, options: &Options, mut out: impl Write) -> io::Result<()> {
+    let mut packets = Packets { out: &mut out };
     packets.push(&TracePacket {
         trusted_packet_sequence_id: Some(SEQUENCE),
         track_descriptor: Some(TrackDescriptor {
             uuid: Some(PROCESS_UUID),
             process: Some(ProcessDescriptor {
-                pid: Some(PID),
-                process_name: Some(process_name(model)),
+                pid: Some(PID as i32),
+                process_name: Some(presentation::process_name(model)),
             }),
             ..Default::default()
         }),
@@ -87,17 +83,14 @@ pub fn write(model: &Model<'_>, out: &mut impl Write) -> io::Result<()> {
         packets.push(&descriptor(TrackDescriptor {
             uuid: Some(THREAD_BASE + t as u64),
             thread: Some(ThreadDescriptor {
-                pid: Some(PID),
-                tid: Some(t as i32 + 2),
+                pid: Some(PID as i32),
+                tid: Some(i32::try_from(thread_tid(t)).unwrap_or(i32::MAX)),
                 thread_name: Some(model.thread_label(t).to_owned()),
             }),
             ..Default::default()
         }))?;
     }
-    for (uuid, name) in [
-        (QUEUE_UUID, "ready queue depth"),
-        (LIVE_UUID, "live async values"),
-    ] {
+    for (uuid, name) in [(QUEUE_UUID, QUEUE_DEPTH), (LIVE_UUID, LIVE_VALUES)] {
         packets.push(&descriptor(TrackDescriptor {
             uuid: Some(uuid),
             name: Some(name.into()),
@@ -200,12 +193,11 @@ pub fn write(model: &Model<'_>, out: &mut impl Write) -> io::Result<()> {
                 name: Some(n.clone()),
             })
             .collect(),
-        debug_annotation_names: ANNOTATIONS
+        debug_annotation_names: Annotation::ALL
             .iter()
-            .enumerate()
-            .map(|(i, n)| DebugAnnotationName {
-                iid: Some(i as u64 + 1),
-                name: Some((*n).into()),
+            .map(|a| DebugAnnotationName {
+                iid: Some(a.iid()),
+                name: Some(a.name().into()),
             })
             .collect(),
     };
@@ -216,7 +208,9 @@ pub fn write(model: &Model<'_>, out: &mut impl Write) -> io::Result<()> {
         sequence_flags: Some(SEQ_INCREMENTAL_STATE_CLEARED),
         ..Default::default()
     })?;
+    let mut progress = Progress::new(options.progress, "Perfetto", timed.len() as u64);
     for (time, event) in timed {
+        progress.advance(1);
         let name_iid = event_name(model, event).map(|name| names.event(&name));
         let track_event = match event {
             Timed::Begin { run, track, flows } => {
@@ -231,7 +225,8 @@ pub fn write(model: &Model<'_>, out: &mut impl Write) -> io::Result<()> {
             Timed::Completion(i) => {
                 let c = &model.async_completions[i];
                 let mut e = instant(THREAD_BASE + c.thread as u64, name_iid);
-                e.debug_annotations.push(uint(7, c.register.into()));
+                e.debug_annotations
+                    .push(uint(Annotation::Register, c.register.into()));
                 e
             }
             Timed::FirstError => {
@@ -239,8 +234,10 @@ pub fn write(model: &Model<'_>, out: &mut impl Write) -> io::Result<()> {
                 let thread = error.run.map_or(0, |r| model.runs[r].thread);
                 let mut e = instant(THREAD_BASE + thread as u64, name_iid);
                 if let Some(message) = &error.message {
-                    e.debug_annotations
-                        .push(string(6, display::text(message).into_owned()));
+                    e.debug_annotations.push(string(
+                        Annotation::Error,
+                        display::text(message).into_owned(),
+                    ));
                 }
                 e
             }
@@ -258,14 +255,11 @@ pub fn write(model: &Model<'_>, out: &mut impl Write) -> io::Result<()> {
 }
 
 /// The interned name an event shows, if it has one.
-fn event_name(model: &Model<'_>, event: Timed) -> Option<String> {
+fn event_name(model: &Model, event: Timed) -> Option<String> {
     match event {
         Timed::Begin { run, .. } => Some(kernel_frame(model, run)),
-        Timed::Completion(i) => Some(format!(
-            "async completion: {}",
-            model.frame(model.async_completions[i].run)
-        )),
-        Timed::FirstError => Some("first error".to_owned()),
+        Timed::Completion(i) => Some(presentation::completion_name(model, i)),
+        Timed::FirstError => Some(FIRST_ERROR.to_owned()),
         Timed::End { .. } | Timed::Counter { .. } => None,
     }
 }
@@ -294,42 +288,30 @@ fn descriptor(track: TrackDescriptor) -> TracePacket {
     }
 }
 
-fn uint(name: u64, value: u64) -> DebugAnnotation {
+fn uint(name: Annotation, value: u64) -> DebugAnnotation {
     DebugAnnotation {
-        name_iid: Some(name),
+        name_iid: Some(name.iid()),
         uint_value: Some(value),
         string_value: None,
     }
 }
 
-fn string(name: u64, value: String) -> DebugAnnotation {
+fn string(name: Annotation, value: String) -> DebugAnnotation {
     DebugAnnotation {
-        name_iid: Some(name),
+        name_iid: Some(name.iid()),
         uint_value: None,
         string_value: Some(value),
     }
 }
 
-fn slice_begin(model: &Model<'_>, run: usize, track: u64, name_iid: Option<u64>) -> TrackEvent {
-    let r = &model.runs[run];
-    let function = model.function_label(run);
-    let mut annotations = vec![string(1, function), uint(2, r.kernel.into())];
-    if let Some(info) = model.kernel_info(run) {
-        annotations.push(uint(3, info.bef_offset));
-        if !info.location.is_empty() {
-            annotations.push(string(4, display::text(&info.location).into_owned()));
-        }
-    }
-    annotations.push(uint(5, model.executions[r.execution].id));
-    let values = model.values_text(run);
-    if !values.is_empty() {
-        annotations.push(string(8, values));
-    }
-    match r.error {
-        Some(ErrorMark::Origin) => annotations.push(string(6, "origin".into())),
-        Some(ErrorMark::Poisoned) => annotations.push(string(6, "poisoned".into())),
-        None => {}
-    }
+fn slice_begin(model: &Model, run: usize, track: u64, name_iid: Option<u64>) -> TrackEvent {
+    let annotations = presentation::slice_args(model, run)
+        .into_iter()
+        .map(|(annotation, value)| match value {
+            ArgValue::Uint(n) => uint(annotation, n),
+            ArgValue::Text(text) => string(annotation, text),
+        })
+        .collect();
     TrackEvent {
         r#type: Some(TYPE_SLICE_BEGIN),
         track_uuid: Some(track),
@@ -383,72 +365,4 @@ impl Interner {
         self.ids.insert(name.to_string(), id);
         id
     }
-}
-
-/// Stream tracks: runs grouped by (function, stream id), each group laid
-/// on as few lanes as keep its slices apart (executions of one function
-/// can run at once, on several threads).
-pub struct StreamLanes {
-    /// Lane names, by lane.
-    pub names: Vec<String>,
-    /// Each lane's runs, in time order, none overlapping the next.
-    pub runs: Vec<Vec<usize>>,
-}
-
-/// See [`StreamLanes`]. Each run takes the lowest-numbered lane of its
-/// group that is free when it starts: lanes busy until a time wait in one
-/// heap, free lanes in another, so a run costs a logarithm of its group's
-/// lanes rather than a scan of them.
-pub fn stream_lanes(model: &Model<'_>) -> StreamLanes {
-    let mut order: Vec<usize> = (0..model.runs.len()).collect();
-    order.sort_by_key(|&r| (model.runs[r].start, model.runs[r].end));
-    let mut groups: HashMap<(u32, u64), LaneGroup> = HashMap::new();
-    let mut lanes = StreamLanes {
-        names: Vec::new(),
-        runs: Vec::new(),
-    };
-    for run in order {
-        let r = &model.runs[run];
-        let key = (model.function_of(run), model.stream_of(run));
-        let group = groups.entry(key).or_default();
-        while let Some(&Reverse((end, lane))) = group.busy.peek()
-            && end <= r.start
-        {
-            group.busy.pop();
-            group.free.push(Reverse(lane));
-        }
-        let lane = match group.free.pop() {
-            Some(Reverse(lane)) => lane,
-            None => {
-                let n = group.lanes;
-                group.lanes += 1;
-                lanes.names.push(format!(
-                    "{} stream {}{}",
-                    model.function_label_of(key.0),
-                    key.1,
-                    if n == 0 {
-                        String::new()
-                    } else {
-                        format!(" ({})", n + 1)
-                    }
-                ));
-                lanes.runs.push(Vec::new());
-                lanes.runs.len() - 1
-            }
-        };
-        lanes.runs[lane].push(run);
-        group.busy.push(Reverse((r.end, lane)));
-    }
-    lanes
-}
-
-/// The lanes of one (function, stream) group in [`stream_lanes`].
-#[derive(Default)]
-struct LaneGroup {
-    /// Lanes in use, by the end of their last run.
-    busy: BinaryHeap<Reverse<(u64, usize)>>,
-    /// Lanes free again, by number (lanes are numbered in creation order,
-    /// so the lowest is the group's first free one).
-    free: BinaryHeap<Reverse<usize>>,
-    lanes: usize,
 }

@@ -10,7 +10,7 @@
 mod input;
 mod stop;
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::mpsc::{self, RecvTimeoutError};
@@ -47,6 +47,10 @@ Open a .pftrace in https://ui.perfetto.dev (Open trace file).";
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Show the progress of long exports on standard error (shown anyway
+    /// when standard error is a terminal).
+    #[arg(long, global = true)]
+    progress: bool,
 }
 
 #[derive(Subcommand)]
@@ -301,16 +305,21 @@ fn note(text: &str) {
     );
 }
 
-/// Writes `text` to standard output, failing with a message if it cannot
-/// (`/dev/full`, a closed pipe).
-fn print(text: &str) -> Result<(), Failure> {
-    let mut out = std::io::stdout().lock();
-    out.write_all(text.as_bytes())
+/// Streams what `write` produces to standard output, failing with a
+/// message if it cannot (`/dev/full`, a closed pipe).
+fn print_with(
+    write: impl FnOnce(&mut std::io::BufWriter<std::io::StdoutLock<'static>>) -> std::io::Result<()>,
+) -> Result<(), Failure> {
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    write(&mut out)
         .and_then(|()| out.flush())
         .map_err(|e| Failure(format!("cannot write to standard output: {e}")))
 }
 
 fn run(cli: Cli) -> Result<(), Failure> {
+    let progress = cli.progress || std::io::stderr().is_terminal();
+    let chrome_options = chrome::Options { progress };
+    let perfetto_options = perfetto::Options { progress };
     match cli.command {
         Command::Record { run, output } => {
             check_outputs(&[&output], &[&run.program])?;
@@ -342,28 +351,30 @@ fn run(cli: Cli) -> Result<(), Failure> {
             if let Some(path) = &output {
                 write_file(path, &bef_trace::write(&recording))?;
             }
-            let model = Model::new(&recording);
+            let model = Model::new(recording);
             if let Some(path) = &flamegraph {
-                write_svg(path, &model, &FlameOptions::default())?;
+                write_with(path, |out| {
+                    flamegraph::write(&model, &FlameOptions::default(), out)
+                })?;
             }
             if let Some(path) = &folded {
-                let lines = folded::fold(&model, &FoldOptions::default());
-                write_file(path, folded::to_text(&lines).as_bytes())?;
+                write_with(path, |out| {
+                    folded::write(&model, &FoldOptions::default(), out)
+                })?;
             }
             if let Some(path) = &perfetto {
-                write_with(path, |out| perfetto::write(&model, out))?;
+                write_with(path, |out| perfetto::write(&model, &perfetto_options, out))?;
             }
             if let Some(path) = &chrome_json {
-                write_with(path, |out| chrome::write(&model, out))?;
+                write_with(path, |out| chrome::write(&model, &chrome_options, out))?;
             }
             // Asked for nothing, a run still says what it recorded.
             let nothing_asked = outputs.is_empty() && !critical_path;
             if stats || nothing_asked {
-                print(&stats::to_text(&stats::stats(&model)))?;
+                print_with(|out| stats::write(&model, &stats::Options::default(), out))?;
             }
             if critical_path {
-                let analysis = critical_path::analyse(&model, &CriticalOptions::default());
-                print(&critical_path::to_text(&model, &analysis))?;
+                print_with(|out| critical_path::write(&model, &CriticalOptions::default(), out))?;
             }
         }
         Command::Flamegraph {
@@ -374,14 +385,13 @@ fn run(cli: Cli) -> Result<(), Failure> {
             title,
         } => {
             check_outputs(&[&output], &[&recording])?;
-            let recording = load(&recording)?;
-            let model = Model::new(&recording);
+            let model = Model::new(load(&recording)?);
             let options = FlameOptions {
                 fold: fold.options(),
                 inverted,
                 title,
             };
-            write_svg(&output, &model, &options)?;
+            write_with(&output, |out| flamegraph::write(&model, &options, out))?;
         }
         Command::Folded {
             recording,
@@ -391,12 +401,11 @@ fn run(cli: Cli) -> Result<(), Failure> {
             if let Some(path) = &output {
                 check_outputs(&[path], &[&recording])?;
             }
-            let recording = load(&recording)?;
-            let model = Model::new(&recording);
-            let text = folded::to_text(&folded::fold(&model, &fold.options()));
+            let model = Model::new(load(&recording)?);
+            let options = fold.options();
             match output {
-                Some(path) => write_file(&path, text.as_bytes())?,
-                None => print(&text)?,
+                Some(path) => write_with(&path, |out| folded::write(&model, &options, out))?,
+                None => print_with(|out| folded::write(&model, &options, out))?,
             }
         }
         Command::Diff {
@@ -419,7 +428,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
                     a.header.program_hash, b.header.program_hash
                 ));
             }
-            let (ma, mb) = (Model::new(&a), Model::new(&b));
+            let (ma, mb) = (Model::new(a), Model::new(b));
             if let Some(path) = &folded {
                 write_file(path, flamegraph::diff_folded(&ma, &mb)?.as_bytes())?;
             }
@@ -430,24 +439,19 @@ fn run(cli: Cli) -> Result<(), Failure> {
         }
         Command::Perfetto { recording, output } => {
             check_outputs(&[&output], &[&recording])?;
-            let recording = load(&recording)?;
-            let model = Model::new(&recording);
-            write_with(&output, |out| perfetto::write(&model, out))?;
+            let model = Model::new(load(&recording)?);
+            write_with(&output, |out| {
+                perfetto::write(&model, &perfetto_options, out)
+            })?;
         }
         Command::ChromeJson { recording, output } => {
             check_outputs(&[&output], &[&recording])?;
-            let recording = load(&recording)?;
-            let model = Model::new(&recording);
-            write_with(&output, |out| chrome::write(&model, out))?;
+            let model = Model::new(load(&recording)?);
+            write_with(&output, |out| chrome::write(&model, &chrome_options, out))?;
         }
         Command::Stats { recording, json } => {
-            let recording = load(&recording)?;
-            let stats = stats::stats(&Model::new(&recording));
-            if json {
-                print(&terminal_json(&stats)?)?;
-            } else {
-                print(&stats::to_text(&stats))?;
-            }
+            let model = Model::new(load(&recording)?);
+            print_with(|out| stats::write(&model, &stats::Options { json }, out))?;
         }
         Command::CriticalPath {
             recording,
@@ -457,39 +461,15 @@ fn run(cli: Cli) -> Result<(), Failure> {
             if what_if_workers == Some(0) {
                 return Err(Failure("--what-if-workers needs at least 1 worker".into()));
             }
-            let recording = load(&recording)?;
-            let model = Model::new(&recording);
-            let options = CriticalOptions { what_if_workers };
-            let analysis = critical_path::analyse(&model, &options);
-            if json {
-                let report = critical_path::to_json(&model, &analysis);
-                print(&terminal_json(&report)?)?;
-            } else {
-                print(&critical_path::to_text(&model, &analysis))?;
-            }
+            let model = Model::new(load(&recording)?);
+            let options = CriticalOptions {
+                what_if_workers,
+                json,
+            };
+            print_with(|out| critical_path::write(&model, &options, out))?;
         }
     }
     Ok(())
-}
-
-/// `value` as pretty JSON for a terminal: serde_json leaves DEL, the C1
-/// controls and the invisible format characters raw in strings; they are
-/// written as `\uXXXX` escapes, which read back the same.
-fn terminal_json(value: &impl serde::Serialize) -> Result<String, Failure> {
-    let text = serde_json::to_string_pretty(value)?;
-    let mut out = String::with_capacity(text.len() + 1);
-    for c in text.chars() {
-        // serde_json escapes the C0 controls in strings: a raw newline is
-        // the pretty printer's own.
-        if c != '\n' && escape::is_unsafe(c) {
-            // Every such character is in the Basic Multilingual Plane.
-            out.push_str(&format!("\\u{:04x}", c as u32));
-        } else {
-            out.push(c);
-        }
-    }
-    out.push('\n');
-    Ok(out)
 }
 
 /// How a recording named on the command line is called in a picture: its
@@ -630,28 +610,4 @@ fn write_with(
     let mut out = AtomicFile::create(path).map_err(|e| Failure(e.to_string()))?;
     write(&mut out).map_err(failure)?;
     out.commit().map_err(|e| Failure(e.to_string()))
-}
-
-fn write_svg(path: &Path, model: &Model<'_>, options: &FlameOptions) -> Result<(), Failure> {
-    write_with(path, |out| flamegraph::write_svg(model, options, out))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn json_escapes_what_serde_leaves_raw() {
-        let name = "a\u{1b}b\u{7f}c\u{9b}d\u{202e}e\u{2066}f é\n";
-        let Ok(text) = terminal_json(&name) else {
-            panic!("serialises")
-        };
-        assert_eq!(text, "\"a\\u001bb\\u007fc\\u009bd\\u202ee\\u2066f é\\n\"\n");
-        let Ok(pretty) = terminal_json(&vec![name]) else {
-            panic!("serialises")
-        };
-        assert!(pretty.starts_with("[\n  \""), "{pretty}");
-        let back: String = serde_json::from_str(&text).expect("reads back");
-        assert_eq!(back, name);
-    }
 }
