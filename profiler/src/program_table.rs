@@ -1,5 +1,7 @@
 //! The program's static structure as a recording keeps it, read from the
-//! BEF bytes through `bef::inspect`: function names and kinds, each
+//! BEF bytes through `bef::inspect`: function names and kinds (an
+//! anonymous function named by the region it holds,
+//! [`Listing::region_names`]), each
 //! kernel's name, BEF offset, source location and stream, and which
 //! kernels read each register (the consumers of every dataflow edge).
 
@@ -16,13 +18,20 @@ pub fn program_table(program: &Program) -> Vec<FunctionInfo> {
     // A program that loaded decodes; a listing that fails leaves the names
     // the program itself knows.
     let listing = Listing::new(program.bytes()).ok();
+    let region_names = listing.as_ref().map(Listing::region_names);
     program
         .functions()
         .iter()
         .enumerate()
         .map(|(index, info)| {
+            let region = region_names
+                .as_ref()
+                .and_then(|names| names.get(index)?.clone());
             let mut function = FunctionInfo {
-                name: info.name.clone(),
+                name: match region {
+                    Some(region) if info.name.is_empty() => region,
+                    _ => info.name.clone(),
+                },
                 kind: FunctionKind::from(info.kind),
                 kernels: Vec::new(),
                 registers: Vec::new(),

@@ -151,7 +151,9 @@ pub struct RegisterInfo {
 /// A function of the program.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FunctionInfo {
-    /// The name (empty for the body of a region).
+    /// The name. A region's anonymous function is named by the kernel that
+    /// owns it (`bef::inspect::Listing::region_names`); recordings made
+    /// before that leave it empty.
     pub name: String,
     /// How it runs.
     pub kind: FunctionKind,
@@ -288,7 +290,8 @@ impl Recording {
         }
     }
 
-    /// The name of function `function`, `(region N)` for an unnamed one.
+    /// The name of function `function`: `(region N)` for an unnamed one
+    /// (a region, in a recording that did not name regions).
     pub fn function_name(&self, function: u32) -> String {
         match self.functions.get(function as usize) {
             Some(f) if !f.name.is_empty() => f.name.clone(),

@@ -1,0 +1,82 @@
+//! Regions are named by the kernel that owns them, in the recording and in
+//! every export: TFRT's fizzbuzz nests `tfrt.if` in `tfrt.if` in the body
+//! of a `tfrt.repeat.i32`.
+
+mod common;
+
+use bef_trace::critical_path::{self, CriticalOptions};
+use bef_trace::flamegraph::{self, FlameOptions};
+use bef_trace::folded::{self, FoldOptions};
+use bef_trace::{Model, chrome, perfetto, stats};
+
+/// The functions of corpus/trace/fizzbuzz.mlir as a recording names them:
+/// kernel indices count the arguments' pseudo kernel as 0.
+const NAMES: [&str; 8] = [
+    "fizzbuzz_compute",
+    "fizzbuzz",
+    "fizzbuzz_compute tfrt.repeat.i32#10 body",
+    "fizzbuzz_compute tfrt.repeat.i32#10 body tfrt.if#4 then",
+    "fizzbuzz_compute tfrt.repeat.i32#10 body tfrt.if#4 else",
+    "fizzbuzz_compute tfrt.repeat.i32#10 body tfrt.if#4 else tfrt.if#3 then",
+    "fizzbuzz_compute tfrt.repeat.i32#10 body tfrt.if#4 else tfrt.if#3 else",
+    "fizzbuzz_compute tfrt.repeat.i32#10 body tfrt.if#4 else tfrt.if#3 else tfrt.if#3 then",
+];
+
+#[test]
+fn the_recording_names_each_region_by_its_owner() {
+    let recording = common::record("trace/fizzbuzz.mlir", "s");
+    let mut names: Vec<&str> = recording
+        .functions
+        .iter()
+        .map(|f| f.name.as_str())
+        .collect();
+    let last =
+        "fizzbuzz_compute tfrt.repeat.i32#10 body tfrt.if#4 else tfrt.if#3 else tfrt.if#3 else";
+    let mut expected = NAMES.to_vec();
+    expected.push(last);
+    names.sort_unstable();
+    expected.sort_unstable();
+    assert_eq!(names, expected);
+}
+
+#[test]
+fn every_export_shows_region_names() {
+    let model = Model::new(common::record("trace/fizzbuzz.mlir", "s"));
+    let mut outputs: Vec<(&str, Vec<u8>)> = Vec::new();
+    let mut out = Vec::new();
+    folded::write(&model, &FoldOptions::default(), &mut out).expect("folds");
+    outputs.push(("folded", out));
+    let mut out = Vec::new();
+    flamegraph::write(&model, &FlameOptions::default(), &mut out).expect("draws");
+    outputs.push(("flame graph", out));
+    outputs.push(("Perfetto", perfetto::export(&model)));
+    outputs.push(("Chrome JSON", chrome::export(&model).into_bytes()));
+    let mut out = Vec::new();
+    stats::write(&model, &stats::Options::default(), &mut out).expect("tabulates");
+    outputs.push(("stats", out));
+    let mut out = Vec::new();
+    let options = CriticalOptions {
+        json: true,
+        ..Default::default()
+    };
+    critical_path::write(&model, &options, &mut out).expect("analyses");
+    outputs.push(("critical path", out));
+    for (what, bytes) in &outputs {
+        let text = String::from_utf8_lossy(bytes);
+        assert!(!text.contains("(region "), "{what} has an unnamed region");
+        // The stats list kernels, the critical path those on the path:
+        // both run in the loop's body.
+        assert!(
+            text.contains("fizzbuzz_compute tfrt.repeat.i32#10 body"),
+            "{what} does not name the loop's body"
+        );
+    }
+    // The branches run inside the body: the exports that show every run
+    // name them too (a name past 60 characters is cut in its middle).
+    for (what, bytes) in &outputs[..4] {
+        let text = String::from_utf8_lossy(bytes);
+        for branch in ["tfrt.if#4 then", "tfrt.if#3 then"] {
+            assert!(text.contains(branch), "{what} does not show {branch}");
+        }
+    }
+}
