@@ -25,7 +25,7 @@ pub use error::{BytecodeError, Result};
 pub use reader::{
     LazyModule, MAX_BUFFER_ALIGNMENT, Structure, is_bytecode, read, read_aligned, read_lazy,
 };
-pub use writer::{WriteOptions, Written, write};
+pub use writer::{WriteOptions, Written, write, write_splitting};
 
 /// `ML\xefR`
 pub const MAGIC: [u8; 4] = [0x4D, 0x4C, 0xEF, 0x52];

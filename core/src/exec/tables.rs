@@ -8,7 +8,7 @@
 
 use super::error::LoadError;
 use super::registry::{KernelFn, KernelImpl};
-use crate::format::{BefFile, DecodeError, FunctionKind, KernelHeader};
+use crate::format::{BefFile, DecodeError, FunctionBody, FunctionKind, KernelHeader};
 
 /// Sentinel of an unproduced register in the producer map.
 const NONE: u32 = u32::MAX;
@@ -203,7 +203,10 @@ impl FunctionTables {
         self.initial_uses.len()
     }
 
-    /// Decodes and validates function `index` of `bef`.
+    /// Decodes and validates function `index` of `bef`: copies the kernel
+    /// records into the executor's form, then checks the register graph
+    /// (producers, reads, used-by lists, results) one rule at a time, and
+    /// derives what the executor needs from it.
     pub fn decode(
         bef: &BefFile<'_>,
         index: usize,
@@ -213,110 +216,83 @@ impl FunctionTables {
         let entry = &bef.functions()[index];
         let body = bef.body(index).map_err(LoadError::decode)?;
         let name = entry.name.to_string();
-        let bad = |offset: u64, message: String| {
-            LoadError::decode(DecodeError::new(
-                offset,
-                format!("function '{name}': {message}"),
-            ))
-        };
-        let num_registers = body.num_registers();
-        let num_kernels = body.kernels.len();
-        if num_kernels == 0 {
-            return Err(bad(body.offset, "has no argument pseudo kernel".into()));
+        let site = Site { name: &name, body };
+        if body.kernels.is_empty() {
+            return Err(site.error(body.offset, "has no argument pseudo kernel".into()));
         }
         let num_arguments = bef.function_arg_types(index).len();
-        let mut words = Vec::new();
-        let mut operands = Vec::new();
-        let mut kernels = Vec::with_capacity(num_kernels);
-        // Kernels without operands wait for the pseudo register.
-        let mut ready: Vec<u32> = body.kernels.iter().map(|k| k.num_operands.max(1)).collect();
-        for (id, record) in body.kernel_records().enumerate() {
-            let offset = u32::try_from(words.len())
-                .map_err(|_| bad(record.offset, "kernel list is larger than 16 GiB".into()))?;
-            words.extend(
-                record
-                    .bytes()
-                    .chunks_exact(4)
-                    .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])),
-            );
-            // The format reader checked that the counts fit the record.
-            let header = record.header();
-            let stream_id = u32::try_from(body.kernels[id].stream_id).unwrap_or(u32::MAX);
-            kernels.push(KernelInfo {
-                offset,
-                stream_id,
-                non_strict: false,
-                header,
-                func: if id == 0 {
-                    None
-                } else {
-                    implementation(record.code()).map(|k| k.func)
-                },
-                args: u32::try_from(operands.len())
-                    .map_err(|_| bad(record.offset, "kernel list is larger than 16 GiB".into()))?,
-                outputs: 0,
-            });
-            // Arguments, attributes and functions lie back to back.
-            let run = header.args().start..header.functions().end;
-            let run = (offset as usize + run.start)..(offset as usize + run.end);
-            let run = words.get(run).ok_or_else(|| {
-                bad(
-                    record.offset,
-                    format!("kernel {id} has more operands than its record holds"),
-                )
-            })?;
-            operands.extend_from_slice(run);
-        }
-        // The pseudo kernel never runs, so its counts do not size frames.
-        let max_count = |count: fn(&KernelHeader) -> u32| {
-            kernels
-                .iter()
-                .skip(1)
-                .map(|k: &KernelInfo| count(&k.header) as usize)
-                .max()
-                .unwrap_or(0)
-        };
-        let max_arguments = max_count(|h| h.num_args);
-        let max_results = max_count(|h| h.num_results);
+        let copied = copy_records(&site, implementation)?;
         let mut tables = FunctionTables {
             index,
             name: name.clone(),
             kind: entry.kind,
             num_arguments,
-            kernels: kernels.into_boxed_slice(),
-            words: words.into_boxed_slice(),
-            operands: operands.into_boxed_slice(),
+            max_arguments: copied.max_count(|h| h.num_args),
+            max_results: copied.max_count(|h| h.num_results),
+            kernels: copied.kernels.into_boxed_slice(),
+            words: copied.words.into_boxed_slice(),
+            operands: copied.operands.into_boxed_slice(),
             results: body.results.clone().into_boxed_slice(),
             initial_uses: Box::default(),
             initial_ready: Box::default(),
             outputs: Box::default(),
             links: Box::default(),
-            max_arguments,
-            max_results,
         };
-        let record_offset =
-            |id: usize| body.kernel_list_offset + u64::from(body.kernels[id].offset);
+        tables.check_pseudo_kernel(&site)?;
+        let producer = tables.producers(&site, num_kernel_codes, bef.functions().len())?;
+        let reads = tables.check_reads(&site, &producer)?;
+        let mut ready = tables.check_used_by_lists(&site, &reads.expected_in)?;
+        let is_result = tables.result_registers(&site, &producer)?;
+        let read_early = tables.mark_non_strict(is_result.len(), &mut ready, implementation);
+        tables.initial_uses = (0..body.num_registers())
+            .map(|r| reads.reader_counts[r] + u32::from(is_result[r] || read_early[r]))
+            .collect();
+        tables.initial_ready = ready.into_boxed_slice();
+        tables.build_outputs(&RegisterFacts {
+            reader_counts: reads.reader_counts,
+            is_result,
+            read_early,
+        });
+        if tables.kind == FunctionKind::Sync {
+            check_sync_function(&tables).map_err(|m| site.error(body.offset, m))?;
+        }
+        Ok(tables)
+    }
 
-        // Producer of every register: (kernel, result number).
-        let mut producer = vec![(NONE, NONE); num_registers];
-        let pseudo = tables.record(0);
+    /// The argument pseudo kernel reads nothing and writes the pseudo
+    /// register and the function's arguments.
+    fn check_pseudo_kernel(&self, site: &Site<'_>) -> Result<(), LoadError> {
+        let pseudo = self.record(0);
         if pseudo.num_arguments() != 0
             || pseudo.attributes().len() + pseudo.functions().len() != 0
-            || pseudo.num_results() != num_arguments + 1
+            || pseudo.num_results() != self.num_arguments + 1
         {
-            return Err(bad(
-                record_offset(0),
+            return Err(site.kernel_error(
+                0,
                 format!(
                     "the argument pseudo kernel must have no operands and {} results",
-                    num_arguments + 1
+                    self.num_arguments + 1
                 ),
             ));
         }
-        for id in 0..num_kernels {
-            let record = tables.record(id);
+        Ok(())
+    }
+
+    /// The producer of every register, (kernel, result number), checking
+    /// kernel codes, register and function indices, and single writers.
+    fn producers(
+        &self,
+        site: &Site<'_>,
+        num_kernel_codes: usize,
+        num_functions: usize,
+    ) -> Result<Vec<(u32, u32)>, LoadError> {
+        let num_registers = site.body.num_registers();
+        let mut producer = vec![(NONE, NONE); num_registers];
+        for id in 0..self.kernels.len() {
+            let record = self.record(id);
             if id > 0 && record.code() as usize >= num_kernel_codes {
-                return Err(bad(
-                    record_offset(id),
+                return Err(site.kernel_error(
+                    id,
                     format!(
                         "kernel {id} has code {} but the file names {num_kernel_codes} kernels",
                         record.code()
@@ -328,14 +304,14 @@ impl FunctionTables {
                     continue; // the pseudo register that triggers operand-less kernels
                 }
                 let slot = producer.get_mut(register as usize).ok_or_else(|| {
-                    bad(
-                        record_offset(id),
+                    site.kernel_error(
+                        id,
                         format!("kernel {id} writes register {register} of {num_registers}"),
                     )
                 })?;
                 if slot.0 != NONE {
-                    return Err(bad(
-                        record_offset(id),
+                    return Err(site.kernel_error(
+                        id,
                         format!(
                             "register {register} is written by kernels {} and {id}",
                             slot.0
@@ -344,79 +320,95 @@ impl FunctionTables {
                 }
                 *slot = (id as u32, n as u32);
             }
-            for &f in record.functions() {
-                if f as usize >= bef.functions().len() {
-                    return Err(bad(
-                        record_offset(id),
-                        format!(
-                            "kernel {id} names function {f} of {}",
-                            bef.functions().len()
-                        ),
-                    ));
-                }
+            if let Some(&f) = record
+                .functions()
+                .iter()
+                .find(|&&f| f as usize >= num_functions)
+            {
+                return Err(site.kernel_error(
+                    id,
+                    format!("kernel {id} names function {f} of {num_functions}"),
+                ));
             }
         }
+        Ok(producer)
+    }
 
-        // Every read needs a producer that lists the reader once per read;
-        // every kernel without operands is triggered by the pseudo register.
-        let mut expected_in = vec![0u32; num_kernels];
+    /// Every read needs a producer (earlier, in a sync function); every
+    /// kernel without operands is triggered by the pseudo register.
+    fn check_reads(&self, site: &Site<'_>, producer: &[(u32, u32)]) -> Result<Reads, LoadError> {
+        let num_registers = producer.len();
+        let mut expected_in = vec![0u32; self.kernels.len()];
         let mut reader_counts = vec![0u32; num_registers];
-        // Indexed: the loop also updates other kernels' entries.
-        #[allow(clippy::needless_range_loop)]
-        for id in 1..num_kernels {
-            let record = tables.record(id);
+        for (id, expected) in expected_in.iter_mut().enumerate().skip(1) {
+            let record = self.record(id);
             if record.num_arguments() == 0 {
-                expected_in[id] = 1;
+                *expected = 1;
             }
             for &register in record.arguments() {
                 let Some(&(p, _)) = producer.get(register as usize) else {
-                    return Err(bad(
-                        record_offset(id),
+                    return Err(site.kernel_error(
+                        id,
                         format!("kernel {id} reads register {register} of {num_registers}"),
                     ));
                 };
                 if p == NONE {
-                    return Err(bad(
-                        record_offset(id),
+                    return Err(site.kernel_error(
+                        id,
                         format!("kernel {id} reads register {register}, which nothing writes"),
                     ));
                 }
-                if p as usize >= id && tables.kind == FunctionKind::Sync {
-                    return Err(bad(
-                        record_offset(id),
+                if p as usize >= id && self.kind == FunctionKind::Sync {
+                    return Err(site.kernel_error(
+                        id,
                         format!("sync kernel {id} reads register {register} before it is written"),
                     ));
                 }
                 reader_counts[register as usize] += 1;
-                expected_in[id] += 1;
+                *expected += 1;
             }
         }
+        Ok(Reads {
+            reader_counts,
+            expected_in,
+        })
+    }
+
+    /// Each producer lists every reader once per read, and each kernel's
+    /// operand count equals its reads and its producer links. Returns each
+    /// kernel's ready count (its operand count; operand-less kernels wait
+    /// for the pseudo register).
+    fn check_used_by_lists(
+        &self,
+        site: &Site<'_>,
+        expected_in: &[u32],
+    ) -> Result<Vec<u32>, LoadError> {
+        let num_kernels = self.kernels.len();
         let mut listed = vec![0u32; num_kernels];
         for id in 0..num_kernels {
-            let record = tables.record(id);
+            let record = self.record(id);
             let mut at = record.used_by_start();
             for (n, &count) in record.used_by_counts().iter().enumerate() {
                 let register = record.results()[n];
                 for &user in &record.words()[at..at + count as usize] {
                     if user == 0 || user as usize >= num_kernels {
-                        return Err(bad(
-                            record_offset(id),
+                        return Err(site.kernel_error(
+                            id,
                             format!("kernel {id} lists user {user} of {num_kernels} kernels"),
                         ));
                     }
                     let reads = if id == 0 && n == 0 {
-                        (tables.record(user as usize).num_arguments() == 0) as usize
+                        (self.record(user as usize).num_arguments() == 0) as usize
                     } else {
-                        tables
-                            .record(user as usize)
+                        self.record(user as usize)
                             .arguments()
                             .iter()
                             .filter(|&&r| r == register)
                             .count()
                     };
                     if reads == 0 {
-                        return Err(bad(
-                            record_offset(id),
+                        return Err(site.kernel_error(
+                            id,
                             format!(
                                 "kernel {id} lists kernel {user} as a user of register {register}, \
                                  which it does not read"
@@ -428,10 +420,16 @@ impl FunctionTables {
                 at += count as usize;
             }
         }
+        let ready: Vec<u32> = site
+            .body
+            .kernels
+            .iter()
+            .map(|k| k.num_operands.max(1))
+            .collect();
         for id in 1..num_kernels {
             if listed[id] != expected_in[id] || ready[id] != expected_in[id] {
-                return Err(bad(
-                    record_offset(id),
+                return Err(site.kernel_error(
+                    id,
                     format!(
                         "kernel {id} has {} operands but {} reads and {} producer links",
                         ready[id], expected_in[id], listed[id]
@@ -439,23 +437,42 @@ impl FunctionTables {
                 ));
             }
         }
-        let mut is_result = vec![false; num_registers];
-        for &register in tables.results.iter() {
+        Ok(ready)
+    }
+
+    /// Which registers the function returns; each must have a producer.
+    fn result_registers(
+        &self,
+        site: &Site<'_>,
+        producer: &[(u32, u32)],
+    ) -> Result<Vec<bool>, LoadError> {
+        let mut is_result = vec![false; producer.len()];
+        for &register in self.results.iter() {
             match producer.get(register as usize) {
                 Some(&(p, _)) if p != NONE => is_result[register as usize] = true,
                 _ => {
-                    return Err(bad(
-                        body.offset,
+                    return Err(site.error(
+                        site.body.offset,
                         format!("result register {register} is never written"),
                     ));
                 }
             }
         }
-        // A non-strict kernel waits only for its first argument's producer.
+        Ok(is_result)
+    }
+
+    /// Marks the non-strict kernels, which wait only for their first
+    /// argument's producer, lowering their ready counts. Returns the
+    /// registers such a kernel may read before their producer runs.
+    fn mark_non_strict(
+        &mut self,
+        num_registers: usize,
+        ready: &mut [u32],
+        implementation: &dyn Fn(u32) -> Option<KernelImpl>,
+    ) -> Vec<bool> {
         let mut read_early = vec![false; num_registers];
-        let mut non_strict = Vec::new();
         for (id, ready_count) in ready.iter_mut().enumerate().skip(1) {
-            let record = tables.record(id);
+            let record = self.record_of(&self.kernels[id]);
             let arguments = record.arguments();
             let Some(&first) = arguments.first() else {
                 continue;
@@ -467,25 +484,116 @@ impl FunctionTables {
             for &register in arguments.iter().filter(|&&r| r != first) {
                 read_early[register as usize] = true;
             }
-            non_strict.push(id);
+            self.kernels[id].non_strict = true;
         }
-        for id in non_strict {
-            tables.kernels[id].non_strict = true;
-        }
-        tables.initial_uses = (0..num_registers)
-            .map(|r| reader_counts[r] + u32::from(is_result[r] || read_early[r]))
-            .collect();
-        tables.initial_ready = ready.into_boxed_slice();
-        tables.build_outputs(&RegisterFacts {
-            reader_counts,
-            is_result,
-            read_early,
-        });
-        if tables.kind == FunctionKind::Sync {
-            check_sync_function(&tables).map_err(|m| bad(body.offset, m))?;
-        }
-        Ok(tables)
+        read_early
     }
+}
+
+/// The function being decoded, for errors: its name, and its kernels' byte
+/// offsets in the file.
+struct Site<'b> {
+    name: &'b str,
+    body: &'b FunctionBody<'b>,
+}
+
+impl Site<'_> {
+    fn error(&self, offset: u64, message: String) -> LoadError {
+        LoadError::decode(DecodeError::new(
+            offset,
+            format!("function '{}': {message}", self.name),
+        ))
+    }
+
+    /// An error at the record of kernel `id`.
+    fn kernel_error(&self, id: usize, message: String) -> LoadError {
+        let offset = self.body.kernel_list_offset + u64::from(self.body.kernels[id].offset);
+        self.error(offset, message)
+    }
+}
+
+/// The kernel records copied into the executor's form.
+struct CopiedRecords {
+    kernels: Vec<KernelInfo>,
+    /// Every record's words, back to back.
+    words: Vec<u32>,
+    /// Every kernel's arguments, attributes and functions, back to back.
+    operands: Vec<u32>,
+}
+
+impl CopiedRecords {
+    /// The largest of a header count over the kernels that run (the pseudo
+    /// kernel never runs, so its counts do not size frames).
+    fn max_count(&self, count: fn(&KernelHeader) -> u32) -> usize {
+        self.kernels
+            .iter()
+            .skip(1)
+            .map(|k| count(&k.header) as usize)
+            .max()
+            .unwrap_or(0)
+    }
+}
+
+/// Copies every kernel record of the function and resolves its
+/// implementation (the pseudo kernel, 0, has none).
+fn copy_records(
+    site: &Site<'_>,
+    implementation: &dyn Fn(u32) -> Option<KernelImpl>,
+) -> Result<CopiedRecords, LoadError> {
+    let body = site.body;
+    let too_large = |offset| site.error(offset, "kernel list is larger than 16 GiB".into());
+    let mut words = Vec::new();
+    let mut operands = Vec::new();
+    let mut kernels = Vec::with_capacity(body.kernels.len());
+    for (id, record) in body.kernel_records().enumerate() {
+        let offset = u32::try_from(words.len()).map_err(|_| too_large(record.offset))?;
+        words.extend(
+            record
+                .bytes()
+                .chunks_exact(4)
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])),
+        );
+        // The format reader checked that the counts fit the record.
+        let header = record.header();
+        let stream_id = u32::try_from(body.kernels[id].stream_id).unwrap_or(u32::MAX);
+        kernels.push(KernelInfo {
+            offset,
+            stream_id,
+            non_strict: false,
+            header,
+            func: if id == 0 {
+                None
+            } else {
+                implementation(record.code()).map(|k| k.func)
+            },
+            args: u32::try_from(operands.len()).map_err(|_| too_large(record.offset))?,
+            outputs: 0,
+        });
+        // Arguments, attributes and functions lie back to back.
+        let run = header.args().start..header.functions().end;
+        let run = (offset as usize + run.start)..(offset as usize + run.end);
+        let run = words.get(run).ok_or_else(|| {
+            site.error(
+                record.offset,
+                format!("kernel {id} has more operands than its record holds"),
+            )
+        })?;
+        operands.extend_from_slice(run);
+    }
+    Ok(CopiedRecords {
+        kernels,
+        words,
+        operands,
+    })
+}
+
+/// What the read check counted.
+struct Reads {
+    /// Kernel operands reading each register.
+    reader_counts: Vec<u32>,
+    /// Each kernel's reads (1 for an operand-less kernel: the pseudo
+    /// register).
+    expected_in: Vec<u32>,
 }
 
 /// What decoding learned about each register, for the outputs' kinds.

@@ -836,7 +836,6 @@ impl<'a> BefFile<'a> {
         // Relative positions in `r` are function-relative; the kernel list is
         // aligned relative to the section, so track the absolute start.
         let mut r = Reader::new(&data[start..end], base + start as u64);
-        let mut kernels = Vec::new();
         let problem = (|| {
             let mark = |r: &Reader<'_>, at: u64| at..r.offset();
             let at = r.offset();
@@ -864,38 +863,7 @@ impl<'a> BefFile<'a> {
                 l.kernel_count = mark(&r, at);
                 l.kernel_table.reserve_exact(num_kernels);
             }
-            kernels.reserve_exact(num_kernels);
-            for _ in 0..num_kernels {
-                let at = r.offset();
-                let offset = r.vbr("kernel offset")?;
-                let offset = u32::try_from(offset)
-                    .ok()
-                    .filter(|o| (*o as usize).is_multiple_of(KERNEL_ALIGNMENT))
-                    .ok_or_else(|| {
-                        DecodeError::new(
-                            at,
-                            format!("kernel offset {offset} is not a 4-byte-aligned 32-bit value"),
-                        )
-                    })?;
-                let operands_at = r.offset();
-                let num_operands = r.vbr_u32("kernel operand count")?;
-                let stream_at = r.offset();
-                let stream_id = r.vbr("stream id")?;
-                let kernel = KernelEntry {
-                    offset,
-                    num_operands,
-                    stream_id,
-                };
-                kernels.push(kernel);
-                if let Some(l) = layout.as_deref_mut() {
-                    l.kernel_table.push(KernelTableRow {
-                        entry: kernel,
-                        offset: at..operands_at,
-                        num_operands: operands_at..stream_at,
-                        stream_id: mark(&r, stream_at),
-                    });
-                }
-            }
+            let kernels = read_kernel_table(&mut r, num_kernels, layout.as_deref_mut())?;
             let num_results = entry.result_types.len();
             body.results.reserve_exact(num_results.min(r.remaining()));
             for _ in 0..num_results {
@@ -913,30 +881,8 @@ impl<'a> BefFile<'a> {
                 l.padding = r.offset()..body.kernel_list_offset;
                 l.kernel_list = body.kernel_list_offset..base + end as u64;
             }
-            let unusable = kernels.iter().position(|k| {
-                let words = U32s(
-                    body.kernel_list
-                        .get(k.offset as usize..)
-                        .unwrap_or_default(),
-                );
-                record_words(words).is_none()
-            });
-            if let Some(i) = unusable {
-                // The record's offset, or the end of the list it is past.
-                let offset = (kernels[i].offset as usize).min(body.kernel_list.len());
-                let at = body.kernel_list_offset + offset as u64;
-                kernels.truncate(i);
-                body.kernels = std::mem::take(&mut kernels);
-                return Err(DecodeError::new(
-                    at,
-                    format!(
-                        "kernel {i} of function '{}' runs past the end of the function",
-                        entry.name
-                    ),
-                ));
-            }
-            body.kernels = std::mem::take(&mut kernels);
-            Ok(())
+            body.kernels = kernels;
+            check_records_fit(&mut body, entry.name)
         })()
         .err();
         Ok((body, problem))
@@ -969,4 +915,72 @@ impl<'a> BefFile<'a> {
         }
         self.location_decoder().decode_at(offset).map(Some)
     }
+}
+
+/// Reads a function body's kernel table of `num_kernels` entries, with
+/// each field's byte range into `layout`.
+fn read_kernel_table(
+    r: &mut Reader<'_>,
+    num_kernels: usize,
+    mut layout: Option<&mut BodyLayout>,
+) -> DecodeResult<Vec<KernelEntry>> {
+    let mark = |r: &Reader<'_>, at: u64| at..r.offset();
+    let mut kernels = Vec::with_capacity(num_kernels);
+    for _ in 0..num_kernels {
+        let at = r.offset();
+        let offset = r.vbr("kernel offset")?;
+        let offset = u32::try_from(offset)
+            .ok()
+            .filter(|o| (*o as usize).is_multiple_of(KERNEL_ALIGNMENT))
+            .ok_or_else(|| {
+                DecodeError::new(
+                    at,
+                    format!("kernel offset {offset} is not a 4-byte-aligned 32-bit value"),
+                )
+            })?;
+        let operands_at = r.offset();
+        let num_operands = r.vbr_u32("kernel operand count")?;
+        let stream_at = r.offset();
+        let stream_id = r.vbr("stream id")?;
+        let kernel = KernelEntry {
+            offset,
+            num_operands,
+            stream_id,
+        };
+        kernels.push(kernel);
+        if let Some(l) = layout.as_deref_mut() {
+            l.kernel_table.push(KernelTableRow {
+                entry: kernel,
+                offset: at..operands_at,
+                num_operands: operands_at..stream_at,
+                stream_id: mark(r, stream_at),
+            });
+        }
+    }
+    Ok(kernels)
+}
+
+/// Checks that every kernel of `body` has a whole record in its kernel
+/// list; the kernels from the first that does not are dropped from
+/// `body`, so that what is kept can be listed.
+fn check_records_fit(body: &mut FunctionBody<'_>, function: &str) -> DecodeResult<()> {
+    let unusable = body.kernels.iter().position(|k| {
+        let words = U32s(
+            body.kernel_list
+                .get(k.offset as usize..)
+                .unwrap_or_default(),
+        );
+        record_words(words).is_none()
+    });
+    let Some(i) = unusable else {
+        return Ok(());
+    };
+    // The record's offset, or the end of the list it is past.
+    let offset = (body.kernels[i].offset as usize).min(body.kernel_list.len());
+    let at = body.kernel_list_offset + offset as u64;
+    body.kernels.truncate(i);
+    Err(DecodeError::new(
+        at,
+        format!("kernel {i} of function '{function}' runs past the end of the function"),
+    ))
 }

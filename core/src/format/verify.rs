@@ -197,6 +197,9 @@ impl Verifier<'_, '_> {
         }
     }
 
+    /// Verifies one function body: its counts, every kernel record, the
+    /// results, the recorded use counts, that every kernel can run, and the
+    /// used-by lists.
     fn verify_body(&mut self, cx: &Context<'_>, body: &FunctionBody<'_>) {
         let file = self.file;
         let function = &file.functions()[cx.index];
@@ -204,8 +207,6 @@ impl Verifier<'_, '_> {
         let num_args = file.function_arg_types(cx.index).len();
         let num_registers = body.num_registers();
         let num_kernels = body.kernels.len();
-        let num_functions = file.functions().len();
-        let attributes_len = file.section_data(SectionId::Attributes).len();
         self.verify_location(
             body.location,
             body.offset,
@@ -227,12 +228,7 @@ impl Verifier<'_, '_> {
         }
 
         let problems_before = self.problems.len();
-        // Who defines and who uses each register (index num_registers is the
-        // pseudo register that triggers kernels without operands).
-        let mut defined_by: Vec<Option<usize>> = vec![None; num_registers + 1];
-        let mut results_of: Vec<Vec<u32>> = Vec::with_capacity(num_kernels);
-        let mut uses: Vec<u32> = vec![0; num_registers];
-        let mut users: Vec<Vec<u32>> = vec![Vec::new(); num_registers + 1];
+        let mut flow = Dataflow::new(num_registers, num_kernels);
         let mut previous_end = 0u64;
         for (k, (record, entry)) in body.kernel_records().zip(&body.kernels).enumerate() {
             let at = record.offset;
@@ -272,58 +268,129 @@ impl Verifier<'_, '_> {
                     &format!("location of kernel {k} of '{name}'"),
                 );
             }
-            for reg in record.args().iter() {
-                match uses.get_mut(reg as usize) {
-                    Some(count) => {
-                        *count += 1;
-                        users[reg as usize].push(k as u32);
-                    }
-                    None => self.report(
-                        at,
-                        format!("kernel {k} of '{name}' reads register {reg} of {num_registers}"),
-                    ),
-                }
+            self.record_reads(&mut flow, name, k, &record);
+            self.verify_references(cx, name, k, &record);
+            self.record_writes(&mut flow, name, k, &record, num_kernels);
+        }
+        self.verify_results(body, function.kind, name, num_args, &mut flow.uses);
+        for (reg, (&recorded, &counted)) in body.register_uses.iter().zip(&flow.uses).enumerate() {
+            if recorded != counted {
+                self.report(body.offset, format!("register {reg} of '{name}' records {recorded} uses but is used {counted} times"));
             }
-            if record.num_args() == 0 && k > 0 {
-                users[num_registers].push(k as u32);
-            }
-            for offset in record.attributes().iter() {
-                let listed = cx.attribute_offsets.is_none_or(|set| set.contains(&offset));
-                if offset as usize >= attributes_len || !listed {
-                    self.report(at, format!("kernel {k} of '{name}' refers to attribute offset {offset:#x}, which is not an attribute"));
-                }
-            }
-            for f in record.functions().iter() {
-                if f as usize >= num_functions {
-                    self.report(
-                        at,
-                        format!("kernel {k} of '{name}' refers to function {f} of {num_functions}"),
-                    );
-                }
-            }
-            results_of.push(record.results().to_vec());
-            for reg in record.results().iter() {
-                match defined_by.get_mut(reg as usize) {
-                    Some(slot @ None) => *slot = Some(k),
-                    Some(Some(other)) => self.report(
-                        at,
-                        format!("register {reg} of '{name}' is defined by kernels {other} and {k}"),
-                    ),
-                    None => self.report(
-                        at,
-                        format!("kernel {k} of '{name}' writes register {reg} of {num_registers}"),
-                    ),
-                }
-            }
-            for users_of in (0..record.num_results()).map(|r| record.used_by(r)) {
-                if let Some(bad) = users_of
-                    .iter()
-                    .find(|&u| u == 0 || u as usize >= num_kernels)
-                {
-                    self.report(at, format!("kernel {k} of '{name}' lists kernel {bad} as a user, but there are {num_kernels} kernels"));
-                }
+            if flow.defined_by[reg].is_none() {
+                self.report(
+                    body.offset,
+                    format!("register {reg} of '{name}' is never defined"),
+                );
             }
         }
+        if self.problems.len() == problems_before {
+            self.verify_every_kernel_can_run(body, name, &flow.users, &flow.results_of);
+        }
+        self.verify_used_by_lists(body, name, &mut flow.users);
+    }
+
+    /// A kernel's attribute offsets and function indices are in range.
+    fn verify_references(
+        &mut self,
+        cx: &Context<'_>,
+        name: &str,
+        k: usize,
+        record: &KernelRecord<'_>,
+    ) {
+        let at = record.offset;
+        let attributes_len = self.file.section_data(SectionId::Attributes).len();
+        let num_functions = self.file.functions().len();
+        for offset in record.attributes().iter() {
+            let listed = cx.attribute_offsets.is_none_or(|set| set.contains(&offset));
+            if offset as usize >= attributes_len || !listed {
+                self.report(at, format!("kernel {k} of '{name}' refers to attribute offset {offset:#x}, which is not an attribute"));
+            }
+        }
+        for f in record.functions().iter() {
+            if f as usize >= num_functions {
+                self.report(
+                    at,
+                    format!("kernel {k} of '{name}' refers to function {f} of {num_functions}"),
+                );
+            }
+        }
+    }
+
+    /// Adds kernel `k`'s reads to `flow`, reporting registers out of range.
+    fn record_reads(
+        &mut self,
+        flow: &mut Dataflow,
+        name: &str,
+        k: usize,
+        record: &KernelRecord<'_>,
+    ) {
+        let at = record.offset;
+        let num_registers = flow.uses.len();
+        for reg in record.args().iter() {
+            match flow.uses.get_mut(reg as usize) {
+                Some(count) => {
+                    *count += 1;
+                    flow.users[reg as usize].push(k as u32);
+                }
+                None => self.report(
+                    at,
+                    format!("kernel {k} of '{name}' reads register {reg} of {num_registers}"),
+                ),
+            }
+        }
+        if record.num_args() == 0 && k > 0 {
+            flow.users[num_registers].push(k as u32);
+        }
+    }
+
+    /// Adds kernel `k`'s writes to `flow`, reporting registers out of
+    /// range, registers written twice and users that are no kernel.
+    fn record_writes(
+        &mut self,
+        flow: &mut Dataflow,
+        name: &str,
+        k: usize,
+        record: &KernelRecord<'_>,
+        num_kernels: usize,
+    ) {
+        let at = record.offset;
+        let num_registers = flow.uses.len();
+        flow.results_of.push(record.results().to_vec());
+        for reg in record.results().iter() {
+            match flow.defined_by.get_mut(reg as usize) {
+                Some(slot @ None) => *slot = Some(k),
+                Some(Some(other)) => self.report(
+                    at,
+                    format!("register {reg} of '{name}' is defined by kernels {other} and {k}"),
+                ),
+                None => self.report(
+                    at,
+                    format!("kernel {k} of '{name}' writes register {reg} of {num_registers}"),
+                ),
+            }
+        }
+        for users_of in (0..record.num_results()).map(|r| record.used_by(r)) {
+            if let Some(bad) = users_of
+                .iter()
+                .find(|&u| u == 0 || u as usize >= num_kernels)
+            {
+                self.report(at, format!("kernel {k} of '{name}' lists kernel {bad} as a user, but there are {num_kernels} kernels"));
+            }
+        }
+    }
+
+    /// The returned registers are in range (each counts as a use); a sync
+    /// function returns no argument and no register twice.
+    fn verify_results(
+        &mut self,
+        body: &FunctionBody<'_>,
+        kind: FunctionKind,
+        name: &str,
+        num_args: usize,
+        uses: &mut [u32],
+    ) {
+        let num_registers = uses.len();
         for reg in body.results.iter() {
             match uses.get_mut(*reg as usize) {
                 Some(count) => *count += 1,
@@ -333,7 +400,7 @@ impl Verifier<'_, '_> {
                 ),
             }
         }
-        if function.kind == FunctionKind::Sync {
+        if kind == FunctionKind::Sync {
             let mut seen = HashSet::new();
             for (i, &reg) in body.results.iter().enumerate() {
                 if (reg as usize) < num_args {
@@ -350,21 +417,15 @@ impl Verifier<'_, '_> {
                 }
             }
         }
-        for (reg, (&recorded, &counted)) in body.register_uses.iter().zip(&uses).enumerate() {
-            if recorded != counted {
-                self.report(body.offset, format!("register {reg} of '{name}' records {recorded} uses but is used {counted} times"));
-            }
-            if defined_by[reg].is_none() {
-                self.report(
-                    body.offset,
-                    format!("register {reg} of '{name}' is never defined"),
-                );
-            }
-        }
-        if self.problems.len() == problems_before {
-            self.verify_every_kernel_can_run(body, name, &users, &results_of);
-        }
-        // Each result's used-by list must name its users once per use.
+    }
+
+    /// Each result's used-by list must name its users once per use.
+    fn verify_used_by_lists(
+        &mut self,
+        body: &FunctionBody<'_>,
+        name: &str,
+        users: &mut [Vec<u32>],
+    ) {
         for (k, record) in body.kernel_records().enumerate() {
             for (r, reg) in record.results().iter().enumerate() {
                 let Some(expected) = users.get_mut(reg as usize) else {
@@ -489,4 +550,29 @@ struct Context<'s> {
     index: usize,
     num_kernel_names: usize,
     attribute_offsets: Option<&'s HashSet<u32>>,
+}
+
+/// Who defines and who uses each register of a function being verified.
+struct Dataflow {
+    /// The kernel defining each register, and (at index `num_registers`)
+    /// the pseudo register that triggers kernels without operands.
+    defined_by: Vec<Option<usize>>,
+    /// The registers each kernel defines.
+    results_of: Vec<Vec<u32>>,
+    /// Reads of each register, the function's results included.
+    uses: Vec<u32>,
+    /// The kernels reading each register, once per read (the pseudo
+    /// register last).
+    users: Vec<Vec<u32>>,
+}
+
+impl Dataflow {
+    fn new(num_registers: usize, num_kernels: usize) -> Dataflow {
+        Dataflow {
+            defined_by: vec![None; num_registers + 1],
+            results_of: Vec::with_capacity(num_kernels),
+            uses: vec![0; num_registers],
+            users: vec![Vec::new(); num_registers + 1],
+        }
+    }
 }

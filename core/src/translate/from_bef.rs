@@ -16,8 +16,8 @@ use super::to_bef::{RETURN_OP, analyze_block};
 use super::{ROOT_STREAM_IDS_ATTRIBUTE, STREAM_ID_ATTRIBUTE};
 use crate::abi;
 use crate::format::{
-    self, BefFile, Body, DecodeError, FunctionKind, KernelLocation, Location as BefLocation,
-    SectionId,
+    self, BefFile, Body, DecodeError, FunctionKind, Kernel, KernelLocation,
+    Location as BefLocation, SectionId,
 };
 use crate::ir::{
     Attribute, Block, FUNC_OP, Location, Module, NamedAttribute, Op, Region, Type, ValueId,
@@ -339,113 +339,7 @@ impl Builder<'_> {
         }
         let mut decoded_streams = Vec::with_capacity(body.kernels.len());
         for (k, kernel) in body.kernels.iter().enumerate().skip(1) {
-            let name = model
-                .kernel_names
-                .get(kernel.code as usize)
-                .ok_or_else(|| {
-                    error(format!(
-                        "function {index} kernel {k}: kernel code {} is out of range",
-                        kernel.code
-                    ))
-                })?;
-            let location = match &kernel.location {
-                KernelLocation::At(location) => from_bef_location(location),
-                KernelLocation::Virtual | KernelLocation::Pseudo => virtual_location(),
-            };
-            let mut op = Op::new(name.clone(), location);
-            for &register in &kernel.args {
-                let value = values
-                    .get(register as usize)
-                    .copied()
-                    .flatten()
-                    .ok_or_else(|| error(format!("function {index} kernel {k}: argument register {register} is not defined before it")))?;
-                op.operands.push(value);
-            }
-            let mut attrs: Vec<NamedAttribute> = Vec::with_capacity(kernel.attributes.len());
-            let placeholder_names: Vec<String>;
-            let attribute_names = if optional_sections {
-                &kernel.attribute_names
-            } else {
-                placeholder_names = (0..kernel.attributes.len())
-                    .map(|i| format!("attr{i}"))
-                    .collect();
-                &placeholder_names
-            };
-            if attribute_names.len() != kernel.attributes.len() {
-                return Err(error(format!(
-                    "function {index} kernel {k}: attribute names do not match attributes"
-                )));
-            }
-            for (&pool, name) in kernel.attributes.iter().zip(attribute_names) {
-                let bef = model.attributes.get(pool as usize).ok_or_else(|| {
-                    error(format!(
-                        "function {index} kernel {k}: attribute {pool} is out of range"
-                    ))
-                })?;
-                // BEF stores an attribute once; the IR (and the text) holds
-                // a copy at every use.
-                self.copied = self.copied.saturating_add(self.weights[pool as usize]);
-                if self.copied > self.copy_budget {
-                    return Err(error(format!(
-                        "function {index} kernel {k}: attribute '{name}' and the uses before it copy more than {} bytes of attributes (32 times the file's size plus {} MiB): too many uses of large shared attributes to write out",
-                        self.copy_budget,
-                        COPY_ALLOWANCE >> 20
-                    )));
-                }
-                let value = match bef {
-                    format::Attribute::CompilationUnit(unit) => compiled::symbol_ref(unit),
-                    other => attributes::from_bef(other),
-                };
-                let value = value.ok_or_else(|| {
-                    error(format!("function {index} kernel {k}: attribute '{name}' has a kind MLIR text cannot express"))
-                })?;
-                attrs.push((name.clone(), value));
-            }
-            let (symbols, regions): (Vec<u32>, Vec<u32>) = kernel
-                .functions
-                .iter()
-                .partition(|&&f| !model.functions[f as usize].name.is_empty());
-            if !symbols.is_empty() {
-                let symbol = |f: u32| Attribute::symbol(&model.functions[f as usize].name);
-                match function_attribute_names(name, symbols.len()) {
-                    FunctionNames::Each(names) => {
-                        for (attr_name, f) in names.into_iter().zip(&symbols) {
-                            attrs.push((attr_name, symbol(*f)));
-                        }
-                    }
-                    FunctionNames::Array(attr_name) => {
-                        attrs.push((
-                            attr_name,
-                            Attribute::Array(symbols.iter().map(|&f| symbol(f)).collect()),
-                        ));
-                    }
-                }
-            }
-            for (name, value) in attrs {
-                if op.attribute(&name).is_some() {
-                    return Err(error(format!(
-                        "function {index} kernel {k}: attribute '{name}' appears twice"
-                    )));
-                }
-                set_attribute(&mut op.attributes, &name, value);
-            }
-            let mut root_ids = Vec::new();
-            for &region_function in &regions {
-                let (region, root) = self.region(region_function as usize, depth + 1)?;
-                op.regions.push(region);
-                root_ids.push(root);
-            }
-            if root_ids.iter().any(Option::is_some) {
-                let ids = root_ids
-                    .into_iter()
-                    .map(|r| r.unwrap_or(Attribute::i64(-1)))
-                    .collect();
-                op.set_attribute(ROOT_STREAM_IDS_ATTRIBUTE, Attribute::Array(ids));
-            }
-            for &register in &kernel.results {
-                let id = self.define(&mut values, body, index, register)?;
-                op.results.push(id);
-            }
+            let op = self.kernel_op(index, k, kernel, body, &mut values, depth)?;
             decoded_streams.push(kernel.stream_id);
             block.ops.push(op);
         }
@@ -471,6 +365,146 @@ impl Builder<'_> {
             },
             root,
         ))
+    }
+
+    /// The op of kernel `k` of function `index` (whose body is `body`):
+    /// operands, attributes, regions (the anonymous functions it names, at
+    /// `depth` + 1) and results, defined in `values`.
+    fn kernel_op(
+        &mut self,
+        index: usize,
+        k: usize,
+        kernel: &Kernel,
+        body: &Body,
+        values: &mut [Option<ValueId>],
+        depth: usize,
+    ) -> Result<Op, DecodeError> {
+        let name = self
+            .model
+            .kernel_names
+            .get(kernel.code as usize)
+            .ok_or_else(|| {
+                error(format!(
+                    "function {index} kernel {k}: kernel code {} is out of range",
+                    kernel.code
+                ))
+            })?;
+        let location = match &kernel.location {
+            KernelLocation::At(location) => from_bef_location(location),
+            KernelLocation::Virtual | KernelLocation::Pseudo => virtual_location(),
+        };
+        let mut op = Op::new(name.clone(), location);
+        for &register in &kernel.args {
+            let value = values
+                .get(register as usize)
+                .copied()
+                .flatten()
+                .ok_or_else(|| error(format!("function {index} kernel {k}: argument register {register} is not defined before it")))?;
+            op.operands.push(value);
+        }
+        let (attrs, regions) = self.kernel_attributes(index, k, kernel, name)?;
+        for (name, value) in attrs {
+            if op.attribute(&name).is_some() {
+                return Err(error(format!(
+                    "function {index} kernel {k}: attribute '{name}' appears twice"
+                )));
+            }
+            set_attribute(&mut op.attributes, &name, value);
+        }
+        let mut root_ids = Vec::new();
+        for &region_function in &regions {
+            let (region, root) = self.region(region_function as usize, depth + 1)?;
+            op.regions.push(region);
+            root_ids.push(root);
+        }
+        if root_ids.iter().any(Option::is_some) {
+            let ids = root_ids
+                .into_iter()
+                .map(|r| r.unwrap_or(Attribute::i64(-1)))
+                .collect();
+            op.set_attribute(ROOT_STREAM_IDS_ATTRIBUTE, Attribute::Array(ids));
+        }
+        for &register in &kernel.results {
+            let id = self.define(values, body, index, register)?;
+            op.results.push(id);
+        }
+        Ok(op)
+    }
+
+    /// The attributes of kernel `k` (`kernel_name`) of function `index`:
+    /// its pool attributes, named from the file or `attr{i}`, and its
+    /// named functions as symbol attributes; and the anonymous functions
+    /// it names, which become its regions.
+    fn kernel_attributes(
+        &mut self,
+        index: usize,
+        k: usize,
+        kernel: &Kernel,
+        kernel_name: &str,
+    ) -> Result<(Vec<NamedAttribute>, Vec<u32>), DecodeError> {
+        let model = self.model;
+        let optional_sections = model.optional_sections;
+        let mut attrs: Vec<NamedAttribute> = Vec::with_capacity(kernel.attributes.len());
+        let placeholder_names: Vec<String>;
+        let attribute_names = if optional_sections {
+            &kernel.attribute_names
+        } else {
+            placeholder_names = (0..kernel.attributes.len())
+                .map(|i| format!("attr{i}"))
+                .collect();
+            &placeholder_names
+        };
+        if attribute_names.len() != kernel.attributes.len() {
+            return Err(error(format!(
+                "function {index} kernel {k}: attribute names do not match attributes"
+            )));
+        }
+        for (&pool, name) in kernel.attributes.iter().zip(attribute_names) {
+            let bef = model.attributes.get(pool as usize).ok_or_else(|| {
+                error(format!(
+                    "function {index} kernel {k}: attribute {pool} is out of range"
+                ))
+            })?;
+            // BEF stores an attribute once; the IR (and the text) holds
+            // a copy at every use.
+            self.copied = self.copied.saturating_add(self.weights[pool as usize]);
+            if self.copied > self.copy_budget {
+                return Err(error(format!(
+                    "function {index} kernel {k}: attribute '{name}' and the uses before it copy more than {} bytes of attributes (32 times the file's size plus {} MiB): too many uses of large shared attributes to write out",
+                    self.copy_budget,
+                    COPY_ALLOWANCE >> 20
+                )));
+            }
+            let value = match bef {
+                format::Attribute::CompilationUnit(unit) => compiled::symbol_ref(unit),
+                other => attributes::from_bef(other),
+            };
+            let value = value.ok_or_else(|| {
+                error(format!("function {index} kernel {k}: attribute '{name}' has a kind MLIR text cannot express"))
+            })?;
+            attrs.push((name.clone(), value));
+        }
+        let (symbols, regions): (Vec<u32>, Vec<u32>) = kernel
+            .functions
+            .iter()
+            .partition(|&&f| !model.functions[f as usize].name.is_empty());
+        if !symbols.is_empty() {
+            let symbol = |f: u32| Attribute::symbol(&model.functions[f as usize].name);
+            match function_attribute_names(kernel_name, symbols.len()) {
+                FunctionNames::Each(names) => {
+                    for (attr_name, f) in names.into_iter().zip(&symbols) {
+                        attrs.push((attr_name, symbol(*f)));
+                    }
+                }
+                FunctionNames::Array(attr_name) => {
+                    attrs.push((
+                        attr_name,
+                        Attribute::Array(symbols.iter().map(|&f| symbol(f)).collect()),
+                    ));
+                }
+            }
+        }
+        Ok((attrs, regions))
     }
 
     /// A new value for `register`, typed from the register types.

@@ -347,6 +347,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
 
 fn main() -> ExitCode {
     global_alloc::keep_freed_memory();
+    global_alloc::avoid_transparent_huge_pages();
     let reference_options: Vec<&str> = translate::REFERENCE_LONG_OPTIONS
         .iter()
         .chain(run::REFERENCE_LONG_OPTIONS)

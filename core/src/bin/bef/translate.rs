@@ -124,19 +124,27 @@ pub fn run(args: &TranslateArgs) -> Result<(), Failure> {
                 "{name} is BEF; --emit-bytecode takes MLIR text or bytecode (BEF goes to bytecode through text: `bef translate {name} | bef translate --emit-bytecode - -o out.mlirbc`)"
             )));
         }
-        let module = if is_mlirbc {
+        let mut module = if is_mlirbc {
             read_bytecode(input, &name)?
         } else {
             parse_text(utf8(input, &name)?, &name, args)?
         };
-        let written = bytecode::write(
-            &module,
+        // The module owns all it holds and writing quotes no source: the
+        // input's pages need not stay resident while the output is built.
+        drop(loaded);
+        // Split in place: a copy of the module would be the largest thing
+        // alive while writing.
+        let written = bytecode::write_splitting(
+            &mut module,
             &WriteOptions {
                 version: args.bytecode_version,
                 producer: args.bytecode_producer.clone(),
             },
         )
         .map_err(|e| Failure::Message(format!("cannot write bytecode: {e}")))?;
+        // Freeing the module's millions of small allocations takes longer
+        // than the exit reclaiming them at once (as in `translate_and_leak`).
+        std::mem::forget(module);
         for warning in &written.warnings {
             console::err_line(&format!("warning: {warning}"));
         }

@@ -189,34 +189,56 @@ impl EntrySink for EmitSink<'_, '_> {
 }
 
 /// Writes `module` as MLIR bytecode.
+///
+/// A module parsed from text keeps inherent attributes in the dictionary;
+/// from version 5 they belong in the properties, so such a module is copied
+/// to split them. [`write_splitting`] splits them in place instead.
 pub fn write(module: &Module, options: &WriteOptions) -> Result<Written> {
-    if options.version > MAX_VERSION {
+    check_version(options.version)?;
+    let version = options.version;
+    if let Some(n) = Numbering::new(module, version, module.origin.as_deref(), version >= 5) {
+        return write_numbered(module, &n, options);
+    }
+    let mut copy = module.clone();
+    ops::split_all_inherent_attributes(&mut copy);
+    let n = Numbering::new(&copy, version, copy.origin.as_deref(), false)
+        .expect("numbering without the split check");
+    write_numbered(&copy, &n, options)
+}
+
+/// [`write`], splitting inherent attributes into properties in `module`
+/// itself when the version needs them there, rather than in a copy: for a
+/// caller done with the dictionary form, this saves a second module at
+/// the peak (on a large program parsed from text, about a third of the
+/// writer's memory).
+pub fn write_splitting(module: &mut Module, options: &WriteOptions) -> Result<Written> {
+    check_version(options.version)?;
+    let version = options.version;
+    if let Some(n) = Numbering::new(module, version, module.origin.as_deref(), version >= 5) {
+        return write_numbered(module, &n, options);
+    }
+    ops::split_all_inherent_attributes(module);
+    let n = Numbering::new(module, version, module.origin.as_deref(), false)
+        .expect("numbering without the split check");
+    write_numbered(module, &n, options)
+}
+
+fn check_version(version: u64) -> Result<()> {
+    if version > MAX_VERSION {
         return Err(BytecodeError::new(
             0,
-            format!(
-                "bytecode version {} is newer than the current version {MAX_VERSION}",
-                options.version
-            ),
+            format!("bytecode version {version} is newer than the current version {MAX_VERSION}"),
         ));
     }
-    // A module parsed from text keeps inherent attributes in the
-    // dictionary; from version 5 they belong in the properties.
+    Ok(())
+}
+
+/// Writes `module`, numbered by `n`, whose inherent attributes are where
+/// the version wants them.
+fn write_numbered(module: &Module, n: &Numbering<'_>, options: &WriteOptions) -> Result<Written> {
     let version = options.version;
-    let split;
-    let (module, n) = match Numbering::new(module, version, module.origin.as_deref(), version >= 5)
-    {
-        Some(n) => (module, n),
-        None => {
-            let mut copy = module.clone();
-            ops::split_all_inherent_attributes(&mut copy);
-            split = copy;
-            let n = Numbering::new(&split, version, split.origin.as_deref(), false)
-                .expect("numbering without the split check");
-            (&split, n)
-        }
-    };
     let mut w = Writer {
-        n: &n,
+        n,
         module,
         version,
         strings: Strings::default(),

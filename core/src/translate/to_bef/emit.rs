@@ -49,22 +49,125 @@ pub(super) fn stream_options(module: &Module, owner: &Op) -> StreamOptions {
     options
 }
 
+/// What numbering a block's values found (see `FunctionEmitter::number`).
+struct Numbering<'m> {
+    num_registers: u32,
+    /// Per register, its type index (only with the optional sections).
+    register_types: Vec<u32>,
+    /// Per op, its kernel number (`u32::MAX` for the return op).
+    kernel_of_op: Vec<u32>,
+    /// Kernels including the pseudo kernel.
+    kernel_count: usize,
+    return_op: Option<&'m Op>,
+}
+
+/// `producer` of a block argument (see `FunctionEmitter::number`).
+const ARGUMENT: u32 = u32::MAX;
+
 impl<'m> FunctionEmitter<'_, 'm> {
+    /// Lays out the body of the function `entry`, whose block is the first
+    /// of `region`: registers numbered, streams analysed, then the pseudo
+    /// kernel and one kernel per op. `None` after recording an error.
     pub(super) fn body(
         &mut self,
         entry: &FunctionEntry<'m>,
         region: &'m Region,
     ) -> Option<FlatBody<'m>> {
-        let collector = self.collector;
-        let module = collector.module;
+        let module = self.collector.module;
         let block = region.blocks.first()?;
-        let optional = collector.options.optional_sections;
+        let numbering = match self.number(block) {
+            Ok(numbering) => numbering,
+            Err(diagnostic) => {
+                self.errors.push(diagnostic);
+                return None;
+            }
+        };
 
-        // Registers: arguments, then results in op order. Kernel numbering
-        // (the return op is not a kernel), producers (`producer` holds op
-        // index + 1, `ARGUMENT` for block arguments) and the number of
-        // kernels using each register. One pass for all.
-        const ARGUMENT: u32 = u32::MAX;
+        let options = stream_options(module, entry.owner);
+        let producer = &self.producer;
+        let streams = analyze_block(
+            module,
+            block,
+            options,
+            &mut self.streams,
+            |v| match producer[v.index()] {
+                ARGUMENT | 0 => None,
+                p => Some(p as usize - 1),
+            },
+        );
+        let root_override = match entry.owner.attribute(ROOT_STREAM_IDS_ATTRIBUTE) {
+            Some(Attribute::Array(ids)) => ids
+                .get(entry.region_index)
+                .and_then(Attribute::as_integer)
+                .filter(|&id| id >= 0)
+                .map(|id| id as u64),
+            _ => None,
+        };
+
+        let num_registers = numbering.num_registers;
+        // Per kernel: code, location, counts, arguments, results and a
+        // user per operand, about.
+        let operands: usize = block.ops.iter().map(|op| op.operands.len()).sum();
+        let mut body = FlatBody {
+            location: &entry.owner.location,
+            num_registers,
+            register_types: numbering.register_types,
+            results: numbering
+                .return_op
+                .map(|ret| {
+                    ret.operands
+                        .iter()
+                        .map(|v| self.register[v.index()])
+                        .collect()
+                })
+                .unwrap_or_default(),
+            kernels: Vec::with_capacity(numbering.kernel_count),
+            words: Vec::with_capacity(2 * operands + 3 * num_registers as usize + 4),
+            names: Vec::new(),
+        };
+        let kernel_of_op = &numbering.kernel_of_op;
+        self.push_pseudo_kernel(
+            &mut body,
+            block,
+            kernel_of_op,
+            root_override.unwrap_or(streams.root),
+        );
+        // The kernel name looked up last and its code: runs of one kernel
+        // are common, and comparing is cheaper than hashing.
+        let mut last_kernel: Option<(&str, u32)> = None;
+        for (i, op) in block.ops.iter().enumerate() {
+            let kernel = kernel_of_op[i];
+            if kernel == u32::MAX {
+                continue;
+            }
+            let code = match last_kernel {
+                Some((name, code)) if name == op.name => code,
+                _ => {
+                    let code = self.collector.kernel_ids[op.name.as_str()];
+                    last_kernel = Some((&op.name, code));
+                    code
+                }
+            };
+            let stream_id = match op
+                .attribute(STREAM_ID_ATTRIBUTE)
+                .and_then(Attribute::as_integer)
+            {
+                Some(id) if id >= 0 => id as u64,
+                _ => streams.ops[i],
+            };
+            self.push_kernel(&mut body, op, kernel, code, stream_id);
+        }
+        Some(body)
+    }
+
+    /// Numbers the registers: arguments, then results in op order. Also
+    /// numbers the kernels (the return op is not a kernel), records
+    /// producers (`producer` holds op index + 1, `ARGUMENT` for block
+    /// arguments) and counts the kernels using each register in `users`.
+    /// One pass for all; an operand used before its definition is an error.
+    fn number(&mut self, block: &'m Block) -> Result<Numbering<'m>, Diagnostic> {
+        let collector = self.collector;
+        let optional = collector.options.optional_sections;
         let mut register_types = Vec::new();
         if optional {
             register_types.reserve(block.arguments.len() + block.ops.len());
@@ -85,7 +188,6 @@ impl<'m> FunctionEmitter<'_, 'm> {
         let mut kernel_of_op = Vec::with_capacity(block.ops.len());
         let mut next_kernel = 1u32;
         let mut return_op = None;
-        let mut failed = None;
         for (i, op) in block.ops.iter().enumerate() {
             if op.name == RETURN_OP {
                 // Collection made sure it is the last op.
@@ -100,11 +202,10 @@ impl<'m> FunctionEmitter<'_, 'm> {
                 .iter()
                 .position(|v| self.producer[v.index()] == 0)
             {
-                failed = Some(Diagnostic::new(
+                return Err(Diagnostic::new(
                     op.location.clone(),
                     format!("operand #{index} does not dominate this use"),
                 ));
-                break;
             }
             if return_op.is_none() {
                 for v in &op.operands {
@@ -116,57 +217,27 @@ impl<'m> FunctionEmitter<'_, 'm> {
                 self.producer[result.index()] = i as u32 + 1;
             }
         }
-        let num_registers = users.len() as u32;
-        if let Some(diagnostic) = failed {
-            self.errors.push(diagnostic);
-            return None;
-        }
-        let producer_of = |producer: &[u32], v: &ValueId| match producer[v.index()] {
-            ARGUMENT | 0 => None,
-            p => Some(p as usize - 1),
-        };
-
-        // Streams.
-        let options = stream_options(module, entry.owner);
-        let producer = &self.producer;
-        let streams = analyze_block(module, block, options, &mut self.streams, |v| {
-            producer_of(producer, v)
-        });
-        let root_override = match entry.owner.attribute(ROOT_STREAM_IDS_ATTRIBUTE) {
-            Some(Attribute::Array(ids)) => ids
-                .get(entry.region_index)
-                .and_then(Attribute::as_integer)
-                .filter(|&id| id >= 0)
-                .map(|id| id as u64),
-            _ => None,
-        };
-
-        let kernel_count = next_kernel as usize;
-        // Per kernel: code, location, counts, arguments, results and a
-        // user per operand, about.
-        let operands: usize = block.ops.iter().map(|op| op.operands.len()).sum();
-        let mut body = FlatBody {
-            location: &entry.owner.location,
-            num_registers,
+        Ok(Numbering {
+            num_registers: users.len() as u32,
             register_types,
-            results: return_op
-                .map(|ret| {
-                    ret.operands
-                        .iter()
-                        .map(|v| self.register[v.index()])
-                        .collect()
-                })
-                .unwrap_or_default(),
-            kernels: Vec::with_capacity(kernel_count),
-            words: Vec::with_capacity(2 * operands + 3 * num_registers as usize + 4),
-            names: Vec::new(),
-        };
+            kernel_of_op,
+            kernel_count: next_kernel as usize,
+            return_op,
+        })
+    }
 
-        // The pseudo kernel: its result 0 is used by the kernels without
-        // operands, result `1 + i` is argument `i`.
+    /// The pseudo kernel: its result 0 is used by the kernels without
+    /// operands, result `1 + i` is argument `i`.
+    fn push_pseudo_kernel(
+        &mut self,
+        body: &mut FlatBody<'m>,
+        block: &'m Block,
+        kernel_of_op: &[u32],
+        stream_id: u64,
+    ) {
         let words = &mut body.words;
         let num_args = block.arguments.len() as u32;
-        words.push(num_registers);
+        words.push(body.num_registers);
         words.extend(0..num_args);
         let count_at = words.len();
         words.push(0);
@@ -177,7 +248,7 @@ impl<'m> FunctionEmitter<'_, 'm> {
             block
                 .ops
                 .iter()
-                .zip(&kernel_of_op)
+                .zip(kernel_of_op)
                 .filter(|(op, k)| op.operands.is_empty() && **k != u32::MAX)
                 .map(|(_, &k)| k),
         );
@@ -186,7 +257,7 @@ impl<'m> FunctionEmitter<'_, 'm> {
         body.kernels.push(FlatKernel {
             location: None,
             code: format::constants::PSEUDO_KERNEL_CODE,
-            stream_id: root_override.unwrap_or(streams.root),
+            stream_id,
             start: 0,
             args: 0,
             attributes: 0,
@@ -196,108 +267,98 @@ impl<'m> FunctionEmitter<'_, 'm> {
             names_start: 0,
             names: 0,
         });
+    }
 
-        // The kernel name looked up last and its code: runs of one kernel
-        // are common, and comparing is cheaper than hashing.
-        let mut last_kernel: Option<(&str, u32)> = None;
-        for (i, op) in block.ops.iter().enumerate() {
-            let kernel = kernel_of_op[i];
-            if kernel == u32::MAX {
-                continue;
-            }
-            // Lists are short: pushed one by one, as an `extend` call
-            // costs more than it copies.
-            let words = &mut body.words;
-            let start = words.len();
-            for v in &op.operands {
-                let r = self.register[v.index()] as usize;
-                words.push(r as u32);
-                // A user of `r`, in the room its producer left.
-                users[r] -= 1;
-                words[users[r] as usize] = kernel;
-            }
-            let attributes_at = words.len();
-            let names_start = body.names.len();
-            let functions = &mut self.functions;
-            functions.clear();
-            // Most kernels have no attributes: not worth setting up the
-            // merged walk for.
-            if !op.attributes.is_empty() || op.properties.is_some() {
-                for (name, value) in op.all_attributes() {
-                    if is_skipped_attribute(name) {
-                        continue;
-                    }
-                    match value {
-                        Attribute::SymbolRef { root, nested } if nested.is_empty() => {
-                            functions.push(collector.named_functions[root.as_str()]);
-                        }
-                        Attribute::Array(elements)
-                            if matches!(elements.first(), Some(Attribute::SymbolRef { .. })) =>
-                        {
-                            for element in elements {
-                                if let Attribute::SymbolRef { root, .. } = element {
-                                    functions.push(collector.named_functions[root.as_str()]);
-                                }
-                            }
-                        }
-                        _ => {
-                            words.push(collector.attribute_ids[canonical(value).as_ref()]);
-                            if optional {
-                                body.names.push(name.as_str());
-                            }
-                        }
-                    }
-                }
-            }
-            for region in &op.regions {
-                functions.push(collector.region_functions[&region_key(region)]);
-            }
-            let attributes = words.len() - attributes_at;
-            words.extend_from_slice(functions);
-            let function_count = functions.len() as u32;
-            let results_at = words.len() as u32;
-            for v in &op.results {
-                words.push(self.register[v.index()]);
-            }
-            for v in &op.results {
-                words.push(users[self.register[v.index()] as usize]);
-            }
-            let users_at = words.len();
-            make_room_for_users(
-                words,
-                users,
-                results_at..results_at + op.results.len() as u32,
-            );
-            let code = match last_kernel {
-                Some((name, code)) if name == op.name => code,
-                _ => {
-                    let code = collector.kernel_ids[op.name.as_str()];
-                    last_kernel = Some((&op.name, code));
-                    code
-                }
-            };
-            let stream_id = match op
-                .attribute(STREAM_ID_ATTRIBUTE)
-                .and_then(Attribute::as_integer)
-            {
-                Some(id) if id >= 0 => id as u64,
-                _ => streams.ops[i],
-            };
-            body.kernels.push(FlatKernel {
-                location: Some(&op.location),
-                code,
-                stream_id,
-                start: start as u32,
-                args: op.operands.len() as u32,
-                attributes: attributes as u32,
-                functions: function_count,
-                results: op.results.len() as u32,
-                users: (words.len() - users_at) as u32,
-                names_start: names_start as u32,
-                names: (body.names.len() - names_start) as u32,
-            });
+    /// The record of `op`, kernel number `kernel`: its arguments (each
+    /// also written as a user into its producer's room), attributes,
+    /// functions, results, their user counts and room for their users.
+    #[inline]
+    fn push_kernel(
+        &mut self,
+        body: &mut FlatBody<'m>,
+        op: &'m Op,
+        kernel: u32,
+        code: u32,
+        stream_id: u64,
+    ) {
+        let collector = self.collector;
+        let users = &mut self.users;
+        // Lists are short: pushed one by one, as an `extend` call
+        // costs more than it copies.
+        let words = &mut body.words;
+        let start = words.len();
+        for v in &op.operands {
+            let r = self.register[v.index()] as usize;
+            words.push(r as u32);
+            // A user of `r`, in the room its producer left.
+            users[r] -= 1;
+            words[users[r] as usize] = kernel;
         }
-        Some(body)
+        let attributes_at = words.len();
+        let names_start = body.names.len();
+        let functions = &mut self.functions;
+        functions.clear();
+        // Most kernels have no attributes: not worth setting up the
+        // merged walk for.
+        if !op.attributes.is_empty() || op.properties.is_some() {
+            for (name, value) in op.all_attributes() {
+                if is_skipped_attribute(name) {
+                    continue;
+                }
+                match value {
+                    Attribute::SymbolRef { root, nested } if nested.is_empty() => {
+                        functions.push(collector.named_functions[root.as_str()]);
+                    }
+                    Attribute::Array(elements)
+                        if matches!(elements.first(), Some(Attribute::SymbolRef { .. })) =>
+                    {
+                        for element in elements {
+                            if let Attribute::SymbolRef { root, .. } = element {
+                                functions.push(collector.named_functions[root.as_str()]);
+                            }
+                        }
+                    }
+                    _ => {
+                        words.push(collector.attribute_ids[canonical(value).as_ref()]);
+                        if collector.options.optional_sections {
+                            body.names.push(name.as_str());
+                        }
+                    }
+                }
+            }
+        }
+        for region in &op.regions {
+            functions.push(collector.region_functions[&region_key(region)]);
+        }
+        let attributes = words.len() - attributes_at;
+        words.extend_from_slice(functions);
+        let function_count = functions.len() as u32;
+        let results_at = words.len() as u32;
+        for v in &op.results {
+            words.push(self.register[v.index()]);
+        }
+        for v in &op.results {
+            words.push(users[self.register[v.index()] as usize]);
+        }
+        let users_at = words.len();
+        make_room_for_users(
+            words,
+            users,
+            results_at..results_at + op.results.len() as u32,
+        );
+        body.kernels.push(FlatKernel {
+            location: Some(&op.location),
+            code,
+            stream_id,
+            start: start as u32,
+            args: op.operands.len() as u32,
+            attributes: attributes as u32,
+            functions: function_count,
+            results: op.results.len() as u32,
+            users: (words.len() - users_at) as u32,
+            names_start: names_start as u32,
+            names: (body.names.len() - names_start) as u32,
+        });
     }
 }
 
