@@ -206,7 +206,7 @@ pub fn write(module: &Module, options: &WriteOptions) -> Result<Written> {
     write_numbered(&copy, &n, options)
 }
 
-/// [`write`], splitting inherent attributes into properties in `module`
+/// [`write()`], splitting inherent attributes into properties in `module`
 /// itself when the version needs them there, rather than in a copy: for a
 /// caller done with the dictionary form, this saves a second module at
 /// the peak (on a large program parsed from text, about a third of the
