@@ -42,7 +42,7 @@ pub struct Execution {
 
 /// How a run is involved with the recording's errors, from the dataflow:
 /// which values reached which operands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ErrorMark {
     /// It produced an error value although no operand of it was an error
     /// and no function it called produced one: the error began here.
