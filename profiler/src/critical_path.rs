@@ -158,8 +158,45 @@ struct Graph {
     weight: Vec<u64>,
     /// The part of the weight that needs no worker (async completion).
     tail: Vec<u64>,
-    succs: Vec<Vec<usize>>,
-    preds: Vec<Vec<usize>>,
+    succs: Adjacency,
+    preds: Adjacency,
+}
+
+/// Each node's neighbours in one array (compressed rows): a recording of
+/// millions of runs would otherwise take a vector per node.
+struct Adjacency {
+    /// `targets[starts[v]..starts[v + 1]]` are node `v`'s.
+    starts: Vec<usize>,
+    targets: Vec<usize>,
+}
+
+impl Adjacency {
+    /// The adjacency of `nodes` nodes along `edges` (`from`, `to`), each
+    /// node's targets in the order of `edges`.
+    fn new(nodes: usize, edges: &[(usize, usize)]) -> Adjacency {
+        let mut starts = vec![0usize; nodes + 1];
+        for &(a, _) in edges {
+            starts[a + 1] += 1;
+        }
+        for v in 0..nodes {
+            starts[v + 1] += starts[v];
+        }
+        let mut next = starts.clone();
+        let mut targets = vec![0usize; edges.len()];
+        for &(a, b) in edges {
+            targets[next[a]] = b;
+            next[a] += 1;
+        }
+        Adjacency { starts, targets }
+    }
+
+    fn of(&self, v: usize) -> &[usize] {
+        &self.targets[self.starts[v]..self.starts[v + 1]]
+    }
+
+    fn len(&self, v: usize) -> usize {
+        self.starts[v + 1] - self.starts[v]
+    }
 }
 
 fn build(model: &Model) -> Graph {
@@ -208,14 +245,11 @@ fn build(model: &Model) -> Graph {
     tail.resize(nodes.len(), 0);
     edges.sort_unstable();
     edges.dedup();
-    let mut succs = vec![Vec::new(); nodes.len()];
-    let mut preds = vec![Vec::new(); nodes.len()];
-    for (a, b) in edges {
-        if a != b {
-            succs[a].push(b);
-            preds[b].push(a);
-        }
-    }
+    edges.retain(|&(a, b)| a != b);
+    let succs = Adjacency::new(nodes.len(), &edges);
+    let reversed: Vec<(usize, usize)> = edges.iter().map(|&(a, b)| (b, a)).collect();
+    drop(edges);
+    let preds = Adjacency::new(nodes.len(), &reversed);
     Graph {
         nodes,
         weight,
@@ -239,14 +273,20 @@ fn loop_edges(
     edges: &mut Vec<(usize, usize)>,
 ) {
     // Per execution: its runs, and the runs that read its arguments.
-    let mut runs_of = vec![Vec::new(); model.executions.len()];
-    for (k, run) in model.runs.iter().enumerate() {
-        runs_of[run.execution].push(k);
-    }
-    let mut readers_of = vec![Vec::new(); model.executions.len()];
-    for e in model.edges.iter().filter(|e| e.call) {
-        readers_of[model.runs[e.to].execution].push(e.to);
-    }
+    let executions = model.executions.len();
+    let runs: Vec<(usize, usize)> = (0..model.runs.len())
+        .map(|k| (model.runs[k].execution, k))
+        .collect();
+    let runs_of = Adjacency::new(executions, &runs);
+    drop(runs);
+    let readers: Vec<(usize, usize)> = model
+        .edges
+        .iter()
+        .filter(|e| e.call)
+        .map(|e| (model.runs[e.to].execution, e.to))
+        .collect();
+    let readers_of = Adjacency::new(executions, &readers);
+    drop(readers);
     for (r, run) in model.runs.iter().enumerate() {
         if run.callees.len() < 2 || !LOOPS.contains(&model.kernel_name(r)) {
             continue;
@@ -256,10 +296,10 @@ fn loop_edges(
         for pair in iterations.windows(2) {
             let end = nodes.len();
             nodes.push(Node::Iteration(pair[0]));
-            for &k in &runs_of[pair[0]] {
+            for &k in runs_of.of(pair[0]) {
                 edges.push((out(k), end));
             }
-            for &reader in &readers_of[pair[1]] {
+            for &reader in readers_of.of(pair[1]) {
                 edges.push((end, reader));
             }
         }
@@ -268,13 +308,13 @@ fn loop_edges(
 
 /// Kahn's order; nodes on cycles are left out.
 fn topological(g: &Graph) -> Vec<usize> {
-    let mut indegree: Vec<usize> = g.preds.iter().map(Vec::len).collect();
+    let mut indegree: Vec<usize> = (0..g.nodes.len()).map(|v| g.preds.len(v)).collect();
     let mut order: Vec<usize> = (0..g.nodes.len()).filter(|&n| indegree[n] == 0).collect();
     let mut i = 0;
     while i < order.len() {
         let n = order[i];
         i += 1;
-        for &s in &g.succs[n] {
+        for &s in g.succs.of(n) {
             indegree[s] -= 1;
             if indegree[s] == 0 {
                 order.push(s);
@@ -296,13 +336,15 @@ pub fn analyse(model: &Model, options: &CriticalOptions) -> Analysis {
     // Times come from the recording: sums saturate rather than wrap.
     let mut finish = vec![0u64; n];
     for &v in &order {
-        let start = g.preds[v].iter().map(|&p| finish[p]).max().unwrap_or(0);
+        let start = g.preds.of(v).iter().map(|&p| finish[p]).max().unwrap_or(0);
         finish[v] = start.saturating_add(g.weight[v]);
     }
     let length = order.iter().map(|&v| finish[v]).max().unwrap_or(0);
     let mut latest_finish = vec![length; n];
     for &v in order.iter().rev() {
-        if let Some(min) = g.succs[v]
+        if let Some(min) = g
+            .succs
+            .of(v)
             .iter()
             .map(|&s| latest_finish[s].saturating_sub(g.weight[s]))
             .min()
@@ -329,7 +371,9 @@ pub fn analyse(model: &Model, options: &CriticalOptions) -> Analysis {
     while let Some(v) = at {
         path_nodes.push(v);
         let start = finish[v].saturating_sub(g.weight[v]);
-        at = g.preds[v]
+        at = g
+            .preds
+            .of(v)
             .iter()
             .copied()
             .filter(|&p| in_order[p] && finish[p] == start)
@@ -466,11 +510,11 @@ fn simulate(g: &Graph, order: &[usize], in_order: &[bool], workers: usize) -> u6
     let n = g.nodes.len();
     let mut level = vec![0u64; n];
     for &v in order.iter().rev() {
-        let after = g.succs[v].iter().map(|&s| level[s]).max().unwrap_or(0);
+        let after = g.succs.of(v).iter().map(|&s| level[s]).max().unwrap_or(0);
         level[v] = g.weight[v].saturating_add(after);
     }
     let mut waiting: Vec<usize> = (0..n)
-        .map(|v| g.preds[v].iter().filter(|&&p| in_order[p]).count())
+        .map(|v| g.preds.of(v).iter().filter(|&&p| in_order[p]).count())
         .collect();
     // Ready nodes by longest remaining path; timed events: (time, node, done).
     let mut ready: BinaryHeap<(u64, Reverse<usize>)> = BinaryHeap::new();
@@ -507,7 +551,7 @@ fn simulate(g: &Graph, order: &[usize], in_order: &[bool], workers: usize) -> u6
             events.push(Reverse((now.saturating_add(g.tail[v]), v, true)));
             continue;
         }
-        for &s in &g.succs[v] {
+        for &s in g.succs.of(v) {
             if in_order[s] {
                 waiting[s] -= 1;
                 if waiting[s] == 0 {

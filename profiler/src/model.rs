@@ -42,7 +42,7 @@ pub struct Execution {
 
 /// How a run is involved with the recording's errors, from the dataflow:
 /// which values reached which operands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ErrorMark {
     /// It produced an error value although no operand of it was an error
     /// and no function it called produced one: the error began here.
@@ -82,11 +82,6 @@ pub struct KernelRun {
     /// published after it returned, not with its return (see
     /// [`Model::async_completions`]).
     pub completed: Option<u64>,
-    /// Its results' renderings, `(register, value)`, when recorded
-    /// (`--values`, and error messages).
-    pub values: Vec<(u32, String)>,
-    /// The work it reported, summed (`None`: it reported none).
-    pub work: Option<Work>,
 }
 
 /// Work a run reported: see [`EventKind::KernelWork`].
@@ -196,6 +191,13 @@ pub struct Model {
     pub live_values: Vec<(u64, u64)>,
     /// The first error value of the recording.
     pub first_error: Option<FirstError>,
+    /// Results' renderings, `(run, register, value)`, when recorded
+    /// (`--values`, and error messages), by run: kept beside the runs, as
+    /// most runs have none ([`Model::values_text`]).
+    values: Vec<(usize, u32, String)>,
+    /// The work runs reported, summed ([`Model::work_of`]); few runs
+    /// report any.
+    work: HashMap<usize, Work>,
     /// First and last event time.
     pub span: (u64, u64),
     /// Per thread, runs opening (`true`) and closing in bracket order,
@@ -242,6 +244,8 @@ impl Model {
             queue_depth: Vec::new(),
             live_values: Vec::new(),
             first_error: None,
+            values: Vec::new(),
+            work: HashMap::new(),
             span: (u64::MAX, 0),
             brackets: Vec::new(),
             run_index: HashMap::new(),
@@ -320,7 +324,7 @@ impl Model {
                     // The innermost run open on the thread reported it.
                     EventKind::KernelWork { flops, bytes } => {
                         if let Some(&top) = stack.last() {
-                            let work = self.runs[top].work.get_or_insert_default();
+                            let work = self.work.entry(top).or_default();
                             work.flops = work.flops.saturating_add(flops);
                             work.bytes = work.bytes.saturating_add(bytes);
                         }
@@ -359,8 +363,6 @@ impl Model {
                             error: None,
                             published: None,
                             completed: None,
-                            values: Vec::new(),
-                            work: None,
                         });
                         stack.push(run);
                         brackets.push((e.time, true, run));
@@ -495,7 +497,7 @@ impl Model {
                     let run = &mut self.runs[from];
                     run.published = Some(run.published.map_or(e.time, |p| p.max(e.time)));
                     if let Some(v) = value {
-                        run.values.push((register, v.clone()));
+                        self.values.push((from, register, v.clone()));
                     }
                     if just_ended != Some((e.execution, producer)) {
                         run.completed = Some(run.completed.map_or(e.time, |c| c.max(e.time)));
@@ -558,6 +560,8 @@ impl Model {
             self.first_error = Some(FirstError { run, time, message });
         }
         self.async_completions.sort_by_key(|c| c.time);
+        // Stable: a run's values stay in the order they were published.
+        self.values.sort_by_key(|v| v.0);
     }
 
     /// Marks the runs an error reached through an operand as poisoned, and
@@ -733,12 +737,18 @@ impl Model {
     /// as [`display::text`](crate::display::text) shows it; empty when none
     /// were recorded.
     pub fn values_text(&self, run: usize) -> String {
-        let values: Vec<String> = self.runs[run]
-            .values
+        let first = self.values.partition_point(|v| v.0 < run);
+        let values: Vec<String> = self.values[first..]
             .iter()
-            .map(|(r, v)| format!("r{r} = {}", crate::display::text(v)))
+            .take_while(|v| v.0 == run)
+            .map(|(_, r, v)| format!("r{r} = {}", crate::display::text(v)))
             .collect();
         values.join(", ")
+    }
+
+    /// The work run `run` reported, summed (`None`: it reported none).
+    pub fn work_of(&self, run: usize) -> Option<Work> {
+        self.work.get(&run).copied()
     }
 
     /// The stream id of a run's kernel (0 when unknown).

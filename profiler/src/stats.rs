@@ -257,7 +257,9 @@ pub fn stats(model: &Model) -> Stats {
 fn throughput(model: &Model) -> Vec<Throughput> {
     let mut by_name: BTreeMap<&str, (u64, u64, u64, u64)> = BTreeMap::new();
     for (r, run) in model.runs.iter().enumerate() {
-        let Some(work) = run.work else { continue };
+        let Some(work) = model.work_of(r) else {
+            continue;
+        };
         let done = run.completed.unwrap_or(run.end).max(run.end);
         let sums = by_name
             .entry(KernelEntry::of(model, r).name(model))

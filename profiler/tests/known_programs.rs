@@ -389,7 +389,7 @@ fn tensor_kernels_report_the_work_their_shapes_define() {
         let work = |name: &str| {
             let runs: Vec<Option<Work>> = (0..model.runs.len())
                 .filter(|&r| model.kernel_name(r) == name)
-                .map(|r| model.runs[r].work)
+                .map(|r| model.work_of(r))
                 .collect();
             assert_eq!(runs.len(), 1, "{queue}: {name}");
             runs[0]

@@ -8,17 +8,19 @@
 
 pub mod proto;
 
-use std::collections::HashMap;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
 use std::io::{self, Write};
+use std::iter::Peekable;
 
 use prost::Message;
 
 use crate::display;
-use crate::model::Model;
 use crate::model::presentation::{
-    self, Annotation, ArgValue, FIRST_ERROR, LIVE_VALUES, PID, QUEUE_DEPTH, kernel_frame,
-    stream_lanes, thread_tid,
+    self, Annotation, ArgValue, FIRST_ERROR, LIVE_VALUES, PID, QUEUE_DEPTH, StreamLanes,
+    kernel_frame, stream_lanes, thread_tid,
 };
+use crate::model::{Edge, ErrorMark, Model};
 use crate::progress::Progress;
 use proto::*;
 
@@ -112,76 +114,23 @@ pub fn write(model: &Model, options: &Options, mut out: impl Write) -> io::Resul
         }))?;
     }
 
-    // Flow ids: one per edge, numbered from 1.
-    let mut outgoing: HashMap<usize, Vec<u64>> = HashMap::new();
-    let mut incoming: HashMap<usize, Vec<u64>> = HashMap::new();
-    for (i, edge) in model.edges.iter().enumerate() {
-        outgoing.entry(edge.from).or_default().push(i as u64 + 1);
-        incoming.entry(edge.to).or_default().push(i as u64 + 1);
-    }
+    let flows_out = FlowIds::new(model, |e| e.from);
+    let flows_in = FlowIds::new(model, |e| e.to);
 
-    // Timed events, merged by time (stable: each thread keeps its order).
-    let mut timed: Vec<(u64, Timed)> = Vec::new();
-    for (t, brackets) in model.brackets.iter().enumerate() {
-        let track = THREAD_BASE + t as u64;
-        for &(time, open, run) in brackets {
-            let event = if open {
-                Timed::Begin {
-                    run,
-                    track,
-                    flows: true,
-                }
-            } else {
-                Timed::End { track }
-            };
-            timed.push((time, event));
-        }
-    }
-    // Each lane's slices follow one another; pushed lane by lane, in
-    // order, the stable sort below keeps them so.
-    for (lane, runs) in streams.runs.iter().enumerate() {
-        let track = stream_base + lane as u64;
-        for &run in runs {
-            let r = &model.runs[run];
-            let flows = false;
-            timed.push((r.start, Timed::Begin { run, track, flows }));
-            timed.push((r.end, Timed::End { track }));
-        }
-    }
-    drop(streams);
-    for (i, c) in model.async_completions.iter().enumerate() {
-        timed.push((c.time, Timed::Completion(i)));
-    }
-    if let Some(error) = &model.first_error {
-        timed.push((error.time, Timed::FirstError));
-    }
-    for &(time, depth) in &model.queue_depth {
-        timed.push((
-            time,
-            Timed::Counter {
-                track: QUEUE_UUID,
-                value: depth,
-            },
-        ));
-    }
-    for &(time, live) in &model.live_values {
-        timed.push((
-            time,
-            Timed::Counter {
-                track: LIVE_UUID,
-                value: live,
-            },
-        ));
-    }
-    timed.sort_by_key(|t| t.0);
-
-    // The names, in the order the events use them, interned first: the
-    // interning tables come first on the sequence, which they reset.
+    // The names, interned first: the interning tables come first on the
+    // sequence, which they reset. Names are keyed by what they are made
+    // from, so each is formatted once, not once per event.
     let mut names = Interner::default();
-    for &(_, event) in &timed {
-        if let Some(name) = event_name(model, event) {
-            names.event(&name);
-        }
+    for run in 0..model.runs.len() {
+        names.intern(NameKey::kernel(model, run), || kernel_frame(model, run));
+    }
+    for completion in 0..model.async_completions.len() {
+        names.intern(NameKey::completion(model, completion), || {
+            presentation::completion_name(model, completion)
+        });
+    }
+    if model.first_error.is_some() {
+        names.intern(NameKey::FirstError, || FIRST_ERROR.to_owned());
     }
     let interned = InternedData {
         event_names: names
@@ -201,23 +150,33 @@ pub fn write(model: &Model, options: &Options, mut out: impl Write) -> io::Resul
             })
             .collect(),
     };
+    let mut timed = timeline(model, &streams, stream_base);
     packets.push(&TracePacket {
-        timestamp: Some(timed.first().map_or(0, |t| t.0)),
+        timestamp: Some(timed.peek().map_or(0, |t| t.0)),
         trusted_packet_sequence_id: Some(SEQUENCE),
         interned_data: Some(interned),
         sequence_flags: Some(SEQ_INCREMENTAL_STATE_CLEARED),
         ..Default::default()
     })?;
-    let mut progress = Progress::new(options.progress, "Perfetto", timed.len() as u64);
-    for (time, event) in timed {
+    let total = (2 * model.runs.len() + streams.runs.iter().map(Vec::len).sum::<usize>() * 2)
+        + model.async_completions.len()
+        + model.queue_depth.len()
+        + model.live_values.len();
+    let mut progress = Progress::new(options.progress, "Perfetto", total as u64);
+    for (time, event) in timed.by_ref() {
         progress.advance(1);
-        let name_iid = event_name(model, event).map(|name| names.event(&name));
+        let name_iid = match event {
+            Timed::Begin { run, .. } => Some(names.id(NameKey::kernel(model, run))),
+            Timed::Completion(i) => Some(names.id(NameKey::completion(model, i))),
+            Timed::FirstError => Some(names.id(NameKey::FirstError)),
+            Timed::End { .. } | Timed::Counter { .. } => None,
+        };
         let track_event = match event {
             Timed::Begin { run, track, flows } => {
                 let mut e = slice_begin(model, run, track, name_iid);
                 if flows {
-                    e.flow_ids = outgoing.get(&run).cloned().unwrap_or_default();
-                    e.terminating_flow_ids = incoming.get(&run).cloned().unwrap_or_default();
+                    e.flow_ids = flows_out.of(run).to_vec();
+                    e.terminating_flow_ids = flows_in.of(run).to_vec();
                 }
                 e
             }
@@ -252,16 +211,6 @@ pub fn write(model: &Model, options: &Options, mut out: impl Write) -> io::Resul
         })?;
     }
     Ok(())
-}
-
-/// The interned name an event shows, if it has one.
-fn event_name(model: &Model, event: Timed) -> Option<String> {
-    match event {
-        Timed::Begin { run, .. } => Some(kernel_frame(model, run)),
-        Timed::Completion(i) => Some(presentation::completion_name(model, i)),
-        Timed::FirstError => Some(FIRST_ERROR.to_owned()),
-        Timed::End { .. } | Timed::Counter { .. } => None,
-    }
 }
 
 /// The packets of a `Trace` message, each written as its field 1.
@@ -348,21 +297,206 @@ fn counter(track: u64, value: u64) -> TrackEvent {
     }
 }
 
-/// Event names by iid (position + 1).
+/// What an event's name is made from: a run's kernel frame (its function,
+/// kernel and error mark), a completion of a kernel's result, or the first
+/// error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum NameKey {
+    Kernel(u32, u32, Option<ErrorMark>),
+    Completion(u32, u32),
+    FirstError,
+}
+
+impl NameKey {
+    fn kernel(model: &Model, run: usize) -> NameKey {
+        let r = &model.runs[run];
+        NameKey::Kernel(model.function_of(run), r.kernel, r.error)
+    }
+
+    fn completion(model: &Model, completion: usize) -> NameKey {
+        let run = model.async_completions[completion].run;
+        NameKey::Completion(model.function_of(run), model.runs[run].kernel)
+    }
+}
+
+/// Event names by iid (position + 1), keyed by what they are made from.
 #[derive(Default)]
 struct Interner {
-    ids: HashMap<String, u64>,
+    ids: HashMap<NameKey, u64>,
+    by_name: HashMap<String, u64>,
     order: Vec<String>,
 }
 
 impl Interner {
-    fn event(&mut self, name: &str) -> u64 {
-        if let Some(&id) = self.ids.get(name) {
-            return id;
+    /// Interns the name of `key`, made by `name` the first time the key
+    /// is seen; keys whose names read the same share an iid.
+    fn intern(&mut self, key: NameKey, name: impl FnOnce() -> String) {
+        if self.ids.contains_key(&key) {
+            return;
         }
-        self.order.push(name.to_string());
-        let id = self.order.len() as u64;
-        self.ids.insert(name.to_string(), id);
-        id
+        let name = name();
+        let next = self.order.len() as u64 + 1;
+        let id = *self.by_name.entry(name.clone()).or_insert(next);
+        if id == next {
+            self.order.push(name);
+        }
+        self.ids.insert(key, id);
     }
+
+    /// The iid of an interned key.
+    fn id(&self, key: NameKey) -> u64 {
+        self.ids.get(&key).copied().unwrap_or(0)
+    }
+}
+
+/// Flow ids by run: the edges leaving (or reaching) each run, numbered
+/// from 1 in [`Model::edges`] order, in one array indexed by run.
+struct FlowIds {
+    /// `ids[starts[run]..starts[run + 1]]` are the run's.
+    starts: Vec<u32>,
+    ids: Vec<u64>,
+}
+
+impl FlowIds {
+    fn new(model: &Model, end: impl Fn(&Edge) -> usize) -> FlowIds {
+        let mut starts = vec![0u32; model.runs.len() + 1];
+        for e in &model.edges {
+            starts[end(e) + 1] += 1;
+        }
+        for run in 0..model.runs.len() {
+            starts[run + 1] += starts[run];
+        }
+        let mut next = starts.clone();
+        let mut ids = vec![0u64; model.edges.len()];
+        for (i, e) in model.edges.iter().enumerate() {
+            let at = &mut next[end(e)];
+            ids[*at as usize] = i as u64 + 1;
+            *at += 1;
+        }
+        FlowIds { starts, ids }
+    }
+
+    fn of(&self, run: usize) -> &[u64] {
+        &self.ids[self.starts[run] as usize..self.starts[run + 1] as usize]
+    }
+}
+
+/// A source of timed events in time order.
+type Source<'m> = Box<dyn Iterator<Item = (u64, Timed)> + 'm>;
+
+/// `events` as a source in time order: as they come when they are in
+/// order already (every recording a run makes), else sorted (stably).
+fn in_order<'m, I>(events: impl Fn() -> I) -> Source<'m>
+where
+    I: Iterator<Item = (u64, Timed)> + 'm,
+{
+    if events().is_sorted_by_key(|e| e.0) {
+        Box::new(events())
+    } else {
+        let mut sorted: Vec<(u64, Timed)> = events().collect();
+        sorted.sort_by_key(|e| e.0);
+        Box::new(sorted.into_iter())
+    }
+}
+
+/// The timeline: every event of the trace in time order, ties in the
+/// order of their sources (threads, stream lanes, completions, the first
+/// error, counters) and within a source. Merged from the sources as it is
+/// read, so that it takes memory per source, not per event.
+struct Timeline<'m> {
+    sources: Vec<Peekable<Source<'m>>>,
+    /// The next event of each source that has one: `(time, source)`.
+    heads: BinaryHeap<Reverse<(u64, usize)>>,
+}
+
+impl<'m> Timeline<'m> {
+    fn new(sources: Vec<Source<'m>>) -> Timeline<'m> {
+        let mut sources: Vec<Peekable<Source<'m>>> =
+            sources.into_iter().map(Iterator::peekable).collect();
+        let mut heads = BinaryHeap::new();
+        for (i, source) in sources.iter_mut().enumerate() {
+            if let Some(&(time, _)) = source.peek() {
+                heads.push(Reverse((time, i)));
+            }
+        }
+        Timeline { sources, heads }
+    }
+
+    fn peek(&mut self) -> Option<(u64, Timed)> {
+        let &Reverse((_, i)) = self.heads.peek()?;
+        self.sources[i].peek().copied()
+    }
+}
+
+impl Iterator for Timeline<'_> {
+    type Item = (u64, Timed);
+
+    fn next(&mut self) -> Option<(u64, Timed)> {
+        let Reverse((_, i)) = self.heads.pop()?;
+        let event = self.sources[i].next()?;
+        if let Some(&(time, _)) = self.sources[i].peek() {
+            self.heads.push(Reverse((time, i)));
+        }
+        Some(event)
+    }
+}
+
+/// See [`Timeline`].
+fn timeline<'m>(model: &'m Model, streams: &'m StreamLanes, stream_base: u64) -> Timeline<'m> {
+    let mut sources: Vec<Source<'m>> = Vec::new();
+    for (t, brackets) in model.brackets.iter().enumerate() {
+        let track = THREAD_BASE + t as u64;
+        sources.push(in_order(move || {
+            brackets.iter().map(move |&(time, open, run)| {
+                let event = if open {
+                    Timed::Begin {
+                        run,
+                        track,
+                        flows: true,
+                    }
+                } else {
+                    Timed::End { track }
+                };
+                (time, event)
+            })
+        }));
+    }
+    // Each lane's slices follow one another.
+    for (lane, runs) in streams.runs.iter().enumerate() {
+        let track = stream_base + lane as u64;
+        sources.push(in_order(move || {
+            runs.iter().flat_map(move |&run| {
+                let r = &model.runs[run];
+                let flows = false;
+                [
+                    (r.start, Timed::Begin { run, track, flows }),
+                    (r.end, Timed::End { track }),
+                ]
+            })
+        }));
+    }
+    sources.push(in_order(|| {
+        model
+            .async_completions
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.time, Timed::Completion(i)))
+    }));
+    sources.push(in_order(|| {
+        model
+            .first_error
+            .iter()
+            .map(|error| (error.time, Timed::FirstError))
+    }));
+    for (track, counter) in [
+        (QUEUE_UUID, &model.queue_depth),
+        (LIVE_UUID, &model.live_values),
+    ] {
+        sources.push(in_order(move || {
+            counter
+                .iter()
+                .map(move |&(time, value)| (time, Timed::Counter { track, value }))
+        }));
+    }
+    Timeline::new(sources)
 }

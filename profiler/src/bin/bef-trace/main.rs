@@ -8,6 +8,7 @@
 //! each is written whole or not at all (`bef::tool_io::output`).
 
 mod input;
+mod stage;
 mod stop;
 
 use std::io::{IsTerminal, Write};
@@ -351,7 +352,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             if let Some(path) = &output {
                 write_file(path, &bef_trace::write(&recording))?;
             }
-            let model = Model::new(recording);
+            let model = analyse(recording, progress);
             if let Some(path) = &flamegraph {
                 write_with(path, |out| {
                     flamegraph::write(&model, &FlameOptions::default(), out)
@@ -385,13 +386,17 @@ fn run(cli: Cli) -> Result<(), Failure> {
             title,
         } => {
             check_outputs(&[&output], &[&recording])?;
-            let model = Model::new(load(&recording)?);
+            let model = analyse(load(&recording, progress)?, progress);
             let options = FlameOptions {
                 fold: fold.options(),
                 inverted,
                 title,
             };
-            write_with(&output, |out| flamegraph::write(&model, &options, out))?;
+            write_with(&output, |out| {
+                stage::run(progress, "drawing", || {
+                    flamegraph::write(&model, &options, out)
+                })
+            })?;
         }
         Command::Folded {
             recording,
@@ -401,10 +406,12 @@ fn run(cli: Cli) -> Result<(), Failure> {
             if let Some(path) = &output {
                 check_outputs(&[path], &[&recording])?;
             }
-            let model = Model::new(load(&recording)?);
+            let model = analyse(load(&recording, progress)?, progress);
             let options = fold.options();
             match output {
-                Some(path) => write_with(&path, |out| folded::write(&model, &options, out))?,
+                Some(path) => write_with(&path, |out| {
+                    stage::run(progress, "folding", || folded::write(&model, &options, out))
+                })?,
                 None => print_with(|out| folded::write(&model, &options, out))?,
             }
         }
@@ -419,8 +426,8 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 .map(PathBuf::as_path)
                 .collect();
             check_outputs(&outputs, &[&before, &after])?;
-            let a = load(&before)?;
-            let b = load(&after)?;
+            let a = load(&before, progress)?;
+            let b = load(&after, progress)?;
             if a.header.program_hash != b.header.program_hash {
                 note(&format!(
                     "note: the recordings ran different programs \
@@ -428,7 +435,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
                     a.header.program_hash, b.header.program_hash
                 ));
             }
-            let (ma, mb) = (Model::new(a), Model::new(b));
+            let (ma, mb) = (analyse(a, progress), analyse(b, progress));
             if let Some(path) = &folded {
                 write_file(path, flamegraph::diff_folded(&ma, &mb)?.as_bytes())?;
             }
@@ -439,19 +446,23 @@ fn run(cli: Cli) -> Result<(), Failure> {
         }
         Command::Perfetto { recording, output } => {
             check_outputs(&[&output], &[&recording])?;
-            let model = Model::new(load(&recording)?);
+            let model = analyse(load(&recording, progress)?, progress);
             write_with(&output, |out| {
                 perfetto::write(&model, &perfetto_options, out)
             })?;
         }
         Command::ChromeJson { recording, output } => {
             check_outputs(&[&output], &[&recording])?;
-            let model = Model::new(load(&recording)?);
+            let model = analyse(load(&recording, progress)?, progress);
             write_with(&output, |out| chrome::write(&model, &chrome_options, out))?;
         }
         Command::Stats { recording, json } => {
-            let model = Model::new(load(&recording)?);
-            print_with(|out| stats::write(&model, &stats::Options { json }, out))?;
+            let model = analyse(load(&recording, progress)?, progress);
+            print_with(|out| {
+                stage::run(progress, "tabulating", || {
+                    stats::write(&model, &stats::Options { json }, out)
+                })
+            })?;
         }
         Command::CriticalPath {
             recording,
@@ -461,12 +472,16 @@ fn run(cli: Cli) -> Result<(), Failure> {
             if what_if_workers == Some(0) {
                 return Err(Failure("--what-if-workers needs at least 1 worker".into()));
             }
-            let model = Model::new(load(&recording)?);
+            let model = analyse(load(&recording, progress)?, progress);
             let options = CriticalOptions {
                 what_if_workers,
                 json,
             };
-            print_with(|out| critical_path::write(&model, &options, out))?;
+            print_with(|out| {
+                stage::run(progress, "finding the critical path", || {
+                    critical_path::write(&model, &options, out)
+                })
+            })?;
         }
     }
     Ok(())
@@ -583,10 +598,12 @@ fn record(args: &RunArgs) -> Result<Recording, Failure> {
 
 /// Reads the recording at `path`, saying so on standard error if it is
 /// partial.
-fn load(path: &Path) -> Result<Recording, Failure> {
-    let bytes = input::read_recording(path).map_err(Failure)?;
-    let recording =
-        bef_trace::read(&bytes).map_err(|e| Failure(format!("{}: {e}", escape::path(path))))?;
+fn load(path: &Path, progress: bool) -> Result<Recording, Failure> {
+    let what = format!("reading {}", escape::path(path));
+    let recording = stage::run(progress, &what, || {
+        let bytes = input::read_recording(path).map_err(Failure)?;
+        bef_trace::read(&bytes).map_err(|e| Failure(format!("{}: {e}", escape::path(path))))
+    })?;
     if recording.header.partial {
         note(&format!(
             "note: {} is a partial recording: its run was stopped before it ended",
@@ -594,6 +611,12 @@ fn load(path: &Path) -> Result<Recording, Failure> {
         ));
     }
     Ok(recording)
+}
+
+/// The model of `recording`, the analysis told on standard error while
+/// it lasts when progress is shown.
+fn analyse(recording: Recording, progress: bool) -> Model {
+    stage::run(progress, "analysing", || Model::new(recording))
 }
 
 fn write_file(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
