@@ -95,6 +95,12 @@ impl<T: Copy> Log<T> {
         out
     }
 
+    /// Entries published so far (the index of the next one); exact for the
+    /// writer, a lower bound for other threads.
+    pub fn pushed(&self) -> u64 {
+        self.len.load(Ordering::Relaxed) as u64
+    }
+
     /// Entries that did not fit.
     pub fn dropped(&self) -> u64 {
         self.dropped.load(Ordering::Relaxed)
