@@ -21,10 +21,10 @@
 
 mod common;
 
+use bef::exec::Timestamp;
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::ThreadId;
-use std::time::Instant;
 
 use bef::exec::{
     AllocatorKind, Caller, ExecEvent, ExecutionId, Function, KernelRegistry, Observer, Program,
@@ -71,7 +71,7 @@ enum What {
 struct Record {
     execution: ExecutionId,
     thread: ThreadId,
-    time: Instant,
+    time: Timestamp,
     what: What,
 }
 
@@ -146,7 +146,7 @@ struct ExecutionState {
 fn check(records: &[Record], all_ended: bool) -> Result<(), String> {
     let mut executions: HashMap<ExecutionId, ExecutionState> = HashMap::new();
     let mut stacks: HashMap<ThreadId, Vec<(ExecutionId, u32)>> = HashMap::new();
-    let mut last_time: HashMap<ThreadId, Instant> = HashMap::new();
+    let mut last_time: HashMap<ThreadId, Timestamp> = HashMap::new();
     let mut roots = 0;
     for (i, r) in records.iter().enumerate() {
         let fail = |message: String| Err(format!("event #{i} {r:?}: {message}"));
@@ -596,7 +596,7 @@ fn native_functions_report_their_body_as_kernel_zero() {
 #[test]
 fn checker_rejects_broken_recordings() {
     let thread = std::thread::current().id();
-    let time = Instant::now();
+    let time = Timestamp::now();
     let at = |execution, what| Record {
         execution,
         thread,
@@ -674,5 +674,5 @@ fn checker_rejects_broken_recordings() {
     ];
     check(&crossed, true).expect_err("crossed brackets");
     // Time going backwards.
-    broken(&|r| r[0].time = time + std::time::Duration::from_secs(1));
+    broken(&|r| r[0].time = Timestamp::from_raw(time.raw() + 1_000_000_000));
 }

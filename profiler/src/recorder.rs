@@ -5,14 +5,14 @@
 //! events); only `--values` renders values, into fixed-size slots.
 
 use std::cell::RefCell;
+use std::collections::HashSet;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
 
-use bef::exec::{ExecEvent, KernelWork, Observer};
+use bef::exec::{ExecEvent, KernelWork, Observer, Timestamp};
 use bef::runtime::{AsyncValue, live_async_values};
 
-use crate::log::Log;
+use crate::log::{CHUNK, Keep, Log};
 use crate::recording::{
     CallerRef, Event, EventKind, FunctionInfo, Header, Recording, ThreadTrack, ValueState,
 };
@@ -30,8 +30,13 @@ pub struct RecorderOptions {
     /// Render each published value (`--values`).
     pub values: bool,
     /// Events kept per thread, at most [`MAX_EVENTS_PER_THREAD`] (a larger
-    /// number counts as that); later ones are counted as dropped.
+    /// number counts as that); the others are counted as dropped. (An
+    /// event with a caller, a live-value sample or a rendered value takes
+    /// two places, kernel work too.)
     pub events_per_thread: usize,
+    /// Which events a full buffer keeps: the first (later ones are
+    /// dropped) or the last (a ring: the oldest are dropped).
+    pub keep: Keep,
 }
 
 /// The most events a thread keeps: 2^30, which take about 150 GB to
@@ -51,6 +56,7 @@ impl Default for RecorderOptions {
         RecorderOptions {
             values: false,
             events_per_thread: DEFAULT_EVENTS_PER_THREAD,
+            keep: Keep::First,
         }
     }
 }
@@ -67,6 +73,13 @@ enum Entry {
     Begin {
         time: u64,
         execution: u32,
+        function: u32,
+    },
+    /// An execution began, as the begins log of a [`Keep::Last`] recorder
+    /// keeps it (the execution whole).
+    Began {
+        time: u64,
+        execution: u64,
         function: u32,
     },
     /// Follows the `Begin` of an execution a kernel ran: that kernel.
@@ -126,6 +139,11 @@ struct ThreadLogs {
     name: String,
     events: Log<Entry>,
     values: Log<ValueText>,
+    /// With [`Keep::Last`], the first executions' begins again (and their
+    /// callers), so that the executions still running when the ring kept
+    /// only their later events (the top-level function's, outer loops')
+    /// keep their function and caller.
+    begins: Log<Entry>,
     /// Where the high 32 bits of the executions change: from which entry
     /// index on, and to what. Only the owner appends (rarely: once per 2^32
     /// executions).
@@ -151,7 +169,7 @@ static NEXT_RECORDER: AtomicU64 = AtomicU64::new(1);
 /// turns what it saw into a [`Recording`].
 pub struct Recorder {
     id: u64,
-    epoch: Instant,
+    epoch: Timestamp,
     options: RecorderOptions,
     threads: Mutex<Vec<Arc<ThreadLogs>>>,
 }
@@ -170,14 +188,14 @@ impl Recorder {
     pub fn new(options: RecorderOptions) -> Arc<Recorder> {
         Arc::new(Recorder {
             id: NEXT_RECORDER.fetch_add(1, Ordering::Relaxed),
-            epoch: Instant::now(),
+            epoch: Timestamp::now(),
             options,
             threads: Mutex::new(Vec::new()),
         })
     }
 
     /// When time 0 was.
-    pub fn epoch(&self) -> Instant {
+    pub fn epoch(&self) -> Timestamp {
         self.epoch
     }
 
@@ -185,6 +203,7 @@ impl Recorder {
     /// finished), under `header` and the program's `functions`.
     pub fn finish(&self, mut header: Header, functions: Vec<FunctionInfo>) -> Recording {
         header.values = self.options.values;
+        header.kept = self.options.keep;
         let threads = self.threads.lock().unwrap_or_else(|e| e.into_inner());
         let threads = threads
             .iter()
@@ -192,11 +211,23 @@ impl Recorder {
                 let values = logs.values.snapshot();
                 let entries = logs.events.snapshot();
                 let high = logs.high.lock().unwrap_or_else(|e| e.into_inner()).clone();
-                let events = decode(&entries, 0, &high, &values, 0);
+                let mut events = decode(
+                    &entries.entries,
+                    entries.first,
+                    &high,
+                    &values.entries,
+                    values.first,
+                );
+                if entries.first > 0 {
+                    events = with_earlier_begins(events, &logs.begins.snapshot().entries);
+                }
+                for event in &mut events {
+                    event.time = Timestamp::from_raw(event.time).nanos_since(self.epoch);
+                }
                 ThreadTrack {
                     name: logs.name.clone(),
                     events,
-                    dropped: logs.events.dropped(),
+                    dropped: entries.dropped,
                 }
             })
             .collect();
@@ -230,14 +261,28 @@ impl Recorder {
             let mine = Arc::new(ThreadLogs {
                 recorder: self.id,
                 name,
-                events: Log::new(capacity),
-                values: Log::new(if self.options.values { capacity } else { 1 }),
+                events: Log::new(capacity, self.options.keep),
+                // Without --values, room for a chunk of error messages.
+                values: Log::new(
+                    if self.options.values { capacity } else { CHUNK },
+                    self.options.keep,
+                ),
+                begins: Log::new(
+                    if self.options.keep == Keep::Last {
+                        CHUNK
+                    } else {
+                        1
+                    },
+                    Keep::First,
+                ),
                 high: Mutex::new(Vec::new()),
                 current_high: AtomicU32::new(0),
                 value_count: AtomicU64::new(0),
                 last_sample: AtomicU64::new(0),
             });
-            mine.events.reserve_first();
+            // SAFETY: this thread is the logs' writer (they are reached
+            // only through its `LOGS`).
+            unsafe { mine.events.reserve_first() };
             threads.push(mine.clone());
             drop(threads);
             f(&mine);
@@ -282,8 +327,8 @@ impl ThreadLogs {
 }
 
 impl Observer for Recorder {
-    fn on_kernel_work(&self, work: KernelWork, _thread: std::thread::ThreadId, time: Instant) {
-        let time = time.saturating_duration_since(self.epoch).as_nanos() as u64;
+    fn on_kernel_work(&self, work: KernelWork, _thread: std::thread::ThreadId, time: Timestamp) {
+        let time = time.raw();
         self.with_logs(|logs| {
             // SAFETY: `logs` is reached only through this thread's `LOGS`,
             // so this thread is the log's only writer.
@@ -299,10 +344,9 @@ impl Observer for Recorder {
 
     #[inline]
     fn on_event(&self, event: &ExecEvent<'_>) {
-        let time = event
-            .time()
-            .saturating_duration_since(self.epoch)
-            .as_nanos() as u64;
+        // Raw clock readings, converted to nanoseconds when the recording
+        // is assembled.
+        let time = event.time().raw();
         self.with_logs(|logs| {
             let execution = logs.low_bits(event.execution());
             // SAFETY (every push below): `logs` is reached only through this
@@ -321,6 +365,19 @@ impl Observer for Recorder {
                             execution: c.execution,
                             kernel: c.kernel,
                         });
+                    }
+                    if self.options.keep == Keep::Last {
+                        logs.begins.push(Entry::Began {
+                            time,
+                            execution: event.execution(),
+                            function: function as u32,
+                        });
+                        if let Some(c) = caller {
+                            logs.begins.push(Entry::Caller {
+                                execution: c.execution,
+                                kernel: c.kernel,
+                            });
+                        }
                     }
                 },
                 ExecEvent::FunctionEnd { .. } => unsafe {
@@ -349,9 +406,10 @@ impl Observer for Recorder {
                         kernel,
                         skipped,
                     });
+                    let nanos = event.time().nanos_since(self.epoch);
                     let last = logs.last_sample.load(Ordering::Relaxed);
-                    if last == 0 || time + 1 >= last + LIVE_SAMPLE_NS {
-                        logs.last_sample.store(time + 1, Ordering::Relaxed);
+                    if last == 0 || nanos + 1 >= last + LIVE_SAMPLE_NS {
+                        logs.last_sample.store(nanos + 1, Ordering::Relaxed);
                         logs.push(Entry::Live {
                             count: live_async_values() as u64,
                         });
@@ -475,6 +533,18 @@ fn decode(
                     value: None,
                 },
             ),
+            Entry::Began {
+                time,
+                execution,
+                function,
+            } => (
+                time,
+                execution,
+                EventKind::FunctionBegin {
+                    function,
+                    caller: None,
+                },
+            ),
             Entry::Work { time, flops } => (time, 0, EventKind::KernelWork { flops, bytes: 0 }),
             continuation => {
                 // Completes the event before it; without one (its head was
@@ -492,6 +562,25 @@ fn decode(
         });
     }
     events
+}
+
+/// `events`, the last ones of a thread, after the begins (from `begins`,
+/// the first ones) of the executions they belong to that began before
+/// them.
+fn with_earlier_begins(events: Vec<Event>, begins: &[Entry]) -> Vec<Event> {
+    let begun: HashSet<u64> = events
+        .iter()
+        .filter(|e| matches!(e.kind, EventKind::FunctionBegin { .. }))
+        .map(|e| e.execution)
+        .collect();
+    let seen: HashSet<u64> = events.iter().map(|e| e.execution).collect();
+    let start = events.first().map_or(u64::MAX, |e| e.time);
+    let mut all: Vec<Event> = decode(begins, 0, &[], &[], 0)
+        .into_iter()
+        .filter(|b| seen.contains(&b.execution) && !begun.contains(&b.execution) && b.time <= start)
+        .collect();
+    all.extend(events);
+    all
 }
 
 /// Adds what `continuation` carries to the event `kind` it follows (when it
@@ -651,12 +740,12 @@ mod tests {
         recorder.on_event(&ExecEvent::FunctionEnd {
             execution: 9,
             thread: std::thread::current().id(),
-            time: Instant::now(),
+            time: Timestamp::now(),
         });
         recorder.on_event(&ExecEvent::FunctionEnd {
             execution,
             thread: std::thread::current().id(),
-            time: Instant::now(),
+            time: Timestamp::now(),
         });
         let recording = recorder.finish(Header::default(), Vec::new());
         let executions: Vec<u64> = recording.threads[0]
