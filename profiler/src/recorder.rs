@@ -349,72 +349,73 @@ impl Observer for Recorder {
         let time = event.time().raw();
         self.with_logs(|logs| {
             let execution = logs.low_bits(event.execution());
-            // SAFETY (every push below): `logs` is reached only through this
-            // thread's `LOGS`, so this thread is the log's only writer.
-            match *event {
+            // The entry, and the continuation that follows it, if any.
+            let (entry, continuation) = match *event {
                 ExecEvent::FunctionBegin {
                     function, caller, ..
-                } => unsafe {
-                    logs.push(Entry::Begin {
+                } => {
+                    let caller = caller.map(|c| Entry::Caller {
+                        execution: c.execution,
+                        kernel: c.kernel,
+                    });
+                    if self.options.keep == Keep::Last {
+                        // SAFETY: `logs` is reached only through this
+                        // thread's `LOGS`, so this thread is the only writer
+                        // of its logs.
+                        unsafe {
+                            logs.begins.push(Entry::Began {
+                                time,
+                                execution: event.execution(),
+                                function: function as u32,
+                            });
+                            if let Some(caller) = caller {
+                                logs.begins.push(caller);
+                            }
+                        }
+                    }
+                    let begin = Entry::Begin {
                         time,
                         execution,
                         function: function as u32,
-                    });
-                    if let Some(c) = caller {
-                        logs.push(Entry::Caller {
-                            execution: c.execution,
-                            kernel: c.kernel,
-                        });
-                    }
-                    if self.options.keep == Keep::Last {
-                        logs.begins.push(Entry::Began {
-                            time,
-                            execution: event.execution(),
-                            function: function as u32,
-                        });
-                        if let Some(c) = caller {
-                            logs.begins.push(Entry::Caller {
-                                execution: c.execution,
-                                kernel: c.kernel,
-                            });
-                        }
-                    }
-                },
-                ExecEvent::FunctionEnd { .. } => unsafe {
-                    logs.push(Entry::End { time, execution })
-                },
-                ExecEvent::KernelReady { kernel, .. } => unsafe {
-                    logs.push(Entry::Ready {
+                    };
+                    (begin, caller)
+                }
+                ExecEvent::FunctionEnd { .. } => (Entry::End { time, execution }, None),
+                ExecEvent::KernelReady { kernel, .. } => (
+                    Entry::Ready {
                         time,
                         execution,
                         kernel,
-                    })
-                },
-                ExecEvent::KernelStart { kernel, .. } => unsafe {
-                    logs.push(Entry::Start {
+                    },
+                    None,
+                ),
+                ExecEvent::KernelStart { kernel, .. } => (
+                    Entry::Start {
                         time,
                         execution,
                         kernel,
-                    })
-                },
+                    },
+                    None,
+                ),
                 ExecEvent::KernelEnd {
                     kernel, skipped, ..
-                } => unsafe {
-                    logs.push(Entry::KernelEnd {
+                } => {
+                    let nanos = event.time().nanos_since(self.epoch);
+                    let last = logs.last_sample.load(Ordering::Relaxed);
+                    let live = (last == 0 || nanos + 1 >= last + LIVE_SAMPLE_NS).then(|| {
+                        logs.last_sample.store(nanos + 1, Ordering::Relaxed);
+                        Entry::Live {
+                            count: live_async_values() as u64,
+                        }
+                    });
+                    let end = Entry::KernelEnd {
                         time,
                         execution,
                         kernel,
                         skipped,
-                    });
-                    let nanos = event.time().nanos_since(self.epoch);
-                    let last = logs.last_sample.load(Ordering::Relaxed);
-                    if last == 0 || nanos + 1 >= last + LIVE_SAMPLE_NS {
-                        logs.last_sample.store(nanos + 1, Ordering::Relaxed);
-                        logs.push(Entry::Live {
-                            count: live_async_values() as u64,
-                        });
-                    }
-                },
+                    };
+                    (end, live)
+                }
                 ExecEvent::RegisterSet {
                     register,
                     producer,
@@ -429,27 +430,33 @@ impl Observer for Recorder {
                     } else {
                         ValueState::of(value)
                     };
-                    // SAFETY: as above.
-                    unsafe {
-                        logs.push(Entry::Set {
-                            time,
-                            execution,
-                            register,
-                            producer,
-                            state,
-                        })
-                    };
                     // Errors are always worth their message; other values
                     // only when asked. Without --values the value log holds
                     // only error messages (rare), and is sized for few.
-                    if self.options.values || state == ValueState::Error {
+                    let rendered = (self.options.values || state == ValueState::Error).then(|| {
                         let slot = logs.value_count.fetch_add(1, Ordering::Relaxed);
-                        // SAFETY: as above.
-                        unsafe {
-                            logs.values.push(render(value));
-                            logs.push(Entry::Value { slot });
-                        }
-                    }
+                        // SAFETY: `logs` is reached only through this
+                        // thread's `LOGS`, so this thread is the only writer
+                        // of its logs.
+                        unsafe { logs.values.push(render(value)) };
+                        Entry::Value { slot }
+                    });
+                    let set = Entry::Set {
+                        time,
+                        execution,
+                        register,
+                        producer,
+                        state,
+                    };
+                    (set, rendered)
+                }
+            };
+            // SAFETY: `logs` is reached only through this thread's `LOGS`,
+            // so this thread is the only writer of its logs.
+            unsafe {
+                logs.push(entry);
+                if let Some(continuation) = continuation {
+                    logs.push(continuation);
                 }
             }
         });
