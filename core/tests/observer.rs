@@ -676,3 +676,21 @@ fn checker_rejects_broken_recordings() {
     // Time going backwards.
     broken(&|r| r[0].time = Timestamp::from_raw(time.raw() + 1_000_000_000));
 }
+
+#[test]
+fn timestamps_measure_nanoseconds_as_the_monotonic_clock_does() {
+    let (start, instant) = (Timestamp::now(), std::time::Instant::now());
+    std::thread::sleep(std::time::Duration::from_millis(30));
+    let (end, elapsed) = (Timestamp::now(), instant.elapsed());
+    let measured = end.nanos_since(start) as f64;
+    let expected = elapsed.as_nanos() as f64;
+    // The counter is calibrated against the monotonic clock: the two agree
+    // within the calibration's error and the readings' order.
+    assert!(
+        (measured - expected).abs() <= expected * 0.02 + 200_000.0,
+        "{measured} ns against {expected} ns ({})",
+        Timestamp::source()
+    );
+    assert_eq!(start.nanos_since(end), 0, "a later start saturates");
+    assert_eq!(Timestamp::from_raw(end.raw()), end);
+}
