@@ -21,10 +21,10 @@
 
 mod common;
 
+use bef::exec::Timestamp;
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::ThreadId;
-use std::time::Instant;
 
 use bef::exec::{
     AllocatorKind, Caller, ExecEvent, ExecutionId, Function, KernelRegistry, Observer, Program,
@@ -71,7 +71,7 @@ enum What {
 struct Record {
     execution: ExecutionId,
     thread: ThreadId,
-    time: Instant,
+    time: Timestamp,
     what: What,
 }
 
@@ -146,7 +146,7 @@ struct ExecutionState {
 fn check(records: &[Record], all_ended: bool) -> Result<(), String> {
     let mut executions: HashMap<ExecutionId, ExecutionState> = HashMap::new();
     let mut stacks: HashMap<ThreadId, Vec<(ExecutionId, u32)>> = HashMap::new();
-    let mut last_time: HashMap<ThreadId, Instant> = HashMap::new();
+    let mut last_time: HashMap<ThreadId, Timestamp> = HashMap::new();
     let mut roots = 0;
     for (i, r) in records.iter().enumerate() {
         let fail = |message: String| Err(format!("event #{i} {r:?}: {message}"));
@@ -596,7 +596,7 @@ fn native_functions_report_their_body_as_kernel_zero() {
 #[test]
 fn checker_rejects_broken_recordings() {
     let thread = std::thread::current().id();
-    let time = Instant::now();
+    let time = Timestamp::now();
     let at = |execution, what| Record {
         execution,
         thread,
@@ -674,5 +674,23 @@ fn checker_rejects_broken_recordings() {
     ];
     check(&crossed, true).expect_err("crossed brackets");
     // Time going backwards.
-    broken(&|r| r[0].time = time + std::time::Duration::from_secs(1));
+    broken(&|r| r[0].time = Timestamp::from_raw(time.raw() + 1_000_000_000));
+}
+
+#[test]
+fn timestamps_measure_nanoseconds_as_the_monotonic_clock_does() {
+    let (start, instant) = (Timestamp::now(), std::time::Instant::now());
+    std::thread::sleep(std::time::Duration::from_millis(30));
+    let (end, elapsed) = (Timestamp::now(), instant.elapsed());
+    let measured = end.nanos_since(start) as f64;
+    let expected = elapsed.as_nanos() as f64;
+    // The counter is calibrated against the monotonic clock: the two agree
+    // within the calibration's error and the readings' order.
+    assert!(
+        (measured - expected).abs() <= expected * 0.02 + 200_000.0,
+        "{measured} ns against {expected} ns ({})",
+        Timestamp::source()
+    );
+    assert_eq!(start.nanos_since(end), 0, "a later start saturates");
+    assert_eq!(Timestamp::from_raw(end.raw()), end);
 }

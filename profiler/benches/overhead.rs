@@ -8,6 +8,10 @@
 //! * `spin_chain`: a chain of 200 compute kernels of about 10 µs each.
 //!   Target: at most 5% slower recorded.
 //!
+//! * `clock`: one reading of `std::time::Instant::now` against one of
+//!   `bef::exec::Timestamp::now` (the calibrated time-stamp counter) and
+//!   its conversion to nanoseconds: what chose the observer's clock.
+//!
 //! `cargo bench -p bef-trace --bench overhead`; the ratios are the
 //! `recorded` times over the `baseline` times of each group.
 
@@ -20,6 +24,7 @@ use std::time::{Duration, Instant};
 
 use bef::exec::{
     Argument, Attribute, ExecEvent, ExecutionContext, Function, KernelRegistry, Observer, Program,
+    Timestamp,
 };
 use bef::format::BefBuffer;
 use bef::runtime::{AsyncValue, HostContext};
@@ -171,5 +176,16 @@ fn spin_chain(c: &mut Criterion) {
     );
 }
 
-criterion_group!(benches, serial_chain, spin_chain);
+fn clock(c: &mut Criterion) {
+    let mut g = c.benchmark_group("clock");
+    g.bench_function("instant_now", |b| b.iter(|| black_box(Instant::now())));
+    g.bench_function("timestamp_now", |b| b.iter(|| black_box(Timestamp::now())));
+    let epoch = Timestamp::now();
+    g.bench_function("timestamp_nanos", |b| {
+        b.iter(|| black_box(black_box(Timestamp::now()).nanos_since(epoch)))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, clock, serial_chain, spin_chain);
 criterion_main!(benches);

@@ -1,9 +1,10 @@
-//! The recording file format, version 5: writer and bounded reader.
+//! The recording file format, version 6: writer and bounded reader.
 //!
 //! ```text
 //! magic "BEFTRACE"  version u16 LE
 //! header     str path, u64 LE hash, uvar size, str work queue, str clock,
-//!            uvar start (Unix ns), u8 values, u8 partial (version 3 on)
+//!            uvar start (Unix ns), u8 values, u8 partial (version 3 on),
+//!            u8 kept (version 6 on: 0 the first events, 1 the last)
 //! functions  uvar n × (str name, u8 kind, str signature (version 5 on),
 //!                      uvar n × kernel (str name, uvar BEF offset, str location, uvar stream),
 //!                      uvar n × register (uvar n × uvar user))
@@ -24,7 +25,7 @@
 //! give what was expected and the byte offset.
 
 use crate::recording::{
-    CallerRef, Event, EventKind, FunctionInfo, FunctionKind, Header, KernelInfo, Recording,
+    CallerRef, Event, EventKind, FunctionInfo, FunctionKind, Header, Keep, KernelInfo, Recording,
     RegisterInfo, ThreadTrack, ValueState,
 };
 
@@ -34,8 +35,9 @@ pub const MAGIC: &[u8; 8] = b"BEFTRACE";
 /// `Indirect` (byte 3), version 3 the header's partial flag (a version 1
 /// or 2 recording is complete), version 4 the kernel work event (tag 6),
 /// version 5 each function's signature (empty when read from older
-/// versions).
-pub const VERSION: u16 = 5;
+/// versions), version 6 which events full buffers kept (the first ones in
+/// older versions).
+pub const VERSION: u16 = 6;
 /// The oldest format version this crate reads.
 pub const OLDEST_VERSION: u16 = 1;
 
@@ -63,6 +65,10 @@ pub fn write(recording: &Recording) -> Vec<u8> {
     w.uvar(h.start_unix_ns);
     w.byte(u8::from(h.values));
     w.byte(u8::from(h.partial));
+    w.byte(match h.kept {
+        Keep::First => 0,
+        Keep::Last => 1,
+    });
     w.len(recording.functions.len());
     for f in &recording.functions {
         w.str(&f.name);
@@ -228,6 +234,12 @@ pub fn read(bytes: &[u8]) -> Result<Recording, ReadError> {
         start_unix_ns: r.uvar("the start time")?,
         values: r.flag("the values flag")?,
         partial: version >= 3 && r.flag("the partial flag")?,
+        // 1: the last events were kept.
+        kept: if version >= 6 && r.flag("which events were kept")? {
+            Keep::Last
+        } else {
+            Keep::First
+        },
     };
     let n = r.count(4, "the function count")?;
     let mut functions = Vec::with_capacity(n);
@@ -496,6 +508,7 @@ mod tests {
                 start_unix_ns: 1_700_000_000_000_000_000,
                 values: true,
                 partial: true,
+                kept: Keep::First,
             },
             functions: vec![FunctionInfo {
                 name: "main".into(),
@@ -586,8 +599,8 @@ mod tests {
         let mut bytes = MAGIC.to_vec();
         bytes.extend_from_slice(&VERSION.to_le_bytes());
         // Empty path, hash, size 0, empty queue and clock, start 0, no
-        // values, complete.
-        bytes.extend_from_slice(&[0; 15]);
+        // values, complete, the first events kept.
+        bytes.extend_from_slice(&[0; 16]);
         // A function count of 2^63.
         bytes.extend_from_slice(&[0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01]);
         let err = read(&bytes).unwrap_err();
@@ -613,8 +626,13 @@ mod tests {
     }
 
     /// The bytes of `sample()` (its signature emptied) without the
-    /// signature field versions before 5 do not have.
+    /// signature field versions before 5 do not have, nor the kept flag
+    /// versions before 6 do not have.
     fn without_signature(mut bytes: Vec<u8>) -> Vec<u8> {
+        // After the values and partial flags.
+        let kept = 10 + 1 + 6 + 8 + 1 + 1 + 6 + 1 + 9 + 9 + 1 + 1;
+        assert_eq!(bytes[kept], 0, "the kept flag");
+        bytes.remove(kept);
         let at = bytes
             .windows(7)
             .position(|w| w == b"\x04main\x00\x00")
@@ -641,6 +659,35 @@ mod tests {
         old[8] = 3;
         let err = read(&old).unwrap_err();
         assert!(err.message.contains("an event tag (0 to 5)"), "{err}");
+    }
+
+    #[test]
+    fn which_events_were_kept_round_trips_and_defaults_to_the_first() {
+        let mut recording = sample();
+        recording.header.kept = Keep::Last;
+        assert_eq!(read(&write(&recording)).unwrap(), recording);
+        recording.header.kept = Keep::First;
+        recording.functions[0].signature.clear();
+        let mut old = without_signature(write(&recording));
+        old[8] = 5;
+        // Version 5 has the signature field back.
+        let at = old
+            .windows(6)
+            .position(|w| w == b"\x04main\x00")
+            .expect("the function entry")
+            + 6;
+        old.insert(at, 0);
+        assert_eq!(read(&old).unwrap(), recording);
+    }
+
+    #[test]
+    fn a_kept_flag_other_than_0_or_1_is_refused() {
+        let mut bytes = write(&sample());
+        let kept = 10 + 1 + 6 + 8 + 1 + 1 + 6 + 1 + 9 + 9 + 1 + 1;
+        bytes[kept] = 2;
+        let err = read(&bytes).unwrap_err();
+        assert_eq!(err.offset, kept);
+        assert!(err.message.contains("which events were kept"), "{err}");
     }
 
     #[test]

@@ -23,6 +23,20 @@ pub const TEXT_WIDTH: usize = 240;
 /// ([`Header::partial`](crate::recording::Header::partial)).
 pub const PARTIAL: &str = "partial recording: the run was stopped before it ended";
 
+/// What the outputs say of events lost to full buffers: `count` of them,
+/// from the end of a thread's run or (`--keep last`) from its start.
+pub fn dropped(count: u64, kept: crate::recording::Keep) -> String {
+    match kept {
+        crate::recording::Keep::First => {
+            format!("{count} events dropped (buffers full: the latest are missing)")
+        }
+        crate::recording::Keep::Last => format!(
+            "{count} events dropped (buffers full, --keep last: the earliest are missing, \
+             so kernels may end without a start)"
+        ),
+    }
+}
+
 /// What stands for the characters left out.
 pub const ELLIPSIS: char = '…';
 

@@ -1,17 +1,20 @@
 //! A bounded append-only log with one writer thread and any number of
 //! readers: what each recording thread appends its events to.
 //!
-//! The writer fills fixed-size chunks, allocating a chunk once per
-//! [`CHUNK`] entries (never per entry), and publishes each entry by
-//! storing the new length with `Release`. A reader loads the length with
-//! `Acquire` and reads only entries below it, which the writer never
-//! touches again. When the bound is reached, entries are counted as
-//! dropped instead.
+//! The writer fills fixed-size chunks, taking a chunk once per [`CHUNK`]
+//! entries (never per entry), and publishes each entry by storing the new
+//! count with `Release`. A reader loads the count with `Acquire` and reads
+//! only entries below it, which the writer never touches again while the
+//! reader holds their chunk. When the bound is reached, a log that keeps
+//! the first entries ([`Keep::First`]) counts later ones as dropped; one
+//! that keeps the last ([`Keep::Last`]) reuses its oldest chunk, whose
+//! entries are dropped.
 
 use std::cell::UnsafeCell;
+use std::collections::VecDeque;
 use std::mem::MaybeUninit;
-use std::sync::OnceLock;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
 /// Entries per chunk.
 pub const CHUNK: usize = 16 * 1024;
@@ -19,109 +22,286 @@ pub const CHUNK: usize = 16 * 1024;
 type Chunk<T> = Box<[UnsafeCell<MaybeUninit<T>>]>;
 
 /// A chunk of uninitialised slots: one allocation, no per-slot work.
-fn new_chunk<T>() -> Chunk<T> {
+fn new_chunk<T>() -> Arc<Chunk<T>> {
     let mut slots: Vec<UnsafeCell<MaybeUninit<T>>> = Vec::with_capacity(CHUNK);
     // SAFETY: the capacity is `CHUNK`, and `UnsafeCell<MaybeUninit<T>>`
     // needs no initialisation: every bit pattern (or none) is a valid
     // "uninitialised" slot.
     unsafe { slots.set_len(CHUNK) };
-    slots.into_boxed_slice()
+    Arc::new(slots.into_boxed_slice())
+}
+
+/// Which entries a full log keeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Keep {
+    /// The first ones: later entries are dropped.
+    #[default]
+    First,
+    /// The last ones: the oldest entries are dropped to make room.
+    Last,
+}
+
+/// The chunks a log holds, oldest first.
+struct Held<T> {
+    chunks: VecDeque<Arc<Chunk<T>>>,
+    /// The index of the oldest chunk's first entry.
+    first: u64,
+}
+
+/// What only the writer touches.
+struct Writer<T> {
+    /// The chunk being filled.
+    current: Option<Arc<Chunk<T>>>,
+    /// A [`Keep::First`] log that is full.
+    full: bool,
 }
 
 /// See the [module](self) documentation.
 pub struct Log<T: Copy> {
-    chunks: Box<[OnceLock<Chunk<T>>]>,
-    /// Entries published; only the writer stores it.
-    len: AtomicUsize,
-    dropped: AtomicU64,
+    keep: Keep,
+    /// The entries kept at most.
+    capacity: u64,
+    /// The chunks held at most.
+    max_chunks: usize,
+    held: Mutex<Held<T>>,
+    writer: UnsafeCell<Writer<T>>,
+    /// The index of the next entry (entries pushed and not counted as
+    /// dropped); only the writer stores it.
+    pushed: AtomicU64,
+    /// Entries a [`Keep::First`] log did not take.
+    refused: AtomicU64,
 }
 
-// SAFETY: entries are `Copy` plain data moved between threads (`T: Send`);
-// the only shared mutation is the writer's append, and the `Log` contract
-// (one writer, see `push`) with the Release/Acquire length keeps readers
-// off slots being written.
+// SAFETY: entries are `Copy` plain data moved between threads (`T: Send`).
+// `writer` is touched only by the one writer (the `push` contract); chunks
+// are shared through `held` under its lock, and a slot is written only
+// above the published count of a chunk no reader holds a clone of, with
+// the Release/Acquire count ordering the writes before the reads.
 unsafe impl<T: Copy + Send> Sync for Log<T> {}
+// SAFETY: moving the log moves its chunks and writer state with it; the
+// chunks' slots are plain `Copy + Send` data, shared only as `Sync`
+// describes.
+unsafe impl<T: Copy + Send> Send for Log<T> {}
+
+/// The entries a log held when it was read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Snapshot<T> {
+    /// The index of `entries[0]` among every entry ever pushed.
+    pub first: u64,
+    /// The entries, oldest first.
+    pub entries: Vec<T>,
+    /// Entries lost: after the kept ones for [`Keep::First`], before them
+    /// (so `first` of them) for [`Keep::Last`].
+    pub dropped: u64,
+}
 
 impl<T: Copy> Log<T> {
-    /// A log holding up to `capacity` entries (rounded up to whole chunks).
-    pub fn new(capacity: usize) -> Self {
+    /// A log holding up to `capacity` entries (rounded up to whole chunks
+    /// for [`Keep::First`]; exactly that many, the newest, for
+    /// [`Keep::Last`]).
+    pub fn new(capacity: usize, keep: Keep) -> Self {
         let chunks = capacity.div_ceil(CHUNK).max(1);
+        let (capacity, max_chunks) = match keep {
+            Keep::First => ((chunks * CHUNK) as u64, chunks),
+            // One more chunk than the newest `capacity` entries span, so
+            // that a whole `capacity` remains after the oldest is reused.
+            Keep::Last => (capacity.max(1) as u64, chunks + 1),
+        };
         Log {
-            chunks: (0..chunks).map(|_| OnceLock::new()).collect(),
-            len: AtomicUsize::new(0),
-            dropped: AtomicU64::new(0),
+            keep,
+            capacity,
+            max_chunks,
+            held: Mutex::new(Held {
+                chunks: VecDeque::new(),
+                first: 0,
+            }),
+            writer: UnsafeCell::new(Writer {
+                current: None,
+                full: false,
+            }),
+            pushed: AtomicU64::new(0),
+            refused: AtomicU64::new(0),
         }
     }
 
-    /// Appends `entry`, or counts it as dropped when the log is full.
+    /// Appends `entry`, or counts it as dropped when a [`Keep::First`] log
+    /// is full.
     ///
     /// # Safety
-    /// Only one thread may ever call `push` on a given log (its writer).
+    /// Only one thread may ever call `push` or [`reserve_first`](Self::reserve_first)
+    /// on a given log (its writer).
     #[inline]
     pub unsafe fn push(&self, entry: T) {
-        // Only this thread stores `len`, so a relaxed load sees its own
+        // Only this thread stores `pushed`, so a relaxed load sees its own
         // latest store.
-        let i = self.len.load(Ordering::Relaxed);
-        let Some(slot) = self.chunks.get(i / CHUNK) else {
-            self.dropped.fetch_add(1, Ordering::Relaxed);
+        let i = self.pushed.load(Ordering::Relaxed);
+        let offset = (i % CHUNK as u64) as usize;
+        // SAFETY: the caller is the only writer, the only one to touch
+        // `writer`.
+        let writer = unsafe { &mut *self.writer.get() };
+        if offset == 0 && !self.next_chunk(writer) {
+            self.refused.fetch_add(1, Ordering::Relaxed);
+            return;
+        }
+        let Some(chunk) = &writer.current else {
+            // `next_chunk` sets it whenever it succeeds.
             return;
         };
-        let chunk = slot.get_or_init(new_chunk);
-        // SAFETY: slot `i` is at or beyond the published length, so no
-        // reader reads it, and the caller guarantees this is the only
-        // writer; `i % CHUNK` is in bounds of a chunk of `CHUNK` slots.
-        unsafe { (*chunk[i % CHUNK].get()).write(entry) };
-        self.len.store(i + 1, Ordering::Release);
+        // SAFETY: slot `offset` of the current chunk is at or beyond the
+        // published count, so no reader reads it, and the caller is the
+        // only writer; `offset < CHUNK`.
+        unsafe { (*chunk[offset].get()).write(entry) };
+        self.pushed.store(i + 1, Ordering::Release);
     }
 
-    /// Allocates the first chunk now, so that the first `push` does not.
-    pub fn reserve_first(&self) {
-        self.chunks[0].get_or_init(new_chunk);
-    }
-
-    /// The entries published so far, in order.
-    pub fn snapshot(&self) -> Vec<T> {
-        let len = self.len.load(Ordering::Acquire);
-        let mut out = Vec::with_capacity(len);
-        for i in 0..len {
-            let chunk = self.chunks[i / CHUNK]
-                .get()
-                .expect("a published entry's chunk was initialised before it");
-            // SAFETY: `i` is below the length loaded with Acquire, which the
-            // writer stored with Release after initialising slot `i`; the
-            // writer never writes below the published length again.
-            out.push(unsafe { (*chunk[i % CHUNK].get()).assume_init() });
+    /// Takes the chunk to fill next; false when a [`Keep::First`] log is
+    /// full.
+    #[cold]
+    fn next_chunk(&self, writer: &mut Writer<T>) -> bool {
+        if writer.full {
+            return false;
         }
-        out
+        let mut held = self.held.lock().unwrap_or_else(|e| e.into_inner());
+        // The first chunk may have been reserved already.
+        let fresh = held.first + (held.chunks.len() * CHUNK) as u64;
+        if fresh > self.pushed.load(Ordering::Relaxed) {
+            writer.current = held.chunks.back().cloned();
+            return true;
+        }
+        let chunk = if held.chunks.len() < self.max_chunks {
+            new_chunk()
+        } else if self.keep == Keep::First {
+            writer.full = true;
+            writer.current = None;
+            return false;
+        } else {
+            let Some(mut oldest) = held.chunks.pop_front() else {
+                return false;
+            };
+            held.first += CHUNK as u64;
+            // Reused unless a reader still holds it; `get_mut` orders that
+            // reader's reads before the writes to come.
+            if Arc::get_mut(&mut oldest).is_some() {
+                oldest
+            } else {
+                new_chunk()
+            }
+        };
+        held.chunks.push_back(chunk.clone());
+        writer.current = Some(chunk);
+        true
     }
 
-    /// Entries that did not fit.
-    pub fn dropped(&self) -> u64 {
-        self.dropped.load(Ordering::Relaxed)
+    /// Takes the first chunk now, so that the first `push` does not
+    /// allocate.
+    ///
+    /// # Safety
+    /// As for [`push`](Self::push): only the writer may call it.
+    pub unsafe fn reserve_first(&self) {
+        // SAFETY: the caller is the only writer.
+        let writer = unsafe { &mut *self.writer.get() };
+        if self.pushed.load(Ordering::Relaxed) == 0 && writer.current.is_none() {
+            self.next_chunk(writer);
+        }
+    }
+
+    /// The index the next entry will have; exact for the writer.
+    pub fn pushed(&self) -> u64 {
+        self.pushed.load(Ordering::Relaxed)
+    }
+
+    /// The entries held now, in order.
+    pub fn snapshot(&self) -> Snapshot<T> {
+        let held = self.held.lock().unwrap_or_else(|e| e.into_inner());
+        let chunks: Vec<Arc<Chunk<T>>> = held.chunks.iter().cloned().collect();
+        let held_first = held.first;
+        // Loaded under the lock: the writer cannot move to another chunk
+        // meanwhile, so every entry below it is in `chunks`.
+        let end = self.pushed.load(Ordering::Acquire);
+        drop(held);
+        let first = match self.keep {
+            Keep::First => held_first,
+            Keep::Last => held_first.max(end.saturating_sub(self.capacity)),
+        };
+        let mut entries = Vec::with_capacity((end - first) as usize);
+        for i in first..end {
+            let at = (i - held_first) as usize;
+            // SAFETY: `i` is below the count loaded with Acquire, which the
+            // writer stored with Release after initialising the slot; the
+            // writer does not write it again while `chunks` holds its
+            // chunk (a chunk is reused only when no one else holds it).
+            entries.push(unsafe { (*chunks[at / CHUNK][at % CHUNK].get()).assume_init() });
+        }
+        let dropped = match self.keep {
+            Keep::First => self.refused.load(Ordering::Relaxed),
+            Keep::Last => first,
+        };
+        Snapshot {
+            first,
+            entries,
+            dropped,
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::Arc;
 
     #[test]
-    fn keeps_order_and_counts_drops() {
-        let log = Log::new(CHUNK + 1);
-        for i in 0..2 * CHUNK + 5 {
+    fn keeps_the_first_entries_and_counts_drops() {
+        let log = Log::new(CHUNK + 1, Keep::First);
+        for i in 0..3 * CHUNK + 5 {
             // SAFETY: this test thread is the only writer.
             unsafe { log.push(i) };
         }
         let got = log.snapshot();
-        assert_eq!(got.len(), 2 * CHUNK);
-        assert!(got.iter().enumerate().all(|(i, &v)| i == v));
-        assert_eq!(log.dropped(), 5);
+        assert_eq!(got.first, 0);
+        assert_eq!(got.entries.len(), 2 * CHUNK);
+        assert!(got.entries.iter().enumerate().all(|(i, &v)| i == v));
+        assert_eq!(got.dropped, CHUNK as u64 + 5);
+    }
+
+    #[test]
+    fn keeps_the_last_entries_and_counts_drops() {
+        let log = Log::new(CHUNK + 7, Keep::Last);
+        let total = 5 * CHUNK + 3;
+        for i in 0..total {
+            // SAFETY: this test thread is the only writer.
+            unsafe { log.push(i) };
+        }
+        let got = log.snapshot();
+        assert_eq!(got.entries.len(), CHUNK + 7);
+        assert_eq!(got.first, (total - CHUNK - 7) as u64);
+        assert_eq!(got.dropped, got.first);
+        assert!(
+            got.entries
+                .iter()
+                .enumerate()
+                .all(|(i, &v)| v == got.first as usize + i)
+        );
+    }
+
+    #[test]
+    fn a_ring_below_its_capacity_keeps_everything() {
+        let log = Log::new(10, Keep::Last);
+        for i in 0..4u8 {
+            // SAFETY: this test thread is the only writer.
+            unsafe { log.push(i) };
+        }
+        assert_eq!(
+            log.snapshot(),
+            Snapshot {
+                first: 0,
+                entries: vec![0, 1, 2, 3],
+                dropped: 0
+            }
+        );
     }
 
     #[test]
     fn readers_see_a_prefix_while_the_writer_appends() {
-        let log = Arc::new(Log::new(4 * CHUNK));
+        let log = Arc::new(Log::new(4 * CHUNK, Keep::First));
         let writer = {
             let log = log.clone();
             std::thread::spawn(move || {
@@ -133,9 +313,42 @@ mod tests {
         };
         for _ in 0..20 {
             let seen = log.snapshot();
-            assert!(seen.iter().enumerate().all(|(i, &v)| v == i as u64 * 3));
+            assert!(
+                seen.entries
+                    .iter()
+                    .enumerate()
+                    .all(|(i, &v)| v == i as u64 * 3)
+            );
         }
         writer.join().unwrap();
-        assert_eq!(log.snapshot().len(), 3 * CHUNK);
+        assert_eq!(log.snapshot().entries.len(), 3 * CHUNK);
+    }
+
+    #[test]
+    fn readers_of_a_ring_see_consecutive_entries_while_it_turns() {
+        let log = Arc::new(Log::new(2 * CHUNK, Keep::Last));
+        let writer = {
+            let log = log.clone();
+            std::thread::spawn(move || {
+                for i in 0..12 * CHUNK as u64 {
+                    // SAFETY: the spawned thread is the only writer.
+                    unsafe { log.push(i) };
+                }
+            })
+        };
+        for _ in 0..50 {
+            let seen = log.snapshot();
+            assert!(seen.entries.len() <= 2 * CHUNK);
+            assert!(
+                seen.entries
+                    .iter()
+                    .enumerate()
+                    .all(|(i, &v)| v == seen.first + i as u64)
+            );
+        }
+        writer.join().unwrap();
+        let last = log.snapshot();
+        assert_eq!(last.entries.last(), Some(&(12 * CHUNK as u64 - 1)));
+        assert_eq!(last.dropped, 10 * CHUNK as u64);
     }
 }

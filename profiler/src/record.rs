@@ -216,10 +216,14 @@ pub fn record_file(
         program_hash: content_hash(program.bytes()),
         program_size: program.bytes().len() as u64,
         work_queue: runner.work_queue_name().to_string(),
-        clock: "monotonic (std::time::Instant), ns since recording start".into(),
+        clock: format!(
+            "{}, ns since recording start",
+            bef::exec::Timestamp::source()
+        ),
         start_unix_ns,
         values: options.recorder.values,
         partial,
+        kept: options.recorder.keep,
     };
     Ok((recorder.finish(header, program_table(&program)), outcomes))
 }

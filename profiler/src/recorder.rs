@@ -5,14 +5,14 @@
 //! events); only `--values` renders values, into fixed-size slots.
 
 use std::cell::RefCell;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
 
-use bef::exec::{ExecEvent, KernelWork, Observer};
+use bef::exec::{ExecEvent, KernelWork, Observer, Timestamp};
 use bef::runtime::{AsyncValue, live_async_values};
 
-use crate::log::Log;
+use crate::log::{CHUNK, Keep, Log};
 use crate::recording::{
     CallerRef, Event, EventKind, FunctionInfo, Header, Recording, ThreadTrack, ValueState,
 };
@@ -30,8 +30,13 @@ pub struct RecorderOptions {
     /// Render each published value (`--values`).
     pub values: bool,
     /// Events kept per thread, at most [`MAX_EVENTS_PER_THREAD`] (a larger
-    /// number counts as that); later ones are counted as dropped.
+    /// number counts as that); the others are counted as dropped. (An
+    /// event with a caller, a live-value sample or a rendered value takes
+    /// two places, kernel work too.)
     pub events_per_thread: usize,
+    /// Which events a full buffer keeps: the first (later ones are
+    /// dropped) or the last (a ring: the oldest are dropped).
+    pub keep: Keep,
 }
 
 /// The most events a thread keeps: 2^30, which take about 150 GB to
@@ -51,32 +56,75 @@ impl Default for RecorderOptions {
         RecorderOptions {
             values: false,
             events_per_thread: DEFAULT_EVENTS_PER_THREAD,
+            keep: Keep::First,
         }
     }
 }
 
-const BEGIN: u8 = 0;
-const END: u8 = 1;
-const READY: u8 = 2;
-const START: u8 = 3;
-const KERNEL_END: u8 = 4;
-const SET: u8 = 5;
-const WORK: u8 = 6;
-
-/// One event as the hot path stores it. `aux`: the caller's execution
-/// (begin), live values + 1 or 0 (kernel end), the value's slot (register
-/// set, `u64::MAX` for none) or the operations (kernel work, whose
-/// `execution` holds its bytes).
-#[derive(Clone, Copy)]
-struct RawEvent {
-    time: u64,
-    execution: u64,
-    aux: u64,
-    a: u32,
-    b: u32,
-    tag: u8,
-    flag: u8,
+/// One entry of a thread's event log, as the hot path stores it: 24
+/// bytes. An event that needs more than fits is stored as a head entry
+/// followed at once by a continuation entry (`Caller`, `Live`, `Value`,
+/// `WorkBytes`); a continuation whose head is missing is ignored when the
+/// log is decoded. Executions are stored as their low 32 bits; the thread
+/// logs note where the high bits change ([`ThreadLogs::high`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Entry {
+    /// An execution began.
+    Begin {
+        time: u64,
+        execution: u32,
+        function: u32,
+    },
+    /// An execution began, as the begins log of a [`Keep::Last`] recorder
+    /// keeps it (the execution whole).
+    Began {
+        time: u64,
+        execution: u64,
+        function: u32,
+    },
+    /// Follows the `Begin` of an execution a kernel ran: that kernel.
+    Caller { execution: u64, kernel: u32 },
+    /// An execution ended.
+    End { time: u64, execution: u32 },
+    /// A kernel became ready.
+    Ready {
+        time: u64,
+        execution: u32,
+        kernel: u32,
+    },
+    /// A kernel started.
+    Start {
+        time: u64,
+        execution: u32,
+        kernel: u32,
+    },
+    /// A kernel returned.
+    KernelEnd {
+        time: u64,
+        execution: u32,
+        kernel: u32,
+        skipped: bool,
+    },
+    /// Follows a `KernelEnd` when the live async values were sampled.
+    Live { count: u64 },
+    /// A value was published.
+    Set {
+        time: u64,
+        execution: u32,
+        register: u32,
+        producer: u32,
+        state: ValueState,
+    },
+    /// Follows a `Set` whose value was rendered: its index in the value log.
+    Value { slot: u64 },
+    /// The innermost running kernel reported its work.
+    Work { time: u64, flops: u64 },
+    /// Follows a `Work`: its bytes.
+    WorkBytes { bytes: u64 },
 }
+
+// The size the hot path writes per entry.
+const _: () = assert!(std::mem::size_of::<Entry>() == 24);
 
 /// A rendered value: length, then UTF-8 bytes.
 #[derive(Clone, Copy)]
@@ -89,8 +137,20 @@ struct ValueText {
 struct ThreadLogs {
     recorder: u64,
     name: String,
-    events: Log<RawEvent>,
+    events: Log<Entry>,
     values: Log<ValueText>,
+    /// With [`Keep::Last`], the first executions' begins again (and their
+    /// callers), so that the executions still running when the ring kept
+    /// only their later events (the top-level function's, outer loops')
+    /// keep their function and caller.
+    begins: Log<Entry>,
+    /// Where the high 32 bits of the executions change: from which entry
+    /// index on, and to what. Only the owner appends (rarely: once per 2^32
+    /// executions).
+    high: Mutex<Vec<(u64, u32)>>,
+    /// The high bits of the execution of the last entry; only the owner
+    /// uses it.
+    current_high: AtomicU32,
     /// Values pushed so far (the next value's slot); only the owner writes.
     value_count: AtomicU64,
     /// When this thread last sampled the live values (+1; 0: never); only
@@ -109,7 +169,7 @@ static NEXT_RECORDER: AtomicU64 = AtomicU64::new(1);
 /// turns what it saw into a [`Recording`].
 pub struct Recorder {
     id: u64,
-    epoch: Instant,
+    epoch: Timestamp,
     options: RecorderOptions,
     threads: Mutex<Vec<Arc<ThreadLogs>>>,
 }
@@ -128,14 +188,14 @@ impl Recorder {
     pub fn new(options: RecorderOptions) -> Arc<Recorder> {
         Arc::new(Recorder {
             id: NEXT_RECORDER.fetch_add(1, Ordering::Relaxed),
-            epoch: Instant::now(),
+            epoch: Timestamp::now(),
             options,
             threads: Mutex::new(Vec::new()),
         })
     }
 
     /// When time 0 was.
-    pub fn epoch(&self) -> Instant {
+    pub fn epoch(&self) -> Timestamp {
         self.epoch
     }
 
@@ -143,21 +203,31 @@ impl Recorder {
     /// finished), under `header` and the program's `functions`.
     pub fn finish(&self, mut header: Header, functions: Vec<FunctionInfo>) -> Recording {
         header.values = self.options.values;
+        header.kept = self.options.keep;
         let threads = self.threads.lock().unwrap_or_else(|e| e.into_inner());
         let threads = threads
             .iter()
             .map(|logs| {
                 let values = logs.values.snapshot();
-                let events = logs
-                    .events
-                    .snapshot()
-                    .into_iter()
-                    .map(|raw| decode(raw, &values))
-                    .collect();
+                let entries = logs.events.snapshot();
+                let high = logs.high.lock().unwrap_or_else(|e| e.into_inner()).clone();
+                let mut events = decode(
+                    &entries.entries,
+                    entries.first,
+                    &high,
+                    &values.entries,
+                    values.first,
+                );
+                if entries.first > 0 {
+                    events = with_earlier_begins(events, &logs.begins.snapshot().entries);
+                }
+                for event in &mut events {
+                    event.time = Timestamp::from_raw(event.time).nanos_since(self.epoch);
+                }
                 ThreadTrack {
                     name: logs.name.clone(),
                     events,
-                    dropped: logs.events.dropped(),
+                    dropped: entries.dropped,
                 }
             })
             .collect();
@@ -191,12 +261,28 @@ impl Recorder {
             let mine = Arc::new(ThreadLogs {
                 recorder: self.id,
                 name,
-                events: Log::new(capacity),
-                values: Log::new(if self.options.values { capacity } else { 1 }),
+                events: Log::new(capacity, self.options.keep),
+                // Without --values, room for a chunk of error messages.
+                values: Log::new(
+                    if self.options.values { capacity } else { CHUNK },
+                    self.options.keep,
+                ),
+                begins: Log::new(
+                    if self.options.keep == Keep::Last {
+                        CHUNK
+                    } else {
+                        1
+                    },
+                    Keep::First,
+                ),
+                high: Mutex::new(Vec::new()),
+                current_high: AtomicU32::new(0),
                 value_count: AtomicU64::new(0),
                 last_sample: AtomicU64::new(0),
             });
-            mine.events.reserve_first();
+            // SAFETY: this thread is the logs' writer (they are reached
+            // only through its `LOGS`).
+            unsafe { mine.events.reserve_first() };
             threads.push(mine.clone());
             drop(threads);
             f(&mine);
@@ -205,156 +291,324 @@ impl Recorder {
     }
 }
 
+impl ThreadLogs {
+    /// Appends `entry` (executions by their low 32 bits: see `high`).
+    ///
+    /// # Safety
+    /// Only the thread these logs belong to may call it.
+    #[inline]
+    unsafe fn push(&self, entry: Entry) {
+        // SAFETY: the caller is this log's only writer.
+        unsafe { self.events.push(entry) }
+    }
+
+    /// The low 32 bits of `execution`, noting first where its high bits
+    /// differ from the previous event's.
+    ///
+    /// Only the thread these logs belong to may call it.
+    #[inline]
+    fn low_bits(&self, execution: u64) -> u32 {
+        let high = (execution >> 32) as u32;
+        if high != self.current_high.load(Ordering::Relaxed) {
+            self.note_high(high);
+        }
+        execution as u32
+    }
+
+    #[cold]
+    fn note_high(&self, high: u32) {
+        self.current_high.store(high, Ordering::Relaxed);
+        let at = self.events.pushed();
+        self.high
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push((at, high));
+    }
+}
+
 impl Observer for Recorder {
-    fn on_kernel_work(&self, work: KernelWork, _thread: std::thread::ThreadId, time: Instant) {
-        let raw = RawEvent {
-            time: time.saturating_duration_since(self.epoch).as_nanos() as u64,
-            execution: work.bytes,
-            aux: work.flops,
-            a: 0,
-            b: 0,
-            tag: WORK,
-            flag: 0,
-        };
-        // SAFETY: `logs` is reached only through this thread's `LOGS`, so
-        // this thread is the log's only writer.
-        self.with_logs(|logs| unsafe { logs.events.push(raw) });
+    fn on_kernel_work(&self, work: KernelWork, _thread: std::thread::ThreadId, time: Timestamp) {
+        let time = time.raw();
+        self.with_logs(|logs| {
+            // SAFETY: `logs` is reached only through this thread's `LOGS`,
+            // so this thread is the log's only writer.
+            unsafe {
+                logs.push(Entry::Work {
+                    time,
+                    flops: work.flops,
+                });
+                logs.push(Entry::WorkBytes { bytes: work.bytes });
+            }
+        });
     }
 
     #[inline]
     fn on_event(&self, event: &ExecEvent<'_>) {
-        let time = event
-            .time()
-            .saturating_duration_since(self.epoch)
-            .as_nanos() as u64;
-        let execution = event.execution();
-        let mut raw = RawEvent {
-            time,
-            execution,
-            aux: 0,
-            a: 0,
-            b: 0,
-            tag: 0,
-            flag: 0,
-        };
-        let mut value = None;
-        match *event {
-            ExecEvent::FunctionBegin {
-                function, caller, ..
-            } => {
-                raw.tag = BEGIN;
-                raw.a = function as u32;
-                if let Some(c) = caller {
-                    raw.flag = 1;
-                    raw.aux = c.execution;
-                    raw.b = c.kernel;
-                }
-            }
-            ExecEvent::FunctionEnd { .. } => raw.tag = END,
-            ExecEvent::KernelReady { kernel, .. } => {
-                raw.tag = READY;
-                raw.a = kernel;
-            }
-            ExecEvent::KernelStart { kernel, .. } => {
-                raw.tag = START;
-                raw.a = kernel;
-            }
-            ExecEvent::KernelEnd {
-                kernel, skipped, ..
-            } => {
-                raw.tag = KERNEL_END;
-                raw.a = kernel;
-                raw.flag = u8::from(skipped);
-            }
-            ExecEvent::RegisterSet {
-                register,
-                producer,
-                state,
-                value: v,
-                ..
-            } => {
-                raw.tag = SET;
-                raw.a = register;
-                raw.b = producer;
-                // An unavailable value may be an indirect one, waiting to be
-                // forwarded.
-                let state = if state.is_available() {
-                    ValueState::from(state)
-                } else {
-                    ValueState::of(v)
-                };
-                raw.flag = state.to_u8();
-                raw.aux = u64::MAX;
-                // Errors are always worth their message; other values only
-                // when asked.
-                if self.options.values || state == ValueState::Error {
-                    value = Some(render(v));
-                }
-            }
-        }
+        // Raw clock readings, converted to nanoseconds when the recording
+        // is assembled.
+        let time = event.time().raw();
         self.with_logs(|logs| {
-            if raw.tag == KERNEL_END {
-                let last = logs.last_sample.load(Ordering::Relaxed);
-                if last == 0 || time + 1 >= last + LIVE_SAMPLE_NS {
-                    logs.last_sample.store(time + 1, Ordering::Relaxed);
-                    raw.aux = live_async_values() as u64 + 1;
+            let execution = logs.low_bits(event.execution());
+            // The entry, and the continuation that follows it, if any.
+            let (entry, continuation) = match *event {
+                ExecEvent::FunctionBegin {
+                    function, caller, ..
+                } => {
+                    let caller = caller.map(|c| Entry::Caller {
+                        execution: c.execution,
+                        kernel: c.kernel,
+                    });
+                    if self.options.keep == Keep::Last {
+                        // SAFETY: `logs` is reached only through this
+                        // thread's `LOGS`, so this thread is the only writer
+                        // of its logs.
+                        unsafe {
+                            logs.begins.push(Entry::Began {
+                                time,
+                                execution: event.execution(),
+                                function: function as u32,
+                            });
+                            if let Some(caller) = caller {
+                                logs.begins.push(caller);
+                            }
+                        }
+                    }
+                    let begin = Entry::Begin {
+                        time,
+                        execution,
+                        function: function as u32,
+                    };
+                    (begin, caller)
+                }
+                ExecEvent::FunctionEnd { .. } => (Entry::End { time, execution }, None),
+                ExecEvent::KernelReady { kernel, .. } => (
+                    Entry::Ready {
+                        time,
+                        execution,
+                        kernel,
+                    },
+                    None,
+                ),
+                ExecEvent::KernelStart { kernel, .. } => (
+                    Entry::Start {
+                        time,
+                        execution,
+                        kernel,
+                    },
+                    None,
+                ),
+                ExecEvent::KernelEnd {
+                    kernel, skipped, ..
+                } => {
+                    let nanos = event.time().nanos_since(self.epoch);
+                    let last = logs.last_sample.load(Ordering::Relaxed);
+                    let live = (last == 0 || nanos + 1 >= last + LIVE_SAMPLE_NS).then(|| {
+                        logs.last_sample.store(nanos + 1, Ordering::Relaxed);
+                        Entry::Live {
+                            count: live_async_values() as u64,
+                        }
+                    });
+                    let end = Entry::KernelEnd {
+                        time,
+                        execution,
+                        kernel,
+                        skipped,
+                    };
+                    (end, live)
+                }
+                ExecEvent::RegisterSet {
+                    register,
+                    producer,
+                    state,
+                    value,
+                    ..
+                } => {
+                    // An unavailable value may be an indirect one, waiting
+                    // to be forwarded.
+                    let state = if state.is_available() {
+                        ValueState::from(state)
+                    } else {
+                        ValueState::of(value)
+                    };
+                    // Errors are always worth their message; other values
+                    // only when asked. Without --values the value log holds
+                    // only error messages (rare), and is sized for few.
+                    let rendered = (self.options.values || state == ValueState::Error).then(|| {
+                        let slot = logs.value_count.fetch_add(1, Ordering::Relaxed);
+                        // SAFETY: `logs` is reached only through this
+                        // thread's `LOGS`, so this thread is the only writer
+                        // of its logs.
+                        unsafe { logs.values.push(render(value)) };
+                        Entry::Value { slot }
+                    });
+                    let set = Entry::Set {
+                        time,
+                        execution,
+                        register,
+                        producer,
+                        state,
+                    };
+                    (set, rendered)
+                }
+            };
+            // SAFETY: `logs` is reached only through this thread's `LOGS`,
+            // so this thread is the only writer of its logs.
+            unsafe {
+                logs.push(entry);
+                if let Some(continuation) = continuation {
+                    logs.push(continuation);
                 }
             }
-            // Without --values the value log holds only error messages
-            // (rare), and is sized for few.
-            if let Some(text) = value {
-                raw.aux = logs.value_count.fetch_add(1, Ordering::Relaxed);
-                // SAFETY: `logs` is reached only through this thread's
-                // `LOGS`, so this thread is the log's only writer.
-                unsafe { logs.values.push(text) };
-            }
-            // SAFETY: as above, this thread is the only writer.
-            unsafe { logs.events.push(raw) };
         });
     }
 }
 
-fn decode(raw: RawEvent, values: &[ValueText]) -> Event {
-    let kind = match raw.tag {
-        BEGIN => EventKind::FunctionBegin {
-            function: raw.a,
-            caller: (raw.flag == 1).then_some(CallerRef {
-                execution: raw.aux,
-                kernel: raw.b,
-            }),
-        },
-        END => EventKind::FunctionEnd,
-        READY => EventKind::KernelReady { kernel: raw.a },
-        START => EventKind::KernelStart { kernel: raw.a },
-        KERNEL_END => EventKind::KernelEnd {
-            kernel: raw.a,
-            skipped: raw.flag == 1,
-            live_values: raw.aux.checked_sub(1),
-        },
-        WORK => {
-            return Event {
-                time: raw.time,
-                execution: 0,
-                kind: EventKind::KernelWork {
-                    flops: raw.aux,
-                    bytes: raw.execution,
-                },
-            };
+/// The events of one thread's log: `entries` are the log's entries from
+/// index `first` on, `high` where the executions' high bits changed (from
+/// which entry index on), `values` the value log's entries from index
+/// `first_value` on.
+fn decode(
+    entries: &[Entry],
+    first: u64,
+    high: &[(u64, u32)],
+    values: &[ValueText],
+    first_value: u64,
+) -> Vec<Event> {
+    let mut events: Vec<Event> = Vec::with_capacity(entries.len());
+    let mut changes = high.iter().peekable();
+    let mut high_bits = 0u64;
+    for (index, &entry) in (first..).zip(entries) {
+        while let Some(&&(at, bits)) = changes.peek() {
+            if at > index {
+                break;
+            }
+            high_bits = u64::from(bits) << 32;
+            changes.next();
         }
-        _ => EventKind::RegisterSet {
-            register: raw.a,
-            producer: raw.b,
-            state: ValueState::from_u8(raw.flag).unwrap_or(ValueState::Unavailable),
-            value: usize::try_from(raw.aux)
-                .ok()
+        let full = |low: u32| high_bits | u64::from(low);
+        let (time, execution, kind) = match entry {
+            Entry::Begin {
+                time,
+                execution,
+                function,
+            } => (
+                time,
+                full(execution),
+                EventKind::FunctionBegin {
+                    function,
+                    caller: None,
+                },
+            ),
+            Entry::End { time, execution } => (time, full(execution), EventKind::FunctionEnd),
+            Entry::Ready {
+                time,
+                execution,
+                kernel,
+            } => (time, full(execution), EventKind::KernelReady { kernel }),
+            Entry::Start {
+                time,
+                execution,
+                kernel,
+            } => (time, full(execution), EventKind::KernelStart { kernel }),
+            Entry::KernelEnd {
+                time,
+                execution,
+                kernel,
+                skipped,
+            } => (
+                time,
+                full(execution),
+                EventKind::KernelEnd {
+                    kernel,
+                    skipped,
+                    live_values: None,
+                },
+            ),
+            Entry::Set {
+                time,
+                execution,
+                register,
+                producer,
+                state,
+            } => (
+                time,
+                full(execution),
+                EventKind::RegisterSet {
+                    register,
+                    producer,
+                    state,
+                    value: None,
+                },
+            ),
+            Entry::Began {
+                time,
+                execution,
+                function,
+            } => (
+                time,
+                execution,
+                EventKind::FunctionBegin {
+                    function,
+                    caller: None,
+                },
+            ),
+            Entry::Work { time, flops } => (time, 0, EventKind::KernelWork { flops, bytes: 0 }),
+            continuation => {
+                // Completes the event before it; without one (its head was
+                // dropped) it is ignored.
+                if let Some(last) = events.last_mut() {
+                    complete(&mut last.kind, continuation, values, first_value);
+                }
+                continue;
+            }
+        };
+        events.push(Event {
+            time,
+            execution,
+            kind,
+        });
+    }
+    events
+}
+
+/// `events`, the last ones of a thread, after the begins (from `begins`,
+/// the first ones) of the executions they belong to that began before
+/// them.
+fn with_earlier_begins(events: Vec<Event>, begins: &[Entry]) -> Vec<Event> {
+    let begun: HashSet<u64> = events
+        .iter()
+        .filter(|e| matches!(e.kind, EventKind::FunctionBegin { .. }))
+        .map(|e| e.execution)
+        .collect();
+    let seen: HashSet<u64> = events.iter().map(|e| e.execution).collect();
+    let start = events.first().map_or(u64::MAX, |e| e.time);
+    let mut all: Vec<Event> = decode(begins, 0, &[], &[], 0)
+        .into_iter()
+        .filter(|b| seen.contains(&b.execution) && !begun.contains(&b.execution) && b.time <= start)
+        .collect();
+    all.extend(events);
+    all
+}
+
+/// Adds what `continuation` carries to the event `kind` it follows (when it
+/// is the kind it belongs to).
+fn complete(kind: &mut EventKind, continuation: Entry, values: &[ValueText], first_value: u64) {
+    match (kind, continuation) {
+        (EventKind::FunctionBegin { caller, .. }, Entry::Caller { execution, kernel }) => {
+            *caller = Some(CallerRef { execution, kernel });
+        }
+        (EventKind::KernelEnd { live_values, .. }, Entry::Live { count }) => {
+            *live_values = Some(count);
+        }
+        (EventKind::RegisterSet { value, .. }, Entry::Value { slot }) => {
+            *value = slot
+                .checked_sub(first_value)
+                .and_then(|i| usize::try_from(i).ok())
                 .and_then(|i| values.get(i))
-                .map(|t| String::from_utf8_lossy(&t.bytes[..t.len as usize]).into_owned()),
-        },
-    };
-    Event {
-        time: raw.time,
-        execution: raw.execution,
-        kind,
+                .map(|t| String::from_utf8_lossy(&t.bytes[..t.len as usize]).into_owned());
+        }
+        (EventKind::KernelWork { bytes, .. }, Entry::WorkBytes { bytes: b }) => *bytes = b,
+        _ => {}
     }
 }
 
@@ -400,6 +654,113 @@ mod tests {
     fn shown(value: AsyncValue) -> String {
         let t = render(&value);
         String::from_utf8(t.bytes[..t.len as usize].to_vec()).unwrap()
+    }
+
+    #[test]
+    fn continuations_complete_their_event_and_orphans_are_ignored() {
+        let entries = [
+            // Its head was dropped: ignored.
+            Entry::Caller {
+                execution: 1,
+                kernel: 1,
+            },
+            Entry::Begin {
+                time: 5,
+                execution: 7,
+                function: 2,
+            },
+            Entry::Caller {
+                execution: 3,
+                kernel: 4,
+            },
+            Entry::KernelEnd {
+                time: 6,
+                execution: 7,
+                kernel: 1,
+                skipped: true,
+            },
+            Entry::Live { count: 9 },
+            Entry::Set {
+                time: 6,
+                execution: 7,
+                register: 2,
+                producer: 1,
+                state: ValueState::Error,
+            },
+            Entry::Value { slot: 11 },
+            Entry::Work { time: 7, flops: 8 },
+            Entry::WorkBytes { bytes: 16 },
+        ];
+        let mut text = ValueText {
+            len: 4,
+            bytes: [0; VALUE_BYTES],
+        };
+        text.bytes[..4].copy_from_slice(b"oops");
+        // The value log kept entries 10 and 11.
+        let events = decode(&entries, 100, &[], &[text, text], 10);
+        let kinds: Vec<_> = events.iter().map(|e| e.kind.clone()).collect();
+        assert_eq!(
+            kinds,
+            [
+                EventKind::FunctionBegin {
+                    function: 2,
+                    caller: Some(CallerRef {
+                        execution: 3,
+                        kernel: 4
+                    }),
+                },
+                EventKind::KernelEnd {
+                    kernel: 1,
+                    skipped: true,
+                    live_values: Some(9),
+                },
+                EventKind::RegisterSet {
+                    register: 2,
+                    producer: 1,
+                    state: ValueState::Error,
+                    value: Some("oops".into()),
+                },
+                EventKind::KernelWork {
+                    flops: 8,
+                    bytes: 16
+                },
+            ]
+        );
+        assert_eq!(events[0].time, 5);
+        assert_eq!(events[0].execution, 7);
+        assert_eq!(events[3].execution, 0);
+    }
+
+    #[test]
+    fn executions_get_their_high_bits_back() {
+        let at = |time| Entry::End { time, execution: 3 };
+        // Entry indices 50..53; the high bits become 1 at 51 and 2 at 52.
+        let events = decode(&[at(0), at(1), at(2)], 50, &[(51, 1), (52, 2)], &[], 0);
+        let executions: Vec<u64> = events.iter().map(|e| e.execution).collect();
+        assert_eq!(executions, [3, (1 << 32) | 3, (2 << 32) | 3]);
+    }
+
+    #[test]
+    fn recorded_executions_keep_all_64_bits() {
+        let recorder = Recorder::new(RecorderOptions::default());
+        let execution = (5u64 << 32) | 9;
+        recorder.on_event(&ExecEvent::FunctionEnd {
+            execution: 9,
+            thread: std::thread::current().id(),
+            time: Timestamp::now(),
+        });
+        recorder.on_event(&ExecEvent::FunctionEnd {
+            execution,
+            thread: std::thread::current().id(),
+            time: Timestamp::now(),
+        });
+        let recording = recorder.finish(Header::default(), Vec::new());
+        let executions: Vec<u64> = recording.threads[0]
+            .events
+            .iter()
+            .map(|e| e.execution)
+            .collect();
+        assert_eq!(executions, [9, execution]);
     }
 
     #[test]

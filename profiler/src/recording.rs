@@ -3,6 +3,8 @@
 //! who reads each register) and, per thread, the events in the order that
 //! thread emitted them. [`crate::codec`] reads and writes it.
 
+pub use crate::log::Keep;
+
 /// How a function runs (mirrors `bef::format::FunctionKind`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum FunctionKind {
@@ -125,6 +127,10 @@ pub struct Header {
     /// Whether the run was stopped before it ended (interrupted, or out
     /// of time): what had not run yet is missing.
     pub partial: bool,
+    /// Which events the threads' buffers kept when they filled: with
+    /// [`Keep::First`] the dropped events are the last of a thread, with
+    /// [`Keep::Last`] its first (the start of the run is missing).
+    pub kept: Keep,
 }
 
 /// A kernel of a function, as the BEF file describes it.

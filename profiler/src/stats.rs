@@ -108,6 +108,9 @@ pub struct Stats {
     pub span_ns: u64,
     /// Events lost to full buffers.
     pub dropped_events: u64,
+    /// Which end of the run they are from: the start (`--keep last`) or
+    /// the end.
+    pub dropped_from_start: bool,
     /// By kernel name, longest total first.
     pub kernels: Vec<Summary>,
     /// By function name, longest total first.
@@ -244,6 +247,7 @@ pub fn stats(model: &Model) -> Stats {
         readers_left_out: model.readers_left_out,
         span_ns: span,
         dropped_events: model.recording.dropped(),
+        dropped_from_start: model.recording.header.kept == crate::recording::Keep::Last,
         kernels: summaries(kernels),
         functions: summaries(functions),
         threads,
@@ -410,7 +414,12 @@ pub fn to_text(stats: &Stats) -> String {
         human(stats.span_ns),
         stats.threads.len(),
         if stats.dropped_events > 0 {
-            format!(", {} events dropped (buffers full)", stats.dropped_events)
+            let kept = if stats.dropped_from_start {
+                crate::recording::Keep::Last
+            } else {
+                crate::recording::Keep::First
+            };
+            format!(", {}", display::dropped(stats.dropped_events, kept))
         } else {
             String::new()
         }

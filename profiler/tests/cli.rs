@@ -46,10 +46,10 @@ fn bad_input_exits_1_with_a_message() {
         text(&out.stderr)
     );
     let junk = dir.join("junk.beftrace");
-    std::fs::write(&junk, b"BEFTRACE\x07\x00").unwrap();
+    std::fs::write(&junk, b"BEFTRACE\x08\x00").unwrap();
     let out = bef_trace(&["stats", junk.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(text(&out.stderr).contains("format version 1 to 5 (this file is version 7)"));
+    assert!(text(&out.stderr).contains("format version 1 to 6 (this file is version 8)"));
     let bad = dir.join("bad.mlir");
     std::fs::write(&bad, "func.func @f( {").unwrap();
     let out = bef_trace(&["record", bad.to_str().unwrap(), "-o", "x.beftrace"]);
@@ -150,5 +150,43 @@ fn every_subcommand_runs_on_a_recording() {
     ]);
     let out = bef_trace(&["critical-path", &rec, "--what-if-workers", "0"]);
     assert_eq!(out.status.code(), Some(1));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn keep_last_records_the_end_and_says_the_start_is_missing() {
+    let dir = std::env::temp_dir().join(format!("bef-trace-keep-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let recording = dir.join("last.beftrace");
+    let out = bef_trace(&[
+        "record",
+        "corpus/mlir/fibonacci_repeat.mlir",
+        "--max-events",
+        "40",
+        "--keep",
+        "last",
+        "-o",
+        recording.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("the earliest are missing"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = bef_trace(&["stats", recording.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("the earliest are missing"),
+        "{}",
+        text(&out.stdout)
+    );
+    let out = bef_trace(&[
+        "record",
+        "corpus/mlir/fibonacci_repeat.mlir",
+        "--keep",
+        "middle",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
     std::fs::remove_dir_all(&dir).unwrap();
 }

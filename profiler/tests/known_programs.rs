@@ -693,3 +693,107 @@ fn an_event_limit_past_the_maximum_records_at_the_maximum() {
     assert!(recording.event_count() > 0);
     assert_eq!(recording.dropped(), 0);
 }
+
+/// Records `fibonacci_repeat.mlir` keeping `keep` of at most `events`
+/// events per thread.
+fn fibonacci_keeping(keep: bef_trace::recording::Keep, events: usize) -> bef_trace::Recording {
+    let options = bef_trace::RecordOptions {
+        recorder: bef_trace::RecorderOptions {
+            events_per_thread: events,
+            keep,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let path = common::corpus_path("mlir/fibonacci_repeat.mlir");
+    bef_trace::record_file(&path, &options, |_| {})
+        .expect("records")
+        .0
+}
+
+#[test]
+fn keeping_the_last_events_drops_the_start_and_every_analysis_still_works() {
+    use bef_trace::recording::{EventKind, Keep};
+    let whole = fibonacci_keeping(Keep::First, 100_000);
+    assert_eq!(whole.dropped(), 0);
+    assert_eq!(whole.threads.len(), 1, "queue s runs on the calling thread");
+    let total = whole.threads[0].events.len();
+    assert!(total > 100, "{total} events");
+
+    let last = fibonacci_keeping(Keep::Last, 40);
+    assert_eq!(last.header.kept, Keep::Last);
+    let events = &last.threads[0].events;
+    assert!(last.dropped() > 0);
+    // The newest events are kept, the top-level function's end among them;
+    // its begin, long dropped from the ring, is put back before them.
+    assert!(matches!(
+        events.last().map(|e| &e.kind),
+        Some(EventKind::FunctionEnd)
+    ));
+    let top = &events[0];
+    assert!(matches!(
+        top.kind,
+        EventKind::FunctionBegin { caller: None, .. }
+    ));
+    assert!(
+        events[1..]
+            .iter()
+            .any(|e| e.execution == top.execution && e.kind == EventKind::FunctionEnd)
+    );
+    assert!(
+        !events[1..]
+            .iter()
+            .any(|e| e.execution == top.execution
+                && matches!(e.kind, EventKind::FunctionBegin { .. }))
+    );
+    // The begins put back, then at most the 40 newest entries.
+    let put_back = events
+        .iter()
+        .take_while(|e| matches!(e.kind, EventKind::FunctionBegin { .. }))
+        .count();
+    let newest = events.len() - put_back;
+    assert!((10..=40).contains(&newest), "{newest} of {}", events.len());
+    assert!(events.windows(2).all(|w| w[0].time <= w[1].time));
+
+    let first = fibonacci_keeping(Keep::First, 40);
+    assert!(matches!(
+        first.threads[0].events.first().map(|e| &e.kind),
+        Some(EventKind::FunctionBegin { caller: None, .. })
+    ));
+
+    // Through the file format, then every analysis, with the missing start
+    // said.
+    let read = bef_trace::read(&bef_trace::write(&last)).expect("reads");
+    assert_eq!(read, last);
+    let model = Model::new(&read);
+    let text = stats::to_text(&stats::stats(&model));
+    assert!(text.contains("the earliest are missing"), "{text}");
+    for clock in [
+        folded::Clock::Cpu,
+        folded::Clock::Wall,
+        folded::Clock::OffCpu,
+    ] {
+        let lines = folded::fold(
+            &model,
+            &FoldOptions {
+                clock,
+                per_thread: false,
+                time_order: false,
+            },
+        );
+        // Kernels started within what was kept take CPU time; the other
+        // clocks may find nothing to show of so short a window.
+        let text = folded::to_text(&lines);
+        assert!(clock != folded::Clock::Cpu || !text.is_empty());
+    }
+    let mut out = Vec::new();
+    bef_trace::perfetto::write(&model, &mut out).expect("writes Perfetto");
+    bef_trace::chrome::write(&model, &mut out).expect("writes Chrome JSON");
+    let analysis = critical_path::analyse(
+        &model,
+        &CriticalOptions {
+            what_if_workers: Some(2),
+        },
+    );
+    assert!(!critical_path::to_text(&model, &analysis).is_empty());
+}

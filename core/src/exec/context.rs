@@ -114,6 +114,19 @@ impl ExecutionContext {
         }
     }
 
+    /// Makes `caller` the caller of this context, made by
+    /// [`called_from`](Self::called_from), if nothing else holds it (no
+    /// clone of it was kept); false otherwise.
+    pub(crate) fn rename_caller(&mut self, caller: Caller) -> bool {
+        match self.observation.as_mut().and_then(Arc::get_mut) {
+            Some(observation) => {
+                observation.caller = Some(caller);
+                true
+            }
+            None => false,
+        }
+    }
+
     /// The host context: work queue, allocator, cancellation, diagnostics.
     #[inline]
     pub fn host(&self) -> &HostContext {

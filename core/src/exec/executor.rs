@@ -689,13 +689,16 @@ impl Execution {
                 tables.kernel(0),
             )
         };
+        // Observed, the context handed to the last kernel, reused for the
+        // next when the kernel kept no clone of it.
+        let mut kernel_ctx = None;
         while let Some(id) = queue.pop(self) {
             // Only this thread can make the execution shared, so a `true`
             // stays valid; a `false` may have become `true` since.
             if !queue.exclusive {
                 queue.exclusive = self.exclusive();
             }
-            self.run_kernel::<OBSERVED>(view, id, &mut frame, args, &mut queue);
+            self.run_kernel::<OBSERVED>(view, id, &mut frame, args, &mut queue, &mut kernel_ctx);
         }
     }
 
@@ -827,6 +830,7 @@ impl Execution {
         frame: &mut KernelFrame<'a>,
         args: *mut AsyncValue,
         queue: &mut ReadyQueue<'_>,
+        kernel_ctx: &mut Option<ExecutionContext>,
     ) {
         let tables = view.tables;
         let info = tables.kernel(id);
@@ -855,7 +859,7 @@ impl Execution {
             None
         };
         match &skip {
-            None if OBSERVED => self.invoke_observed(id, info, frame),
+            None if OBSERVED => self.invoke_observed(id, info, frame, kernel_ctx),
             None => info.invoke(frame),
             Some(e) => {
                 for slot in frame.result_slots() {
@@ -908,15 +912,31 @@ impl Execution {
 
     /// Invokes kernel `id` of an observed execution with a context of its
     /// own, naming it as the caller of the functions it runs (the reused
-    /// frame keeps the execution's context). Out of line, so that the
-    /// unobserved loop is compiled as before observers knew callers.
+    /// frame keeps the execution's context). `cached`: the previous
+    /// kernel's context, renamed instead of made anew (an allocation and
+    /// three reference counts) when that kernel kept no clone of it. Out of
+    /// line, so that the unobserved loop is compiled as before observers
+    /// knew callers.
     #[inline(never)]
-    fn invoke_observed(&self, id: u32, info: &KernelInfo, frame: &KernelFrame<'_>) {
-        let kernel_ctx = self.ctx.called_from(Caller {
+    fn invoke_observed(
+        &self,
+        id: u32,
+        info: &KernelInfo,
+        frame: &KernelFrame<'_>,
+        cached: &mut Option<ExecutionContext>,
+    ) {
+        let caller = Caller {
             execution: self.id,
             kernel: id,
-        });
-        info.invoke(&frame.with_context(&kernel_ctx));
+        };
+        let reused = cached.as_mut().is_some_and(|ctx| ctx.rename_caller(caller));
+        if !reused {
+            *cached = Some(self.ctx.called_from(caller));
+        }
+        let Some(kernel_ctx) = cached.as_ref() else {
+            return;
+        };
+        info.invoke(&frame.with_context(kernel_ctx));
     }
 
     /// Result `n` of kernel `info`, as the kernel set it.

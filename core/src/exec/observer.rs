@@ -38,7 +38,7 @@
 //! before the other's begins. So a recorder that appends events under a lock
 //! gets a sequence consistent with causality, in which everything below can
 //! be checked. Every event carries the thread it happened on and a
-//! monotonic timestamp ([`Instant`], taken when it happened); an event that
+//! monotonic timestamp ([`Timestamp`], taken when it happened); an event that
 //! happens before another has a timestamp no later than the other's. The
 //! events a kernel's return causes at once on its thread (the results it
 //! returned available, published, and the kernels they make ready) carry
@@ -104,8 +104,9 @@
 //! running on that thread. Without an observer the report costs a branch;
 //! the work is computed only when observed.
 
+use std::sync::OnceLock;
 use std::thread::ThreadId;
-use std::time::Instant;
+use std::time::Duration;
 
 use crate::format::FunctionKind;
 use crate::runtime::{AsyncState, AsyncValue};
@@ -146,7 +147,7 @@ pub enum ExecEvent<'a> {
         /// The thread that called the function.
         thread: ThreadId,
         /// When the execution began.
-        time: Instant,
+        time: Timestamp,
     },
     /// The execution's kernels have all run and the executor let go of it
     /// (its results may still be unavailable if kernels completed them
@@ -157,7 +158,7 @@ pub enum ExecEvent<'a> {
         /// The thread that let go of the execution last.
         thread: ThreadId,
         /// When it ended.
-        time: Instant,
+        time: Timestamp,
     },
     /// Every operand of a kernel is set: it is ready to run (asynchronous
     /// executor only).
@@ -169,7 +170,7 @@ pub enum ExecEvent<'a> {
         /// The thread that set its last operand.
         thread: ThreadId,
         /// When it became ready.
-        time: Instant,
+        time: Timestamp,
     },
     /// A kernel starts running (or being skipped).
     KernelStart {
@@ -182,7 +183,7 @@ pub enum ExecEvent<'a> {
         /// The thread it runs on.
         thread: ThreadId,
         /// When it started.
-        time: Instant,
+        time: Timestamp,
     },
     /// A kernel returned (its results may still be unavailable).
     KernelEnd {
@@ -196,7 +197,7 @@ pub enum ExecEvent<'a> {
         /// The thread it ran on (the one of its `KernelStart`).
         thread: ThreadId,
         /// When it returned.
-        time: Instant,
+        time: Timestamp,
     },
     /// A value was published into a register.
     RegisterSet {
@@ -215,7 +216,7 @@ pub enum ExecEvent<'a> {
         /// The thread that published it.
         thread: ThreadId,
         /// When it was published.
-        time: Instant,
+        time: Timestamp,
     },
 }
 
@@ -233,7 +234,7 @@ impl ExecEvent<'_> {
     }
 
     /// When the event happened.
-    pub fn time(&self) -> Instant {
+    pub fn time(&self) -> Timestamp {
         match *self {
             ExecEvent::FunctionBegin { time, .. }
             | ExecEvent::FunctionEnd { time, .. }
@@ -278,13 +279,69 @@ pub trait Observer: Send + Sync {
     /// Called when the kernel running innermost on `thread` reports the
     /// work it did (see [Kernel work](self#kernel-work)). Ignored unless
     /// implemented.
-    fn on_kernel_work(&self, work: KernelWork, thread: ThreadId, time: Instant) {
+    fn on_kernel_work(&self, work: KernelWork, thread: ThreadId, time: Timestamp) {
         let _ = (work, thread, time);
     }
 }
 
 /// The thread and time of an event.
-pub(crate) type Stamp = (ThreadId, Instant);
+pub(crate) type Stamp = (ThreadId, Timestamp);
+
+/// When an event happened: a reading of the fastest monotonic clock the
+/// machine has (the CPU's time-stamp counter where it is invariant, else
+/// the system's monotonic clock), converted to nanoseconds only when a tool
+/// asks. A reading costs about a third of what `Instant::now` costs
+/// (docs/performance.md), and the executor takes two per observed kernel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Timestamp(u64);
+
+/// The process's calibrated clock, made on first use (calibrating the
+/// time-stamp counter against the monotonic clock takes milliseconds).
+fn clock() -> &'static quanta::Clock {
+    static CLOCK: OnceLock<quanta::Clock> = OnceLock::new();
+    CLOCK.get_or_init(quanta::Clock::new)
+}
+
+impl Timestamp {
+    /// Now.
+    #[inline]
+    pub fn now() -> Timestamp {
+        Timestamp(clock().raw())
+    }
+
+    /// Nanoseconds from `earlier` to `self`; 0 if `earlier` is later.
+    pub fn nanos_since(self, earlier: Timestamp) -> u64 {
+        clock().delta_as_nanos(earlier.0, self.0)
+    }
+
+    /// The time from `earlier` to `self`; zero if `earlier` is later.
+    pub fn duration_since(self, earlier: Timestamp) -> Duration {
+        Duration::from_nanos(self.nanos_since(earlier))
+    }
+
+    /// The clock's reading, in its own units (to store compactly and
+    /// convert later with [`from_raw`](Self::from_raw)).
+    pub fn raw(self) -> u64 {
+        self.0
+    }
+
+    /// The timestamp of a reading [`raw`](Self::raw) gave.
+    pub fn from_raw(raw: u64) -> Timestamp {
+        Timestamp(raw)
+    }
+
+    /// What the readings come from, for a recording's header.
+    pub fn source() -> &'static str {
+        // quanta scales raw readings by 1 exactly when it fell back to the
+        // monotonic clock (whose readings are nanoseconds already).
+        let probe = 1u64 << 40;
+        if clock().delta_as_nanos(0, probe) == probe {
+            "monotonic system clock"
+        } else {
+            "CPU time-stamp counter, calibrated against the monotonic clock"
+        }
+    }
+}
 
 thread_local! {
     /// This thread's id: `thread::current()` clones a handle each time.
@@ -297,5 +354,5 @@ pub(crate) fn now() -> Stamp {
     let thread = THREAD
         .try_with(|id| *id)
         .unwrap_or_else(|_| std::thread::current().id());
-    (thread, Instant::now())
+    (thread, Timestamp::now())
 }

@@ -24,6 +24,7 @@ use bef_trace::critical_path::{self, CriticalOptions};
 use bef_trace::flamegraph::{self, FlameOptions};
 use bef_trace::folded::{self, Clock, FoldOptions};
 use bef_trace::recorder::MAX_EVENTS_PER_THREAD;
+use bef_trace::recording::Keep;
 use bef_trace::{
     CancelHandle, Model, RecordOptions, RecorderOptions, Recording, chrome, perfetto, stats,
 };
@@ -186,10 +187,15 @@ struct RunArgs {
     /// Record a short rendering of every value.
     #[arg(long)]
     values: bool,
-    /// Events kept per thread, at most 2^30; later ones are counted as
+    /// Events kept per thread, at most 2^30; the others are counted as
     /// dropped (a million events take about 150 MB to record and analyse).
     #[arg(long, default_value_t = bef_trace::recorder::DEFAULT_EVENTS_PER_THREAD, value_name = "N", value_parser = events_per_thread)]
     max_events: usize,
+    /// Which events a thread keeps when it has more than --max-events:
+    /// the first (later ones are dropped) or the last (the oldest are
+    /// dropped, so the end of a long run is kept).
+    #[arg(long, value_enum, default_value_t = KeepArg::First, value_name = "WHICH")]
+    keep: KeepArg,
     /// Stop the run after this long (500ms, 30s, 2m, 1h) and keep what was
     /// recorded, marked partial, as Ctrl-C does.
     #[arg(long, value_name = "TIME", value_parser = stop::parse_duration)]
@@ -220,6 +226,13 @@ struct FoldArgs {
     /// The same as `--clock off-cpu`: what the program waited for.
     #[arg(long, conflicts_with = "clock")]
     off_cpu: bool,
+}
+
+/// `--keep`.
+#[derive(Clone, Copy, ValueEnum)]
+enum KeepArg {
+    First,
+    Last,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -515,6 +528,10 @@ fn record(args: &RunArgs) -> Result<Recording, Failure> {
         recorder: RecorderOptions {
             values: args.values,
             events_per_thread: args.max_events,
+            keep: match args.keep {
+                KeepArg::First => Keep::First,
+                KeepArg::Last => Keep::Last,
+            },
         },
         program_output: args.program_output,
         max_call_depth: args.max_call_depth,
@@ -586,8 +603,8 @@ fn record(args: &RunArgs) -> Result<Recording, Failure> {
     }
     if recording.dropped() > 0 {
         note(&format!(
-            "warning: {} events dropped (raise --max-events)",
-            recording.dropped()
+            "warning: {} (raise --max-events)",
+            bef_trace::display::dropped(recording.dropped(), recording.header.kept)
         ));
     }
     if recording.header.partial {
