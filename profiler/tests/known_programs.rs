@@ -765,7 +765,7 @@ fn keeping_the_last_events_drops_the_start_and_every_analysis_still_works() {
     // said.
     let read = bef_trace::read(&bef_trace::write(&last)).expect("reads");
     assert_eq!(read, last);
-    let model = Model::new(&read);
+    let model = Model::new(read);
     let text = stats::to_text(&stats::stats(&model));
     assert!(text.contains("the earliest are missing"), "{text}");
     for clock in [
@@ -787,12 +787,13 @@ fn keeping_the_last_events_drops_the_start_and_every_analysis_still_works() {
         assert!(clock != folded::Clock::Cpu || !text.is_empty());
     }
     let mut out = Vec::new();
-    bef_trace::perfetto::write(&model, &mut out).expect("writes Perfetto");
-    bef_trace::chrome::write(&model, &mut out).expect("writes Chrome JSON");
+    bef_trace::perfetto::write(&model, &Default::default(), &mut out).expect("writes Perfetto");
+    bef_trace::chrome::write(&model, &Default::default(), &mut out).expect("writes Chrome JSON");
     let analysis = critical_path::analyse(
         &model,
         &CriticalOptions {
             what_if_workers: Some(2),
+            json: false,
         },
     );
     assert!(!critical_path::to_text(&model, &analysis).is_empty());
