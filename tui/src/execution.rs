@@ -12,7 +12,8 @@ use bef_trace::model::ErrorMark;
 
 use bef::tool_io::named_files::{self, NamedFileKind, NotRead};
 
-use crate::document::{LoadError, Loaded};
+use crate::document::Loaded;
+use crate::input::LoadError;
 use bef_trace::recording::{Event, EventKind, Recording, ValueState, content_hash};
 
 /// Whether `bytes` start like a `bef-trace` recording.
@@ -112,7 +113,8 @@ pub struct Trace {
     producers: HashMap<(u64, u32), u32>,
     /// The last [`registers_at`](Self::registers_at) answer: drawing asks
     /// once per row, and each answer scans the events up to the cursor.
-    registers_cache: std::cell::RefCell<Option<RegistersAt>>,
+    /// Behind a mutex so that a trace can be read from a worker too.
+    registers_cache: std::sync::Mutex<Option<RegistersAt>>,
 }
 
 impl Trace {
@@ -188,7 +190,7 @@ impl Trace {
             functions,
             ordinals,
             producers,
-            registers_cache: std::cell::RefCell::new(None),
+            registers_cache: std::sync::Mutex::new(None),
         }
     }
 
@@ -321,13 +323,18 @@ impl Trace {
     /// The registers of execution `execution` as they are after event
     /// `cursor`.
     pub fn registers_at(&self, cursor: usize, execution: u64) -> Vec<RegisterAt> {
-        if let Some((key, registers)) = self.registers_cache.borrow().as_ref()
+        // A poisoned cache is only a cache: its contents are replaced whole.
+        let mut cache = self
+            .registers_cache
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some((key, registers)) = cache.as_ref()
             && *key == (cursor, execution)
         {
             return registers.clone();
         }
         let registers = self.scan_registers(cursor, execution);
-        *self.registers_cache.borrow_mut() = Some(((cursor, execution), registers.clone()));
+        *cache = Some(((cursor, execution), registers.clone()));
         registers
     }
 

@@ -4,6 +4,8 @@
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
+use crate::tab::Tab;
+
 /// What a key asks for. Keys never act directly: the app interprets the
 /// action for the current view.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -367,6 +369,23 @@ fn event_char(event: &KeyEvent) -> Option<char> {
         KeyCode::Char(c) => Some(c),
         _ => None,
     }
+}
+
+/// The help text, one line per binding, then what the tabs show.
+pub fn help_lines() -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = BINDINGS
+        .iter()
+        .map(|b| (keys_label(b), b.help.to_owned()))
+        .collect();
+    out.push((String::new(), String::new()));
+    for (i, tab) in Tab::ALL.iter().enumerate() {
+        out.push((format!("tab {}", i + 1), tab.help().to_owned()));
+    }
+    out.push((
+        "mouse".to_owned(),
+        "wheel scrolls, click selects a tab, row or byte".to_owned(),
+    ));
+    out
 }
 
 /// The footer's key hints: the bindings marked for it.

@@ -36,7 +36,7 @@ fn usage() -> String {
         text.push_str(&format!("  {view:<11} {what}\n"));
     }
     text.push_str("\nKeys:\n");
-    for (keys, help) in befview::views::help::lines() {
+    for (keys, help) in befview::keys::help_lines() {
         if !keys.is_empty() {
             text.push_str(&format!("  {keys:<18} {help}\n"));
         }

@@ -9,8 +9,10 @@ use ratatui::crossterm::event::{
     KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
 };
 
-use crate::app::{App, Tab};
-use crate::views::{self, ListId};
+use crate::app::App;
+use crate::events::Event;
+use crate::rows::{self, ListId};
+use crate::tab::Tab;
 
 /// Keys worth pressing: the key table's, prompt text, and a few others.
 const KEYS: &[KeyCode] = &[
@@ -60,40 +62,40 @@ const KEYS: &[KeyCode] = &[
 ];
 
 /// Applies the event that `byte` (and `arg`, for positions) stands for.
-/// `q` is never produced, so a sequence runs to its end.
+/// `q` is never produced, so a sequence runs to its end. What the app asks
+/// for in return (a copy) is dropped: simulated input touches nothing
+/// outside the app.
 pub fn apply(app: &mut App<'_, '_>, byte: u8, arg: u8) {
+    let _ = app.update(event(byte, arg));
+}
+
+/// The event that `byte` (and `arg`, for positions) stands for.
+fn event(byte: u8, arg: u8) -> Event {
     let index = byte as usize % (KEYS.len() + 6);
     if let Some(&code) = KEYS.get(index) {
-        app.on_key(KeyEvent::new(code, KeyModifiers::NONE));
-        return;
+        return Event::Key(KeyEvent::new(code, KeyModifiers::NONE));
     }
     let (x, y) = (u16::from(arg) % 200, u16::from(arg / 4) % 60);
     let kind = match index - KEYS.len() {
         0 => MouseEventKind::ScrollDown,
         1 => MouseEventKind::ScrollUp,
         2 | 3 => MouseEventKind::Down(MouseButton::Left),
-        4 => {
-            app.on_key(KeyEvent::new(KeyCode::Char('d'), KeyModifiers::CONTROL));
-            return;
-        }
-        _ => {
-            app.on_key(KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL));
-            return;
-        }
+        4 => return Event::Key(KeyEvent::new(KeyCode::Char('d'), KeyModifiers::CONTROL)),
+        _ => return Event::Key(KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL)),
     };
-    app.on_mouse(MouseEvent {
+    Event::Mouse(MouseEvent {
         kind,
         column: x,
         row: y,
         modifiers: KeyModifiers::NONE,
-    });
+    })
 }
 
 /// Draws one frame of `app` at `width`×`height`.
 pub fn frame(app: &mut App<'_, '_>, width: u16, height: u16) {
     // A test backend cannot fail (its error type is uninhabited).
     let Ok(mut terminal) = Terminal::new(TestBackend::new(width, height));
-    let Ok(_) = terminal.draw(|f| views::draw(f, app));
+    let Ok(_) = terminal.draw(|f| crate::views::draw(f, app));
 }
 
 /// Runs `input` (pairs of event and position bytes) on `app`, drawing a
@@ -131,15 +133,15 @@ pub fn check(app: &mut App<'_, '_>) -> Result<(), String> {
         return Err("function order is not a permutation".to_owned());
     }
     if let Some(id) = app.active_list() {
-        let rows = views::len(app, id);
+        let rows = rows::len(&app.rows(), id);
         let selected = app.cursor(id).selected;
         if selected >= rows.max(1) {
             return Err(format!("{id:?} selects row {selected} of {rows}"));
         }
         if rows > 0 && id != ListId::Findings {
             // Every row of the focused list can be drawn and named.
-            let _ = views::cells(app, id, selected);
-            let _ = views::range(app, id, selected);
+            let _ = rows::cells(&app.rows(), id, selected);
+            let _ = rows::range(&app.rows(), id, selected);
         }
     }
     Ok(())

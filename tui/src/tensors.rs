@@ -9,7 +9,7 @@ use bef::btf::{BtfError, SliceSource};
 use bef::tool_io::escape;
 use ratatui::crossterm::event::KeyEvent;
 
-use crate::document::LoadError;
+use crate::input::LoadError;
 use crate::keys::{self, Action};
 
 /// Tensors listed at most; a file declaring more says how many it leaves

@@ -1,0 +1,70 @@
+//! What reaches the app and what it asks for in return. [`App::update`]
+//! takes one [`Event`] (a key, a click, time passing, or the result of
+//! background work) and changes only the app; whatever touches the world
+//! (running a program, reading files, the clipboard) it returns as
+//! [`Effect`]s, which `worker` performs, posting what they produce back
+//! as events on one channel.
+//!
+//! [`App::update`]: crate::app::App::update
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use ratatui::crossterm::event::{KeyEvent, MouseEvent};
+
+use crate::execution::Trace;
+
+/// Something that happened.
+pub enum Event {
+    /// A key was pressed.
+    Key(KeyEvent),
+    /// The mouse was used.
+    Mouse(MouseEvent),
+    /// The terminal changed size (the next frame lays out again).
+    Resize,
+    /// Time passed; runs show their elapsed time from these.
+    Tick(Instant),
+    /// The terminal's input cannot be read (the event loop ends with this
+    /// error).
+    InputFailed(String),
+    /// The whole-file analysis finished (findings and users can be shown).
+    Analysed,
+    /// A run started by `r` ended: function `name`, and its recording or
+    /// why there is none.
+    RunEnded {
+        /// The function that ran.
+        name: String,
+        /// What came of it.
+        outcome: Result<Box<RunRecorded>, String>,
+    },
+}
+
+/// A run that ended with a recording.
+pub struct RunRecorded {
+    /// The recording, ordered for the Execution tab.
+    pub trace: Trace,
+    /// Whether a function returned an error.
+    pub failed: bool,
+    /// Whether the run was cancelled before it ended.
+    pub cancelled: bool,
+}
+
+/// Something the app asks for that is not a change to itself.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Effect {
+    /// Run function `function` of `program` (with JSON `arguments` if it
+    /// takes some) on the `s` work queue and record it; the result comes
+    /// back as [`Event::RunEnded`].
+    Run {
+        /// The program file.
+        program: PathBuf,
+        /// The function's name, without `@`.
+        function: String,
+        /// Its arguments, as `bef run --call` takes them.
+        arguments: Option<String>,
+    },
+    /// Cancel the run under way: kernels not started are skipped.
+    CancelRun,
+    /// Put this text on the clipboard (the terminal sends it as OSC 52).
+    Copy(String),
+}
