@@ -268,7 +268,9 @@ impl<'d, 'a> App<'d, 'a> {
         }
         if !entry.argument_types.is_empty() {
             self.message = Some(format!(
-                "@{name} takes arguments: type them as a JSON list, Enter runs (Esc: cancel)"
+                "@{name} takes arguments: type them as a JSON list, {} runs ({}: cancel)",
+                keys::label(Action::Enter, Some(Tab::Functions)),
+                keys::label(Action::Back, Some(Tab::Functions))
             ));
             self.arguments_for = Some(name);
             self.prompt = Some(Prompt {
@@ -288,7 +290,10 @@ impl<'d, 'a> App<'d, 'a> {
             function: name.clone(),
             arguments,
         });
-        self.message = Some(format!("running @{name}… (r again cancels)"));
+        self.message = Some(format!(
+            "running @{name}… ({} again cancels)",
+            keys::label(Action::Run, Some(Tab::Functions))
+        ));
         self.run = Some(PendingRun {
             name,
             started: None,
@@ -334,7 +339,11 @@ impl<'d, 'a> App<'d, 'a> {
         self.message = Some(if run.cancelling {
             format!("cancelling @{}… {seconds} s", run.name)
         } else {
-            format!("running @{}… {seconds} s (r again cancels)", run.name)
+            format!(
+                "running @{}… {seconds} s ({} again cancels)",
+                run.name,
+                keys::label(Action::Run, Some(Tab::Functions))
+            )
         });
     }
 
@@ -457,23 +466,16 @@ impl<'d, 'a> App<'d, 'a> {
             self.on_prompt_key(event);
             return;
         }
-        let (action, pending) = keys::lookup(&event, self.pending);
+        let (action, pending) = keys::lookup(&event, self.pending, Some(self.tab));
         self.pending = pending;
-        if pending == Some('g') && self.tab == Tab::Hex && !self.help {
-            // In the hex view `g` asks for an offset; `g` again there is `gg`.
-            self.pending = None;
-            self.prompt = Some(Prompt {
-                kind: PromptKind::Goto,
-                text: String::new(),
-            });
-            return;
-        }
         if let Some(action) = action {
             self.act(action);
         }
     }
 
     fn on_prompt_key(&mut self, event: KeyEvent) {
+        // The key that opened an empty offset prompt, again, goes to the top.
+        let goto_again = keys::lookup(&event, None, Some(Tab::Hex)).0 == Some(Action::GotoOffset);
         let Some(prompt) = self.prompt.as_mut() else {
             return;
         };
@@ -487,7 +489,7 @@ impl<'d, 'a> App<'d, 'a> {
                     self.submit(prompt);
                 }
             }
-            KeyCode::Char('g') if prompt.kind == PromptKind::Goto && prompt.text.is_empty() => {
+            _ if goto_again && prompt.kind == PromptKind::Goto && prompt.text.is_empty() => {
                 self.prompt = None;
                 self.act(Action::Top);
             }
@@ -526,7 +528,10 @@ impl<'d, 'a> App<'d, 'a> {
     /// Moves to the next (or previous) match of the last search.
     fn search_step(&mut self, backward: bool) {
         let Some(query) = self.search.clone() else {
-            self.message = Some("no search yet: press /".to_owned());
+            self.message = Some(format!(
+                "no search yet: press {}",
+                keys::label(Action::Search, Some(self.tab))
+            ));
             return;
         };
         if self.tab == Tab::Hex {
@@ -647,7 +652,12 @@ impl<'d, 'a> App<'d, 'a> {
                         .or_else(|| self.bookmarks.iter().next());
                     match next {
                         Some(&at) => self.hex_cursor = at,
-                        None => self.message = Some("no bookmarks: press m".to_owned()),
+                        None => {
+                            self.message = Some(format!(
+                                "no bookmarks: press {}",
+                                keys::label(Action::Bookmark, Some(Tab::Hex))
+                            ))
+                        }
                     }
                 }
             }

@@ -20,12 +20,12 @@ fn usage() -> String {
          tensor's dtype, layout, shape, offsets, min, max, mean, NaN count and first\n\
          values, and the selected tensor's detail.\n\n\
          Tabs: 1 Sections (framing, sizes, the decoder's and verifier's findings)\n\
-         \x20     2 Hex (coloured by field, data inspector, item tree, g goto, / search, m marks)\n\
-         \x20     3 Functions (table; Enter: kernels and registers)\n\
+         \x20     2 Hex (coloured by field, data inspector, item tree, offsets, search, marks)\n\
+         \x20     3 Functions (table; open one for its kernels and registers)\n\
          \x20     4 Source (kernels beside their source lines)\n\
          \x20     5 Strings·Attributes·Types·Locations\n\
          \x20     6 Execution (a bef-trace recording: events under a time cursor, register\n\
-         \x20       states, kernel times, waiting inputs, errors; [ ] step, { } same kernel)\n\n\
+         \x20       states, kernel times, waiting inputs, errors)\n\n\
          --dump VIEW prints one view as plain text and exits. Views:\n",
     );
     for (view, what) in VIEWS {

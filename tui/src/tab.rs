@@ -40,6 +40,14 @@ impl Tab {
         }
     }
 
+    /// Its name in the help screen's contexts (`hex: next byte`).
+    pub fn short_name(self) -> String {
+        match self {
+            Tab::Tables => "tables".to_owned(),
+            other => other.title().to_lowercase(),
+        }
+    }
+
     /// How the tab bar labels it, as tab `i`.
     pub fn label(self, i: usize) -> String {
         format!(" {} {} ", i + 1, self.title())
@@ -55,10 +63,10 @@ impl Tab {
         match self {
             Tab::Sections => "Sections: framing, item counts, size; findings with offsets",
             Tab::Hex => "Hex: bytes coloured by field, inspector, item tree at the cursor",
-            Tab::Functions => "Functions: table; Enter opens kernels and registers (h/l)",
-            Tab::Source => "Source: kernels beside their source lines (h/l switches)",
-            Tab::Tables => "Strings·Attributes·Types·Locations (h/l switches table)",
-            Tab::Execution => "Execution: events of a recording, registers at the cursor ([ ] { })",
+            Tab::Functions => "Functions: table; open one for its kernels above its registers",
+            Tab::Source => "Source: kernels beside their source lines",
+            Tab::Tables => "Strings·Attributes·Types·Locations, one table at a time",
+            Tab::Execution => "Execution: events of a recording, registers at the cursor",
         }
     }
 }

@@ -211,7 +211,7 @@ impl TensorsApp {
 
     /// Handles a key through the shared key table.
     pub fn on_key(&mut self, key: KeyEvent) {
-        let (action, pending) = keys::lookup(&key, self.pending);
+        let (action, pending) = keys::lookup(&key, self.pending, None);
         self.pending = pending;
         if let Some(action) = action {
             self.act(action);

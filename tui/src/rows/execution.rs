@@ -6,6 +6,8 @@
 use bef_trace::model::ErrorMark;
 
 use super::{ListId, State};
+use crate::keys::{self, Action};
+use crate::tab::Tab;
 
 /// The number of rows.
 pub fn len(app: &State<'_, '_>, id: ListId) -> usize {
@@ -100,7 +102,10 @@ pub fn kernel_lines(app: &State<'_, '_>) -> Vec<String> {
 fn raw_kernel_lines(app: &State<'_, '_>) -> Vec<String> {
     let Some(trace) = app.trace.as_ref() else {
         return vec![
-            "No recording. Open one with `befview RECORDING`, or press r on a function".to_owned(),
+            format!(
+                "No recording. Open one with `befview RECORDING`, or press {} on a function",
+                keys::label(Action::Run, Some(Tab::Functions))
+            ),
             "without arguments in the Functions tab to run and record it.".to_owned(),
         ];
     };

@@ -19,6 +19,9 @@ use std::ops::Range;
 use bef::tool_io::escape;
 use ratatui::layout::Constraint;
 
+use crate::keys::{self, Action};
+use crate::tab::Tab;
+
 /// Every list of the inspector.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ListId {
@@ -218,7 +221,16 @@ fn raw_title(app: &State<'_, '_>, id: ListId) -> String {
         ListId::Attributes => "Attributes".to_owned(),
         ListId::Types => "Types".to_owned(),
         ListId::Locations => "Locations".to_owned(),
-        ListId::Events => "Events ([ ] step, { } same kernel)".to_owned(),
+        ListId::Events => {
+            let key = |action| keys::label(action, Some(Tab::Execution));
+            format!(
+                "Events ({} {} step, {} {} same kernel)",
+                key(Action::StepBack),
+                key(Action::StepForward),
+                key(Action::KernelBack),
+                key(Action::KernelForward)
+            )
+        }
         ListId::ExecRegisters => match (app.trace.as_ref(), app.selected_execution()) {
             (Some(trace), Some(e)) => format!(
                 "{} {} registers",

@@ -6,7 +6,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
-use crate::keys::{BINDINGS, help_lines, keys_label};
+use crate::keys::{self, Action, BINDINGS, help_lines, keys_label};
 
 /// Draws the help screen from line `app.help_scroll`.
 pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &mut crate::app::App<'_, '_>) {
@@ -32,8 +32,13 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &mut crate::app::App<'_, '_>
         })
         .collect();
     let total = text.len();
+    let key = |action| keys::label(action, Some(app.tab));
     let block = Block::default().borders(Borders::ALL).title(format!(
-        "Keys (? or Esc closes; j/k scroll, line {} of {total})",
+        "Keys ({} or {} closes; {}/{} scroll, line {} of {total})",
+        key(Action::Help),
+        key(Action::Back),
+        key(Action::Down),
+        key(Action::Up),
         app.help_scroll + 1
     ));
     frame.render_widget(

@@ -22,6 +22,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table};
 
 use crate::app::{App, PromptKind};
+use crate::keys::{self, Action};
 use crate::rows::{self, ListId, State, columns};
 use crate::tab::Tab;
 
@@ -259,10 +260,13 @@ fn draw_tabs(frame: &mut Frame<'_>, app: &mut App<'_, '_>, area: Rect) {
 fn draw_status(frame: &mut Frame<'_>, app: &mut App<'_, '_>, area: Rect) {
     let line = if let Some(prompt) = &app.prompt {
         let label = match prompt.kind {
-            PromptKind::Search if app.tab == Tab::Hex => "search (text, #hex, =VBR): ",
-            PromptKind::Search => "search: ",
-            PromptKind::Goto => "go to offset (0x.. or decimal; g: top): ",
-            PromptKind::Arguments => "arguments (JSON list): ",
+            PromptKind::Search if app.tab == Tab::Hex => "search (text, #hex, =VBR): ".to_owned(),
+            PromptKind::Search => "search: ".to_owned(),
+            PromptKind::Goto => format!(
+                "go to offset (0x.. or decimal; {}: top): ",
+                keys::label(Action::GotoOffset, Some(Tab::Hex))
+            ),
+            PromptKind::Arguments => "arguments (JSON list): ".to_owned(),
         };
         Line::from(vec![
             Span::styled(label, Style::default().fg(Color::Yellow)),
@@ -319,21 +323,25 @@ fn draw_status(frame: &mut Frame<'_>, app: &mut App<'_, '_>, area: Rect) {
 
 fn draw_footer(frame: &mut Frame<'_>, app: &mut App<'_, '_>, area: Rect) {
     let mut spans = Vec::new();
-    for (key, what) in crate::keys::footer_hints() {
+    let mut own = Vec::new();
+    for (key, what, tab_own) in crate::keys::footer_hints(app.tab) {
+        if tab_own {
+            // The tab's own keys follow, dimmed.
+            own.push(format!("{key} {what}"));
+            continue;
+        }
         spans.push(Span::styled(
             format!(" {key} "),
             Style::default().fg(Color::Black).bg(Color::DarkGray),
         ));
         spans.push(Span::raw(format!(" {what} ")));
     }
-    let extra = match app.tab {
-        Tab::Hex => " g goto  m mark  ' next mark",
-        Tab::Functions if app.open_function.is_none() => " s sort  r run",
-        Tab::Functions | Tab::Source | Tab::Sections => " h/l pane",
-        Tab::Tables => " h/l table",
-        Tab::Execution => " [ ] step  { } kernel  h/l pane",
-    };
-    spans.push(Span::styled(extra, Style::default().fg(Color::DarkGray)));
+    if !own.is_empty() {
+        spans.push(Span::styled(
+            format!(" {}", own.join("  ")),
+            Style::default().fg(Color::DarkGray),
+        ));
+    }
     if app.doc.analysis_ready().is_none() {
         spans.push(Span::styled(
             "  analysing…",

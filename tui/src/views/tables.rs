@@ -9,7 +9,9 @@ use ratatui::widgets::Paragraph;
 
 use super::draw_list;
 use crate::app::App;
+use crate::keys::{self, Action};
 use crate::rows::{self, TABLES};
+use crate::tab::Tab;
 
 /// Draws the tab.
 pub fn draw(frame: &mut Frame<'_>, app: &mut App<'_, '_>, area: Rect) {
@@ -26,7 +28,12 @@ pub fn draw(frame: &mut Frame<'_>, app: &mut App<'_, '_>, area: Rect) {
         spans.push(Span::styled(rows::title(&app.rows(), id), style));
         spans.push(Span::raw("  "));
     }
-    spans.push(Span::styled("(h/l)", Style::default().fg(Color::DarkGray)));
+    let switch = format!(
+        "({}/{})",
+        keys::label(Action::Left, Some(Tab::Tables)),
+        keys::label(Action::Right, Some(Tab::Tables))
+    );
+    spans.push(Span::styled(switch, Style::default().fg(Color::DarkGray)));
     frame.render_widget(Paragraph::new(Line::from(spans)), bar);
     let table = app.table;
     draw_list(frame, app, table, body, 0);
