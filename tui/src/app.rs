@@ -115,11 +115,25 @@ pub struct App<'d, 'a> {
     pub areas: Areas,
     /// The recording the Execution tab shows, if any.
     pub trace: Option<Arc<Trace>>,
+    /// The recording being loaded in the background, if any.
+    pub loading: Option<Loading>,
     /// The run `r` started, if it has not ended.
     run: Option<PendingRun>,
     /// What the app asks for, not yet taken by [`take_effects`](Self::take_effects).
     effects: Vec<Effect>,
     pending: Option<char>,
+}
+
+/// A recording being read on a worker while the view is live.
+pub struct Loading {
+    /// The recording file.
+    pub path: std::path::PathBuf,
+    /// What is being done now.
+    pub phase: String,
+    /// The first tick seen since loading began.
+    started: Option<std::time::Instant>,
+    /// Whole seconds loading so far.
+    pub seconds: u64,
 }
 
 /// A run `r` started, recording on a worker while the view stays live.
@@ -161,6 +175,7 @@ impl<'d, 'a> App<'d, 'a> {
             hex_width: 16,
             areas: Areas::default(),
             trace: None,
+            loading: None,
             run: None,
             effects: Vec::new(),
             pending: None,
@@ -186,6 +201,21 @@ impl<'d, 'a> App<'d, 'a> {
             sort: self.sort,
             cursors: &self.cursors,
         }
+    }
+
+    /// A fresh app on `doc` at the Execution tab, while the recording at
+    /// `path` (which names `doc`'s program) loads in the background;
+    /// [`Event::Loaded`] brings it.
+    pub fn loading(doc: &'d Document<'a>, path: &std::path::Path) -> App<'d, 'a> {
+        let mut app = App::new(doc);
+        app.tab = Tab::Execution;
+        app.loading = Some(Loading {
+            path: path.to_owned(),
+            phase: "opening".to_owned(),
+            started: None,
+            seconds: 0,
+        });
+        app
     }
 
     /// The event under the time cursor (an index into the trace's steps).
@@ -316,6 +346,12 @@ impl<'d, 'a> App<'d, 'a> {
             Event::Resize | Event::Analysed | Event::InputFailed(_) => {}
             Event::Tick(now) => self.tick(now),
             Event::RunEnded { name, outcome } => self.finish_run(name, outcome),
+            Event::Loading(phase) => {
+                if let Some(loading) = &mut self.loading {
+                    loading.phase = phase;
+                }
+            }
+            Event::Loaded(outcome) => self.finish_loading(outcome),
         }
         self.take_effects()
     }
@@ -325,8 +361,26 @@ impl<'d, 'a> App<'d, 'a> {
         std::mem::take(&mut self.effects)
     }
 
-    /// Keeps the status line's elapsed time of a run current.
+    /// Shows the recording loaded in the background, or why it is not.
+    fn finish_loading(&mut self, outcome: Result<Box<Trace>, String>) {
+        self.loading = None;
+        match outcome {
+            Ok(trace) => {
+                self.message = trace.program_note.clone();
+                self.trace = Some(Arc::new(*trace));
+                *self.cursor_mut(ListId::Events) = Cursor::default();
+                *self.cursor_mut(ListId::ExecRegisters) = Cursor::default();
+            }
+            Err(e) => self.message = Some(e),
+        }
+    }
+
+    /// Keeps the elapsed times of loading and of a run current.
     fn tick(&mut self, now: std::time::Instant) {
+        if let Some(loading) = &mut self.loading {
+            let started = *loading.started.get_or_insert(now);
+            loading.seconds = now.saturating_duration_since(started).as_secs();
+        }
         let Some(run) = &mut self.run else {
             return;
         };

@@ -29,6 +29,10 @@ pub enum Event {
     InputFailed(String),
     /// The whole-file analysis finished (findings and users can be shown).
     Analysed,
+    /// Loading the recording: what is being done now.
+    Loading(String),
+    /// The recording is loaded, or why it is not.
+    Loaded(Result<Box<Trace>, String>),
     /// A run started by `r` ended: function `name`, and its recording or
     /// why there is none.
     RunEnded {

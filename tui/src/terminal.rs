@@ -4,6 +4,7 @@
 //! the event loop, with the whole-file analysis running on a second thread.
 
 use std::io::{self, Write};
+use std::path::Path;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -77,6 +78,35 @@ pub fn run_with(doc: &Document<'_>, trace: Option<crate::execution::Trace>) -> i
                 Some(trace) => App::with_trace(doc, trace),
                 None => App::new(doc),
             };
+            event_loop(terminal, app, Worker::new(events), &received)
+        })
+    })
+}
+
+/// Runs the inspector on `doc` (the program a recording names) at the
+/// Execution tab, while the recording in `bytes` (from `path`) is read on
+/// a worker: the first frame does not wait for it, whatever its size, and
+/// the screen shows what loading is doing. Restores the terminal on every
+/// exit.
+pub fn run_loading(doc: &Document<'_>, path: &Path, bytes: &[u8]) -> io::Result<()> {
+    on_screen(|terminal| {
+        let (events, received) = mpsc::channel();
+        read_input(events.clone())?;
+        std::thread::scope(|scope| {
+            let loaded = events.clone();
+            scope.spawn(move || {
+                let mut progress = |phase: String| {
+                    let _ = loaded.send(Event::Loading(phase));
+                };
+                let outcome = crate::execution::load(path, bytes, &mut progress);
+                let _ = loaded.send(Event::Loaded(outcome.map(Box::new)));
+            });
+            let analysed = events.clone();
+            scope.spawn(move || {
+                doc.analysis();
+                let _ = analysed.send(Event::Analysed);
+            });
+            let app = App::loading(doc, path);
             event_loop(terminal, app, Worker::new(events), &received)
         })
     })

@@ -11,9 +11,11 @@ use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
 use super::{PROBLEM, draw_list};
 use crate::app::App;
+use crate::keys::{self, Action};
 use crate::rows::ListId;
 use crate::rows::State;
 use crate::rows::execution::kernel_lines;
+use crate::tab::Tab;
 
 /// The style of a row: values changed by the last step stand out.
 pub fn row_style(app: &State<'_, '_>, id: ListId, row: usize) -> Style {
@@ -47,6 +49,29 @@ pub fn row_style(app: &State<'_, '_>, id: ListId, row: usize) -> Style {
 
 /// Draws the tab.
 pub fn draw(frame: &mut Frame<'_>, app: &mut App<'_, '_>, area: Rect) {
+    if let Some(loading) = &app.loading {
+        // Other tabs stay usable meanwhile; keys are never held up.
+        let text = vec![
+            Line::from(format!(
+                "Loading {}: {}… {} s",
+                bef::tool_io::escape::path(&loading.path),
+                loading.phase,
+                loading.seconds
+            )),
+            Line::from(""),
+            Line::from(format!(
+                "The other tabs show the program meanwhile; {} quits.",
+                keys::label(Action::Quit, Some(Tab::Execution))
+            )),
+        ];
+        frame.render_widget(
+            Paragraph::new(text)
+                .wrap(Wrap { trim: false })
+                .block(Block::default().borders(Borders::ALL).title("Execution")),
+            area,
+        );
+        return;
+    }
     let [left, right] =
         Layout::horizontal([Constraint::Percentage(55), Constraint::Percentage(45)]).areas(area);
     let info = kernel_lines(&app.rows());
