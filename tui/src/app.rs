@@ -21,7 +21,8 @@ use crate::events::{Effect, Event, RunRecorded};
 use crate::execution::Trace;
 use crate::inspector;
 use crate::keys::{self, Action};
-use crate::rows::{self, Cursor, ListId, SORT_COLUMNS, State};
+use crate::rows::{self, Cursor, ListId, SORT_COLUMNS, Snapshot, State};
+use crate::search;
 use crate::tab::Tab;
 
 /// What a prompt is for.
@@ -115,6 +116,10 @@ pub struct App<'d, 'a> {
     pub areas: Areas,
     /// The recording the Execution tab shows, if any.
     pub trace: Option<Arc<Trace>>,
+    /// The search running on a worker, if any.
+    pub searching: Option<Searching>,
+    /// How many searches have started (the last one's id).
+    searches: u64,
     /// The recording being loaded in the background, if any.
     pub loading: Option<Loading>,
     /// The run `r` started, if it has not ended.
@@ -122,6 +127,16 @@ pub struct App<'d, 'a> {
     /// What the app asks for, not yet taken by [`take_effects`](Self::take_effects).
     effects: Vec<Effect>,
     pending: Option<char>,
+}
+
+/// A search of a long list running on a worker.
+pub struct Searching {
+    /// What it looks for, where.
+    pub job: search::Job,
+    /// Rows scanned so far.
+    pub scanned: usize,
+    /// Rows in the list.
+    pub total: usize,
 }
 
 /// A recording being read on a worker while the view is live.
@@ -175,6 +190,8 @@ impl<'d, 'a> App<'d, 'a> {
             hex_width: 16,
             areas: Areas::default(),
             trace: None,
+            searching: None,
+            searches: 0,
             loading: None,
             run: None,
             effects: Vec::new(),
@@ -352,6 +369,14 @@ impl<'d, 'a> App<'d, 'a> {
                 }
             }
             Event::Loaded(outcome) => self.finish_loading(outcome),
+            Event::SearchProgress { id, scanned, total } => {
+                self.search_report(id, Ok((scanned, total)))
+            }
+            Event::SearchEnded { id, outcome } => self.search_report(id, Err(outcome)),
+            Event::SearchFailed(why) => {
+                self.searching = None;
+                self.message = Some(format!("cannot search: {why}"));
+            }
         }
         self.take_effects()
     }
@@ -606,24 +631,69 @@ impl<'d, 'a> App<'d, 'a> {
         let Some(id) = self.active_list() else {
             return;
         };
+        if self.searching.take().is_some() {
+            // A new search replaces the one under way.
+            self.effects.push(Effect::CancelSearch);
+        }
+        self.searches += 1;
+        let job = search::Job {
+            id: self.searches,
+            list: id,
+            start: self.cursor(id).selected,
+            backward,
+            query,
+        };
         let len = rows::len(&self.rows(), id);
-        let needle = query.to_lowercase();
-        let start = self.cursor(id).selected;
-        let found = (1..=len).map(|i| {
-            if backward {
-                (start + len - i % len) % len.max(1)
-            } else {
-                (start + i) % len.max(1)
-            }
+        if len <= search::INLINE_ROWS {
+            let outcome = search::run(&self.rows(), &job, |_, _| true);
+            self.end_search(&job, outcome);
+            return;
+        }
+        let snapshot = Snapshot::of(&self.rows(), self.trace.clone());
+        self.message = Some(format!("searching {len} rows for {}…", job.query));
+        self.effects
+            .push(Effect::Search(job.clone(), Box::new(snapshot)));
+        self.searching = Some(Searching {
+            job,
+            scanned: 0,
+            total: len,
         });
-        for row in found {
-            let text = rows::cells(&self.rows(), id, row).join(" ").to_lowercase();
-            if text.contains(&needle) {
-                self.cursor_mut(id).selected = row;
-                return;
+    }
+
+    /// Shows how search `job` ended.
+    fn end_search(&mut self, job: &search::Job, outcome: search::Outcome) {
+        match outcome {
+            search::Outcome::Found(row) => self.cursor_mut(job.list).selected = row,
+            search::Outcome::NotFound => self.message = Some(format!("{} not found", job.query)),
+            search::Outcome::Cancelled => {
+                self.message = Some(format!("search for {} cancelled", job.query))
             }
         }
-        self.message = Some(format!("{query} not found"));
+    }
+
+    /// Takes a report of the search on a worker, unless it is an older
+    /// search's.
+    fn search_report(&mut self, id: u64, report: Result<(usize, usize), search::Outcome>) {
+        let Some(searching) = self.searching.as_mut().filter(|s| s.job.id == id) else {
+            return;
+        };
+        match report {
+            Ok((scanned, total)) => {
+                searching.scanned = scanned;
+                searching.total = total;
+                self.message = Some(format!(
+                    "searching for {}: {scanned} of {total} rows ({}: stop)",
+                    searching.job.query,
+                    keys::label(Action::Back, Some(self.tab))
+                ));
+            }
+            Err(outcome) => {
+                let job = searching.job.clone();
+                self.searching = None;
+                self.message = None;
+                self.end_search(&job, outcome);
+            }
+        }
     }
 
     /// Does what `action` asks on the current tab.
@@ -821,7 +891,10 @@ impl<'d, 'a> App<'d, 'a> {
     }
 
     fn back(&mut self) {
-        if self.tab == Tab::Functions && self.open_function.is_some() {
+        if let Some(searching) = self.searching.take() {
+            self.effects.push(Effect::CancelSearch);
+            self.end_search(&searching.job, search::Outcome::Cancelled);
+        } else if self.tab == Tab::Functions && self.open_function.is_some() {
             self.open_function = None;
             self.pane = Pane::First;
         } else if self.tab == Tab::Hex {

@@ -13,6 +13,8 @@ use std::time::Instant;
 use ratatui::crossterm::event::{KeyEvent, MouseEvent};
 
 use crate::execution::Trace;
+use crate::rows::Snapshot;
+use crate::search;
 
 /// Something that happened.
 pub enum Event {
@@ -33,6 +35,24 @@ pub enum Event {
     Loading(String),
     /// The recording is loaded, or why it is not.
     Loaded(Result<Box<Trace>, String>),
+    /// A search on a worker has scanned `scanned` of `total` rows.
+    SearchProgress {
+        /// Which search.
+        id: u64,
+        /// Rows scanned so far.
+        scanned: usize,
+        /// Rows in the list.
+        total: usize,
+    },
+    /// A search on a worker ended.
+    SearchEnded {
+        /// Which search.
+        id: u64,
+        /// What it found.
+        outcome: search::Outcome,
+    },
+    /// A search could not start (no thread): why.
+    SearchFailed(String),
     /// A run started by `r` ended: function `name`, and its recording or
     /// why there is none.
     RunEnded {
@@ -54,7 +74,6 @@ pub struct RunRecorded {
 }
 
 /// Something the app asks for that is not a change to itself.
-#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Effect {
     /// Run function `function` of `program` (with JSON `arguments` if it
     /// takes some) on the `s` work queue and record it; the result comes
@@ -69,6 +88,12 @@ pub enum Effect {
     },
     /// Cancel the run under way: kernels not started are skipped.
     CancelRun,
+    /// Search a long list on a worker, over a copy of what its rows are
+    /// read from; reports come back as [`Event::SearchProgress`] and
+    /// [`Event::SearchEnded`].
+    Search(search::Job, Box<Snapshot>),
+    /// Stop the search under way.
+    CancelSearch,
     /// Put this text on the clipboard (the terminal sends it as OSC 52).
     Copy(String),
 }

@@ -21,6 +21,7 @@ pub mod inspector;
 pub mod keys;
 pub mod names;
 pub mod rows;
+pub mod search;
 pub mod simulate;
 pub mod tab;
 pub mod tensors;

@@ -181,7 +181,7 @@ fn main() -> ExitCode {
             let mut out = std::io::BufWriter::new(stdout.lock());
             dump(&mut out, &mut app, &view).and_then(|()| std::io::Write::flush(&mut out))
         }
-        (None, Some(recording)) => befview::terminal::run_loading(&doc, &path, recording.bytes()),
+        (None, Some(recording)) => befview::terminal::run_loading(&doc, &path, recording),
         (None, None) => befview::terminal::run(&doc),
     };
     match result {

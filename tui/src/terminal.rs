@@ -8,6 +8,7 @@ use std::path::Path;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+use bef::format::BefBuffer;
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 use ratatui::crossterm::Command;
@@ -78,7 +79,7 @@ pub fn run_with(doc: &Document<'_>, trace: Option<crate::execution::Trace>) -> i
                 Some(trace) => App::with_trace(doc, trace),
                 None => App::new(doc),
             };
-            event_loop(terminal, app, Worker::new(events), &received)
+            event_loop(terminal, app, Worker::scoped(events, doc, scope), &received)
         })
     })
 }
@@ -88,26 +89,30 @@ pub fn run_with(doc: &Document<'_>, trace: Option<crate::execution::Trace>) -> i
 /// a worker: the first frame does not wait for it, whatever its size, and
 /// the screen shows what loading is doing. Restores the terminal on every
 /// exit.
-pub fn run_loading(doc: &Document<'_>, path: &Path, bytes: &[u8]) -> io::Result<()> {
+pub fn run_loading(doc: &Document<'_>, path: &Path, bytes: BefBuffer) -> io::Result<()> {
     on_screen(|terminal| {
         let (events, received) = mpsc::channel();
         read_input(events.clone())?;
-        std::thread::scope(|scope| {
-            let loaded = events.clone();
-            scope.spawn(move || {
+        // Not scoped: quitting must not wait for the decoding to end.
+        let loaded = events.clone();
+        let file = path.to_owned();
+        std::thread::Builder::new()
+            .name("befview-load".into())
+            .spawn(move || {
                 let mut progress = |phase: String| {
                     let _ = loaded.send(Event::Loading(phase));
                 };
-                let outcome = crate::execution::load(path, bytes, &mut progress);
+                let outcome = crate::execution::load(&file, bytes.bytes(), &mut progress);
                 let _ = loaded.send(Event::Loaded(outcome.map(Box::new)));
-            });
+            })?;
+        std::thread::scope(|scope| {
             let analysed = events.clone();
             scope.spawn(move || {
                 doc.analysis();
                 let _ = analysed.send(Event::Analysed);
             });
             let app = App::loading(doc, path);
-            event_loop(terminal, app, Worker::new(events), &received)
+            event_loop(terminal, app, Worker::scoped(events, doc, scope), &received)
         })
     })
 }
@@ -187,7 +192,7 @@ const TICK: Duration = Duration::from_millis(100);
 fn event_loop(
     terminal: &mut Terminal<CrosstermBackend<io::Stdout>>,
     mut app: App<'_, '_>,
-    mut worker: Worker,
+    mut worker: Worker<'_, '_, '_>,
     events: &mpsc::Receiver<Event>,
 ) -> io::Result<()> {
     loop {

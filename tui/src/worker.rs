@@ -6,23 +6,52 @@
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, Sender, channel};
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::Scope;
+
 use bef::tool_io::named_files::{self, NamedFileKind};
 
 use crate::app::App;
+use crate::document::Document;
 use crate::events::{Effect, Event, RunRecorded};
 use crate::execution::Trace;
+use crate::rows::Snapshot;
+use crate::search;
 
-/// Performs effects, posting their results on a channel.
-pub struct Worker {
+/// Performs effects on `doc`, posting their results on a channel.
+pub struct Worker<'s, 'e, 'a> {
     events: Sender<Event>,
+    doc: &'e Document<'a>,
+    /// Where searches run; without one they run inside `perform`.
+    scope: Option<&'s Scope<'s, 'e>>,
     /// Stops the run under way, if any.
     run: Option<bef_trace::CancelHandle>,
+    /// Stops the search under way, if any.
+    search: Option<Arc<AtomicBool>>,
 }
 
-impl Worker {
-    /// A worker posting on `events`.
-    pub fn new(events: Sender<Event>) -> Worker {
-        Worker { events, run: None }
+impl<'s, 'e, 'a: 'e> Worker<'s, 'e, 'a> {
+    /// A worker posting on `events` that searches inside `perform`.
+    pub fn new(events: Sender<Event>, doc: &'e Document<'a>) -> Worker<'s, 'e, 'a> {
+        Worker {
+            events,
+            doc,
+            scope: None,
+            run: None,
+            search: None,
+        }
+    }
+
+    /// A worker posting on `events` that searches on threads of `scope`.
+    pub fn scoped(
+        events: Sender<Event>,
+        doc: &'e Document<'a>,
+        scope: &'s Scope<'s, 'e>,
+    ) -> Worker<'s, 'e, 'a> {
+        let mut worker = Worker::new(events, doc);
+        worker.scope = Some(scope);
+        worker
     }
 
     /// Performs `effect`. The text of a [`Effect::Copy`] is returned for
@@ -43,7 +72,52 @@ impl Worker {
                 }
                 None
             }
+            Effect::Search(job, snapshot) => {
+                self.start_search(job, *snapshot);
+                None
+            }
+            Effect::CancelSearch => {
+                if let Some(cancel) = self.search.take() {
+                    cancel.store(true, Ordering::Relaxed);
+                }
+                None
+            }
             Effect::Copy(text) => Some(text),
+        }
+    }
+
+    /// Searches on a thread of the scope (inside this call without one),
+    /// posting progress and the end; a cancelled search posts nothing more.
+    fn start_search(&mut self, job: search::Job, snapshot: Snapshot) {
+        let cancel = Arc::new(AtomicBool::new(false));
+        self.search = Some(cancel.clone());
+        let events = self.events.clone();
+        let doc = self.doc;
+        let work = move || {
+            let state = snapshot.state(doc);
+            let outcome = search::run(&state, &job, |scanned, total| {
+                let _ = events.send(Event::SearchProgress {
+                    id: job.id,
+                    scanned,
+                    total,
+                });
+                !cancel.load(Ordering::Relaxed)
+            });
+            let _ = events.send(Event::SearchEnded {
+                id: job.id,
+                outcome,
+            });
+        };
+        match self.scope {
+            Some(scope) => {
+                if let Err(e) = std::thread::Builder::new()
+                    .name("befview-search".into())
+                    .spawn_scoped(scope, work)
+                {
+                    let _ = self.events.send(Event::SearchFailed(e.to_string()));
+                }
+            }
+            None => work(),
         }
     }
 
@@ -107,6 +181,15 @@ impl Drop for Report {
     }
 }
 
+impl Drop for Worker<'_, '_, '_> {
+    /// Stops the search under way, so that leaving does not wait for it.
+    fn drop(&mut self) {
+        if let Some(cancel) = &self.search {
+            cancel.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
 /// Records a run and orders it for the Execution tab, checking the
 /// program file against the recording's hash.
 fn record(program: &Path, options: &bef_trace::RecordOptions) -> Result<Box<RunRecorded>, String> {
@@ -126,25 +209,20 @@ fn record(program: &Path, options: &bef_trace::RecordOptions) -> Result<Box<RunR
 
 /// Drives an app without a terminal: performs the effects it returns and
 /// applies the events their work posts.
-pub struct Driver {
-    worker: Worker,
+pub struct Driver<'e, 'a> {
+    worker: Worker<'e, 'e, 'a>,
     events: Receiver<Event>,
     /// Texts copied, oldest first.
     pub copied: Vec<String>,
 }
 
-impl Default for Driver {
-    fn default() -> Self {
-        Driver::new()
-    }
-}
-
-impl Driver {
-    /// A driver with a channel of its own.
-    pub fn new() -> Driver {
+impl<'e, 'a: 'e> Driver<'e, 'a> {
+    /// A driver on `doc` with a channel of its own; it searches inside the
+    /// key press that asks.
+    pub fn new(doc: &'e Document<'a>) -> Driver<'e, 'a> {
         let (send, events) = channel();
         Driver {
-            worker: Worker::new(send),
+            worker: Worker::new(send, doc),
             events,
             copied: Vec::new(),
         }
@@ -171,10 +249,13 @@ impl Driver {
     }
 
     /// Performs queued effects, then applies posted events until no run
-    /// is under way.
+    /// or search is under way.
     pub fn settle(&mut self, app: &mut App<'_, '_>) {
         self.flush(app);
-        while app.running() {
+        while let Ok(event) = self.events.try_recv() {
+            self.send(app, event);
+        }
+        while app.running() || app.searching.is_some() {
             let Ok(event) = self.events.recv() else {
                 return;
             };

@@ -251,7 +251,7 @@ fn r_runs_a_function_and_shows_its_recording() {
     let loaded = befview::Loaded::open(&common::corpus(PROGRAM)).expect("the program opens");
     let doc = Document::new(&loaded).expect("a BEF listing");
     let mut app = App::new(&doc);
-    let mut driver = Driver::new();
+    let mut driver = Driver::new(&doc);
     select_function(&mut app, &doc, "fails");
     // The run records on a thread of its own; the view stays where it is
     // until its result is picked up.
@@ -315,7 +315,7 @@ fn r_again_cancels_a_run_that_does_not_end() {
         befview::Loaded::open(&common::corpus("trace/endless.mlir")).expect("the program opens");
     let doc = Document::new(&loaded).expect("a BEF listing");
     let mut app = App::new(&doc);
-    let mut driver = Driver::new();
+    let mut driver = Driver::new(&doc);
     select_function(&mut app, &doc, "endless");
     app.act(Action::Run);
     driver.flush(&mut app);
