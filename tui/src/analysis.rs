@@ -200,7 +200,7 @@ impl Analysis {
                 if !kernel.pseudo {
                     let line = source.and_then(|file| {
                         let location = listing.location(kernel.location_offset()?).ok()??;
-                        crate::views::source::line_of(&location, file)
+                        crate::names::line_of(&location, file)
                     });
                     analysis.kernels.push(SourceKernel {
                         function: function.index,

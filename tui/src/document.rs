@@ -3,13 +3,14 @@
 //! show attribute names and registers their types) and keep their source
 //! text for the Source view.
 
-use std::fmt;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
 use bef::exec::{InputFormat, OpenError};
 use bef::format::BefBuffer;
 use bef::tool_io::named_files::{self, NamedFileKind, NotRead};
+
+use crate::input::LoadError;
 use bef::translate::{TranslateOptions, mlir_to_bef};
 
 /// A file opened for viewing: the BEF bytes and, for MLIR input, the text
@@ -46,18 +47,6 @@ impl Source {
         }
     }
 }
-
-/// Why a file could not be opened.
-#[derive(Debug)]
-pub struct LoadError(pub String);
-
-impl fmt::Display for LoadError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.0.trim_end())
-    }
-}
-
-impl std::error::Error for LoadError {}
 
 impl Loaded {
     /// Opens `path` (see [`crate::input::read`]) and translates MLIR to

@@ -12,7 +12,8 @@ use bef_trace::model::ErrorMark;
 
 use bef::tool_io::named_files::{self, NamedFileKind, NotRead};
 
-use crate::document::{LoadError, Loaded};
+use crate::document::Loaded;
+use crate::input::LoadError;
 use bef_trace::recording::{Event, EventKind, Recording, ValueState, content_hash};
 
 /// Whether `bytes` start like a `bef-trace` recording.
@@ -112,28 +113,52 @@ pub struct Trace {
     producers: HashMap<(u64, u32), u32>,
     /// The last [`registers_at`](Self::registers_at) answer: drawing asks
     /// once per row, and each answer scans the events up to the cursor.
-    registers_cache: std::cell::RefCell<Option<RegistersAt>>,
+    /// Behind a mutex so that a trace can be read from a worker too.
+    registers_cache: std::sync::Mutex<Option<RegistersAt>>,
 }
 
 impl Trace {
     /// Reads the recording in `bytes` (from `path`).
     pub fn read(path: &Path, bytes: &[u8]) -> Result<Trace, String> {
+        Trace::read_with_progress(path, bytes, &mut |_| {})
+    }
+
+    /// Reads the recording in `bytes` (from `path`), saying what it is
+    /// doing through `progress` (for a loading screen).
+    pub fn read_with_progress(
+        path: &Path,
+        bytes: &[u8],
+        progress: &mut dyn FnMut(String),
+    ) -> Result<Trace, String> {
+        progress(format!("decoding {:.1} MB", bytes.len() as f64 / 1e6));
         let recording = bef_trace::read(bytes).map_err(|e| {
             format!(
                 "error: {}: not a readable recording: {e}",
                 bef::tool_io::escape::path(path)
             )
         })?;
-        Ok(Trace::new(path, recording))
+        Ok(Trace::with_progress(path, recording, progress))
     }
 
     /// The recording `recording`, read from `path`.
     pub fn new(path: &Path, recording: Recording) -> Trace {
-        let mut steps: Vec<(u64, usize, usize, Step)> = Vec::new();
+        Trace::with_progress(path, recording, &mut |_| {})
+    }
+
+    /// The recording `recording`, read from `path`, saying what it is doing
+    /// through `progress`.
+    pub fn with_progress(
+        path: &Path,
+        recording: Recording,
+        progress: &mut dyn FnMut(String),
+    ) -> Trace {
+        let events: usize = recording.threads.iter().map(|t| t.events.len()).sum();
+        progress(format!("ordering {events} events"));
+        let mut steps: Vec<Step> = Vec::with_capacity(events);
         let mut functions = HashMap::new();
         let mut producers = HashMap::new();
         for (thread, track) in recording.threads.iter().enumerate() {
-            for (i, event) in track.events.iter().enumerate() {
+            for event in &track.events {
                 match event.kind {
                     EventKind::FunctionBegin { function, .. } => {
                         functions.entry(event.execution).or_insert(function);
@@ -147,23 +172,20 @@ impl Trace {
                     }
                     _ => {}
                 }
-                steps.push((
-                    event.time,
+                steps.push(Step {
                     thread,
-                    i,
-                    Step {
-                        thread,
-                        event: event.clone(),
-                    },
-                ));
+                    event: event.clone(),
+                });
             }
         }
-        steps.sort_by_key(|s| (s.0, s.1, s.2));
+        // Stable: events of one thread at one time keep their order.
+        steps.sort_by_key(|s| (s.event.time, s.thread));
         let mut ordinals = HashMap::new();
         for s in &steps {
             let next = ordinals.len() + 1;
-            ordinals.entry(s.3.event.execution).or_insert(next);
+            ordinals.entry(s.event.execution).or_insert(next);
         }
+        progress(format!("finding the errors of {events} events"));
         // The model shares the recording while it is built, then gives it back.
         let recording = std::sync::Arc::new(recording);
         let model = bef_trace::Model::new(std::sync::Arc::clone(&recording));
@@ -183,7 +205,7 @@ impl Trace {
         let recording = std::sync::Arc::try_unwrap(recording).unwrap_or_else(|r| (*r).clone());
         Trace {
             path: path.to_owned(),
-            steps: steps.into_iter().map(|s| s.3).collect(),
+            steps,
             recording,
             program_note: None,
             first_error,
@@ -191,7 +213,7 @@ impl Trace {
             functions,
             ordinals,
             producers,
-            registers_cache: std::cell::RefCell::new(None),
+            registers_cache: std::sync::Mutex::new(None),
         }
     }
 
@@ -221,12 +243,7 @@ impl Trace {
     /// Where the program the recording names is: as recorded, else beside
     /// the recording.
     pub fn program_path(&self) -> PathBuf {
-        let named = PathBuf::from(&self.recording.header.program_path);
-        if named.is_file() || named.is_absolute() {
-            return named;
-        }
-        let beside = self.path.parent().unwrap_or(Path::new("")).join(&named);
-        if beside.is_file() { beside } else { named }
+        program_path(&self.path, &self.recording.header.program_path)
     }
 
     /// The function execution `execution` runs.
@@ -324,13 +341,18 @@ impl Trace {
     /// The registers of execution `execution` as they are after event
     /// `cursor`.
     pub fn registers_at(&self, cursor: usize, execution: u64) -> Vec<RegisterAt> {
-        if let Some((key, registers)) = self.registers_cache.borrow().as_ref()
+        // A poisoned cache is only a cache: its contents are replaced whole.
+        let mut cache = self
+            .registers_cache
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some((key, registers)) = cache.as_ref()
             && *key == (cursor, execution)
         {
             return registers.clone();
         }
         let registers = self.scan_registers(cursor, execution);
-        *self.registers_cache.borrow_mut() = Some(((cursor, execution), registers.clone()));
+        *cache = Some(((cursor, execution), registers.clone()));
         registers
     }
 
@@ -523,6 +545,47 @@ pub fn open(path: &Path, bytes: &[u8]) -> Result<(Trace, Loaded), LoadError> {
         None => Loaded::from_bytes(&program, &empty_program())?,
     };
     Ok((trace, loaded))
+}
+
+/// Where the program named `named` by the recording at `path` is: as
+/// recorded, else beside the recording.
+fn program_path(path: &Path, named: &str) -> PathBuf {
+    let named = PathBuf::from(named);
+    if named.is_file() || named.is_absolute() {
+        return named;
+    }
+    let beside = path.parent().unwrap_or(Path::new("")).join(&named);
+    if beside.is_file() { beside } else { named }
+}
+
+/// The program the recording in `bytes` (from `path`) names, opened from
+/// the recording's header alone, so that a viewer can start before the
+/// events are read ([`load`]); an empty program when it cannot be read.
+pub fn open_program(path: &Path, bytes: &[u8]) -> Result<Loaded, LoadError> {
+    let header = bef_trace::codec::read_header(bytes).map_err(|e| {
+        LoadError(format!(
+            "error: {}: not a readable recording: {e}",
+            bef::tool_io::escape::path(path)
+        ))
+    })?;
+    let program = program_path(path, &header.program_path);
+    let opened = named_files::read(&program, NamedFileKind::Program)
+        .ok()
+        .and_then(|raw| Loaded::from_bytes(&program, &raw).ok());
+    match opened {
+        Some(loaded) => Ok(loaded),
+        None => Loaded::from_bytes(&program, &empty_program()),
+    }
+}
+
+/// Reads the recording in `bytes` (from `path`) and checks the program it
+/// names, saying what it is doing through `progress`.
+pub fn load(path: &Path, bytes: &[u8], progress: &mut dyn FnMut(String)) -> Result<Trace, String> {
+    let mut trace = Trace::read_with_progress(path, bytes, progress)?;
+    progress("checking the program".to_owned());
+    let program = trace.program_path();
+    trace.check_program(named_files::read(&program, NamedFileKind::Program).as_deref());
+    Ok(trace)
 }
 
 /// An empty BEF file: the program of a recording whose program is missing.

@@ -9,9 +9,11 @@ use std::path::Path;
 
 use bef_trace::recording::{EventKind, Recording, ValueState};
 use bef_trace::{RecordOptions, RecorderOptions, record_file};
+use befview::events::Event;
 use befview::execution::Trace;
 use befview::keys::Action;
-use befview::views::ListId;
+use befview::rows::ListId;
+use befview::worker::Driver;
 use befview::{App, Document};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -185,7 +187,7 @@ fn the_time_cursor_steps_and_registers_follow() {
         app.execution_path()
     );
     assert!(app.execution_path().contains("› register %"));
-    assert!(befview::views::len(&mut app, ListId::ExecRegisters) > 0);
+    assert!(befview::rows::len(&app.rows(), ListId::ExecRegisters) > 0);
 }
 
 #[test]
@@ -249,13 +251,14 @@ fn r_runs_a_function_and_shows_its_recording() {
     let loaded = befview::Loaded::open(&common::corpus(PROGRAM)).expect("the program opens");
     let doc = Document::new(&loaded).expect("a BEF listing");
     let mut app = App::new(&doc);
+    let mut driver = Driver::new(&doc);
     select_function(&mut app, &doc, "fails");
     // The run records on a thread of its own; the view stays where it is
     // until its result is picked up.
     app.act(Action::Run);
     assert!(app.running());
     assert_eq!(app.tab, befview::Tab::Functions);
-    app.wait_for_run();
+    driver.settle(&mut app);
     assert!(!app.running());
     assert_eq!(app.tab, befview::Tab::Execution, "{:?}", app.message);
     let trace = app.trace.as_ref().expect("a recording");
@@ -284,7 +287,7 @@ fn r_runs_a_function_and_shows_its_recording() {
         app.on_key(key(c));
     }
     app.on_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
-    app.wait_for_run();
+    driver.settle(&mut app);
     assert!(
         app.message
             .as_deref()
@@ -299,7 +302,7 @@ fn r_runs_a_function_and_shows_its_recording() {
     }
     app.on_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
     assert!(app.running());
-    app.wait_for_run();
+    driver.settle(&mut app);
     assert_eq!(app.tab, befview::Tab::Execution, "{:?}", app.message);
     let trace = app.trace.as_ref().expect("a recording");
     assert_eq!(trace.first_error, None);
@@ -312,12 +315,24 @@ fn r_again_cancels_a_run_that_does_not_end() {
         befview::Loaded::open(&common::corpus("trace/endless.mlir")).expect("the program opens");
     let doc = Document::new(&loaded).expect("a BEF listing");
     let mut app = App::new(&doc);
+    let mut driver = Driver::new(&doc);
     select_function(&mut app, &doc, "endless");
     app.act(Action::Run);
+    driver.flush(&mut app);
     std::thread::sleep(std::time::Duration::from_millis(200));
-    // Two billion iterations do not end by themselves.
-    app.poll_run();
+    // Two billion iterations do not end by themselves; ticks show how long
+    // it has run.
+    driver.send(&mut app, Event::Tick(std::time::Instant::now()));
+    driver.send(
+        &mut app,
+        Event::Tick(std::time::Instant::now() + std::time::Duration::from_secs(2)),
+    );
     assert!(app.running());
+    assert!(
+        app.message.as_deref().is_some_and(|m| m.contains("… 2 s")),
+        "{:?}",
+        app.message
+    );
     app.act(Action::Run);
     assert!(
         app.message
@@ -326,12 +341,12 @@ fn r_again_cancels_a_run_that_does_not_end() {
         "{:?}",
         app.message
     );
-    app.wait_for_run();
+    driver.settle(&mut app);
     assert_eq!(app.tab, befview::Tab::Execution, "{:?}", app.message);
     assert!(
         app.message
             .as_deref()
-            .is_some_and(|m| m.contains("returned an error")),
+            .is_some_and(|m| m.starts_with("cancelled @endless")),
         "{:?}",
         app.message
     );

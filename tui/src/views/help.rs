@@ -6,36 +6,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
-use crate::keys::{BINDINGS, keys_label};
-
-/// The help text, one line per binding, then what the tabs show.
-pub fn lines() -> Vec<(String, String)> {
-    let mut out: Vec<(String, String)> = BINDINGS
-        .iter()
-        .map(|b| (keys_label(b), b.help.to_owned()))
-        .collect();
-    out.push((String::new(), String::new()));
-    for (i, tab) in crate::app::Tab::ALL.iter().enumerate() {
-        out.push((format!("tab {}", i + 1), tab_help(*tab).to_owned()));
-    }
-    out.push((
-        "mouse".to_owned(),
-        "wheel scrolls, click selects a tab, row or byte".to_owned(),
-    ));
-    out
-}
-
-fn tab_help(tab: crate::app::Tab) -> &'static str {
-    use crate::app::Tab;
-    match tab {
-        Tab::Sections => "Sections: framing, item counts, size; findings with offsets",
-        Tab::Hex => "Hex: bytes coloured by field, inspector, item tree at the cursor",
-        Tab::Functions => "Functions: table; Enter opens kernels and registers (h/l)",
-        Tab::Source => "Source: kernels beside their source lines (h/l switches)",
-        Tab::Tables => "Strings·Attributes·Types·Locations (h/l switches table)",
-        Tab::Execution => "Execution: events of a recording, registers at the cursor ([ ] { })",
-    }
-}
+use crate::keys::{self, Action, BINDINGS, help_lines, keys_label};
 
 /// Draws the help screen from line `app.help_scroll`.
 pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &mut crate::app::App<'_, '_>) {
@@ -46,7 +17,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &mut crate::app::App<'_, '_>
         .max()
         .unwrap_or(8)
         + 2;
-    let text: Vec<Line<'_>> = lines()
+    let text: Vec<Line<'_>> = help_lines()
         .into_iter()
         .map(|(keys, help)| {
             Line::from(vec![
@@ -61,8 +32,13 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &mut crate::app::App<'_, '_>
         })
         .collect();
     let total = text.len();
+    let key = |action| keys::label(action, Some(app.tab));
     let block = Block::default().borders(Borders::ALL).title(format!(
-        "Keys (? or Esc closes; j/k scroll, line {} of {total})",
+        "Keys ({} or {} closes; {}/{} scroll, line {} of {total})",
+        key(Action::Help),
+        key(Action::Back),
+        key(Action::Down),
+        key(Action::Up),
         app.help_scroll + 1
     ));
     frame.render_widget(

@@ -10,10 +10,7 @@ use ratatui::widgets::{Block, Borders, Paragraph};
 
 use super::{PROBLEM, palette};
 use crate::app::App;
-use crate::inspector;
-
-/// Bytes per line.
-pub const WIDTH: usize = 16;
+use crate::inspector::{self, WIDTH, ascii};
 
 /// The colour of every byte in `window`: its field's, else its section's.
 pub fn colours(app: &App<'_, '_>, window: std::ops::Range<usize>) -> Vec<Color> {
@@ -41,30 +38,6 @@ pub fn colours(app: &App<'_, '_>, window: std::ops::Range<usize>) -> Vec<Color> 
         }
     }
     out
-}
-
-/// One line of plain hex (`--dump hex`): offset, hex, ASCII.
-pub fn plain_line(bytes: &[u8], line: usize) -> String {
-    let start = line * WIDTH;
-    let chunk = &bytes[start..(start + WIDTH).min(bytes.len())];
-    let mut text = format!("{start:08x}: ");
-    for i in 0..WIDTH {
-        match chunk.get(i) {
-            Some(b) => text.push_str(&format!("{b:02x} ")),
-            None => text.push_str("   "),
-        }
-    }
-    text.push(' ');
-    text.extend(chunk.iter().map(|&b| ascii(b)));
-    text
-}
-
-fn ascii(b: u8) -> char {
-    if b.is_ascii_graphic() || b == b' ' {
-        b as char
-    } else {
-        '.'
-    }
 }
 
 /// Draws the tab.
