@@ -71,6 +71,9 @@ pub struct Cursor {
     pub selected: usize,
     /// The first visible row.
     pub scroll: usize,
+    /// The column cursor (`<` `>`), once moved; else the list's main
+    /// column is the selected cell.
+    pub column: Option<usize>,
 }
 
 impl Cursor {
@@ -128,8 +131,21 @@ pub enum Pane {
 /// The columns the function table sorts by, in `s` order.
 pub const SORT_COLUMNS: &[&str] = &["index", "name", "kind", "registers", "kernels", "size"];
 
-/// Where the last frame put things, for mouse clicks.
-#[derive(Debug, Clone, Copy, Default)]
+/// The selected cell of the focused list as the last frame drew it.
+#[derive(Debug, Clone, Default)]
+pub struct SelectedCell {
+    /// Its column's header.
+    pub header: &'static str,
+    /// Its whole text (escaped).
+    pub text: String,
+    /// Whether the screen shows less than all of it.
+    pub cut: bool,
+    /// Whether the column cursor chose it.
+    pub chosen: bool,
+}
+
+/// Where the last frame put things, for mouse clicks and the status line.
+#[derive(Debug, Clone, Default)]
 pub struct Areas {
     /// The tab titles line.
     pub tabs: Rect,
@@ -137,6 +153,8 @@ pub struct Areas {
     pub lists: [(Option<ListId>, Rect); 2],
     /// Rows of the hex view's bytes.
     pub hex: Rect,
+    /// The focused list's selected cell.
+    pub cell: Option<SelectedCell>,
 }
 
 /// The inspector's state.
@@ -175,6 +193,10 @@ pub struct App<'d, 'a> {
     pub hex_scroll: usize,
     /// Bytes framed by Enter on a row.
     pub frame: Option<Range<usize>>,
+    /// Whether the next hex frame scrolls to show all of `frame`.
+    pub reveal_frame: bool,
+    /// The tab and pane whose row Enter framed in hex: Esc goes back.
+    pub framed_from: Option<(Tab, Pane)>,
     /// Bookmarked offsets.
     pub bookmarks: BTreeSet<usize>,
     /// The last search.
@@ -239,6 +261,8 @@ impl<'d, 'a> App<'d, 'a> {
             hex_cursor: 0,
             hex_scroll: 0,
             frame: None,
+            reveal_frame: false,
+            framed_from: None,
             bookmarks: BTreeSet::new(),
             search: None,
             clipboard: None,
@@ -456,8 +480,14 @@ impl<'d, 'a> App<'d, 'a> {
                 );
                 trace.check_program(program.as_deref());
                 let failed = outcomes.iter().any(|o| o.failed);
+                // A cancelled run is told as such, since the recording
+                // stops short and a run that merely ended would mislead.
+                let cancelled = run.cancelling || trace.recording.header.partial;
                 self.message = Some(match &trace.program_note {
                     Some(note) => note.clone(),
+                    None if cancelled => {
+                        format!("cancelled @{name}: the recording stops where the run was stopped")
+                    }
                     None if failed => format!("ran @{name}: it returned an error"),
                     None => format!("ran @{name}"),
                 });
@@ -494,7 +524,19 @@ impl<'d, 'a> App<'d, 'a> {
         };
         match next {
             Some(at) => self.cursor_mut(ListId::Events).selected = at,
-            None => self.message = Some("no further event".to_owned()),
+            None if matches!(action, Action::StepBack | Action::StepForward) => {
+                self.message = Some("no further event".to_owned())
+            }
+            None => {
+                let which = if action == Action::KernelBack {
+                    "earlier"
+                } else {
+                    "later"
+                };
+                self.message = Some(format!(
+                    "no {which} execution of this function reaches this kernel"
+                ))
+            }
         }
     }
 
@@ -741,8 +783,18 @@ impl<'d, 'a> App<'d, 'a> {
                 }
             }
             Action::Bookmark => {
-                if self.tab == Tab::Hex && !self.bookmarks.remove(&self.hex_cursor) {
-                    self.bookmarks.insert(self.hex_cursor);
+                if self.tab == Tab::Hex {
+                    let at = self.hex_cursor;
+                    let set = !self.bookmarks.remove(&at);
+                    if set {
+                        self.bookmarks.insert(at);
+                    }
+                    let count = self.bookmarks.len();
+                    self.message = Some(if set {
+                        format!("mark set at {at:#x} ({count} marks; ' goes to the next)")
+                    } else {
+                        format!("mark at {at:#x} removed ({count} marks left)")
+                    });
                 }
             }
             Action::NextBookmark => {
@@ -776,7 +828,21 @@ impl<'d, 'a> App<'d, 'a> {
                     self.step_time(action)
                 }
             }
+            Action::ColumnLeft => self.move_column(-1),
+            Action::ColumnRight => self.move_column(1),
         }
+    }
+
+    /// Moves the focused list's column cursor, starting from its main
+    /// column.
+    fn move_column(&mut self, delta: isize) {
+        let Some(id) = self.active_list() else {
+            return;
+        };
+        let last = views::columns(id).len().saturating_sub(1);
+        let cursor = self.cursor_mut(id);
+        let from = cursor.column.unwrap_or(views::main_column(id));
+        cursor.column = Some(from.saturating_add_signed(delta).min(last));
     }
 
     fn step(&mut self, delta: isize) {
@@ -827,6 +893,7 @@ impl<'d, 'a> App<'d, 'a> {
         let offset = self.selected_offset();
         let from = self.tab;
         self.tab = Tab::ALL[index];
+        self.framed_from = None;
         self.pane = Pane::First;
         if from == Tab::Hex {
             self.follow_offset(offset);
@@ -869,6 +936,11 @@ impl<'d, 'a> App<'d, 'a> {
             self.pane = Pane::First;
         } else if self.tab == Tab::Hex {
             self.frame = None;
+            // Back to the row the bytes were framed from, as it was.
+            if let Some((tab, pane)) = self.framed_from.take() {
+                self.tab = tab;
+                self.pane = pane;
+            }
         }
     }
 
@@ -880,6 +952,10 @@ impl<'d, 'a> App<'d, 'a> {
         };
         self.hex_cursor = range.start.min(self.doc.bytes().len().saturating_sub(1));
         self.frame = Some(range);
+        self.reveal_frame = true;
+        if self.tab != Tab::Hex {
+            self.framed_from = Some((self.tab, self.pane));
+        }
         self.tab = Tab::Hex;
     }
 

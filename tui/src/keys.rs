@@ -65,10 +65,15 @@ pub enum Action {
     StepBack,
     /// Execution: the time cursor one event on.
     StepForward,
-    /// Execution: the previous event of the selected kernel.
+    /// Execution: the same kernel in the previous execution of its
+    /// function.
     KernelBack,
-    /// Execution: the next event of the selected kernel.
+    /// Execution: the same kernel in the next execution of its function.
     KernelForward,
+    /// Tables: the column cursor one column left (shows hidden columns).
+    ColumnLeft,
+    /// Tables: the column cursor one column right.
+    ColumnRight,
     /// Show or hide the help screen.
     Help,
     /// Leave.
@@ -260,13 +265,25 @@ pub const BINDINGS: &[Binding] = &[
     b(
         &[Char('{')],
         Action::KernelBack,
-        "execution: previous event of the selected kernel",
+        "execution: the same kernel in the previous execution of its function",
         false,
     ),
     b(
         &[Char('}')],
         Action::KernelForward,
-        "execution: next event of the selected kernel",
+        "execution: the same kernel in the next execution of its function",
+        false,
+    ),
+    b(
+        &[Char('<')],
+        Action::ColumnLeft,
+        "tables: select the cell one column left (scrolls to hidden columns)",
+        false,
+    ),
+    b(
+        &[Char('>')],
+        Action::ColumnRight,
+        "tables: select the cell one column right; its whole text is in the status line",
         false,
     ),
     b(&[Char('?')], Action::Help, "this help", true),

@@ -12,8 +12,10 @@
 
 pub mod analysis;
 pub mod app;
+pub mod columns;
 pub mod document;
 pub mod dump;
+pub mod durations;
 pub mod execution;
 pub mod input;
 pub mod inspector;

@@ -22,8 +22,30 @@ pub fn lines() -> Vec<(String, String)> {
         "mouse".to_owned(),
         "wheel scrolls, click selects a tab, row or byte".to_owned(),
     ));
+    out.push((String::new(), String::new()));
+    out.push((String::new(), "Hex colours:".to_owned()));
+    out.extend(
+        super::palette::legend()
+            .into_iter()
+            .map(|(_, what)| (LEGEND_SWATCH.to_owned(), what)),
+    );
+    out.push((
+        "on red".to_owned(),
+        "a byte where a decoder or verifier finding points".to_owned(),
+    ));
+    out.push((
+        "underlined".to_owned(),
+        "a mark (m sets or removes, ' goes to the next)".to_owned(),
+    ));
+    out.push((
+        "dark blue".to_owned(),
+        "behind the bytes Enter framed".to_owned(),
+    ));
     out
 }
+
+/// What stands for a colour in the legend, drawn in it.
+const LEGEND_SWATCH: &str = "████";
 
 fn tab_help(tab: crate::app::Tab) -> &'static str {
     use crate::app::Tab;
@@ -46,16 +68,20 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &mut crate::app::App<'_, '_>
         .max()
         .unwrap_or(8)
         + 2;
+    // The swatches take their legend's colours, in order.
+    let mut colours = super::palette::legend().into_iter().map(|(c, _)| c);
     let text: Vec<Line<'_>> = lines()
         .into_iter()
         .map(|(keys, help)| {
+            let style = if keys == LEGEND_SWATCH {
+                Style::default().fg(colours.next().unwrap_or(Color::Gray))
+            } else {
+                Style::default()
+                    .fg(Color::Cyan)
+                    .add_modifier(Modifier::BOLD)
+            };
             Line::from(vec![
-                Span::styled(
-                    format!("{keys:>width$}  "),
-                    Style::default()
-                        .fg(Color::Cyan)
-                        .add_modifier(Modifier::BOLD),
-                ),
+                Span::styled(format!("{keys:>width$}  "), style),
                 Span::raw(help),
             ])
         })

@@ -16,13 +16,15 @@ use std::ops::Range;
 
 use bef::tool_io::escape;
 
+use Constraint::{Length, Min};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table};
 
-use crate::app::{App, PromptKind, Tab};
+use crate::app::{App, PromptKind, SelectedCell, Tab};
+use crate::columns::{self as sizing, Fit, Need};
 
 /// Every list of the inspector.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -68,111 +70,140 @@ pub const TABLES: [ListId; 4] = [
     ListId::Locations,
 ];
 
-/// A column: its header and width.
+/// A column: its header, how its text may be shortened, and its priority
+/// when room is short (see [`crate::columns`]).
 pub struct Column {
     /// The header.
     pub header: &'static str,
-    /// How wide it is drawn.
-    pub width: Constraint,
+    /// Lower is given room first.
+    pub priority: u8,
+    /// How its text may be shortened.
+    pub fit: Fit,
+    /// The fewest cells it is drawn in when elided.
+    pub least: usize,
 }
 
-const fn col(header: &'static str, width: Constraint) -> Column {
-    Column { header, width }
+/// A column of numbers (or other text that a cut would falsify), shown
+/// whole or hidden.
+const fn whole(header: &'static str, priority: u8) -> Column {
+    Column {
+        header,
+        priority,
+        fit: Fit::Whole,
+        least: 0,
+    }
 }
 
-use Constraint::{Length, Min};
+/// A column of names or values, elided in the middle, drawn in at least
+/// `least` cells.
+const fn text(header: &'static str, priority: u8, least: usize) -> Column {
+    Column {
+        header,
+        priority,
+        fit: Fit::Elide,
+        least,
+    }
+}
 
-/// The columns of list `id`.
+/// A column of locations: elided before their `:line:col`, never in it.
+const fn place(header: &'static str, priority: u8, least: usize) -> Column {
+    Column {
+        header,
+        priority,
+        fit: Fit::Location,
+        least,
+    }
+}
+
+/// The columns of list `id`. Priorities: 0 what a row is (names,
+/// locations), 1 what identifies or measures it, 2 and 3 the rest.
 pub fn columns(id: ListId) -> Vec<Column> {
     match id {
         ListId::Sections => vec![
-            col("#", Length(3)),
-            col("id", Length(3)),
-            col("name", Length(16)),
-            col("offset", Length(9)),
-            col("length", Length(9)),
-            col("align", Length(5)),
-            col("items", Length(7)),
-            col("size", Min(10)),
+            whole("#", 3),
+            whole("id", 3),
+            text("name", 0, 10),
+            whole("offset", 1),
+            whole("length", 1),
+            whole("align", 3),
+            whole("items", 2),
+            text("size", 2, 8),
         ],
-        ListId::Findings => vec![
-            col("offset", Length(9)),
-            col("by", Length(8)),
-            col("problem", Min(20)),
-        ],
+        ListId::Findings => vec![whole("offset", 0), text("by", 2, 8), text("problem", 0, 20)],
         ListId::Functions => vec![
-            col("#", Length(4)),
-            col("name", Min(12)),
-            col("kind", Length(6)),
-            col("arguments", Min(10)),
-            col("results", Min(8)),
-            col("regs", Length(5)),
-            col("kernels", Length(7)),
-            col("size", Length(7)),
+            whole("#", 2),
+            text("name", 0, 12),
+            text("kind", 2, 6),
+            text("arguments", 1, 10),
+            text("results", 1, 8),
+            whole("regs", 3),
+            whole("kernels", 3),
+            whole("size", 3),
         ],
         ListId::Kernels => vec![
-            col("#", Length(3)),
-            col("kernel", Min(16)),
-            col("args", Min(6)),
-            col("results", Min(6)),
-            col("attributes", Min(16)),
-            col("functions", Min(6)),
-            col("used by", Min(6)),
-            col("stream", Length(6)),
-            col("location", Min(10)),
+            whole("#", 1),
+            text("kernel", 0, 16),
+            text("args", 2, 6),
+            text("results", 2, 6),
+            text("attributes", 1, 16),
+            text("functions", 3, 6),
+            text("used by", 3, 6),
+            whole("stream", 3),
+            place("location", 0, 12),
         ],
         ListId::Registers => vec![
-            col("reg", Length(5)),
-            col("type", Min(10)),
-            col("producer", Min(10)),
-            col("users", Min(10)),
-            col("uses", Length(5)),
+            whole("reg", 0),
+            text("type", 1, 10),
+            text("producer", 0, 10),
+            text("users", 1, 10),
+            whole("uses", 2),
         ],
         ListId::SourceKernels => vec![
-            col("function", Min(8)),
-            col("#", Length(3)),
-            col("kernel", Min(14)),
-            col("location", Min(14)),
+            text("function", 2, 8),
+            whole("#", 3),
+            text("kernel", 0, 14),
+            place("location", 0, 12),
         ],
-        ListId::SourceLines => vec![col("line", Length(5)), col("source", Min(20))],
+        ListId::SourceLines => vec![whole("line", 0), text("source", 0, 20)],
         ListId::Strings => vec![
-            col("#", Length(4)),
-            col("offset", Length(9)),
-            col("len", Length(5)),
-            col("text", Min(16)),
-            col("users", Min(12)),
+            whole("#", 2),
+            whole("offset", 1),
+            whole("len", 3),
+            text("text", 0, 16),
+            text("users", 1, 12),
         ],
         ListId::Attributes => vec![
-            col("#", Length(4)),
-            col("offset", Length(9)),
-            col("type", Min(8)),
-            col("size", Length(6)),
-            col("value", Min(16)),
-            col("users", Min(12)),
+            whole("#", 2),
+            whole("offset", 1),
+            text("type", 1, 8),
+            whole("size", 3),
+            text("value", 0, 16),
+            text("users", 1, 12),
         ],
         ListId::Types => vec![
-            col("#", Length(4)),
-            col("offset", Length(9)),
-            col("name", Min(12)),
-            col("users", Min(12)),
+            whole("#", 2),
+            whole("offset", 1),
+            text("name", 0, 12),
+            text("users", 1, 12),
         ],
         ListId::Locations => vec![
-            col("#", Length(4)),
-            col("offset", Length(9)),
-            col("kind", Length(10)),
-            col("location", Min(20)),
+            whole("#", 2),
+            whole("offset", 1),
+            text("kind", 2, 6),
+            place("location", 0, 20),
         ],
         ListId::Events => vec![
-            col("time ns", Length(9)),
-            col("thread", Min(6)),
-            col("execution · kernel", Min(18)),
-            col("what", Min(12)),
+            whole("time ns", 1),
+            text("thread", 3, 8),
+            text("execution", 2, 8),
+            text("kernel", 0, 20),
+            text("what", 1, 10),
         ],
         ListId::ExecRegisters => vec![
-            col("reg", Length(5)),
-            col("state", Length(11)),
-            col("value / message", Min(14)),
-            col("producer", Min(10)),
+            whole("reg", 0),
+            whole("state", 0),
+            text("value / message", 0, 8),
+            text("producer", 2, 10),
         ],
     }
 }
@@ -226,7 +257,7 @@ fn raw_title(app: &App<'_, '_>, id: ListId) -> String {
         ListId::Attributes => "Attributes".to_owned(),
         ListId::Types => "Types".to_owned(),
         ListId::Locations => "Locations".to_owned(),
-        ListId::Events => "Events ([ ] step, { } same kernel)".to_owned(),
+        ListId::Events => "Events ([ ] step, { } same kernel in another execution)".to_owned(),
         ListId::ExecRegisters => match (app.trace.as_ref(), app.selected_execution()) {
             (Some(trace), Some(e)) => format!(
                 "{} {} registers",
@@ -298,10 +329,20 @@ pub fn range(app: &mut App<'_, '_>, id: ListId, row: usize) -> Option<Range<usiz
     }
 }
 
-/// The value `y` copies from row `row` of list `id`: its main cell.
+/// The value `y` copies from row `row` of list `id`: the cell under the
+/// column cursor, else its main cell.
 pub fn value(app: &mut App<'_, '_>, id: ListId, row: usize) -> String {
-    let cells = cells(app, id, row);
-    let main = match id {
+    let column = app.cursor(id).column.unwrap_or(main_column(id));
+    cells(app, id, row)
+        .into_iter()
+        .nth(column)
+        .unwrap_or_default()
+}
+
+/// The column that says what a row of list `id` is: where the column
+/// cursor starts.
+pub fn main_column(id: ListId) -> usize {
+    match id {
         ListId::Sections => 2,
         ListId::Findings => 2,
         ListId::Functions => 1,
@@ -313,10 +354,9 @@ pub fn value(app: &mut App<'_, '_>, id: ListId, row: usize) -> String {
         ListId::Attributes => 4,
         ListId::Types => 2,
         ListId::Locations => 3,
-        ListId::Events => 3,
+        ListId::Events => 4,
         ListId::ExecRegisters => 2,
-    };
-    cells.into_iter().nth(main).unwrap_or_default()
+    }
 }
 
 /// The colour of field kinds and sections, shared by every view: the same
@@ -361,6 +401,73 @@ pub mod palette {
         }
     }
 
+    /// Every field kind, in the order the hex legend lists their colours.
+    pub const FIELD_KINDS: [FieldKind; 35] = {
+        use FieldKind::*;
+        [
+            Magic,
+            Version,
+            SectionId,
+            SectionLength,
+            SectionAlignment,
+            Padding,
+            Count,
+            ArgumentCount,
+            AttributeCount,
+            FunctionCount,
+            ResultCount,
+            UsedByCount,
+            StringText,
+            StringTerminator,
+            StringRef,
+            AttributeBytes,
+            AttributeRef,
+            AttributeType,
+            TypeRef,
+            FunctionKind,
+            BodyOffset,
+            KernelOffset,
+            LocationRef,
+            UseCount,
+            OperandCount,
+            StreamId,
+            ReturnRegister,
+            KernelCode,
+            ArgumentRegister,
+            FunctionRef,
+            ResultRegister,
+            UsedBy,
+            LocationKind,
+            Line,
+            Column,
+        ]
+    };
+
+    /// The hex view's colours, each with what it marks: field kinds
+    /// sharing a colour on one line, then the sections' colours for bytes
+    /// no field claims.
+    pub fn legend() -> Vec<(Color, String)> {
+        let mut out: Vec<(Color, String)> = Vec::new();
+        for kind in FIELD_KINDS {
+            let colour = field(kind);
+            match out.iter_mut().find(|(c, _)| *c == colour) {
+                Some((_, text)) => {
+                    text.push_str(", ");
+                    text.push_str(kind.label());
+                }
+                None => out.push((colour, kind.label().to_owned())),
+            }
+        }
+        for id in SectionId::ALL {
+            out.push((
+                section(Some(id)),
+                format!("{} section, outside fields", id.name()),
+            ));
+        }
+        out.push((section(None), "outside any section".to_owned()));
+        out
+    }
+
     /// The colour of bytes of a section that no field claims, and of its
     /// row in the Sections view.
     pub fn section(kind: Option<SectionId>) -> Color {
@@ -402,6 +509,9 @@ fn marked(app: &mut App<'_, '_>, id: ListId, row: usize) -> bool {
 }
 
 /// Draws list `id` in `area`; `slot` says which mouse slot it takes.
+/// Columns are sized from the rows on screen (`crate::columns`); the
+/// focused list's selected cell is left in `app.areas.cell` for the status
+/// line.
 pub fn draw_list(
     frame: &mut Frame<'_>,
     app: &mut App<'_, '_>,
@@ -410,58 +520,27 @@ pub fn draw_list(
     slot: usize,
 ) {
     let focused = app.active_list() == Some(id);
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .border_style(if focused {
-            Style::default().fg(Color::Cyan)
-        } else {
-            Style::default().fg(Color::DarkGray)
-        })
-        .title(title(app, id));
-    let inner = block.inner(area);
-    frame.render_widget(block, area);
+    let inner = Block::default().borders(Borders::ALL).inner(area);
     let height = inner.height.saturating_sub(1) as usize;
     let total = len(app, id);
     let mut cursor = app.cursor(id);
     cursor.fit(total, height);
+    let columns = columns(id);
+    if let Some(c) = cursor.column {
+        cursor.column = Some(c.min(columns.len().saturating_sub(1)));
+    }
     *app.cursor_mut(id) = cursor;
     if focused {
         app.page = height.max(1);
     }
-    let columns = columns(id);
-    let header = Row::new(
-        std::iter::once(Cell::from(" "))
-            .chain(columns.iter().map(|c| Cell::from(c.header)))
-            .collect::<Vec<_>>(),
-    )
-    .style(Style::default().add_modifier(Modifier::BOLD));
-    let mut rows = Vec::new();
-    // Flexible columns share the width in proportion to what they hold on
-    // screen (at least their header), so no column is wasted or starved.
-    let mut weights: Vec<usize> = columns.iter().map(|c| c.header.len()).collect();
+    let mut lines = Vec::new();
     for row in cursor.scroll..(cursor.scroll + height).min(total) {
         let mark = marked(app, id, row);
         let mut style = row_style(app, id, row);
         if row == cursor.selected {
             style = style.add_modifier(Modifier::REVERSED);
         }
-        let cells = cells(app, id, row);
-        for (w, cell) in weights.iter_mut().zip(&cells) {
-            *w = (*w).max(cell.chars().count().min(40));
-        }
-        let mark_cell = if mark {
-            Cell::from("!").style(Style::default().fg(PROBLEM).add_modifier(Modifier::BOLD))
-        } else {
-            Cell::from(" ")
-        };
-        rows.push(
-            Row::new(
-                std::iter::once(mark_cell)
-                    .chain(cells.into_iter().map(Cell::from))
-                    .collect::<Vec<_>>(),
-            )
-            .style(style),
-        );
+        lines.push((row, mark, style, cells(app, id, row)));
     }
     if total == 0 {
         let empty = match id {
@@ -471,20 +550,109 @@ pub fn draw_list(
             ListId::Findings => "no problems found",
             _ => "(empty)",
         };
-        // The message goes in the last (widest) column.
-        let mut cells = vec![Cell::from(""); columns.len()];
-        cells.push(Cell::from(empty));
-        rows.push(Row::new(cells));
+        // The message goes in the main column, shown first.
+        let mut cells = vec![String::new(); columns.len()];
+        cells[main_column(id).min(columns.len() - 1)] = empty.to_owned();
+        lines.push((0, false, Style::default(), cells));
     }
-    // Fixed columns keep their width; the others share what is left, so
-    // narrow screens clip text, not columns.
-    let widths: Vec<Constraint> = std::iter::once(Length(1))
-        .chain(columns.iter().zip(&weights).map(|(c, &w)| match c.width {
-            Min(n) => Constraint::Fill(w.max(usize::from(n)) as u16),
-            other => other,
-        }))
+    let needs: Vec<Need> = columns
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let texts = || lines.iter().filter_map(move |l| l.3.get(i));
+            let want = texts()
+                .map(|t| sizing::width(t))
+                .max()
+                .unwrap_or(0)
+                .max(sizing::width(c.header));
+            let least = match c.fit {
+                Fit::Location => texts()
+                    .map(|t| sizing::location_least(t))
+                    .max()
+                    .unwrap_or(0)
+                    .max(c.least),
+                _ => c.least,
+            };
+            Need {
+                want,
+                least,
+                priority: c.priority,
+                fit: c.fit,
+            }
+        })
         .collect();
-    let table = Table::new(rows, widths).header(header).column_spacing(1);
+    // The mark column and the space after it come first.
+    let available = usize::from(inner.width).saturating_sub(2);
+    let focus = if focused { cursor.column } else { None };
+    let widths = sizing::layout(&needs, available, 1, focus);
+    let shown: Vec<usize> = (0..columns.len())
+        .filter(|&i| widths[i].is_some())
+        .collect();
+    let hidden = columns.len() - shown.len();
+    let fit = |i: usize, text: &str| -> String {
+        let w = widths[i].unwrap_or(0);
+        sizing::fit_cell(text, w, columns[i].fit).into_owned()
+    };
+    let header = Row::new(
+        std::iter::once(Cell::from(" "))
+            .chain(shown.iter().map(|&i| Cell::from(fit(i, columns[i].header))))
+            .collect::<Vec<_>>(),
+    )
+    .style(Style::default().add_modifier(Modifier::BOLD));
+    if focused && total > 0 {
+        let column = cursor.column.unwrap_or(main_column(id));
+        let full = lines
+            .iter()
+            .find(|l| l.0 == cursor.selected)
+            .and_then(|l| l.3.get(column).cloned())
+            .unwrap_or_default();
+        let on_screen = widths.get(column).copied().flatten();
+        app.areas.cell = Some(SelectedCell {
+            header: columns.get(column).map_or("", |c| c.header),
+            cut: on_screen.is_none_or(|w| sizing::width(&full) > w),
+            chosen: cursor.column.is_some(),
+            text: full,
+        });
+    }
+    let rows: Vec<Row> = lines
+        .into_iter()
+        .map(|(row, mark, style, cells)| {
+            let mark_cell = if mark {
+                Cell::from("!").style(Style::default().fg(PROBLEM).add_modifier(Modifier::BOLD))
+            } else {
+                Cell::from(" ")
+            };
+            let chosen = focused && row == cursor.selected && total > 0;
+            let cells = shown.iter().map(|&i| {
+                let text = fit(i, cells.get(i).map_or("", String::as_str));
+                if chosen && cursor.column == Some(i) {
+                    Cell::from(text).style(Style::default().add_modifier(Modifier::UNDERLINED))
+                } else {
+                    Cell::from(text)
+                }
+            });
+            Row::new(std::iter::once(mark_cell).chain(cells).collect::<Vec<_>>()).style(style)
+        })
+        .collect();
+    let mut title = title(app, id);
+    if hidden > 0 {
+        title.push_str(&format!(" (+{hidden} columns: < >)"));
+    }
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(if focused {
+            Style::default().fg(Color::Cyan)
+        } else {
+            Style::default().fg(Color::DarkGray)
+        })
+        .title(title);
+    frame.render_widget(block, area);
+    let constraints: Vec<Constraint> = std::iter::once(Length(1))
+        .chain(shown.iter().map(|&i| Length(widths[i].unwrap_or(0) as u16)))
+        .collect();
+    let table = Table::new(rows, constraints)
+        .header(header)
+        .column_spacing(1);
     frame.render_widget(table, inner);
     let rows_area = Rect {
         y: inner.y + 1,
@@ -556,12 +724,7 @@ fn draw_tabs(frame: &mut Frame<'_>, app: &mut App<'_, '_>, area: Rect) {
     }
     let loaded = app.doc.loaded;
     spans.push(Span::styled(
-        format!(
-            " {} ({}, {} bytes)",
-            escape::path(&loaded.path),
-            loaded.format_name(),
-            app.doc.bytes().len()
-        ),
+        format!(" {} ({})", escape::path(&loaded.path), loaded.size_text()),
         Style::default().fg(Color::DarkGray),
     ));
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
@@ -582,16 +745,11 @@ fn draw_status(frame: &mut Frame<'_>, app: &mut App<'_, '_>, area: Rect) {
             Span::styled("█", Style::default().fg(Color::Yellow)),
         ])
     } else if app.tab == Tab::Execution {
-        let mut spans = vec![Span::styled(
+        let mut spans = feedback(app);
+        spans.push(Span::styled(
             app.execution_path(),
             Style::default().fg(Color::White),
-        )];
-        if let Some(message) = &app.message {
-            spans.push(Span::styled(
-                format!("  {}", escape::terminal(message)),
-                Style::default().fg(Color::Yellow),
-            ));
-        }
+        ));
         Line::from(spans)
     } else {
         let offset = app.selected_offset();
@@ -602,11 +760,12 @@ fn draw_status(frame: &mut Frame<'_>, app: &mut App<'_, '_>, area: Rect) {
                 Style::default().fg(Color::Black).bg(Color::Gray),
             ),
             Span::raw(" "),
-            Span::styled(
-                escape::terminal(&path).into_owned(),
-                Style::default().fg(Color::White),
-            ),
         ];
+        spans.extend(feedback(app));
+        spans.push(Span::styled(
+            escape::terminal(&path).into_owned(),
+            Style::default().fg(Color::White),
+        ));
         let finding = app.selected_range().and_then(|r| {
             app.doc
                 .analysis_ready()
@@ -618,15 +777,31 @@ fn draw_status(frame: &mut Frame<'_>, app: &mut App<'_, '_>, area: Rect) {
                 Style::default().fg(PROBLEM),
             ));
         }
-        if let Some(message) = &app.message {
-            spans.push(Span::styled(
-                format!("  {}", escape::terminal(message)),
-                Style::default().fg(Color::Yellow),
-            ));
-        }
         Line::from(spans)
     };
     frame.render_widget(Paragraph::new(line), area);
+}
+
+/// What the status line says before the path: the last message, then
+/// the selected cell when the column cursor chose it or the table shows
+/// less than all of it.
+fn feedback(app: &App<'_, '_>) -> Vec<Span<'static>> {
+    let mut spans = Vec::new();
+    if let Some(message) = &app.message {
+        spans.push(Span::styled(
+            format!("{}  ", escape::terminal(message)),
+            Style::default().fg(Color::Yellow),
+        ));
+    }
+    let shown = |c: &&SelectedCell| (c.chosen || c.cut) && !c.text.is_empty();
+    if let Some(cell) = app.areas.cell.as_ref().filter(shown) {
+        spans.push(Span::styled(
+            format!("{}: ", cell.header),
+            Style::default().fg(Color::Cyan),
+        ));
+        spans.push(Span::raw(format!("{}  ", cell.text)));
+    }
+    spans
 }
 
 fn draw_footer(frame: &mut Frame<'_>, app: &mut App<'_, '_>, area: Rect) {
