@@ -57,6 +57,8 @@ const KEYS: &[KeyCode] = &[
     KeyCode::Char(']'),
     KeyCode::Char('{'),
     KeyCode::Char('}'),
+    KeyCode::Char('<'),
+    KeyCode::Char('>'),
 ];
 
 /// Applies the event that `byte` (and `arg`, for positions) stands for.
