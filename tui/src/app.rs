@@ -167,6 +167,8 @@ pub struct App<'d, 'a> {
     pub help: bool,
     /// The first line of the help screen shown.
     pub help_scroll: usize,
+    /// The users list `u` opened: its table, row, and first line shown.
+    pub users_of: Option<(ListId, usize, usize)>,
     /// The line being typed, if any.
     pub prompt: Option<Prompt>,
     /// The function an arguments prompt is for.
@@ -248,6 +250,7 @@ impl<'d, 'a> App<'d, 'a> {
             tab: Tab::Sections,
             help: false,
             help_scroll: 0,
+            users_of: None,
             prompt: None,
             arguments_for: None,
             message: None,
@@ -718,6 +721,29 @@ impl<'d, 'a> App<'d, 'a> {
 
     /// Does what `action` asks on the current tab.
     pub fn act(&mut self, action: Action) {
+        if let Some((id, row, scroll)) = self.users_of {
+            let last = self.users_list(id, row).len().saturating_sub(1);
+            let page = self.page.max(1);
+            let scroll = match action {
+                Action::Quit => {
+                    self.quit = true;
+                    scroll
+                }
+                Action::Users | Action::Back => {
+                    self.users_of = None;
+                    return;
+                }
+                Action::Down => (scroll + 1).min(last),
+                Action::Up => scroll.saturating_sub(1),
+                Action::PageDown | Action::HalfPageDown => (scroll + page).min(last),
+                Action::PageUp | Action::HalfPageUp => scroll.saturating_sub(page),
+                Action::Top => 0,
+                Action::Bottom => last,
+                _ => scroll,
+            };
+            self.users_of = Some((id, row, scroll));
+            return;
+        }
         if self.help {
             let last = crate::views::help::lines().len().saturating_sub(1);
             let page = self.page.max(1);
@@ -828,9 +854,55 @@ impl<'d, 'a> App<'d, 'a> {
                     self.step_time(action)
                 }
             }
+            Action::Users => self.open_users(),
             Action::ColumnLeft => self.move_column(-1),
             Action::ColumnRight => self.move_column(1),
         }
+    }
+
+    /// Opens the list of every user of the selected string, attribute or
+    /// type (the table cell names the first few).
+    fn open_users(&mut self) {
+        let Some(id) = self.active_list() else {
+            return;
+        };
+        if !matches!(id, ListId::Strings | ListId::Attributes | ListId::Types) {
+            self.message =
+                Some("u lists users in the strings, attributes and types tables".to_owned());
+            return;
+        }
+        if self.doc.analysis_ready().is_none() {
+            self.message = Some("still analysing: users are not known yet".to_owned());
+            return;
+        }
+        let row = self.cursor(id).selected;
+        if self.users_list(id, row).is_empty() {
+            self.message = Some("no users".to_owned());
+            return;
+        }
+        self.users_of = Some((id, row, 0));
+    }
+
+    /// Every user of row `row` of table `id` (strings, attributes, types),
+    /// once the analysis is done.
+    pub fn users_list(&self, id: ListId, row: usize) -> &'d [crate::analysis::User] {
+        let doc: &'d Document<'a> = self.doc;
+        let Some(analysis) = doc.analysis_ready() else {
+            return &[];
+        };
+        let listing = &doc.listing;
+        let users = match id {
+            ListId::Strings => {
+                let strings = listing.strings();
+                strings
+                    .get(row)
+                    .and_then(|s| analysis.string_users.get(&(strings.offset_of(s) as u64)))
+            }
+            ListId::Attributes => analysis.attribute_users.get(&row),
+            ListId::Types => analysis.type_users.get(&(row as u32)),
+            _ => None,
+        };
+        users.map_or(&[][..], Vec::as_slice)
     }
 
     /// Moves the focused list's column cursor, starting from its main

@@ -70,6 +70,8 @@ pub enum Action {
     KernelBack,
     /// Execution: the same kernel in the next execution of its function.
     KernelForward,
+    /// Strings, attributes, types: list every user of the selected row.
+    Users,
     /// Tables: the column cursor one column left (shows hidden columns).
     ColumnLeft,
     /// Tables: the column cursor one column right.
@@ -272,6 +274,12 @@ pub const BINDINGS: &[Binding] = &[
         &[Char('}')],
         Action::KernelForward,
         "execution: the same kernel in the next execution of its function",
+        false,
+    ),
+    b(
+        &[Char('u')],
+        Action::Users,
+        "strings, attributes, types: every user of the selected row (Esc closes)",
         false,
     ),
     b(

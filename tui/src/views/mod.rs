@@ -10,6 +10,7 @@ pub mod sections;
 pub mod source;
 pub mod tables;
 pub mod tensors;
+pub mod users;
 
 use std::borrow::Cow;
 use std::ops::Range;
@@ -694,6 +695,8 @@ pub fn draw(frame: &mut Frame<'_>, app: &mut App<'_, '_>) {
     draw_tabs(frame, app, tabs);
     if app.help {
         help::draw(frame, body, app);
+    } else if let Some((id, row, scroll)) = app.users_of {
+        users::draw(frame, body, app, id, row, scroll);
     } else {
         match app.tab {
             Tab::Sections => sections::draw(frame, app, body),
