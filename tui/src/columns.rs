@@ -124,8 +124,7 @@ fn fill(
         }
     }
     // First-priority columns grow to their room first, a cell each in
-    // turn so that a name and a location share it, then every column to
-    // its whole width, in order.
+    // turn so that a name and a location share it.
     let mut spare = available.saturating_sub(used);
     let first: Vec<usize> = order
         .iter()
@@ -148,7 +147,15 @@ fn fill(
             break;
         }
     }
-    for &i in &order {
+    // The columns closest to whole first: what cannot all fit is cut
+    // from the widest, and every other column is shown whole.
+    let mut rest: Vec<usize> = order
+        .iter()
+        .copied()
+        .filter(|&i| widths[i].is_some())
+        .collect();
+    rest.sort_by_key(|&i| needs[i].want - widths[i].unwrap_or(0).min(needs[i].want));
+    for i in rest {
         if let Some(w) = widths[i].as_mut() {
             let grow = needs[i].want.saturating_sub(*w).min(spare);
             *w += grow;
@@ -310,5 +317,12 @@ mod tests {
             need(4, 2, Fit::Whole),
         ];
         assert_eq!(layout(&needs, 30, 1, None), [Some(30), None, None]);
+        // Short of room, the widest column is cut and the others whole.
+        let needs = [
+            need(20, 1, Fit::Elide),
+            need(60, 1, Fit::Elide),
+            need(14, 1, Fit::Elide),
+        ];
+        assert_eq!(layout(&needs, 80, 1, None), [Some(20), Some(44), Some(14)]);
     }
 }
