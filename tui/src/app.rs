@@ -57,8 +57,21 @@ pub enum Pane {
     Second,
 }
 
-/// Where the last frame put things, for mouse clicks.
-#[derive(Debug, Clone, Copy, Default)]
+/// The selected cell of the focused list as the last frame drew it.
+#[derive(Debug, Clone, Default)]
+pub struct SelectedCell {
+    /// Its column's header.
+    pub header: &'static str,
+    /// Its whole text (escaped).
+    pub text: String,
+    /// Whether the screen shows less than all of it.
+    pub cut: bool,
+    /// Whether the column cursor chose it.
+    pub chosen: bool,
+}
+
+/// Where the last frame put things, for mouse clicks and the status line.
+#[derive(Debug, Clone, Default)]
 pub struct Areas {
     /// The tab titles line.
     pub tabs: Rect,
@@ -66,6 +79,8 @@ pub struct Areas {
     pub lists: [(Option<ListId>, Rect); 2],
     /// Rows of the hex view's bytes.
     pub hex: Rect,
+    /// The focused list's selected cell.
+    pub cell: Option<SelectedCell>,
 }
 
 /// The inspector's state.
@@ -78,6 +93,8 @@ pub struct App<'d, 'a> {
     pub help: bool,
     /// The first line of the help screen shown.
     pub help_scroll: usize,
+    /// The users list `u` opened: its table, row, and first line shown.
+    pub users_of: Option<(ListId, usize, usize)>,
     /// The line being typed, if any.
     pub prompt: Option<Prompt>,
     /// The function an arguments prompt is for.
@@ -104,6 +121,10 @@ pub struct App<'d, 'a> {
     pub hex_scroll: usize,
     /// Bytes framed by Enter on a row.
     pub frame: Option<Range<usize>>,
+    /// Whether the next hex frame scrolls to show all of `frame`.
+    pub reveal_frame: bool,
+    /// The tab and pane whose row Enter framed in hex: Esc goes back.
+    pub framed_from: Option<(Tab, Pane)>,
     /// Bookmarked offsets.
     pub bookmarks: BTreeSet<usize>,
     /// The last search.
@@ -171,6 +192,7 @@ impl<'d, 'a> App<'d, 'a> {
             tab: Tab::Sections,
             help: false,
             help_scroll: 0,
+            users_of: None,
             prompt: None,
             arguments_for: None,
             message: None,
@@ -184,6 +206,8 @@ impl<'d, 'a> App<'d, 'a> {
             hex_cursor: 0,
             hex_scroll: 0,
             frame: None,
+            reveal_frame: false,
+            framed_from: None,
             bookmarks: BTreeSet::new(),
             search: None,
             page: 20,
@@ -440,7 +464,7 @@ impl<'d, 'a> App<'d, 'a> {
                 self.message = Some(match &trace.program_note {
                     Some(note) => note.clone(),
                     None if cancelled => {
-                        format!("cancelled @{name}: kernels not started were skipped")
+                        format!("cancelled @{name}: the recording stops where the run was stopped")
                     }
                     None if failed => format!("ran @{name}: it returned an error"),
                     None => format!("ran @{name}"),
@@ -475,7 +499,19 @@ impl<'d, 'a> App<'d, 'a> {
         };
         match next {
             Some(at) => self.cursor_mut(ListId::Events).selected = at,
-            None => self.message = Some("no further event".to_owned()),
+            None if matches!(action, Action::StepBack | Action::StepForward) => {
+                self.message = Some("no further event".to_owned())
+            }
+            None => {
+                let which = if action == Action::KernelBack {
+                    "earlier"
+                } else {
+                    "later"
+                };
+                self.message = Some(format!(
+                    "no {which} execution of this function reaches this kernel"
+                ))
+            }
         }
     }
 
@@ -698,8 +734,31 @@ impl<'d, 'a> App<'d, 'a> {
 
     /// Does what `action` asks on the current tab.
     pub fn act(&mut self, action: Action) {
+        if let Some((id, row, scroll)) = self.users_of {
+            let last = self.users_list(id, row).len().saturating_sub(1);
+            let page = self.page.max(1);
+            let scroll = match action {
+                Action::Quit => {
+                    self.quit = true;
+                    scroll
+                }
+                Action::Users | Action::Back => {
+                    self.users_of = None;
+                    return;
+                }
+                Action::Down => (scroll + 1).min(last),
+                Action::Up => scroll.saturating_sub(1),
+                Action::PageDown | Action::HalfPageDown => (scroll + page).min(last),
+                Action::PageUp | Action::HalfPageUp => scroll.saturating_sub(page),
+                Action::Top => 0,
+                Action::Bottom => last,
+                _ => scroll,
+            };
+            self.users_of = Some((id, row, scroll));
+            return;
+        }
         if self.help {
-            let last = crate::keys::help_lines().len().saturating_sub(1);
+            let last = crate::help::lines().len().saturating_sub(1);
             let page = self.page.max(1);
             let scroll = &mut self.help_scroll;
             match action {
@@ -763,8 +822,19 @@ impl<'d, 'a> App<'d, 'a> {
                 }
             }
             Action::Bookmark => {
-                if self.tab == Tab::Hex && !self.bookmarks.remove(&self.hex_cursor) {
-                    self.bookmarks.insert(self.hex_cursor);
+                if self.tab == Tab::Hex {
+                    let at = self.hex_cursor;
+                    let set = !self.bookmarks.remove(&at);
+                    if set {
+                        self.bookmarks.insert(at);
+                    }
+                    let count = self.bookmarks.len();
+                    let next = keys::label(Action::NextBookmark, Some(Tab::Hex));
+                    self.message = Some(if set {
+                        format!("mark set at {at:#x} ({count} marks; {next} goes to the next)")
+                    } else {
+                        format!("mark at {at:#x} removed ({count} marks left)")
+                    });
                 }
             }
             Action::NextBookmark => {
@@ -803,7 +873,53 @@ impl<'d, 'a> App<'d, 'a> {
                     self.step_time(action)
                 }
             }
+            Action::Users => self.open_users(),
+            Action::ColumnLeft => self.move_column(-1),
+            Action::ColumnRight => self.move_column(1),
         }
+    }
+
+    /// Opens the list of every user of the selected string, attribute or
+    /// type (the table cell names the first few).
+    fn open_users(&mut self) {
+        let Some(id) = self.active_list() else {
+            return;
+        };
+        if !matches!(id, ListId::Strings | ListId::Attributes | ListId::Types) {
+            self.message = Some(format!(
+                "{} lists users in the strings, attributes and types tables",
+                keys::label(Action::Users, Some(Tab::Tables))
+            ));
+            return;
+        }
+        if self.doc.analysis_ready().is_none() {
+            self.message = Some("still analysing: users are not known yet".to_owned());
+            return;
+        }
+        let row = self.cursor(id).selected;
+        if self.users_list(id, row).is_empty() {
+            self.message = Some("no users".to_owned());
+            return;
+        }
+        self.users_of = Some((id, row, 0));
+    }
+
+    /// Every user of row `row` of table `id` (strings, attributes, types),
+    /// once the analysis is done.
+    pub fn users_list(&self, id: ListId, row: usize) -> &'d [crate::analysis::User] {
+        rows::tables::users(self.doc, id, row)
+    }
+
+    /// Moves the focused list's column cursor, starting from its main
+    /// column.
+    fn move_column(&mut self, delta: isize) {
+        let Some(id) = self.active_list() else {
+            return;
+        };
+        let last = rows::columns(id).len().saturating_sub(1);
+        let cursor = self.cursor_mut(id);
+        let from = cursor.column.unwrap_or(rows::main_column(id));
+        cursor.column = Some(from.saturating_add_signed(delta).min(last));
     }
 
     fn step(&mut self, delta: isize) {
@@ -854,6 +970,7 @@ impl<'d, 'a> App<'d, 'a> {
         let offset = self.selected_offset();
         let from = self.tab;
         self.tab = Tab::ALL[index];
+        self.framed_from = None;
         self.pane = Pane::First;
         if from == Tab::Hex {
             self.follow_offset(offset);
@@ -899,6 +1016,11 @@ impl<'d, 'a> App<'d, 'a> {
             self.pane = Pane::First;
         } else if self.tab == Tab::Hex {
             self.frame = None;
+            // Back to the row the bytes were framed from, as it was.
+            if let Some((tab, pane)) = self.framed_from.take() {
+                self.tab = tab;
+                self.pane = pane;
+            }
         }
     }
 
@@ -910,6 +1032,10 @@ impl<'d, 'a> App<'d, 'a> {
         };
         self.hex_cursor = range.start.min(self.doc.bytes().len().saturating_sub(1));
         self.frame = Some(range);
+        self.reveal_frame = true;
+        if self.tab != Tab::Hex {
+            self.framed_from = Some((self.tab, self.pane));
+        }
         self.tab = Tab::Hex;
     }
 

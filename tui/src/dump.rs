@@ -227,8 +227,8 @@ pub fn dump(out: &mut impl Write, app: &mut App<'_, '_>, view: &str) -> io::Resu
         "locations" => list(out, app, ListId::Locations),
         "execution" => execution(out, app),
         "help" => {
-            for (keys, help) in crate::keys::help_lines() {
-                writeln!(out, "{keys:>12}  {help}")?;
+            for line in crate::help::lines() {
+                writeln!(out, "{:>12}  {}", line.keys, line.text)?;
             }
             Ok(())
         }

@@ -62,13 +62,13 @@ pub struct RegisterAt {
 }
 
 impl RegisterAt {
-    /// The state as the tab names it.
+    /// The state as the tab names it: not produced yet (nothing
+    /// published), pending (published, its value still to come),
+    /// available, error, or indirect (forwarded to another value).
     pub fn state_name(&self) -> &'static str {
         match self.state {
-            None | Some(ValueState::Unavailable) => "unavailable",
-            Some(ValueState::Concrete) => "concrete",
-            Some(ValueState::Error) => "error",
-            Some(ValueState::Indirect) => "indirect",
+            None => "not produced",
+            Some(state) => state_name(state),
         }
     }
 }
@@ -324,12 +324,7 @@ impl Trace {
                 value,
                 ..
             } => {
-                let state = match state {
-                    ValueState::Unavailable => "unavailable",
-                    ValueState::Concrete => "concrete",
-                    ValueState::Error => "error",
-                    ValueState::Indirect => "indirect",
-                };
+                let state = state_name(*state);
                 match value {
                     Some(v) => format!("%{register} {state} = {v}"),
                     None => format!("%{register} {state}"),
@@ -497,20 +492,53 @@ impl Trace {
         waits.into_iter().collect()
     }
 
-    /// The next (`forward`) or previous event after `cursor` about the same
-    /// kernel of the same execution as the event at `cursor`.
+    /// The event about the same kernel as the event at `cursor` in the
+    /// next (`forward`) or previous execution of the same function, in
+    /// the tab's execution numbering: loop iterations and repeated calls.
+    /// The event of the same kind is preferred (the same register's
+    /// publication, the same start or end), else the kernel's first event
+    /// there.
     pub fn same_kernel(&self, cursor: usize, forward: bool) -> Option<usize> {
         let at = self.steps.get(cursor)?;
-        let key = (at.event.execution, at.kernel()?);
-        let same = |i: &usize| {
-            let s = &self.steps[*i];
-            (s.event.execution, s.kernel()) == (key.0, Some(key.1))
-        };
-        if forward {
-            (cursor + 1..self.steps.len()).find(same)
-        } else {
-            (0..cursor).rev().find(same)
+        let kernel = at.kernel()?;
+        let function = self.function_of(at.event.execution)?;
+        let here = *self.ordinals.get(&at.event.execution)?;
+        let kind = event_kind_key(&at.event.kind);
+        // The nearest execution so far, and its best event: (ordinal,
+        // whether the kind matches, step).
+        let mut best: Option<(usize, bool, usize)> = None;
+        for (i, s) in self.steps.iter().enumerate() {
+            if s.kernel() != Some(kernel) || self.function_of(s.event.execution) != Some(function) {
+                continue;
+            }
+            let Some(&ordinal) = self.ordinals.get(&s.event.execution) else {
+                continue;
+            };
+            let beyond = if forward {
+                ordinal > here
+            } else {
+                ordinal < here
+            };
+            if !beyond {
+                continue;
+            }
+            let matches = event_kind_key(&s.event.kind) == kind;
+            let better = match best {
+                None => true,
+                Some((o, _, _)) if o != ordinal => {
+                    if forward {
+                        ordinal < o
+                    } else {
+                        ordinal > o
+                    }
+                }
+                Some((_, m, _)) => matches && !m,
+            };
+            if better {
+                best = Some((ordinal, matches, i));
+            }
         }
+        best.map(|(_, _, i)| i)
     }
 
     /// The time of event `step` as shown: nanoseconds since the recording
@@ -525,6 +553,30 @@ impl Trace {
             .threads
             .get(thread)
             .map_or("?", |t| t.name.as_str())
+    }
+}
+
+/// A published register's state as the tab names it.
+pub fn state_name(state: ValueState) -> &'static str {
+    match state {
+        ValueState::Unavailable => "pending",
+        ValueState::Concrete => "available",
+        ValueState::Error => "error",
+        ValueState::Indirect => "indirect",
+    }
+}
+
+/// What makes two events about one kernel the same kind of event: the
+/// event's kind, and for a publication its register.
+fn event_kind_key(kind: &EventKind) -> (u8, Option<u32>) {
+    match kind {
+        EventKind::FunctionBegin { .. } => (0, None),
+        EventKind::FunctionEnd => (1, None),
+        EventKind::KernelReady { .. } => (2, None),
+        EventKind::KernelStart { .. } => (3, None),
+        EventKind::KernelWork { .. } => (4, None),
+        EventKind::KernelEnd { .. } => (5, None),
+        EventKind::RegisterSet { register, .. } => (6, Some(*register)),
     }
 }
 
@@ -655,6 +707,55 @@ mod tests {
         }
     }
 
+    /// Three executions of `f` (a loop body), each with kernel 1 starting
+    /// and publishing %0; the second's events come last in time.
+    fn iterations() -> Recording {
+        let mut recording = recording();
+        let at = |time, execution, kind| Event {
+            time,
+            execution,
+            kind,
+        };
+        let set = |value: &str| EventKind::RegisterSet {
+            register: 0,
+            producer: 1,
+            state: ValueState::Concrete,
+            value: Some(value.into()),
+        };
+        let begin = EventKind::FunctionBegin {
+            function: 0,
+            caller: None,
+        };
+        recording.threads[0].events = vec![
+            at(0, 1, begin.clone()),
+            at(1, 2, begin.clone()),
+            at(2, 3, begin),
+            at(3, 1, EventKind::KernelStart { kernel: 1 }),
+            at(4, 1, set("0")),
+            at(5, 3, EventKind::KernelStart { kernel: 1 }),
+            at(6, 3, set("2")),
+            at(7, 2, EventKind::KernelStart { kernel: 1 }),
+            at(8, 2, set("1")),
+        ];
+        recording
+    }
+
+    #[test]
+    fn braces_follow_a_kernel_across_executions() {
+        let trace = Trace::new(Path::new("r"), iterations());
+        // From #1's publication of %0 to #2's (the last in time), then #3's.
+        assert_eq!(trace.same_kernel(4, true), Some(8));
+        assert_eq!(trace.same_kernel(8, true), Some(6));
+        assert_eq!(trace.same_kernel(6, true), None);
+        assert_eq!(trace.same_kernel(6, false), Some(8));
+        assert_eq!(trace.same_kernel(8, false), Some(4));
+        assert_eq!(trace.same_kernel(4, false), None);
+        // A start goes to the start.
+        assert_eq!(trace.same_kernel(3, true), Some(7));
+        // Not about a kernel: nothing to follow.
+        assert_eq!(trace.same_kernel(0, true), None);
+    }
+
     #[test]
     fn registers_follow_the_cursor() {
         let trace = Trace::new(Path::new("r"), recording());
@@ -675,8 +776,9 @@ mod tests {
         let at = trace.registers_at(3, 1);
         assert!(!at[0].changed && at[1].changed);
         assert!(trace.waiting_for(4, 1, 2).is_empty());
-        assert_eq!(trace.same_kernel(1, true), Some(2));
-        assert_eq!(trace.same_kernel(3, false), Some(2));
+        // One execution only: no other to move to.
+        assert_eq!(trace.same_kernel(1, true), None);
+        assert_eq!(trace.same_kernel(3, false), None);
         assert_eq!(trace.kernel_times(1, 2).start, Some(4));
     }
 

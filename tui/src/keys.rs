@@ -67,10 +67,17 @@ pub enum Action {
     StepBack,
     /// Execution: the time cursor one event on.
     StepForward,
-    /// Execution: the previous event of the selected kernel.
+    /// Execution: the same kernel in the previous execution of its
+    /// function.
     KernelBack,
-    /// Execution: the next event of the selected kernel.
+    /// Execution: the same kernel in the next execution of its function.
     KernelForward,
+    /// Strings, attributes, types: list every user of the selected row.
+    Users,
+    /// Tables: the column cursor one column left (shows hidden columns).
+    ColumnLeft,
+    /// Tables: the column cursor one column right.
+    ColumnRight,
     /// Show or hide the help screen.
     Help,
     /// Leave.
@@ -407,15 +414,36 @@ pub const BINDINGS: &[Binding] = &[
         &[Char('{')],
         Action::KernelBack,
         Only(&[Tab::Execution]),
-        "previous event of the selected kernel",
+        "the same kernel in the previous execution of its function",
         Some("kernel"),
     ),
     b(
         &[Char('}')],
         Action::KernelForward,
         Only(&[Tab::Execution]),
-        "next event of the selected kernel",
+        "the same kernel in the next execution of its function",
         Some("kernel"),
+    ),
+    b(
+        &[Char('u')],
+        Action::Users,
+        Only(&[Tab::Tables]),
+        "every user of the selected string, attribute or type (Esc closes)",
+        None,
+    ),
+    b(
+        &[Char('<')],
+        Action::ColumnLeft,
+        AllBut(&[Tab::Hex]),
+        "lists: select the cell one column left (scrolls to hidden columns)",
+        None,
+    ),
+    b(
+        &[Char('>')],
+        Action::ColumnRight,
+        AllBut(&[Tab::Hex]),
+        "lists: select the cell one column right; its whole text is in the status line",
+        None,
     ),
     b(
         &[Char('?')],

@@ -12,14 +12,18 @@
 
 pub mod analysis;
 pub mod app;
+pub mod columns;
 pub mod document;
 pub mod dump;
+pub mod durations;
 pub mod events;
 pub mod execution;
+pub mod help;
 pub mod input;
 pub mod inspector;
 pub mod keys;
 pub mod names;
+pub mod palette;
 pub mod rows;
 pub mod search;
 pub mod simulate;

@@ -161,7 +161,8 @@ fn the_time_cursor_steps_and_registers_follow() {
         Some(ValueState::Error)
     );
     assert!(trace.first_error.is_some());
-    // From the failing kernel's start, `}` then `{` come back to it.
+    // @main runs once: from the failing kernel's start, `}` and `{` have
+    // no other execution to go to, and say so.
     let kernel = trace.steps[at].kernel();
     let start = trace
         .steps
@@ -174,9 +175,11 @@ fn the_time_cursor_steps_and_registers_follow() {
     let at = start;
     app.cursor_mut(ListId::Events).selected = at;
     app.act(Action::KernelForward);
-    let forward = app.time_cursor();
-    let trace = app.trace.as_ref().expect("a trace");
-    assert!(forward > at && trace.steps[forward].kernel() == kernel);
+    assert_eq!(app.time_cursor(), at);
+    assert_eq!(
+        app.message.as_deref(),
+        Some("no later execution of this function reaches this kernel")
+    );
     app.act(Action::KernelBack);
     assert_eq!(app.time_cursor(), at);
     // The status line names the path.
@@ -350,4 +353,59 @@ fn r_again_cancels_a_run_that_does_not_end() {
         "{:?}",
         app.message
     );
+}
+
+/// `}` on a loop body's kernel goes to the same kernel in the next
+/// iteration, and on its publication of a register to the same register's,
+/// so that a loop counter can be followed; `{` comes back.
+#[test]
+fn braces_follow_a_loop_counter_across_iterations() {
+    let options = RecordOptions {
+        work_queue: "s".into(),
+        recorder: RecorderOptions {
+            values: true,
+            ..RecorderOptions::default()
+        },
+        ..RecordOptions::default()
+    };
+    let (recording, _) = record_file(&common::corpus("befview/loop.mlir"), &options, |_| {})
+        .expect("the program records");
+    let loaded = common::open("befview/loop.mlir");
+    let doc = Document::new(&loaded).expect("a BEF listing");
+    let trace = Trace::new(Path::new("loop.beftrace"), recording);
+    // The body's add publishes the counter: its first publication.
+    let first = trace
+        .steps
+        .iter()
+        .position(|s| {
+            matches!(&s.event.kind, EventKind::RegisterSet { value: Some(v), .. } if v == "1")
+                && trace.kernel_name(s.event.execution, s.kernel().unwrap_or(0)) == "tfrt.add.i32"
+        })
+        .expect("the first iteration publishes 1");
+    let mut app = App::with_trace(&doc, trace);
+    app.cursor_mut(ListId::Events).selected = first;
+    let mut seen = Vec::new();
+    let mut labels = Vec::new();
+    loop {
+        let trace = app.trace.as_ref().expect("a trace");
+        let step = &trace.steps[app.time_cursor()];
+        let EventKind::RegisterSet { value, .. } = &step.event.kind else {
+            panic!("not a publication: {:?}", step.event.kind);
+        };
+        seen.push(value.clone().unwrap_or_default());
+        labels.push(trace.execution_label(step.event.execution));
+        let before = app.time_cursor();
+        app.act(Action::KernelForward);
+        if app.time_cursor() == before {
+            break;
+        }
+    }
+    assert_eq!(seen, ["1", "2", "3", "4"], "executions {labels:?}");
+    let mut sorted = labels.clone();
+    sorted.sort_by_key(|l| l.trim_start_matches('#').parse::<usize>().unwrap_or(0));
+    assert_eq!(labels, sorted, "in the tab's execution order");
+    for _ in 0..3 {
+        app.act(Action::KernelBack);
+    }
+    assert_eq!(app.time_cursor(), first);
 }

@@ -32,18 +32,18 @@ pub fn cells(app: &State<'_, '_>, id: ListId, row: usize) -> Vec<String> {
             return Vec::new();
         };
         let execution = step.event.execution;
-        let mut place = format!(
-            "{} {}",
-            trace.execution_label(execution),
-            trace.function_name(execution)
-        );
-        if let Some(k) = step.kernel() {
-            place.push_str(&format!(" k{k} {}", trace.kernel_name(execution, k)));
-        }
+        let kernel = step.kernel().map_or_else(String::new, |k| {
+            format!("k{k} {}", trace.kernel_name(execution, k))
+        });
         return vec![
-            step.event.time.to_string(),
+            crate::durations::time(step.event.time),
             trace.thread_name(step.thread).to_owned(),
-            place,
+            format!(
+                "{} {}",
+                trace.execution_label(execution),
+                trace.function_name(execution)
+            ),
+            kernel,
             trace.what(row),
         ];
     }
@@ -178,14 +178,23 @@ fn raw_kernel_lines(app: &State<'_, '_>) -> Vec<String> {
         trace.function_name(execution)
     ));
     let t = trace.kernel_times(execution, kernel);
-    let show = |t: Option<u64>| t.map_or_else(|| "-".to_owned(), |t| t.to_string());
+    let show = |t: Option<u64>| t.map_or_else(|| "-".to_owned(), crate::durations::time);
     lines.push(format!(
-        "ready {}  start {}  end {}  thread {}{}",
+        "ready {}  start {}  end {} ns  thread {}{}",
         show(t.ready),
         show(t.start),
         show(t.end),
         t.thread.map_or("-", |th| trace.thread_name(th)),
         if t.skipped { "  (skipped)" } else { "" }
+    ));
+    let span = |from, to| {
+        crate::durations::between(from, to)
+            .map_or_else(|| "-".to_owned(), crate::durations::duration)
+    };
+    lines.push(format!(
+        "queue wait {}  run time {}",
+        span(t.ready, t.start),
+        span(t.start, t.end)
     ));
     match trace.mark(execution, kernel) {
         Some(ErrorMark::Origin) => lines.push("! an error began here".to_owned()),

@@ -16,11 +16,10 @@ pub use state::{Cursor, SORT_COLUMNS, Snapshot, State};
 use std::borrow::Cow;
 use std::ops::Range;
 
-use bef::tool_io::escape;
-use ratatui::layout::Constraint;
-
+use crate::columns::Fit;
 use crate::keys::{self, Action};
 use crate::tab::Tab;
+use bef::tool_io::escape;
 
 /// Every list of the inspector.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -66,111 +65,140 @@ pub const TABLES: [ListId; 4] = [
     ListId::Locations,
 ];
 
-/// A column: its header and width.
+/// A column: its header, how its text may be shortened, and its priority
+/// when room is short (see [`crate::columns`]).
 pub struct Column {
     /// The header.
     pub header: &'static str,
-    /// How wide it is drawn.
-    pub width: Constraint,
+    /// Lower is given room first.
+    pub priority: u8,
+    /// How its text may be shortened.
+    pub fit: Fit,
+    /// The fewest cells it is drawn in when elided.
+    pub least: usize,
 }
 
-const fn col(header: &'static str, width: Constraint) -> Column {
-    Column { header, width }
+/// A column of numbers (or other text that a cut would falsify), shown
+/// whole or hidden.
+const fn whole(header: &'static str, priority: u8) -> Column {
+    Column {
+        header,
+        priority,
+        fit: Fit::Whole,
+        least: 0,
+    }
 }
 
-use Constraint::{Length, Min};
+/// A column of names or values, elided in the middle, drawn in at least
+/// `least` cells.
+const fn text(header: &'static str, priority: u8, least: usize) -> Column {
+    Column {
+        header,
+        priority,
+        fit: Fit::Elide,
+        least,
+    }
+}
 
-/// The columns of list `id`.
+/// A column of locations: elided before their `:line:col`, never in it.
+const fn place(header: &'static str, priority: u8, least: usize) -> Column {
+    Column {
+        header,
+        priority,
+        fit: Fit::Location,
+        least,
+    }
+}
+
+/// The columns of list `id`. Priorities: 0 what a row is (names,
+/// locations), 1 what identifies or measures it, 2 and 3 the rest.
 pub fn columns(id: ListId) -> Vec<Column> {
     match id {
         ListId::Sections => vec![
-            col("#", Length(3)),
-            col("id", Length(3)),
-            col("name", Length(16)),
-            col("offset", Length(9)),
-            col("length", Length(9)),
-            col("align", Length(5)),
-            col("items", Length(7)),
-            col("size", Min(10)),
+            whole("#", 3),
+            whole("id", 3),
+            text("name", 0, 10),
+            whole("offset", 1),
+            whole("length", 1),
+            whole("align", 3),
+            whole("items", 2),
+            text("size", 2, 8),
         ],
-        ListId::Findings => vec![
-            col("offset", Length(9)),
-            col("by", Length(8)),
-            col("problem", Min(20)),
-        ],
+        ListId::Findings => vec![whole("offset", 0), text("by", 2, 8), text("problem", 0, 20)],
         ListId::Functions => vec![
-            col("#", Length(4)),
-            col("name", Min(12)),
-            col("kind", Length(6)),
-            col("arguments", Min(10)),
-            col("results", Min(8)),
-            col("regs", Length(5)),
-            col("kernels", Length(7)),
-            col("size", Length(7)),
+            whole("#", 2),
+            text("name", 0, 12),
+            text("kind", 2, 6),
+            text("arguments", 1, 10),
+            text("results", 1, 8),
+            whole("regs", 3),
+            whole("kernels", 3),
+            whole("size", 3),
         ],
         ListId::Kernels => vec![
-            col("#", Length(3)),
-            col("kernel", Min(16)),
-            col("args", Min(6)),
-            col("results", Min(6)),
-            col("attributes", Min(16)),
-            col("functions", Min(6)),
-            col("used by", Min(6)),
-            col("stream", Length(6)),
-            col("location", Min(10)),
+            whole("#", 1),
+            text("kernel", 0, 16),
+            text("args", 2, 6),
+            text("results", 2, 6),
+            text("attributes", 1, 16),
+            text("functions", 3, 6),
+            text("used by", 3, 6),
+            whole("stream", 3),
+            place("location", 0, 12),
         ],
         ListId::Registers => vec![
-            col("reg", Length(5)),
-            col("type", Min(10)),
-            col("producer", Min(10)),
-            col("users", Min(10)),
-            col("uses", Length(5)),
+            whole("reg", 0),
+            text("type", 1, 10),
+            text("producer", 0, 10),
+            text("users", 1, 10),
+            whole("uses", 2),
         ],
         ListId::SourceKernels => vec![
-            col("function", Min(8)),
-            col("#", Length(3)),
-            col("kernel", Min(14)),
-            col("location", Min(14)),
+            text("function", 2, 8),
+            whole("#", 3),
+            text("kernel", 0, 14),
+            place("location", 0, 12),
         ],
-        ListId::SourceLines => vec![col("line", Length(5)), col("source", Min(20))],
+        ListId::SourceLines => vec![whole("line", 0), text("source", 0, 20)],
         ListId::Strings => vec![
-            col("#", Length(4)),
-            col("offset", Length(9)),
-            col("len", Length(5)),
-            col("text", Min(16)),
-            col("users", Min(12)),
+            whole("#", 2),
+            whole("offset", 1),
+            whole("len", 3),
+            text("text", 0, 16),
+            text("users", 1, 12),
         ],
         ListId::Attributes => vec![
-            col("#", Length(4)),
-            col("offset", Length(9)),
-            col("type", Min(8)),
-            col("size", Length(6)),
-            col("value", Min(16)),
-            col("users", Min(12)),
+            whole("#", 2),
+            whole("offset", 1),
+            text("type", 1, 8),
+            whole("size", 3),
+            text("value", 0, 16),
+            text("users", 1, 12),
         ],
         ListId::Types => vec![
-            col("#", Length(4)),
-            col("offset", Length(9)),
-            col("name", Min(12)),
-            col("users", Min(12)),
+            whole("#", 2),
+            whole("offset", 1),
+            text("name", 0, 12),
+            text("users", 1, 12),
         ],
         ListId::Locations => vec![
-            col("#", Length(4)),
-            col("offset", Length(9)),
-            col("kind", Length(10)),
-            col("location", Min(20)),
+            whole("#", 2),
+            whole("offset", 1),
+            text("kind", 2, 6),
+            place("location", 0, 20),
         ],
         ListId::Events => vec![
-            col("time ns", Length(9)),
-            col("thread", Min(6)),
-            col("execution · kernel", Min(18)),
-            col("what", Min(12)),
+            whole("time ns", 1),
+            text("thread", 3, 8),
+            text("execution", 2, 8),
+            text("kernel", 0, 20),
+            text("what", 1, 10),
         ],
         ListId::ExecRegisters => vec![
-            col("reg", Length(5)),
-            col("state", Length(11)),
-            col("value / message", Min(14)),
-            col("producer", Min(10)),
+            whole("reg", 0),
+            whole("state", 0),
+            text("value / message", 0, 8),
+            text("producer", 2, 10),
         ],
     }
 }
@@ -224,7 +252,7 @@ fn raw_title(app: &State<'_, '_>, id: ListId) -> String {
         ListId::Events => {
             let key = |action| keys::label(action, Some(Tab::Execution));
             format!(
-                "Events ({} {} step, {} {} same kernel)",
+                "Events ({} {} step, {} {} same kernel in another execution)",
                 key(Action::StepBack),
                 key(Action::StepForward),
                 key(Action::KernelBack),
@@ -302,10 +330,20 @@ pub fn range(app: &State<'_, '_>, id: ListId, row: usize) -> Option<Range<usize>
     }
 }
 
-/// The value `y` copies from row `row` of list `id`: its main cell.
+/// The value `y` copies from row `row` of list `id`: the cell under the
+/// column cursor, else its main cell.
 pub fn value(app: &State<'_, '_>, id: ListId, row: usize) -> String {
-    let cells = cells(app, id, row);
-    let main = match id {
+    let column = app.cursor(id).column.unwrap_or(main_column(id));
+    cells(app, id, row)
+        .into_iter()
+        .nth(column)
+        .unwrap_or_default()
+}
+
+/// The column that says what a row of list `id` is: where the column
+/// cursor starts.
+pub fn main_column(id: ListId) -> usize {
+    match id {
         ListId::Sections => 2,
         ListId::Findings => 2,
         ListId::Functions => 1,
@@ -317,10 +355,9 @@ pub fn value(app: &State<'_, '_>, id: ListId, row: usize) -> String {
         ListId::Attributes => 4,
         ListId::Types => 2,
         ListId::Locations => 3,
-        ListId::Events => 3,
+        ListId::Events => 4,
         ListId::ExecRegisters => 2,
-    };
-    cells.into_iter().nth(main).unwrap_or_default()
+    }
 }
 
 /// Whether row `row` of list `id` holds a finding.

@@ -17,6 +17,9 @@ pub struct Cursor {
     pub selected: usize,
     /// The first visible row.
     pub scroll: usize,
+    /// The column cursor (`<` `>`), once moved; else the list's main
+    /// column is the selected cell.
+    pub column: Option<usize>,
 }
 
 impl Cursor {

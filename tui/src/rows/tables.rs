@@ -5,7 +5,8 @@
 use std::ops::Range;
 
 use super::{ListId, State};
-use crate::analysis::users_text;
+use crate::analysis::{User, users_text};
+use crate::document::Document;
 use crate::names::{attribute_text, clip};
 
 /// The number of rows.
@@ -17,6 +18,27 @@ pub fn len(app: &State<'_, '_>, id: ListId) -> usize {
         ListId::Types => listing.types().len(),
         _ => listing.locations().len(),
     }
+}
+
+/// Every user of row `row` of table `id` (strings, attributes, types),
+/// once the analysis is done; the table's cell names only the first few.
+pub fn users<'v>(doc: &'v Document<'_>, id: ListId, row: usize) -> &'v [User] {
+    let Some(analysis) = doc.analysis_ready() else {
+        return &[];
+    };
+    let listing = &doc.listing;
+    let users = match id {
+        ListId::Strings => {
+            let strings = listing.strings();
+            strings
+                .get(row)
+                .and_then(|s| analysis.string_users.get(&(strings.offset_of(s) as u64)))
+        }
+        ListId::Attributes => analysis.attribute_users.get(&row),
+        ListId::Types => analysis.type_users.get(&(row as u32)),
+        _ => None,
+    };
+    users.map_or(&[][..], Vec::as_slice)
 }
 
 /// The cells of a row.

@@ -73,7 +73,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &mut App<'_, '_>, area: Rect) {
         return;
     }
     let [left, right] =
-        Layout::horizontal([Constraint::Percentage(55), Constraint::Percentage(45)]).areas(area);
+        Layout::horizontal([Constraint::Percentage(60), Constraint::Percentage(40)]).areas(area);
     let info = kernel_lines(&app.rows());
     let info_height = (info.len() as u16 + 2).min(right.height / 2).max(3);
     let [registers, kernel] =

@@ -1,4 +1,5 @@
-//! The `?` screen, generated from the key table.
+//! The `?` screen, generated from the key table, with the hex colours'
+//! legend (`crate::help`).
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -6,7 +7,8 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
-use crate::keys::{self, Action, BINDINGS, help_lines, keys_label};
+use crate::help::lines;
+use crate::keys::{self, Action, BINDINGS, keys_label};
 
 /// Draws the help screen from line `app.help_scroll`.
 pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &mut crate::app::App<'_, '_>) {
@@ -17,17 +19,18 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &mut crate::app::App<'_, '_>
         .max()
         .unwrap_or(8)
         + 2;
-    let text: Vec<Line<'_>> = help_lines()
+    let text: Vec<Line<'_>> = lines()
         .into_iter()
-        .map(|(keys, help)| {
+        .map(|line| {
+            let style = match line.swatch {
+                Some(colour) => Style::default().fg(colour),
+                None => Style::default()
+                    .fg(Color::Cyan)
+                    .add_modifier(Modifier::BOLD),
+            };
             Line::from(vec![
-                Span::styled(
-                    format!("{keys:>width$}  "),
-                    Style::default()
-                        .fg(Color::Cyan)
-                        .add_modifier(Modifier::BOLD),
-                ),
-                Span::raw(help),
+                Span::styled(format!("{:>width$}  ", line.keys), style),
+                Span::raw(line.text),
             ])
         })
         .collect();

@@ -10,6 +10,7 @@ mod sections;
 mod source;
 mod tables;
 mod tensors;
+mod users;
 
 pub use tensors::draw as draw_tensors;
 
@@ -21,80 +22,22 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table};
 
-use crate::app::{App, PromptKind};
+use crate::app::{App, PromptKind, SelectedCell};
+use crate::columns::{self as sizing, Fit, Need};
 use crate::keys::{self, Action};
-use crate::rows::{self, ListId, State, columns};
+use crate::palette;
+use crate::rows::{self, ListId, State, columns, main_column};
 use crate::tab::Tab;
 
 use Constraint::{Length, Min};
-
-/// The colour of field kinds and sections, shared by every view: the same
-/// kind is always the same colour.
-pub mod palette {
-    use bef::format::SectionId;
-    use bef::inspect::FieldKind;
-    use ratatui::style::Color;
-
-    /// The colour of a field kind.
-    pub fn field(kind: FieldKind) -> Color {
-        use FieldKind::*;
-        match kind {
-            Magic | Version => Color::LightMagenta,
-            SectionId => Color::Yellow,
-            SectionLength | SectionAlignment => Color::LightYellow,
-            Padding => Color::DarkGray,
-            Count | ArgumentCount | AttributeCount | FunctionCount | ResultCount | UsedByCount => {
-                Color::Cyan
-            }
-            StringText => Color::Green,
-            StringTerminator => Color::Gray,
-            StringRef => Color::LightGreen,
-            AttributeBytes => Color::Rgb(230, 160, 60),
-            AttributeRef => Color::Rgb(255, 190, 110),
-            AttributeType => Color::Rgb(200, 130, 40),
-            TypeRef => Color::LightBlue,
-            FunctionKind => Color::Rgb(180, 120, 255),
-            BodyOffset | KernelOffset => Color::Rgb(150, 150, 255),
-            LocationRef => Color::Rgb(120, 200, 200),
-            UseCount => Color::Rgb(255, 120, 160),
-            OperandCount => Color::Rgb(120, 220, 160),
-            StreamId => Color::Rgb(160, 200, 90),
-            ReturnRegister => Color::Rgb(255, 100, 100),
-            KernelCode => Color::LightCyan,
-            ArgumentRegister => Color::Rgb(255, 150, 150),
-            FunctionRef => Color::Rgb(200, 150, 255),
-            ResultRegister => Color::Rgb(255, 200, 200),
-            UsedBy => Color::Rgb(220, 220, 120),
-            LocationKind => Color::Rgb(90, 170, 170),
-            Line | Column => Color::Rgb(140, 220, 220),
-        }
-    }
-
-    /// The colour of bytes of a section that no field claims, and of its
-    /// row in the Sections view.
-    pub fn section(kind: Option<SectionId>) -> Color {
-        match kind {
-            Some(SectionId::Strings) => Color::Rgb(90, 140, 90),
-            Some(SectionId::Attributes) => Color::Rgb(170, 120, 60),
-            Some(SectionId::AttributeTypes) => Color::Rgb(150, 100, 50),
-            Some(SectionId::Kernels) => Color::Rgb(70, 150, 160),
-            Some(SectionId::Types) => Color::Rgb(80, 110, 170),
-            Some(SectionId::FunctionIndex) => Color::Rgb(130, 100, 180),
-            Some(SectionId::Functions) => Color::Rgb(160, 90, 120),
-            Some(SectionId::LocationStrings) => Color::Rgb(100, 150, 100),
-            Some(SectionId::Locations) => Color::Rgb(80, 140, 140),
-            Some(SectionId::AttributeNames) => Color::Rgb(150, 130, 90),
-            Some(SectionId::RegisterTypes) => Color::Rgb(110, 110, 150),
-            Some(SectionId::Signatures) => Color::Rgb(170, 150, 200),
-            None => Color::Gray,
-        }
-    }
-}
 
 /// The colour of problems.
 pub const PROBLEM: Color = Color::Red;
 
 /// Draws list `id` in `area`; `slot` says which mouse slot it takes.
+/// Columns are sized from the rows on screen (`crate::columns`); the
+/// focused list's selected cell is left in `app.areas.cell` for the status
+/// line.
 pub fn draw_list(
     frame: &mut Frame<'_>,
     app: &mut App<'_, '_>,
@@ -103,60 +46,30 @@ pub fn draw_list(
     slot: usize,
 ) {
     let focused = app.active_list() == Some(id);
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .border_style(if focused {
-            Style::default().fg(Color::Cyan)
-        } else {
-            Style::default().fg(Color::DarkGray)
-        })
-        .title(rows::title(&app.rows(), id));
-    let inner = block.inner(area);
-    frame.render_widget(block, area);
+    let inner = Block::default().borders(Borders::ALL).inner(area);
     let height = inner.height.saturating_sub(1) as usize;
     let total = rows::len(&app.rows(), id);
     let mut cursor = app.cursor(id);
     cursor.fit(total, height);
+    let columns = columns(id);
+    if let Some(c) = cursor.column {
+        cursor.column = Some(c.min(columns.len().saturating_sub(1)));
+    }
     *app.cursor_mut(id) = cursor;
     if focused {
         app.page = height.max(1);
     }
     let state = app.rows();
-    let columns = columns(id);
-    let header = Row::new(
-        std::iter::once(Cell::from(" "))
-            .chain(columns.iter().map(|c| Cell::from(c.header)))
-            .collect::<Vec<_>>(),
-    )
-    .style(Style::default().add_modifier(Modifier::BOLD));
-    let mut rows = Vec::new();
-    // Flexible columns share the width in proportion to what they hold on
-    // screen (at least their header), so no column is wasted or starved.
-    let mut weights: Vec<usize> = columns.iter().map(|c| c.header.len()).collect();
+    let mut lines = Vec::new();
     for row in cursor.scroll..(cursor.scroll + height).min(total) {
         let mark = rows::marked(&state, id, row);
         let mut style = row_style(&state, id, row);
         if row == cursor.selected {
             style = style.add_modifier(Modifier::REVERSED);
         }
-        let cells = rows::cells(&state, id, row);
-        for (w, cell) in weights.iter_mut().zip(&cells) {
-            *w = (*w).max(cell.chars().count().min(40));
-        }
-        let mark_cell = if mark {
-            Cell::from("!").style(Style::default().fg(PROBLEM).add_modifier(Modifier::BOLD))
-        } else {
-            Cell::from(" ")
-        };
-        rows.push(
-            Row::new(
-                std::iter::once(mark_cell)
-                    .chain(cells.into_iter().map(Cell::from))
-                    .collect::<Vec<_>>(),
-            )
-            .style(style),
-        );
+        lines.push((row, mark, style, rows::cells(&state, id, row)));
     }
+    let mut title = rows::title(&state, id);
     if total == 0 {
         let empty = match id {
             ListId::Findings | ListId::SourceKernels if app.doc.analysis_ready().is_none() => {
@@ -165,20 +78,113 @@ pub fn draw_list(
             ListId::Findings => "no problems found",
             _ => "(empty)",
         };
-        // The message goes in the last (widest) column.
-        let mut cells = vec![Cell::from(""); columns.len()];
-        cells.push(Cell::from(empty));
-        rows.push(Row::new(cells));
+        // The message goes in the main column, shown first.
+        let mut cells = vec![String::new(); columns.len()];
+        cells[main_column(id).min(columns.len() - 1)] = empty.to_owned();
+        lines.push((0, false, Style::default(), cells));
     }
-    // Fixed columns keep their width; the others share what is left, so
-    // narrow screens clip text, not columns.
-    let widths: Vec<Constraint> = std::iter::once(Length(1))
-        .chain(columns.iter().zip(&weights).map(|(c, &w)| match c.width {
-            Min(n) => Constraint::Fill(w.max(usize::from(n)) as u16),
-            other => other,
-        }))
+    let needs: Vec<Need> = columns
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let texts = || lines.iter().filter_map(move |l| l.3.get(i));
+            let want = texts()
+                .map(|t| sizing::width(t))
+                .max()
+                .unwrap_or(0)
+                .max(sizing::width(c.header));
+            let least = match c.fit {
+                Fit::Location => texts()
+                    .map(|t| sizing::location_least(t))
+                    .max()
+                    .unwrap_or(0)
+                    .max(c.least),
+                _ => c.least,
+            };
+            Need {
+                want,
+                least,
+                priority: c.priority,
+                fit: c.fit,
+            }
+        })
         .collect();
-    let table = Table::new(rows, widths).header(header).column_spacing(1);
+    // The mark column and the space after it come first.
+    let available = usize::from(inner.width).saturating_sub(2);
+    let focus = if focused { cursor.column } else { None };
+    let widths = sizing::layout(&needs, available, 1, focus);
+    let shown: Vec<usize> = (0..columns.len())
+        .filter(|&i| widths[i].is_some())
+        .collect();
+    let hidden = columns.len() - shown.len();
+    let fit = |i: usize, text: &str| -> String {
+        let w = widths[i].unwrap_or(0);
+        sizing::fit_cell(text, w, columns[i].fit).into_owned()
+    };
+    let header = Row::new(
+        std::iter::once(Cell::from(" "))
+            .chain(shown.iter().map(|&i| Cell::from(fit(i, columns[i].header))))
+            .collect::<Vec<_>>(),
+    )
+    .style(Style::default().add_modifier(Modifier::BOLD));
+    if focused && total > 0 {
+        let column = cursor.column.unwrap_or(main_column(id));
+        let full = lines
+            .iter()
+            .find(|l| l.0 == cursor.selected)
+            .and_then(|l| l.3.get(column).cloned())
+            .unwrap_or_default();
+        let on_screen = widths.get(column).copied().flatten();
+        app.areas.cell = Some(SelectedCell {
+            header: columns.get(column).map_or("", |c| c.header),
+            cut: on_screen.is_none_or(|w| sizing::width(&full) > w),
+            chosen: cursor.column.is_some(),
+            text: full,
+        });
+    }
+    let rows: Vec<Row> = lines
+        .into_iter()
+        .map(|(row, mark, style, cells)| {
+            let mark_cell = if mark {
+                Cell::from("!").style(Style::default().fg(PROBLEM).add_modifier(Modifier::BOLD))
+            } else {
+                Cell::from(" ")
+            };
+            let chosen = focused && row == cursor.selected && total > 0;
+            let cells = shown.iter().map(|&i| {
+                let text = fit(i, cells.get(i).map_or("", String::as_str));
+                if chosen && cursor.column == Some(i) {
+                    Cell::from(text).style(Style::default().add_modifier(Modifier::UNDERLINED))
+                } else {
+                    Cell::from(text)
+                }
+            });
+            Row::new(std::iter::once(mark_cell).chain(cells).collect::<Vec<_>>()).style(style)
+        })
+        .collect();
+    if hidden > 0 {
+        let key = |action| keys::label(action, Some(app.tab));
+        title.push_str(&format!(
+            " (+{hidden} columns: {} {})",
+            key(Action::ColumnLeft),
+            key(Action::ColumnRight)
+        ));
+    }
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(if focused {
+            Style::default().fg(Color::Cyan)
+        } else {
+            Style::default().fg(Color::DarkGray)
+        })
+        .title(title);
+    frame.render_widget(block, area);
+    let constraints: Vec<Constraint> = std::iter::once(Length(1))
+        .chain(shown.iter().map(|&i| Length(widths[i].unwrap_or(0) as u16)))
+        .collect();
+    let table = Table::new(rows, constraints)
+        .header(header)
+        .column_spacing(1);
     frame.render_widget(table, inner);
     let rows_area = Rect {
         y: inner.y + 1,
@@ -215,6 +221,8 @@ pub fn draw(frame: &mut Frame<'_>, app: &mut App<'_, '_>) {
     draw_tabs(frame, app, tabs);
     if app.help {
         help::draw(frame, body, app);
+    } else if let Some((id, row, scroll)) = app.users_of {
+        users::draw(frame, body, app, id, row, scroll);
     } else {
         match app.tab {
             Tab::Sections => sections::draw(frame, app, body),
@@ -245,12 +253,7 @@ fn draw_tabs(frame: &mut Frame<'_>, app: &mut App<'_, '_>, area: Rect) {
     }
     let loaded = app.doc.loaded;
     spans.push(Span::styled(
-        format!(
-            " {} ({}, {} bytes)",
-            escape::path(&loaded.path),
-            loaded.format_name(),
-            app.doc.bytes().len()
-        ),
+        format!(" {} ({})", escape::path(&loaded.path), loaded.size_text()),
         Style::default().fg(Color::DarkGray),
     ));
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
@@ -274,16 +277,11 @@ fn draw_status(frame: &mut Frame<'_>, app: &mut App<'_, '_>, area: Rect) {
             Span::styled("█", Style::default().fg(Color::Yellow)),
         ])
     } else if app.tab == Tab::Execution {
-        let mut spans = vec![Span::styled(
+        let mut spans = feedback(app);
+        spans.push(Span::styled(
             app.execution_path(),
             Style::default().fg(Color::White),
-        )];
-        if let Some(message) = &app.message {
-            spans.push(Span::styled(
-                format!("  {}", escape::terminal(message)),
-                Style::default().fg(Color::Yellow),
-            ));
-        }
+        ));
         Line::from(spans)
     } else {
         let offset = app.selected_offset();
@@ -294,11 +292,12 @@ fn draw_status(frame: &mut Frame<'_>, app: &mut App<'_, '_>, area: Rect) {
                 Style::default().fg(Color::Black).bg(Color::Gray),
             ),
             Span::raw(" "),
-            Span::styled(
-                escape::terminal(&path).into_owned(),
-                Style::default().fg(Color::White),
-            ),
         ];
+        spans.extend(feedback(app));
+        spans.push(Span::styled(
+            escape::terminal(&path).into_owned(),
+            Style::default().fg(Color::White),
+        ));
         let finding = app.selected_range().and_then(|r| {
             app.doc
                 .analysis_ready()
@@ -310,15 +309,31 @@ fn draw_status(frame: &mut Frame<'_>, app: &mut App<'_, '_>, area: Rect) {
                 Style::default().fg(PROBLEM),
             ));
         }
-        if let Some(message) = &app.message {
-            spans.push(Span::styled(
-                format!("  {}", escape::terminal(message)),
-                Style::default().fg(Color::Yellow),
-            ));
-        }
         Line::from(spans)
     };
     frame.render_widget(Paragraph::new(line), area);
+}
+
+/// What the status line says before the path: the last message, then
+/// the selected cell when the column cursor chose it or the table shows
+/// less than all of it.
+fn feedback(app: &App<'_, '_>) -> Vec<Span<'static>> {
+    let mut spans = Vec::new();
+    if let Some(message) = &app.message {
+        spans.push(Span::styled(
+            format!("{}  ", escape::terminal(message)),
+            Style::default().fg(Color::Yellow),
+        ));
+    }
+    let shown = |c: &&SelectedCell| (c.chosen || c.cut) && !c.text.is_empty();
+    if let Some(cell) = app.areas.cell.as_ref().filter(shown) {
+        spans.push(Span::styled(
+            format!("{}: ", cell.header),
+            Style::default().fg(Color::Cyan),
+        ));
+        spans.push(Span::raw(format!("{}  ", cell.text)));
+    }
+    spans
 }
 
 fn draw_footer(frame: &mut Frame<'_>, app: &mut App<'_, '_>, area: Rect) {
