@@ -59,6 +59,7 @@ const KEYS: &[KeyCode] = &[
     KeyCode::Char('}'),
     KeyCode::Char('<'),
     KeyCode::Char('>'),
+    KeyCode::Char('u'),
 ];
 
 /// Applies the event that `byte` (and `arg`, for positions) stands for.
