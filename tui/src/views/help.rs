@@ -27,7 +27,7 @@ pub fn lines() -> Vec<(String, String)> {
     out.extend(
         super::palette::legend()
             .into_iter()
-            .map(|(_, what)| (LEGEND_SWATCH.to_owned(), what)),
+            .map(|(_, what)| (LEGEND_KEY.to_owned(), what)),
     );
     out.push((
         "on red".to_owned(),
@@ -44,8 +44,12 @@ pub fn lines() -> Vec<(String, String)> {
     out
 }
 
-/// What stands for a colour in the legend, drawn in it.
-const LEGEND_SWATCH: &str = "████";
+/// The key column of a legend line: on screen a swatch of its colour
+/// replaces it.
+const LEGEND_KEY: &str = "colour";
+
+/// What stands for a colour on screen, drawn in it.
+const SWATCH: &str = "██████";
 
 fn tab_help(tab: crate::app::Tab) -> &'static str {
     use crate::app::Tab;
@@ -73,12 +77,14 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &mut crate::app::App<'_, '_>
     let text: Vec<Line<'_>> = lines()
         .into_iter()
         .map(|(keys, help)| {
-            let style = if keys == LEGEND_SWATCH {
-                Style::default().fg(colours.next().unwrap_or(Color::Gray))
+            let (keys, style) = if keys == LEGEND_KEY {
+                let colour = colours.next().unwrap_or(Color::Gray);
+                (SWATCH.to_owned(), Style::default().fg(colour))
             } else {
-                Style::default()
+                let style = Style::default()
                     .fg(Color::Cyan)
-                    .add_modifier(Modifier::BOLD)
+                    .add_modifier(Modifier::BOLD);
+                (keys, style)
             };
             Line::from(vec![
                 Span::styled(format!("{keys:>width$}  "), style),
