@@ -6,7 +6,8 @@
 //! (MLIR translated), [`tensors`] opens a BTF file for its Tensors view,
 //! [`analysis`] decodes the whole file for findings and
 //! users, [`keys`] is the key table, [`app`] is the state and how actions
-//! change it, [`views`] draws it (one file per view), [`dump`] prints a
+//! change it, [`views`] draws it (one file per view; [`columns`] sizes
+//! table columns, [`durations`] writes times), [`dump`] prints a
 //! view as text, and [`terminal`] runs the event loop and restores the
 //! terminal on every exit.
 
