@@ -19,8 +19,9 @@ pub struct HelpLine {
     pub swatch: Option<Color>,
 }
 
-/// What stands for a colour in the legend, drawn in it.
-pub const SWATCH: &str = "████";
+/// The keys column of a legend line in text; on screen a swatch of its
+/// colour replaces it.
+pub const LEGEND_KEY: &str = "colour";
 
 fn line(keys: String, text: String) -> HelpLine {
     HelpLine {
@@ -42,7 +43,7 @@ pub fn lines() -> Vec<HelpLine> {
         palette::legend()
             .into_iter()
             .map(|(colour, text)| HelpLine {
-                keys: SWATCH.to_owned(),
+                keys: LEGEND_KEY.to_owned(),
                 text,
                 swatch: Some(colour),
             }),

@@ -207,3 +207,53 @@ fn the_kernel_pane_gives_queue_wait_and_run_time() {
         "an ended kernel has a run time: {times}"
     );
 }
+
+/// The test program's recording on the Execution tab.
+fn execution_app_trace() -> befview::execution::Trace {
+    let (recording, _) = bef_trace::record_file(
+        &common::corpus("befview/execution.mlir"),
+        &bef_trace::RecordOptions {
+            work_queue: "s".into(),
+            recorder: bef_trace::RecorderOptions {
+                values: true,
+                ..bef_trace::RecorderOptions::default()
+            },
+            ..bef_trace::RecordOptions::default()
+        },
+        |_| {},
+    )
+    .expect("the program records");
+    // The `s` queue runs on the calling thread, named after the test.
+    let mut recording = recording;
+    for track in &mut recording.threads {
+        track.name = "bef-worker-0".into();
+    }
+    befview::execution::Trace::new(std::path::Path::new("run.beftrace"), recording)
+}
+
+#[test]
+fn kernel_names_show_at_80_columns_and_nothing_is_cut_at_160() {
+    let loaded = common::open("befview/execution.mlir");
+    let doc = Document::new(&loaded).expect("a BEF listing");
+    let mut app = App::with_trace(&doc, execution_app_trace());
+    let text = screen(&mut app, 80, 24);
+    let trace = app.trace.as_ref().expect("a trace");
+    let shown = text.lines().skip(3).take(18);
+    for (step, line) in trace.steps.iter().zip(shown) {
+        if let Some(k) = step.kernel() {
+            let name = format!("k{k} {}", trace.kernel_name(step.event.execution, k));
+            assert!(line.contains(&name), "{name} not in {line}");
+        }
+    }
+    let text = screen(&mut app, 160, 50);
+    let events: Vec<&str> = text
+        .lines()
+        .skip(2)
+        .take_while(|l| !l.contains('└'))
+        .map(|l| l.split("││").next().unwrap_or(l))
+        .collect();
+    assert!(events.len() > 20);
+    for line in events {
+        assert!(!line.contains('…'), "cut at 160 columns: {line}");
+    }
+}

@@ -10,6 +10,9 @@ use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 use crate::help::lines;
 use crate::keys::{self, Action, BINDINGS, keys_label};
 
+/// What stands for a colour on screen, drawn in it.
+const SWATCH: &str = "██████";
+
 /// Draws the help screen from line `app.help_scroll`.
 pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &mut crate::app::App<'_, '_>) {
     app.page = area.height.saturating_sub(2).max(1) as usize;
@@ -22,14 +25,17 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &mut crate::app::App<'_, '_>
     let text: Vec<Line<'_>> = lines()
         .into_iter()
         .map(|line| {
-            let style = match line.swatch {
-                Some(colour) => Style::default().fg(colour),
-                None => Style::default()
-                    .fg(Color::Cyan)
-                    .add_modifier(Modifier::BOLD),
+            let (keys, style) = match line.swatch {
+                Some(colour) => (SWATCH.to_owned(), Style::default().fg(colour)),
+                None => (
+                    line.keys,
+                    Style::default()
+                        .fg(Color::Cyan)
+                        .add_modifier(Modifier::BOLD),
+                ),
             };
             Line::from(vec![
-                Span::styled(format!("{:>width$}  ", line.keys), style),
+                Span::styled(format!("{keys:>width$}  "), style),
                 Span::raw(line.text),
             ])
         })
