@@ -1157,7 +1157,12 @@ impl<'d, 'a> App<'d, 'a> {
     /// Handles a mouse event: the wheel scrolls, a click selects a tab or a
     /// row.
     pub fn on_mouse(&mut self, event: MouseEvent) {
+        // Over the help screen or a users list the wheel scrolls it, not
+        // the list hidden behind.
+        let overlay = self.help || self.users_of.is_some();
         match event.kind {
+            MouseEventKind::ScrollDown if overlay => (0..3).for_each(|_| self.act(Action::Down)),
+            MouseEventKind::ScrollUp if overlay => (0..3).for_each(|_| self.act(Action::Up)),
             MouseEventKind::ScrollDown => self.step(3),
             MouseEventKind::ScrollUp => self.step(-3),
             MouseEventKind::Down(MouseButton::Left) => self.click(event.column, event.row),
@@ -1167,7 +1172,7 @@ impl<'d, 'a> App<'d, 'a> {
 
     fn click(&mut self, x: u16, y: u16) {
         let inside = |r: Rect| x >= r.x && x < r.x + r.width && y >= r.y && y < r.y + r.height;
-        if self.help {
+        if self.help || self.users_of.is_some() {
             return;
         }
         if inside(self.areas.tabs) {

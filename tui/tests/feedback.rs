@@ -13,6 +13,7 @@ use befview::rows::{self, ListId};
 use befview::{App, Document, Tab};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 
 fn screen(app: &mut App<'_, '_>, width: u16, height: u16) -> String {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("test backend");
@@ -140,6 +141,19 @@ fn u_lists_every_user_of_a_string() {
     assert!(text.contains(&format!("{users} users of")), "{text}");
     let named = text.matches("attribute name").count();
     assert_eq!(named, users, "{text}");
+    // The wheel scrolls the list of users, not the table behind it, and
+    // a click does not reach the table either.
+    let wheel = |kind| MouseEvent {
+        kind,
+        column: 10,
+        row: 10,
+        modifiers: KeyModifiers::NONE,
+    };
+    app.on_mouse(wheel(MouseEventKind::ScrollDown));
+    let scrolled = app.users_of.map(|(_, _, scroll)| scroll);
+    assert_eq!(scrolled, Some(3.min(users - 1)));
+    app.on_mouse(wheel(MouseEventKind::Down(MouseButton::Left)));
+    assert_eq!(app.cursor(ListId::Strings).selected, value);
     app.act(Action::Back);
     assert_eq!(app.users_of, None);
 }
@@ -227,6 +241,25 @@ fn execution_app_trace() -> befview::execution::Trace {
     let mut recording = recording;
     for track in &mut recording.threads {
         track.name = "bef-worker-0".into();
+    }
+    // The recorded times grow with the machine's load, and so would the
+    // time column; 1 µs per event, in the recorded order, keeps the
+    // screen the same on every run (a run under a millisecond).
+    let mut order: Vec<(u64, usize, usize)> = recording
+        .threads
+        .iter()
+        .enumerate()
+        .flat_map(|(t, track)| {
+            track
+                .events
+                .iter()
+                .enumerate()
+                .map(move |(i, e)| (e.time, t, i))
+        })
+        .collect();
+    order.sort_unstable();
+    for (rank, (_, t, i)) in order.into_iter().enumerate() {
+        recording.threads[t].events[i].time = 1_000 * rank as u64;
     }
     befview::execution::Trace::new(std::path::Path::new("run.beftrace"), recording)
 }
