@@ -305,11 +305,11 @@ impl<'d, 'a> App<'d, 'a> {
         path
     }
 
-    /// Runs the function selected on the Functions tab on the `s` work
-    /// queue and records it with `bef_trace`, on a thread of its own so
-    /// that the view stays live; [`poll_run`](Self::poll_run) shows the
-    /// recording on the Execution tab when it ends. While it runs, this
-    /// cancels it instead. A function with arguments asks for them first,
+    /// Asks for the function selected on the Functions tab to be run on
+    /// the `s` work queue and recorded with `bef_trace` ([`Effect::Run`],
+    /// performed by a worker so that the view stays live);
+    /// [`Event::RunEnded`] shows the recording on the Execution tab. While
+    /// it runs, this asks for it to be cancelled instead. A function with arguments asks for them first,
     /// as JSON (as `bef run --call` takes them); a failed run is a message.
     pub fn run_selected(&mut self) {
         if let Some(run) = &mut self.run {

@@ -141,3 +141,57 @@ fn first_frame_within_a_second_and_keys_during_a_search() {
     screen.quit();
     std::fs::remove_dir_all(file.parent().expect("a directory")).ok();
 }
+
+#[test]
+fn a_long_list_is_searched_by_the_worker_and_esc_stops_it() {
+    use befview::events::{Effect, Event};
+    use befview::keys::Action;
+    use befview::rows::ListId;
+    use befview::worker::Driver;
+    use befview::{App, Document, Loaded};
+    use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+    let bytes = bef_trace::write(&generated(60_000));
+    let trace =
+        befview::execution::Trace::read(Path::new("scale.beftrace"), &bytes).expect("reads");
+    let last = trace.steps.len() - 1;
+    let empty = befview::execution::empty_program();
+    let program = Loaded::from_bytes(Path::new("scale.bef"), &empty).expect("a program");
+    let doc = Document::new(&program).expect("lists");
+    let mut app = App::with_trace(&doc, trace);
+    let mut driver = Driver::new(&doc);
+    let key = |code| Event::Key(KeyEvent::new(code, KeyModifiers::NONE));
+    let type_query = |app: &mut App<'_, '_>, text: &str| {
+        app.act(Action::Search);
+        for c in text.chars() {
+            let _ = app.update(key(KeyCode::Char(c)));
+        }
+    };
+    // 60,000 rows are more than a key press searches: a worker finds the
+    // row, its reports applied as the event loop would.
+    type_query(&mut app, "k16 tfrt.add.i32");
+    driver.send(&mut app, key(KeyCode::Enter));
+    assert!(app.searching.is_some(), "{:?}", app.message);
+    driver.settle(&mut app);
+    assert!(app.searching.is_none());
+    let found = app.cursor(ListId::Events).selected;
+    assert!(found > 0 && found <= last, "{found} of {last}");
+    assert!(
+        befview::rows::cells(&app.rows(), ListId::Events, found)[2].contains("k16 "),
+        "row {found}"
+    );
+    // Esc stops a search under way and says so.
+    type_query(&mut app, "no such text");
+    let effects = app.update(key(KeyCode::Enter));
+    assert!(matches!(effects.as_slice(), [Effect::Search(..)]));
+    let effects = app.update(key(KeyCode::Esc));
+    assert!(matches!(effects.as_slice(), [Effect::CancelSearch]));
+    assert!(app.searching.is_none());
+    assert!(
+        app.message
+            .as_deref()
+            .is_some_and(|m| m.contains("cancelled")),
+        "{:?}",
+        app.message
+    );
+}
