@@ -201,9 +201,14 @@ impl Writer {
     }
 }
 
-/// Reads a recording, checking every count and index.
-pub fn read(bytes: &[u8]) -> Result<Recording, ReadError> {
+/// Reads a recording's header alone (what a viewer needs before the
+/// events: the program's path and identity), checking what it reads.
+pub fn read_header(bytes: &[u8]) -> Result<Header, ReadError> {
     let mut r = Reader { bytes, at: 0 };
+    read_header_from(&mut r).map(|(header, _)| header)
+}
+
+fn read_header_from(r: &mut Reader<'_>) -> Result<(Header, u16), ReadError> {
     let magic = r.take(MAGIC.len(), "the magic \"BEFTRACE\"")?;
     if magic != MAGIC {
         return Err(r.error_at(0, "the magic \"BEFTRACE\""));
@@ -241,6 +246,13 @@ pub fn read(bytes: &[u8]) -> Result<Recording, ReadError> {
             Keep::First
         },
     };
+    Ok((header, version))
+}
+
+/// Reads a recording, checking every count and index.
+pub fn read(bytes: &[u8]) -> Result<Recording, ReadError> {
+    let mut r = Reader { bytes, at: 0 };
+    let (header, version) = read_header_from(&mut r)?;
     let n = r.count(4, "the function count")?;
     let mut functions = Vec::with_capacity(n);
     for _ in 0..n {

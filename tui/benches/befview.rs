@@ -2,7 +2,8 @@
 //! key handled and redrawn, and the memory the inspector takes beyond the
 //! file's mapping. The file (20,000 functions of 20 kernels and one string
 //! attribute filling the rest) is generated once into the target
-//! directory.
+//! directory. Then a generated recording of 8 M events: the first frame,
+//! and the background load's time and memory.
 //!
 //! `cargo bench -p befview --bench befview`
 
@@ -17,6 +18,9 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+#[path = "../tests/common/scale.rs"]
+mod scale;
 
 const SIZE: usize = 100 << 20;
 const FUNCTIONS: usize = 20_000;
@@ -198,5 +202,56 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench);
+/// The generated 8 M-event recording, written on first use.
+fn big_recording() -> PathBuf {
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"));
+    let path = target.join("befview-bench-8m.beftrace");
+    if !path.is_file() {
+        let bytes = bef_trace::write(&scale::generated(scale::EVENTS));
+        std::fs::create_dir_all(&target).expect("target directory");
+        std::fs::write(&path, bytes).expect("bench recording written");
+    }
+    path
+}
+
+/// A recording of 8 M events: the first frame (header, program, the
+/// loading screen), which does not wait for the events; then, once, how
+/// long the background load takes and the memory it keeps.
+fn recording(c: &mut Criterion) {
+    let path = big_recording();
+    let len = std::fs::metadata(&path).expect("bench recording").len();
+    let mut group = c.benchmark_group("befview_recording_8m");
+    group.sample_size(20);
+    group.measurement_time(Duration::from_secs(4));
+    group.bench_function("first_frame", |b| {
+        b.iter(|| {
+            let buffer = befview::input::read(&path).expect("reads");
+            let program =
+                befview::execution::open_program(&path, buffer.bytes()).expect("header reads");
+            let doc = Document::new(&program).expect("lists");
+            let mut app = App::loading(&doc, &path);
+            let mut terminal = Terminal::new(TestBackend::new(200, 60)).expect("backend");
+            let Ok(_) = terminal.draw(|f| befview::views::draw(f, &mut app));
+        })
+    });
+    group.finish();
+    let buffer = befview::input::read(&path).expect("reads");
+    let before = anonymous_memory();
+    let start = Instant::now();
+    let trace = befview::execution::load(&path, buffer.bytes(), &mut |_| {}).expect("loads");
+    let took = start.elapsed();
+    let kept = anonymous_memory().saturating_sub(before);
+    println!(
+        "recording of {} events, {:.1} MB: loaded in the background in {took:.2?}, \
+         keeping {:.0} MB ({:.1}× the file)",
+        trace.steps.len(),
+        len as f64 / 1e6,
+        kept as f64 / 1e6,
+        kept as f64 / len as f64
+    );
+}
+
+criterion_group!(benches, bench, recording);
 criterion_main!(benches);

@@ -69,6 +69,14 @@ pub enum User {
         /// The kernel.
         kernel: u32,
     },
+    /// The name of an attribute of kernel `kernel` of function `function`
+    /// (the AttributeNames section).
+    AttributeName {
+        /// The function.
+        function: u32,
+        /// The kernel.
+        kernel: u32,
+    },
     /// Register `register` of function `function`.
     Register {
         /// The function.
@@ -89,6 +97,9 @@ impl User {
             User::Argument { function, index } => format!("{} argument {index}", name(function)),
             User::Result { function, index } => format!("{} result {index}", name(function)),
             User::Kernel { function, kernel } => format!("{} kernel {kernel}", name(function)),
+            User::AttributeName { function, kernel } => {
+                format!("{} kernel {kernel} attribute name", name(function))
+            }
             User::Register { function, register } => {
                 format!("{} %{register}", name(function))
             }
@@ -194,13 +205,30 @@ impl Analysis {
                 );
             }
         }
+        for f in 0..listing.function_count() {
+            let Some(entry) = listing.attribute_names(f) else {
+                continue;
+            };
+            for kernel in 0..entry.kernel_starts.len().saturating_sub(1) {
+                for name in entry.kernel(kernel) {
+                    add_user(
+                        &mut analysis.string_users,
+                        name.string_offset,
+                        User::AttributeName {
+                            function: f as u32,
+                            kernel: kernel as u32,
+                        },
+                    );
+                }
+            }
+        }
         for function in listing.functions() {
             let index = function.index as u32;
             for kernel in function.kernels() {
                 if !kernel.pseudo {
                     let line = source.and_then(|file| {
                         let location = listing.location(kernel.location_offset()?).ok()??;
-                        crate::views::source::line_of(&location, file)
+                        crate::names::line_of(&location, file)
                     });
                     analysis.kernels.push(SourceKernel {
                         function: function.index,

@@ -1,9 +1,13 @@
-//! The one state struct of the inspector and how it changes: actions from
-//! the key table, typed prompts, mouse events. Rendering reads it (see
-//! `views`); nothing here draws.
+//! The one state struct of the inspector and how it changes:
+//! [`App::update`] takes an event (a key through the key table, typed
+//! prompt text, the mouse, time, the result of background work) and
+//! returns what it asks of the world as effects. Nothing here draws,
+//! reads files or starts threads; the lists it moves over are read
+//! through [`crate::rows`].
 
 use std::collections::BTreeSet;
 use std::ops::Range;
+use std::sync::Arc;
 
 use bef::inspect::Item;
 use ratatui::crossterm::event::{
@@ -13,85 +17,13 @@ use ratatui::layout::Rect;
 
 use crate::analysis::SourceKernel;
 use crate::document::Document;
+use crate::events::{Effect, Event, RunRecorded};
 use crate::execution::Trace;
 use crate::inspector;
 use crate::keys::{self, Action};
-use crate::views::{self, ListId};
-
-/// The tabs, in key order (`1`..).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Tab {
-    /// Sections and findings.
-    Sections,
-    /// Structure-coloured hex with the data inspector.
-    Hex,
-    /// Functions, and one function's kernels and registers.
-    Functions,
-    /// Kernels beside their source lines; every location decoded.
-    Source,
-    /// Strings, attributes and types.
-    Tables,
-    /// A recorded run: events under a time cursor, register states.
-    Execution,
-}
-
-impl Tab {
-    /// Every tab, in order.
-    pub const ALL: &'static [Tab] = &[
-        Tab::Sections,
-        Tab::Hex,
-        Tab::Functions,
-        Tab::Source,
-        Tab::Tables,
-        Tab::Execution,
-    ];
-
-    /// The tab's title.
-    pub fn title(self) -> &'static str {
-        match self {
-            Tab::Sections => "Sections",
-            Tab::Hex => "Hex",
-            Tab::Functions => "Functions",
-            Tab::Source => "Source",
-            Tab::Tables => "Strings·Attributes·Types",
-            Tab::Execution => "Execution",
-        }
-    }
-
-    /// Its position in [`ALL`](Self::ALL).
-    pub fn index(self) -> usize {
-        Tab::ALL.iter().position(|&t| t == self).unwrap_or(0)
-    }
-}
-
-/// A selection in a list, and the first row shown.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Cursor {
-    /// The selected row.
-    pub selected: usize,
-    /// The first visible row.
-    pub scroll: usize,
-}
-
-impl Cursor {
-    /// Moves by `delta` rows within `len` rows.
-    pub fn step(&mut self, delta: isize, len: usize) {
-        let last = len.saturating_sub(1);
-        self.selected = self.selected.saturating_add_signed(delta).min(last);
-    }
-
-    /// Keeps the selection within `len` rows and visible in `height`.
-    pub fn fit(&mut self, len: usize, height: usize) {
-        self.selected = self.selected.min(len.saturating_sub(1));
-        let height = height.max(1);
-        if self.selected < self.scroll {
-            self.scroll = self.selected;
-        } else if self.selected >= self.scroll + height {
-            self.scroll = self.selected + 1 - height;
-        }
-        self.scroll = self.scroll.min(len.saturating_sub(1));
-    }
-}
+use crate::rows::{self, Cursor, ListId, SORT_COLUMNS, Snapshot, State};
+use crate::search;
+use crate::tab::Tab;
 
 /// What a prompt is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -125,11 +57,21 @@ pub enum Pane {
     Second,
 }
 
-/// The columns the function table sorts by, in `s` order.
-pub const SORT_COLUMNS: &[&str] = &["index", "name", "kind", "registers", "kernels", "size"];
+/// The selected cell of the focused list as the last frame drew it.
+#[derive(Debug, Clone, Default)]
+pub struct SelectedCell {
+    /// Its column's header.
+    pub header: &'static str,
+    /// Its whole text (escaped).
+    pub text: String,
+    /// Whether the screen shows less than all of it.
+    pub cut: bool,
+    /// Whether the column cursor chose it.
+    pub chosen: bool,
+}
 
-/// Where the last frame put things, for mouse clicks.
-#[derive(Debug, Clone, Copy, Default)]
+/// Where the last frame put things, for mouse clicks and the status line.
+#[derive(Debug, Clone, Default)]
 pub struct Areas {
     /// The tab titles line.
     pub tabs: Rect,
@@ -137,6 +79,8 @@ pub struct Areas {
     pub lists: [(Option<ListId>, Rect); 2],
     /// Rows of the hex view's bytes.
     pub hex: Rect,
+    /// The focused list's selected cell.
+    pub cell: Option<SelectedCell>,
 }
 
 /// The inspector's state.
@@ -149,6 +93,8 @@ pub struct App<'d, 'a> {
     pub help: bool,
     /// The first line of the help screen shown.
     pub help_scroll: usize,
+    /// The users list `u` opened: its table, row, and first line shown.
+    pub users_of: Option<(ListId, usize, usize)>,
     /// The line being typed, if any.
     pub prompt: Option<Prompt>,
     /// The function an arguments prompt is for.
@@ -175,12 +121,14 @@ pub struct App<'d, 'a> {
     pub hex_scroll: usize,
     /// Bytes framed by Enter on a row.
     pub frame: Option<Range<usize>>,
+    /// Whether the next hex frame scrolls to show all of `frame`.
+    pub reveal_frame: bool,
+    /// The tab and pane whose row Enter framed in hex: Esc goes back.
+    pub framed_from: Option<(Tab, Pane)>,
     /// Bookmarked offsets.
     pub bookmarks: BTreeSet<usize>,
     /// The last search.
     pub search: Option<String>,
-    /// Text queued for the clipboard (the terminal sends it as OSC 52).
-    pub clipboard: Option<String>,
     /// Rows per page of the focused list, from the last frame.
     pub page: usize,
     /// Bytes per hex line, from the last frame.
@@ -188,34 +136,52 @@ pub struct App<'d, 'a> {
     /// Where the last frame put things.
     pub areas: Areas,
     /// The recording the Execution tab shows, if any.
-    pub trace: Option<Trace>,
-    /// The run `r` started, recording on its own thread.
+    pub trace: Option<Arc<Trace>>,
+    /// The search running on a worker, if any.
+    pub searching: Option<Searching>,
+    /// How many searches have started (the last one's id).
+    searches: u64,
+    /// The recording being loaded in the background, if any.
+    pub loading: Option<Loading>,
+    /// The run `r` started, if it has not ended.
     run: Option<PendingRun>,
+    /// What the app asks for, not yet taken by [`take_effects`](Self::take_effects).
+    effects: Vec<Effect>,
     pending: Option<char>,
 }
 
-/// What a background run sends back: the recording, or why there is none.
-type RunResult = Result<
-    (
-        bef_trace::Recording,
-        Vec<bef_trace::record::FunctionOutcome>,
-    ),
-    String,
->;
+/// A search of a long list running on a worker.
+pub struct Searching {
+    /// What it looks for, where.
+    pub job: search::Job,
+    /// Rows scanned so far.
+    pub scanned: usize,
+    /// Rows in the list.
+    pub total: usize,
+}
 
-/// A function running and recording on its own thread while the view stays
-/// live; [`App::poll_run`] picks up its result.
+/// A recording being read on a worker while the view is live.
+pub struct Loading {
+    /// The recording file.
+    pub path: std::path::PathBuf,
+    /// What is being done now.
+    pub phase: String,
+    /// The first tick seen since loading began.
+    started: Option<std::time::Instant>,
+    /// Whole seconds loading so far.
+    pub seconds: u64,
+}
+
+/// A run `r` started, recording on a worker while the view stays live.
 struct PendingRun {
     name: String,
-    /// Stops the run (`r` again).
-    cancel: bef_trace::CancelHandle,
-    path: std::path::PathBuf,
-    started: std::time::Instant,
+    /// The first tick seen since it started: its elapsed time counts from
+    /// here.
+    started: Option<std::time::Instant>,
     /// Whole seconds shown so far in the status line.
     shown_seconds: u64,
     /// Whether `r` asked it to stop.
     cancelling: bool,
-    result: std::sync::mpsc::Receiver<RunResult>,
 }
 
 impl<'d, 'a> App<'d, 'a> {
@@ -226,6 +192,7 @@ impl<'d, 'a> App<'d, 'a> {
             tab: Tab::Sections,
             help: false,
             help_scroll: 0,
+            users_of: None,
             prompt: None,
             arguments_for: None,
             message: None,
@@ -239,14 +206,19 @@ impl<'d, 'a> App<'d, 'a> {
             hex_cursor: 0,
             hex_scroll: 0,
             frame: None,
+            reveal_frame: false,
+            framed_from: None,
             bookmarks: BTreeSet::new(),
             search: None,
-            clipboard: None,
             page: 20,
             hex_width: 16,
             areas: Areas::default(),
             trace: None,
+            searching: None,
+            searches: 0,
+            loading: None,
             run: None,
+            effects: Vec::new(),
             pending: None,
         }
     }
@@ -255,20 +227,46 @@ impl<'d, 'a> App<'d, 'a> {
     pub fn with_trace(doc: &'d Document<'a>, trace: Trace) -> App<'d, 'a> {
         let mut app = App::new(doc);
         app.message = trace.program_note.clone();
-        app.trace = Some(trace);
+        app.trace = Some(Arc::new(trace));
         app.tab = Tab::Execution;
+        app
+    }
+
+    /// What the lists read, borrowed from the app.
+    pub fn rows(&self) -> State<'_, 'a> {
+        State {
+            doc: self.doc,
+            trace: self.trace.as_deref(),
+            function_order: &self.function_order,
+            open_function: self.open_function,
+            sort: self.sort,
+            cursors: &self.cursors,
+        }
+    }
+
+    /// A fresh app on `doc` at the Execution tab, while the recording at
+    /// `path` (which names `doc`'s program) loads in the background;
+    /// [`Event::Loaded`] brings it.
+    pub fn loading(doc: &'d Document<'a>, path: &std::path::Path) -> App<'d, 'a> {
+        let mut app = App::new(doc);
+        app.tab = Tab::Execution;
+        app.loading = Some(Loading {
+            path: path.to_owned(),
+            phase: "opening".to_owned(),
+            started: None,
+            seconds: 0,
+        });
         app
     }
 
     /// The event under the time cursor (an index into the trace's steps).
     pub fn time_cursor(&self) -> usize {
-        self.cursor(ListId::Events).selected
+        self.rows().time_cursor()
     }
 
     /// The execution of the event under the time cursor.
     pub fn selected_execution(&self) -> Option<u64> {
-        let trace = self.trace.as_ref()?;
-        Some(trace.steps.get(self.time_cursor())?.event.execution)
+        self.rows().selected_execution()
     }
 
     /// The status line's path on the Execution tab:
@@ -307,15 +305,15 @@ impl<'d, 'a> App<'d, 'a> {
         path
     }
 
-    /// Runs the function selected on the Functions tab on the `s` work
-    /// queue and records it with `bef_trace`, on a thread of its own so
-    /// that the view stays live; [`poll_run`](Self::poll_run) shows the
-    /// recording on the Execution tab when it ends. While it runs, this
-    /// cancels it instead. A function with arguments asks for them first,
+    /// Asks for the function selected on the Functions tab to be run on
+    /// the `s` work queue and recorded with `bef_trace` ([`Effect::Run`],
+    /// performed by a worker so that the view stays live);
+    /// [`Event::RunEnded`] shows the recording on the Execution tab. While
+    /// it runs, this asks for it to be cancelled instead. A function with arguments asks for them first,
     /// as JSON (as `bef run --call` takes them); a failed run is a message.
     pub fn run_selected(&mut self) {
         if let Some(run) = &mut self.run {
-            run.cancel.cancel();
+            self.effects.push(Effect::CancelRun);
             run.cancelling = true;
             self.message = Some(format!(
                 "cancelling @{}: kernels not started are skipped",
@@ -341,7 +339,9 @@ impl<'d, 'a> App<'d, 'a> {
         }
         if !entry.argument_types.is_empty() {
             self.message = Some(format!(
-                "@{name} takes arguments: type them as a JSON list, Enter runs (Esc: cancel)"
+                "@{name} takes arguments: type them as a JSON list, {} runs ({}: cancel)",
+                keys::label(Action::Enter, Some(Tab::Functions)),
+                keys::label(Action::Back, Some(Tab::Functions))
             ));
             self.arguments_for = Some(name);
             self.prompt = Some(Prompt {
@@ -353,45 +353,23 @@ impl<'d, 'a> App<'d, 'a> {
         self.start_run(name, None);
     }
 
-    /// Runs and records `@name`, with JSON `arguments` if it takes some.
+    /// Asks for `@name` to be run and recorded, with JSON `arguments` if
+    /// it takes some.
     fn start_run(&mut self, name: String, arguments: Option<String>) {
-        let cancel = bef_trace::CancelHandle::default();
-        let options = bef_trace::RecordOptions {
-            cancel: Some(cancel.clone()),
-            work_queue: "s".into(),
-            functions: vec![name.clone()],
-            recorder: bef_trace::RecorderOptions {
-                values: true,
-                ..bef_trace::RecorderOptions::default()
-            },
-            program_output: false,
+        self.effects.push(Effect::Run {
+            program: self.doc.loaded.path.clone(),
+            function: name.clone(),
             arguments,
-            ..bef_trace::RecordOptions::default()
-        };
-        let path = self.doc.loaded.path.clone();
-        let (send, result) = std::sync::mpsc::channel();
-        let program = path.clone();
-        let spawned = std::thread::Builder::new()
-            .name("befview-run".into())
-            .spawn(move || {
-                let outcome =
-                    bef_trace::record_file(&program, &options, |_| {}).map_err(|e| e.to_string());
-                // The app may be gone (the user quit): nothing to tell.
-                let _ = send.send(outcome);
-            });
-        if let Err(e) = spawned {
-            self.message = Some(format!("cannot run @{name}: {e}"));
-            return;
-        }
-        self.message = Some(format!("running @{name}… (r again cancels)"));
+        });
+        self.message = Some(format!(
+            "running @{name}… ({} again cancels)",
+            keys::label(Action::Run, Some(Tab::Functions))
+        ));
         self.run = Some(PendingRun {
             name,
-            cancel,
-            path,
-            started: std::time::Instant::now(),
+            started: None,
             shown_seconds: 0,
             cancelling: false,
-            result,
         });
     }
 
@@ -400,81 +378,108 @@ impl<'d, 'a> App<'d, 'a> {
         self.run.is_some()
     }
 
-    /// Takes the result of the run `r` started, if it has ended, and shows
-    /// it; while it runs, keeps the status line's elapsed time current.
-    /// True when the screen needs drawing again.
-    pub fn poll_run(&mut self) -> bool {
-        let Some(run) = &mut self.run else {
-            return false;
-        };
-        match run.result.try_recv() {
-            Ok(outcome) => {
-                self.finish_run(Some(outcome));
-                true
-            }
-            Err(std::sync::mpsc::TryRecvError::Empty) => {
-                let seconds = run.started.elapsed().as_secs();
-                if seconds == run.shown_seconds {
-                    return false;
+    /// Applies `event` and returns what the app asks for in return; the
+    /// only way the outside world changes the app.
+    pub fn update(&mut self, event: Event) -> Vec<Effect> {
+        match event {
+            Event::Key(key) => self.on_key(key),
+            Event::Mouse(mouse) => self.on_mouse(mouse),
+            Event::Resize | Event::Analysed | Event::InputFailed(_) => {}
+            Event::Tick(now) => self.tick(now),
+            Event::RunEnded { name, outcome } => self.finish_run(name, outcome),
+            Event::Loading(phase) => {
+                if let Some(loading) = &mut self.loading {
+                    loading.phase = phase;
                 }
-                run.shown_seconds = seconds;
-                self.message = Some(if run.cancelling {
-                    format!("cancelling @{}… {seconds} s", run.name)
-                } else {
-                    format!("running @{}… {seconds} s (r again cancels)", run.name)
-                });
-                true
             }
-            Err(std::sync::mpsc::TryRecvError::Disconnected) => {
-                self.finish_run(None);
-                true
+            Event::Loaded(outcome) => self.finish_loading(outcome),
+            Event::SearchProgress { id, scanned, total } => {
+                self.search_report(id, Ok((scanned, total)))
             }
+            Event::SearchEnded { id, outcome } => self.search_report(id, Err(outcome)),
+            Event::SearchFailed(why) => {
+                self.searching = None;
+                self.message = Some(format!("cannot search: {why}"));
+            }
+        }
+        self.take_effects()
+    }
+
+    /// What the app has asked for since last taken, oldest first.
+    pub fn take_effects(&mut self) -> Vec<Effect> {
+        std::mem::take(&mut self.effects)
+    }
+
+    /// Shows the recording loaded in the background, or why it is not.
+    fn finish_loading(&mut self, outcome: Result<Box<Trace>, String>) {
+        self.loading = None;
+        match outcome {
+            Ok(trace) => {
+                self.message = trace.program_note.clone();
+                self.trace = Some(Arc::new(*trace));
+                *self.cursor_mut(ListId::Events) = Cursor::default();
+                *self.cursor_mut(ListId::ExecRegisters) = Cursor::default();
+            }
+            Err(e) => self.message = Some(e),
         }
     }
 
-    /// Blocks until the run `r` started ends, then shows it (for `--dump`
-    /// and tests, which have no event loop).
-    pub fn wait_for_run(&mut self) {
-        if let Some(run) = &self.run {
-            let outcome = run.result.recv().ok();
-            self.finish_run(outcome);
+    /// Keeps the elapsed times of loading and of a run current.
+    fn tick(&mut self, now: std::time::Instant) {
+        if let Some(loading) = &mut self.loading {
+            let started = *loading.started.get_or_insert(now);
+            loading.seconds = now.saturating_duration_since(started).as_secs();
         }
-    }
-
-    fn finish_run(&mut self, outcome: Option<RunResult>) {
-        let Some(run) = self.run.take() else {
+        let Some(run) = &mut self.run else {
             return;
         };
-        let name = run.name;
+        let started = *run.started.get_or_insert(now);
+        let seconds = now.saturating_duration_since(started).as_secs();
+        if seconds == run.shown_seconds {
+            return;
+        }
+        run.shown_seconds = seconds;
+        self.message = Some(if run.cancelling {
+            format!("cancelling @{}… {seconds} s", run.name)
+        } else {
+            format!(
+                "running @{}… {seconds} s ({} again cancels)",
+                run.name,
+                keys::label(Action::Run, Some(Tab::Functions))
+            )
+        });
+    }
+
+    /// Shows the end of the run of `@name`: its recording on the
+    /// Execution tab, or why there is none.
+    fn finish_run(&mut self, name: String, outcome: Result<Box<RunRecorded>, String>) {
+        self.run = None;
         match outcome {
-            Some(Ok((recording, outcomes))) => {
-                let mut trace = Trace::new(&run.path, recording);
-                // The file this view shows, named by the user.
-                let program = bef::tool_io::named_files::read(
-                    &run.path,
-                    bef::tool_io::named_files::NamedFileKind::UserNamed,
-                );
-                trace.check_program(program.as_deref());
-                let failed = outcomes.iter().any(|o| o.failed);
+            Ok(run) => {
+                let RunRecorded {
+                    trace,
+                    failed,
+                    cancelled,
+                } = *run;
                 self.message = Some(match &trace.program_note {
                     Some(note) => note.clone(),
+                    None if cancelled => {
+                        format!("cancelled @{name}: the recording stops where the run was stopped")
+                    }
                     None if failed => format!("ran @{name}: it returned an error"),
                     None => format!("ran @{name}"),
                 });
-                self.trace = Some(trace);
+                self.trace = Some(Arc::new(trace));
                 *self.cursor_mut(ListId::Events) = Cursor::default();
                 *self.cursor_mut(ListId::ExecRegisters) = Cursor::default();
                 self.tab = Tab::Execution;
                 self.pane = Pane::First;
             }
-            Some(Err(text)) => {
+            Err(text) => {
                 self.message = Some(format!(
                     "cannot run @{name}: {}",
                     text.lines().next().unwrap_or("")
                 ));
-            }
-            None => {
-                self.message = Some(format!("the run of @{name} ended without a recording"));
             }
         }
     }
@@ -494,7 +499,19 @@ impl<'d, 'a> App<'d, 'a> {
         };
         match next {
             Some(at) => self.cursor_mut(ListId::Events).selected = at,
-            None => self.message = Some("no further event".to_owned()),
+            None if matches!(action, Action::StepBack | Action::StepForward) => {
+                self.message = Some("no further event".to_owned())
+            }
+            None => {
+                let which = if action == Action::KernelBack {
+                    "earlier"
+                } else {
+                    "later"
+                };
+                self.message = Some(format!(
+                    "no {which} execution of this function reaches this kernel"
+                ))
+            }
         }
     }
 
@@ -547,10 +564,10 @@ impl<'d, 'a> App<'d, 'a> {
         }
         let id = self.active_list()?;
         let row = self.cursor(id).selected;
-        if row >= views::len(self, id) {
+        if row >= rows::len(&self.rows(), id) {
             return None;
         }
-        views::range(self, id, row)
+        rows::range(&self.rows(), id, row)
     }
 
     /// Handles one key.
@@ -564,23 +581,16 @@ impl<'d, 'a> App<'d, 'a> {
             self.on_prompt_key(event);
             return;
         }
-        let (action, pending) = keys::lookup(&event, self.pending);
+        let (action, pending) = keys::lookup(&event, self.pending, Some(self.tab));
         self.pending = pending;
-        if pending == Some('g') && self.tab == Tab::Hex && !self.help {
-            // In the hex view `g` asks for an offset; `g` again there is `gg`.
-            self.pending = None;
-            self.prompt = Some(Prompt {
-                kind: PromptKind::Goto,
-                text: String::new(),
-            });
-            return;
-        }
         if let Some(action) = action {
             self.act(action);
         }
     }
 
     fn on_prompt_key(&mut self, event: KeyEvent) {
+        // The key that opened an empty offset prompt, again, goes to the top.
+        let goto_again = keys::lookup(&event, None, Some(Tab::Hex)).0 == Some(Action::GotoOffset);
         let Some(prompt) = self.prompt.as_mut() else {
             return;
         };
@@ -594,7 +604,7 @@ impl<'d, 'a> App<'d, 'a> {
                     self.submit(prompt);
                 }
             }
-            KeyCode::Char('g') if prompt.kind == PromptKind::Goto && prompt.text.is_empty() => {
+            _ if goto_again && prompt.kind == PromptKind::Goto && prompt.text.is_empty() => {
                 self.prompt = None;
                 self.act(Action::Top);
             }
@@ -633,7 +643,10 @@ impl<'d, 'a> App<'d, 'a> {
     /// Moves to the next (or previous) match of the last search.
     fn search_step(&mut self, backward: bool) {
         let Some(query) = self.search.clone() else {
-            self.message = Some("no search yet: press /".to_owned());
+            self.message = Some(format!(
+                "no search yet: press {}",
+                keys::label(Action::Search, Some(self.tab))
+            ));
             return;
         };
         if self.tab == Tab::Hex {
@@ -654,30 +667,98 @@ impl<'d, 'a> App<'d, 'a> {
         let Some(id) = self.active_list() else {
             return;
         };
-        let len = views::len(self, id);
-        let needle = query.to_lowercase();
-        let start = self.cursor(id).selected;
-        let found = (1..=len).map(|i| {
-            if backward {
-                (start + len - i % len) % len.max(1)
-            } else {
-                (start + i) % len.max(1)
-            }
+        if self.searching.take().is_some() {
+            // A new search replaces the one under way.
+            self.effects.push(Effect::CancelSearch);
+        }
+        self.searches += 1;
+        let job = search::Job {
+            id: self.searches,
+            list: id,
+            start: self.cursor(id).selected,
+            backward,
+            query,
+        };
+        let len = rows::len(&self.rows(), id);
+        if len <= search::INLINE_ROWS {
+            let outcome = search::run(&self.rows(), &job, |_, _| true);
+            self.end_search(&job, outcome);
+            return;
+        }
+        let snapshot = Snapshot::of(&self.rows(), self.trace.clone());
+        self.message = Some(format!("searching {len} rows for {}…", job.query));
+        self.effects
+            .push(Effect::Search(job.clone(), Box::new(snapshot)));
+        self.searching = Some(Searching {
+            job,
+            scanned: 0,
+            total: len,
         });
-        for row in found {
-            let text = views::cells(self, id, row).join(" ").to_lowercase();
-            if text.contains(&needle) {
-                self.cursor_mut(id).selected = row;
-                return;
+    }
+
+    /// Shows how search `job` ended.
+    fn end_search(&mut self, job: &search::Job, outcome: search::Outcome) {
+        match outcome {
+            search::Outcome::Found(row) => self.cursor_mut(job.list).selected = row,
+            search::Outcome::NotFound => self.message = Some(format!("{} not found", job.query)),
+            search::Outcome::Cancelled => {
+                self.message = Some(format!("search for {} cancelled", job.query))
             }
         }
-        self.message = Some(format!("{query} not found"));
+    }
+
+    /// Takes a report of the search on a worker, unless it is an older
+    /// search's.
+    fn search_report(&mut self, id: u64, report: Result<(usize, usize), search::Outcome>) {
+        let Some(searching) = self.searching.as_mut().filter(|s| s.job.id == id) else {
+            return;
+        };
+        match report {
+            Ok((scanned, total)) => {
+                searching.scanned = scanned;
+                searching.total = total;
+                self.message = Some(format!(
+                    "searching for {}: {scanned} of {total} rows ({}: stop)",
+                    searching.job.query,
+                    keys::label(Action::Back, Some(self.tab))
+                ));
+            }
+            Err(outcome) => {
+                let job = searching.job.clone();
+                self.searching = None;
+                self.message = None;
+                self.end_search(&job, outcome);
+            }
+        }
     }
 
     /// Does what `action` asks on the current tab.
     pub fn act(&mut self, action: Action) {
+        if let Some((id, row, scroll)) = self.users_of {
+            let last = self.users_list(id, row).len().saturating_sub(1);
+            let page = self.page.max(1);
+            let scroll = match action {
+                Action::Quit => {
+                    self.quit = true;
+                    scroll
+                }
+                Action::Users | Action::Back => {
+                    self.users_of = None;
+                    return;
+                }
+                Action::Down => (scroll + 1).min(last),
+                Action::Up => scroll.saturating_sub(1),
+                Action::PageDown | Action::HalfPageDown => (scroll + page).min(last),
+                Action::PageUp | Action::HalfPageUp => scroll.saturating_sub(page),
+                Action::Top => 0,
+                Action::Bottom => last,
+                _ => scroll,
+            };
+            self.users_of = Some((id, row, scroll));
+            return;
+        }
         if self.help {
-            let last = crate::views::help::lines().len().saturating_sub(1);
+            let last = crate::help::lines().len().saturating_sub(1);
             let page = self.page.max(1);
             let scroll = &mut self.help_scroll;
             match action {
@@ -741,8 +822,19 @@ impl<'d, 'a> App<'d, 'a> {
                 }
             }
             Action::Bookmark => {
-                if self.tab == Tab::Hex && !self.bookmarks.remove(&self.hex_cursor) {
-                    self.bookmarks.insert(self.hex_cursor);
+                if self.tab == Tab::Hex {
+                    let at = self.hex_cursor;
+                    let set = !self.bookmarks.remove(&at);
+                    if set {
+                        self.bookmarks.insert(at);
+                    }
+                    let count = self.bookmarks.len();
+                    let next = keys::label(Action::NextBookmark, Some(Tab::Hex));
+                    self.message = Some(if set {
+                        format!("mark set at {at:#x} ({count} marks; {next} goes to the next)")
+                    } else {
+                        format!("mark at {at:#x} removed ({count} marks left)")
+                    });
                 }
             }
             Action::NextBookmark => {
@@ -754,7 +846,12 @@ impl<'d, 'a> App<'d, 'a> {
                         .or_else(|| self.bookmarks.iter().next());
                     match next {
                         Some(&at) => self.hex_cursor = at,
-                        None => self.message = Some("no bookmarks: press m".to_owned()),
+                        None => {
+                            self.message = Some(format!(
+                                "no bookmarks: press {}",
+                                keys::label(Action::Bookmark, Some(Tab::Hex))
+                            ))
+                        }
                     }
                 }
             }
@@ -776,7 +873,53 @@ impl<'d, 'a> App<'d, 'a> {
                     self.step_time(action)
                 }
             }
+            Action::Users => self.open_users(),
+            Action::ColumnLeft => self.move_column(-1),
+            Action::ColumnRight => self.move_column(1),
         }
+    }
+
+    /// Opens the list of every user of the selected string, attribute or
+    /// type (the table cell names the first few).
+    fn open_users(&mut self) {
+        let Some(id) = self.active_list() else {
+            return;
+        };
+        if !matches!(id, ListId::Strings | ListId::Attributes | ListId::Types) {
+            self.message = Some(format!(
+                "{} lists users in the strings, attributes and types tables",
+                keys::label(Action::Users, Some(Tab::Tables))
+            ));
+            return;
+        }
+        if self.doc.analysis_ready().is_none() {
+            self.message = Some("still analysing: users are not known yet".to_owned());
+            return;
+        }
+        let row = self.cursor(id).selected;
+        if self.users_list(id, row).is_empty() {
+            self.message = Some("no users".to_owned());
+            return;
+        }
+        self.users_of = Some((id, row, 0));
+    }
+
+    /// Every user of row `row` of table `id` (strings, attributes, types),
+    /// once the analysis is done.
+    pub fn users_list(&self, id: ListId, row: usize) -> &'d [crate::analysis::User] {
+        rows::tables::users(self.doc, id, row)
+    }
+
+    /// Moves the focused list's column cursor, starting from its main
+    /// column.
+    fn move_column(&mut self, delta: isize) {
+        let Some(id) = self.active_list() else {
+            return;
+        };
+        let last = rows::columns(id).len().saturating_sub(1);
+        let cursor = self.cursor_mut(id);
+        let from = cursor.column.unwrap_or(rows::main_column(id));
+        cursor.column = Some(from.saturating_add_signed(delta).min(last));
     }
 
     fn step(&mut self, delta: isize) {
@@ -792,7 +935,7 @@ impl<'d, 'a> App<'d, 'a> {
         let Some(id) = self.active_list() else {
             return;
         };
-        let len = views::len(self, id);
+        let len = rows::len(&self.rows(), id);
         self.cursor_mut(id).step(delta, len);
         if id == ListId::SourceKernels {
             self.follow_kernel_to_source();
@@ -808,7 +951,7 @@ impl<'d, 'a> App<'d, 'a> {
                 self.hex_cursor = self.hex_cursor.saturating_add_signed(delta).min(last);
             }
             Tab::Tables => {
-                let tables = views::TABLES;
+                let tables = rows::TABLES;
                 let i = tables.iter().position(|&t| t == self.table).unwrap_or(0);
                 let n = tables.len() as isize;
                 self.table = tables[(i as isize + delta).rem_euclid(n) as usize];
@@ -827,6 +970,7 @@ impl<'d, 'a> App<'d, 'a> {
         let offset = self.selected_offset();
         let from = self.tab;
         self.tab = Tab::ALL[index];
+        self.framed_from = None;
         self.pane = Pane::First;
         if from == Tab::Hex {
             self.follow_offset(offset);
@@ -864,11 +1008,19 @@ impl<'d, 'a> App<'d, 'a> {
     }
 
     fn back(&mut self) {
-        if self.tab == Tab::Functions && self.open_function.is_some() {
+        if let Some(searching) = self.searching.take() {
+            self.effects.push(Effect::CancelSearch);
+            self.end_search(&searching.job, search::Outcome::Cancelled);
+        } else if self.tab == Tab::Functions && self.open_function.is_some() {
             self.open_function = None;
             self.pane = Pane::First;
         } else if self.tab == Tab::Hex {
             self.frame = None;
+            // Back to the row the bytes were framed from, as it was.
+            if let Some((tab, pane)) = self.framed_from.take() {
+                self.tab = tab;
+                self.pane = pane;
+            }
         }
     }
 
@@ -880,6 +1032,10 @@ impl<'d, 'a> App<'d, 'a> {
         };
         self.hex_cursor = range.start.min(self.doc.bytes().len().saturating_sub(1));
         self.frame = Some(range);
+        self.reveal_frame = true;
+        if self.tab != Tab::Hex {
+            self.framed_from = Some((self.tab, self.pane));
+        }
         self.tab = Tab::Hex;
     }
 
@@ -888,8 +1044,8 @@ impl<'d, 'a> App<'d, 'a> {
             format!("{:#x}", self.hex_cursor)
         } else if let Some(id) = self.active_list() {
             let row = self.cursor(id).selected;
-            if row < views::len(self, id) {
-                views::value(self, id, row)
+            if row < rows::len(&self.rows(), id) {
+                rows::value(&self.rows(), id, row)
             } else {
                 return;
             }
@@ -897,7 +1053,7 @@ impl<'d, 'a> App<'d, 'a> {
             return;
         };
         self.message = Some(format!("copied {}", crate::names::clip(&text, 60)));
-        self.clipboard = Some(text);
+        self.effects.push(Effect::Copy(text));
     }
 
     /// Selects, in every list, the rows holding byte `offset`.
@@ -1001,7 +1157,12 @@ impl<'d, 'a> App<'d, 'a> {
     /// Handles a mouse event: the wheel scrolls, a click selects a tab or a
     /// row.
     pub fn on_mouse(&mut self, event: MouseEvent) {
+        // Over the help screen or a users list the wheel scrolls it, not
+        // the list hidden behind.
+        let overlay = self.help || self.users_of.is_some();
         match event.kind {
+            MouseEventKind::ScrollDown if overlay => (0..3).for_each(|_| self.act(Action::Down)),
+            MouseEventKind::ScrollUp if overlay => (0..3).for_each(|_| self.act(Action::Up)),
             MouseEventKind::ScrollDown => self.step(3),
             MouseEventKind::ScrollUp => self.step(-3),
             MouseEventKind::Down(MouseButton::Left) => self.click(event.column, event.row),
@@ -1011,14 +1172,14 @@ impl<'d, 'a> App<'d, 'a> {
 
     fn click(&mut self, x: u16, y: u16) {
         let inside = |r: Rect| x >= r.x && x < r.x + r.width && y >= r.y && y < r.y + r.height;
-        if self.help {
+        if self.help || self.users_of.is_some() {
             return;
         }
         if inside(self.areas.tabs) {
             // Titles are drawn as " N Title " separated by "│".
             let mut left = self.areas.tabs.x;
             for (i, tab) in Tab::ALL.iter().enumerate() {
-                let width = views::tab_label(i, *tab).chars().count() as u16 + 1;
+                let width = tab.label(i).chars().count() as u16 + 1;
                 if x < left + width {
                     self.switch_tab(i);
                     return;
@@ -1032,7 +1193,7 @@ impl<'d, 'a> App<'d, 'a> {
             if inside(area) {
                 self.pane = if pane == 0 { Pane::First } else { Pane::Second };
                 let row = self.cursor(id).scroll + (y - area.y) as usize;
-                if row < views::len(self, id) {
+                if row < rows::len(&self.rows(), id) {
                     self.cursor_mut(id).selected = row;
                     if id == ListId::SourceKernels {
                         self.follow_kernel_to_source();

@@ -3,13 +3,14 @@
 //! show attribute names and registers their types) and keep their source
 //! text for the Source view.
 
-use std::fmt;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
 use bef::exec::{InputFormat, OpenError};
 use bef::format::BefBuffer;
 use bef::tool_io::named_files::{self, NamedFileKind, NotRead};
+
+use crate::input::LoadError;
 use bef::translate::{TranslateOptions, mlir_to_bef};
 
 /// A file opened for viewing: the BEF bytes and, for MLIR input, the text
@@ -21,6 +22,8 @@ pub struct Loaded {
     pub format: InputFormat,
     /// The BEF bytes (the file's, or the translation).
     pub buffer: BefBuffer,
+    /// The size of the file as read, before any translation.
+    pub input_len: usize,
     /// Source text the program's locations refer to, when known: the MLIR
     /// text itself, or a file named by a BEF file's locations.
     pub source: Option<Source>,
@@ -47,18 +50,6 @@ impl Source {
     }
 }
 
-/// Why a file could not be opened.
-#[derive(Debug)]
-pub struct LoadError(pub String);
-
-impl fmt::Display for LoadError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.0.trim_end())
-    }
-}
-
-impl std::error::Error for LoadError {}
-
 impl Loaded {
     /// Opens `path` (see [`crate::input::read`]) and translates MLIR to
     /// BEF.
@@ -78,6 +69,7 @@ impl Loaded {
         let name = path.display().to_string();
         let shown = bef::tool_io::escape::path(path);
         let format = InputFormat::detect(buffer.bytes());
+        let input_len = buffer.bytes().len();
         let options = TranslateOptions {
             optional_sections: true,
         };
@@ -98,6 +90,7 @@ impl Loaded {
                     path: path.to_owned(),
                     format,
                     buffer,
+                    input_len,
                     source,
                     source_not_read,
                 })
@@ -114,6 +107,7 @@ impl Loaded {
                     path: path.to_owned(),
                     format,
                     buffer,
+                    input_len,
                     source,
                     source_not_read,
                 })
@@ -133,6 +127,7 @@ impl Loaded {
                     path: path.to_owned(),
                     format,
                     buffer: BefBuffer::copy_from(&bytes),
+                    input_len,
                     source: Some(Source::new(name.clone(), text)),
                     source_not_read: Vec::new(),
                 })
@@ -143,6 +138,20 @@ impl Loaded {
     /// The BEF bytes.
     pub fn bytes(&self) -> &[u8] {
         self.buffer.bytes()
+    }
+
+    /// The file's format and size, and the translation's when it was
+    /// translated: `MLIR text, 2113 bytes; BEF 1468 bytes`.
+    pub fn size_text(&self) -> String {
+        match self.format {
+            InputFormat::Bef => format!("BEF, {} bytes", self.input_len),
+            _ => format!(
+                "{}, {} bytes; BEF {} bytes",
+                self.format_name(),
+                self.input_len,
+                self.bytes().len()
+            ),
+        }
     }
 
     /// A short word for the input format.

@@ -6,8 +6,9 @@ use std::io::{self, Write};
 use bef::tool_io::escape;
 
 use crate::app::App;
+use crate::inspector;
+use crate::rows::{self, ListId, columns};
 use crate::tensors::{COLUMNS, TensorFile};
-use crate::views::{self, ListId, columns};
 
 /// The views `--dump` knows, with what each prints.
 pub const VIEWS: &[(&str, &str)] = &[
@@ -64,13 +65,13 @@ pub fn tensors(out: &mut impl Write, file: &TensorFile) -> io::Result<()> {
 
 /// Prints list `id` as aligned columns under a title line.
 fn list(out: &mut impl Write, app: &mut App<'_, '_>, id: ListId) -> io::Result<()> {
-    writeln!(out, "== {}", views::title(app, id))?;
+    writeln!(out, "== {}", rows::title(&app.rows(), id))?;
     let headers: Vec<String> = columns(id).iter().map(|c| c.header.to_owned()).collect();
-    let count = views::len(app, id);
-    let mut rows = vec![headers];
+    let count = rows::len(&app.rows(), id);
+    let mut table = vec![headers];
     let mut marks = vec![false];
     for row in 0..count {
-        let mark = views::range(app, id, row).is_some_and(|r| {
+        let mark = rows::range(&app.rows(), id, row).is_some_and(|r| {
             id != ListId::Findings
                 && app
                     .doc
@@ -78,13 +79,13 @@ fn list(out: &mut impl Write, app: &mut App<'_, '_>, id: ListId) -> io::Result<(
                     .is_some_and(|a| !a.findings_in(r).is_empty())
         });
         marks.push(mark);
-        rows.push(views::cells(app, id, row));
+        table.push(rows::cells(&app.rows(), id, row));
     }
     if count == 0 {
         writeln!(out, "  (none)")?;
         return Ok(());
     }
-    aligned(out, &rows, &marks)
+    aligned(out, &table, &marks)
 }
 
 /// Rows as columns padded to their widest cell (at most 60 characters),
@@ -119,8 +120,8 @@ fn execution(out: &mut impl Write, app: &mut App<'_, '_>) -> io::Result<()> {
     if app.trace.is_none() {
         return writeln!(out, "(no recording: open a bef-trace recording)");
     }
-    let count = views::len(app, ListId::Events);
-    for line in views::execution::kernel_lines(app) {
+    let count = rows::len(&app.rows(), ListId::Events);
+    for line in rows::execution::kernel_lines(&app.rows()) {
         writeln!(out, "{line}")?;
     }
     writeln!(out)?;
@@ -128,9 +129,9 @@ fn execution(out: &mut impl Write, app: &mut App<'_, '_>) -> io::Result<()> {
     writeln!(out, "\n== registers and kernels, event by event")?;
     for step in 0..count {
         app.cursor_mut(ListId::Events).selected = step;
-        let cells = views::cells(app, ListId::Events, step);
+        let cells = rows::cells(&app.rows(), ListId::Events, step);
         writeln!(out, "[{step}] {}", cells.join("  ").trim_end())?;
-        let lines = views::execution::kernel_lines(app);
+        let lines = rows::execution::kernel_lines(&app.rows());
         // The first lines are the summary printed above.
         let skip = lines
             .iter()
@@ -170,8 +171,8 @@ pub fn dump(out: &mut impl Write, app: &mut App<'_, '_>, view: &str) -> io::Resu
         }
         "hex" => {
             let bytes = app.doc.bytes();
-            for line in 0..bytes.len().div_ceil(views::hex::WIDTH) {
-                writeln!(out, "{}", views::hex::plain_line(bytes, line))?;
+            for line in 0..bytes.len().div_ceil(inspector::WIDTH) {
+                writeln!(out, "{}", inspector::plain_line(bytes, line))?;
             }
             Ok(())
         }
@@ -193,7 +194,7 @@ pub fn dump(out: &mut impl Write, app: &mut App<'_, '_>, view: &str) -> io::Resu
             list(out, app, ListId::SourceKernels)?;
             let count = app.source_kernels().len();
             if app.doc.loaded.source.is_none() {
-                writeln!(out, "\n{}", views::source::missing_source(app))?;
+                writeln!(out, "\n{}", rows::source::missing_source(&app.rows()))?;
                 for refused in &app.doc.loaded.source_not_read {
                     // Escaped by its Display.
                     writeln!(out, "  {refused}")?;
@@ -203,7 +204,7 @@ pub fn dump(out: &mut impl Write, app: &mut App<'_, '_>, view: &str) -> io::Resu
             writeln!(out, "\n== kernels at their source lines")?;
             for row in 0..count {
                 app.cursor_mut(ListId::SourceKernels).selected = row;
-                let cells = views::cells(app, ListId::SourceKernels, row);
+                let cells = rows::cells(&app.rows(), ListId::SourceKernels, row);
                 let line = app.selected_kernel_line();
                 let text = line
                     .and_then(|l| app.doc.loaded.source.as_ref()?.lines.get(l).cloned())
@@ -226,8 +227,8 @@ pub fn dump(out: &mut impl Write, app: &mut App<'_, '_>, view: &str) -> io::Resu
         "locations" => list(out, app, ListId::Locations),
         "execution" => execution(out, app),
         "help" => {
-            for (keys, help) in views::help::lines() {
-                writeln!(out, "{keys:>12}  {help}")?;
+            for line in crate::help::lines() {
+                writeln!(out, "{:>12}  {}", line.keys, line.text)?;
             }
             Ok(())
         }

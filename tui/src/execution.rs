@@ -12,7 +12,8 @@ use bef_trace::model::ErrorMark;
 
 use bef::tool_io::named_files::{self, NamedFileKind, NotRead};
 
-use crate::document::{LoadError, Loaded};
+use crate::document::Loaded;
+use crate::input::LoadError;
 use bef_trace::recording::{Event, EventKind, Recording, ValueState, content_hash};
 
 /// Whether `bytes` start like a `bef-trace` recording.
@@ -61,13 +62,13 @@ pub struct RegisterAt {
 }
 
 impl RegisterAt {
-    /// The state as the tab names it.
+    /// The state as the tab names it: not produced yet (nothing
+    /// published), pending (published, its value still to come),
+    /// available, error, or indirect (forwarded to another value).
     pub fn state_name(&self) -> &'static str {
         match self.state {
-            None | Some(ValueState::Unavailable) => "unavailable",
-            Some(ValueState::Concrete) => "concrete",
-            Some(ValueState::Error) => "error",
-            Some(ValueState::Indirect) => "indirect",
+            None => "not produced",
+            Some(state) => state_name(state),
         }
     }
 }
@@ -112,28 +113,52 @@ pub struct Trace {
     producers: HashMap<(u64, u32), u32>,
     /// The last [`registers_at`](Self::registers_at) answer: drawing asks
     /// once per row, and each answer scans the events up to the cursor.
-    registers_cache: std::cell::RefCell<Option<RegistersAt>>,
+    /// Behind a mutex so that a trace can be read from a worker too.
+    registers_cache: std::sync::Mutex<Option<RegistersAt>>,
 }
 
 impl Trace {
     /// Reads the recording in `bytes` (from `path`).
     pub fn read(path: &Path, bytes: &[u8]) -> Result<Trace, String> {
+        Trace::read_with_progress(path, bytes, &mut |_| {})
+    }
+
+    /// Reads the recording in `bytes` (from `path`), saying what it is
+    /// doing through `progress` (for a loading screen).
+    pub fn read_with_progress(
+        path: &Path,
+        bytes: &[u8],
+        progress: &mut dyn FnMut(String),
+    ) -> Result<Trace, String> {
+        progress(format!("decoding {:.1} MB", bytes.len() as f64 / 1e6));
         let recording = bef_trace::read(bytes).map_err(|e| {
             format!(
                 "error: {}: not a readable recording: {e}",
                 bef::tool_io::escape::path(path)
             )
         })?;
-        Ok(Trace::new(path, recording))
+        Ok(Trace::with_progress(path, recording, progress))
     }
 
     /// The recording `recording`, read from `path`.
     pub fn new(path: &Path, recording: Recording) -> Trace {
-        let mut steps: Vec<(u64, usize, usize, Step)> = Vec::new();
+        Trace::with_progress(path, recording, &mut |_| {})
+    }
+
+    /// The recording `recording`, read from `path`, saying what it is doing
+    /// through `progress`.
+    pub fn with_progress(
+        path: &Path,
+        recording: Recording,
+        progress: &mut dyn FnMut(String),
+    ) -> Trace {
+        let events: usize = recording.threads.iter().map(|t| t.events.len()).sum();
+        progress(format!("ordering {events} events"));
+        let mut steps: Vec<Step> = Vec::with_capacity(events);
         let mut functions = HashMap::new();
         let mut producers = HashMap::new();
         for (thread, track) in recording.threads.iter().enumerate() {
-            for (i, event) in track.events.iter().enumerate() {
+            for event in &track.events {
                 match event.kind {
                     EventKind::FunctionBegin { function, .. } => {
                         functions.entry(event.execution).or_insert(function);
@@ -147,23 +172,20 @@ impl Trace {
                     }
                     _ => {}
                 }
-                steps.push((
-                    event.time,
+                steps.push(Step {
                     thread,
-                    i,
-                    Step {
-                        thread,
-                        event: event.clone(),
-                    },
-                ));
+                    event: event.clone(),
+                });
             }
         }
-        steps.sort_by_key(|s| (s.0, s.1, s.2));
+        // Stable: events of one thread at one time keep their order.
+        steps.sort_by_key(|s| (s.event.time, s.thread));
         let mut ordinals = HashMap::new();
         for s in &steps {
             let next = ordinals.len() + 1;
-            ordinals.entry(s.3.event.execution).or_insert(next);
+            ordinals.entry(s.event.execution).or_insert(next);
         }
+        progress(format!("finding the errors of {events} events"));
         // The model shares the recording while it is built, then gives it back.
         let recording = std::sync::Arc::new(recording);
         let model = bef_trace::Model::new(std::sync::Arc::clone(&recording));
@@ -183,7 +205,7 @@ impl Trace {
         let recording = std::sync::Arc::try_unwrap(recording).unwrap_or_else(|r| (*r).clone());
         Trace {
             path: path.to_owned(),
-            steps: steps.into_iter().map(|s| s.3).collect(),
+            steps,
             recording,
             program_note: None,
             first_error,
@@ -191,7 +213,7 @@ impl Trace {
             functions,
             ordinals,
             producers,
-            registers_cache: std::cell::RefCell::new(None),
+            registers_cache: std::sync::Mutex::new(None),
         }
     }
 
@@ -221,12 +243,7 @@ impl Trace {
     /// Where the program the recording names is: as recorded, else beside
     /// the recording.
     pub fn program_path(&self) -> PathBuf {
-        let named = PathBuf::from(&self.recording.header.program_path);
-        if named.is_file() || named.is_absolute() {
-            return named;
-        }
-        let beside = self.path.parent().unwrap_or(Path::new("")).join(&named);
-        if beside.is_file() { beside } else { named }
+        program_path(&self.path, &self.recording.header.program_path)
     }
 
     /// The function execution `execution` runs.
@@ -307,12 +324,7 @@ impl Trace {
                 value,
                 ..
             } => {
-                let state = match state {
-                    ValueState::Unavailable => "unavailable",
-                    ValueState::Concrete => "concrete",
-                    ValueState::Error => "error",
-                    ValueState::Indirect => "indirect",
-                };
+                let state = state_name(*state);
                 match value {
                     Some(v) => format!("%{register} {state} = {v}"),
                     None => format!("%{register} {state}"),
@@ -324,13 +336,18 @@ impl Trace {
     /// The registers of execution `execution` as they are after event
     /// `cursor`.
     pub fn registers_at(&self, cursor: usize, execution: u64) -> Vec<RegisterAt> {
-        if let Some((key, registers)) = self.registers_cache.borrow().as_ref()
+        // A poisoned cache is only a cache: its contents are replaced whole.
+        let mut cache = self
+            .registers_cache
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some((key, registers)) = cache.as_ref()
             && *key == (cursor, execution)
         {
             return registers.clone();
         }
         let registers = self.scan_registers(cursor, execution);
-        *self.registers_cache.borrow_mut() = Some(((cursor, execution), registers.clone()));
+        *cache = Some(((cursor, execution), registers.clone()));
         registers
     }
 
@@ -475,20 +492,53 @@ impl Trace {
         waits.into_iter().collect()
     }
 
-    /// The next (`forward`) or previous event after `cursor` about the same
-    /// kernel of the same execution as the event at `cursor`.
+    /// The event about the same kernel as the event at `cursor` in the
+    /// next (`forward`) or previous execution of the same function, in
+    /// the tab's execution numbering: loop iterations and repeated calls.
+    /// The event of the same kind is preferred (the same register's
+    /// publication, the same start or end), else the kernel's first event
+    /// there.
     pub fn same_kernel(&self, cursor: usize, forward: bool) -> Option<usize> {
         let at = self.steps.get(cursor)?;
-        let key = (at.event.execution, at.kernel()?);
-        let same = |i: &usize| {
-            let s = &self.steps[*i];
-            (s.event.execution, s.kernel()) == (key.0, Some(key.1))
-        };
-        if forward {
-            (cursor + 1..self.steps.len()).find(same)
-        } else {
-            (0..cursor).rev().find(same)
+        let kernel = at.kernel()?;
+        let function = self.function_of(at.event.execution)?;
+        let here = *self.ordinals.get(&at.event.execution)?;
+        let kind = event_kind_key(&at.event.kind);
+        // The nearest execution so far, and its best event: (ordinal,
+        // whether the kind matches, step).
+        let mut best: Option<(usize, bool, usize)> = None;
+        for (i, s) in self.steps.iter().enumerate() {
+            if s.kernel() != Some(kernel) || self.function_of(s.event.execution) != Some(function) {
+                continue;
+            }
+            let Some(&ordinal) = self.ordinals.get(&s.event.execution) else {
+                continue;
+            };
+            let beyond = if forward {
+                ordinal > here
+            } else {
+                ordinal < here
+            };
+            if !beyond {
+                continue;
+            }
+            let matches = event_kind_key(&s.event.kind) == kind;
+            let better = match best {
+                None => true,
+                Some((o, _, _)) if o != ordinal => {
+                    if forward {
+                        ordinal < o
+                    } else {
+                        ordinal > o
+                    }
+                }
+                Some((_, m, _)) => matches && !m,
+            };
+            if better {
+                best = Some((ordinal, matches, i));
+            }
         }
+        best.map(|(_, _, i)| i)
     }
 
     /// The time of event `step` as shown: nanoseconds since the recording
@@ -503,6 +553,30 @@ impl Trace {
             .threads
             .get(thread)
             .map_or("?", |t| t.name.as_str())
+    }
+}
+
+/// A published register's state as the tab names it.
+pub fn state_name(state: ValueState) -> &'static str {
+    match state {
+        ValueState::Unavailable => "pending",
+        ValueState::Concrete => "available",
+        ValueState::Error => "error",
+        ValueState::Indirect => "indirect",
+    }
+}
+
+/// What makes two events about one kernel the same kind of event: the
+/// event's kind, and for a publication its register.
+fn event_kind_key(kind: &EventKind) -> (u8, Option<u32>) {
+    match kind {
+        EventKind::FunctionBegin { .. } => (0, None),
+        EventKind::FunctionEnd => (1, None),
+        EventKind::KernelReady { .. } => (2, None),
+        EventKind::KernelStart { .. } => (3, None),
+        EventKind::KernelWork { .. } => (4, None),
+        EventKind::KernelEnd { .. } => (5, None),
+        EventKind::RegisterSet { register, .. } => (6, Some(*register)),
     }
 }
 
@@ -523,6 +597,47 @@ pub fn open(path: &Path, bytes: &[u8]) -> Result<(Trace, Loaded), LoadError> {
         None => Loaded::from_bytes(&program, &empty_program())?,
     };
     Ok((trace, loaded))
+}
+
+/// Where the program named `named` by the recording at `path` is: as
+/// recorded, else beside the recording.
+fn program_path(path: &Path, named: &str) -> PathBuf {
+    let named = PathBuf::from(named);
+    if named.is_file() || named.is_absolute() {
+        return named;
+    }
+    let beside = path.parent().unwrap_or(Path::new("")).join(&named);
+    if beside.is_file() { beside } else { named }
+}
+
+/// The program the recording in `bytes` (from `path`) names, opened from
+/// the recording's header alone, so that a viewer can start before the
+/// events are read ([`load`]); an empty program when it cannot be read.
+pub fn open_program(path: &Path, bytes: &[u8]) -> Result<Loaded, LoadError> {
+    let header = bef_trace::codec::read_header(bytes).map_err(|e| {
+        LoadError(format!(
+            "error: {}: not a readable recording: {e}",
+            bef::tool_io::escape::path(path)
+        ))
+    })?;
+    let program = program_path(path, &header.program_path);
+    let opened = named_files::read(&program, NamedFileKind::Program)
+        .ok()
+        .and_then(|raw| Loaded::from_bytes(&program, &raw).ok());
+    match opened {
+        Some(loaded) => Ok(loaded),
+        None => Loaded::from_bytes(&program, &empty_program()),
+    }
+}
+
+/// Reads the recording in `bytes` (from `path`) and checks the program it
+/// names, saying what it is doing through `progress`.
+pub fn load(path: &Path, bytes: &[u8], progress: &mut dyn FnMut(String)) -> Result<Trace, String> {
+    let mut trace = Trace::read_with_progress(path, bytes, progress)?;
+    progress("checking the program".to_owned());
+    let program = trace.program_path();
+    trace.check_program(named_files::read(&program, NamedFileKind::Program).as_deref());
+    Ok(trace)
 }
 
 /// An empty BEF file: the program of a recording whose program is missing.
@@ -592,6 +707,55 @@ mod tests {
         }
     }
 
+    /// Three executions of `f` (a loop body), each with kernel 1 starting
+    /// and publishing %0; the second's events come last in time.
+    fn iterations() -> Recording {
+        let mut recording = recording();
+        let at = |time, execution, kind| Event {
+            time,
+            execution,
+            kind,
+        };
+        let set = |value: &str| EventKind::RegisterSet {
+            register: 0,
+            producer: 1,
+            state: ValueState::Concrete,
+            value: Some(value.into()),
+        };
+        let begin = EventKind::FunctionBegin {
+            function: 0,
+            caller: None,
+        };
+        recording.threads[0].events = vec![
+            at(0, 1, begin.clone()),
+            at(1, 2, begin.clone()),
+            at(2, 3, begin),
+            at(3, 1, EventKind::KernelStart { kernel: 1 }),
+            at(4, 1, set("0")),
+            at(5, 3, EventKind::KernelStart { kernel: 1 }),
+            at(6, 3, set("2")),
+            at(7, 2, EventKind::KernelStart { kernel: 1 }),
+            at(8, 2, set("1")),
+        ];
+        recording
+    }
+
+    #[test]
+    fn braces_follow_a_kernel_across_executions() {
+        let trace = Trace::new(Path::new("r"), iterations());
+        // From #1's publication of %0 to #2's (the last in time), then #3's.
+        assert_eq!(trace.same_kernel(4, true), Some(8));
+        assert_eq!(trace.same_kernel(8, true), Some(6));
+        assert_eq!(trace.same_kernel(6, true), None);
+        assert_eq!(trace.same_kernel(6, false), Some(8));
+        assert_eq!(trace.same_kernel(8, false), Some(4));
+        assert_eq!(trace.same_kernel(4, false), None);
+        // A start goes to the start.
+        assert_eq!(trace.same_kernel(3, true), Some(7));
+        // Not about a kernel: nothing to follow.
+        assert_eq!(trace.same_kernel(0, true), None);
+    }
+
     #[test]
     fn registers_follow_the_cursor() {
         let trace = Trace::new(Path::new("r"), recording());
@@ -612,8 +776,9 @@ mod tests {
         let at = trace.registers_at(3, 1);
         assert!(!at[0].changed && at[1].changed);
         assert!(trace.waiting_for(4, 1, 2).is_empty());
-        assert_eq!(trace.same_kernel(1, true), Some(2));
-        assert_eq!(trace.same_kernel(3, false), Some(2));
+        // One execution only: no other to move to.
+        assert_eq!(trace.same_kernel(1, true), None);
+        assert_eq!(trace.same_kernel(3, false), None);
         assert_eq!(trace.kernel_times(1, 2).start, Some(4));
     }
 

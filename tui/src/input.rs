@@ -6,6 +6,7 @@
 //! mapped and watched, so a fault from their truncation ends befview with
 //! a message instead of a broken terminal (`bef::tool_io::sigbus`).
 
+use std::fmt;
 use std::fs::OpenOptions;
 use std::io::Read;
 use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
@@ -14,7 +15,17 @@ use std::path::Path;
 use bef::format::BefBuffer;
 use bef::tool_io::escape;
 
-use crate::document::LoadError;
+/// Why a file could not be opened.
+#[derive(Debug)]
+pub struct LoadError(pub String);
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0.trim_end())
+    }
+}
+
+impl std::error::Error for LoadError {}
 
 /// The largest file read into memory; larger files are mapped.
 pub const READ_LIMIT: u64 = 64 << 20;

@@ -193,6 +193,34 @@ pub fn base64(bytes: &[u8]) -> String {
     out
 }
 
+/// Bytes per line of the hex view and of `--dump hex`.
+pub const WIDTH: usize = 16;
+
+/// One line of plain hex (`--dump hex`): offset, hex, ASCII.
+pub fn plain_line(bytes: &[u8], line: usize) -> String {
+    let start = line * WIDTH;
+    let chunk = &bytes[start..(start + WIDTH).min(bytes.len())];
+    let mut text = format!("{start:08x}: ");
+    for i in 0..WIDTH {
+        match chunk.get(i) {
+            Some(b) => text.push_str(&format!("{b:02x} ")),
+            None => text.push_str("   "),
+        }
+    }
+    text.push(' ');
+    text.extend(chunk.iter().map(|&b| ascii(b)));
+    text
+}
+
+/// A byte as the ASCII column shows it: printable or `.`.
+pub fn ascii(b: u8) -> char {
+    if b.is_ascii_graphic() || b == b' ' {
+        b as char
+    } else {
+        '.'
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,6 +4,8 @@
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
+use crate::tab::Tab;
+
 /// What a key asks for. Keys never act directly: the app interprets the
 /// action for the current view.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -65,10 +67,17 @@ pub enum Action {
     StepBack,
     /// Execution: the time cursor one event on.
     StepForward,
-    /// Execution: the previous event of the selected kernel.
+    /// Execution: the same kernel in the previous execution of its
+    /// function.
     KernelBack,
-    /// Execution: the next event of the selected kernel.
+    /// Execution: the same kernel in the next execution of its function.
     KernelForward,
+    /// Strings, attributes, types: list every user of the selected row.
+    Users,
+    /// Tables: the column cursor one column left (shows hidden columns).
+    ColumnLeft,
+    /// Tables: the column cursor one column right.
+    ColumnRight,
     /// Show or hide the help screen.
     Help,
     /// Leave.
@@ -88,87 +97,199 @@ pub enum Key {
     Twice(char),
 }
 
+/// Where a binding acts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Context {
+    /// On every tab, and in the Tensors view.
+    Everywhere,
+    /// On these tabs only.
+    Only(&'static [Tab]),
+    /// Everywhere but on these tabs.
+    AllBut(&'static [Tab]),
+}
+
+impl Context {
+    /// Whether the binding acts on `tab` (`None`: the Tensors view).
+    pub fn includes(self, tab: Option<Tab>) -> bool {
+        match (self, tab) {
+            (Context::Everywhere, _) => true,
+            (Context::Only(tabs), Some(tab)) => tabs.contains(&tab),
+            (Context::Only(_), None) => false,
+            (Context::AllBut(tabs), Some(tab)) => !tabs.contains(&tab),
+            (Context::AllBut(_), None) => true,
+        }
+    }
+
+    /// How the help screen names it: `hex, source: `, or nothing.
+    fn prefix(self) -> String {
+        match self {
+            Context::Everywhere | Context::AllBut(_) => String::new(),
+            Context::Only(tabs) => {
+                let names: Vec<String> = tabs.iter().map(|t| t.short_name()).collect();
+                format!("{}: ", names.join(", "))
+            }
+        }
+    }
+}
+
 /// One row of the table.
 pub struct Binding {
     /// The keys that trigger it.
     pub keys: &'static [Key],
     /// What they do.
     pub action: Action,
+    /// Where.
+    pub context: Context,
     /// The help text.
     pub help: &'static str,
-    /// Shown in the footer.
-    pub footer: bool,
+    /// Its label in the footer, if it has a place there. Neighbouring
+    /// bindings with the same label share it (`h/l pane`).
+    pub footer: Option<&'static str>,
 }
 
-const fn b(keys: &'static [Key], action: Action, help: &'static str, footer: bool) -> Binding {
+const fn b(
+    keys: &'static [Key],
+    action: Action,
+    context: Context,
+    help: &'static str,
+    footer: Option<&'static str>,
+) -> Binding {
     Binding {
         keys,
         action,
+        context,
         help,
         footer,
     }
 }
 
+use Context::{AllBut, Everywhere, Only};
 use Key::{Char, Code, Ctrl, Twice};
 
-/// Every binding, in help-screen order.
+/// The tabs with two panes (or a pane and a table list).
+const PANES: &[Tab] = &[Tab::Sections, Tab::Functions, Tab::Source, Tab::Execution];
+
+/// Every binding, in help-screen order. The first binding of a key whose
+/// context includes the current tab wins.
 pub const BINDINGS: &[Binding] = &[
     b(
         &[Char('j'), Code(KeyCode::Down)],
         Action::Down,
+        Everywhere,
         "next row / line",
-        false,
+        None,
     ),
     b(
         &[Char('k'), Code(KeyCode::Up)],
         Action::Up,
+        Everywhere,
         "previous row / line",
-        false,
+        None,
     ),
     b(
         &[Char('h'), Code(KeyCode::Left)],
         Action::Left,
-        "hex: previous byte; source: kernels pane",
-        false,
+        Only(&[Tab::Hex]),
+        "previous byte",
+        None,
     ),
     b(
         &[Char('l'), Code(KeyCode::Right)],
         Action::Right,
-        "hex: next byte; source: source pane",
-        false,
+        Only(&[Tab::Hex]),
+        "next byte",
+        None,
+    ),
+    b(
+        &[Char('h'), Code(KeyCode::Left)],
+        Action::Left,
+        Only(PANES),
+        "first pane",
+        Some("pane"),
+    ),
+    b(
+        &[Char('l'), Code(KeyCode::Right)],
+        Action::Right,
+        Only(PANES),
+        "second pane",
+        Some("pane"),
+    ),
+    b(
+        &[Char('h'), Code(KeyCode::Left)],
+        Action::Left,
+        Only(&[Tab::Tables]),
+        "previous table",
+        Some("table"),
+    ),
+    b(
+        &[Char('l'), Code(KeyCode::Right)],
+        Action::Right,
+        Only(&[Tab::Tables]),
+        "next table",
+        Some("table"),
     ),
     b(
         &[Twice('g'), Code(KeyCode::Home)],
         Action::Top,
-        "first row / byte",
-        false,
+        AllBut(&[Tab::Hex]),
+        "first row",
+        None,
+    ),
+    b(
+        &[Code(KeyCode::Home)],
+        Action::Top,
+        Only(&[Tab::Hex]),
+        "first byte",
+        None,
     ),
     b(
         &[Char('G'), Code(KeyCode::End)],
         Action::Bottom,
+        Everywhere,
         "last row / byte",
-        false,
+        None,
     ),
     b(
         &[Ctrl('d')],
         Action::HalfPageDown,
+        Everywhere,
         "half a page down",
-        false,
+        None,
     ),
-    b(&[Ctrl('u')], Action::HalfPageUp, "half a page up", false),
+    b(
+        &[Ctrl('u')],
+        Action::HalfPageUp,
+        Everywhere,
+        "half a page up",
+        None,
+    ),
     b(
         &[Code(KeyCode::PageDown)],
         Action::PageDown,
+        Everywhere,
         "a page down",
-        false,
+        None,
     ),
-    b(&[Code(KeyCode::PageUp)], Action::PageUp, "a page up", false),
-    b(&[Code(KeyCode::Tab)], Action::NextTab, "next tab", true),
+    b(
+        &[Code(KeyCode::PageUp)],
+        Action::PageUp,
+        Everywhere,
+        "a page up",
+        None,
+    ),
+    b(
+        &[Code(KeyCode::Tab)],
+        Action::NextTab,
+        Everywhere,
+        "next tab",
+        Some("tab"),
+    ),
     b(
         &[Code(KeyCode::BackTab)],
         Action::PrevTab,
+        Everywhere,
         "previous tab",
-        false,
+        None,
     ),
     b(
         &[
@@ -180,101 +301,163 @@ pub const BINDINGS: &[Binding] = &[
             Char('6'),
         ],
         Action::Tab(0),
+        Everywhere,
         "go to tab 1-6",
-        true,
+        Some("view"),
     ),
     b(
         &[Code(KeyCode::Enter)],
         Action::Enter,
+        Everywhere,
         "open: into a function, or its bytes in hex",
-        true,
+        Some("open"),
     ),
     b(
         &[Code(KeyCode::Esc)],
         Action::Back,
+        Everywhere,
         "back: out of a function, prompt or help",
-        true,
+        Some("back"),
     ),
     b(
         &[Char('x')],
         Action::ShowBytes,
+        AllBut(&[Tab::Hex]),
         "frame the selected row's bytes in hex",
-        false,
+        None,
     ),
     b(
         &[Char('/')],
         Action::Search,
-        "search rows; hex: text, #hex bytes or =VBR",
-        true,
+        AllBut(&[Tab::Hex]),
+        "search rows",
+        Some("search"),
     ),
-    b(&[Char('n')], Action::SearchNext, "next match", false),
-    b(&[Char('N')], Action::SearchPrev, "previous match", false),
+    b(
+        &[Char('/')],
+        Action::Search,
+        Only(&[Tab::Hex]),
+        "search text, #hex bytes or =VBR",
+        Some("search"),
+    ),
+    b(
+        &[Char('n')],
+        Action::SearchNext,
+        Everywhere,
+        "next match",
+        None,
+    ),
+    b(
+        &[Char('N')],
+        Action::SearchPrev,
+        Everywhere,
+        "previous match",
+        None,
+    ),
     b(
         &[Char('g')],
         Action::GotoOffset,
-        "hex: go to offset (0x1f or 31; gg: top)",
-        false,
+        Only(&[Tab::Hex]),
+        "go to offset (0x1f or 31; g again: top)",
+        Some("goto"),
     ),
     b(
         &[Char('m')],
         Action::Bookmark,
-        "hex: toggle a bookmark at the cursor",
-        false,
+        Only(&[Tab::Hex]),
+        "toggle a bookmark at the cursor",
+        Some("mark"),
     ),
     b(
         &[Char('\'')],
         Action::NextBookmark,
-        "hex: next bookmark",
-        false,
+        Only(&[Tab::Hex]),
+        "next bookmark",
+        Some("next mark"),
     ),
     b(
         &[Char('s')],
         Action::Sort,
-        "functions: sort by the next column",
-        false,
+        Only(&[Tab::Functions]),
+        "sort by the next column",
+        Some("sort"),
     ),
     b(
         &[Char('y')],
         Action::Copy,
+        Everywhere,
         "copy the selected value (OSC 52)",
-        false,
+        None,
     ),
     b(
         &[Char('r')],
         Action::Run,
-        "functions: run and record the selected function, then show it (again: cancel)",
-        false,
+        Only(&[Tab::Functions]),
+        "run and record the selected function, then show it (again, on any tab: cancel)",
+        Some("run"),
     ),
     b(
         &[Char('[')],
         Action::StepBack,
-        "execution: one event back",
-        false,
+        Only(&[Tab::Execution]),
+        "one event back",
+        Some("step"),
     ),
     b(
         &[Char(']')],
         Action::StepForward,
-        "execution: one event on",
-        false,
+        Only(&[Tab::Execution]),
+        "one event on",
+        Some("step"),
     ),
     b(
         &[Char('{')],
         Action::KernelBack,
-        "execution: previous event of the selected kernel",
-        false,
+        Only(&[Tab::Execution]),
+        "the same kernel in the previous execution of its function",
+        Some("kernel"),
     ),
     b(
         &[Char('}')],
         Action::KernelForward,
-        "execution: next event of the selected kernel",
-        false,
+        Only(&[Tab::Execution]),
+        "the same kernel in the next execution of its function",
+        Some("kernel"),
     ),
-    b(&[Char('?')], Action::Help, "this help", true),
+    b(
+        &[Char('u')],
+        Action::Users,
+        Only(&[Tab::Tables]),
+        "every user of the selected string, attribute or type (Esc closes)",
+        None,
+    ),
+    b(
+        &[Char('<')],
+        Action::ColumnLeft,
+        AllBut(&[Tab::Hex]),
+        "lists: select the cell one column left (scrolls to hidden columns)",
+        None,
+    ),
+    b(
+        &[Char('>')],
+        Action::ColumnRight,
+        AllBut(&[Tab::Hex]),
+        "lists: select the cell one column right; its whole text is in the status line",
+        None,
+    ),
+    b(
+        &[Char('?')],
+        Action::Help,
+        Everywhere,
+        "this help",
+        Some("help"),
+    ),
     b(
         &[Char('q'), Ctrl('c')],
         Action::Quit,
+        Everywhere,
         "quit (Ctrl-c always)",
-        true,
+        Some("quit"),
     ),
 ];
 
@@ -323,32 +506,53 @@ pub fn keys_label(binding: &Binding) -> String {
     labels.join(" ")
 }
 
-/// The action of a key event. `pending` is the previous key when it may
-/// start a two-key sequence (`g`); the result says whether this key is
-/// now pending itself. Ctrl-c always maps to `Quit`.
-pub fn lookup(event: &KeyEvent, pending: Option<char>) -> (Option<Action>, Option<char>) {
+/// The key for `action` on `tab` as the screen names it (its binding's
+/// first key), for titles and messages; `?` if no binding has it there.
+pub fn label(action: Action, tab: Option<Tab>) -> String {
+    BINDINGS
+        .iter()
+        .find(|b| b.action == action && b.context.includes(tab))
+        .map_or_else(
+            || "?".to_owned(),
+            |b| match b.action {
+                Action::Tab(_) => "1-6".to_owned(),
+                _ => b.keys.first().map(|k| k.label()).unwrap_or_default(),
+            },
+        )
+}
+
+/// The action of a key event on `tab` (`None`: the Tensors view).
+/// `pending` is the previous key when it may start a two-key sequence
+/// (`gg`); the result says whether this key is now pending itself. Ctrl-c
+/// always maps to `Quit`.
+pub fn lookup(
+    event: &KeyEvent,
+    pending: Option<char>,
+    tab: Option<Tab>,
+) -> (Option<Action>, Option<char>) {
     if event.modifiers.contains(KeyModifiers::CONTROL) && event.code == KeyCode::Char('c') {
         return (Some(Action::Quit), None);
     }
+    let here = || BINDINGS.iter().filter(|b| b.context.includes(tab));
     if let Some(p) = pending
         && Twice(p).matches(event)
     {
-        let action = BINDINGS
-            .iter()
+        let action = here()
             .find(|b| b.keys.contains(&Twice(p)))
             .map(|b| b.action);
         return (action, None);
     }
-    // A key that starts a sequence waits for the next one.
-    if BINDINGS.iter().any(|b| {
-        b.keys
-            .iter()
-            .any(|k| matches!(k, Twice(_)) && k.matches(event))
-    }) && pending.is_none()
+    // A key that starts a sequence here waits for the next one.
+    if pending.is_none()
+        && here().any(|b| {
+            b.keys
+                .iter()
+                .any(|k| matches!(k, Twice(_)) && k.matches(event))
+        })
     {
         return (None, event_char(event));
     }
-    for binding in BINDINGS {
+    for binding in here() {
         for (i, key) in binding.keys.iter().enumerate() {
             if !matches!(key, Twice(_)) && key.matches(event) {
                 let action = match binding.action {
@@ -369,29 +573,79 @@ fn event_char(event: &KeyEvent) -> Option<char> {
     }
 }
 
-/// The footer's key hints: the bindings marked for it.
-pub fn footer_hints() -> Vec<(String, &'static str)> {
-    BINDINGS
+/// Every key event the table binds, once each (a sequence's key once):
+/// what the simulator presses.
+pub fn bound_events() -> Vec<KeyEvent> {
+    let mut out: Vec<KeyEvent> = Vec::new();
+    for key in BINDINGS.iter().flat_map(|b| b.keys) {
+        let event = match *key {
+            Char(c) | Twice(c) => KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE),
+            Ctrl(c) => KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL),
+            Code(code) => KeyEvent::new(code, KeyModifiers::NONE),
+        };
+        if !out.contains(&event) {
+            out.push(event);
+        }
+    }
+    out
+}
+
+/// The help text, one line per binding, then what the tabs show.
+pub fn help_lines() -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = BINDINGS
         .iter()
-        .filter(|b| b.footer)
-        .map(|b| {
-            let label = match b.action {
+        .map(|b| (keys_label(b), format!("{}{}", b.context.prefix(), b.help)))
+        .collect();
+    out.push((String::new(), String::new()));
+    for (i, tab) in Tab::ALL.iter().enumerate() {
+        let own: Vec<String> = BINDINGS
+            .iter()
+            .filter(|b| matches!(b.context, Context::Only(tabs) if tabs.contains(tab)))
+            .map(|b| b.keys.first().map(|k| k.label()).unwrap_or_default())
+            .collect();
+        let keys = if own.is_empty() {
+            String::new()
+        } else {
+            format!(" (keys: {})", own.join(" "))
+        };
+        out.push((format!("tab {}", i + 1), format!("{}{keys}", tab.help())));
+    }
+    out.push((
+        "mouse".to_owned(),
+        "wheel scrolls, click selects a tab, row or byte".to_owned(),
+    ));
+    out
+}
+
+/// The footer's key hints on `tab`: first the bindings of every tab,
+/// then the tab's own (`true` beside them); neighbours with one label
+/// share it (`h/l pane`).
+pub fn footer_hints(tab: Tab) -> Vec<(String, &'static str, bool)> {
+    let mut out: Vec<(String, &'static str, bool)> = Vec::new();
+    for own in [false, true] {
+        for binding in BINDINGS {
+            let Some(label) = binding.footer else {
+                continue;
+            };
+            if !binding.context.includes(Some(tab))
+                || matches!(binding.context, Context::Only(_)) != own
+            {
+                continue;
+            }
+            let key = match binding.action {
                 Action::Tab(_) => "1-6".to_owned(),
-                _ => b.keys.first().map(|k| k.label()).unwrap_or_default(),
+                _ => binding.keys.first().map(|k| k.label()).unwrap_or_default(),
             };
-            let help = match b.action {
-                Action::NextTab => "tab",
-                Action::Tab(_) => "view",
-                Action::Enter => "open",
-                Action::Back => "back",
-                Action::Search => "search",
-                Action::Help => "help",
-                Action::Quit => "quit",
-                _ => b.help,
-            };
-            (label, help)
-        })
-        .collect()
+            match out.last_mut() {
+                Some((keys, last, o)) if *last == label && *o == own => {
+                    keys.push('/');
+                    keys.push_str(&key);
+                }
+                _ => out.push((key, label, own)),
+            }
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -404,33 +658,85 @@ mod tests {
 
     #[test]
     fn keys_map_through_the_table() {
-        assert_eq!(lookup(&key(KeyCode::Char('j')), None).0, Some(Action::Down));
-        assert_eq!(
-            lookup(&key(KeyCode::Char('3')), None).0,
-            Some(Action::Tab(2))
-        );
-        assert_eq!(
-            lookup(&key(KeyCode::Char('6')), None).0,
-            Some(Action::Tab(5))
-        );
+        let on = |code, tab| lookup(&key(code), None, Some(tab)).0;
+        assert_eq!(on(KeyCode::Char('j'), Tab::Sections), Some(Action::Down));
+        assert_eq!(on(KeyCode::Char('3'), Tab::Hex), Some(Action::Tab(2)));
+        assert_eq!(on(KeyCode::Char('6'), Tab::Hex), Some(Action::Tab(5)));
         let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
-        assert_eq!(lookup(&ctrl_c, Some('g')).0, Some(Action::Quit));
+        assert_eq!(lookup(&ctrl_c, Some('g'), None).0, Some(Action::Quit));
         let ctrl_d = KeyEvent::new(KeyCode::Char('d'), KeyModifiers::CONTROL);
-        assert_eq!(lookup(&ctrl_d, None).0, Some(Action::HalfPageDown));
+        assert_eq!(lookup(&ctrl_d, None, None).0, Some(Action::HalfPageDown));
+    }
+
+    #[test]
+    fn a_key_acts_by_its_context() {
+        let on = |c, tab| lookup(&key(KeyCode::Char(c)), None, tab).0;
+        assert_eq!(on('s', Some(Tab::Functions)), Some(Action::Sort));
+        assert_eq!(on('s', Some(Tab::Hex)), None);
+        assert_eq!(on('m', Some(Tab::Hex)), Some(Action::Bookmark));
+        assert_eq!(on('[', Some(Tab::Execution)), Some(Action::StepBack));
+        assert_eq!(on('[', None), None, "no time cursor in the Tensors view");
+        // In the hex view `g` asks for an offset at once.
+        assert_eq!(on('g', Some(Tab::Hex)), Some(Action::GotoOffset));
     }
 
     #[test]
     fn g_waits_for_a_second_g() {
         let g = key(KeyCode::Char('g'));
-        assert_eq!(lookup(&g, None), (None, Some('g')));
-        assert_eq!(lookup(&g, Some('g')), (Some(Action::Top), None));
+        for tab in [Some(Tab::Sections), Some(Tab::Execution), None] {
+            assert_eq!(lookup(&g, None, tab), (None, Some('g')));
+            assert_eq!(lookup(&g, Some('g'), tab), (Some(Action::Top), None));
+        }
     }
 
     #[test]
-    fn every_action_has_help() {
+    fn footers_come_from_the_table() {
+        let text = |tab| {
+            footer_hints(tab)
+                .iter()
+                .map(|(k, l, _)| format!("{k} {l}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        assert!(
+            text(Tab::Execution).ends_with("h/l pane, [/] step, {/} kernel"),
+            "{}",
+            text(Tab::Execution)
+        );
+        assert!(
+            text(Tab::Hex).contains("g goto, m mark, ' next mark"),
+            "{}",
+            text(Tab::Hex)
+        );
+        assert!(
+            text(Tab::Tables).ends_with("h/l table"),
+            "{}",
+            text(Tab::Tables)
+        );
+        assert!(
+            text(Tab::Sections).starts_with("Tab tab, 1-6 view"),
+            "{}",
+            text(Tab::Sections)
+        );
+        assert_eq!(label(Action::Sort, Some(Tab::Functions)), "s");
+        assert_eq!(label(Action::Sort, Some(Tab::Hex)), "?");
+    }
+
+    #[test]
+    fn every_action_has_help_and_every_key_one_meaning_per_context() {
         for binding in BINDINGS {
             assert!(!binding.help.is_empty());
             assert!(!keys_label(binding).is_empty());
+        }
+        let contexts = Tab::ALL.iter().map(|&t| Some(t)).chain([None]);
+        for tab in contexts {
+            let mut seen = Vec::new();
+            for binding in BINDINGS.iter().filter(|b| b.context.includes(tab)) {
+                for key in binding.keys {
+                    assert!(!seen.contains(key), "{key:?} is bound twice on {tab:?}");
+                    seen.push(*key);
+                }
+            }
         }
     }
 }

@@ -20,12 +20,12 @@ fn usage() -> String {
          tensor's dtype, layout, shape, offsets, min, max, mean, NaN count and first\n\
          values, and the selected tensor's detail.\n\n\
          Tabs: 1 Sections (framing, sizes, the decoder's and verifier's findings)\n\
-         \x20     2 Hex (coloured by field, data inspector, item tree, g goto, / search, m marks)\n\
-         \x20     3 Functions (table; Enter: kernels and registers)\n\
+         \x20     2 Hex (coloured by field, data inspector, item tree, offsets, search, marks)\n\
+         \x20     3 Functions (table; open one for its kernels and registers)\n\
          \x20     4 Source (kernels beside their source lines)\n\
          \x20     5 Strings·Attributes·Types·Locations\n\
          \x20     6 Execution (a bef-trace recording: events under a time cursor, register\n\
-         \x20       states, kernel times, waiting inputs, errors; [ ] step, { } same kernel)\n\n\
+         \x20       states, kernel times, waiting inputs, errors)\n\n\
          --dump VIEW prints one view as plain text and exits. Views:\n",
     );
     for (view, what) in VIEWS {
@@ -36,7 +36,7 @@ fn usage() -> String {
         text.push_str(&format!("  {view:<11} {what}\n"));
     }
     text.push_str("\nKeys:\n");
-    for (keys, help) in befview::views::help::lines() {
+    for (keys, help) in befview::keys::help_lines() {
         if !keys.is_empty() {
             text.push_str(&format!("  {keys:<18} {help}\n"));
         }
@@ -140,31 +140,39 @@ fn main() -> ExitCode {
         eprintln!("befview: the tensors view is for BTF files (named .btf)");
         return ExitCode::from(2);
     }
-    let opened = befview::input::read(&path).and_then(|buffer| {
-        if befview::execution::is_recording(buffer.bytes()) {
-            befview::execution::open(&path, buffer.bytes())
-                .map(|(trace, loaded)| (Some(trace), loaded))
-        } else {
-            Loaded::from_buffer(&path, buffer).map(|loaded| (None, loaded))
+    let fail = |e: &dyn std::fmt::Display| {
+        // Diagnostics quote the file's lines.
+        eprintln!("{}", escape::terminal_lines(&e.to_string()));
+        ExitCode::from(1)
+    };
+    let buffer = match befview::input::read(&path) {
+        Ok(buffer) => buffer,
+        Err(e) => return fail(&e),
+    };
+    // A recording on screen starts from its header: its events are read
+    // in the background, so the first frame does not wait for them.
+    let (recording, trace, opened) = if befview::execution::is_recording(buffer.bytes()) {
+        let opened = match &view {
+            Some(_) => befview::execution::open(&path, buffer.bytes())
+                .map(|(trace, loaded)| (Some(trace), loaded)),
+            None => befview::execution::open_program(&path, buffer.bytes()).map(|l| (None, l)),
+        };
+        match opened {
+            Ok((trace, loaded)) => (Some(buffer), trace, loaded),
+            Err(e) => return fail(&e),
         }
-    });
-    let (trace, loaded) = match opened {
-        Ok(opened) => opened,
-        Err(e) => {
-            // Diagnostics quote the file's lines.
-            eprintln!("{}", escape::terminal_lines(&e.to_string()));
-            return ExitCode::from(1);
+    } else {
+        match Loaded::from_buffer(&path, buffer) {
+            Ok(loaded) => (None, None, loaded),
+            Err(e) => return fail(&e),
         }
     };
-    let doc = match Document::new(&loaded) {
+    let doc = match Document::new(&opened) {
         Ok(doc) => doc,
-        Err(e) => {
-            eprintln!("{}", escape::terminal_lines(&e.to_string()));
-            return ExitCode::from(1);
-        }
+        Err(e) => return fail(&e),
     };
-    let result = match view {
-        Some(view) => {
+    let result = match (view, recording) {
+        (Some(view), _) => {
             let mut app = match trace {
                 Some(trace) => App::with_trace(&doc, trace),
                 None => App::new(&doc),
@@ -173,7 +181,8 @@ fn main() -> ExitCode {
             let mut out = std::io::BufWriter::new(stdout.lock());
             dump(&mut out, &mut app, &view).and_then(|()| std::io::Write::flush(&mut out))
         }
-        None => befview::terminal::run_with(&doc, trace),
+        (None, Some(recording)) => befview::terminal::run_loading(&doc, &path, recording),
+        (None, None) => befview::terminal::run(&doc),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -2,6 +2,7 @@
 //! attribute values, and the path from the file down to a byte
 //! (`functions › @fib › kernel 7 › attribute "value"`).
 
+use bef::format::Location;
 use bef::inspect::{FieldKind, Item, Kernel, Listing};
 
 /// `@name`, or `<anonymous>`.
@@ -60,7 +61,6 @@ pub const LARGE_ATTRIBUTE: usize = 64 << 10;
 /// A location as MLIR prints it, with file names cut to their last
 /// component so that table cells stay short.
 pub fn short_location(location: &bef::format::Location) -> String {
-    use bef::format::Location;
     match location {
         Location::Unknown => "unknown".to_owned(),
         Location::FileLineCol { file, line, column } => {
@@ -204,5 +204,20 @@ pub fn path_at(listing: &Listing<'_>, offset: usize) -> String {
         "end of file".to_owned()
     } else {
         steps.join(" › ")
+    }
+}
+
+/// The line (1-based) of file `file` a location points at: its first
+/// position in that file, looking through names, the callee then the
+/// caller of a call site, and fused parts.
+pub fn line_of(location: &Location, file: &str) -> Option<u64> {
+    match location {
+        Location::Unknown => None,
+        Location::FileLineCol { file: f, line, .. } => (**f == *file).then_some(*line),
+        Location::Name { child, .. } => line_of(child, file),
+        Location::CallSite { callee, caller } => {
+            line_of(callee, file).or_else(|| line_of(caller, file))
+        }
+        Location::Fused(parts) => parts.iter().find_map(|p| line_of(p, file)),
     }
 }

@@ -3,97 +3,87 @@
 //! frame on a test backend, and [`check`] says whether the state is
 //! consistent.
 
+use std::sync::OnceLock;
+
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{
     KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
 };
 
-use crate::app::{App, Tab};
-use crate::views::{self, ListId};
+use crate::app::App;
+use crate::events::Event;
+use crate::keys::{self, Action};
+use crate::rows::{self, ListId};
+use crate::tab::Tab;
 
-/// Keys worth pressing: the key table's, prompt text, and a few others.
-const KEYS: &[KeyCode] = &[
-    KeyCode::Char('j'),
-    KeyCode::Char('k'),
-    KeyCode::Char('h'),
-    KeyCode::Char('l'),
-    KeyCode::Char('g'),
-    KeyCode::Char('G'),
-    KeyCode::Char('1'),
-    KeyCode::Char('2'),
-    KeyCode::Char('3'),
-    KeyCode::Char('4'),
-    KeyCode::Char('5'),
-    KeyCode::Char('6'),
-    KeyCode::Char('/'),
-    KeyCode::Char('n'),
-    KeyCode::Char('N'),
-    KeyCode::Char('m'),
-    KeyCode::Char('\''),
-    KeyCode::Char('s'),
-    KeyCode::Char('x'),
-    KeyCode::Char('y'),
-    KeyCode::Char('?'),
+/// Prompt text and editing, beyond what the key table binds.
+const PROMPT_KEYS: &[KeyCode] = &[
     KeyCode::Char('#'),
     KeyCode::Char('='),
     KeyCode::Char('0'),
     KeyCode::Char('f'),
     KeyCode::Char('@'),
-    KeyCode::Down,
-    KeyCode::Up,
-    KeyCode::Left,
-    KeyCode::Right,
-    KeyCode::Home,
-    KeyCode::End,
-    KeyCode::PageDown,
-    KeyCode::PageUp,
-    KeyCode::Tab,
-    KeyCode::BackTab,
-    KeyCode::Enter,
-    KeyCode::Esc,
     KeyCode::Backspace,
-    KeyCode::Char('['),
-    KeyCode::Char(']'),
-    KeyCode::Char('{'),
-    KeyCode::Char('}'),
 ];
 
+/// Keys worth pressing: every key the table binds but those that quit,
+/// then prompt text.
+fn keys() -> &'static [KeyEvent] {
+    static KEYS: OnceLock<Vec<KeyEvent>> = OnceLock::new();
+    KEYS.get_or_init(|| {
+        let quits = |event: &KeyEvent| {
+            Tab::ALL
+                .iter()
+                .any(|&tab| keys::lookup(event, None, Some(tab)).0 == Some(Action::Quit))
+        };
+        let mut events: Vec<KeyEvent> = keys::bound_events()
+            .into_iter()
+            .filter(|e| !quits(e))
+            .collect();
+        events.extend(
+            PROMPT_KEYS
+                .iter()
+                .map(|&code| KeyEvent::new(code, KeyModifiers::NONE)),
+        );
+        events
+    })
+}
+
 /// Applies the event that `byte` (and `arg`, for positions) stands for.
-/// `q` is never produced, so a sequence runs to its end.
+/// `q` is never produced, so a sequence runs to its end. What the app asks
+/// for in return (a copy) is dropped: simulated input touches nothing
+/// outside the app.
 pub fn apply(app: &mut App<'_, '_>, byte: u8, arg: u8) {
-    let index = byte as usize % (KEYS.len() + 6);
-    if let Some(&code) = KEYS.get(index) {
-        app.on_key(KeyEvent::new(code, KeyModifiers::NONE));
-        return;
+    let _ = app.update(event(byte, arg));
+}
+
+/// The event that `byte` (and `arg`, for positions) stands for.
+fn event(byte: u8, arg: u8) -> Event {
+    let keys = keys();
+    let index = byte as usize % (keys.len() + 4);
+    if let Some(&key) = keys.get(index) {
+        return Event::Key(key);
     }
     let (x, y) = (u16::from(arg) % 200, u16::from(arg / 4) % 60);
-    let kind = match index - KEYS.len() {
+    let kind = match index - keys.len() {
         0 => MouseEventKind::ScrollDown,
         1 => MouseEventKind::ScrollUp,
-        2 | 3 => MouseEventKind::Down(MouseButton::Left),
-        4 => {
-            app.on_key(KeyEvent::new(KeyCode::Char('d'), KeyModifiers::CONTROL));
-            return;
-        }
-        _ => {
-            app.on_key(KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL));
-            return;
-        }
+        _ => MouseEventKind::Down(MouseButton::Left),
     };
-    app.on_mouse(MouseEvent {
+    Event::Mouse(MouseEvent {
         kind,
         column: x,
         row: y,
         modifiers: KeyModifiers::NONE,
-    });
+    })
 }
 
 /// Draws one frame of `app` at `width`×`height`.
 pub fn frame(app: &mut App<'_, '_>, width: u16, height: u16) {
     // A test backend cannot fail (its error type is uninhabited).
     let Ok(mut terminal) = Terminal::new(TestBackend::new(width, height));
-    let Ok(_) = terminal.draw(|f| views::draw(f, app));
+    let Ok(_) = terminal.draw(|f| crate::views::draw(f, app));
 }
 
 /// Runs `input` (pairs of event and position bytes) on `app`, drawing a
@@ -131,15 +121,15 @@ pub fn check(app: &mut App<'_, '_>) -> Result<(), String> {
         return Err("function order is not a permutation".to_owned());
     }
     if let Some(id) = app.active_list() {
-        let rows = views::len(app, id);
+        let rows = rows::len(&app.rows(), id);
         let selected = app.cursor(id).selected;
         if selected >= rows.max(1) {
             return Err(format!("{id:?} selects row {selected} of {rows}"));
         }
         if rows > 0 && id != ListId::Findings {
             // Every row of the focused list can be drawn and named.
-            let _ = views::cells(app, id, selected);
-            let _ = views::range(app, id, selected);
+            let _ = rows::cells(&app.rows(), id, selected);
+            let _ = rows::range(&app.rows(), id, selected);
         }
     }
     Ok(())

@@ -9,7 +9,7 @@ use bef::btf::{BtfError, SliceSource};
 use bef::tool_io::escape;
 use ratatui::crossterm::event::KeyEvent;
 
-use crate::document::LoadError;
+use crate::input::LoadError;
 use crate::keys::{self, Action};
 
 /// Tensors listed at most; a file declaring more says how many it leaves
@@ -211,7 +211,7 @@ impl TensorsApp {
 
     /// Handles a key through the shared key table.
     pub fn on_key(&mut self, key: KeyEvent) {
-        let (action, pending) = keys::lookup(&key, self.pending);
+        let (action, pending) = keys::lookup(&key, self.pending, None);
         self.pending = pending;
         if let Some(action) = action {
             self.act(action);

@@ -4,14 +4,17 @@
 //! the event loop, with the whole-file analysis running on a second thread.
 
 use std::io::{self, Write};
-use std::time::Duration;
+use std::path::Path;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
 
+use bef::format::BefBuffer;
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 use ratatui::crossterm::Command;
 use ratatui::crossterm::cursor::Show;
 use ratatui::crossterm::event::{
-    self, DisableMouseCapture, EnableMouseCapture, Event, KeyEventKind,
+    self, DisableMouseCapture, EnableMouseCapture, Event as CrosstermEvent, KeyEventKind,
 };
 use ratatui::crossterm::execute;
 use ratatui::crossterm::terminal::{
@@ -20,6 +23,8 @@ use ratatui::crossterm::terminal::{
 
 use crate::app::App;
 use crate::document::Document;
+use crate::events::Event;
+use crate::worker::Worker;
 
 /// The bytes that undo what [`run_with`] turns on besides raw mode: stop
 /// mouse tracking, leave the alternate screen, show the cursor. Both
@@ -60,15 +65,84 @@ pub fn run(doc: &Document<'_>) -> io::Result<()> {
 /// given; restores the terminal on every exit.
 pub fn run_with(doc: &Document<'_>, trace: Option<crate::execution::Trace>) -> io::Result<()> {
     on_screen(|terminal| {
+        let (events, received) = mpsc::channel();
+        read_input(events.clone())?;
         std::thread::scope(|scope| {
             // Decoding everything (findings, users) must not hold up the first
             // frame or the keys: the UI shows "analysing…" until it is done.
-            scope.spawn(|| {
+            let analysed = events.clone();
+            scope.spawn(move || {
                 doc.analysis();
+                let _ = analysed.send(Event::Analysed);
             });
-            event_loop(terminal, doc, trace)
+            let app = match trace {
+                Some(trace) => App::with_trace(doc, trace),
+                None => App::new(doc),
+            };
+            event_loop(terminal, app, Worker::scoped(events, doc, scope), &received)
         })
     })
+}
+
+/// Runs the inspector on `doc` (the program a recording names) at the
+/// Execution tab, while the recording in `bytes` (from `path`) is read on
+/// a worker: the first frame does not wait for it, whatever its size, and
+/// the screen shows what loading is doing. Restores the terminal on every
+/// exit.
+pub fn run_loading(doc: &Document<'_>, path: &Path, bytes: BefBuffer) -> io::Result<()> {
+    on_screen(|terminal| {
+        let (events, received) = mpsc::channel();
+        read_input(events.clone())?;
+        // Not scoped: quitting must not wait for the decoding to end.
+        let loaded = events.clone();
+        let file = path.to_owned();
+        std::thread::Builder::new()
+            .name("befview-load".into())
+            .spawn(move || {
+                let mut progress = |phase: String| {
+                    let _ = loaded.send(Event::Loading(phase));
+                };
+                let outcome = crate::execution::load(&file, bytes.bytes(), &mut progress);
+                let _ = loaded.send(Event::Loaded(outcome.map(Box::new)));
+            })?;
+        std::thread::scope(|scope| {
+            let analysed = events.clone();
+            scope.spawn(move || {
+                doc.analysis();
+                let _ = analysed.send(Event::Analysed);
+            });
+            let app = App::loading(doc, path);
+            event_loop(terminal, app, Worker::scoped(events, doc, scope), &received)
+        })
+    })
+}
+
+/// Reads the terminal's input on a thread of its own, posting keys, mouse
+/// events and resizes; it ends with the process (a read cannot be
+/// interrupted) or at the first read error, which it posts.
+fn read_input(events: mpsc::Sender<Event>) -> io::Result<()> {
+    std::thread::Builder::new()
+        .name("befview-input".into())
+        .spawn(move || {
+            loop {
+                let event = match event::read() {
+                    Ok(CrosstermEvent::Key(key)) if key.kind != KeyEventKind::Release => {
+                        Event::Key(key)
+                    }
+                    Ok(CrosstermEvent::Mouse(mouse)) => Event::Mouse(mouse),
+                    Ok(CrosstermEvent::Resize(..)) => Event::Resize,
+                    Ok(_) => continue,
+                    Err(e) => {
+                        let _ = events.send(Event::InputFailed(e.to_string()));
+                        return;
+                    }
+                };
+                if events.send(event).is_err() {
+                    return;
+                }
+            }
+        })?;
+    Ok(())
 }
 
 /// Runs the Tensors view of a BTF file until the user leaves; restores
@@ -76,12 +150,12 @@ pub fn run_with(doc: &Document<'_>, trace: Option<crate::execution::Trace>) -> i
 pub fn run_tensors(app: &mut crate::tensors::TensorsApp) -> io::Result<()> {
     on_screen(|terminal| {
         loop {
-            terminal.draw(|frame| crate::views::tensors::draw(frame, app))?;
+            terminal.draw(|frame| crate::views::draw_tensors(frame, app))?;
             if app.quit {
                 return Ok(());
             }
             // Any event redraws: a key moves the cursor, a resize the table.
-            if let Event::Key(key) = event::read()?
+            if let CrosstermEvent::Key(key) = event::read()?
                 && key.kind != KeyEventKind::Release
             {
                 app.on_key(key);
@@ -112,48 +186,36 @@ fn on_screen<T>(
     body(&mut terminal)
 }
 
+/// How often time passes for the app when nothing else happens.
+const TICK: Duration = Duration::from_millis(100);
+
 fn event_loop(
     terminal: &mut Terminal<CrosstermBackend<io::Stdout>>,
-    doc: &Document<'_>,
-    trace: Option<crate::execution::Trace>,
+    mut app: App<'_, '_>,
+    mut worker: Worker<'_, '_, '_>,
+    events: &mpsc::Receiver<Event>,
 ) -> io::Result<()> {
-    let mut app = match trace {
-        Some(trace) => App::with_trace(doc, trace),
-        None => App::new(doc),
-    };
-    let mut analysed = doc.analysis_ready().is_some();
-    let mut dirty = true;
     loop {
-        if dirty {
-            terminal.draw(|frame| crate::views::draw(frame, &mut app))?;
-            dirty = false;
-        }
-        if let Some(text) = app.clipboard.take() {
-            let mut out = io::stdout();
-            write!(
-                out,
-                "\x1b]52;c;{}\x07",
-                crate::inspector::base64(text.as_bytes())
-            )?;
-            out.flush()?;
-        }
+        terminal.draw(|frame| crate::views::draw(frame, &mut app))?;
         if app.quit {
             return Ok(());
         }
-        if event::poll(Duration::from_millis(100))? {
-            match event::read()? {
-                Event::Key(key) if key.kind != KeyEventKind::Release => app.on_key(key),
-                Event::Mouse(mouse) => app.on_mouse(mouse),
-                _ => {}
+        let event = match events.recv_timeout(TICK) {
+            Ok(Event::InputFailed(e)) => return Err(io::Error::other(e)),
+            Ok(event) => event,
+            Err(mpsc::RecvTimeoutError::Timeout) => Event::Tick(Instant::now()),
+            Err(mpsc::RecvTimeoutError::Disconnected) => return Ok(()),
+        };
+        for effect in app.update(event) {
+            if let Some(text) = worker.perform(effect) {
+                let mut out = io::stdout();
+                write!(
+                    out,
+                    "\x1b]52;c;{}\x07",
+                    crate::inspector::base64(text.as_bytes())
+                )?;
+                out.flush()?;
             }
-            dirty = true;
-        }
-        if !analysed && doc.analysis_ready().is_some() {
-            analysed = true;
-            dirty = true;
-        }
-        if app.poll_run() {
-            dirty = true;
         }
     }
 }

@@ -9,9 +9,11 @@ use std::path::Path;
 
 use bef_trace::recording::{EventKind, Recording, ValueState};
 use bef_trace::{RecordOptions, RecorderOptions, record_file};
+use befview::events::Event;
 use befview::execution::Trace;
 use befview::keys::Action;
-use befview::views::ListId;
+use befview::rows::ListId;
+use befview::worker::Driver;
 use befview::{App, Document};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -159,7 +161,8 @@ fn the_time_cursor_steps_and_registers_follow() {
         Some(ValueState::Error)
     );
     assert!(trace.first_error.is_some());
-    // From the failing kernel's start, `}` then `{` come back to it.
+    // @main runs once: from the failing kernel's start, `}` and `{` have
+    // no other execution to go to, and say so.
     let kernel = trace.steps[at].kernel();
     let start = trace
         .steps
@@ -172,9 +175,11 @@ fn the_time_cursor_steps_and_registers_follow() {
     let at = start;
     app.cursor_mut(ListId::Events).selected = at;
     app.act(Action::KernelForward);
-    let forward = app.time_cursor();
-    let trace = app.trace.as_ref().expect("a trace");
-    assert!(forward > at && trace.steps[forward].kernel() == kernel);
+    assert_eq!(app.time_cursor(), at);
+    assert_eq!(
+        app.message.as_deref(),
+        Some("no later execution of this function reaches this kernel")
+    );
     app.act(Action::KernelBack);
     assert_eq!(app.time_cursor(), at);
     // The status line names the path.
@@ -185,7 +190,7 @@ fn the_time_cursor_steps_and_registers_follow() {
         app.execution_path()
     );
     assert!(app.execution_path().contains("› register %"));
-    assert!(befview::views::len(&mut app, ListId::ExecRegisters) > 0);
+    assert!(befview::rows::len(&app.rows(), ListId::ExecRegisters) > 0);
 }
 
 #[test]
@@ -249,13 +254,14 @@ fn r_runs_a_function_and_shows_its_recording() {
     let loaded = befview::Loaded::open(&common::corpus(PROGRAM)).expect("the program opens");
     let doc = Document::new(&loaded).expect("a BEF listing");
     let mut app = App::new(&doc);
+    let mut driver = Driver::new(&doc);
     select_function(&mut app, &doc, "fails");
     // The run records on a thread of its own; the view stays where it is
     // until its result is picked up.
     app.act(Action::Run);
     assert!(app.running());
     assert_eq!(app.tab, befview::Tab::Functions);
-    app.wait_for_run();
+    driver.settle(&mut app);
     assert!(!app.running());
     assert_eq!(app.tab, befview::Tab::Execution, "{:?}", app.message);
     let trace = app.trace.as_ref().expect("a recording");
@@ -284,7 +290,7 @@ fn r_runs_a_function_and_shows_its_recording() {
         app.on_key(key(c));
     }
     app.on_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
-    app.wait_for_run();
+    driver.settle(&mut app);
     assert!(
         app.message
             .as_deref()
@@ -299,7 +305,7 @@ fn r_runs_a_function_and_shows_its_recording() {
     }
     app.on_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
     assert!(app.running());
-    app.wait_for_run();
+    driver.settle(&mut app);
     assert_eq!(app.tab, befview::Tab::Execution, "{:?}", app.message);
     let trace = app.trace.as_ref().expect("a recording");
     assert_eq!(trace.first_error, None);
@@ -312,12 +318,24 @@ fn r_again_cancels_a_run_that_does_not_end() {
         befview::Loaded::open(&common::corpus("trace/endless.mlir")).expect("the program opens");
     let doc = Document::new(&loaded).expect("a BEF listing");
     let mut app = App::new(&doc);
+    let mut driver = Driver::new(&doc);
     select_function(&mut app, &doc, "endless");
     app.act(Action::Run);
+    driver.flush(&mut app);
     std::thread::sleep(std::time::Duration::from_millis(200));
-    // Two billion iterations do not end by themselves.
-    app.poll_run();
+    // Two billion iterations do not end by themselves; ticks show how long
+    // it has run.
+    driver.send(&mut app, Event::Tick(std::time::Instant::now()));
+    driver.send(
+        &mut app,
+        Event::Tick(std::time::Instant::now() + std::time::Duration::from_secs(2)),
+    );
     assert!(app.running());
+    assert!(
+        app.message.as_deref().is_some_and(|m| m.contains("… 2 s")),
+        "{:?}",
+        app.message
+    );
     app.act(Action::Run);
     assert!(
         app.message
@@ -326,13 +344,68 @@ fn r_again_cancels_a_run_that_does_not_end() {
         "{:?}",
         app.message
     );
-    app.wait_for_run();
+    driver.settle(&mut app);
     assert_eq!(app.tab, befview::Tab::Execution, "{:?}", app.message);
     assert!(
         app.message
             .as_deref()
-            .is_some_and(|m| m.contains("returned an error")),
+            .is_some_and(|m| m.starts_with("cancelled @endless")),
         "{:?}",
         app.message
     );
+}
+
+/// `}` on a loop body's kernel goes to the same kernel in the next
+/// iteration, and on its publication of a register to the same register's,
+/// so that a loop counter can be followed; `{` comes back.
+#[test]
+fn braces_follow_a_loop_counter_across_iterations() {
+    let options = RecordOptions {
+        work_queue: "s".into(),
+        recorder: RecorderOptions {
+            values: true,
+            ..RecorderOptions::default()
+        },
+        ..RecordOptions::default()
+    };
+    let (recording, _) = record_file(&common::corpus("befview/loop.mlir"), &options, |_| {})
+        .expect("the program records");
+    let loaded = common::open("befview/loop.mlir");
+    let doc = Document::new(&loaded).expect("a BEF listing");
+    let trace = Trace::new(Path::new("loop.beftrace"), recording);
+    // The body's add publishes the counter: its first publication.
+    let first = trace
+        .steps
+        .iter()
+        .position(|s| {
+            matches!(&s.event.kind, EventKind::RegisterSet { value: Some(v), .. } if v == "1")
+                && trace.kernel_name(s.event.execution, s.kernel().unwrap_or(0)) == "tfrt.add.i32"
+        })
+        .expect("the first iteration publishes 1");
+    let mut app = App::with_trace(&doc, trace);
+    app.cursor_mut(ListId::Events).selected = first;
+    let mut seen = Vec::new();
+    let mut labels = Vec::new();
+    loop {
+        let trace = app.trace.as_ref().expect("a trace");
+        let step = &trace.steps[app.time_cursor()];
+        let EventKind::RegisterSet { value, .. } = &step.event.kind else {
+            panic!("not a publication: {:?}", step.event.kind);
+        };
+        seen.push(value.clone().unwrap_or_default());
+        labels.push(trace.execution_label(step.event.execution));
+        let before = app.time_cursor();
+        app.act(Action::KernelForward);
+        if app.time_cursor() == before {
+            break;
+        }
+    }
+    assert_eq!(seen, ["1", "2", "3", "4"], "executions {labels:?}");
+    let mut sorted = labels.clone();
+    sorted.sort_by_key(|l| l.trim_start_matches('#').parse::<usize>().unwrap_or(0));
+    assert_eq!(labels, sorted, "in the tab's execution order");
+    for _ in 0..3 {
+        app.act(Action::KernelBack);
+    }
+    assert_eq!(app.time_cursor(), first);
 }

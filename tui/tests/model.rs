@@ -4,8 +4,9 @@
 mod common;
 
 use befview::app::Pane;
+use befview::events::Effect;
 use befview::keys::Action;
-use befview::views::ListId;
+use befview::rows::ListId;
 use befview::{App, Document, Tab, names};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
@@ -166,9 +167,9 @@ fn copy_sort_and_row_search() {
     app.act(Action::Search);
     typed(&mut app, "@fails");
     app.act(Action::Copy);
-    assert_eq!(app.clipboard.as_deref(), Some("@fails"));
+    assert_eq!(copied(&mut app).as_deref(), Some("@fails"));
     // Sorting keeps every function, ordered by the column.
-    for _ in 0..befview::app::SORT_COLUMNS.len() {
+    for _ in 0..befview::rows::SORT_COLUMNS.len() {
         app.act(Action::Sort);
         let mut order = app.function_order.clone();
         order.sort_unstable();
@@ -188,7 +189,7 @@ fn copy_sort_and_row_search() {
     app.act(Action::Search);
     typed(&mut app, "befview says");
     app.act(Action::Copy);
-    assert_eq!(app.clipboard.as_deref(), Some("\"befview says hello\""));
+    assert_eq!(copied(&mut app).as_deref(), Some("\"befview says hello\""));
 }
 
 #[test]
@@ -202,7 +203,7 @@ fn y_copies_names_with_their_control_characters_escaped() {
     typed(&mut app, "OWNED-TITLE");
     app.act(Action::Copy);
     assert_eq!(
-        app.clipboard.as_deref(),
+        copied(&mut app).as_deref(),
         Some(r"@title\u{1b}]0;OWNED-TITLE\u{7}")
     );
     // The Strings table, where the clipboard sequence is a string.
@@ -211,7 +212,15 @@ fn y_copies_names_with_their_control_characters_escaped() {
     typed(&mut app, "52;c");
     app.act(Action::Copy);
     assert_eq!(
-        app.clipboard.as_deref(),
+        copied(&mut app).as_deref(),
         Some(r#""\u{1b}]52;c;T1dORUQ=\u{7}""#)
     );
+}
+
+/// The text the last effect asks to copy.
+fn copied(app: &mut App<'_, '_>) -> Option<String> {
+    match app.take_effects().pop() {
+        Some(Effect::Copy(text)) => Some(text),
+        _ => None,
+    }
 }

@@ -120,7 +120,7 @@ fn drive_recording(bytes: &[u8], keys: &[u8], width: u16, height: u16) -> Result
     simulate::run(&mut app, keys, width, height)
 }
 
-/// `[`, `]`, `{`, `}` (the last four keys of `simulate`'s table), `l`,
+/// `[`, `]`, `{`, `}` (keys 39 to 42 of `simulate`'s table), `l`,
 /// Down, `G`, `gg` and tab 6 again, in a loop.
 const EXECUTION_TOUR: &[u8] = &[
     40, 0, 40, 0, 39, 0, 42, 0, 41, 0, 3, 0, 26, 0, 5, 0, 4, 0, 4, 0, 11, 0, 40, 0, 42, 0,

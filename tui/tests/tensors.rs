@@ -17,7 +17,7 @@ fn open(name: &str) -> TensorFile {
 fn screen(app: &mut TensorsApp, width: u16, height: u16) -> String {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("test backend");
     terminal
-        .draw(|frame| befview::views::tensors::draw(frame, app))
+        .draw(|frame| befview::views::draw_tensors(frame, app))
         .expect("draw");
     terminal.backend().to_string()
 }

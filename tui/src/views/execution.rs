@@ -1,7 +1,6 @@
-//! The Execution tab: a time cursor over the events of a recording (the
-//! events list), the registers of the execution at the cursor with their
-//! states, and the kernel at the cursor: its times, what it still waits
-//! for, and how the first error touches it.
+//! The Execution tab: the events under the time cursor, the registers of
+//! the execution at the cursor (errors marked, values the last step
+//! changed highlighted) and the kernel at the cursor.
 
 use bef_trace::model::ErrorMark;
 use ratatui::Frame;
@@ -10,92 +9,16 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
-use super::{ListId, PROBLEM, draw_list};
+use super::{PROBLEM, draw_list};
 use crate::app::App;
-
-/// The number of rows.
-pub fn len(app: &mut App<'_, '_>, id: ListId) -> usize {
-    let Some(trace) = app.trace.as_ref() else {
-        return 0;
-    };
-    match id {
-        ListId::Events => trace.steps.len(),
-        _ => app
-            .selected_execution()
-            .map_or(0, |e| trace.registers_at(app.time_cursor(), e).len()),
-    }
-}
-
-/// The cells of a row.
-pub fn cells(app: &mut App<'_, '_>, id: ListId, row: usize) -> Vec<String> {
-    let Some(trace) = app.trace.as_ref() else {
-        return Vec::new();
-    };
-    if id == ListId::Events {
-        let Some(step) = trace.steps.get(row) else {
-            return Vec::new();
-        };
-        let execution = step.event.execution;
-        let mut place = format!(
-            "{} {}",
-            trace.execution_label(execution),
-            trace.function_name(execution)
-        );
-        if let Some(k) = step.kernel() {
-            place.push_str(&format!(" k{k} {}", trace.kernel_name(execution, k)));
-        }
-        return vec![
-            step.event.time.to_string(),
-            trace.thread_name(step.thread).to_owned(),
-            place,
-            trace.what(row),
-        ];
-    }
-    let Some(execution) = app.selected_execution() else {
-        return Vec::new();
-    };
-    let registers = trace.registers_at(app.time_cursor(), execution);
-    let Some(r) = registers.get(row) else {
-        return Vec::new();
-    };
-    let producer = r.producer.map_or_else(String::new, |k| {
-        format!("{k} {}", trace.kernel_name(execution, k))
-    });
-    let value = match (&r.value, r.state) {
-        (Some(v), _) => v.clone(),
-        (None, Some(bef_trace::recording::ValueState::Concrete))
-            if !trace.recording.header.values =>
-        {
-            "(recorded without --values)".to_owned()
-        }
-        _ => String::new(),
-    };
-    vec![
-        format!("%{}", r.register),
-        r.state_name().to_owned(),
-        value,
-        producer,
-    ]
-}
-
-/// Whether row `row` of list `id` is marked by the first error.
-pub fn marked(app: &App<'_, '_>, id: ListId, row: usize) -> bool {
-    let Some(trace) = app.trace.as_ref() else {
-        return false;
-    };
-    match id {
-        ListId::Events => trace.step_mark(row).is_some(),
-        _ => app.selected_execution().is_some_and(|e| {
-            trace
-                .registers_at(app.time_cursor(), e)
-                .get(row)
-                .is_some_and(|r| r.state == Some(bef_trace::recording::ValueState::Error))
-        }),
-    }
-}
+use crate::keys::{self, Action};
+use crate::rows::ListId;
+use crate::rows::State;
+use crate::rows::execution::kernel_lines;
+use crate::tab::Tab;
 
 /// The style of a row: values changed by the last step stand out.
-pub fn row_style(app: &App<'_, '_>, id: ListId, row: usize) -> Style {
+pub fn row_style(app: &State<'_, '_>, id: ListId, row: usize) -> Style {
     let Some(trace) = app.trace.as_ref() else {
         return Style::default();
     };
@@ -124,135 +47,34 @@ pub fn row_style(app: &App<'_, '_>, id: ListId, row: usize) -> Style {
     }
 }
 
-/// The lines describing the kernel at the cursor, control characters
-/// escaped.
-pub fn kernel_lines(app: &App<'_, '_>) -> Vec<String> {
-    raw_kernel_lines(app)
-        .iter()
-        .map(|l| bef::tool_io::escape::terminal(l).into_owned())
-        .collect()
-}
-
-fn raw_kernel_lines(app: &App<'_, '_>) -> Vec<String> {
-    let Some(trace) = app.trace.as_ref() else {
-        return vec![
-            "No recording. Open one with `befview RECORDING`, or press r on a function".to_owned(),
-            "without arguments in the Functions tab to run and record it.".to_owned(),
-        ];
-    };
-    let mut lines = Vec::new();
-    let header = &trace.recording.header;
-    lines.push(format!(
-        "recording of {} (work queue {}, {} events{})",
-        header.program_path,
-        header.work_queue,
-        trace.steps.len(),
-        if trace.recording.dropped() > 0 {
-            format!(", {} dropped", trace.recording.dropped())
-        } else {
-            String::new()
-        }
-    ));
-    if let Some(note) = &trace.program_note {
-        lines.push(format!("! {note}"));
-    }
-    match &trace.first_error {
-        Some((execution, kernel, message)) => lines.push(format!(
-            "first error: {} {} kernel {kernel} {}: {}",
-            trace.execution_label(*execution),
-            trace.function_name(*execution),
-            trace.kernel_name(*execution, *kernel),
-            message.as_deref().unwrap_or("(no message recorded)")
-        )),
-        None => lines.push("no error".to_owned()),
-    }
-    let cursor = app.time_cursor();
-    let Some(step) = trace.steps.get(cursor) else {
-        return lines;
-    };
-    let execution = step.event.execution;
-    let pending = trace.pending(cursor, execution);
-    let waiting_lines: Vec<String> = pending
-        .iter()
-        .map(|(k, inputs)| {
-            let list: Vec<String> = inputs
-                .iter()
-                .map(|(r, p)| match p {
-                    Some(p) => format!("%{r} (kernel {p})"),
-                    None => format!("%{r}"),
-                })
-                .collect();
-            format!(
-                "  kernel {k} {} waits for {}",
-                trace.kernel_name(execution, *k),
-                list.join(", ")
-            )
-        })
-        .collect();
-    let Some(kernel) = step.kernel() else {
-        lines.push(format!(
-            "{} {}: {}",
-            trace.execution_label(execution),
-            trace.function_name(execution),
-            trace.what(cursor)
-        ));
-        if !waiting_lines.is_empty() {
-            lines.push("not started, waiting:".to_owned());
-            lines.extend(waiting_lines);
-        }
-        return lines;
-    };
-    lines.push(format!(
-        "kernel {kernel} {} of {} {}",
-        trace.kernel_name(execution, kernel),
-        trace.execution_label(execution),
-        trace.function_name(execution)
-    ));
-    let t = trace.kernel_times(execution, kernel);
-    let show = |t: Option<u64>| t.map_or_else(|| "-".to_owned(), |t| t.to_string());
-    lines.push(format!(
-        "ready {}  start {}  end {}  thread {}{}",
-        show(t.ready),
-        show(t.start),
-        show(t.end),
-        t.thread.map_or("-", |th| trace.thread_name(th)),
-        if t.skipped { "  (skipped)" } else { "" }
-    ));
-    match trace.mark(execution, kernel) {
-        Some(ErrorMark::Origin) => lines.push("! an error began here".to_owned()),
-        Some(ErrorMark::Poisoned) => lines.push("! poisoned by an error".to_owned()),
-        None => {}
-    }
-    if !trace.started_by(cursor, execution, kernel) {
-        let waiting = trace.waiting_for(cursor, execution, kernel);
-        if waiting.is_empty() {
-            lines.push("not started; waits for no register".to_owned());
-        } else {
-            let list: Vec<String> = waiting
-                .iter()
-                .map(|(r, p)| match p {
-                    Some(p) => format!("%{r} from kernel {p} {}", trace.kernel_name(execution, *p)),
-                    None => format!("%{r}"),
-                })
-                .collect();
-            lines.push(format!("not started; waits for {}", list.join(", ")));
-        }
-    }
-    if !waiting_lines.is_empty() {
-        lines.push(format!(
-            "not started, waiting ({}):",
-            trace.execution_label(execution)
-        ));
-        lines.extend(waiting_lines);
-    }
-    lines
-}
-
 /// Draws the tab.
 pub fn draw(frame: &mut Frame<'_>, app: &mut App<'_, '_>, area: Rect) {
+    if let Some(loading) = &app.loading {
+        // Other tabs stay usable meanwhile; keys are never held up.
+        let text = vec![
+            Line::from(format!(
+                "Loading {}: {}… {} s",
+                bef::tool_io::escape::path(&loading.path),
+                loading.phase,
+                loading.seconds
+            )),
+            Line::from(""),
+            Line::from(format!(
+                "The other tabs show the program meanwhile; {} quits.",
+                keys::label(Action::Quit, Some(Tab::Execution))
+            )),
+        ];
+        frame.render_widget(
+            Paragraph::new(text)
+                .wrap(Wrap { trim: false })
+                .block(Block::default().borders(Borders::ALL).title("Execution")),
+            area,
+        );
+        return;
+    }
     let [left, right] =
-        Layout::horizontal([Constraint::Percentage(55), Constraint::Percentage(45)]).areas(area);
-    let info = kernel_lines(app);
+        Layout::horizontal([Constraint::Percentage(60), Constraint::Percentage(40)]).areas(area);
+    let info = kernel_lines(&app.rows());
     let info_height = (info.len() as u16 + 2).min(right.height / 2).max(3);
     let [registers, kernel] =
         Layout::vertical([Constraint::Min(3), Constraint::Length(info_height)]).areas(right);

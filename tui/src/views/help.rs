@@ -1,4 +1,5 @@
-//! The `?` screen, generated from the key table.
+//! The `?` screen, generated from the key table, with the hex colours'
+//! legend (`crate::help`).
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -6,36 +7,11 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
-use crate::keys::{BINDINGS, keys_label};
+use crate::help::lines;
+use crate::keys::{self, Action, BINDINGS, keys_label};
 
-/// The help text, one line per binding, then what the tabs show.
-pub fn lines() -> Vec<(String, String)> {
-    let mut out: Vec<(String, String)> = BINDINGS
-        .iter()
-        .map(|b| (keys_label(b), b.help.to_owned()))
-        .collect();
-    out.push((String::new(), String::new()));
-    for (i, tab) in crate::app::Tab::ALL.iter().enumerate() {
-        out.push((format!("tab {}", i + 1), tab_help(*tab).to_owned()));
-    }
-    out.push((
-        "mouse".to_owned(),
-        "wheel scrolls, click selects a tab, row or byte".to_owned(),
-    ));
-    out
-}
-
-fn tab_help(tab: crate::app::Tab) -> &'static str {
-    use crate::app::Tab;
-    match tab {
-        Tab::Sections => "Sections: framing, item counts, size; findings with offsets",
-        Tab::Hex => "Hex: bytes coloured by field, inspector, item tree at the cursor",
-        Tab::Functions => "Functions: table; Enter opens kernels and registers (h/l)",
-        Tab::Source => "Source: kernels beside their source lines (h/l switches)",
-        Tab::Tables => "Strings·Attributes·Types·Locations (h/l switches table)",
-        Tab::Execution => "Execution: events of a recording, registers at the cursor ([ ] { })",
-    }
-}
+/// What stands for a colour on screen, drawn in it.
+const SWATCH: &str = "██████";
 
 /// Draws the help screen from line `app.help_scroll`.
 pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &mut crate::app::App<'_, '_>) {
@@ -48,21 +24,30 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &mut crate::app::App<'_, '_>
         + 2;
     let text: Vec<Line<'_>> = lines()
         .into_iter()
-        .map(|(keys, help)| {
-            Line::from(vec![
-                Span::styled(
-                    format!("{keys:>width$}  "),
+        .map(|line| {
+            let (keys, style) = match line.swatch {
+                Some(colour) => (SWATCH.to_owned(), Style::default().fg(colour)),
+                None => (
+                    line.keys,
                     Style::default()
                         .fg(Color::Cyan)
                         .add_modifier(Modifier::BOLD),
                 ),
-                Span::raw(help),
+            };
+            Line::from(vec![
+                Span::styled(format!("{keys:>width$}  "), style),
+                Span::raw(line.text),
             ])
         })
         .collect();
     let total = text.len();
+    let key = |action| keys::label(action, Some(app.tab));
     let block = Block::default().borders(Borders::ALL).title(format!(
-        "Keys (? or Esc closes; j/k scroll, line {} of {total})",
+        "Keys ({} or {} closes; {}/{} scroll, line {} of {total})",
+        key(Action::Help),
+        key(Action::Back),
+        key(Action::Down),
+        key(Action::Up),
         app.help_scroll + 1
     ));
     frame.render_widget(

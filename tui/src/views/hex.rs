@@ -8,12 +8,10 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 
-use super::{PROBLEM, palette};
+use super::PROBLEM;
 use crate::app::App;
-use crate::inspector;
-
-/// Bytes per line.
-pub const WIDTH: usize = 16;
+use crate::inspector::{self, WIDTH, ascii};
+use crate::palette;
 
 /// The colour of every byte in `window`: its field's, else its section's.
 pub fn colours(app: &App<'_, '_>, window: std::ops::Range<usize>) -> Vec<Color> {
@@ -41,30 +39,6 @@ pub fn colours(app: &App<'_, '_>, window: std::ops::Range<usize>) -> Vec<Color> 
         }
     }
     out
-}
-
-/// One line of plain hex (`--dump hex`): offset, hex, ASCII.
-pub fn plain_line(bytes: &[u8], line: usize) -> String {
-    let start = line * WIDTH;
-    let chunk = &bytes[start..(start + WIDTH).min(bytes.len())];
-    let mut text = format!("{start:08x}: ");
-    for i in 0..WIDTH {
-        match chunk.get(i) {
-            Some(b) => text.push_str(&format!("{b:02x} ")),
-            None => text.push_str("   "),
-        }
-    }
-    text.push(' ');
-    text.extend(chunk.iter().map(|&b| ascii(b)));
-    text
-}
-
-fn ascii(b: u8) -> char {
-    if b.is_ascii_graphic() || b == b' ' {
-        b as char
-    } else {
-        '.'
-    }
 }
 
 /// Draws the tab.
@@ -102,6 +76,12 @@ fn draw_bytes(frame: &mut Frame<'_>, app: &mut App<'_, '_>, area: Rect) {
     app.page = height.max(1);
     let lines_total = bytes.len().div_ceil(WIDTH);
     let cursor_line = app.hex_cursor / WIDTH;
+    if app.reveal_frame
+        && let Some(frame) = &app.frame
+    {
+        app.reveal_frame = false;
+        app.hex_scroll = reveal(app.hex_scroll, frame, height);
+    }
     if cursor_line < app.hex_scroll {
         app.hex_scroll = cursor_line;
     } else if height > 0 && cursor_line >= app.hex_scroll + height {
@@ -150,6 +130,24 @@ fn draw_bytes(frame: &mut Frame<'_>, app: &mut App<'_, '_>, area: Rect) {
     }
     frame.render_widget(Paragraph::new(lines), inner);
     app.areas.hex = inner;
+}
+
+/// The first line to show so that all of `frame` is visible in `height`
+/// lines (its start when it is taller), moving from `scroll` only when
+/// part of it is off screen.
+pub fn reveal(scroll: usize, frame: &std::ops::Range<usize>, height: usize) -> usize {
+    let first = frame.start / WIDTH;
+    let last = frame.end.saturating_sub(1).max(frame.start) / WIDTH;
+    let height = height.max(1);
+    if first >= scroll && last < scroll + height {
+        scroll
+    } else if last - first < height {
+        // The item a third of the way down, where the eye looks first.
+        let margin = (height - (last - first + 1)) / 3;
+        first.saturating_sub(margin)
+    } else {
+        first
+    }
 }
 
 /// The decoded value of an item, where the path does not already say it.
