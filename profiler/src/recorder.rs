@@ -1,7 +1,7 @@
 //! The recording observer: each thread appends compact fixed-size events
 //! to its own preallocated [`Log`], registered with the recorder the first
 //! time the thread reports to it. The hot path takes no lock and does not
-//! allocate (a chunk of the log is allocated once per [`CHUNK`](crate::log::CHUNK)
+//! allocate (a chunk of the log is allocated once per [`CHUNK`]
 //! events); only `--values` renders values, into fixed-size slots.
 
 use std::cell::RefCell;
@@ -40,7 +40,7 @@ pub struct RecorderOptions {
 }
 
 /// The most events a thread keeps: 2^30, which take about 150 GB to
-/// analyse. The log of a thread reserves a slot per [`CHUNK`](crate::log::CHUNK)
+/// analyse. The log of a thread reserves a slot per [`CHUNK`]
 /// events up front, so an unbounded number would exhaust memory before the
 /// first event.
 pub const MAX_EVENTS_PER_THREAD: usize = 1 << 30;

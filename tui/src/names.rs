@@ -5,22 +5,17 @@
 use bef::format::Location;
 use bef::inspect::{FieldKind, Item, Kernel, Listing};
 
-/// `@name`, or `<anonymous>`.
-pub fn function_name(name: &str) -> String {
-    if name.is_empty() {
-        "<anonymous>".to_owned()
-    } else {
-        format!("@{name}")
-    }
-}
-
-/// The name of function `index` of the function index.
+/// The name of function `index` of the function index: `@name`, the
+/// region an anonymous function holds (`@tally tfrt.repeat.i32#9 body`, named
+/// as `bef-trace` names it), or `<anonymous>`.
 pub fn function_ref(listing: &Listing<'_>, index: u32) -> String {
-    listing
-        .file()
-        .functions()
-        .get(index as usize)
-        .map_or_else(|| format!("<function {index}?>"), |f| function_name(f.name))
+    if listing.index_entry(index as usize).is_none() {
+        return format!("<function {index}?>");
+    }
+    match listing.function_display_name(index as usize) {
+        Some(name) => format!("@{name}"),
+        None => "<anonymous>".to_owned(),
+    }
 }
 
 /// A kernel's name, `<arguments>` for the pseudo kernel.

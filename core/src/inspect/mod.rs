@@ -79,6 +79,8 @@ pub struct Listing<'a> {
     register_types: PerFunction<crate::format::FunctionRegisterTypes>,
     /// The Signatures section's entries (empty when it does not decode).
     signature_entries: OnceLock<Vec<crate::format::FunctionSignatures>>,
+    /// Names of the regions anonymous functions hold (see `regions`).
+    region_names: OnceLock<Vec<Option<String>>>,
     errors: OnceLock<Vec<DecodeError>>,
 }
 
@@ -127,6 +129,7 @@ impl<'a> Listing<'a> {
             attribute_names: PerFunction::new(SectionId::AttributeNames),
             register_types: PerFunction::new(SectionId::RegisterTypes),
             signature_entries: OnceLock::new(),
+            region_names: OnceLock::new(),
             errors: OnceLock::new(),
             file,
         })

@@ -1,7 +1,7 @@
 //! Names for the anonymous functions that hold the regions of kernels
 //! (`tfrt.if`'s branches, `tfrt.repeat.i32`'s body): the kernel that owns
 //! the region, its index in its function, and which region it is, as in
-//! `fizzbuzz tfrt.if#4 then`. `bef-trace`'s exports and `befview` name
+//! `tally tfrt.repeat.i32#9 body tfrt.if#4 then`. `bef-trace`'s exports and `befview` name
 //! regions through here, so both say the same.
 
 use super::Listing;
@@ -40,10 +40,26 @@ impl Listing<'_> {
     /// anonymous function holds (`None` for named functions, and for
     /// anonymous ones no kernel refers to): the owning kernel's function,
     /// its name and index, and the region's role ([`region_role`]), from
-    /// the outermost named function in: `fizzbuzz_compute
-    /// tfrt.repeat.i32#10 body tfrt.if#4 else`. Without a leading `@`, as
-    /// function names are stored. Reads every function once.
-    pub fn region_names(&self) -> Vec<Option<String>> {
+    /// the outermost named function in: `tally
+    /// tfrt.repeat.i32#9 body tfrt.if#4 then tfrt.if#3 else`. Without a leading `@`, as
+    /// function names are stored. Reads every function once, the first
+    /// time it is asked.
+    pub fn region_names(&self) -> &[Option<String>] {
+        self.region_names.get_or_init(|| self.find_region_names())
+    }
+
+    /// The name of function `index` as tools show it: its own name, the
+    /// region it holds ([`Listing::region_names`]), or `None` when it has
+    /// neither. Without a leading `@`.
+    pub fn function_display_name(&self, index: usize) -> Option<&str> {
+        let own = self.index_entry(index).map_or("", |e| e.name);
+        if !own.is_empty() {
+            return Some(own);
+        }
+        self.region_names().get(index)?.as_deref()
+    }
+
+    fn find_region_names(&self) -> Vec<Option<String>> {
         let count = self.function_count();
         let names: Vec<&str> = (0..count)
             .map(|i| self.index_entry(i).map_or("", |e| e.name))

@@ -7,8 +7,7 @@ use bef::inspect::{Function, Kernel, Listing};
 
 use super::{ListId, State};
 use crate::names::{
-    attribute_text, clip, function_name, function_ref, kernel_name, short_location_text, type_list,
-    type_name,
+    attribute_text, clip, function_ref, kernel_name, short_location_text, type_list, type_name,
 };
 
 /// The number of rows.
@@ -84,7 +83,7 @@ pub fn cells(app: &State<'_, '_>, id: ListId, row: usize) -> Vec<String> {
             };
             vec![
                 entry.index.to_string(),
-                function_name(entry.name),
+                function_ref(listing, entry.index as u32),
                 kind.to_owned(),
                 type_list(listing, entry.argument_types),
                 type_list(listing, entry.result_types),

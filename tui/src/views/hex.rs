@@ -166,7 +166,7 @@ fn decoded(app: &App<'_, '_>, item: bef::inspect::Item) -> Option<String> {
             let e = listing.index_entry(i)?;
             Some(format!(
                 "{} ({}) -> ({})",
-                crate::names::function_name(e.name),
+                crate::names::function_ref(listing, i as u32),
                 crate::names::type_list(listing, e.argument_types),
                 crate::names::type_list(listing, e.result_types)
             ))
