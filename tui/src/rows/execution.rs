@@ -109,6 +109,30 @@ fn raw_kernel_lines(app: &State<'_, '_>) -> Vec<String> {
             "without arguments in the Functions tab to run and record it.".to_owned(),
         ];
     };
+    // The first error, then the kernel at the cursor: in a short pane
+    // those matter more than what the recording is, which the header says.
+    let mut lines = error_lines(trace);
+    lines.extend(cursor_lines(app, trace));
+    lines.extend(recording_lines(trace));
+    lines
+}
+
+/// The first error, if there is one.
+fn error_lines(trace: &crate::execution::Trace) -> Vec<String> {
+    let Some((execution, kernel, message)) = &trace.first_error else {
+        return Vec::new();
+    };
+    vec![format!(
+        "first error: {} {} kernel {kernel} {}: {}",
+        trace.execution_label(*execution),
+        trace.function_name(*execution),
+        trace.kernel_name(*execution, *kernel),
+        message.as_deref().unwrap_or("(no message recorded)")
+    )]
+}
+
+/// What the recording is, and "no error" when it has none.
+fn recording_lines(trace: &crate::execution::Trace) -> Vec<String> {
     let mut lines = Vec::new();
     let header = &trace.recording.header;
     lines.push(format!(
@@ -125,16 +149,16 @@ fn raw_kernel_lines(app: &State<'_, '_>) -> Vec<String> {
     if let Some(note) = &trace.program_note {
         lines.push(format!("! {note}"));
     }
-    match &trace.first_error {
-        Some((execution, kernel, message)) => lines.push(format!(
-            "first error: {} {} kernel {kernel} {}: {}",
-            trace.execution_label(*execution),
-            trace.function_name(*execution),
-            trace.kernel_name(*execution, *kernel),
-            message.as_deref().unwrap_or("(no message recorded)")
-        )),
-        None => lines.push("no error".to_owned()),
+    if trace.first_error.is_none() {
+        lines.push("no error".to_owned());
     }
+    lines
+}
+
+/// The kernel or execution at the time cursor: times, durations, marks and
+/// what it waits for.
+fn cursor_lines(app: &State<'_, '_>, trace: &crate::execution::Trace) -> Vec<String> {
+    let mut lines = Vec::new();
     let cursor = app.time_cursor();
     let Some(step) = trace.steps.get(cursor) else {
         return lines;

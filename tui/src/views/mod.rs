@@ -251,9 +251,15 @@ fn draw_tabs(frame: &mut Frame<'_>, app: &mut App<'_, '_>, area: Rect) {
         spans.push(Span::styled(tab.label(i), style));
         spans.push(Span::raw("│"));
     }
+    // The path gives way (in its middle) before the sizes do: a cut size
+    // reads as a different number.
     let loaded = app.doc.loaded;
+    let used: usize = spans.iter().map(Span::width).sum();
+    let sizes = format!(" ({})", loaded.size_text());
+    let room = usize::from(area.width).saturating_sub(used + 1 + sizing::width(&sizes));
+    let path = escape::path(&loaded.path);
     spans.push(Span::styled(
-        format!(" {} ({})", escape::path(&loaded.path), loaded.size_text()),
+        format!(" {}{sizes}", sizing::elide_middle(&path, room)),
         Style::default().fg(Color::DarkGray),
     ));
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
