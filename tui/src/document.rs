@@ -30,6 +30,15 @@ pub struct Loaded {
     /// Files the locations name that exist but were not read (the
     /// named-file policy refused them), when no source was found.
     pub source_not_read: Vec<NotRead>,
+    /// Why the file could not be read, when this stands in for a
+    /// recording's program that is missing (the bytes are then an empty
+    /// BEF file).
+    pub missing: Option<String>,
+}
+
+/// A BEF file with no function, shown in place of a program not read.
+pub fn empty_program() -> Vec<u8> {
+    bef::format::encode(&bef::format::Module::default()).unwrap_or_default()
 }
 
 /// A source file shown beside the kernels.
@@ -93,6 +102,7 @@ impl Loaded {
                     input_len,
                     source,
                     source_not_read,
+                    missing: None,
                 })
             }
             InputFormat::MlirBytecode => {
@@ -110,6 +120,7 @@ impl Loaded {
                     input_len,
                     source,
                     source_not_read,
+                    missing: None,
                 })
             }
             InputFormat::MlirText => {
@@ -130,6 +141,7 @@ impl Loaded {
                     input_len,
                     source: Some(Source::new(name.clone(), text)),
                     source_not_read: Vec::new(),
+                    missing: None,
                 })
             }
         }
@@ -140,9 +152,21 @@ impl Loaded {
         self.buffer.bytes()
     }
 
+    /// An empty program standing in for `path`, which could not be read
+    /// for `why`.
+    pub fn missing(path: &Path, why: String) -> Result<Loaded, LoadError> {
+        let mut loaded = Loaded::from_bytes(path, &empty_program())?;
+        loaded.missing = Some(why);
+        Ok(loaded)
+    }
+
     /// The file's format and size, and the translation's when it was
-    /// translated: `MLIR text, 2113 bytes; BEF 1468 bytes`.
+    /// translated: `MLIR text, 2113 bytes; BEF 1468 bytes`; or why it was
+    /// not read.
     pub fn size_text(&self) -> String {
+        if let Some(why) = &self.missing {
+            return format!("not read: {why}");
+        }
         match self.format {
             InputFormat::Bef => format!("BEF, {} bytes", self.input_len),
             _ => format!(

@@ -589,14 +589,7 @@ pub fn open(path: &Path, bytes: &[u8]) -> Result<(Trace, Loaded), LoadError> {
     let program = trace.program_path();
     let read = named_files::read(&program, NamedFileKind::Program);
     trace.check_program(read.as_deref());
-    let opened = read
-        .ok()
-        .and_then(|raw| Loaded::from_bytes(&program, &raw).ok());
-    let loaded = match opened {
-        Some(loaded) => loaded,
-        None => Loaded::from_bytes(&program, &empty_program())?,
-    };
-    Ok((trace, loaded))
+    Ok((trace, program_or_missing(&program, read)?))
 }
 
 /// Where the program named `named` by the recording at `path` is: as
@@ -621,12 +614,24 @@ pub fn open_program(path: &Path, bytes: &[u8]) -> Result<Loaded, LoadError> {
         ))
     })?;
     let program = program_path(path, &header.program_path);
-    let opened = named_files::read(&program, NamedFileKind::Program)
-        .ok()
-        .and_then(|raw| Loaded::from_bytes(&program, &raw).ok());
-    match opened {
-        Some(loaded) => Ok(loaded),
-        None => Loaded::from_bytes(&program, &empty_program()),
+    program_or_missing(
+        &program,
+        named_files::read(&program, NamedFileKind::Program),
+    )
+}
+
+/// The program at `path` as `read` found it, or an empty one that says why
+/// it is not shown.
+fn program_or_missing<E: std::fmt::Display>(
+    path: &Path,
+    read: Result<Vec<u8>, E>,
+) -> Result<Loaded, LoadError> {
+    match read {
+        Ok(raw) => Loaded::from_bytes(path, &raw).or_else(|e| {
+            let first = e.0.lines().next().unwrap_or_default().to_owned();
+            Loaded::missing(path, first)
+        }),
+        Err(e) => Loaded::missing(path, e.to_string()),
     }
 }
 
@@ -638,11 +643,6 @@ pub fn load(path: &Path, bytes: &[u8], progress: &mut dyn FnMut(String)) -> Resu
     let program = trace.program_path();
     trace.check_program(named_files::read(&program, NamedFileKind::Program).as_deref());
     Ok(trace)
-}
-
-/// An empty BEF file: the program of a recording whose program is missing.
-pub fn empty_program() -> Vec<u8> {
-    bef::format::encode(&bef::format::Module::default()).unwrap_or_default()
 }
 
 #[cfg(test)]

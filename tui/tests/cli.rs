@@ -151,6 +151,13 @@ fn dump_execution_of_a_recording_with_its_program_present_missing_and_changed() 
     recording.header.program_path = "befview/no-such-program.mlir".into();
     std::fs::write(&file, bef_trace::write(&recording)).expect("written");
     let missing = befview(&["--dump", "execution", path]);
+    // The header says why the program is not shown, not an empty file's
+    // size.
+    let bytes = std::fs::read(&file).expect("read back");
+    let stand_in = befview::execution::open_program(&file, &bytes).expect("opens");
+    let size = stand_in.size_text();
+    assert!(size.starts_with("not read: "), "{size}");
+    assert!(size.contains("no-such-program.mlir"), "{size}");
     std::fs::write(&file, &bef_trace::write(&recording)[..20]).expect("written");
     let truncated = befview(&["--dump", "execution", path]);
     std::fs::remove_dir_all(&dir).ok();

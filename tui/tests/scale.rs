@@ -155,7 +155,7 @@ fn a_long_list_is_searched_by_the_worker_and_esc_stops_it() {
     let trace =
         befview::execution::Trace::read(Path::new("scale.beftrace"), &bytes).expect("reads");
     let last = trace.steps.len() - 1;
-    let empty = befview::execution::empty_program();
+    let empty = befview::document::empty_program();
     let program = Loaded::from_bytes(Path::new("scale.bef"), &empty).expect("a program");
     let doc = Document::new(&program).expect("lists");
     let mut app = App::with_trace(&doc, trace);
