@@ -1178,8 +1178,8 @@ impl<'d, 'a> App<'d, 'a> {
         if inside(self.areas.tabs) {
             // Titles are drawn as " N Title " separated by "│".
             let mut left = self.areas.tabs.x;
-            for (i, tab) in Tab::ALL.iter().enumerate() {
-                let width = tab.label(i).chars().count() as u16 + 1;
+            for (i, label) in Tab::labels(self.areas.tabs.width).iter().enumerate() {
+                let width = label.chars().count() as u16 + 1;
                 if x < left + width {
                     self.switch_tab(i);
                     return;

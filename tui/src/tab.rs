@@ -17,6 +17,9 @@ pub enum Tab {
     Execution,
 }
 
+/// Cells the tab bar keeps for the file's name before it shortens titles.
+const MIN_FILE_CELLS: usize = 24;
+
 impl Tab {
     /// Every tab, in order.
     pub const ALL: &'static [Tab] = &[
@@ -51,6 +54,29 @@ impl Tab {
     /// How the tab bar labels it, as tab `i`.
     pub fn label(self, i: usize) -> String {
         format!(" {} {} ", i + 1, self.title())
+    }
+
+    /// The tab bar's labels for a bar `width` cells wide: the titles, or
+    /// on a narrow screen shorter ones (`Tables`), so that every tab and
+    /// part of the file's name stay visible.
+    pub fn labels(width: u16) -> Vec<String> {
+        let full: Vec<String> = Tab::ALL
+            .iter()
+            .enumerate()
+            .map(|(i, t)| t.label(i))
+            .collect();
+        let cells: usize = full.iter().map(|l| l.chars().count() + 1).sum();
+        if cells + MIN_FILE_CELLS <= usize::from(width) {
+            return full;
+        }
+        Tab::ALL
+            .iter()
+            .enumerate()
+            .map(|(i, t)| match t {
+                Tab::Tables => format!(" {} Tables ", i + 1),
+                _ => t.label(i),
+            })
+            .collect()
     }
 
     /// Its position in [`ALL`](Self::ALL).

@@ -239,7 +239,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &mut App<'_, '_>) {
 
 fn draw_tabs(frame: &mut Frame<'_>, app: &mut App<'_, '_>, area: Rect) {
     let mut spans = Vec::new();
-    for (i, tab) in Tab::ALL.iter().enumerate() {
+    for (tab, label) in Tab::ALL.iter().zip(Tab::labels(area.width)) {
         let style = if *tab == app.tab {
             Style::default()
                 .fg(Color::Black)
@@ -248,18 +248,32 @@ fn draw_tabs(frame: &mut Frame<'_>, app: &mut App<'_, '_>, area: Rect) {
         } else {
             Style::default().fg(Color::Gray)
         };
-        spans.push(Span::styled(tab.label(i), style));
+        spans.push(Span::styled(label, style));
         spans.push(Span::raw("│"));
     }
     // The path gives way (in its middle) before the sizes do: a cut size
     // reads as a different number.
     let loaded = app.doc.loaded;
     let used: usize = spans.iter().map(Span::width).sum();
-    let sizes = format!(" ({})", loaded.size_text());
-    let room = usize::from(area.width).saturating_sub(used + 1 + sizing::width(&sizes));
+    let free = usize::from(area.width).saturating_sub(used + 1);
     let path = escape::path(&loaded.path);
+    let mut sizes = format!(" ({})", loaded.size_text());
+    // Sizes go whole or not at all, and only beside part of the path.
+    if sizing::width(&sizes) + 12 > free {
+        sizes.clear();
+    }
+    let room = free.saturating_sub(sizing::width(&sizes));
+    // Short of room, the file's own name says more than a path's ends.
+    let name = if sizing::width(&path) > room {
+        loaded
+            .path
+            .file_name()
+            .map_or(path.clone(), |n| escape::path(std::path::Path::new(n)))
+    } else {
+        path
+    };
     spans.push(Span::styled(
-        format!(" {}{sizes}", sizing::elide_middle(&path, room)),
+        format!(" {}{sizes}", sizing::elide_middle(&name, room)),
         Style::default().fg(Color::DarkGray),
     ));
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
@@ -357,11 +371,24 @@ fn draw_footer(frame: &mut Frame<'_>, app: &mut App<'_, '_>, area: Rect) {
         ));
         spans.push(Span::raw(format!(" {what} ")));
     }
-    if !own.is_empty() {
-        spans.push(Span::styled(
-            format!(" {}", own.join("  ")),
-            Style::default().fg(Color::DarkGray),
-        ));
+    // The tab's own keys go whole or not at all; `?` lists the rest.
+    let room = usize::from(area.width).saturating_sub(spans.iter().map(Span::width).sum());
+    let mut free = room;
+    let more = "  ? more";
+    let mut shown = Vec::new();
+    for (i, hint) in own.iter().enumerate() {
+        let last = i + 1 == own.len();
+        let need = sizing::width(hint) + 2 + if last { 0 } else { more.len() };
+        if need > free {
+            break;
+        }
+        free -= sizing::width(hint) + 2;
+        shown.push(hint.as_str());
+    }
+    let tail = if shown.len() < own.len() { more } else { "" };
+    let text = format!(" {}{tail}", shown.join("  "));
+    if !own.is_empty() && sizing::width(&text) <= room {
+        spans.push(Span::styled(text, Style::default().fg(Color::DarkGray)));
     }
     if app.doc.analysis_ready().is_none() {
         spans.push(Span::styled(
