@@ -152,24 +152,26 @@ pub fn parse_pattern(text: &str) -> Result<Vec<u8>, String> {
 /// The next occurrence of `needle` starting after `from` (wrapping), or the
 /// previous one before it when `backward`.
 pub fn find(haystack: &[u8], needle: &[u8], from: usize, backward: bool) -> Option<usize> {
+    use memchr::memmem;
     if needle.is_empty() || needle.len() > haystack.len() {
         return None;
     }
     let last = haystack.len() - needle.len();
-    let hit = |at: &usize| haystack.get(*at..*at + needle.len()) == Some(needle);
     if backward {
+        // Matches starting before `from`, else wrapping to the end.
         let start = from.min(last + 1);
-        (0..start)
-            .rev()
-            .find(hit)
-            .or_else(|| (start..=last).rev().find(hit))
+        let before = &haystack[..(start + needle.len() - 1).min(haystack.len())];
+        memmem::rfind(before, needle)
+            .or_else(|| memmem::rfind(&haystack[start..], needle).map(|p| p + start))
     } else {
+        // Matches starting after `from`, else wrapping to the start.
         let start = from.saturating_add(1).min(last + 1);
-        haystack[start..]
-            .windows(needle.len())
-            .position(|w| w == needle)
+        memmem::find(&haystack[start..], needle)
             .map(|p| p + start)
-            .or_else(|| (0..start.min(last + 1)).find(hit))
+            .or_else(|| {
+                let end = (start + needle.len() - 1).min(haystack.len());
+                memmem::find(&haystack[..end], needle)
+            })
     }
 }
 
@@ -224,6 +226,41 @@ pub fn ascii(b: u8) -> char {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// What `find` means, one position at a time.
+    fn find_slowly(haystack: &[u8], needle: &[u8], from: usize, backward: bool) -> Option<usize> {
+        if needle.is_empty() || needle.len() > haystack.len() {
+            return None;
+        }
+        let last = haystack.len() - needle.len();
+        let hit = |at: &usize| haystack[*at..*at + needle.len()] == *needle;
+        if backward {
+            let start = from.min(last + 1);
+            (0..start)
+                .rev()
+                .find(hit)
+                .or_else(|| (start..=last).rev().find(hit))
+        } else {
+            let start = from.saturating_add(1).min(last + 1);
+            (start..=last).find(hit).or_else(|| (0..start).find(hit))
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn find_agrees_with_a_scan(
+            haystack in proptest::collection::vec(0u8..3, 0..64),
+            needle in proptest::collection::vec(0u8..3, 0..4),
+            from in 0usize..70,
+            backward: bool,
+        ) {
+            prop_assert_eq!(
+                find(&haystack, &needle, from, backward),
+                find_slowly(&haystack, &needle, from, backward)
+            );
+        }
+    }
 
     #[test]
     fn vbr_round_trips() {
