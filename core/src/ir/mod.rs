@@ -45,8 +45,10 @@ pub struct ValueData {
     /// The value's type.
     pub ty: Type,
     /// Block arguments may carry their own location; op results take the
-    /// op's.
-    pub location: Option<Location>,
+    /// op's. Boxed: a module has a value per op result and few block
+    /// arguments, so inline it would cost every value 32 bytes more (a
+    /// tenth of a large module) for the few that use it.
+    pub location: Option<Box<Location>>,
     /// MLIR use-list order to restore (from bytecode version 3): entry `k`
     /// is the position in the use list of the `k`-th use in reference order
     /// (uses sorted by descending `(pre-order op index, operand number)`).
@@ -320,7 +322,7 @@ impl Module {
         let id = ValueId(u32::try_from(self.values.len()).expect("fewer than 2^32 values"));
         self.values.push(ValueData {
             ty,
-            location,
+            location: location.map(Box::new),
             use_list_order: None,
         });
         id
@@ -440,6 +442,18 @@ fn rename_op(root: &mut Op, new_id: &[u32]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A large module holds a `ValueData` per op result: a location held
+    /// inline again would add 32 bytes to each.
+    #[test]
+    fn value_data_keeps_its_location_out_of_line() {
+        assert!(
+            std::mem::size_of::<ValueData>()
+                <= std::mem::size_of::<Type>() + 3 * std::mem::size_of::<usize>(),
+            "ValueData is {} bytes",
+            std::mem::size_of::<ValueData>()
+        );
+    }
 
     #[test]
     fn renumbering_follows_definition_order() {

@@ -404,7 +404,7 @@ impl Cloner<'_> {
     fn fresh(&mut self, old: ValueId) -> ValueId {
         let id = ValueId(self.values.len() as u32);
         let data = self.values.get(old.index()).cloned().map(|mut d| {
-            d.location = d.location.as_ref().map(|l| self.location(l));
+            d.location = d.location.as_deref().map(|l| Box::new(self.location(l)));
             d.use_list_order = None;
             d
         });

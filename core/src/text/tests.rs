@@ -89,8 +89,8 @@ func.func @basic.i32(%x: i32, %ch: !tfrt.chain) -> (i32, !tfrt.chain) {
         Location::file_line_col("t.mlir", 6, 3)
     );
     assert_eq!(
-        m.values[body.arguments[0].index()].location,
-        Some(Location::file_line_col("t.mlir", 2, 22))
+        m.values[body.arguments[0].index()].location.as_deref(),
+        Some(&Location::file_line_col("t.mlir", 2, 22))
     );
     assert_eq!(m.op.location, Location::file_line_col("t.mlir", 0, 0));
     let text = custom_text(src);
@@ -620,8 +620,8 @@ func.func @f(%ch: !chain loc("arg.py":1:2)) -> !chain attributes {x = #attr} {
     assert_eq!(ops[5].location, Location::Unknown);
     let arg = f.body().unwrap().blocks[0].arguments[0];
     assert_eq!(
-        m.values[arg.index()].location,
-        Some(Location::file_line_col("arg.py", 1, 2))
+        m.values[arg.index()].location.as_deref(),
+        Some(&Location::file_line_col("arg.py", 1, 2))
     );
     let text = print_module(
         &m,

@@ -409,7 +409,7 @@ impl<'s, 'a> IrReader<'s, 'a> {
         if existing != UNSET {
             let data = &mut self.values[existing as usize];
             data.ty = ty;
-            data.location = location;
+            data.location = location.map(Box::new);
             self.mark_defined(existing);
             return Ok(ValueId(existing));
         }
@@ -427,7 +427,7 @@ impl<'s, 'a> IrReader<'s, 'a> {
         self.in_order &= self.deferred.is_empty();
         self.values.push(ValueData {
             ty,
-            location,
+            location: location.map(Box::new),
             use_list_order: None,
         });
         self.defined.push(false);

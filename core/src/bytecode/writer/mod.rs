@@ -594,7 +594,7 @@ impl Writer<'_, '_> {
                         let known = data
                             .location
                             .as_ref()
-                            .is_some_and(|l| *l != Location::Unknown);
+                            .is_some_and(|l| **l != Location::Unknown);
                         e.varint_with_flag(ty, known);
                         if known {
                             e.varint(loc);

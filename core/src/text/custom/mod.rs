@@ -402,7 +402,7 @@ fn implicit_args<'a>(uses: &[Use<'a>], types: &[Type]) -> Vec<EntryArg<'a>> {
 
 // ============================ printing ====================================
 
-fn implicit_loc_ok(loc: &Option<Location>) -> bool {
+fn implicit_loc_ok(loc: Option<&Location>) -> bool {
     matches!(loc, None | Some(Location::Unknown))
 }
 
@@ -482,7 +482,7 @@ impl Printer<'_> {
                 && !block
                     .arguments
                     .iter()
-                    .all(|a| implicit_loc_ok(&self.m.values[a.index()].location))
+                    .all(|a| implicit_loc_ok(self.m.values[a.index()].location.as_deref()))
             {
                 return None;
             }

@@ -243,12 +243,12 @@ impl<'a> Parser<'a> {
                     ),
                 ));
             }
-            self.module.values[v.index()].location = loc;
+            self.module.values[v.index()].location = loc.map(Box::new);
             v
         } else if let Some(v) = slot {
             let value = &mut self.module.values[v.index()];
             fill_placeholder(&mut value.ty, ty, |t| matches!(t, Type::None));
-            value.location = loc;
+            value.location = loc.map(Box::new);
             v
         } else {
             self.module.new_value(ty, loc)

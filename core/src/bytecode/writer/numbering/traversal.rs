@@ -175,7 +175,7 @@ impl<'m> Numbering<'m> {
             *next += 1;
             let (loc, ty) = match values.get(arg.index()) {
                 Some(data) => (
-                    data.location.as_ref().unwrap_or(&UNKNOWN_LOCATION),
+                    data.location.as_deref().unwrap_or(&UNKNOWN_LOCATION),
                     &data.ty,
                 ),
                 None => (&UNKNOWN_LOCATION, &NONE_TYPE),
