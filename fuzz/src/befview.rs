@@ -30,7 +30,7 @@ fn run_recording(file: &[u8], keys: &[u8], wide: bool) {
         reason: Reason::Io("No such file or directory".into()),
     };
     trace.check_program(Err(&missing));
-    let empty = befview::execution::empty_program();
+    let empty = befview::document::empty_program();
     let Ok(loaded) = Loaded::from_bytes(Path::new("fuzz.bef"), &empty) else {
         return;
     };
