@@ -187,12 +187,14 @@ pub fn columns(id: ListId) -> Vec<Column> {
             text("kind", 2, 6),
             place("location", 0, 20),
         ],
+        // An event is its time, kernel and what happened: those three
+        // share the room before thread and execution are shown.
         ListId::Events => vec![
-            whole("time ns", 1),
+            whole("time ns", 0),
             text("thread", 3, 8),
             text("execution", 2, 8),
-            text("kernel", 0, 20),
-            text("what", 1, 10),
+            text("kernel", 0, 16),
+            text("what", 0, 10),
         ],
         ListId::ExecRegisters => vec![
             whole("reg", 0),
