@@ -298,10 +298,8 @@ fn draw_status(frame: &mut Frame<'_>, app: &mut App<'_, '_>, area: Rect) {
         ])
     } else if app.tab == Tab::Execution {
         let mut spans = feedback(app);
-        spans.push(Span::styled(
-            app.execution_path(),
-            Style::default().fg(Color::White),
-        ));
+        let path = app.execution_path();
+        spans.push(path_span(&spans, &path, area.width));
         Line::from(spans)
     } else {
         let offset = app.selected_offset();
@@ -314,10 +312,8 @@ fn draw_status(frame: &mut Frame<'_>, app: &mut App<'_, '_>, area: Rect) {
             Span::raw(" "),
         ];
         spans.extend(feedback(app));
-        spans.push(Span::styled(
-            escape::terminal(&path).into_owned(),
-            Style::default().fg(Color::White),
-        ));
+        let path = escape::terminal(&path);
+        spans.push(path_span(&spans, &path, area.width));
         let finding = app.selected_range().and_then(|r| {
             app.doc
                 .analysis_ready()
@@ -332,6 +328,17 @@ fn draw_status(frame: &mut Frame<'_>, app: &mut App<'_, '_>, area: Rect) {
         Line::from(spans)
     };
     frame.render_widget(Paragraph::new(line), area);
+}
+
+/// The status line's path after `before`, elided in its middle to the
+/// room left in `width` cells, so that its last step stays in view.
+fn path_span(before: &[Span<'_>], path: &str, width: u16) -> Span<'static> {
+    let used: usize = before.iter().map(Span::width).sum();
+    let room = usize::from(width).saturating_sub(used);
+    Span::styled(
+        sizing::elide_middle(path, room).into_owned(),
+        Style::default().fg(Color::White),
+    )
 }
 
 /// What the status line says before the path: the last message, then
