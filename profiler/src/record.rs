@@ -224,6 +224,7 @@ pub fn record_file(
         values: options.recorder.values,
         partial,
         kept: options.recorder.keep,
+        completions_recorded: true,
     };
     Ok((recorder.finish(header, program_table(&program)), outcomes))
 }

@@ -131,6 +131,11 @@ pub struct Header {
     /// [`Keep::First`] the dropped events are the last of a thread, with
     /// [`Keep::Last`] its first (the start of the run is missing).
     pub kept: Keep,
+    /// Whether results that became available after their kernel returned
+    /// were recorded as [`EventKind::ResultAvailable`] events. Recordings
+    /// made before (format versions up to 6) leave the model to infer
+    /// those completions from when the values were published.
+    pub completions_recorded: bool,
 }
 
 /// A kernel of a function, as the BEF file describes it.
@@ -246,6 +251,22 @@ pub enum EventKind {
         /// The kernel that produced it (0: an argument).
         producer: u32,
         /// Its state.
+        state: ValueState,
+        /// A short rendering (recorded with `--values`, and for errors).
+        value: Option<String>,
+    },
+    /// A result that was unavailable when its kernel returned became
+    /// available: on this event's thread (the one that completed it: the
+    /// blocking pool's, a worker's, a callee's), at this event's time. A
+    /// result something reads is published ([`EventKind::RegisterSet`])
+    /// after; one nothing reads was published before, unavailable, and
+    /// its completion may follow the execution's end.
+    ResultAvailable {
+        /// The register.
+        register: u32,
+        /// The kernel that produced it.
+        producer: u32,
+        /// Its state: concrete or error.
         state: ValueState,
         /// A short rendering (recorded with `--values`, and for errors).
         value: Option<String>,

@@ -37,7 +37,8 @@ impl Step {
             EventKind::KernelReady { kernel }
             | EventKind::KernelStart { kernel }
             | EventKind::KernelEnd { kernel, .. } => Some(kernel),
-            EventKind::RegisterSet { producer, .. } => Some(producer),
+            EventKind::RegisterSet { producer, .. }
+            | EventKind::ResultAvailable { producer, .. } => Some(producer),
             EventKind::FunctionBegin { .. }
             | EventKind::FunctionEnd
             | EventKind::KernelWork { .. } => None,
@@ -164,6 +165,9 @@ impl Trace {
                         functions.entry(event.execution).or_insert(function);
                     }
                     EventKind::RegisterSet {
+                        register, producer, ..
+                    }
+                    | EventKind::ResultAvailable {
                         register, producer, ..
                     } => {
                         producers
@@ -330,6 +334,18 @@ impl Trace {
                     None => format!("%{register} {state}"),
                 }
             }
+            EventKind::ResultAvailable {
+                register,
+                state,
+                value,
+                ..
+            } => {
+                let state = state_name(*state);
+                match value {
+                    Some(v) => format!("%{register} completed: {state} = {v}"),
+                    None => format!("%{register} completed: {state}"),
+                }
+            }
         }
     }
 
@@ -370,7 +386,15 @@ impl Trace {
             if s.event.execution != execution {
                 continue;
             }
+            // A result nothing read was published unavailable; its
+            // completion makes it available.
             if let EventKind::RegisterSet {
+                register,
+                producer,
+                state,
+                value,
+            }
+            | EventKind::ResultAvailable {
                 register,
                 producer,
                 state,
@@ -577,6 +601,7 @@ fn event_kind_key(kind: &EventKind) -> (u8, Option<u32>) {
         EventKind::KernelWork { .. } => (4, None),
         EventKind::KernelEnd { .. } => (5, None),
         EventKind::RegisterSet { register, .. } => (6, Some(*register)),
+        EventKind::ResultAvailable { register, .. } => (7, Some(*register)),
     }
 }
 
@@ -780,6 +805,35 @@ mod tests {
         assert_eq!(trace.same_kernel(1, true), None);
         assert_eq!(trace.same_kernel(3, false), None);
         assert_eq!(trace.kernel_times(1, 2).start, Some(4));
+    }
+
+    #[test]
+    fn a_result_published_unavailable_becomes_available_when_it_completes() {
+        let mut recording = recording();
+        let events = &mut recording.threads[0].events;
+        if let EventKind::RegisterSet { state, value, .. } = &mut events[2].kind {
+            *state = ValueState::Unavailable;
+            *value = None;
+        }
+        events.push(event(
+            5,
+            EventKind::ResultAvailable {
+                register: 0,
+                producer: 1,
+                state: ValueState::Concrete,
+                value: Some("7".into()),
+            },
+        ));
+        let trace = Trace::new(Path::new("r"), recording);
+        assert_eq!(trace.registers_at(4, 1)[0].state_name(), "pending");
+        let at = &trace.registers_at(5, 1)[0];
+        assert_eq!(
+            (at.state_name(), at.value.as_deref()),
+            ("available", Some("7"))
+        );
+        assert!(at.changed);
+        assert_eq!(trace.what(5), "%0 completed: available = 7");
+        assert_eq!(trace.steps[5].kernel(), Some(1));
     }
 
     #[test]
