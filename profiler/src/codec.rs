@@ -5,8 +5,10 @@
 //! header     str path, u64 LE hash, uvar size, str work queue, str clock,
 //!            uvar start (Unix ns), u8 values, u8 partial (version 3 on),
 //!            u8 kept (version 6 on: 0 the first events, 1 the last),
-//!            u8 completions recorded (version 7 on)
-//! functions  uvar n × (str name, u8 kind, str signature (version 5 on),
+//!            u8 completions recorded (version 7 on),
+//!            u8 program left out (version 7 on)
+//! functions  (absent when the program was left out)
+//!            uvar n × (str name, u8 kind, str signature (version 5 on),
 //!                      uvar n × kernel (str name, uvar BEF offset, str location, uvar stream),
 //!                      uvar n × register (uvar n × uvar user))
 //! threads    uvar n × (str name, uvar dropped, uvar n × event)
@@ -40,7 +42,8 @@ pub const MAGIC: &[u8; 8] = b"BEFTRACE";
 /// versions), version 6 which events full buffers kept (the first ones in
 /// older versions), version 7 the result-available event (tag 7) and the
 /// header's flag saying such events were recorded (clear in older
-/// versions, whose completions the model infers).
+/// versions, whose completions the model infers), and the flag saying the
+/// program's table was left out (`--no-embed`).
 pub const VERSION: u16 = 7;
 /// The oldest format version this crate reads.
 pub const OLDEST_VERSION: u16 = 1;
@@ -55,8 +58,15 @@ pub struct ReadError {
     pub message: String,
 }
 
-/// Serializes `recording`.
+/// Serializes `recording`, without the program's table when its header
+/// says it was left out.
 pub fn write(recording: &Recording) -> Vec<u8> {
+    write_with(recording, !recording.header.program_left_out)
+}
+
+/// Serializes `recording`, with the program's table or (`embed_program`
+/// false, `--no-embed`) without it, whatever its header says.
+pub fn write_with(recording: &Recording, embed_program: bool) -> Vec<u8> {
     let mut w = Writer::default();
     w.bytes(MAGIC);
     w.bytes(&VERSION.to_le_bytes());
@@ -74,8 +84,16 @@ pub fn write(recording: &Recording) -> Vec<u8> {
         Keep::Last => 1,
     });
     w.byte(u8::from(h.completions_recorded));
-    w.len(recording.functions.len());
-    for f in &recording.functions {
+    w.byte(u8::from(!embed_program));
+    let functions = if embed_program {
+        &recording.functions[..]
+    } else {
+        &[]
+    };
+    if embed_program {
+        w.len(functions.len());
+    }
+    for f in functions {
         w.str(&f.name);
         w.byte(f.kind.to_u8());
         w.str(&f.signature);
@@ -258,6 +276,7 @@ fn read_header_from(r: &mut Reader<'_>) -> Result<(Header, u16), ReadError> {
             Keep::First
         },
         completions_recorded: version >= 7 && r.flag("the completions flag")?,
+        program_left_out: version >= 7 && r.flag("the program-left-out flag")?,
     };
     Ok((header, version))
 }
@@ -266,11 +285,17 @@ fn read_header_from(r: &mut Reader<'_>) -> Result<(Header, u16), ReadError> {
 pub fn read(bytes: &[u8]) -> Result<Recording, ReadError> {
     let mut r = Reader { bytes, at: 0 };
     let (header, version) = read_header_from(&mut r)?;
-    let n = r.count(4, "the function count")?;
-    let mut functions = Vec::with_capacity(n);
-    for _ in 0..n {
-        functions.push(read_function(&mut r, version)?);
+    let mut functions = Vec::new();
+    if !header.program_left_out {
+        let n = r.count(4, "the function count")?;
+        functions.reserve_exact(n);
+        for _ in 0..n {
+            functions.push(read_function(&mut r, version)?);
+        }
     }
+    // Without the table, function indices are checked when a program's
+    // table is attached (`program_file::attach`).
+    let function_count = (!header.program_left_out).then_some(functions.len());
     let n = r.count(3, "the thread count")?;
     let mut threads = Vec::with_capacity(n);
     for _ in 0..n {
@@ -280,7 +305,7 @@ pub fn read(bytes: &[u8]) -> Result<Recording, ReadError> {
         let mut events = Vec::with_capacity(n);
         let mut time = 0u64;
         for _ in 0..n {
-            let event = read_event(&mut r, time, functions.len(), version)?;
+            let event = read_event(&mut r, time, function_count, version)?;
             time = event.time;
             events.push(event);
         }
@@ -347,7 +372,7 @@ fn read_function(r: &mut Reader<'_>, version: u16) -> Result<FunctionInfo, ReadE
 fn read_event(
     r: &mut Reader<'_>,
     previous: u64,
-    functions: usize,
+    functions: Option<usize>,
     version: u16,
 ) -> Result<Event, ReadError> {
     let at = r.at;
@@ -359,7 +384,7 @@ fn read_event(
         0 => {
             let fat = r.at;
             let function = r.u32("a function index")?;
-            if function as usize >= functions {
+            if functions.is_some_and(|n| function as usize >= n) {
                 return Err(r.error_at(fat, "a function index within the program"));
             }
             let caller = if r.flag("a caller flag")? {
@@ -559,6 +584,7 @@ mod tests {
                 partial: true,
                 kept: Keep::First,
                 completions_recorded: true,
+                program_left_out: false,
             },
             functions: vec![FunctionInfo {
                 name: "main".into(),
@@ -659,8 +685,9 @@ mod tests {
         let mut bytes = MAGIC.to_vec();
         bytes.extend_from_slice(&VERSION.to_le_bytes());
         // Empty path, hash, size 0, empty queue and clock, start 0, no
-        // values, complete, the first events kept, no completions.
-        bytes.extend_from_slice(&[0; 17]);
+        // values, complete, the first events kept, no completions, the
+        // program's table in the file.
+        bytes.extend_from_slice(&[0; 18]);
         // A function count of 2^63.
         bytes.extend_from_slice(&[0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01]);
         let err = read(&bytes).unwrap_err();
@@ -717,11 +744,38 @@ mod tests {
         bytes
     }
 
-    /// The bytes of `before_version_7()` as version 6 wrote them.
+    /// The bytes of `before_version_7()` as version 6 wrote them: without
+    /// the completions and program-left-out flags.
     fn without_completions_flag(mut bytes: Vec<u8>) -> Vec<u8> {
-        assert_eq!(bytes[KEPT + 1], 0, "the completions flag");
-        bytes.remove(KEPT + 1);
+        assert_eq!(&bytes[KEPT + 1..KEPT + 3], [0, 0], "the version 7 flags");
+        bytes.drain(KEPT + 1..KEPT + 3);
         bytes
+    }
+
+    #[test]
+    fn a_recording_may_leave_its_program_out() {
+        let recording = sample();
+        let bytes = write_with(&recording, false);
+        assert!(bytes.len() < write(&recording).len());
+        let read_back = read(&bytes).unwrap();
+        assert!(read_back.header.program_left_out);
+        assert!(read_back.functions.is_empty());
+        assert_eq!(read_back.threads, recording.threads);
+        // Its header says so: it writes back the same.
+        assert_eq!(write(&read_back), bytes);
+        for len in 0..bytes.len() {
+            assert!(read(&bytes[..len]).is_err(), "{len} bytes");
+        }
+    }
+
+    #[test]
+    fn without_the_program_function_indices_wait_for_it() {
+        let mut recording = sample();
+        recording.header.program_left_out = true;
+        recording.functions.clear();
+        // Function 0 of a table the file does not have: checked when a
+        // table is attached, not here.
+        assert_eq!(read(&write(&recording)).unwrap(), recording);
     }
 
     #[test]

@@ -50,6 +50,7 @@ pub mod folded;
 pub mod log;
 pub mod model;
 pub mod perfetto;
+pub mod program_file;
 pub mod program_table;
 pub mod progress;
 pub mod record;

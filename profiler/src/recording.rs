@@ -136,6 +136,12 @@ pub struct Header {
     /// made before (format versions up to 6) leave the model to infer
     /// those completions from when the values were published.
     pub completions_recorded: bool,
+    /// Whether the program's table ([`Recording::functions`]) was left out
+    /// of the file (`bef-trace record --no-embed`): the recording keeps the
+    /// program's path, hash and size, and a reader takes the table from
+    /// the program file, checked against the hash
+    /// ([`crate::program_file`]).
+    pub program_left_out: bool,
 }
 
 /// A kernel of a function, as the BEF file describes it.
@@ -287,7 +293,9 @@ pub enum EventKind {
 pub struct Recording {
     /// Program identity, work queue, clock.
     pub header: Header,
-    /// The program's functions, by function index.
+    /// The program's functions, by function index (empty, until a reader
+    /// attaches them, when the file left them out:
+    /// [`Header::program_left_out`]).
     pub functions: Vec<FunctionInfo>,
     /// The threads that emitted events, in the order they first did.
     pub threads: Vec<ThreadTrack>,
