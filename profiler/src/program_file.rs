@@ -84,37 +84,38 @@ impl std::fmt::Debug for ProgramFile {
 }
 
 impl ProgramFile {
-    /// The program `input` (BEF, or MLIR translated as a recording
-    /// translates it), loaded with the standard kernels.
-    pub fn load(input: Input) -> Result<ProgramFile, ProgramError> {
-        let name = input.name().to_string();
+    /// The program in `bytes`, the file `name`, loaded with the standard
+    /// kernels. MLIR is translated as `bef-trace record` translated it,
+    /// under `recorded_as` (the program path the recording keeps), since
+    /// its locations carry the file's name: the same text under another
+    /// path then runs as the same BEF bytes.
+    pub fn from_bytes(
+        bytes: &[u8],
+        name: &str,
+        recorded_as: &str,
+    ) -> Result<ProgramFile, ProgramError> {
+        let unreadable = |message: String| ProgramError::Unreadable {
+            name: name.to_string(),
+            message,
+        };
+        let input = Input::from_bytes(bytes, recorded_as).map_err(|e| {
+            unreadable(
+                e.render()
+                    .trim_end()
+                    .trim_start_matches("error: ")
+                    .to_string(),
+            )
+        })?;
         let hash = content_hash(input.bef().bytes());
         let mut registry = KernelRegistry::new();
         bef::kernels::register_all(&mut registry);
-        let program = Program::load(input.into_bef(), name.clone(), &registry).map_err(|e| {
-            ProgramError::Unreadable {
-                name: name.clone(),
-                message: e.to_string(),
-            }
-        })?;
+        let program = Program::load(input.into_bef(), recorded_as, &registry)
+            .map_err(|e| unreadable(e.to_string()))?;
         Ok(ProgramFile {
-            name,
+            name: name.to_string(),
             hash,
             program,
         })
-    }
-
-    /// The program in `bytes`, named `name` in messages and locations.
-    pub fn from_bytes(bytes: &[u8], name: &str) -> Result<ProgramFile, ProgramError> {
-        let input = Input::from_bytes(bytes, name).map_err(|e| ProgramError::Unreadable {
-            name: name.to_string(),
-            message: e
-                .render()
-                .trim_end()
-                .trim_start_matches("error: ")
-                .to_string(),
-        })?;
-        ProgramFile::load(input)
     }
 
     /// What messages call it.

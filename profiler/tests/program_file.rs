@@ -4,12 +4,14 @@
 mod common;
 
 use bef_trace::program_file::{self, ProgramError, ProgramFile};
-use bef_trace::recording::EventKind;
+use bef_trace::recording::{EventKind, Header};
 
-fn program(relative: &str) -> ProgramFile {
+/// The corpus program at `relative`, as the recording with `header` ran
+/// it.
+fn program(relative: &str, header: &Header) -> ProgramFile {
     let path = common::corpus_path(relative);
     let bytes = std::fs::read(&path).unwrap();
-    ProgramFile::from_bytes(&bytes, &path.display().to_string()).unwrap()
+    ProgramFile::from_bytes(&bytes, &path.display().to_string(), &header.program_path).unwrap()
 }
 
 #[test]
@@ -25,7 +27,7 @@ fn a_recording_left_without_its_program_reads_back_whole_with_it() {
     assert!(matches!(missing, ProgramError::Missing { .. }), "{missing}");
 
     // Another program is refused, both named with their hashes.
-    let other = program("trace/sleeps.mlir");
+    let other = program("trace/sleeps.mlir", &left_out.header);
     let err = program_file::attach(&mut left_out.clone(), Some(&other)).unwrap_err();
     let message = err.to_string();
     assert!(
@@ -37,7 +39,7 @@ fn a_recording_left_without_its_program_reads_back_whole_with_it() {
     );
 
     // The program it ran gives it the very table it would have had.
-    let ran = program("trace/errors.mlir");
+    let ran = program("trace/errors.mlir", &left_out.header);
     assert!(ran.matches(&left_out.header));
     program_file::attach(&mut left_out, Some(&ran)).unwrap();
     assert_eq!(left_out.functions, embedded.functions);
@@ -64,7 +66,8 @@ fn events_naming_a_function_the_program_lacks_are_refused() {
         caller: None,
     };
     let mut read = bef_trace::read(&bef_trace::write(&recording)).unwrap();
-    let err = program_file::attach(&mut read, Some(&program("trace/errors.mlir"))).unwrap_err();
+    let ran = program("trace/errors.mlir", &read.header);
+    let err = program_file::attach(&mut read, Some(&ran)).unwrap_err();
     assert!(
         matches!(err, ProgramError::NoSuchFunction { function: 1000, .. }),
         "{err}"
@@ -74,12 +77,36 @@ fn events_naming_a_function_the_program_lacks_are_refused() {
 
 #[test]
 fn a_file_that_is_no_program_is_named() {
-    let err = ProgramFile::from_bytes(b"func.func @f( {", "broken.mlir").unwrap_err();
+    let err = ProgramFile::from_bytes(b"func.func @f( {", "broken.mlir", "p.mlir").unwrap_err();
     assert!(
         matches!(&err, ProgramError::Unreadable { name, .. } if name == "broken.mlir"),
         "{err}"
     );
     let unknown = "func.func @f() {\n  \"no.such.kernel\"() : () -> ()\n  tfrt.return\n}\n";
-    let err = ProgramFile::from_bytes(unknown.as_bytes(), "unknown.mlir").unwrap_err();
+    let err = ProgramFile::from_bytes(unknown.as_bytes(), "unknown.mlir", "p.mlir").unwrap_err();
     assert!(err.to_string().contains("no.such.kernel"), "{err}");
+}
+
+#[test]
+fn the_same_program_elsewhere_is_the_same_program() {
+    let recording = common::record("trace/errors.mlir", "s");
+    let bytes = std::fs::read(common::corpus_path("trace/errors.mlir")).unwrap();
+    // Translated under the name it was recorded as, a copy anywhere runs
+    // as the same BEF bytes (MLIR locations carry the file's name).
+    let copy = ProgramFile::from_bytes(
+        &bytes,
+        "/elsewhere/copy.mlir",
+        &recording.header.program_path,
+    )
+    .unwrap();
+    assert!(copy.matches(&recording.header));
+    let renamed = ProgramFile::from_bytes(&bytes, "copy.mlir", "copy.mlir").unwrap();
+    assert!(!renamed.matches(&recording.header));
+    // One changed character is another program.
+    let mut changed = bytes.clone();
+    let at = changed.iter().position(|&b| b == b'1').unwrap();
+    changed[at] = b'2';
+    let changed =
+        ProgramFile::from_bytes(&changed, "changed.mlir", &recording.header.program_path).unwrap();
+    assert!(!changed.matches(&recording.header));
 }

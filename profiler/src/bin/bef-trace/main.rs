@@ -23,7 +23,7 @@ use bef::tool_io::output::{AtomicFile, refuse_input};
 use bef_trace::critical_path::{self, CriticalOptions};
 use bef_trace::flamegraph::{self, FlameOptions};
 use bef_trace::folded::{self, Clock, FoldOptions};
-use bef_trace::program_file::{self, ProgramFile};
+use bef_trace::program_file::{self, ProgramError, ProgramFile};
 use bef_trace::recorder::MAX_EVENTS_PER_THREAD;
 use bef_trace::recording::Keep;
 use bef_trace::{
@@ -695,9 +695,9 @@ fn load<const N: usize>(
 ) -> Result<[Recording; N], Failure> {
     let mut files = Vec::with_capacity(programs.programs.len());
     for path in &programs.programs {
-        let what = format!("loading {}", escape::path(path));
-        files.push(stage::run(progress, &what, || read_program(path))?);
+        files.push(read_program(path)?);
     }
+    let mut matched = vec![false; files.len()];
     let mut recordings = Vec::with_capacity(N);
     for path in paths {
         let what = format!("reading {}", escape::path(path));
@@ -705,16 +705,32 @@ fn load<const N: usize>(
             let bytes = input::read_recording(path).map_err(Failure)?;
             bef_trace::read(&bytes).map_err(|e| Failure(format!("{}: {e}", escape::path(path))))
         })?;
+        let in_recording = |e: ProgramError| Failure(format!("{}: {e}", escape::path(path)));
         let header = &recording.header;
-        let program = match files.iter().find(|f| f.matches(header)) {
-            Some(file) => Some(file),
+        // Each program as this recording's would have been translated.
+        let mut candidates = Vec::with_capacity(files.len());
+        for (program, buffer) in programs.programs.iter().zip(&files) {
+            let name = program.display().to_string();
+            let file = stage::run(
+                progress,
+                &format!("loading {}", escape::path(program)),
+                || ProgramFile::from_bytes(buffer.bytes(), &name, &header.program_path),
+            )
+            .map_err(in_recording)?;
+            candidates.push(file);
+        }
+        let found = candidates.iter().position(|f| f.matches(header));
+        if let Some(i) = found {
+            matched[i] = true;
+        }
+        let program = match found {
+            Some(i) => candidates.get(i),
             // A program given that is not this one is refused by name,
             // unless (diff) it may be the other recording's.
-            None if N == 1 || header.program_left_out => files.first(),
+            None if N == 1 || header.program_left_out => candidates.first(),
             None => None,
         };
-        program_file::attach(&mut recording, program)
-            .map_err(|e| Failure(format!("{}: {e}", escape::path(path))))?;
+        program_file::attach(&mut recording, program).map_err(in_recording)?;
         if recording.header.partial {
             note(&format!(
                 "note: {} is a partial recording: its run was stopped before it ended",
@@ -723,20 +739,14 @@ fn load<const N: usize>(
         }
         recordings.push(recording);
     }
-    let unused = files
-        .iter()
-        .zip(&programs.programs)
-        .find(|(file, _)| !recordings.iter().any(|r| file.matches(&r.header)));
-    if let Some((file, path)) = unused {
+    if let Some(unused) = matched.iter().position(|&m| !m) {
         let ran: Vec<String> = recordings
             .iter()
-            .map(|r| format!("{:016x}", r.header.program_hash))
+            .map(|r| format!("{} ({:016x})", r.header.program_path, r.header.program_hash))
             .collect();
         return Err(Failure(format!(
-            "{} is not a program the recordings ran: its BEF bytes hash to {:016x}, the \
-             recordings' programs to {}",
-            escape::path(path),
-            file.hash(),
+            "{} is not a program the recordings ran: they ran {}",
+            escape::path(&programs.programs[unused]),
             ran.join(" and ")
         )));
     }
@@ -745,18 +755,12 @@ fn load<const N: usize>(
         .unwrap_or_else(|_| unreachable!("one recording per path")))
 }
 
-/// The program file at `path`, loaded.
-fn read_program(path: &Path) -> Result<ProgramFile, Failure> {
+/// The bytes of the program file at `path` (mapped when large).
+fn read_program(path: &Path) -> Result<bef::format::BefBuffer, Failure> {
     input::regular_file(path, "program").map_err(Failure)?;
-    let input = bef::exec::Input::read(path).map_err(|e| {
-        Failure(
-            e.render()
-                .trim_end()
-                .trim_start_matches("error: ")
-                .to_string(),
-        )
-    })?;
-    ProgramFile::load(input).map_err(|e| Failure(e.to_string()))
+    bef::format::BefBuffer::load(path)
+        .map(|buffer| buffer.watched(path))
+        .map_err(|e| Failure(format!("cannot read program {}: {e}", escape::path(path))))
 }
 
 /// The model of `recording`, the analysis told on standard error while
