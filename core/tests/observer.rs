@@ -15,6 +15,11 @@
 //!   only they report `KernelReady`;
 //! - a register is set at most once, after its producer's `KernelEnd` (or
 //!   its execution's begin, for arguments);
+//! - a result unavailable when its kernel returned is reported available
+//!   once, after that `KernelEnd`, before the register's `RegisterSet` when
+//!   it is published available, after it when published unavailable (and
+//!   then possibly after the execution's end), and, when the call finished
+//!   without leaks, for every result published unavailable;
 //! - a caller link names a kernel that has started; exactly one execution
 //!   per call (the function the host called) has none;
 //! - timestamps never go backwards on a thread.
@@ -65,6 +70,11 @@ enum What {
         producer: u32,
         state: AsyncState,
     },
+    Available {
+        register: u32,
+        producer: u32,
+        state: AsyncState,
+    },
 }
 
 #[derive(Debug, Clone)]
@@ -109,6 +119,16 @@ impl Observer for Recorder {
                 producer,
                 state,
             },
+            ExecEvent::ResultAvailable {
+                register,
+                producer,
+                state,
+                ..
+            } => What::Available {
+                register,
+                producer,
+                state,
+            },
         };
         let record = Record {
             execution: event.execution(),
@@ -138,6 +158,10 @@ struct ExecutionState {
     started: HashSet<u32>,
     kernel_ended: HashSet<u32>,
     registers: HashSet<u32>,
+    /// Registers of kernels' results published unavailable.
+    published_unavailable: HashSet<u32>,
+    /// Registers whose result was reported available.
+    available: HashSet<u32>,
 }
 
 /// Checks the contract on `records` (see the file's documentation);
@@ -184,7 +208,7 @@ fn check(records: &[Record], all_ended: bool) -> Result<(), String> {
         let Some(state) = executions.get_mut(&e) else {
             return fail("before its FunctionBegin".into());
         };
-        if state.ended {
+        if state.ended && !matches!(r.what, What::Available { .. }) {
             return fail("after its FunctionEnd".into());
         }
         let asynchronous = state.kind == Some(FunctionKind::Bef);
@@ -228,13 +252,47 @@ fn check(records: &[Record], all_ended: bool) -> Result<(), String> {
                 }
             }
             What::Set {
-                register, producer, ..
+                register,
+                producer,
+                state: value,
             } => {
                 if *producer != 0 && !state.kernel_ended.contains(producer) {
                     return fail("set before its producer ended".into());
                 }
                 if !state.registers.insert(*register) {
                     return fail("register set twice".into());
+                }
+                if *producer != 0 && asynchronous && !value.is_available() {
+                    if state.available.contains(register) {
+                        return fail("published unavailable after it became available".into());
+                    }
+                    state.published_unavailable.insert(*register);
+                }
+            }
+            What::Available {
+                register,
+                producer,
+                state: value,
+            } => {
+                if !asynchronous || *producer == 0 {
+                    return fail("only kernels' results of the executor are reported".into());
+                }
+                if !state.kernel_ended.contains(producer) {
+                    return fail("available before its producer ended".into());
+                }
+                if !value.is_available() {
+                    return fail("reported available in an unavailable state".into());
+                }
+                if !state.available.insert(*register) {
+                    return fail("reported available twice".into());
+                }
+                if state.registers.contains(register)
+                    && !state.published_unavailable.contains(register)
+                {
+                    return fail("reported available after it was published available".into());
+                }
+                if state.ended && !state.published_unavailable.contains(register) {
+                    return fail("after its FunctionEnd, though something read it".into());
                 }
             }
         }
@@ -260,6 +318,13 @@ fn check(records: &[Record], all_ended: bool) -> Result<(), String> {
             .collect();
         if !open.is_empty() {
             return Err(format!("executions never ended: {open:?}"));
+        }
+        for (e, s) in &executions {
+            if let Some(r) = s.published_unavailable.difference(&s.available).next() {
+                return Err(format!(
+                    "execution {e}: register {r} published unavailable, never reported available"
+                ));
+            }
         }
     }
     Ok(())
@@ -673,6 +738,36 @@ fn checker_rejects_broken_recordings() {
         at(1, What::End),
     ];
     check(&crossed, true).expect_err("crossed brackets");
+    // A result published unavailable, reported available after the end.
+    let set = |state| What::Set {
+        register: 0,
+        producer: 1,
+        state,
+    };
+    let available = What::Available {
+        register: 0,
+        producer: 1,
+        state: AsyncState::Concrete,
+    };
+    let mut late = good.clone();
+    late[6] = at(1, set(AsyncState::Unconstructed));
+    late.push(at(1, available.clone()));
+    check(&late, true).unwrap();
+    // Never reported available.
+    check(&late[..late.len() - 1], true).expect_err("never available");
+    // Reported twice.
+    let mut twice = late.clone();
+    twice.push(at(1, available.clone()));
+    check(&twice, true).expect_err("available twice");
+    // Reported after a publication of the available value.
+    let mut after = good.clone();
+    after.push(at(1, available.clone()));
+    check(&after, true).expect_err("available after published available");
+    // Reported before its producer ended.
+    let mut early = late.clone();
+    let reported = early.pop().unwrap();
+    early.insert(3, reported);
+    check(&early, true).expect_err("available before its producer ended");
     // Time going backwards.
     broken(&|r| r[0].time = Timestamp::from_raw(time.raw() + 1_000_000_000));
 }
@@ -693,4 +788,68 @@ fn timestamps_measure_nanoseconds_as_the_monotonic_clock_does() {
     );
     assert_eq!(start.nanos_since(end), 0, "a later start saturates");
     assert_eq!(Timestamp::from_raw(end.raw()), end);
+}
+
+/// Two sleeps on the blocking pool: one result read by a kernel, one only
+/// returned.
+const BLOCKING: &str = r#"
+func.func @main() -> (!tfrt.chain, !tfrt.chain) {
+  %us = tfrt.constant.i32 2000
+  %read = "tfrt_test.blocking.usleep"(%us) : (i32) -> !tfrt.chain
+  %returned = "tfrt_test.blocking.usleep"(%us) : (i32) -> !tfrt.chain
+  %done = tfrt.merge.chains %read, %read : !tfrt.chain, !tfrt.chain
+  tfrt.return %done, %returned : !tfrt.chain, !tfrt.chain
+}
+"#;
+
+#[test]
+fn results_completed_on_the_blocking_pool_are_reported_there() {
+    let _serial = serial();
+    for queue in ["s", "mstd:2"] {
+        let runner = quiet_runner(queue);
+        let program = load(&runner, BLOCKING);
+        let main = runner.function(&program, "main").unwrap();
+        let (records, _, clean) = record(&runner, &main);
+        check(&records, clean).unwrap();
+        let sleeps: Vec<(u32, &Record)> = records
+            .iter()
+            .filter_map(|r| match &r.what {
+                What::KernelEnd { kernel, .. }
+                    if Names::of(&records).kernels[&(r.execution, *kernel)]
+                        == "tfrt_test.blocking.usleep" =>
+                {
+                    Some((*kernel, r))
+                }
+                _ => None,
+            })
+            .collect();
+        assert_eq!(sleeps.len(), 2, "{queue}");
+        let mut orders = Vec::new();
+        for (kernel, end) in sleeps {
+            let position = |wanted: fn(&What, u32) -> bool| {
+                records
+                    .iter()
+                    .position(|r| wanted(&r.what, kernel))
+                    .unwrap_or_else(|| panic!("{queue}: kernel {kernel}: {records:#?}"))
+            };
+            let available =
+                position(|w, k| matches!(w, What::Available { producer, .. } if *producer == k));
+            let set = position(|w, k| matches!(w, What::Set { producer, .. } if *producer == k));
+            let a = &records[available];
+            // The single-threaded queue runs blocking work on the thread
+            // that waits for the results.
+            if queue != "s" {
+                assert_ne!(a.thread, end.thread, "{queue}: completed on the pool");
+            }
+            assert!(
+                a.time.nanos_since(end.time) >= 1_000_000,
+                "{queue}: completed after the sleep"
+            );
+            orders.push(available < set);
+        }
+        // The result read is published once available; the one only
+        // returned was published at once, unavailable.
+        orders.sort();
+        assert_eq!(orders, [false, true], "{queue}");
+    }
 }

@@ -1,11 +1,14 @@
-//! The recording file format, version 6: writer and bounded reader.
+//! The recording file format, version 7: writer and bounded reader.
 //!
 //! ```text
 //! magic "BEFTRACE"  version u16 LE
 //! header     str path, u64 LE hash, uvar size, str work queue, str clock,
 //!            uvar start (Unix ns), u8 values, u8 partial (version 3 on),
-//!            u8 kept (version 6 on: 0 the first events, 1 the last)
-//! functions  uvar n × (str name, u8 kind, str signature (version 5 on),
+//!            u8 kept (version 6 on: 0 the first events, 1 the last),
+//!            u8 completions recorded (version 7 on),
+//!            u8 program left out (version 7 on)
+//! functions  (absent when the program was left out)
+//!            uvar n × (str name, u8 kind, str signature (version 5 on),
 //!                      uvar n × kernel (str name, uvar BEF offset, str location, uvar stream),
 //!                      uvar n × register (uvar n × uvar user))
 //! threads    uvar n × (str name, uvar dropped, uvar n × event)
@@ -15,6 +18,7 @@
 //!                         4 kernel end: uvar kernel, u8 skipped, uvar live values + 1 (0: none)
 //!                         5 register: uvar register, uvar producer, u8 state, u8 has value [str]
 //!                         6 kernel work (version 4 on): uvar flops, uvar bytes
+//!                         7 result available (version 7 on): as 5
 //! ```
 //! `uvar` is unsigned LEB128, `svar` zigzag LEB128, `str` a `uvar` length
 //! and UTF-8 bytes. Nothing may follow the last thread.
@@ -36,8 +40,11 @@ pub const MAGIC: &[u8; 8] = b"BEFTRACE";
 /// or 2 recording is complete), version 4 the kernel work event (tag 6),
 /// version 5 each function's signature (empty when read from older
 /// versions), version 6 which events full buffers kept (the first ones in
-/// older versions).
-pub const VERSION: u16 = 6;
+/// older versions), version 7 the result-available event (tag 7) and the
+/// header's flag saying such events were recorded (clear in older
+/// versions, whose completions the model infers), and the flag saying the
+/// program's table was left out (`--no-embed`).
+pub const VERSION: u16 = 7;
 /// The oldest format version this crate reads.
 pub const OLDEST_VERSION: u16 = 1;
 
@@ -51,8 +58,15 @@ pub struct ReadError {
     pub message: String,
 }
 
-/// Serializes `recording`.
+/// Serializes `recording`, without the program's table when its header
+/// says it was left out.
 pub fn write(recording: &Recording) -> Vec<u8> {
+    write_with(recording, !recording.header.program_left_out)
+}
+
+/// Serializes `recording`, with the program's table or (`embed_program`
+/// false, `--no-embed`) without it, whatever its header says.
+pub fn write_with(recording: &Recording, embed_program: bool) -> Vec<u8> {
     let mut w = Writer::default();
     w.bytes(MAGIC);
     w.bytes(&VERSION.to_le_bytes());
@@ -69,8 +83,17 @@ pub fn write(recording: &Recording) -> Vec<u8> {
         Keep::First => 0,
         Keep::Last => 1,
     });
-    w.len(recording.functions.len());
-    for f in &recording.functions {
+    w.byte(u8::from(h.completions_recorded));
+    w.byte(u8::from(!embed_program));
+    let functions = if embed_program {
+        &recording.functions[..]
+    } else {
+        &[]
+    };
+    if embed_program {
+        w.len(functions.len());
+    }
+    for f in functions {
         w.str(&f.name);
         w.byte(f.kind.to_u8());
         w.str(&f.signature);
@@ -112,6 +135,7 @@ fn write_event(w: &mut Writer, e: &Event, previous: u64) {
         EventKind::KernelEnd { .. } => 4,
         EventKind::RegisterSet { .. } => 5,
         EventKind::KernelWork { .. } => 6,
+        EventKind::ResultAvailable { .. } => 7,
     };
     w.byte(tag);
     w.svar(e.time.wrapping_sub(previous) as i64);
@@ -143,6 +167,12 @@ fn write_event(w: &mut Writer, e: &Event, previous: u64) {
             w.uvar(live_values.map_or(0, |n| n.saturating_add(1)));
         }
         EventKind::RegisterSet {
+            register,
+            producer,
+            state,
+            value,
+        }
+        | EventKind::ResultAvailable {
             register,
             producer,
             state,
@@ -245,6 +275,8 @@ fn read_header_from(r: &mut Reader<'_>) -> Result<(Header, u16), ReadError> {
         } else {
             Keep::First
         },
+        completions_recorded: version >= 7 && r.flag("the completions flag")?,
+        program_left_out: version >= 7 && r.flag("the program-left-out flag")?,
     };
     Ok((header, version))
 }
@@ -253,11 +285,17 @@ fn read_header_from(r: &mut Reader<'_>) -> Result<(Header, u16), ReadError> {
 pub fn read(bytes: &[u8]) -> Result<Recording, ReadError> {
     let mut r = Reader { bytes, at: 0 };
     let (header, version) = read_header_from(&mut r)?;
-    let n = r.count(4, "the function count")?;
-    let mut functions = Vec::with_capacity(n);
-    for _ in 0..n {
-        functions.push(read_function(&mut r, version)?);
+    let mut functions = Vec::new();
+    if !header.program_left_out {
+        let n = r.count(4, "the function count")?;
+        functions.reserve_exact(n);
+        for _ in 0..n {
+            functions.push(read_function(&mut r, version)?);
+        }
     }
+    // Without the table, function indices are checked when a program's
+    // table is attached (`program_file::attach`).
+    let function_count = (!header.program_left_out).then_some(functions.len());
     let n = r.count(3, "the thread count")?;
     let mut threads = Vec::with_capacity(n);
     for _ in 0..n {
@@ -267,7 +305,7 @@ pub fn read(bytes: &[u8]) -> Result<Recording, ReadError> {
         let mut events = Vec::with_capacity(n);
         let mut time = 0u64;
         for _ in 0..n {
-            let event = read_event(&mut r, time, functions.len(), version)?;
+            let event = read_event(&mut r, time, function_count, version)?;
             time = event.time;
             events.push(event);
         }
@@ -334,7 +372,7 @@ fn read_function(r: &mut Reader<'_>, version: u16) -> Result<FunctionInfo, ReadE
 fn read_event(
     r: &mut Reader<'_>,
     previous: u64,
-    functions: usize,
+    functions: Option<usize>,
     version: u16,
 ) -> Result<Event, ReadError> {
     let at = r.at;
@@ -346,7 +384,7 @@ fn read_event(
         0 => {
             let fat = r.at;
             let function = r.u32("a function index")?;
-            if function as usize >= functions {
+            if functions.is_some_and(|n| function as usize >= n) {
                 return Err(r.error_at(fat, "a function index within the program"));
             }
             let caller = if r.flag("a caller flag")? {
@@ -372,16 +410,7 @@ fn read_event(
             live_values: r.uvar("a live value count")?.checked_sub(1),
         },
         5 => {
-            let register = r.u32("a register")?;
-            let producer = r.u32("a producer kernel")?;
-            let sat = r.at;
-            let state = ValueState::from_u8(r.byte("a value state")?)
-                .ok_or_else(|| r.error_at(sat, "a value state (0 to 3)"))?;
-            let value = if r.flag("a value flag")? {
-                Some(r.str("a value")?)
-            } else {
-                None
-            };
+            let (register, producer, state, value) = read_value_event(r)?;
             EventKind::RegisterSet {
                 register,
                 producer,
@@ -393,14 +422,47 @@ fn read_event(
             flops: r.uvar("a count of operations")?,
             bytes: r.uvar("a count of bytes")?,
         },
-        _ if version < 4 => return Err(r.error_at(at, "an event tag (0 to 5)")),
-        _ => return Err(r.error_at(at, "an event tag (0 to 6)")),
+        7 if version >= 7 => {
+            let (register, producer, state, value) = read_value_event(r)?;
+            EventKind::ResultAvailable {
+                register,
+                producer,
+                state,
+                value,
+            }
+        }
+        _ => {
+            let last = match version {
+                ..4 => 5,
+                4..7 => 6,
+                _ => 7,
+            };
+            return Err(r.error_at(at, &format!("an event tag (0 to {last})")));
+        }
     };
     Ok(Event {
         time,
         execution,
         kind,
     })
+}
+
+/// What a register event and a result-available event carry: register,
+/// producer, state and rendering.
+fn read_value_event(
+    r: &mut Reader<'_>,
+) -> Result<(u32, u32, ValueState, Option<String>), ReadError> {
+    let register = r.u32("a register")?;
+    let producer = r.u32("a producer kernel")?;
+    let sat = r.at;
+    let state = ValueState::from_u8(r.byte("a value state")?)
+        .ok_or_else(|| r.error_at(sat, "a value state (0 to 3)"))?;
+    let value = if r.flag("a value flag")? {
+        Some(r.str("a value")?)
+    } else {
+        None
+    };
+    Ok((register, producer, state, value))
 }
 
 struct Reader<'a> {
@@ -521,6 +583,8 @@ mod tests {
                 values: true,
                 partial: true,
                 kept: Keep::First,
+                completions_recorded: true,
+                program_left_out: false,
             },
             functions: vec![FunctionInfo {
                 name: "main".into(),
@@ -563,6 +627,16 @@ mod tests {
                             producer: 1,
                             state: ValueState::Error,
                             value: Some("boom".into()),
+                        },
+                    },
+                    Event {
+                        time: 6,
+                        execution: 1,
+                        kind: EventKind::ResultAvailable {
+                            register: 0,
+                            producer: 1,
+                            state: ValueState::Concrete,
+                            value: Some("7".into()),
                         },
                     },
                     Event {
@@ -611,17 +685,29 @@ mod tests {
         let mut bytes = MAGIC.to_vec();
         bytes.extend_from_slice(&VERSION.to_le_bytes());
         // Empty path, hash, size 0, empty queue and clock, start 0, no
-        // values, complete, the first events kept.
-        bytes.extend_from_slice(&[0; 16]);
+        // values, complete, the first events kept, no completions, the
+        // program's table in the file.
+        bytes.extend_from_slice(&[0; 18]);
         // A function count of 2^63.
         bytes.extend_from_slice(&[0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01]);
         let err = read(&bytes).unwrap_err();
         assert!(err.message.contains("function count"), "{err}");
     }
 
+    /// `sample()` without what version 7 added: the result-available
+    /// events, and the flag saying they were recorded.
+    fn before_version_7() -> Recording {
+        let mut recording = sample();
+        recording.header.completions_recorded = false;
+        recording.threads[0]
+            .events
+            .retain(|e| !matches!(e.kind, EventKind::ResultAvailable { .. }));
+        recording
+    }
+
     #[test]
     fn version_2_recordings_still_read_as_complete() {
-        let mut recording = sample();
+        let mut recording = before_version_7();
         recording.header.partial = false;
         // Nor had version 2 the work event or the signatures.
         recording.threads[0]
@@ -637,14 +723,18 @@ mod tests {
         assert_eq!(read(&bytes).unwrap(), recording);
     }
 
-    /// The bytes of `sample()` (its signature emptied) without the
-    /// signature field versions before 5 do not have, nor the kept flag
-    /// versions before 6 do not have.
-    fn without_signature(mut bytes: Vec<u8>) -> Vec<u8> {
-        // After the values and partial flags.
-        let kept = 10 + 1 + 6 + 8 + 1 + 1 + 6 + 1 + 9 + 9 + 1 + 1;
-        assert_eq!(bytes[kept], 0, "the kept flag");
-        bytes.remove(kept);
+    /// Where the kept flag of `sample()` is: after the values and partial
+    /// flags.
+    const KEPT: usize = 10 + 1 + 6 + 8 + 1 + 1 + 6 + 1 + 9 + 9 + 1 + 1;
+
+    /// The bytes of `before_version_7()` (its signature emptied) without
+    /// the signature field versions before 5 do not have, nor the kept flag
+    /// versions before 6 do not have, nor the completions flag versions
+    /// before 7 do not have.
+    fn without_signature(bytes: Vec<u8>) -> Vec<u8> {
+        let mut bytes = without_completions_flag(bytes);
+        assert_eq!(bytes[KEPT], 0, "the kept flag");
+        bytes.remove(KEPT);
         let at = bytes
             .windows(7)
             .position(|w| w == b"\x04main\x00\x00")
@@ -654,9 +744,70 @@ mod tests {
         bytes
     }
 
+    /// The bytes of `before_version_7()` as version 6 wrote them: without
+    /// the completions and program-left-out flags.
+    fn without_completions_flag(mut bytes: Vec<u8>) -> Vec<u8> {
+        assert_eq!(&bytes[KEPT + 1..KEPT + 3], [0, 0], "the version 7 flags");
+        bytes.drain(KEPT + 1..KEPT + 3);
+        bytes
+    }
+
+    #[test]
+    fn a_recording_may_leave_its_program_out() {
+        let recording = sample();
+        let bytes = write_with(&recording, false);
+        assert!(bytes.len() < write(&recording).len());
+        let read_back = read(&bytes).unwrap();
+        assert!(read_back.header.program_left_out);
+        assert!(read_back.functions.is_empty());
+        assert_eq!(read_back.threads, recording.threads);
+        // Its header says so: it writes back the same.
+        assert_eq!(write(&read_back), bytes);
+        for len in 0..bytes.len() {
+            assert!(read(&bytes[..len]).is_err(), "{len} bytes");
+        }
+    }
+
+    #[test]
+    fn without_the_program_function_indices_wait_for_it() {
+        let mut recording = sample();
+        recording.header.program_left_out = true;
+        recording.functions.clear();
+        // Function 0 of a table the file does not have: checked when a
+        // table is attached, not here.
+        assert_eq!(read(&write(&recording)).unwrap(), recording);
+    }
+
+    #[test]
+    fn version_6_recordings_read_with_completions_left_to_infer() {
+        let recording = before_version_7();
+        let mut bytes = without_completions_flag(write(&recording));
+        bytes[8] = 6;
+        assert_eq!(read(&bytes).unwrap(), recording);
+    }
+
+    #[test]
+    fn result_available_needs_version_7() {
+        let mut recording = sample();
+        recording.header.completions_recorded = false;
+        let mut bytes = without_completions_flag(write(&recording));
+        bytes[8] = 6;
+        let err = read(&bytes).unwrap_err();
+        assert!(err.message.contains("an event tag (0 to 6)"), "{err}");
+    }
+
+    #[test]
+    fn a_completions_flag_other_than_0_or_1_is_refused() {
+        let mut bytes = write(&sample());
+        bytes[KEPT + 1] = 2;
+        let err = read(&bytes).unwrap_err();
+        assert_eq!(err.offset, KEPT + 1);
+        assert!(err.message.contains("completions flag"), "{err}");
+    }
+
     #[test]
     fn version_4_recordings_read_without_signatures() {
-        let mut recording = sample();
+        let mut recording = before_version_7();
         recording.functions[0].signature.clear();
         let mut bytes = without_signature(write(&recording));
         bytes[8] = 4;
@@ -665,7 +816,7 @@ mod tests {
 
     #[test]
     fn kernel_work_needs_version_4() {
-        let mut recording = sample();
+        let mut recording = before_version_7();
         recording.functions[0].signature.clear();
         let mut old = without_signature(write(&recording));
         old[8] = 3;
@@ -678,7 +829,7 @@ mod tests {
         let mut recording = sample();
         recording.header.kept = Keep::Last;
         assert_eq!(read(&write(&recording)).unwrap(), recording);
-        recording.header.kept = Keep::First;
+        let mut recording = before_version_7();
         recording.functions[0].signature.clear();
         let mut old = without_signature(write(&recording));
         old[8] = 5;
@@ -695,10 +846,9 @@ mod tests {
     #[test]
     fn a_kept_flag_other_than_0_or_1_is_refused() {
         let mut bytes = write(&sample());
-        let kept = 10 + 1 + 6 + 8 + 1 + 1 + 6 + 1 + 9 + 9 + 1 + 1;
-        bytes[kept] = 2;
+        bytes[KEPT] = 2;
         let err = read(&bytes).unwrap_err();
-        assert_eq!(err.offset, kept);
+        assert_eq!(err.offset, KEPT);
         assert!(err.message.contains("which events were kept"), "{err}");
     }
 

@@ -3,8 +3,10 @@
 //! and a re-scheduling of the graph on N workers.
 //!
 //! The graph: a node per kernel run, weighted by the time it ran itself
-//! (its self time) plus the time its results took to complete after it
-//! returned (async work it left behind). Edges are the dataflow edges
+//! (its self time) plus the time its results took to become available
+//! after it returned (async work it left behind: [`Model::async_tail`],
+//! from the recorded completions, or in older recordings from when the
+//! results were published). Edges are the dataflow edges
 //! (values and chains) between runs. A run that called functions
 //! continues in a zero-weight *return* node that waits for it and for
 //! every run of its callees, and the caller's consumers depend on that
@@ -19,8 +21,9 @@
 //!
 //! The path's *length* is recorded time: from the moment its first kernel
 //! was ready (or started) to the moment the last one's results were all
-//! published. Every instant of it falls in exactly one of four categories,
-//! the first that applies ([`Split`]), so they add up to the length:
+//! available ([`Model::results_done`]). Every instant of it falls in
+//! exactly one of four categories, the first that applies ([`Split`]), so
+//! they add up to the length:
 //!
 //! 1. *running*: a kernel of the path is running. A call on the path
 //!    contains the kernels it calls, so an instant inside both counts once.
@@ -216,7 +219,7 @@ fn build(model: &Model) -> Graph {
         // A caller's results wait for its callees, which its return node
         // already waits for: only a leaf's late results are its own work.
         if run.callees.is_empty() {
-            tail[r] = run.published.map_or(0, |p| p.saturating_sub(run.end));
+            tail[r] = model.async_tail(r);
         }
         weight[r] = run.self_time.saturating_add(tail[r]);
     }
@@ -409,10 +412,7 @@ pub fn analyse(model: &Model, options: &CriticalOptions) -> Analysis {
 /// When a node's work was recorded to end (for tie-breaking).
 fn node_end(model: &Model, node: Node) -> u64 {
     match node {
-        Node::Run(r) | Node::Return(r) => {
-            let run = &model.runs[r];
-            run.published.unwrap_or(run.end).max(run.end)
-        }
+        Node::Run(r) | Node::Return(r) => model.results_done(r),
         Node::Iteration(x) => model.executions[x].end.unwrap_or(0),
     }
 }
@@ -434,10 +434,7 @@ fn split(model: &Model, path: &[usize]) -> Split {
         let run = &model.runs[r];
         run.ready.unwrap_or(run.start).min(run.start)
     });
-    let end = path.iter().map(|&r| {
-        let run = &model.runs[r];
-        run.published.unwrap_or(run.end).max(run.end)
-    });
+    let end = path.iter().map(|&r| model.results_done(r));
     let (Some(begin), Some(end)) = (begin.min(), end.max()) else {
         return Split::default();
     };
@@ -452,7 +449,7 @@ fn split(model: &Model, path: &[usize]) -> Split {
     for &r in path {
         let run = &model.runs[r];
         let ready = run.ready.unwrap_or(run.start).min(run.start);
-        let done = run.published.unwrap_or(run.end).max(run.end);
+        let done = model.results_done(r);
         interval(run.start, run.end, RUNNING);
         interval(run.end, done, ASYNC);
         interval(ready, run.start, WORKER_WAIT);
@@ -639,7 +636,7 @@ pub fn to_json(model: &Model, analysis: &Analysis) -> Report {
                     kernel_index: run.kernel,
                     execution: model.executions[run.execution].id,
                     self_ns: run.self_time,
-                    async_ns: run.published.map_or(0, |p| p.saturating_sub(run.end)),
+                    async_ns: model.async_tail(r),
                     queued_ns: run.ready.map_or(0, |ready| run.start.saturating_sub(ready)),
                     start_ns: run.start,
                 }

@@ -5,6 +5,8 @@
 //! ```text
 //! Recorder (an Observer: per-thread lock-free logs)
 //!   └─ Recording ──codec::write──▶ run.beftrace ──codec::read──▶ Recording
+//!                                  (--no-embed: the program's table comes
+//!                                   from program_file::attach)
 //!        └─ Model (runs, stacks, edges, counters, error marks)
 //!             ├─ folded / flamegraph / diff     (inferno)
 //!             ├─ perfetto (protobuf) / chrome   (trace viewers)
@@ -38,6 +40,10 @@
 //! - stream lanes, call chains, kernel ends and the shared wall clock are
 //!   found through heaps and indexes, never by scanning what is open.
 //!
+//! A recording made without its program's table (`--no-embed`) is read
+//! with the program ([`program_file`]), whose table then adds memory
+//! linear in the program's size.
+//!
 //! `tests/hostile_recordings.rs` checks the bound on a generator of
 //! hostile recordings, and the `trace_read` fuzz target on every input.
 
@@ -50,6 +56,7 @@ pub mod folded;
 pub mod log;
 pub mod model;
 pub mod perfetto;
+pub mod program_file;
 pub mod program_table;
 pub mod progress;
 pub mod record;

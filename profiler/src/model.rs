@@ -78,9 +78,10 @@ pub struct KernelRun {
     pub error: Option<ErrorMark>,
     /// The latest time one of its results was published.
     pub published: Option<u64>,
-    /// The latest time one of its results completed asynchronously: was
-    /// published after it returned, not with its return (see
-    /// [`Model::async_completions`]).
+    /// The latest time one of its results completed asynchronously (see
+    /// [`Model::async_completions`]): became available after it returned,
+    /// as recorded; in older recordings, was published after it returned,
+    /// not with its return.
     pub completed: Option<u64>,
 }
 
@@ -139,16 +140,18 @@ pub struct Edge {
     pub error: bool,
 }
 
-/// A result published after its kernel returned, possibly elsewhere.
+/// A result that became available after its kernel returned, possibly
+/// elsewhere: as recorded ([`EventKind::ResultAvailable`]), or in older
+/// recordings a result published after its kernel returned.
 #[derive(Debug, Clone, Copy)]
 pub struct AsyncCompletion {
     /// The producing run.
     pub run: usize,
     /// The register.
     pub register: u32,
-    /// When it was published.
+    /// When it became available (was published, in older recordings).
     pub time: u64,
-    /// The thread that published it.
+    /// The thread that completed (published) it.
     pub thread: usize,
 }
 
@@ -183,7 +186,8 @@ pub struct Model {
     /// Readers of published values left without an edge by the bound of
     /// [`EDGES_PER_EVENT`].
     pub readers_left_out: u64,
-    /// Results published after their kernel returned.
+    /// Results that became available after their kernel returned, in
+    /// time order.
     pub async_completions: Vec<AsyncCompletion>,
     /// `(time, kernels ready but not started)`, in time order.
     pub queue_depth: Vec<(u64, u64)>,
@@ -434,7 +438,8 @@ impl Model {
         }
     }
 
-    /// Edges, async completions, error marks, from the register events.
+    /// Edges, async completions, error marks, from the register and
+    /// result-available events.
     ///
     /// A register is published once per execution (the observer's
     /// contract), so only its first publication in an execution is what
@@ -442,7 +447,13 @@ impl Model {
     /// follows its publications to at most [`EDGES_PER_EVENT`] readers per
     /// event it has; the readers beyond are counted in
     /// [`Model::readers_left_out`].
+    ///
+    /// Async completions are the recorded result-available events; a
+    /// recording made before they were recorded has them inferred: a
+    /// result published other than right after its kernel's end on the
+    /// same thread.
     fn collect_values(&mut self) {
+        let recorded = self.recording.header.completions_recorded;
         let recording = Arc::clone(&self.recording);
         let mut budget = vec![0usize; self.executions.len()];
         for track in &recording.threads {
@@ -469,6 +480,32 @@ impl Model {
             // The run whose end (and results) this thread reported last.
             let mut just_ended: Option<(u64, u32)> = None;
             for e in &track.events {
+                if let EventKind::ResultAvailable {
+                    register,
+                    producer,
+                    state,
+                    ref value,
+                } = e.kind
+                    && recorded
+                    && producer != 0
+                    && let Some(from) = self.run_index.get(&(e.execution, producer)).copied()
+                {
+                    let run = &mut self.runs[from];
+                    run.completed = Some(run.completed.map_or(e.time, |c| c.max(e.time)));
+                    self.async_completions.push(AsyncCompletion {
+                        run: from,
+                        register,
+                        time: e.time,
+                        thread,
+                    });
+                    if state == ValueState::Error {
+                        if first_error.as_ref().is_none_or(|f| e.time < f.0) {
+                            first_error = Some((e.time, Some(from), value.clone()));
+                        }
+                        error_runs.push(from);
+                    }
+                    continue;
+                }
                 let EventKind::RegisterSet {
                     register,
                     producer,
@@ -499,7 +536,7 @@ impl Model {
                     if let Some(v) = value {
                         self.values.push((from, register, v.clone()));
                     }
-                    if just_ended != Some((e.execution, producer)) {
+                    if !recorded && just_ended != Some((e.execution, producer)) {
                         run.completed = Some(run.completed.map_or(e.time, |c| c.max(e.time)));
                         self.async_completions.push(AsyncCompletion {
                             run: from,
@@ -630,6 +667,25 @@ impl Model {
             }
         }
         self.live_values.sort();
+    }
+
+    /// When all of run `run`'s results were available: when the last one
+    /// completed after it returned, as recorded (in older recordings, when
+    /// the last one was published); its end if none came later.
+    pub fn results_done(&self, run: usize) -> u64 {
+        let r = &self.runs[run];
+        let later = if self.recording.header.completions_recorded {
+            r.completed
+        } else {
+            r.published
+        };
+        later.unwrap_or(r.end).max(r.end)
+    }
+
+    /// How long run `run`'s results took to become available after it
+    /// returned (see [`results_done`](Self::results_done)).
+    pub fn async_tail(&self, run: usize) -> u64 {
+        self.results_done(run) - self.runs[run].end
     }
 
     /// The run of kernel `kernel` of execution id `execution`.

@@ -33,6 +33,10 @@ pub struct RecordOptions {
     /// The arguments of the one function named in `functions`, as
     /// `bef run --call` takes them (JSON; `bef::abi::json_values`).
     pub arguments: Option<String>,
+    /// Keep the program's table in the recording; without it (`--no-embed`)
+    /// the recording keeps the program's path and hash, and readers need
+    /// the program file ([`crate::program_file`]).
+    pub embed_program: bool,
 }
 
 /// Stops a recording from another thread: kernels not yet started are
@@ -84,6 +88,7 @@ impl Default for RecordOptions {
             max_call_depth: bef::runtime::DEFAULT_MAX_CALL_DEPTH,
             cancel: None,
             arguments: None,
+            embed_program: true,
         }
     }
 }
@@ -224,6 +229,15 @@ pub fn record_file(
         values: options.recorder.values,
         partial,
         kept: options.recorder.keep,
+        completions_recorded: true,
+        program_left_out: !options.embed_program,
     };
-    Ok((recorder.finish(header, program_table(&program)), outcomes))
+    // Reading a large program's table takes a while: left out, it is not
+    // read at all.
+    let table = if options.embed_program {
+        program_table(&program)
+    } else {
+        Vec::new()
+    };
+    Ok((recorder.finish(header, table), outcomes))
 }

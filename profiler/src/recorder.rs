@@ -115,7 +115,16 @@ enum Entry {
         producer: u32,
         state: ValueState,
     },
-    /// Follows a `Set` whose value was rendered: its index in the value log.
+    /// A result unavailable when its kernel returned became available.
+    Available {
+        time: u64,
+        execution: u32,
+        register: u32,
+        producer: u32,
+        state: ValueState,
+    },
+    /// Follows a `Set` or an `Available` whose value was rendered: its
+    /// index in the value log.
     Value { slot: u64 },
     /// The innermost running kernel reported its work.
     Work { time: u64, flops: u64 },
@@ -204,6 +213,7 @@ impl Recorder {
     pub fn finish(&self, mut header: Header, functions: Vec<FunctionInfo>) -> Recording {
         header.values = self.options.values;
         header.kept = self.options.keep;
+        header.completions_recorded = true;
         let threads = self.threads.lock().unwrap_or_else(|e| e.into_inner());
         let threads = threads
             .iter()
@@ -430,17 +440,6 @@ impl Observer for Recorder {
                     } else {
                         ValueState::of(value)
                     };
-                    // Errors are always worth their message; other values
-                    // only when asked. Without --values the value log holds
-                    // only error messages (rare), and is sized for few.
-                    let rendered = (self.options.values || state == ValueState::Error).then(|| {
-                        let slot = logs.value_count.fetch_add(1, Ordering::Relaxed);
-                        // SAFETY: `logs` is reached only through this
-                        // thread's `LOGS`, so this thread is the only writer
-                        // of its logs.
-                        unsafe { logs.values.push(render(value)) };
-                        Entry::Value { slot }
-                    });
                     let set = Entry::Set {
                         time,
                         execution,
@@ -448,7 +447,24 @@ impl Observer for Recorder {
                         producer,
                         state,
                     };
-                    (set, rendered)
+                    (set, self.rendered(logs, state, value))
+                }
+                ExecEvent::ResultAvailable {
+                    register,
+                    producer,
+                    state,
+                    value,
+                    ..
+                } => {
+                    let state = ValueState::from(state);
+                    let available = Entry::Available {
+                        time,
+                        execution,
+                        register,
+                        producer,
+                        state,
+                    };
+                    (available, self.rendered(logs, state, value))
                 }
             };
             // SAFETY: `logs` is reached only through this thread's `LOGS`,
@@ -460,6 +476,23 @@ impl Observer for Recorder {
                 }
             }
         });
+    }
+}
+
+impl Recorder {
+    /// The continuation carrying `value` rendered, when it is kept: errors
+    /// are always worth their message, other values only when asked.
+    /// Without --values the value log holds only error messages (rare),
+    /// and is sized for few.
+    #[inline]
+    fn rendered(&self, logs: &ThreadLogs, state: ValueState, value: &AsyncValue) -> Option<Entry> {
+        (self.options.values || state == ValueState::Error).then(|| {
+            let slot = logs.value_count.fetch_add(1, Ordering::Relaxed);
+            // SAFETY: `logs` is reached only through this thread's `LOGS`,
+            // so this thread is the only writer of its logs.
+            unsafe { logs.values.push(render(value)) };
+            Entry::Value { slot }
+        })
     }
 }
 
@@ -540,6 +573,22 @@ fn decode(
                     value: None,
                 },
             ),
+            Entry::Available {
+                time,
+                execution,
+                register,
+                producer,
+                state,
+            } => (
+                time,
+                full(execution),
+                EventKind::ResultAvailable {
+                    register,
+                    producer,
+                    state,
+                    value: None,
+                },
+            ),
             Entry::Began {
                 time,
                 execution,
@@ -600,7 +649,10 @@ fn complete(kind: &mut EventKind, continuation: Entry, values: &[ValueText], fir
         (EventKind::KernelEnd { live_values, .. }, Entry::Live { count }) => {
             *live_values = Some(count);
         }
-        (EventKind::RegisterSet { value, .. }, Entry::Value { slot }) => {
+        (
+            EventKind::RegisterSet { value, .. } | EventKind::ResultAvailable { value, .. },
+            Entry::Value { slot },
+        ) => {
             *value = slot
                 .checked_sub(first_value)
                 .and_then(|i| usize::try_from(i).ok())
@@ -688,6 +740,14 @@ mod tests {
                 state: ValueState::Error,
             },
             Entry::Value { slot: 11 },
+            Entry::Available {
+                time: 7,
+                execution: 7,
+                register: 3,
+                producer: 1,
+                state: ValueState::Error,
+            },
+            Entry::Value { slot: 10 },
             Entry::Work { time: 7, flops: 8 },
             Entry::WorkBytes { bytes: 16 },
         ];
@@ -720,6 +780,12 @@ mod tests {
                     state: ValueState::Error,
                     value: Some("oops".into()),
                 },
+                EventKind::ResultAvailable {
+                    register: 3,
+                    producer: 1,
+                    state: ValueState::Error,
+                    value: Some("oops".into()),
+                },
                 EventKind::KernelWork {
                     flops: 8,
                     bytes: 16
@@ -728,7 +794,8 @@ mod tests {
         );
         assert_eq!(events[0].time, 5);
         assert_eq!(events[0].execution, 7);
-        assert_eq!(events[3].execution, 0);
+        assert_eq!(events[3].execution, 7);
+        assert_eq!(events[4].execution, 0);
     }
 
     #[test]

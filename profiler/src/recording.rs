@@ -131,6 +131,17 @@ pub struct Header {
     /// [`Keep::First`] the dropped events are the last of a thread, with
     /// [`Keep::Last`] its first (the start of the run is missing).
     pub kept: Keep,
+    /// Whether results that became available after their kernel returned
+    /// were recorded as [`EventKind::ResultAvailable`] events. Recordings
+    /// made before (format versions up to 6) leave the model to infer
+    /// those completions from when the values were published.
+    pub completions_recorded: bool,
+    /// Whether the program's table ([`Recording::functions`]) was left out
+    /// of the file (`bef-trace record --no-embed`): the recording keeps the
+    /// program's path, hash and size, and a reader takes the table from
+    /// the program file, checked against the hash
+    /// ([`crate::program_file`]).
+    pub program_left_out: bool,
 }
 
 /// A kernel of a function, as the BEF file describes it.
@@ -250,6 +261,22 @@ pub enum EventKind {
         /// A short rendering (recorded with `--values`, and for errors).
         value: Option<String>,
     },
+    /// A result that was unavailable when its kernel returned became
+    /// available: on this event's thread (the one that completed it: the
+    /// blocking pool's, a worker's, a callee's), at this event's time. A
+    /// result something reads is published ([`EventKind::RegisterSet`])
+    /// after; one nothing reads was published before, unavailable, and
+    /// its completion may follow the execution's end.
+    ResultAvailable {
+        /// The register.
+        register: u32,
+        /// The kernel that produced it.
+        producer: u32,
+        /// Its state: concrete or error.
+        state: ValueState,
+        /// A short rendering (recorded with `--values`, and for errors).
+        value: Option<String>,
+    },
     /// The kernel running innermost on the thread reported the work it did
     /// (see `bef::exec::observer`'s Kernel work); the event's execution is
     /// 0, the thread's open kernels tell which run it belongs to.
@@ -266,7 +293,9 @@ pub enum EventKind {
 pub struct Recording {
     /// Program identity, work queue, clock.
     pub header: Header,
-    /// The program's functions, by function index.
+    /// The program's functions, by function index (empty, until a reader
+    /// attaches them, when the file left them out:
+    /// [`Header::program_left_out`]).
     pub functions: Vec<FunctionInfo>,
     /// The threads that emitted events, in the order they first did.
     pub threads: Vec<ThreadTrack>,

@@ -46,10 +46,10 @@ fn bad_input_exits_1_with_a_message() {
         text(&out.stderr)
     );
     let junk = dir.join("junk.beftrace");
-    std::fs::write(&junk, b"BEFTRACE\x08\x00").unwrap();
+    std::fs::write(&junk, b"BEFTRACE\x09\x00").unwrap();
     let out = bef_trace(&["stats", junk.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(text(&out.stderr).contains("format version 1 to 6 (this file is version 8)"));
+    assert!(text(&out.stderr).contains("format version 1 to 7 (this file is version 9)"));
     let bad = dir.join("bad.mlir");
     std::fs::write(&bad, "func.func @f( {").unwrap();
     let out = bef_trace(&["record", bad.to_str().unwrap(), "-o", "x.beftrace"]);
@@ -188,5 +188,161 @@ fn keep_last_records_the_end_and_says_the_start_is_missing() {
         "middle",
     ]);
     assert_eq!(out.status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_recording_without_its_program_is_read_with_the_program_it_ran() {
+    let dir = std::env::temp_dir().join(format!("bef-trace-no-embed-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let at = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let run = |args: &[&str], status: i32| {
+        let out = bef_trace(args);
+        assert_eq!(
+            out.status.code(),
+            Some(status),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+        (text(&out.stdout), text(&out.stderr))
+    };
+    let program = at("p.mlir");
+    std::fs::copy(
+        common::corpus_path("trace/errors.mlir"),
+        Path::new(&program),
+    )
+    .unwrap();
+    let (full, left_out) = (at("full.beftrace"), at("left_out.beftrace"));
+    run(&["record", &program, "-o", &full], 0);
+    run(&["record", &program, "--no-embed", "-o", &left_out], 0);
+    let read = |path: &str| bef_trace::read(&std::fs::read(path).unwrap()).unwrap();
+    let recorded = read(&left_out);
+    assert!(recorded.header.program_left_out && recorded.functions.is_empty());
+    assert!(!read(&full).functions.is_empty());
+    let hash = format!("{:016x}", recorded.header.program_hash);
+
+    // Without the program: refused, saying what to give.
+    let (_, err) = run(&["stats", &left_out], 1);
+    assert!(
+        err.contains("left_out.beftrace")
+            && err.contains("--no-embed")
+            && err.contains("--program FILE")
+            && err.contains("p.mlir")
+            && err.contains(&hash),
+        "{err}"
+    );
+    // Another program: refused, both named with their hashes.
+    let (_, err) = run(
+        &["stats", &left_out, "--program", "corpus/trace/sleeps.mlir"],
+        1,
+    );
+    assert!(
+        err.contains("sleeps.mlir is not the program the recording ran")
+            && err.contains("p.mlir")
+            && err.contains(&hash),
+        "{err}"
+    );
+    // So is it for a recording that has its table.
+    let (_, err) = run(
+        &["stats", &full, "--program", "corpus/trace/sleeps.mlir"],
+        1,
+    );
+    assert!(
+        err.contains("is not the program the recording ran"),
+        "{err}"
+    );
+    // The program it ran: every command reads it.
+    let (stats, _) = run(&["stats", &left_out, "--program", &program], 0);
+    assert!(stats.contains("first error: tfrt_test.fail#1"), "{stats}");
+    let (folded, _) = run(&["folded", &left_out, "--program", &program], 0);
+    assert!(
+        folded.contains("errors;tfrt_test.fail#1 [error] "),
+        "{folded}"
+    );
+    run(&["critical-path", &left_out, "--program", &program], 0);
+    run(
+        &[
+            "perfetto",
+            &left_out,
+            "--program",
+            &program,
+            "-o",
+            &at("p.pftrace"),
+        ],
+        0,
+    );
+    // The program is an input: no output may overwrite it.
+    run(
+        &[
+            "flamegraph",
+            &left_out,
+            "--program",
+            &program,
+            "-o",
+            &program,
+        ],
+        1,
+    );
+    assert_eq!(
+        std::fs::read(&program).unwrap(),
+        std::fs::read(common::corpus_path("trace/errors.mlir")).unwrap()
+    );
+
+    // `run --no-embed` writes the recording without the table; its
+    // exports still have the names.
+    let chain = at("chain.beftrace");
+    let (_, _) = run(
+        &[
+            "run",
+            "corpus/trace/serial_chain.mlir",
+            "--no-embed",
+            "-o",
+            &chain,
+            "--folded",
+            &at("chain.folded"),
+        ],
+        0,
+    );
+    assert!(read(&chain).header.program_left_out);
+    let folded = std::fs::read_to_string(at("chain.folded")).unwrap();
+    assert!(folded.contains("tfrt.add.i32#2"), "{folded}");
+    // A diff of two recordings without their programs takes both, each
+    // matched by its hash; one missing is named.
+    let diff = ["diff", &left_out, &chain, "-o", &at("d.svg")];
+    let (_, err) = run(&[&diff[..], &["--program", &program]].concat(), 1);
+    assert!(
+        err.contains("chain.beftrace") && err.contains("is not"),
+        "{err}"
+    );
+    run(
+        &[
+            &diff[..],
+            &[
+                "--program",
+                "corpus/trace/serial_chain.mlir",
+                "--program",
+                &program,
+            ],
+        ]
+        .concat(),
+        0,
+    );
+    // A program given that neither ran is refused.
+    let (_, err) = run(
+        &[
+            "diff",
+            &full,
+            &full,
+            "-o",
+            &at("e.svg"),
+            "--program",
+            "corpus/trace/sleeps.mlir",
+        ],
+        1,
+    );
+    assert!(
+        err.contains("sleeps.mlir is not a program the recordings ran"),
+        "{err}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

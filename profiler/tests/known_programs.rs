@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 use bef_trace::critical_path::{self, CriticalOptions};
 use bef_trace::folded::{self, FoldOptions};
 use bef_trace::model::ErrorMark;
+use bef_trace::recording::EventKind;
 use bef_trace::{Model, stats};
 
 const QUEUES: [&str; 2] = ["s", "mstd:2"];
@@ -40,18 +41,15 @@ fn a_serial_chain_is_all_critical_with_no_slack() {
             analysis.slack
         );
         // The path's weight is its kernels' own time plus their async tails.
-        let weights: u64 = model
-            .runs
-            .iter()
-            .map(|r| r.self_time + r.published.map_or(0, |p| p.saturating_sub(r.end)))
+        let weights: u64 = (0..model.runs.len())
+            .map(|r| model.runs[r].self_time + model.async_tail(r))
             .sum();
         assert_eq!(analysis.weight_ns, weights, "{queue}");
         // Its length is the recorded time from the first kernel being
         // ready to the last one's result, all of it in one category.
         let first = &model.runs[analysis.path[0]];
-        let last = &model.runs[*analysis.path.last().unwrap()];
         let begin = first.ready.unwrap_or(first.start).min(first.start);
-        let end = last.published.unwrap_or(last.end).max(last.end);
+        let end = model.results_done(*analysis.path.last().unwrap());
         assert_eq!(analysis.length_ns, end - begin, "{queue}");
         assert_eq!(analysis.split.total(), analysis.length_ns, "{queue}");
         // The kernels run one after another: running is their durations.
@@ -797,4 +795,95 @@ fn keeping_the_last_events_drops_the_start_and_every_analysis_still_works() {
         },
     );
     assert!(!critical_path::to_text(&model, &analysis).is_empty());
+}
+
+/// The recorded completion of run `run`'s result: its event's thread and
+/// time.
+fn recorded_completion(
+    recording: &bef_trace::Recording,
+    model: &Model,
+    run: usize,
+) -> (usize, u64) {
+    let execution = model.executions[model.runs[run].execution].id;
+    let found: Vec<(usize, u64)> = recording
+        .threads
+        .iter()
+        .enumerate()
+        .flat_map(|(thread, track)| track.events.iter().map(move |e| (thread, e)))
+        .filter(|(_, e)| {
+            e.execution == execution
+                && matches!(e.kind, EventKind::ResultAvailable { producer, .. }
+                    if producer == model.runs[run].kernel)
+        })
+        .map(|(thread, e)| (thread, e.time))
+        .collect();
+    assert_eq!(found.len(), 1, "one completion of {}", model.frame(run));
+    found[0]
+}
+
+#[test]
+fn results_completed_on_the_blocking_pool_are_recorded_there() {
+    let _serial = common::serial();
+    // Queues with a blocking pool of its own threads (the single-threaded
+    // queue runs blocking work on the thread that waits).
+    for queue in ["mstd:2", "mstd:1,2"] {
+        let recording = common::record("trace/pool_results.mlir", queue);
+        assert!(recording.header.completions_recorded, "{queue}");
+        let model = Model::new(recording.clone());
+        let in_function = |function: &str, frame: &str| {
+            (0..model.runs.len())
+                .find(|&r| {
+                    model.recording.function_name(model.function_of(r)) == function
+                        && model.frame(r) == frame
+                })
+                .unwrap_or_else(|| panic!("{queue}: no {frame} in @{function}"))
+        };
+        for function in ["read", "returned"] {
+            let sleep = in_function(function, "tfrt_test.blocking.usleep#2");
+            let (thread, time) = recorded_completion(&recording, &model, sleep);
+            assert_eq!(
+                recording.threads[thread].name, "bef-blocking",
+                "{queue} @{function}: completed on the pool"
+            );
+            let run = &model.runs[sleep];
+            assert!(
+                time > run.end,
+                "{queue} @{function}: after the kernel returned"
+            );
+            // The model takes the recorded completion: 20 ms off the CPU.
+            assert_eq!(run.completed, Some(time), "{queue} @{function}");
+            assert!(
+                run.off_cpu() >= 20_000_000,
+                "{queue} @{function}: {}",
+                run.off_cpu()
+            );
+            assert!(
+                model
+                    .async_completions
+                    .iter()
+                    .any(|c| c.run == sleep && c.thread == thread && c.time == time),
+                "{queue} @{function}"
+            );
+            if function == "read" {
+                let merge = &model.runs[in_function(function, "tfrt.merge.chains#3")];
+                assert!(time < merge.start, "{queue}: before its reader started");
+                assert_eq!(model.results_done(sleep), time, "{queue}");
+            }
+        }
+        // A recording without the completion events (as format 6 wrote)
+        // infers them from publications: the returned chain was published
+        // at once, unavailable, so its wait goes unseen.
+        let mut older = recording.clone();
+        older.header.completions_recorded = false;
+        for track in &mut older.threads {
+            track
+                .events
+                .retain(|e| !matches!(e.kind, EventKind::ResultAvailable { .. }));
+        }
+        let older = Model::new(older);
+        let returned = in_function("returned", "tfrt_test.blocking.usleep#2");
+        assert_eq!(older.runs[returned].off_cpu(), 0, "{queue}");
+        let read = in_function("read", "tfrt_test.blocking.usleep#2");
+        assert!(older.runs[read].off_cpu() >= 20_000_000, "{queue}");
+    }
 }

@@ -228,8 +228,8 @@ fn recording(c: &mut Criterion) {
     group.bench_function("first_frame", |b| {
         b.iter(|| {
             let buffer = befview::input::read(&path).expect("reads");
-            let program =
-                befview::execution::open_program(&path, buffer.bytes()).expect("header reads");
+            let (program, _) = befview::execution::open_program(&path, buffer.bytes(), None)
+                .expect("header reads");
             let doc = Document::new(&program).expect("lists");
             let mut app = App::loading(&doc, &path);
             let mut terminal = Terminal::new(TestBackend::new(200, 60)).expect("backend");
@@ -240,7 +240,7 @@ fn recording(c: &mut Criterion) {
     let buffer = befview::input::read(&path).expect("reads");
     let before = anonymous_memory();
     let start = Instant::now();
-    let trace = befview::execution::load(&path, buffer.bytes(), &mut |_| {}).expect("loads");
+    let trace = befview::execution::load(&path, buffer.bytes(), None, &mut |_| {}).expect("loads");
     let took = start.elapsed();
     let kept = anonymous_memory().saturating_sub(before);
     println!(

@@ -14,7 +14,8 @@ use bef::tool_io::named_files::{self, NamedFileKind, NotRead};
 
 use crate::document::Loaded;
 use crate::input::LoadError;
-use bef_trace::recording::{Event, EventKind, Recording, ValueState, content_hash};
+use bef_trace::program_file::ProgramFile;
+use bef_trace::recording::{Event, EventKind, Header, Recording, ValueState, content_hash};
 
 /// Whether `bytes` start like a `bef-trace` recording.
 pub fn is_recording(bytes: &[u8]) -> bool {
@@ -37,7 +38,8 @@ impl Step {
             EventKind::KernelReady { kernel }
             | EventKind::KernelStart { kernel }
             | EventKind::KernelEnd { kernel, .. } => Some(kernel),
-            EventKind::RegisterSet { producer, .. } => Some(producer),
+            EventKind::RegisterSet { producer, .. }
+            | EventKind::ResultAvailable { producer, .. } => Some(producer),
             EventKind::FunctionBegin { .. }
             | EventKind::FunctionEnd
             | EventKind::KernelWork { .. } => None,
@@ -118,25 +120,28 @@ pub struct Trace {
 }
 
 impl Trace {
-    /// Reads the recording in `bytes` (from `path`).
+    /// Reads the recording in `bytes` (from `path`); one made without its
+    /// program (`bef-trace record --no-embed`) is refused.
     pub fn read(path: &Path, bytes: &[u8]) -> Result<Trace, String> {
-        Trace::read_with_progress(path, bytes, &mut |_| {})
+        Trace::read_with_progress(path, bytes, None, &mut |_| {})
     }
 
-    /// Reads the recording in `bytes` (from `path`), saying what it is
-    /// doing through `progress` (for a loading screen).
+    /// Reads the recording in `bytes` (from `path`) with `program` (the
+    /// program it ran, which a recording made without its program needs:
+    /// [`bef_trace::program_file::attach`]), saying what it is doing
+    /// through `progress` (for a loading screen).
     pub fn read_with_progress(
         path: &Path,
         bytes: &[u8],
+        program: Option<&ProgramFile>,
         progress: &mut dyn FnMut(String),
     ) -> Result<Trace, String> {
         progress(format!("decoding {:.1} MB", bytes.len() as f64 / 1e6));
-        let recording = bef_trace::read(bytes).map_err(|e| {
-            format!(
-                "error: {}: not a readable recording: {e}",
-                bef::tool_io::escape::path(path)
-            )
-        })?;
+        let shown = bef::tool_io::escape::path(path);
+        let mut recording = bef_trace::read(bytes)
+            .map_err(|e| format!("error: {shown}: not a readable recording: {e}"))?;
+        bef_trace::program_file::attach(&mut recording, program)
+            .map_err(|e| format!("error: {shown}: {e}"))?;
         Ok(Trace::with_progress(path, recording, progress))
     }
 
@@ -163,6 +168,9 @@ impl Trace {
                         functions.entry(event.execution).or_insert(function);
                     }
                     EventKind::RegisterSet {
+                        register, producer, ..
+                    }
+                    | EventKind::ResultAvailable {
                         register, producer, ..
                     } => {
                         producers
@@ -334,6 +342,18 @@ impl Trace {
                     None => format!("%{register} {state}"),
                 }
             }
+            EventKind::ResultAvailable {
+                register,
+                state,
+                value,
+                ..
+            } => {
+                let state = state_name(*state);
+                match value {
+                    Some(v) => format!("%{register} completed: {state} = {v}"),
+                    None => format!("%{register} completed: {state}"),
+                }
+            }
         }
     }
 
@@ -374,7 +394,15 @@ impl Trace {
             if s.event.execution != execution {
                 continue;
             }
+            // A result nothing read was published unavailable; its
+            // completion makes it available.
             if let EventKind::RegisterSet {
+                register,
+                producer,
+                state,
+                value,
+            }
+            | EventKind::ResultAvailable {
                 register,
                 producer,
                 state,
@@ -581,19 +609,16 @@ fn event_kind_key(kind: &EventKind) -> (u8, Option<u32>) {
         EventKind::KernelWork { .. } => (4, None),
         EventKind::KernelEnd { .. } => (5, None),
         EventKind::RegisterSet { register, .. } => (6, Some(*register)),
+        EventKind::ResultAvailable { register, .. } => (7, Some(*register)),
     }
 }
 
-/// Opens the recording `bytes` (read from `path`) with the program it
-/// names, read as the named-file policy allows: the program as recorded
-/// when it is read, an empty BEF file when not (the trace notes which and
-/// why, and a changed hash).
-pub fn open(path: &Path, bytes: &[u8]) -> Result<(Trace, Loaded), LoadError> {
-    let mut trace = Trace::read(path, bytes).map_err(LoadError)?;
-    let program = trace.program_path();
-    let read = named_files::read(&program, NamedFileKind::Program);
-    trace.check_program(read.as_deref());
-    Ok((trace, program_or_missing(&program, read)?))
+/// Opens the recording `bytes` (read from `path`) with its program (see
+/// [`open_program`]), then reads its events.
+pub fn open(path: &Path, bytes: &[u8], given: Option<&Path>) -> Result<(Trace, Loaded), LoadError> {
+    let (loaded, program) = open_program(path, bytes, given)?;
+    let trace = load(path, bytes, program.as_ref(), &mut |_| {}).map_err(LoadError)?;
+    Ok((trace, loaded))
 }
 
 /// Where the program named `named` by the recording at `path` is: as
@@ -607,21 +632,53 @@ fn program_path(path: &Path, named: &str) -> PathBuf {
     if beside.is_file() { beside } else { named }
 }
 
-/// The program the recording in `bytes` (from `path`) names, opened from
-/// the recording's header alone, so that a viewer can start before the
-/// events are read ([`load`]); an empty program when it cannot be read.
-pub fn open_program(path: &Path, bytes: &[u8]) -> Result<Loaded, LoadError> {
-    let header = bef_trace::codec::read_header(bytes).map_err(|e| {
-        LoadError(format!(
-            "error: {}: not a readable recording: {e}",
-            bef::tool_io::escape::path(path)
-        ))
-    })?;
+/// The program the recording in `bytes` (from `path`) is shown with,
+/// opened from the recording's header alone, so that a viewer can start
+/// before the events are read ([`load`]):
+/// - `given` (`--program FILE`), refused unless it is the program the
+///   recording ran (by the hash of its BEF bytes);
+/// - else the program the recording names, read as the named-file policy
+///   allows, and an empty program when it cannot be (the trace notes why,
+///   or that it changed);
+/// - but a recording made without its program's table (`--no-embed`)
+///   needs that table: without a program given, the one it names must be
+///   read and be the one it ran, else it is refused, asking for
+///   `--program`.
+///
+/// The program file comes back too when the recording's events are to be
+/// read with it.
+pub fn open_program(
+    path: &Path,
+    bytes: &[u8],
+    given: Option<&Path>,
+) -> Result<(Loaded, Option<ProgramFile>), LoadError> {
+    let shown = bef::tool_io::escape::path(path);
+    let header = bef_trace::codec::read_header(bytes)
+        .map_err(|e| LoadError(format!("error: {shown}: not a readable recording: {e}")))?;
+    if let Some(given) = given {
+        let buffer = crate::input::read(given)?;
+        let file = checked_program(&header, given, buffer.bytes())
+            .map_err(|e| LoadError(format!("error: {shown}: {e}")))?;
+        return Ok((Loaded::from_buffer(given, buffer)?, Some(file)));
+    }
     let program = program_path(path, &header.program_path);
-    program_or_missing(
-        &program,
-        named_files::read(&program, NamedFileKind::Program),
-    )
+    let read = named_files::read(&program, NamedFileKind::Program);
+    if header.program_left_out {
+        let file = match &read {
+            Ok(raw) => checked_program(&header, &program, raw),
+            Err(not_read) => Err(not_read.to_string()),
+        }
+        .map_err(|why| {
+            LoadError(format!(
+                "error: {shown} was recorded without its program (--no-embed) and cannot be \
+                 shown with the program it names: {why}; give the program it ran with \
+                 --program FILE"
+            ))
+        })?;
+        let raw = read.unwrap_or_default();
+        return Ok((Loaded::from_bytes(&program, &raw)?, Some(file)));
+    }
+    Ok((program_or_missing(&program, read)?, None))
 }
 
 /// The program at `path` as `read` found it, or an empty one that says why
@@ -639,13 +696,31 @@ fn program_or_missing<E: std::fmt::Display>(
     }
 }
 
-/// Reads the recording in `bytes` (from `path`) and checks the program it
-/// names, saying what it is doing through `progress`.
-pub fn load(path: &Path, bytes: &[u8], progress: &mut dyn FnMut(String)) -> Result<Trace, String> {
-    let mut trace = Trace::read_with_progress(path, bytes, progress)?;
-    progress("checking the program".to_owned());
-    let program = trace.program_path();
-    trace.check_program(named_files::read(&program, NamedFileKind::Program).as_deref());
+/// The program in `raw` (from `path`), if it is the one the recording
+/// with `header` ran; else why not.
+fn checked_program(header: &Header, path: &Path, raw: &[u8]) -> Result<ProgramFile, String> {
+    let file = ProgramFile::from_bytes(raw, &path.display().to_string(), &header.program_path)
+        .map_err(|e| e.to_string())?;
+    file.check(header).map_err(|e| e.to_string())?;
+    Ok(file)
+}
+
+/// Reads the recording in `bytes` (from `path`) with `program`, the
+/// program [`open_program`] checked (if any: otherwise the program it
+/// names is checked here, and the trace notes what differs), saying what
+/// it is doing through `progress`.
+pub fn load(
+    path: &Path,
+    bytes: &[u8],
+    program: Option<&ProgramFile>,
+    progress: &mut dyn FnMut(String),
+) -> Result<Trace, String> {
+    let mut trace = Trace::read_with_progress(path, bytes, program, progress)?;
+    if program.is_none() {
+        progress("checking the program".to_owned());
+        let named = trace.program_path();
+        trace.check_program(named_files::read(&named, NamedFileKind::Program).as_deref());
+    }
     Ok(trace)
 }
 
@@ -784,6 +859,35 @@ mod tests {
         assert_eq!(trace.same_kernel(1, true), None);
         assert_eq!(trace.same_kernel(3, false), None);
         assert_eq!(trace.kernel_times(1, 2).start, Some(4));
+    }
+
+    #[test]
+    fn a_result_published_unavailable_becomes_available_when_it_completes() {
+        let mut recording = recording();
+        let events = &mut recording.threads[0].events;
+        if let EventKind::RegisterSet { state, value, .. } = &mut events[2].kind {
+            *state = ValueState::Unavailable;
+            *value = None;
+        }
+        events.push(event(
+            5,
+            EventKind::ResultAvailable {
+                register: 0,
+                producer: 1,
+                state: ValueState::Concrete,
+                value: Some("7".into()),
+            },
+        ));
+        let trace = Trace::new(Path::new("r"), recording);
+        assert_eq!(trace.registers_at(4, 1)[0].state_name(), "pending");
+        let at = &trace.registers_at(5, 1)[0];
+        assert_eq!(
+            (at.state_name(), at.value.as_deref()),
+            ("available", Some("7"))
+        );
+        assert!(at.changed);
+        assert_eq!(trace.what(5), "%0 completed: available = 7");
+        assert_eq!(trace.steps[5].kernel(), Some(1));
     }
 
     #[test]

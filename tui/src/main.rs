@@ -1,5 +1,6 @@
 //! `befview FILE`: the terminal inspector; `befview --dump VIEW FILE`
-//! prints a view as text. Exit status: 0 success, 1 a file that cannot be
+//! prints a view as text; `--program PROGRAM` gives a recording the
+//! program it ran. Exit status: 0 success, 1 a file that cannot be
 //! opened, 2 a usage error.
 
 use std::ffi::OsString;
@@ -13,7 +14,7 @@ use befview::{App, Document, Loaded};
 fn usage() -> String {
     let mut text = String::from(
         "befview: inspect a BEF file in the terminal\n\n\
-         Usage: befview FILE | RECORDING\n       befview --dump VIEW FILE\n       befview --help\n\n\
+         Usage: befview FILE | RECORDING [--program PROGRAM]\n       befview --dump VIEW FILE [--program PROGRAM]\n       befview --help\n\n\
          FILE is BEF (memory-mapped), MLIR text (.mlir) or MLIR bytecode (.mlirbc);\n\
          MLIR is translated to BEF on the fly, so every kernel shows its source line.\n\
          A Binary Tensor Format file (.btf) opens in a Tensors view instead: each\n\
@@ -26,6 +27,10 @@ fn usage() -> String {
          \x20     5 Strings·Attributes·Types·Locations\n\
          \x20     6 Execution (a bef-trace recording: events under a time cursor, register\n\
          \x20       states, kernel times, waiting inputs, errors)\n\n\
+         A RECORDING opens with the program it names (as recorded, else beside it), or\n\
+         with --program PROGRAM, which must be the program it ran (the hash of its BEF\n\
+         bytes is checked). A recording made with `bef-trace record --no-embed` keeps\n\
+         no names of its own: it needs that program.\n\n\
          --dump VIEW prints one view as plain text and exits. Views:\n",
     );
     for (view, what) in VIEWS {
@@ -44,10 +49,41 @@ fn usage() -> String {
     text
 }
 
+/// The events of the file opened: none (not a recording), read
+/// (`--dump`), or to read on a worker while the screen starts (the
+/// recording's bytes, and the program file to read them with).
+enum Events {
+    None,
+    Read(Box<befview::execution::Trace>),
+    Later(
+        bef::format::BefBuffer,
+        Option<bef_trace::program_file::ProgramFile>,
+    ),
+}
+
 enum Mode {
     View(PathBuf),
     Dump(String, PathBuf),
     Help,
+}
+
+/// Takes `--program PROGRAM` out of `args`: the program (given at most
+/// once), and the other arguments.
+fn program_option(args: &[OsString]) -> Result<(Option<PathBuf>, Vec<OsString>), String> {
+    let mut program = None;
+    let mut rest = Vec::with_capacity(args.len());
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        if arg.to_str() != Some("--program") {
+            rest.push(arg.clone());
+            continue;
+        }
+        let file = args.next().ok_or("--program needs a PROGRAM file")?;
+        if program.replace(PathBuf::from(file)).is_some() {
+            return Err("--program given twice".to_owned());
+        }
+    }
+    Ok((program, rest))
 }
 
 /// Reads the arguments. A FILE is any bytes (a path need not be UTF-8);
@@ -118,14 +154,15 @@ fn tensors(path: &std::path::Path, view: Option<&str>) -> ExitCode {
 
 fn main() -> ExitCode {
     let args: Vec<OsString> = std::env::args_os().skip(1).collect();
-    let mode = match parse(&args) {
+    let mode = match program_option(&args).and_then(|(program, rest)| Ok((parse(&rest)?, program)))
+    {
         Ok(mode) => mode,
         Err(e) => {
             eprintln!("befview: {e}\nUsage: befview FILE | befview --dump VIEW FILE (see --help)");
             return ExitCode::from(2);
         }
     };
-    let (path, view) = match mode {
+    let (path, view) = match mode.0 {
         Mode::Help => {
             print!("{}", usage());
             return ExitCode::SUCCESS;
@@ -133,7 +170,18 @@ fn main() -> ExitCode {
         Mode::View(path) => (path, None),
         Mode::Dump(view, path) => (path, Some(view)),
     };
+    let program = mode.1;
+    let misused = |file: &std::path::Path| {
+        eprintln!(
+            "befview: --program is for a bef-trace recording, and {} is not one",
+            escape::path(file)
+        );
+        ExitCode::from(2)
+    };
     if befview::tensors::is_btf(&path) {
+        if program.is_some() {
+            return misused(&path);
+        }
         return tensors(&path, view.as_deref());
     }
     if view.as_deref() == Some("tensors") {
@@ -151,19 +199,23 @@ fn main() -> ExitCode {
     };
     // A recording on screen starts from its header: its events are read
     // in the background, so the first frame does not wait for them.
-    let (recording, trace, opened) = if befview::execution::is_recording(buffer.bytes()) {
+    let given = program.as_deref();
+    let (events, opened) = if befview::execution::is_recording(buffer.bytes()) {
         let opened = match &view {
-            Some(_) => befview::execution::open(&path, buffer.bytes())
-                .map(|(trace, loaded)| (Some(trace), loaded)),
-            None => befview::execution::open_program(&path, buffer.bytes()).map(|l| (None, l)),
+            Some(_) => befview::execution::open(&path, buffer.bytes(), given)
+                .map(|(trace, loaded)| (Events::Read(Box::new(trace)), loaded)),
+            None => befview::execution::open_program(&path, buffer.bytes(), given)
+                .map(|(loaded, program)| (Events::Later(buffer, program), loaded)),
         };
         match opened {
-            Ok((trace, loaded)) => (Some(buffer), trace, loaded),
+            Ok(opened) => opened,
             Err(e) => return fail(&e),
         }
+    } else if program.is_some() {
+        return misused(&path);
     } else {
         match Loaded::from_buffer(&path, buffer) {
-            Ok(loaded) => (None, None, loaded),
+            Ok(loaded) => (Events::None, loaded),
             Err(e) => return fail(&e),
         }
     };
@@ -171,18 +223,20 @@ fn main() -> ExitCode {
         Ok(doc) => doc,
         Err(e) => return fail(&e),
     };
-    let result = match (view, recording) {
-        (Some(view), _) => {
-            let mut app = match trace {
-                Some(trace) => App::with_trace(&doc, trace),
-                None => App::new(&doc),
+    let result = match (view, events) {
+        (Some(view), events) => {
+            let mut app = match events {
+                Events::Read(trace) => App::with_trace(&doc, *trace),
+                _ => App::new(&doc),
             };
             let stdout = std::io::stdout();
             let mut out = std::io::BufWriter::new(stdout.lock());
             dump(&mut out, &mut app, &view).and_then(|()| std::io::Write::flush(&mut out))
         }
-        (None, Some(recording)) => befview::terminal::run_loading(&doc, &path, recording),
-        (None, None) => befview::terminal::run(&doc),
+        (None, Events::Later(recording, program)) => {
+            befview::terminal::run_loading(&doc, &path, recording, program)
+        }
+        (None, _) => befview::terminal::run(&doc),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -89,7 +89,15 @@ pub fn run_with(doc: &Document<'_>, trace: Option<crate::execution::Trace>) -> i
 /// a worker: the first frame does not wait for it, whatever its size, and
 /// the screen shows what loading is doing. Restores the terminal on every
 /// exit.
-pub fn run_loading(doc: &Document<'_>, path: &Path, bytes: BefBuffer) -> io::Result<()> {
+///
+/// `program`: the program file the recording is read with, when
+/// [`open_program`](crate::execution::open_program) gave one.
+pub fn run_loading(
+    doc: &Document<'_>,
+    path: &Path,
+    bytes: BefBuffer,
+    program: Option<bef_trace::program_file::ProgramFile>,
+) -> io::Result<()> {
     on_screen(|terminal| {
         let (events, received) = mpsc::channel();
         read_input(events.clone())?;
@@ -102,7 +110,8 @@ pub fn run_loading(doc: &Document<'_>, path: &Path, bytes: BefBuffer) -> io::Res
                 let mut progress = |phase: String| {
                     let _ = loaded.send(Event::Loading(phase));
                 };
-                let outcome = crate::execution::load(&file, bytes.bytes(), &mut progress);
+                let outcome =
+                    crate::execution::load(&file, bytes.bytes(), program.as_ref(), &mut progress);
                 let _ = loaded.send(Event::Loaded(outcome.map(Box::new)));
             })?;
         std::thread::scope(|scope| {

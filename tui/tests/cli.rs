@@ -154,7 +154,7 @@ fn dump_execution_of_a_recording_with_its_program_present_missing_and_changed() 
     // The header says why the program is not shown, not an empty file's
     // size.
     let bytes = std::fs::read(&file).expect("read back");
-    let stand_in = befview::execution::open_program(&file, &bytes).expect("opens");
+    let (stand_in, _) = befview::execution::open_program(&file, &bytes, None).expect("opens");
     let size = stand_in.size_text();
     assert!(size.starts_with("not read: "), "{size}");
     assert!(size.contains("no-such-program.mlir"), "{size}");
@@ -268,4 +268,69 @@ fn a_file_name_that_is_not_utf8_opens_and_is_shown_escaped() {
     let out = befview_bounded(&["--dump".as_ref(), view, name], &dir.0);
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     assert!(!out.stderr.contains(&0x1b), "{out:?}");
+}
+
+#[test]
+fn a_recording_without_its_program_opens_with_the_program_it_ran() {
+    let options = bef_trace::RecordOptions {
+        embed_program: false,
+        ..Default::default()
+    };
+    let (recording, _) =
+        bef_trace::record_file(&common::corpus("befview/execution.mlir"), &options, |_| {})
+            .expect("the program records");
+    assert!(recording.header.program_left_out && recording.functions.is_empty());
+    let dir = TempDir::new("no-embed");
+    let file = dir.0.join("run.beftrace");
+    let path = file.to_str().expect("utf-8 path");
+    std::fs::write(&file, bef_trace::write(&recording)).expect("written");
+    // The program it names is there and is the one: shown with its names.
+    let named = befview(&["--dump", "execution", path]);
+    // A copy elsewhere, given: the same.
+    let copy = dir.0.join("copy.mlir");
+    std::fs::copy(common::corpus("befview/execution.mlir"), &copy).expect("copied");
+    let copy = copy.to_str().expect("utf-8 path");
+    let given = befview(&["--dump", "execution", path, "--program", copy]);
+    for out in [&named, &given] {
+        assert!(out.status.success(), "{out:?}");
+        let text = stdout(out);
+        assert!(text.contains("first error: #1 @main kernel"), "{text}");
+        assert!(text.contains("k6 tfrt_test.fail"), "{text}");
+    }
+    let stderr = |out: &Output| String::from_utf8_lossy(&out.stderr).into_owned();
+    // Another program given: refused, both named with their hashes.
+    let hash = format!("{:016x}", recording.header.program_hash);
+    let other = befview(&[
+        "--dump",
+        "execution",
+        path,
+        "--program",
+        "befview/loop.mlir",
+    ]);
+    assert_eq!(other.status.code(), Some(1), "{other:?}");
+    assert!(
+        stderr(&other).contains("befview/loop.mlir is not the program the recording ran")
+            && stderr(&other).contains("execution.mlir")
+            && stderr(&other).contains(&hash),
+        "{}",
+        stderr(&other)
+    );
+    // The program it names gone, and none given: refused, asking for it.
+    let mut moved = recording.clone();
+    moved.header.program_path = "befview/no-such-program.mlir".into();
+    std::fs::write(&file, bef_trace::write(&moved)).expect("written");
+    let missing = befview(&["--dump", "execution", path]);
+    assert_eq!(missing.status.code(), Some(1), "{missing:?}");
+    assert!(
+        stderr(&missing).contains("without its program (--no-embed)")
+            && stderr(&missing).contains("no-such-program.mlir")
+            && stderr(&missing).contains("--program FILE"),
+        "{}",
+        stderr(&missing)
+    );
+    // --program is for recordings, and takes a file.
+    let out = befview(&["--dump", "sections", "befview/loop.mlir", "--program", copy]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let out = befview(&["--dump", "execution", path, "--program"]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
 }

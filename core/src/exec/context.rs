@@ -144,6 +144,12 @@ impl ExecutionContext {
         self.observation.as_deref().map(|o| &*o.observer)
     }
 
+    /// The attached observer, to keep (in a waiter that may outlive the
+    /// execution).
+    pub(crate) fn observer_arc(&self) -> Option<Arc<dyn Observer>> {
+        self.observation.as_ref().map(|o| o.observer.clone())
+    }
+
     /// A fresh execution id (only drawn when an observer is attached).
     pub(crate) fn next_execution_id() -> ExecutionId {
         NEXT_EXECUTION.fetch_add(1, Ordering::Relaxed)

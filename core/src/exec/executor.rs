@@ -140,6 +140,26 @@ pub(crate) fn count_down(counter: &AtomicU32, exclusive: bool) -> bool {
     }
 }
 
+/// The event of result `register` of kernel `producer` of `execution`
+/// having become available as `value`, on this thread, now.
+fn result_available(
+    execution: ExecutionId,
+    register: u32,
+    producer: u32,
+    value: &AsyncValue,
+) -> ExecEvent<'_> {
+    let (thread, time) = now();
+    ExecEvent::ResultAvailable {
+        execution,
+        register,
+        producer,
+        state: value.state(),
+        value,
+        thread,
+        time,
+    }
+}
+
 /// One execution of one function.
 struct Execution {
     program: Arc<Program>,
@@ -463,7 +483,14 @@ impl Execution {
             if state == AsyncState::Error {
                 self.errors_published.store(true, Ordering::Relaxed);
             }
-            self.set_register::<OBSERVED>(view, producer, output, value, stamp);
+            // Nothing waits for an unavailable result no one reads: an
+            // observer is told when it completes all the same.
+            let watched = (OBSERVED && !state.is_available() && producer != 0 && self.id != 0)
+                .then(|| value.clone());
+            self.set_register::<OBSERVED>(view, producer, output, value, state, stamp);
+            if let Some(value) = watched {
+                self.watch_result(value, producer, output.register);
+            }
             let stamp = match output.kind {
                 RegisterKind::Plain | RegisterKind::Unread => stamp,
                 RegisterKind::Result | RegisterKind::ReadEarly => None,
@@ -471,19 +498,33 @@ impl Execution {
             self.decrement::<OBSERVED>(view, view.tables.users_of(output), queue, stamp);
             stamp
         } else {
-            self.publish_later(value, producer, n, queue.stream);
+            // Arguments (producer 0) are the caller's values, whose
+            // completion the caller's execution reports.
+            let observed = (OBSERVED && producer != 0 && self.id != 0).then_some(output.register);
+            self.publish_later(value, producer, n, queue.stream, observed);
             queue.exclusive = false;
             None
         }
     }
 
     /// Defers [`publish`](Self::publish) of an unavailable value until it
-    /// resolves.
+    /// resolves; with `observed` (its register), first tells the observer
+    /// when and where it became available.
     #[inline(never)]
-    fn publish_later(self: &Arc<Self>, value: AsyncValue, producer: u32, n: usize, stream: u32) {
+    fn publish_later(
+        self: &Arc<Self>,
+        value: AsyncValue,
+        producer: u32,
+        n: usize,
+        stream: u32,
+        observed: Option<u32>,
+    ) {
         let exec = self.clone();
         let waiting = value.clone();
         waiting.and_then(move || {
+            if let Some(register) = observed {
+                exec.observe(|| result_available(exec.id, register, producer, &value));
+            }
             let (_guard, must_enqueue) = StackGuard::enter();
             if must_enqueue {
                 let ctx = exec.ctx.clone();
@@ -491,6 +532,21 @@ impl Execution {
             } else {
                 exec.resume(stream, value, producer, n);
             }
+        });
+    }
+
+    /// Tells the observer when `value`, a result of kernel `producer` that
+    /// nothing reads, becomes available. The waiter holds the observer,
+    /// not the execution, which may end first.
+    #[cold]
+    fn watch_result(&self, value: AsyncValue, producer: u32, register: u32) {
+        let Some(observer) = self.ctx.observer_arc() else {
+            return;
+        };
+        let execution = self.id;
+        let waiting = value.clone();
+        waiting.and_then(move || {
+            observer.on_event(&result_available(execution, register, producer, &value));
         });
     }
 
@@ -503,7 +559,8 @@ impl Execution {
         if value.is_error() {
             self.errors_published.store(true, Ordering::Relaxed);
         }
-        self.set_register::<true>(self.view(), producer, output, value, None);
+        let state = value.state();
+        self.set_register::<true>(self.view(), producer, output, value, state, None);
         queue.exclusive = self.exclusive();
         self.decrement::<true>(self.view(), tables.users_of(output), &mut queue, None);
         self.process(queue);
@@ -521,7 +578,9 @@ impl Execution {
     }
 
     /// Publishes `value` (result of kernel `producer`) into `output`'s
-    /// register.
+    /// register; `state` is the value's as the publisher saw it (an
+    /// observer hears of an unread value that completed since through
+    /// [`watch_result`](Self::watch_result)).
     #[inline(always)]
     fn set_register<const OBSERVED: bool>(
         self: &Arc<Self>,
@@ -529,10 +588,10 @@ impl Execution {
         producer: u32,
         output: &Output,
         value: AsyncValue,
+        state: AsyncState,
         stamp: Option<Stamp>,
     ) {
         if OBSERVED && self.id != 0 {
-            let state = value.state();
             self.observe(|| {
                 let (thread, time) = stamp.unwrap_or_else(now);
                 ExecEvent::RegisterSet {

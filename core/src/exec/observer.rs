@@ -48,16 +48,16 @@
 //!
 //! For every execution `E`:
 //!
-//! 1. `FunctionBegin(E)` is `E`'s first event and `FunctionEnd(E)` its last;
-//!    each comes once. `FunctionEnd` comes when `E`'s kernels have all run
-//!    (or been skipped, or can never run) and the executor holds `E` no
-//!    longer: for a sync or native function when the call returns, on the
-//!    calling thread; for an asynchronous one when the last thread or
-//!    continuation working on it lets go, on that thread. `E`'s results may
-//!    still be unavailable then (a kernel completed them asynchronously).
-//!    After a call has been awaited and quiesced and its values released
-//!    (what `Runner` does), every execution it began has ended, unless
-//!    async values leaked.
+//! 1. `FunctionBegin(E)` is `E`'s first event and `FunctionEnd(E)` its last
+//!    (but for `ResultAvailable`, item 6); each comes once. `FunctionEnd`
+//!    comes when `E`'s kernels have all run (or been skipped, or can never
+//!    run) and the executor holds `E` no longer: for a sync or native
+//!    function when the call returns, on the calling thread; for an
+//!    asynchronous one when the last thread or continuation working on it
+//!    lets go, on that thread. `E`'s results may still be unavailable then
+//!    (a kernel completed them asynchronously). After a call has been
+//!    awaited and quiesced and its values released (what `Runner` does),
+//!    every execution it began has ended, unless async values leaked.
 //! 2. Every `KernelStart(E, k)` is followed by exactly one
 //!    `KernelEnd(E, k)`, on the same thread; a kernel starts at most once
 //!    per execution. On each thread, `KernelStart`/`KernelEnd` pairs of all
@@ -88,6 +88,17 @@
 //!    after `KernelEnd(E, k)` or `FunctionEnd(E)` (its kernels completed
 //!    asynchronously). A function run directly by the host (not by a
 //!    kernel) has `caller: None`.
+//! 6. `ResultAvailable(E, r)` comes once for each result of a kernel of an
+//!    asynchronous execution that was unavailable when the kernel returned
+//!    (blocking work, `tfrt_test.do.async`, a call's result its callee sets
+//!    later), when it becomes available: on the thread that made it
+//!    available (the blocking pool's, a worker's, the callee's), at that
+//!    moment, after `KernelEnd(E, producer)`. A result that something reads
+//!    reports it before its `RegisterSet` (which may come later still, from
+//!    a queued continuation); one that nothing reads (a function's result,
+//!    an unread value), whose `RegisterSet` came at once, may report it
+//!    after `FunctionEnd(E)`, the one event that may follow it. Arguments
+//!    (producer 0) are not reported: their values are the caller's.
 //!
 //! Following `caller` links from any event's execution up to an execution
 //! without a caller gives that event's call stack: the chain of (function,
@@ -218,6 +229,25 @@ pub enum ExecEvent<'a> {
         /// When it was published.
         time: Timestamp,
     },
+    /// A kernel's result that was unavailable when the kernel returned
+    /// became available (see item 6 of the [module](self) documentation).
+    ResultAvailable {
+        /// The producing kernel's execution.
+        execution: ExecutionId,
+        /// The register the result is published into.
+        register: u32,
+        /// The kernel that produced it.
+        producer: u32,
+        /// Its state now: `Concrete` or `Error`.
+        state: AsyncState,
+        /// The value itself, for tools that show it (read it only while
+        /// handling the event).
+        value: &'a AsyncValue,
+        /// The thread that made it available.
+        thread: ThreadId,
+        /// When it became available.
+        time: Timestamp,
+    },
 }
 
 impl ExecEvent<'_> {
@@ -229,7 +259,8 @@ impl ExecEvent<'_> {
             | ExecEvent::KernelReady { execution, .. }
             | ExecEvent::KernelStart { execution, .. }
             | ExecEvent::KernelEnd { execution, .. }
-            | ExecEvent::RegisterSet { execution, .. } => execution,
+            | ExecEvent::RegisterSet { execution, .. }
+            | ExecEvent::ResultAvailable { execution, .. } => execution,
         }
     }
 
@@ -241,7 +272,8 @@ impl ExecEvent<'_> {
             | ExecEvent::KernelReady { time, .. }
             | ExecEvent::KernelStart { time, .. }
             | ExecEvent::KernelEnd { time, .. }
-            | ExecEvent::RegisterSet { time, .. } => time,
+            | ExecEvent::RegisterSet { time, .. }
+            | ExecEvent::ResultAvailable { time, .. } => time,
         }
     }
 
@@ -253,7 +285,8 @@ impl ExecEvent<'_> {
             | ExecEvent::KernelReady { thread, .. }
             | ExecEvent::KernelStart { thread, .. }
             | ExecEvent::KernelEnd { thread, .. }
-            | ExecEvent::RegisterSet { thread, .. } => thread,
+            | ExecEvent::RegisterSet { thread, .. }
+            | ExecEvent::ResultAvailable { thread, .. } => thread,
         }
     }
 }

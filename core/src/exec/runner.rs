@@ -328,6 +328,11 @@ impl Input {
     pub fn bef(&self) -> &BefBuffer {
         &self.buffer
     }
+
+    /// The BEF bytes, kept (to load them with a registry of one's own).
+    pub fn into_bef(self) -> BefBuffer {
+        self.buffer
+    }
 }
 
 /// Text and bytecode become BEF without the optional sections: a program to

@@ -46,11 +46,15 @@ pub enum Shape {
     /// As many kernel runs as the bytes allow (starts that never end,
     /// results published from another thread): the most model per byte.
     SmallestRuns,
+    /// One run's result reported available thousands of times from many
+    /// threads, errors among them, before the run even ended, and
+    /// completions of runs and executions that never were.
+    RepeatedCompletions,
 }
 
 impl Shape {
     /// Every shape.
-    pub const ALL: [Shape; 9] = [
+    pub const ALL: [Shape; 10] = [
         Shape::RepeatedPublications,
         Shape::DenseReaders,
         Shape::LongNames,
@@ -60,6 +64,7 @@ impl Shape {
         Shape::OddNames,
         Shape::Extremes,
         Shape::SmallestRuns,
+        Shape::RepeatedCompletions,
     ];
 
     /// A file name for the shape.
@@ -74,6 +79,7 @@ impl Shape {
             Shape::OddNames => "odd_names",
             Shape::Extremes => "extremes",
             Shape::SmallestRuns => "smallest_runs",
+            Shape::RepeatedCompletions => "repeated_completions",
         }
     }
 
@@ -294,6 +300,37 @@ pub fn recording(shape: Shape, scale: usize) -> Recording {
                 b.set(other, 1, k, k);
             }
         }
+        Shape::RepeatedCompletions => {
+            b.header.completions_recorded = true;
+            let f = b.function("c", 4);
+            b.readers(f, 0, 2..4);
+            b.begin(0, 1, f, None);
+            b.start(0, 1, 1);
+            let threads: Vec<usize> = (0..8).map(|t| b.thread(&format!("pool {t}"))).collect();
+            for i in 0..scale {
+                let thread = threads[i % threads.len()];
+                b.at(
+                    thread,
+                    if i % 5 == 0 {
+                        u64::MAX - i as u64
+                    } else {
+                        i as u64
+                    },
+                );
+                let error = (i % 3 == 0).then_some(ODD[i % ODD.len()]);
+                // The run's own result, another producer's, producer 0 and
+                // an execution that never began.
+                let (execution, producer) = match i % 4 {
+                    0 | 1 => (1, 1),
+                    2 => (1, (i % 4) as u32),
+                    _ => (2 + i as u64, 0),
+                };
+                b.available(thread, execution, (i % 4) as u32, producer, error);
+            }
+            b.end_kernel(0, 1, 1);
+            b.run(0, 1, 2);
+            b.end_function(0, 1);
+        }
     }
     b.finish()
 }
@@ -432,6 +469,30 @@ impl Builder {
                 producer,
                 state: ValueState::Concrete,
                 value: None,
+            },
+        );
+    }
+
+    /// A result-available event; an error with `error` as its message.
+    fn available(
+        &mut self,
+        thread: usize,
+        execution: u64,
+        register: u32,
+        producer: u32,
+        error: Option<&str>,
+    ) {
+        self.push(
+            thread,
+            execution,
+            EventKind::ResultAvailable {
+                register,
+                producer,
+                state: match error {
+                    Some(_) => ValueState::Error,
+                    None => ValueState::Concrete,
+                },
+                value: error.map(str::to_owned),
             },
         );
     }

@@ -23,6 +23,7 @@ use bef::tool_io::output::{AtomicFile, refuse_input};
 use bef_trace::critical_path::{self, CriticalOptions};
 use bef_trace::flamegraph::{self, FlameOptions};
 use bef_trace::folded::{self, Clock, FoldOptions};
+use bef_trace::program_file::{self, ProgramError, ProgramFile};
 use bef_trace::recorder::MAX_EVENTS_PER_THREAD;
 use bef_trace::recording::Keep;
 use bef_trace::{
@@ -38,6 +39,8 @@ Examples:
   bef-trace stats fib.beftrace
   bef-trace critical-path fib.beftrace --what-if-workers 4
   bef-trace diff before.beftrace after.beftrace -o diff.svg
+  bef-trace record big.mlir --no-embed -o big.beftrace
+  bef-trace stats big.beftrace --program big.mlir
 
 Open a .pftrace in https://ui.perfetto.dev (Open trace file).";
 
@@ -99,6 +102,8 @@ enum Command {
     Flamegraph {
         /// The recording.
         recording: PathBuf,
+        #[command(flatten)]
+        program: ProgramArgs,
         /// The SVG to write.
         #[arg(short, long, value_name = "SVG")]
         output: PathBuf,
@@ -115,6 +120,8 @@ enum Command {
     Folded {
         /// The recording.
         recording: PathBuf,
+        #[command(flatten)]
+        program: ProgramArgs,
         /// Where to write (standard output by default).
         #[arg(short, long, value_name = "FILE")]
         output: Option<PathBuf>,
@@ -134,11 +141,15 @@ enum Command {
         /// Also write the folded differential (two counts per stack).
         #[arg(long, value_name = "FILE")]
         folded: Option<PathBuf>,
+        #[command(flatten)]
+        program: ProgramArgs,
     },
     /// Write a Perfetto protobuf trace (open it in ui.perfetto.dev).
     Perfetto {
         /// The recording.
         recording: PathBuf,
+        #[command(flatten)]
+        program: ProgramArgs,
         /// The trace to write.
         #[arg(short, long, value_name = "PFTRACE")]
         output: PathBuf,
@@ -147,6 +158,8 @@ enum Command {
     ChromeJson {
         /// The recording.
         recording: PathBuf,
+        #[command(flatten)]
+        program: ProgramArgs,
         /// The JSON to write.
         #[arg(short, long, value_name = "JSON")]
         output: PathBuf,
@@ -155,6 +168,8 @@ enum Command {
     Stats {
         /// The recording.
         recording: PathBuf,
+        #[command(flatten)]
+        program: ProgramArgs,
         /// As JSON.
         #[arg(long)]
         json: bool,
@@ -164,6 +179,8 @@ enum Command {
     CriticalPath {
         /// The recording.
         recording: PathBuf,
+        #[command(flatten)]
+        program: ProgramArgs,
         /// Re-schedule the recorded graph on N workers.
         #[arg(long, value_name = "N")]
         what_if_workers: Option<usize>,
@@ -207,6 +224,23 @@ struct RunArgs {
     /// RESOURCE_EXHAUSTED (as for `bef run`).
     #[arg(long, value_name = "N", default_value_t = bef::runtime::DEFAULT_MAX_CALL_DEPTH)]
     max_call_depth: usize,
+    /// Leave the program's table (function and kernel names, locations,
+    /// which kernels read each register) out of the recording written: it
+    /// keeps the program's path and hash, and is read with `--program
+    /// FILE`, the program it ran.
+    #[arg(long)]
+    no_embed: bool,
+}
+
+/// The program files a command reads recordings with.
+#[derive(Args)]
+struct ProgramArgs {
+    /// The program the recording ran (BEF, MLIR text or MLIR bytecode),
+    /// refused unless its hash is the one the recording keeps; needed by a
+    /// recording made with --no-embed. Give it once per program the
+    /// recordings ran (diff).
+    #[arg(long = "program", value_name = "FILE")]
+    programs: Vec<PathBuf>,
 }
 
 #[derive(Args)]
@@ -337,7 +371,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
     match cli.command {
         Command::Record { run, output } => {
             check_outputs(&[&output], &[&run.program])?;
-            let recording = record(&run)?;
+            let recording = record(&run, !run.no_embed)?;
             write_file(&output, &bef_trace::write(&recording))?;
             note(&format!(
                 "wrote {} events to {}",
@@ -361,9 +395,14 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 .map(PathBuf::as_path)
                 .collect();
             check_outputs(&outputs, &[&run.program])?;
-            let recording = record(&run)?;
+            // The exports need the program's table: only the file written
+            // may leave it out.
+            let recording = record(&run, true)?;
             if let Some(path) = &output {
-                write_file(path, &bef_trace::write(&recording))?;
+                write_file(
+                    path,
+                    &bef_trace::codec::write_with(&recording, !run.no_embed),
+                )?;
             }
             let model = analyse(recording, progress);
             if let Some(path) = &flamegraph {
@@ -393,13 +432,14 @@ fn run(cli: Cli) -> Result<(), Failure> {
         }
         Command::Flamegraph {
             recording,
+            program,
             output,
             fold,
             inverted,
             title,
         } => {
-            check_outputs(&[&output], &[&recording])?;
-            let model = analyse(load(&recording, progress)?, progress);
+            check_outputs(&[&output], &inputs(&[&recording], &program))?;
+            let model = analyse(load_one(&recording, &program, progress)?, progress);
             let options = FlameOptions {
                 fold: fold.options(),
                 inverted,
@@ -413,13 +453,14 @@ fn run(cli: Cli) -> Result<(), Failure> {
         }
         Command::Folded {
             recording,
+            program,
             output,
             fold,
         } => {
             if let Some(path) = &output {
-                check_outputs(&[path], &[&recording])?;
+                check_outputs(&[path], &inputs(&[&recording], &program))?;
             }
-            let model = analyse(load(&recording, progress)?, progress);
+            let model = analyse(load_one(&recording, &program, progress)?, progress);
             let options = fold.options();
             match output {
                 Some(path) => write_with(&path, |out| {
@@ -433,14 +474,14 @@ fn run(cli: Cli) -> Result<(), Failure> {
             after,
             output,
             folded,
+            program,
         } => {
             let outputs: Vec<&Path> = std::iter::once(&output)
                 .chain(&folded)
                 .map(PathBuf::as_path)
                 .collect();
-            check_outputs(&outputs, &[&before, &after])?;
-            let a = load(&before, progress)?;
-            let b = load(&after, progress)?;
+            check_outputs(&outputs, &inputs(&[&before, &after], &program))?;
+            let [a, b] = load(&[&before, &after], &program, progress)?;
             if a.header.program_hash != b.header.program_hash {
                 note(&format!(
                     "note: the recordings ran different programs \
@@ -457,20 +498,32 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 flamegraph::write_diff_svg(&ma, &mb, (&names.0, &names.1), out)
             })?;
         }
-        Command::Perfetto { recording, output } => {
-            check_outputs(&[&output], &[&recording])?;
-            let model = analyse(load(&recording, progress)?, progress);
+        Command::Perfetto {
+            recording,
+            program,
+            output,
+        } => {
+            check_outputs(&[&output], &inputs(&[&recording], &program))?;
+            let model = analyse(load_one(&recording, &program, progress)?, progress);
             write_with(&output, |out| {
                 perfetto::write(&model, &perfetto_options, out)
             })?;
         }
-        Command::ChromeJson { recording, output } => {
-            check_outputs(&[&output], &[&recording])?;
-            let model = analyse(load(&recording, progress)?, progress);
+        Command::ChromeJson {
+            recording,
+            program,
+            output,
+        } => {
+            check_outputs(&[&output], &inputs(&[&recording], &program))?;
+            let model = analyse(load_one(&recording, &program, progress)?, progress);
             write_with(&output, |out| chrome::write(&model, &chrome_options, out))?;
         }
-        Command::Stats { recording, json } => {
-            let model = analyse(load(&recording, progress)?, progress);
+        Command::Stats {
+            recording,
+            program,
+            json,
+        } => {
+            let model = analyse(load_one(&recording, &program, progress)?, progress);
             print_with(|out| {
                 stage::run(progress, "tabulating", || {
                     stats::write(&model, &stats::Options { json }, out)
@@ -479,13 +532,14 @@ fn run(cli: Cli) -> Result<(), Failure> {
         }
         Command::CriticalPath {
             recording,
+            program,
             what_if_workers,
             json,
         } => {
             if what_if_workers == Some(0) {
                 return Err(Failure("--what-if-workers needs at least 1 worker".into()));
             }
-            let model = analyse(load(&recording, progress)?, progress);
+            let model = analyse(load_one(&recording, &program, progress)?, progress);
             let options = CriticalOptions {
                 what_if_workers,
                 json,
@@ -518,7 +572,17 @@ fn check_outputs(outputs: &[&Path], inputs: &[&Path]) -> Result<(), Failure> {
     Ok(())
 }
 
-fn record(args: &RunArgs) -> Result<Recording, Failure> {
+/// The files a command reads: `recordings` and the programs given.
+fn inputs<'a>(recordings: &[&'a PathBuf], programs: &'a ProgramArgs) -> Vec<&'a Path> {
+    recordings
+        .iter()
+        .map(|p| p.as_path())
+        .chain(programs.programs.iter().map(PathBuf::as_path))
+        .collect()
+}
+
+/// Records the program `args` name; `embed_program`: keep its table.
+fn record(args: &RunArgs, embed_program: bool) -> Result<Recording, Failure> {
     input::regular_file(&args.program, "program").map_err(Failure)?;
     let cancel = CancelHandle::default();
     let mut watch = stop::Watch::start(cancel.clone(), args.duration).map_err(Failure)?;
@@ -537,6 +601,7 @@ fn record(args: &RunArgs) -> Result<Recording, Failure> {
         max_call_depth: args.max_call_depth,
         cancel: Some(cancel),
         arguments: None,
+        embed_program,
     };
     // Every few seconds, which function is running; between, whether to
     // stop.
@@ -613,21 +678,89 @@ fn record(args: &RunArgs) -> Result<Recording, Failure> {
     Ok(recording)
 }
 
-/// Reads the recording at `path`, saying so on standard error if it is
-/// partial.
-fn load(path: &Path, progress: bool) -> Result<Recording, Failure> {
-    let what = format!("reading {}", escape::path(path));
-    let recording = stage::run(progress, &what, || {
-        let bytes = input::read_recording(path).map_err(Failure)?;
-        bef_trace::read(&bytes).map_err(|e| Failure(format!("{}: {e}", escape::path(path))))
-    })?;
-    if recording.header.partial {
-        note(&format!(
-            "note: {} is a partial recording: its run was stopped before it ended",
-            escape::path(path)
-        ));
-    }
+/// Reads the recording at `path` with the programs given (see [`load`]).
+fn load_one(path: &Path, programs: &ProgramArgs, progress: bool) -> Result<Recording, Failure> {
+    let [recording] = load(&[path], programs, progress)?;
     Ok(recording)
+}
+
+/// Reads the recordings at `paths`, each with the program given whose hash
+/// it keeps (which a recording made with --no-embed needs), saying on
+/// standard error which are partial. A program given that none of them
+/// ran is refused.
+fn load<const N: usize>(
+    paths: &[&Path; N],
+    programs: &ProgramArgs,
+    progress: bool,
+) -> Result<[Recording; N], Failure> {
+    let mut files = Vec::with_capacity(programs.programs.len());
+    for path in &programs.programs {
+        files.push(read_program(path)?);
+    }
+    let mut matched = vec![false; files.len()];
+    let mut recordings = Vec::with_capacity(N);
+    for path in paths {
+        let what = format!("reading {}", escape::path(path));
+        let mut recording = stage::run(progress, &what, || {
+            let bytes = input::read_recording(path).map_err(Failure)?;
+            bef_trace::read(&bytes).map_err(|e| Failure(format!("{}: {e}", escape::path(path))))
+        })?;
+        let in_recording = |e: ProgramError| Failure(format!("{}: {e}", escape::path(path)));
+        let header = &recording.header;
+        // Each program as this recording's would have been translated.
+        let mut candidates = Vec::with_capacity(files.len());
+        for (program, buffer) in programs.programs.iter().zip(&files) {
+            let name = program.display().to_string();
+            let file = stage::run(
+                progress,
+                &format!("loading {}", escape::path(program)),
+                || ProgramFile::from_bytes(buffer.bytes(), &name, &header.program_path),
+            )
+            .map_err(in_recording)?;
+            candidates.push(file);
+        }
+        let found = candidates.iter().position(|f| f.matches(header));
+        if let Some(i) = found {
+            matched[i] = true;
+        }
+        let program = match found {
+            Some(i) => candidates.get(i),
+            // A program given that is not this one is refused by name,
+            // unless (diff) it may be the other recording's.
+            None if N == 1 || header.program_left_out => candidates.first(),
+            None => None,
+        };
+        program_file::attach(&mut recording, program).map_err(in_recording)?;
+        if recording.header.partial {
+            note(&format!(
+                "note: {} is a partial recording: its run was stopped before it ended",
+                escape::path(path)
+            ));
+        }
+        recordings.push(recording);
+    }
+    if let Some(unused) = matched.iter().position(|&m| !m) {
+        let ran: Vec<String> = recordings
+            .iter()
+            .map(|r| format!("{} ({:016x})", r.header.program_path, r.header.program_hash))
+            .collect();
+        return Err(Failure(format!(
+            "{} is not a program the recordings ran: they ran {}",
+            escape::path(&programs.programs[unused]),
+            ran.join(" and ")
+        )));
+    }
+    Ok(recordings
+        .try_into()
+        .unwrap_or_else(|_| unreachable!("one recording per path")))
+}
+
+/// The bytes of the program file at `path` (mapped when large).
+fn read_program(path: &Path) -> Result<bef::format::BefBuffer, Failure> {
+    input::regular_file(path, "program").map_err(Failure)?;
+    bef::format::BefBuffer::load(path)
+        .map(|buffer| buffer.watched(path))
+        .map_err(|e| Failure(format!("cannot read program {}: {e}", escape::path(path))))
 }
 
 /// The model of `recording`, the analysis told on standard error while
