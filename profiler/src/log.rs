@@ -10,6 +10,7 @@
 //! that keeps the last ([`Keep::Last`]) reuses its oldest chunk, whose
 //! entries are dropped.
 
+use std::alloc::Layout;
 use std::cell::UnsafeCell;
 use std::collections::VecDeque;
 use std::mem::MaybeUninit;
@@ -21,14 +22,77 @@ pub const CHUNK: usize = 16 * 1024;
 
 type Chunk<T> = Box<[UnsafeCell<MaybeUninit<T>>]>;
 
-/// A chunk of uninitialised slots: one allocation, no per-slot work.
+/// The bytes of freed chunks kept for reuse, across all logs: a recording
+/// then writes to pages already mapped instead of faulting in fresh ones
+/// (a chunk is larger than the allocator's mmap threshold, so each new one
+/// would otherwise be mapped, faulted page by page and unmapped again).
+const POOL_BYTES: usize = 16 << 20;
+
+/// Freed chunk allocations, whatever their entry type, with their layout.
+struct Pool {
+    free: Vec<(std::ptr::NonNull<u8>, Layout)>,
+    bytes: usize,
+}
+
+// SAFETY: the pool owns the allocations it holds (no one else points into
+// them), so they may be handed to any thread.
+unsafe impl Send for Pool {}
+
+static POOL: Mutex<Pool> = Mutex::new(Pool {
+    free: Vec::new(),
+    bytes: 0,
+});
+
+fn chunk_layout<T>() -> Layout {
+    Layout::array::<UnsafeCell<MaybeUninit<T>>>(CHUNK).expect("a chunk's size fits in isize")
+}
+
+/// A chunk of uninitialised slots: a pooled allocation of the same layout
+/// if there is one, else a new one; no per-slot work.
 fn new_chunk<T>() -> Arc<Chunk<T>> {
-    let mut slots: Vec<UnsafeCell<MaybeUninit<T>>> = Vec::with_capacity(CHUNK);
-    // SAFETY: the capacity is `CHUNK`, and `UnsafeCell<MaybeUninit<T>>`
-    // needs no initialisation: every bit pattern (or none) is a valid
-    // "uninitialised" slot.
-    unsafe { slots.set_len(CHUNK) };
-    Arc::new(slots.into_boxed_slice())
+    let layout = chunk_layout::<T>();
+    let pooled = {
+        let mut pool = POOL.lock().unwrap_or_else(|e| e.into_inner());
+        let at = pool.free.iter().rposition(|&(_, l)| l == layout);
+        at.map(|at| {
+            pool.bytes -= layout.size();
+            pool.free.swap_remove(at).0
+        })
+    };
+    let Some(ptr) = pooled else {
+        let mut slots: Vec<UnsafeCell<MaybeUninit<T>>> = Vec::with_capacity(CHUNK);
+        // SAFETY: the capacity is `CHUNK`, and `UnsafeCell<MaybeUninit<T>>`
+        // needs no initialisation: every bit pattern (or none) is a valid
+        // "uninitialised" slot.
+        unsafe { slots.set_len(CHUNK) };
+        return Arc::new(slots.into_boxed_slice());
+    };
+    let slots = std::ptr::slice_from_raw_parts_mut(ptr.as_ptr().cast(), CHUNK);
+    // SAFETY: `ptr` came from `recycle`, which took it from a boxed slice of
+    // `CHUNK` slots with this same layout (so this allocator and this
+    // alignment) and gave up its ownership to the pool; the slots need no
+    // initialisation, as above.
+    Arc::new(unsafe { Box::from_raw(slots) })
+}
+
+/// Gives a chunk no one else holds back to the pool, or frees it when the
+/// pool is full.
+fn recycle<T>(chunk: Arc<Chunk<T>>) {
+    let Ok(chunk) = Arc::try_unwrap(chunk) else {
+        // A reader's snapshot still holds it; the last holder frees it.
+        return;
+    };
+    let layout = chunk_layout::<T>();
+    let mut pool = POOL.lock().unwrap_or_else(|e| e.into_inner());
+    if pool.bytes + layout.size() > POOL_BYTES || chunk.len() != CHUNK {
+        return;
+    }
+    let ptr = Box::into_raw(chunk).cast::<u8>();
+    // `Box::into_raw` never returns null; the check only avoids `unsafe`.
+    if let Some(ptr) = std::ptr::NonNull::new(ptr) {
+        pool.bytes += layout.size();
+        pool.free.push((ptr, layout));
+    }
 }
 
 /// Which entries a full log keeps.
@@ -82,6 +146,17 @@ unsafe impl<T: Copy + Send> Sync for Log<T> {}
 // chunks' slots are plain `Copy + Send` data, shared only as `Sync`
 // describes.
 unsafe impl<T: Copy + Send> Send for Log<T> {}
+
+impl<T: Copy> Drop for Log<T> {
+    /// Returns the log's chunks to the pool for the next log to fill.
+    fn drop(&mut self) {
+        self.writer.get_mut().current = None;
+        let held = self.held.get_mut().unwrap_or_else(|e| e.into_inner());
+        for chunk in held.chunks.drain(..) {
+            recycle(chunk);
+        }
+    }
+}
 
 /// The entries a log held when it was read.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -247,6 +322,24 @@ impl<T: Copy> Log<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_log_on_recycled_chunks_holds_only_its_own_entries() {
+        let old = Log::new(2 * CHUNK, Keep::First);
+        for i in 0..2 * CHUNK as u64 {
+            // SAFETY: this test thread is the only writer.
+            unsafe { old.push(u64::MAX - i) };
+        }
+        drop(old);
+        let new = Log::new(2 * CHUNK, Keep::First);
+        for i in 0..CHUNK as u64 + 3 {
+            // SAFETY: this test thread is the only writer.
+            unsafe { new.push(i) };
+        }
+        let got = new.snapshot();
+        assert_eq!(got.entries.len(), CHUNK + 3);
+        assert!(got.entries.iter().enumerate().all(|(i, &v)| v == i as u64));
+    }
 
     #[test]
     fn keeps_the_first_entries_and_counts_drops() {
