@@ -109,6 +109,7 @@ fn names_that_are_control_sequences_are_shown_escaped_by_every_command() {
             ],
             &["run", "--verify-diagnostics", source_text],
             &["dump", bef_text],
+            &["dump", "--json", bef_text],
             &["verify", bef_text],
             &["translate", bef_text],
             &["opt", source_text],

@@ -14,6 +14,7 @@
 
 use std::io::{self, Write};
 
+use bef::tool_io::json::TerminalSafe;
 use serde_json::{Map, Value, json};
 
 use crate::display;
@@ -139,7 +140,9 @@ impl<W: Write> Events<'_, W> {
             self.out.write_all(b",")?;
         }
         self.first = false;
-        serde_json::to_writer(&mut *self.out, event).map_err(io::Error::from)
+        // Names from the program: escaped for a terminal that shows the file.
+        bef::tool_io::json::write(&mut *self.out, TerminalSafe::compact(), event)
+            .map_err(io::Error::from)
     }
 }
 

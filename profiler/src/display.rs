@@ -89,25 +89,10 @@ pub fn xml_safe(text: &str) -> Cow<'_, str> {
     )
 }
 
-/// `value` as pretty JSON, safe for a terminal: serde_json leaves DEL, the
-/// C1 controls and the invisible format characters raw in strings; they
-/// are written as `\uXXXX` escapes, which read back the same. Ends with a
-/// newline.
+/// `value` as pretty JSON, safe for a terminal
+/// ([`bef::tool_io::json::TerminalSafe`]), ending with a newline.
 pub fn terminal_json(value: &impl serde::Serialize) -> serde_json::Result<String> {
-    let text = serde_json::to_string_pretty(value)?;
-    let mut out = String::with_capacity(text.len() + 1);
-    for c in text.chars() {
-        // serde_json escapes the C0 controls in strings: a raw newline is
-        // the pretty printer's own.
-        if c != '\n' && escape::is_unsafe(c) {
-            // Every such character is in the Basic Multilingual Plane.
-            out.push_str(&format!("\\u{:04x}", c as u32));
-        } else {
-            out.push(c);
-        }
-    }
-    out.push('\n');
-    Ok(out)
+    bef::tool_io::json::to_pretty_string(value)
 }
 
 fn escaped(text: Cow<'_, str>) -> Cow<'_, str> {

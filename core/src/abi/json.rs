@@ -35,8 +35,8 @@ fn error(path: &str, what: impl Into<String>) -> JsonError {
 impl Reflection {
     /// The reflection in `text`.
     pub fn from_json(text: &[u8], mode: Mode) -> Result<Reflection, JsonError> {
-        let json: Json =
-            serde_json::from_slice(text).map_err(|e| error("$", format!("not JSON: {e}")))?;
+        let json = crate::tool_io::json::parse_strict(text)
+            .map_err(|e| error("$", format!("not JSON: {e}")))?;
         let Json::Object(object) = json else {
             return Err(error("$", "reflection is not a JSON object"));
         };

@@ -9,6 +9,7 @@
 //! caller's reader, a sequence a list, a dict an object, a chain `null`.
 
 use std::collections::BTreeMap;
+use std::io;
 
 use serde_json::Value as Json;
 
@@ -97,8 +98,8 @@ pub fn arguments_from_json(
     records: &[TypeRecord],
     read_btf: BtfReader<'_>,
 ) -> Result<Arguments, String> {
-    let json: Json =
-        serde_json::from_slice(text).map_err(|e| format!("the arguments are not JSON: {e}"))?;
+    let json = crate::tool_io::json::parse_strict(text)
+        .map_err(|e| format!("the arguments are not JSON: {e}"))?;
     let mut arguments = Arguments::default();
     match json {
         Json::Array(items) => {
@@ -141,12 +142,16 @@ pub fn arguments_from_json(
     Ok(arguments)
 }
 
+/// What `json` is, for an error: numbers, booleans and null as written
+/// (they are what a type check refuses), strings, lists and objects by
+/// kind and size only, so that an error never quotes the text of a file
+/// the arguments came from.
 fn describe(json: &Json) -> String {
-    let text = json.to_string();
-    if text.len() > 40 {
-        format!("{}...", &text[..text.floor_char_boundary(40)])
-    } else {
-        text
+    match json {
+        Json::Null | Json::Bool(_) | Json::Number(_) => json.to_string(),
+        Json::String(text) => format!("a string of {} characters", text.chars().count()),
+        Json::Array(items) => format!("a list of {} values", items.len()),
+        Json::Object(items) => format!("an object of {} keys", items.len()),
     }
 }
 
@@ -272,7 +277,20 @@ fn scalar(json: &Json, element: ElementType, path: &str) -> Result<Value, String
         ElementType::U16 => Value::U16(int(0, u16::MAX.into())? as u16),
         ElementType::U32 => Value::U32(int(0, u32::MAX.into())? as u32),
         ElementType::U64 => Value::U64(int(0, u64::MAX.into())? as u64),
-        ElementType::F32 => Value::F32(json.as_f64().ok_or_else(not)? as f32),
+        ElementType::F32 => {
+            let wide = json.as_f64().ok_or_else(not)?;
+            let narrow = wide as f32;
+            // JSON numbers are finite; one past f32's range would become
+            // an infinity nobody wrote.
+            if narrow.is_infinite() {
+                return Err(format!(
+                    "{path}: {} is out of the range of f32 (largest magnitude {:e})",
+                    describe(json),
+                    f32::MAX
+                ));
+            }
+            Value::F32(narrow)
+        }
         ElementType::F64 => Value::F64(json.as_f64().ok_or_else(not)?),
         ElementType::F16 | ElementType::BF16 => {
             return Err(format!(
@@ -353,14 +371,128 @@ fn push_element(out: &mut Vec<u8>, value: &Value) {
 
 /// `values` as compact JSON: a list of the results.
 pub fn values_to_json(values: &[Value]) -> String {
-    Json::Array(values.iter().map(to_json).collect()).to_string()
+    let mut out = Vec::new();
+    write_values_json(&mut out, values).expect("writing to memory does not fail");
+    String::from_utf8(out).expect("serde_json writes UTF-8")
+}
+
+/// `values` as compact JSON (a list of the results) written to `out` as
+/// it is made: a tensor's elements are formatted one at a time, so memory
+/// does not grow with the size of a result. Strings escape what a
+/// terminal would act on ([`crate::tool_io::json::TerminalSafe`]).
+pub fn write_values_json(out: &mut dyn io::Write, values: &[Value]) -> io::Result<()> {
+    out.write_all(b"[")?;
+    for (i, value) in values.iter().enumerate() {
+        if i > 0 {
+            out.write_all(b",")?;
+        }
+        write_value(out, value)?;
+    }
+    out.write_all(b"]")
+}
+
+fn write_value(out: &mut dyn io::Write, value: &Value) -> io::Result<()> {
+    match value {
+        Value::Buffer(buffer) => write_buffer(out, buffer),
+        Value::Tuple(items) | Value::List(items) => write_values_json(out, items),
+        Value::Struct(fields) => {
+            out.write_all(b"{")?;
+            for (i, (key, field)) in fields.iter().enumerate() {
+                if i > 0 {
+                    out.write_all(b",")?;
+                }
+                write_json(out, &key)?;
+                out.write_all(b":")?;
+                write_value(out, field)?;
+            }
+            out.write_all(b"}")
+        }
+        Value::String(bytes) => write_json(out, &String::from_utf8_lossy(bytes)),
+        Value::Ref(type_name) => write_json(out, &serde_json::json!({ "ref": type_name })),
+        Value::Null => out.write_all(b"null"),
+        number => write_json(out, &number_json(number)),
+    }
+}
+
+fn write_json(out: &mut dyn io::Write, value: &impl serde::Serialize) -> io::Result<()> {
+    use crate::tool_io::json::{TerminalSafe, write};
+    write(out, TerminalSafe::compact(), value).map_err(io::Error::from)
+}
+
+/// A buffer as nested lists, row-major, innermost dimension last; a
+/// rank-0 buffer as its one element.
+fn write_buffer(out: &mut dyn io::Write, buffer: &Buffer) -> io::Result<()> {
+    let size = buffer.element.size();
+    let mut elements = buffer.data.chunks_exact(size);
+    if buffer.shape.is_empty() {
+        return match elements.next() {
+            Some(bytes) => write_json(out, &element_json(buffer.element, bytes)),
+            None => out.write_all(b"null"),
+        };
+    }
+    // An empty tensor is its lists down to the first empty dimension.
+    let (dims, leaf): (&[u64], &[u8]) = match buffer.shape.iter().position(|&d| d == 0) {
+        Some(0) => return out.write_all(b"[]"),
+        Some(zero) => (&buffer.shape[..zero], b"[]"),
+        None => (&buffer.shape, b""),
+    };
+    write_nested(out, dims, &mut |out| match elements.next() {
+        _ if !leaf.is_empty() => out.write_all(leaf),
+        Some(bytes) => write_json(out, &element_json(buffer.element, bytes)),
+        None => out.write_all(b"null"),
+    })
+}
+
+/// Lists nested by `dims` (none zero), each leaf written by `leaf` in
+/// row-major order, without recursion: an odometer over the indices.
+fn write_nested(
+    out: &mut dyn io::Write,
+    dims: &[u64],
+    leaf: &mut dyn FnMut(&mut dyn io::Write) -> io::Result<()>,
+) -> io::Result<()> {
+    let rank = dims.len();
+    let mut index = vec![0u64; rank];
+    write_repeated(out, b"[", rank)?;
+    loop {
+        leaf(out)?;
+        // Advance the innermost index, closing and reopening the lists
+        // that wrap.
+        let mut wrapped = 0;
+        let mut axis = rank;
+        while axis > 0 {
+            axis -= 1;
+            index[axis] += 1;
+            if index[axis] < dims[axis] {
+                break;
+            }
+            index[axis] = 0;
+            wrapped += 1;
+        }
+        if wrapped == rank {
+            break;
+        }
+        write_repeated(out, b"]", wrapped)?;
+        out.write_all(b",")?;
+        write_repeated(out, b"[", wrapped)?;
+    }
+    write_repeated(out, b"]", rank)
+}
+
+fn write_repeated(out: &mut dyn io::Write, text: &[u8], times: usize) -> io::Result<()> {
+    for _ in 0..times {
+        out.write_all(text)?;
+    }
+    Ok(())
 }
 
 fn float(v: f64) -> Json {
     serde_json::Number::from_f64(v).map_or_else(|| Json::String(format!("{v}")), Json::Number)
 }
 
-fn to_json(value: &Value) -> Json {
+/// A number as JSON: integers as integers, floats through `f64` (NaN and
+/// the infinities as strings). Values of other kinds are
+/// [`write_value`]'s; they come out as `null` here.
+fn number_json(value: &Value) -> Json {
     match value {
         Value::I1(v) => Json::Bool(*v),
         Value::I8(v) => Json::from(*v),
@@ -375,48 +507,7 @@ fn to_json(value: &Value) -> Json {
         Value::BF16(bits) => float(f64::from(f32::from_bits(u32::from(*bits) << 16))),
         Value::F32(v) => float(f64::from(*v)),
         Value::F64(v) => float(*v),
-        Value::Buffer(buffer) => buffer_json(buffer),
-        Value::String(bytes) => Json::String(String::from_utf8_lossy(bytes).into_owned()),
-        Value::Ref(type_name) => serde_json::json!({ "ref": type_name }),
-        Value::Null => Json::Null,
-        Value::Tuple(items) | Value::List(items) => {
-            Json::Array(items.iter().map(to_json).collect())
-        }
-        Value::Struct(fields) => Json::Object(
-            fields
-                .iter()
-                .map(|(k, v)| (k.clone(), to_json(v)))
-                .collect(),
-        ),
-    }
-}
-
-fn buffer_json(buffer: &Buffer) -> Json {
-    let size = buffer.element.size();
-    let elements: Vec<Json> = buffer
-        .data
-        .chunks_exact(size)
-        .map(|bytes| element_json(buffer.element, bytes))
-        .collect();
-    // Grouped innermost dimension first.
-    let mut level = elements;
-    for &dim in buffer.shape.iter().skip(1).rev() {
-        let dim = dim.max(1) as usize;
-        let mut grouped = Vec::with_capacity(level.len() / dim);
-        let mut items = level.into_iter();
-        loop {
-            let group: Vec<Json> = items.by_ref().take(dim).collect();
-            if group.is_empty() {
-                break;
-            }
-            grouped.push(Json::Array(group));
-        }
-        level = grouped;
-    }
-    if buffer.shape.is_empty() {
-        level.into_iter().next().unwrap_or(Json::Null)
-    } else {
-        Json::Array(level)
+        _ => Json::Null,
     }
 }
 
@@ -444,7 +535,7 @@ fn element_json(element: ElementType, bytes: &[u8]) -> Json {
         }
         ElementType::F64 => Value::F64(f64::from_ne_bytes(word)),
     };
-    to_json(&value)
+    number_json(&value)
 }
 
 /// IEEE half precision bits as an `f32`.
@@ -457,5 +548,79 @@ fn f16_to_f32(bits: u16) -> f32 {
         31 if fraction == 0.0 => f32::INFINITY,
         31 => f32::NAN,
         e => (1.0 + fraction / 1024.0) * 2f32.powi(e - 15),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn f32_buffer(shape: &[u64], values: &[f32]) -> Value {
+        let data = values.iter().flat_map(|v| v.to_ne_bytes()).collect();
+        Value::Buffer(Buffer::new(ElementType::F32, shape.to_vec(), data).expect("sized"))
+    }
+
+    #[test]
+    fn tensors_are_nested_lists_row_major() {
+        let values = [
+            f32_buffer(&[2, 3], &[1.0, 2.0, 3.0, 4.0, 5.0, 0.5]),
+            f32_buffer(&[], &[7.0]),
+            f32_buffer(&[3], &[1.0, f32::NAN, f32::INFINITY]),
+            f32_buffer(&[1, 2, 1], &[1.0, 2.0]),
+        ];
+        assert_eq!(
+            values_to_json(&values),
+            r#"[[[1.0,2.0,3.0],[4.0,5.0,0.5]],7.0,[1.0,"NaN","inf"],[[[1.0],[2.0]]]]"#
+        );
+    }
+
+    #[test]
+    fn empty_tensors_keep_their_outer_lists() {
+        let values = [
+            f32_buffer(&[0], &[]),
+            f32_buffer(&[2, 0], &[]),
+            f32_buffer(&[2, 1, 0, 5], &[]),
+        ];
+        assert_eq!(values_to_json(&values), "[[],[[],[]],[[[]],[[]]]]");
+    }
+
+    #[test]
+    fn structures_and_strings() {
+        let mut fields = BTreeMap::new();
+        fields.insert("k\u{202e}".to_string(), Value::I32(-3));
+        fields.insert("s".to_string(), Value::String(b"a\x1b]0;x\x07".to_vec()));
+        let values = [
+            Value::Struct(fields),
+            Value::Tuple(vec![Value::Null, Value::I1(true), Value::U64(u64::MAX)]),
+        ];
+        assert_eq!(
+            values_to_json(&values),
+            r#"[{"k\u202e":-3,"s":"a\u001b]0;x\u0007"},[null,true,18446744073709551615]]"#
+        );
+    }
+
+    #[test]
+    fn arguments_refuse_repeated_keys_and_overflowing_floats() {
+        let records = [
+            TypeRecord::Named(
+                "scale".into(),
+                Box::new(TypeRecord::Scalar(ElementType::F32)),
+            ),
+            TypeRecord::Named("n".into(), Box::new(TypeRecord::Scalar(ElementType::I32))),
+        ];
+        let no_btf: BtfReader<'_> = &|_, _, _, _| Err("no BTF here".into());
+        let read = |text: &str| arguments_from_json(text.as_bytes(), &records, no_btf);
+        let error = read(r#"{"scale": 1, "n": 2, "scale": 3}"#).unwrap_err();
+        assert!(
+            error.contains("duplicate key \"scale\" at line 1 column"),
+            "{error}"
+        );
+        let error = read(r#"{"scale": 1e39, "n": 2}"#).unwrap_err();
+        assert!(error.contains("out of the range of f32"), "{error}");
+        let largest = read(r#"{"scale": 3.4028234663852886e38, "n": 2}"#).expect("reads");
+        assert_eq!(largest.keywords["scale"], Value::F32(f32::MAX));
+        let error = read(r#"{"scale": "secret-token-value", "n": 2}"#).unwrap_err();
+        assert!(error.contains("a string of 18 characters"), "{error}");
+        assert!(!error.contains("secret"), "{error}");
     }
 }

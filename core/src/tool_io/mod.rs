@@ -2,6 +2,9 @@
 //! every tool follows the same rules:
 //! - [`escape`]: untrusted text (names, paths, values, messages quoting
 //!   them) made safe to print on a terminal;
+//! - `json` (with the `json` feature): JSON arguments read refusing
+//!   duplicate keys, and JSON written with the characters a terminal acts
+//!   on escaped;
 //! - [`named_files`]: which files named *inside* a file (a location's
 //!   source, a recording's program) may be read, and reading them with
 //!   bounds;
@@ -14,6 +17,8 @@
 //! which bounds hold.
 
 pub mod escape;
+#[cfg(feature = "json")]
+pub mod json;
 pub mod named_files;
 pub mod output;
 pub mod sigbus;

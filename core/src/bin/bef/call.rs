@@ -10,7 +10,7 @@ use std::path::Path;
 
 use crate::console;
 use crate::failure::Failure;
-use bef::abi::json_values::values_to_json;
+use bef::abi::json_values::write_values_json;
 use bef::exec::{Function, Runner};
 use bef::kernels::tensor::btf_kernels::{CallArgumentsError, call_arguments_from_json};
 use bef::tool_io::escape;
@@ -62,7 +62,11 @@ pub fn call(runner: &Runner, function: &Function, text: &[u8]) -> Result<(), Fai
     let results = runner
         .call_typed_with(function, &arguments.positional, &arguments.keywords, None)
         .map_err(|e| message(e.to_string()))?;
-    console::out_line(&values_to_json(&results.values));
+    // Streamed: a large tensor result is formatted as it is written.
+    console::out_with(|out| {
+        write_values_json(out, &results.values)?;
+        out.write_all(b"\n")
+    });
     let leaks = results.leaks;
     if let Some(leak) = leaks.async_values {
         return Err(message(format!(

@@ -16,11 +16,16 @@ static STDOUT_ERROR: Mutex<Option<io::Error>> = Mutex::new(None);
 
 /// Writes `text` to standard output, escaped, and flushes.
 pub fn out(text: &str) {
+    out_with(|out| out.write_all(escape::terminal_lines(text).as_bytes()));
+}
+
+/// Lets `write` stream to standard output (buffered, flushed at the end)
+/// text that is already safe for a terminal, such as JSON written through
+/// `bef::tool_io::json::TerminalSafe`.
+pub fn out_with(write: impl FnOnce(&mut dyn Write) -> io::Result<()>) {
     let stdout = io::stdout();
-    let mut lock = stdout.lock();
-    let result = lock
-        .write_all(escape::terminal_lines(text).as_bytes())
-        .and_then(|()| lock.flush());
+    let mut buffered = io::BufWriter::with_capacity(64 << 10, stdout.lock());
+    let result = write(&mut buffered).and_then(|()| buffered.flush());
     if let Err(e) = result
         && e.kind() != io::ErrorKind::BrokenPipe
     {

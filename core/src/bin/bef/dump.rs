@@ -570,8 +570,14 @@ pub fn write_json(
     listing: &Listing<'_>,
     options: &DumpOptions,
 ) -> io::Result<()> {
-    serde_json::to_writer_pretty(&mut *out, &Json { listing, options })
-        .map_err(io::Error::other)?;
+    // Names and strings from the file: escaped for a terminal as well.
+    use bef::tool_io::json::{TerminalSafe, write};
+    write(
+        &mut *out,
+        TerminalSafe::pretty(),
+        &Json { listing, options },
+    )
+    .map_err(io::Error::other)?;
     writeln!(out)
 }
 

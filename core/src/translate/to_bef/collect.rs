@@ -755,17 +755,50 @@ pub(super) fn signature_entries(
             ));
             continue;
         }
-        entries.push(format::FunctionSignatures {
+        let signatures = format::FunctionSignatures {
             function: index as u32,
             reflection: reflection.map(|r| String::from_utf8_lossy(r).into_owned()),
             sip: sip.map(<[u8]>::to_vec),
-        });
+        };
+        // What `bef verify` checks of the entry against the function's
+        // types, so that no file is written that its verifier rejects.
+        if let Err(e) = check_against_types(entry, &signatures) {
+            errors.push(Diagnostic::new(
+                entry.owner.location.clone(),
+                format!("'func.func' op signature metadata does not match its type: {e}"),
+            ));
+            continue;
+        }
+        entries.push(signatures);
     }
     if errors.is_empty() {
         Ok(entries)
     } else {
         Err(errors)
     }
+}
+
+/// The function's Signatures entry read against its argument and result
+/// types, as `abi::function::check_file` reads it from a file. Without the
+/// `json` feature, reflection text cannot be read, here or by the
+/// verifier, so only the SIP signature's leaves are checked.
+fn check_against_types(
+    entry: &FunctionEntry<'_>,
+    signatures: &format::FunctionSignatures,
+) -> Result<(), String> {
+    let Some(func) = Func::new(entry.owner) else {
+        return Ok(());
+    };
+    let names = |types: &[Type]| types.iter().map(Type::to_string).collect::<Vec<_>>();
+    let (args, results) = (names(func.inputs()), names(func.results()));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let results: Vec<&str> = results.iter().map(String::as_str).collect();
+    #[cfg(not(feature = "json"))]
+    let signatures = &format::FunctionSignatures {
+        reflection: None,
+        ..signatures.clone()
+    };
+    abi::function::call_signature(&args, &results, Some(signatures), abi::Mode::Strict).map(drop)
 }
 
 /// The region that defines each value of `module`.
