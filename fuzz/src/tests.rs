@@ -6,7 +6,7 @@ use arbitrary::Unstructured;
 use bef_test_support::corpus::{corpus_dir_files, corpus_files};
 use proptest::prelude::*;
 
-use crate::abi::{abi_json_parse, abi_raw_parse, abi_sip_parse};
+use crate::abi::{abi_call_arguments, abi_json_parse, abi_raw_parse, abi_sip_parse};
 use crate::bef_file::{bef_decode, bef_roundtrip};
 use crate::btf::btf_read;
 use crate::bytecode::{mlirbc_read, mlirbc_roundtrip};
@@ -547,6 +547,28 @@ fn abi_sip_parse_over_seeded_inputs() {
 #[test]
 fn abi_json_parse_over_seeded_inputs() {
     signature_body_over_seeded_inputs("abi_json_parse", abi_json_parse, 0xab3);
+}
+
+#[test]
+fn abi_call_arguments_over_seeded_inputs() {
+    signature_body_over_seeded_inputs("abi_call_arguments", abi_call_arguments, 0xab4);
+    // The seeds reach the writer, not only the reader's errors.
+    let reflection = bef::abi::Reflection::from_json(
+        crate::abi::DEFAULT_REFLECTION.as_bytes(),
+        bef::abi::Mode::Strict,
+    )
+    .expect("reads");
+    let keywords = seeds("abi_call_arguments")
+        .into_iter()
+        .filter(|seed| seed.first() == Some(&b'{') && !seed.contains(&b'\n'))
+        .filter(|seed| {
+            bef::abi::json_values::arguments_from_json(seed, &reflection.args, &|_, _, _, _| {
+                Err(String::new())
+            })
+            .is_ok()
+        })
+        .count();
+    assert!(keywords >= 1, "no seed reads as arguments");
 }
 
 #[test]
