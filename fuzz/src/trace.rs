@@ -55,6 +55,7 @@ fn read_and_export(data: &[u8]) {
         &model,
         &CriticalOptions {
             what_if_workers: Some(3),
+            speedups: vec![("add".into(), 50.0), ("#1".into(), 100.0)],
             json: false,
         },
     );

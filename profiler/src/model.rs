@@ -1,13 +1,17 @@
 //! The analysed recording every export works from: executions with their
 //! callers, kernel runs with ready/start/end times and threads, the
-//! self-time segments of each thread, the dataflow edges between runs,
-//! async completions, counters, and the error marks.
+//! self-time segments of each thread, the executor's own time, the
+//! dataflow edges between runs, async completions, counters, and the
+//! error marks.
 //!
 //! Built from any [`Recording`] the reader accepts: events that do not fit
 //! (a kernel ending that never started, an unknown execution, a caller
 //! chain that loops) are ignored rather than trusted.
 
+mod executor;
 pub mod presentation;
+
+pub use executor::ExecutorSlice;
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -178,6 +182,9 @@ pub struct Model {
     pub runs: Vec<KernelRun>,
     /// Each thread's time in kernels, innermost run per slice.
     pub segments: Vec<Segment>,
+    /// Each thread's time in the executor's own code, in start order
+    /// (see [`ExecutorSlice`] for how it is found).
+    pub executor: Vec<ExecutorSlice>,
     /// Dataflow edges between runs (and from a calling run to the
     /// callee's argument readers): one per reader of the first publication
     /// of each register in each execution, at most [`EDGES_PER_EVENT`]
@@ -242,6 +249,7 @@ impl Model {
             executions: Vec::new(),
             runs: Vec::new(),
             segments: Vec::new(),
+            executor: Vec::new(),
             edges: Vec::new(),
             readers_left_out: 0,
             async_completions: Vec::new(),
@@ -258,6 +266,7 @@ impl Model {
         model.collect_executions();
         model.collect_runs();
         model.link_callers();
+        model.collect_executor();
         model.collect_values();
         model.collect_counters();
         if model.span.0 > model.span.1 {

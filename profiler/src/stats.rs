@@ -44,9 +44,12 @@ pub struct Summary {
 pub struct ThreadUse {
     /// The thread's name.
     pub name: String,
-    /// Time in kernels.
+    /// Time in kernels or in the executor's own code.
     pub busy_ns: u64,
-    /// The rest of the span.
+    /// The part of `busy_ns` in the executor's own code
+    /// ([`Model::executor`]).
+    pub executor_ns: u64,
+    /// The rest of the span: nothing to run.
     pub idle_ns: u64,
     /// `busy / span`.
     pub utilisation: f64,
@@ -151,6 +154,31 @@ pub fn write(
     out.write_all(text.as_bytes())
 }
 
+/// When each execution's work was done: its end, or later, when a
+/// function it called (a loop body run after its kernel returned, an
+/// asynchronous call) ended later, or one of its kernels' results
+/// completed later. Callers began before their callees, so one pass from
+/// the last execution carries each end up to its caller.
+fn execution_ends(model: &Model) -> Vec<u64> {
+    let mut ends: Vec<u64> = model
+        .executions
+        .iter()
+        .map(|x| x.end.unwrap_or(model.span.1).max(x.begin))
+        .collect();
+    for (r, run) in model.runs.iter().enumerate() {
+        let done = model.results_done(r);
+        let end = &mut ends[run.execution];
+        *end = (*end).max(done);
+    }
+    for x in (0..model.executions.len()).rev() {
+        if let Some(caller) = model.executions[x].caller {
+            let parent = model.runs[caller].execution;
+            ends[parent] = ends[parent].max(ends[x]);
+        }
+    }
+    ends
+}
+
 /// The statistics of `model`.
 pub fn stats(model: &Model) -> Stats {
     let recording = &model.recording;
@@ -180,9 +208,10 @@ pub fn stats(model: &Model) -> Stats {
         sums.0 = sums.0.saturating_add(run.self_time);
         sums.1 = sums.1.saturating_add(run.off_cpu());
     }
+    let ends = execution_ends(model);
     let mut by_function: HashMap<u32, Vec<Sample>> = HashMap::new();
     for (x, execution) in model.executions.iter().enumerate() {
-        let end = execution.end.unwrap_or(model.span.1);
+        let end = ends[x];
         by_function
             .entry(execution.function)
             .or_default()
@@ -200,7 +229,8 @@ pub fn stats(model: &Model) -> Stats {
             .extend(samples);
     }
     let span = model.span.1 - model.span.0;
-    let mut busy = vec![0u64; model.recording.threads.len()];
+    let executor = model.executor_time_by_thread();
+    let mut busy = executor.clone();
     for s in &model.segments {
         busy[s.thread] = busy[s.thread].saturating_add(s.end - s.start);
     }
@@ -218,6 +248,7 @@ pub fn stats(model: &Model) -> Stats {
             ThreadUse {
                 name: model.thread_label(t).to_owned(),
                 busy_ns: busy,
+                executor_ns: executor[t],
                 idle_ns: span.saturating_sub(busy),
                 utilisation: if span == 0 {
                     0.0
@@ -463,15 +494,16 @@ pub fn to_text(stats: &Stats) -> String {
     let width = column_width(&names);
     let _ = writeln!(
         out,
-        "\n{:<width$} {:>10} {:>10} {:>8} {:>8}",
-        "thread", "busy", "idle", "use", "kernels"
+        "\n{:<width$} {:>10} {:>10} {:>10} {:>8} {:>8}",
+        "thread", "busy", "executor", "idle", "use", "kernels"
     );
     for (t, name) in stats.threads.iter().zip(&names) {
         let _ = writeln!(
             out,
-            "{:<width$} {:>10} {:>10} {:>7.1}% {:>8}",
+            "{:<width$} {:>10} {:>10} {:>10} {:>7.1}% {:>8}",
             name,
             human(t.busy_ns),
+            human(t.executor_ns),
             human(t.idle_ns),
             t.utilisation * 100.0,
             t.kernels

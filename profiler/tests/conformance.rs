@@ -55,6 +55,7 @@ fn export_all(path: &std::path::Path, queue: &str) -> Result<usize, String> {
         &model,
         &CriticalOptions {
             what_if_workers: Some(2),
+            speedups: Vec::new(),
             json: false,
         },
     );

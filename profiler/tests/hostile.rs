@@ -39,6 +39,7 @@ fn read_and_export(bytes: &[u8]) {
                 &model,
                 &CriticalOptions {
                     what_if_workers: Some(2),
+                    speedups: Vec::new(),
                     json: false,
                 },
             );
@@ -143,6 +144,7 @@ fn exports_stay_within_their_memory_per_event() {
     };
     let critical = CriticalOptions {
         what_if_workers: Some(2),
+        speedups: Vec::new(),
         json: false,
     };
     // (export, bytes per event it may take beyond the model)

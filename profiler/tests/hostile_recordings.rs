@@ -86,6 +86,7 @@ fn export_everything(bytes: &[u8]) -> usize {
         &model,
         &CriticalOptions {
             what_if_workers: Some(3),
+            speedups: vec![("add".into(), 50.0), ("#1".into(), 100.0)],
             json: false,
         },
     );

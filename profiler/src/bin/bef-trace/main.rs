@@ -184,10 +184,34 @@ enum Command {
         /// Re-schedule the recorded graph on N workers.
         #[arg(long, value_name = "N")]
         what_if_workers: Option<usize>,
+        /// Predict the span if the kernels matching PATTERN (a part of the
+        /// kernel's name, or NAME#INDEX for one kernel) took PCT percent less time,
+        /// running and completing asynchronously, by replaying the graph
+        /// on the recorded workers. May be given several times.
+        #[arg(long, value_name = "PATTERN=PCT", value_parser = parse_speedup)]
+        speedup: Vec<(String, f64)>,
         /// As JSON.
         #[arg(long)]
         json: bool,
     },
+}
+
+/// `PATTERN=PCT` of `--speedup`: a pattern and a percentage from 0 to 100.
+fn parse_speedup(text: &str) -> Result<(String, f64), String> {
+    let (pattern, percent) = text
+        .rsplit_once('=')
+        .ok_or_else(|| "expected PATTERN=PCT, as in tfrt.add.i32=50".to_string())?;
+    if pattern.is_empty() {
+        return Err("the pattern before '=' is empty".to_string());
+    }
+    let percent: f64 = percent
+        .trim_end_matches('%')
+        .parse()
+        .map_err(|_| "PCT after '=' is not a number".to_string())?;
+    if !(0.0..=100.0).contains(&percent) {
+        return Err("PCT must be from 0 to 100 (percent less time)".to_string());
+    }
+    Ok((pattern.to_string(), percent))
 }
 
 #[derive(Args)]
@@ -534,6 +558,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             recording,
             program,
             what_if_workers,
+            speedup,
             json,
         } => {
             if what_if_workers == Some(0) {
@@ -542,6 +567,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             let model = analyse(load_one(&recording, &program, progress)?, progress);
             let options = CriticalOptions {
                 what_if_workers,
+                speedups: speedup,
                 json,
             };
             print_with(|out| {

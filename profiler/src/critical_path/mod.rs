@@ -1,6 +1,6 @@
-//! The critical path of a recording: the longest dependency chain through
-//! the recorded graph, each kernel's slack, where the path's time went,
-//! and a re-scheduling of the graph on N workers.
+//! The critical path of a recording: the chain of kernels that decided
+//! when the program finished, each kernel's slack, where the path's time
+//! went, and replays of the graph on N workers or with faster kernels.
 //!
 //! The graph: a node per kernel run, weighted by the time it ran itself
 //! (its self time) plus the time its results took to become available
@@ -14,41 +14,58 @@
 //! the caller's run. The iterations of a loop kernel (`tfrt.repeat.i32`,
 //! `tfrt.while`) are chained: each iteration's arguments are the previous
 //! iteration's results, so its argument readers wait for every run of the
-//! previous iteration. Earliest and latest start times (the critical path
-//! method) give the path and each run's slack.
+//! previous iteration.
+//!
+//! # The path
+//!
+//! The path is what happened: from the kernel whose results were
+//! available last, back through the input that arrived last at each
+//! kernel, the one that made it ready. At a join, that is the branch that
+//! finished last, whatever the kernels' own costs say (on few workers a
+//! short branch can be the one waited for). Slack is by the costs, as the
+//! critical path method computes it: how much later a run could have
+//! started, on as many workers as it needed, without delaying the end.
 //!
 //! # Where the path's time went
 //!
 //! The path's *length* is recorded time: from the moment its first kernel
 //! was ready (or started) to the moment the last one's results were all
 //! available ([`Model::results_done`]). Every instant of it falls in
-//! exactly one of four categories, the first that applies ([`Split`]), so
+//! exactly one of five categories, the first that applies ([`Split`]), so
 //! they add up to the length:
 //!
 //! 1. *running*: a kernel of the path is running. A call on the path
 //!    contains the kernels it calls, so an instant inside both counts once.
-//! 2. *async completion*: a path kernel has returned, and the value the
-//!    path continues with is still being completed by work off the path
-//!    (the blocking pool, another thread, a callee's late result).
-//! 3. *waiting for a worker*: a path kernel has all its operands and waits
+//! 2. *async completion*: a path kernel (not a call: its callees are on
+//!    the path) has returned, and the value the path continues with is
+//!    still being completed off the path (the blocking pool, the other
+//!    blocks of a matrix product).
+//! 3. *executor*: the executor's own work for the path
+//!    ([`crate::model::ExecutorSlice`]): between a path kernel's input
+//!    arriving and its start, the thread that runs it (or that published
+//!    the input) was running executor code: making it ready, dispatching
+//!    it, beginning or ending an execution, invoking a loop's body.
+//! 4. *waiting for a worker*: a path kernel has all its operands and waits
 //!    in a queue to start; or the path waits while every worker of the
-//!    queue runs kernels off the path (its next kernel's function or loop
-//!    iteration has yet to begin, behind that work).
-//! 4. *becoming ready*: none of those: a value has been published and its
-//!    reader is not yet ready while a worker is free (the executor's own
-//!    work between kernels).
+//!    queue runs kernels off the path.
+//! 5. *becoming ready*: none of those: nothing recorded explains the wait
+//!    (a parked thread waking up, say).
 //!
-//! # What if there were N workers
+//! # What if
 //!
 //! [`CriticalOptions::what_if_workers`] replays the recorded graph on N
-//! workers by list scheduling: a node starts once its predecessors are
-//! done, ready nodes take free workers longest remaining path first, a run
-//! holds a worker for its self time and then completes its async tail
+//! workers by list scheduling ([`replay`]): each run holds a worker for
+//! its self time and the executor time that dispatched it, then for work
+//! it handed to the pool, then completes the rest of its async tail
 //! without one. The speed-up compares that span with the same replay on
 //! one worker, so a sequential program predicts ×1.0 whatever N is.
+//! [`CriticalOptions::speedups`] replays it on the recorded workers with
+//! the matching kernels taking less time, against the same replay without.
+
+mod replay;
+mod split;
 
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 use std::fmt::Write as _;
 
 use serde::Serialize;
@@ -56,11 +73,20 @@ use serde::Serialize;
 use crate::model::Model;
 use crate::stats::human;
 
+pub use replay::{Speedup, WhatIf};
+pub use split::Split;
+
 /// What to compute besides the path.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct CriticalOptions {
     /// Re-schedule the graph on this many workers.
     pub what_if_workers: Option<usize>,
+    /// Replay the graph with the kernels matching each pattern taking
+    /// this many percent less time (running and async completion): a
+    /// kernel's name containing the pattern, or for `NAME#INDEX` its name
+    /// containing NAME and its index INDEX. The first matching change
+    /// applies.
+    pub speedups: Vec<(String, f64)>,
     /// Written as JSON ([`to_json`]) instead of text ([`to_text`]).
     pub json: bool,
 }
@@ -90,48 +116,6 @@ enum Node {
     Iteration(usize),
 }
 
-/// How a path's recorded time divides: the four categories of the
-/// [module](self) documentation, which partition the path's length.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
-pub struct Split {
-    /// A path kernel running (nested path kernels counted once).
-    pub running_ns: u64,
-    /// A path kernel returned, its value still completing off the path.
-    pub async_ns: u64,
-    /// A path kernel ready, waiting in a queue for a worker.
-    pub worker_wait_ns: u64,
-    /// A value published, its path reader not yet ready.
-    pub becoming_ready_ns: u64,
-}
-
-impl Split {
-    /// The categories together: the path's length.
-    pub fn total(&self) -> u64 {
-        self.running_ns
-            .saturating_add(self.async_ns)
-            .saturating_add(self.worker_wait_ns)
-            .saturating_add(self.becoming_ready_ns)
-    }
-}
-
-/// The replay of the graph on other numbers of workers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct WhatIf {
-    /// The workers asked for.
-    pub workers: usize,
-    /// The simulated span on them.
-    pub span_ns: u64,
-    /// The simulated span on one worker, what the speed-up compares with.
-    pub one_worker_ns: u64,
-}
-
-impl WhatIf {
-    /// How many times faster than one worker.
-    pub fn speed_up(&self) -> f64 {
-        self.one_worker_ns as f64 / self.span_ns.max(1) as f64
-    }
-}
-
 /// The result of [`analyse`].
 #[derive(Debug, Clone)]
 pub struct Analysis {
@@ -152,6 +136,12 @@ pub struct Analysis {
     pub work_ns: u64,
     /// The re-scheduling asked for.
     pub what_if: Option<WhatIf>,
+    /// The replay with faster kernels asked for.
+    pub speedup: Option<Speedup>,
+    /// Executor time the replays give to the kernels it dispatched.
+    pub replay_executor_ns: u64,
+    /// Executor time the replays leave out (after a thread's last kernel).
+    pub replay_left_out_ns: u64,
     /// Runs left out because the recording's edges loop through them.
     pub cyclic: usize,
 }
@@ -361,40 +351,47 @@ pub fn analyse(model: &Model, options: &CriticalOptions) -> Analysis {
             slack[r] = latest_finish[v].saturating_sub(finish[v]);
         }
     }
-    // Walk back from the node finishing last along preds that finish when
-    // their successor starts; among equals, the one recorded last.
-    let mut path_nodes = Vec::new();
-    let mut at = order
-        .iter()
-        .copied()
-        .filter(|&v| finish[v] == length)
-        .max_by_key(|&v| (node_end(model, g.nodes[v]), v));
-    // Only through nodes in the order: each step goes back in it, so the
-    // walk ends (nodes on cycles have no finish time).
-    while let Some(v) = at {
-        path_nodes.push(v);
-        let start = finish[v].saturating_sub(g.weight[v]);
-        at = g
-            .preds
-            .of(v)
-            .iter()
-            .copied()
-            .filter(|&p| in_order[p] && finish[p] == start)
-            .max_by_key(|&p| (node_end(model, g.nodes[p]), p));
-    }
-    path_nodes.reverse();
-    let path: Vec<usize> = path_nodes
-        .iter()
-        .filter_map(|&v| match g.nodes[v] {
-            Node::Run(r) => Some(r),
-            Node::Return(_) | Node::Iteration(_) => None,
-        })
-        .collect();
-    let split = split(model, &path);
-    let what_if = options.what_if_workers.map(|workers| WhatIf {
-        workers,
-        span_ns: simulate(&g, &order, &in_order, workers.max(1)),
-        one_worker_ns: simulate(&g, &order, &in_order, 1),
+    let path = last_arrival_path(model, &g, &order, &in_order);
+    let workers = replay::recorded_workers(model);
+    let split = split::split(model, &path, workers);
+    let recorded = replay::Costs::new(model, &g, &|_| 1.0);
+    let what_if = options.what_if_workers.map(|workers| {
+        let workers = workers.max(1);
+        let span_ns = replay::replay(&g, &recorded, &order, &in_order, workers);
+        let bound = recorded
+            .longest_path(&g, &order)
+            .max(recorded.worker_time() / workers as u64);
+        WhatIf {
+            workers,
+            span_ns,
+            one_worker_ns: replay::replay(&g, &recorded, &order, &in_order, 1),
+            // List scheduling never beats either bound; the minimum only
+            // guards against rounding in the division.
+            lower_bound_ns: bound.min(span_ns),
+            executor_ns: recorded.executor_ns,
+            left_out_ns: recorded.left_out_ns,
+        }
+    });
+    let speedup = (!options.speedups.is_empty()).then(|| {
+        let change = |r: usize| {
+            options
+                .speedups
+                .iter()
+                .find(|(pattern, _)| replay::matches(model, r, pattern))
+                .map(|&(_, percent)| percent)
+        };
+        let runs_matched = (0..model.runs.len())
+            .filter(|&r| change(r).is_some())
+            .count() as u64;
+        let faster = replay::Costs::new(model, &g, &|r| {
+            change(r).map_or(1.0, |percent| 1.0 - percent / 100.0)
+        });
+        Speedup {
+            changes: options.speedups.clone(),
+            runs_matched,
+            span_ns: replay::replay(&g, &faster, &order, &in_order, workers),
+            baseline_ns: replay::replay(&g, &recorded, &order, &in_order, workers),
+        }
     });
     Analysis {
         length_ns: split.total(),
@@ -404,160 +401,73 @@ pub fn analyse(model: &Model, options: &CriticalOptions) -> Analysis {
         recorded_ns: model.span.1 - model.span.0,
         work_ns: (0..model.runs.len()).fold(0u64, |sum, r| sum.saturating_add(g.weight[r])),
         what_if,
+        speedup,
+        replay_executor_ns: recorded.executor_ns,
+        replay_left_out_ns: recorded.left_out_ns,
         cyclic: n - order.len(),
         path,
     }
 }
 
-/// When a node's work was recorded to end (for tie-breaking).
-fn node_end(model: &Model, node: Node) -> u64 {
-    match node {
+/// The path as it happened: from the node whose output was available
+/// last, back through the predecessor whose output arrived last at each
+/// node, the one that made it ready (at a join, the branch that finished
+/// last, whatever the weights say); among equals, the later node.
+fn last_arrival_path(model: &Model, g: &Graph, order: &[usize], in_order: &[bool]) -> Vec<usize> {
+    // An iteration is done when its kernels' results were all available
+    // (its execution's end may wait for values it passed on).
+    let mut iteration_done = vec![0u64; model.executions.len()];
+    for (r, run) in model.runs.iter().enumerate() {
+        let done = &mut iteration_done[run.execution];
+        *done = (*done).max(model.results_done(r));
+    }
+    let available = |v: usize| match g.nodes[v] {
+        // A caller's run leads to its return node, which waits for its
+        // callees, and passes its operands on to the callees' argument
+        // readers, which have them from the moment the call starts.
+        Node::Run(r) if !model.runs[r].callees.is_empty() => model.runs[r].start,
         Node::Run(r) | Node::Return(r) => model.results_done(r),
-        Node::Iteration(x) => model.executions[x].end.unwrap_or(0),
-    }
-}
-
-/// Divides the path's recorded time into the categories of the
-/// [module](self) documentation: each run contributes the intervals it
-/// was running, completing and queued in, and every stretch of the path's
-/// time goes to the first category whose interval covers it; a stretch
-/// none covers waits for a worker when as many threads as the queue has
-/// workers were running kernels then, and is becoming ready otherwise.
-fn split(model: &Model, path: &[usize]) -> Split {
-    // (time, category, +1 opening / -1 closing); categories by precedence,
-    // then the threads busy in kernels (counted, not a category).
-    const RUNNING: usize = 0;
-    const ASYNC: usize = 1;
-    const WORKER_WAIT: usize = 2;
-    const BUSY: usize = 3;
-    let begin = path.iter().map(|&r| {
-        let run = &model.runs[r];
-        run.ready.unwrap_or(run.start).min(run.start)
-    });
-    let end = path.iter().map(|&r| model.results_done(r));
-    let (Some(begin), Some(end)) = (begin.min(), end.max()) else {
-        return Split::default();
+        Node::Iteration(x) => iteration_done[x],
     };
-    let mut changes: Vec<(u64, usize, i64)> = Vec::with_capacity(path.len() * 6);
-    let mut interval = |from: u64, to: u64, category: usize| {
-        let (from, to) = (from.max(begin), to.min(end));
-        if to > from {
-            changes.push((from, category, 1));
-            changes.push((to, category, -1));
-        }
-    };
-    for &r in path {
-        let run = &model.runs[r];
-        let ready = run.ready.unwrap_or(run.start).min(run.start);
-        let done = model.results_done(r);
-        interval(run.start, run.end, RUNNING);
-        interval(run.end, done, ASYNC);
-        interval(ready, run.start, WORKER_WAIT);
+    let mut position = vec![usize::MAX; g.nodes.len()];
+    for (i, &v) in order.iter().enumerate() {
+        position[v] = i;
     }
-    for segment in &model.segments {
-        interval(segment.start, segment.end, BUSY);
-    }
-    let workers = recorded_workers(model) as i64;
-    changes.sort_unstable();
-    let mut open = [0i64; 4];
-    let mut split = Split::default();
-    let mut at = begin;
-    for (time, category, change) in changes {
-        let stretch = time - at;
-        let slot = match open[..BUSY].iter().position(|&n| n > 0) {
-            Some(RUNNING) => &mut split.running_ns,
-            Some(ASYNC) => &mut split.async_ns,
-            Some(_) => &mut split.worker_wait_ns,
-            None if open[BUSY] >= workers => &mut split.worker_wait_ns,
-            None => &mut split.becoming_ready_ns,
-        };
-        *slot += stretch;
-        at = time;
-        open[category] += change;
-    }
-    split.becoming_ready_ns += end - at;
-    split
-}
+    let mut path_nodes = Vec::new();
+    let mut at = order
+        .iter()
+        .copied()
+        .filter(|&v| !matches!(g.nodes[v], Node::Iteration(_)))
+        .max_by_key(|&v| (available(v), v));
+    // Each step goes to a node earlier in the topological order, so the
+    // walk ends (nodes on cycles are not in it).
+    while let Some(v) = at {
+        path_nodes.push(v);
 
-/// The workers of the recorded work queue: `s` has one, `mstd:N` (and
-/// `mstd:N,M`) N; otherwise (`mstd` sized by the machine) the threads
-/// that ran kernels.
-fn recorded_workers(model: &Model) -> usize {
-    let queue = model.recording.header.work_queue.as_str();
-    if queue == "s" {
-        return 1;
-    }
-    let named = queue
-        .strip_prefix("mstd:")
-        .and_then(|rest| rest.split(',').next())
-        .and_then(|n| n.trim().parse::<usize>().ok());
-    named.filter(|&n| n > 0).unwrap_or_else(|| {
-        let mut ran = vec![false; model.recording.threads.len()];
-        for run in &model.runs {
-            ran[run.thread] = true;
-        }
-        ran.iter().filter(|&&r| r).count().max(1)
-    })
-}
-
-/// List scheduling of the graph on `workers`: ready nodes, longest
-/// remaining path first, each run holding a worker for its self time; its
-/// async tail and zero-weight nodes hold none. The simulated span.
-fn simulate(g: &Graph, order: &[usize], in_order: &[bool], workers: usize) -> u64 {
-    let n = g.nodes.len();
-    let mut level = vec![0u64; n];
-    for &v in order.iter().rev() {
-        let after = g.succs.of(v).iter().map(|&s| level[s]).max().unwrap_or(0);
-        level[v] = g.weight[v].saturating_add(after);
-    }
-    let mut waiting: Vec<usize> = (0..n)
-        .map(|v| g.preds.of(v).iter().filter(|&&p| in_order[p]).count())
-        .collect();
-    // Ready nodes by longest remaining path; timed events: (time, node, done).
-    let mut ready: BinaryHeap<(u64, Reverse<usize>)> = BinaryHeap::new();
-    let mut events: BinaryHeap<Reverse<(u64, usize, bool)>> = BinaryHeap::new();
-    for &v in order {
-        if waiting[v] == 0 {
-            ready.push((level[v], Reverse(v)));
-        }
-    }
-    let mut free = workers;
-    let mut now = 0u64;
-    let mut end = 0u64;
-    loop {
-        while let Some((_, Reverse(v))) = ready.pop() {
-            let busy = g.weight[v] - g.tail[v];
-            if busy == 0 {
-                events.push(Reverse((now.saturating_add(g.tail[v]), v, true)));
-            } else if free > 0 {
-                free -= 1;
-                events.push(Reverse((now.saturating_add(busy), v, false)));
-            } else {
-                ready.push((level[v], Reverse(v)));
-                break;
-            }
-        }
-        let Some(Reverse((time, v, done))) = events.pop() else {
-            break;
+        // A return node goes on through its callees' work, not through
+        // the calling run, whose own end (a loop run inline) includes it.
+        let caller = match g.nodes[v] {
+            Node::Return(r) => Some(r),
+            _ => None,
         };
-        now = time;
-        end = end.max(time);
-        if !done {
-            // The worker is free; the results follow after the tail.
-            free += 1;
-            events.push(Reverse((now.saturating_add(g.tail[v]), v, true)));
-            continue;
-        }
-        for &s in g.succs.of(v) {
-            if in_order[s] {
-                waiting[s] -= 1;
-                if waiting[s] == 0 {
-                    ready.push((level[s], Reverse(s)));
-                }
-            }
-        }
+        let earlier = |p: &usize| in_order[*p] && position[*p] < position[v];
+        let preds = g.preds.of(v);
+        let callees_only =
+            caller.is_some() && preds.iter().any(|&p| earlier(&p) && Some(p) != caller);
+        at = preds
+            .iter()
+            .copied()
+            .filter(|p| earlier(p) && !(callees_only && Some(*p) == caller))
+            .max_by_key(|&p| (available(p), p));
     }
-    end
+    path_nodes.reverse();
+    path_nodes
+        .iter()
+        .filter_map(|&v| match g.nodes[v] {
+            Node::Run(r) => Some(r),
+            Node::Return(_) | Node::Iteration(_) => None,
+        })
+        .collect()
 }
 
 /// One path entry as JSON shows it.
@@ -603,9 +513,12 @@ pub struct Report {
     pub path: Vec<PathEntry>,
     /// Runs with the most slack first: `(frame, function, slack)`; every run.
     pub slack: Vec<(String, String, u64)>,
-    /// `--what-if-workers`: workers, simulated span, and the simulated
-    /// span on one worker.
+    /// `--what-if-workers`: workers, replayed span, the replayed span on
+    /// one worker, and the lower bound.
     pub what_if: Option<WhatIf>,
+    /// `--speedup`: the replayed span with the kernels made faster, and
+    /// without.
+    pub speedup: Option<Speedup>,
 }
 
 /// The analysis in JSON form.
@@ -644,6 +557,7 @@ pub fn to_json(model: &Model, analysis: &Analysis) -> Report {
             .collect(),
         slack,
         what_if: analysis.what_if,
+        speedup: analysis.speedup.clone(),
     }
 }
 
@@ -664,9 +578,10 @@ pub fn to_text(model: &Model, analysis: &Analysis) -> String {
     );
     let _ = writeln!(
         out,
-        "  running {}, async completion {}, waiting for a worker {}, becoming ready {}",
+        "  running {}, async completion {}, executor {}, waiting for a worker {}, becoming ready {}",
         human(s.running_ns),
         human(s.async_ns),
+        human(s.executor_ns),
         human(s.worker_wait_ns),
         human(s.becoming_ready_ns)
     );
@@ -740,17 +655,42 @@ pub fn to_text(model: &Model, analysis: &Analysis) -> String {
     }
     if let Some(what_if) = analysis.what_if {
         let workers = what_if.workers;
-        let bound = analysis
-            .weight_ns
-            .max(analysis.work_ns / workers.max(1) as u64);
         let _ = writeln!(
             out,
             "\nwhat if {workers} workers: span {}, ×{:.2} against one worker's {} \
-             (lower bound {}; replayed from the recorded durations)",
+             (lower bound {})",
             human(what_if.span_ns),
             what_if.speed_up(),
             human(what_if.one_worker_ns),
-            human(bound),
+            human(what_if.lower_bound_ns),
+        );
+    }
+    if let Some(speedup) = &analysis.speedup {
+        let changes: Vec<String> = speedup
+            .changes
+            .iter()
+            .map(|(pattern, percent)| {
+                format!("{} {percent}% faster", crate::display::name(pattern))
+            })
+            .collect();
+        let _ = writeln!(
+            out,
+            "\nwhat if {} ({} kernel runs): span {} against {} as recorded ({:+.1}%)",
+            changes.join(", "),
+            speedup.runs_matched,
+            human(speedup.span_ns),
+            human(speedup.baseline_ns),
+            (speedup.span_ns as f64 / speedup.baseline_ns.max(1) as f64 - 1.0) * 100.0,
+        );
+    }
+    if analysis.what_if.is_some() || analysis.speedup.is_some() {
+        let _ = writeln!(
+            out,
+            "  (replayed: each kernel's own time with the executor's time that dispatched it \
+             ({}), its async tail on a worker when a worker completed it; left out: {} of \
+             executor time after a thread's last kernel, contention for memory and caches)",
+            human(analysis.replay_executor_ns),
+            human(analysis.replay_left_out_ns),
         );
     }
     out

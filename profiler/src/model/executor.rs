@@ -1,0 +1,155 @@
+//! The executor's own time, found from the events: the time a thread spent
+//! running executor code (making kernels ready, dispatching them, beginning
+//! and ending executions, invoking loop bodies) rather than a kernel or
+//! nothing.
+//!
+//! ```text
+//!  thread  ──[ kernel A ]──·····──[ kernel B ]──────────[ kernel C ]──
+//!                     end A ↑  ↑ start B   ↑ end B  ↑ C ready  ↑ start C
+//!                executor ───  (B ready      idle ───  executor ─
+//!                              before A ended)
+//! ```
+//!
+//! Between two consecutive events of a thread outside any kernel, the
+//! thread was either running the executor or idle, waiting for work. It
+//! cannot have been woken before what woke it happened: the gap ending in
+//! a kernel's start is executor time only from when that kernel became
+//! ready, and a gap during which another thread recorded an event may
+//! have been idle until that event. The rest of the gap is executor time:
+//! nothing could have handed the thread work, so it was busy.
+//!
+//! Threads that never run a kernel or begin an execution (the blocking
+//! pool) have no executor time; a gap ending in a result completing
+//! asynchronously is the async work that completed it, never the
+//! executor's.
+
+use crate::recording::EventKind;
+
+use super::Model;
+
+/// A stretch of a thread's time in executor code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ExecutorSlice {
+    /// Index into [`crate::recording::Recording::threads`].
+    pub thread: usize,
+    /// Start time.
+    pub start: u64,
+    /// End time.
+    pub end: u64,
+    /// The execution it served (index into [`Model::executions`]): the one
+    /// of the event that ended it.
+    pub execution: usize,
+    /// The run whose start ended it, if a kernel's start did.
+    pub before_run: Option<usize>,
+}
+
+impl Model {
+    /// Finds [`Model::executor`]; needs the runs, their ready times and
+    /// the executions.
+    pub(super) fn collect_executor(&mut self) {
+        let recording = std::sync::Arc::clone(&self.recording);
+        let threads = recording.threads.len();
+        // Every event's time and thread, in time order, to find the latest
+        // event of another thread inside a gap (only needed when several
+        // threads recorded events).
+        let mut others: Vec<(u64, u32)> = Vec::new();
+        if threads > 1 {
+            for (thread, track) in recording.threads.iter().enumerate() {
+                others.extend(track.events.iter().map(|e| (e.time, thread as u32)));
+            }
+            others.sort_unstable();
+        }
+        for (thread, track) in recording.threads.iter().enumerate() {
+            let runs_executor = track.events.iter().any(|e| {
+                matches!(
+                    e.kind,
+                    EventKind::KernelStart { .. } | EventKind::FunctionBegin { .. }
+                )
+            });
+            if !runs_executor {
+                continue;
+            }
+            let mut open: Vec<usize> = Vec::new();
+            let mut previous: Option<u64> = None;
+            for e in &track.events {
+                if matches!(e.kind, EventKind::KernelWork { .. }) {
+                    continue;
+                }
+                let run = match e.kind {
+                    EventKind::KernelStart { kernel } | EventKind::KernelEnd { kernel, .. } => self
+                        .run_of(e.execution, kernel)
+                        .filter(|&r| self.runs[r].thread == thread),
+                    _ => None,
+                };
+                if open.is_empty()
+                    && let Some(from) = previous
+                    && e.time > from
+                    && !matches!(e.kind, EventKind::ResultAvailable { .. })
+                    && let Some(&execution) = self.execution_index.get(&e.execution)
+                {
+                    let starting = match e.kind {
+                        EventKind::KernelStart { .. } => run,
+                        _ => None,
+                    };
+                    let mut woken = latest_other(&others, thread as u32, from, e.time);
+                    if let Some(r) = starting
+                        && let Some(ready) = self.runs[r].ready
+                    {
+                        woken = woken.max(ready);
+                    }
+                    let start = from.max(woken);
+                    if e.time > start {
+                        self.executor.push(ExecutorSlice {
+                            thread,
+                            start,
+                            end: e.time,
+                            execution,
+                            before_run: starting,
+                        });
+                    }
+                }
+                match (&e.kind, run) {
+                    (EventKind::KernelStart { .. }, Some(r)) if self.runs[r].start == e.time => {
+                        open.push(r);
+                    }
+                    (EventKind::KernelEnd { .. }, Some(r)) => {
+                        if let Some(at) = open.iter().position(|&o| o == r) {
+                            open.truncate(at);
+                        }
+                    }
+                    _ => {}
+                }
+                previous = Some(previous.map_or(e.time, |p| p.max(e.time)));
+            }
+        }
+        self.executor.sort_by_key(|s| (s.start, s.thread));
+    }
+
+    /// Executor time per thread (indexed like the recording's threads).
+    pub fn executor_time_by_thread(&self) -> Vec<u64> {
+        let mut time = vec![0u64; self.recording.threads.len()];
+        for s in &self.executor {
+            time[s.thread] = time[s.thread].saturating_add(s.end - s.start);
+        }
+        time
+    }
+}
+
+/// The time of the latest event of a thread other than `thread` after
+/// `from` and at or before `to`; `from` when there is none.
+fn latest_other(events: &[(u64, u32)], thread: u32, from: u64, to: u64) -> u64 {
+    let mut at = events.partition_point(|&(time, _)| time <= to);
+    // Only `thread`'s events at `to` itself can come between: it has none
+    // inside the gap.
+    while at > 0 {
+        at -= 1;
+        let (time, other) = events[at];
+        if time <= from {
+            break;
+        }
+        if other != thread {
+            return time;
+        }
+    }
+    from
+}
