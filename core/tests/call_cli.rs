@@ -40,7 +40,7 @@ fn argument_errors_are_one_line_and_status_1() {
         (
             r#"[{"bias": {"btf": "/dev/zero", "index": 0}, "weights": [[1, 2], [3, 4]]}, [1, 2]]"#
                 .to_string(),
-            "not a regular file",
+            "/dev/zero is a system file",
         ),
         (
             r#"[{"bias": [1, 2], "weights": [[1, 2], [3]]}, [1, 2]]"#.to_string(),
@@ -80,7 +80,7 @@ fn unknown_functions_and_files_are_reported() {
     assert!(common::text(&out.stderr).contains("--args @/nonexistent/args.json"));
     let out = run(&["--call", "mix", "--args", "@/dev/zero"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(common::text(&out.stderr).contains("not a regular file"));
+    assert!(common::text(&out.stderr).contains("--args @/dev/zero: /dev/zero is a system file"));
     // --args needs --call; --call excludes --functions.
     assert_eq!(run(&["--args", "[]"]).status.code(), Some(2));
     assert_eq!(

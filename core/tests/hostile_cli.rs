@@ -213,7 +213,7 @@ fn run_takes_the_source_the_user_names() {
     assert_eq!(m.output.status.code(), Some(1));
     assert_eq!(
         text(&m.output.stderr),
-        "error: source /dev/zero is not a regular file\n"
+        "error: source /dev/zero: /dev/zero is a system file\n"
     );
     assert!(m.elapsed < Duration::from_secs(10));
     let _ = std::fs::remove_dir_all(&dir);

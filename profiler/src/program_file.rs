@@ -98,9 +98,10 @@ impl ProgramFile {
             name: name.to_string(),
             message,
         };
+        // Described, never quoted: the file may be no program at all.
         let input = Input::from_bytes(bytes, recorded_as).map_err(|e| {
             unreadable(
-                e.render()
+                e.describe(bytes.len())
                     .trim_end()
                     .trim_start_matches("error: ")
                     .to_string(),

@@ -351,7 +351,7 @@ fn fifos_devices_and_full_disks_are_clean_errors() {
     mkfifo(&dir.join("fifo.mlir"));
     for recording in ["fifo.beftrace", "/dev/zero"] {
         let kind = if recording.starts_with("/dev") {
-            "is a device"
+            "/dev/zero is a system file"
         } else {
             "is a FIFO"
         };

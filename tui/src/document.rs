@@ -74,6 +74,22 @@ impl Loaded {
     /// Opens `buffer`, the bytes of `path` (as [`crate::input::read`]
     /// gives them: a mapping stays watched as long as it is kept).
     pub fn from_buffer(path: &Path, buffer: BefBuffer) -> Result<Loaded, LoadError> {
+        Loaded::from_buffer_quoting(path, buffer, true)
+    }
+
+    /// Opens the program a recording is shown with, given as `--program
+    /// FILE` (bytes read by the named-file policy): as [`from_bytes`](Self::from_bytes),
+    /// but an error does not quote the file's lines (`line:col` and the
+    /// message only), since the file may be no program at all.
+    pub fn from_program_bytes(path: &Path, bytes: &[u8]) -> Result<Loaded, LoadError> {
+        Loaded::from_buffer_quoting(path, BefBuffer::copy_from(bytes), false)
+    }
+
+    fn from_buffer_quoting(
+        path: &Path,
+        buffer: BefBuffer,
+        quote: bool,
+    ) -> Result<Loaded, LoadError> {
         // The name locations and diagnostics use; `shown` for messages.
         let name = path.display().to_string();
         let shown = bef::tool_io::escape::path(path);
@@ -83,14 +99,20 @@ impl Loaded {
             optional_sections: true,
         };
         let translate_error = |diagnostics, source_text: &str| {
-            LoadError(
-                OpenError::Translate {
-                    name: name.clone(),
-                    diagnostics,
-                    source_text: source_text.to_owned(),
-                }
-                .render(),
-            )
+            let error = OpenError::Translate {
+                name: name.clone(),
+                diagnostics,
+                source_text: if quote {
+                    source_text.to_owned()
+                } else {
+                    String::new()
+                },
+            };
+            LoadError(if quote {
+                error.render()
+            } else {
+                error.describe(input_len)
+            })
         };
         match format {
             InputFormat::Bef => {

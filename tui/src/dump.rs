@@ -5,7 +5,11 @@ use std::io::{self, Write};
 
 use bef::tool_io::escape;
 
+use bef_trace::model::ErrorMark;
+use bef_trace::recording::{EventKind, ValueState};
+
 use crate::app::App;
+use crate::execution;
 use crate::inspector;
 use crate::rows::{self, ListId, columns};
 use crate::tensors::{COLUMNS, TensorFile};
@@ -31,7 +35,7 @@ pub const VIEWS: &[(&str, &str)] = &[
     ("locations", "the Locations section, decoded"),
     (
         "execution",
-        "a recording: every event, then the registers and kernel at each step",
+        "a recording: every event, what each changed, then each execution's registers",
     ),
     ("help", "the keys"),
 ];
@@ -114,49 +118,255 @@ fn aligned(out: &mut impl Write, rows: &[Vec<String>], marks: &[bool]) -> io::Re
     Ok(())
 }
 
+/// Lines `--dump execution` prints at most; the rest are counted and the
+/// count printed with the cap.
+pub const MAX_EXECUTION_LINES: u64 = 1_000_000;
+
+/// Readers of a register named at the event that publishes it; the rest
+/// are counted.
+const READERS_SHOWN: usize = 4;
+
+/// `1234567` as `1,234,567`.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A writer that passes on at most `cap` lines and counts the rest.
+struct Capped<'w, W: Write> {
+    out: &'w mut W,
+    lines: u64,
+    cap: u64,
+}
+
+impl<W: Write> Write for Capped<'_, W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let mut rest = buf;
+        while !rest.is_empty() {
+            let line_end = rest.iter().position(|&b| b == b'\n');
+            let (line, after) = match line_end {
+                Some(i) => rest.split_at(i + 1),
+                None => (rest, &[][..]),
+            };
+            if self.lines < self.cap {
+                self.out.write_all(line)?;
+            }
+            if line_end.is_some() {
+                self.lines += 1;
+            }
+            rest = after;
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+/// What one execution has done so far, as the events tell it.
+#[derive(Default)]
+struct ExecutionSoFar {
+    /// Registers published, with their last state, value and producer.
+    registers: std::collections::BTreeMap<u32, (ValueState, Option<String>, u32)>,
+    /// Kernels started and not yet ended.
+    running: std::collections::BTreeSet<u32>,
+    ready: u64,
+    started: u64,
+    ended: u64,
+    /// Its last event.
+    last: usize,
+}
+
 /// The Execution tab as text: the recording's summary and every event;
-/// then, after each event, the registers it changed and the kernel's state.
+/// then, event by event, what it changed (the kernel that became ready,
+/// started or ended, the register that got a value and who reads it);
+/// then each execution as its last event leaves it, as far as the events
+/// tell (the registers set, the kernels still running, counts of the
+/// rest). Linear in the recording: nothing is reprinted per event, and
+/// the whole is capped at [`MAX_EXECUTION_LINES`], the cap named.
 fn execution(out: &mut impl Write, app: &mut App<'_, '_>) -> io::Result<()> {
     if app.trace.is_none() {
         return writeln!(out, "(no recording: open a bef-trace recording)");
     }
-    let count = rows::len(&app.rows(), ListId::Events);
+    let mut out = Capped {
+        out,
+        lines: 0,
+        cap: MAX_EXECUTION_LINES,
+    };
+    app.cursor_mut(ListId::Events).selected = 0;
     for line in rows::execution::kernel_lines(&app.rows()) {
         writeln!(out, "{line}")?;
     }
     writeln!(out)?;
-    list(out, app, ListId::Events)?;
-    writeln!(out, "\n== registers and kernels, event by event")?;
-    for step in 0..count {
-        app.cursor_mut(ListId::Events).selected = step;
-        let cells = rows::cells(&app.rows(), ListId::Events, step);
+    list(&mut out, app, ListId::Events)?;
+    let Some(trace) = app.trace.as_deref() else {
+        return Ok(());
+    };
+    writeln!(out, "\n== what each event changed")?;
+    let mut order: Vec<u64> = Vec::new();
+    let mut so_far: std::collections::HashMap<u64, ExecutionSoFar> =
+        std::collections::HashMap::new();
+    let kernel = |execution: u64, k: u32| {
+        escape::terminal(&format!("kernel {k} {}", trace.kernel_name(execution, k))).into_owned()
+    };
+    let state = app.rows();
+    for step in 0..trace.steps.len() {
+        let cells = rows::cells(&state, ListId::Events, step);
         writeln!(out, "[{step}] {}", cells.join("  ").trim_end())?;
-        let lines = rows::execution::kernel_lines(&app.rows());
-        // The first lines are the summary printed above.
-        let skip = lines
-            .iter()
-            .take_while(|l| !l.starts_with("kernel ") && !l.starts_with('#'))
-            .count();
-        for line in &lines[skip..] {
-            writeln!(out, "    {line}")?;
-        }
-    }
-    // Each execution's registers as the recording leaves them.
-    let mut executions: Vec<(u64, usize)> = Vec::new();
-    if let Some(trace) = app.trace.as_ref() {
-        for (i, s) in trace.steps.iter().enumerate() {
-            match executions.iter_mut().find(|(e, _)| *e == s.event.execution) {
-                Some(last) => last.1 = i,
-                None => executions.push((s.event.execution, i)),
+        let event = &trace.steps[step].event;
+        let execution = event.execution;
+        let now = so_far.entry(execution).or_insert_with(|| {
+            order.push(execution);
+            ExecutionSoFar::default()
+        });
+        now.last = step;
+        match &event.kind {
+            EventKind::KernelReady { kernel: k } => {
+                now.ready += 1;
+                writeln!(out, "    {} is ready", kernel(execution, *k))?;
             }
+            EventKind::KernelStart { kernel: k } => {
+                now.started += 1;
+                now.running.insert(*k);
+                writeln!(out, "    {} started", kernel(execution, *k))?;
+            }
+            EventKind::KernelEnd { kernel: k, .. } => {
+                now.ended += 1;
+                now.running.remove(k);
+                let mark = match trace.mark(execution, *k) {
+                    Some(ErrorMark::Origin) => "; ! an error began here",
+                    Some(ErrorMark::Poisoned) => "; ! poisoned by an error",
+                    None => "",
+                };
+                writeln!(out, "    {} ended{mark}", kernel(execution, *k))?;
+            }
+            EventKind::RegisterSet {
+                register,
+                producer,
+                state,
+                value,
+            }
+            | EventKind::ResultAvailable {
+                register,
+                producer,
+                state,
+                value,
+            } => {
+                let before = now
+                    .registers
+                    .insert(*register, (*state, value.clone(), *producer))
+                    .map_or("not produced", |(s, _, _)| execution::state_name(s));
+                let readers = trace
+                    .function_of(execution)
+                    .and_then(|f| trace.recording.functions.get(f as usize))
+                    .and_then(|f| f.registers.get(*register as usize))
+                    .map_or(&[][..], |r| r.users.as_slice());
+                let mut read_by: Vec<String> = readers
+                    .iter()
+                    .take(READERS_SHOWN)
+                    .map(|&k| kernel(execution, k))
+                    .collect();
+                if readers.len() > READERS_SHOWN {
+                    read_by.push(format!("{} more", readers.len() - READERS_SHOWN));
+                }
+                let read_by = if read_by.is_empty() {
+                    "read by no kernel".to_owned()
+                } else {
+                    format!("read by {}", read_by.join(", "))
+                };
+                writeln!(
+                    out,
+                    "    %{register}: {before} -> {}, from {}; {read_by}",
+                    execution::state_name(*state),
+                    kernel(execution, *producer)
+                )?;
+            }
+            EventKind::FunctionBegin { .. }
+            | EventKind::FunctionEnd
+            | EventKind::KernelWork { .. } => {}
         }
     }
-    for (_, last) in executions {
-        app.cursor_mut(ListId::Events).selected = last;
-        writeln!(out)?;
-        list(out, app, ListId::ExecRegisters)?;
+    for execution in order {
+        let Some(now) = so_far.get(&execution) else {
+            continue;
+        };
+        let function = trace
+            .function_of(execution)
+            .and_then(|f| trace.recording.functions.get(f as usize));
+        let kernels = function.map_or(0, |f| f.kernels.len());
+        let registers = function.map_or(0, |f| f.registers.len());
+        writeln!(
+            out,
+            "\n== {} {} after its last event [{}]",
+            trace.execution_label(execution),
+            escape::terminal(&trace.function_name(execution)),
+            now.last
+        )?;
+        writeln!(
+            out,
+            "  kernels: {kernels} in the function; {} ready, {} started, {} ended events",
+            now.ready, now.started, now.ended
+        )?;
+        if !now.running.is_empty() {
+            let running: Vec<String> = now.running.iter().map(|&k| kernel(execution, k)).collect();
+            writeln!(out, "  still running: {}", running.join(", "))?;
+        }
+        writeln!(
+            out,
+            "  registers: {} of {registers} published{}",
+            now.registers.len(),
+            if now.registers.len() < registers {
+                " (the others not produced)"
+            } else {
+                ""
+            }
+        )?;
+        let mut table = vec![
+            ["reg", "state", "value / message", "producer"]
+                .map(String::from)
+                .to_vec(),
+        ];
+        for (register, (state, value, producer)) in &now.registers {
+            let value = match (value, state) {
+                (Some(v), _) => escape::terminal(v).into_owned(),
+                (None, ValueState::Concrete) if !trace.recording.header.values => {
+                    "(recorded without --values)".to_owned()
+                }
+                _ => String::new(),
+            };
+            table.push(vec![
+                format!("%{register}"),
+                execution::state_name(*state).to_owned(),
+                value,
+                kernel(execution, *producer),
+            ]);
+        }
+        if table.len() > 1 {
+            let marks: Vec<bool> = table
+                .iter()
+                .map(|row| row[1] == execution::state_name(ValueState::Error))
+                .collect();
+            aligned(&mut out, &table, &marks)?;
+        }
     }
-    app.cursor_mut(ListId::Events).selected = 0;
+    let (lines, cap) = (out.lines, out.cap);
+    let out = out.out;
+    if lines > cap {
+        writeln!(
+            out,
+            "… {} more lines not shown (cap {} lines)",
+            thousands(lines - cap),
+            thousands(cap)
+        )?;
+    }
     Ok(())
 }
 

@@ -656,10 +656,14 @@ pub fn open_program(
     let header = bef_trace::codec::read_header(bytes)
         .map_err(|e| LoadError(format!("error: {shown}: not a readable recording: {e}")))?;
     if let Some(given) = given {
-        let buffer = crate::input::read(given)?;
-        let file = checked_program(&header, given, buffer.bytes())
+        // A file the user names: the named-file policy reads it (nothing
+        // under /proc, /sys or /dev, no device or FIFO, at most 16 MiB),
+        // and what does not load is described, not quoted.
+        let raw = named_files::read(given, NamedFileKind::UserNamed)
+            .map_err(|e| LoadError(format!("error: --program {e}")))?;
+        let file = checked_program(&header, given, &raw)
             .map_err(|e| LoadError(format!("error: {shown}: {e}")))?;
-        return Ok((Loaded::from_buffer(given, buffer)?, Some(file)));
+        return Ok((Loaded::from_program_bytes(given, &raw)?, Some(file)));
     }
     let program = program_path(path, &header.program_path);
     let read = named_files::read(&program, NamedFileKind::Program);

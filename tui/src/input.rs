@@ -1,19 +1,19 @@
 //! Reading the file given on the command line. Only a regular file is
-//! read: a FIFO, a device or a directory is refused with what it is
-//! (opened without blocking, so a FIFO without a writer cannot hang).
+//! read, and none under `/proc`, `/sys` or `/dev` (the named-file policy):
+//! a FIFO, a device or a directory is refused with what it is (opened
+//! without blocking, so a FIFO without a writer cannot hang).
 //! Files up to [`READ_LIMIT`] are read into memory, so that another
 //! process truncating them cannot take bytes away; larger files are
 //! mapped and watched, so a fault from their truncation ends befview with
 //! a message instead of a broken terminal (`bef::tool_io::sigbus`).
 
 use std::fmt;
-use std::fs::OpenOptions;
 use std::io::Read;
-use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
 use std::path::Path;
 
 use bef::format::BefBuffer;
 use bef::tool_io::escape;
+use bef::tool_io::named_files::{self, NamedFileKind, Reason};
 
 /// Why a file could not be opened.
 #[derive(Debug)]
@@ -30,46 +30,32 @@ impl std::error::Error for LoadError {}
 /// The largest file read into memory; larger files are mapped.
 pub const READ_LIMIT: u64 = 64 << 20;
 
-/// What a file that is not regular is, in words.
-fn kind_of(file_type: std::fs::FileType) -> &'static str {
-    if file_type.is_dir() {
-        "a directory"
-    } else if file_type.is_fifo() {
-        "a FIFO (named pipe)"
-    } else if file_type.is_char_device() {
-        "a character device"
-    } else if file_type.is_block_device() {
-        "a block device"
-    } else if file_type.is_socket() {
-        "a socket"
-    } else {
-        "not a regular file"
-    }
-}
-
 /// Reads `path`: into memory up to [`READ_LIMIT`], mapped and watched
-/// beyond.
+/// beyond. The named-file policy decides whether it is read at all
+/// (`bef::tool_io::named_files`, as a file the user names, of any size):
+/// nothing under `/proc`, `/sys` or `/dev` or linking there, nothing but
+/// a regular file.
 pub fn read(path: &Path) -> Result<BefBuffer, LoadError> {
     let shown = escape::path(path);
     let cannot = |e: std::io::Error| LoadError(format!("error: cannot read {shown}: {e}"));
-    let file = OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
-        .open(path)
-        .map_err(cannot)?;
     // The opened file is what is checked, so a name swapped meanwhile
     // cannot slip a device in.
-    let meta = file.metadata().map_err(cannot)?;
-    if !meta.file_type().is_file() {
-        return Err(LoadError(format!(
-            "error: cannot read {shown}: it is {}, and befview reads regular files \
-             (save a stream to a file first)",
-            kind_of(meta.file_type())
-        )));
-    }
-    if meta.len() <= READ_LIMIT {
-        // Up to the limit, not the length: files under /proc report 0.
-        let mut bytes = Vec::with_capacity(meta.len() as usize + 1);
+    let (file, len) = named_files::open(path, NamedFileKind::UserNamed, u64::MAX).map_err(|e| {
+        LoadError(match &e.reason {
+            Reason::Io(io) => format!("error: cannot read {shown}: {io}"),
+            Reason::NotRegular(kind) => format!(
+                "error: cannot read {shown}: it is {kind}, and befview reads regular files \
+                 (save a stream to a file first)"
+            ),
+            _ => format!(
+                "error: cannot read {shown}: {}, and befview reads regular files",
+                e.why()
+            ),
+        })
+    })?;
+    if len <= READ_LIMIT {
+        // Up to the limit, not the length: a file may grow meanwhile.
+        let mut bytes = Vec::with_capacity(len as usize + 1);
         (&file)
             .take(READ_LIMIT + 1)
             .read_to_end(&mut bytes)

@@ -218,6 +218,37 @@ impl OpenError {
             other => format!("error: {other}\n"),
         }
     }
+
+    /// [`render`](Self::render) without quoting the file `len` bytes
+    /// long: each diagnostic as `file:line:col: error: message`, no source
+    /// line; and a file where nothing parses at all (an error at 1:1) only
+    /// by that rule and its size. For a file the user named as something to
+    /// read with (`--program FILE`), which may be no program at all: the
+    /// error describes, it does not echo.
+    pub fn describe(&self, len: usize) -> String {
+        match self {
+            OpenError::Translate {
+                name, diagnostics, ..
+            } => {
+                let at_start = diagnostics.first().is_some_and(|d| {
+                    d.location
+                        .primary_position()
+                        .is_some_and(|(_, line, col)| line <= 1 && col <= 1)
+                });
+                if at_start {
+                    return format!(
+                        "error: {name}: not BEF, MLIR bytecode or MLIR text: {len} bytes, \
+                         and nothing in them parses as MLIR from line 1, column 1\n"
+                    );
+                }
+                diagnostics
+                    .iter()
+                    .map(|d| text::render_diagnostic_line(d, text::SourceLine::Unavailable))
+                    .collect()
+            }
+            other => format!("error: {other}\n"),
+        }
+    }
 }
 
 /// A program file, read and (unless it was BEF) translated to BEF, not

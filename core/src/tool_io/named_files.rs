@@ -17,6 +17,13 @@
 //!
 //! Anything else is [`NotRead`], whose message says why, for the tool to
 //! show in place of the content.
+//!
+//! Files the user names on the command line ([`NamedFileKind::UserNamed`]:
+//! `bef run --source`, `--args @FILE`, `befview --program`, `bef-trace
+//! --program`) may have any extension; every other rule holds. Data files
+//! a call or a program names (`{"btf": PATH}`, `btf.read_dense_tensor`)
+//! are opened with [`open`] under [`MAX_DATA_FILE_BYTES`], since they are
+//! read piece by piece, never whole.
 
 use std::fmt;
 use std::fs::File;
@@ -27,6 +34,11 @@ use super::escape;
 
 /// Largest named file read, in bytes.
 pub const MAX_NAMED_FILE_BYTES: u64 = 16 << 20;
+
+/// Largest data file opened with [`open`] (a BTF file of weights), in
+/// bytes: such a file is read a record at a time, each record bounded by
+/// its reader, so the bound only keeps a sparse or endless file out.
+pub const MAX_DATA_FILE_BYTES: u64 = 64 << 30;
 
 /// Directories whose files are never read, whatever their names.
 const SYSTEM_DIRECTORIES: [&str; 3] = ["/proc", "/sys", "/dev"];
@@ -78,8 +90,13 @@ pub enum Reason {
     SystemFile(PathBuf),
     /// Not a regular file: a directory, device, FIFO or socket.
     NotRegular(&'static str),
-    /// Larger than [`MAX_NAMED_FILE_BYTES`].
-    TooLarge(u64),
+    /// Larger than the bound it is read or opened with.
+    TooLarge {
+        /// The file's size (or what was read of it).
+        len: u64,
+        /// The bound.
+        limit: u64,
+    },
     /// The file could not be resolved, opened or read.
     Io(String),
 }
@@ -93,13 +110,29 @@ pub struct NotRead {
     pub reason: Reason,
 }
 
+impl NotRead {
+    /// Why the file was not read, without its name (escaped).
+    pub fn why(&self) -> String {
+        Why(self).to_string()
+    }
+}
+
 impl fmt::Display for NotRead {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "not read: {}: ", escape::path(&self.path))?;
-        match &self.reason {
+        write!(f, "not read: {}: {}", escape::path(&self.path), Why(self))
+    }
+}
+
+/// The reason part of a [`NotRead`]'s message.
+struct Why<'a>(&'a NotRead);
+
+impl fmt::Display for Why<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let this = self.0;
+        match &this.reason {
             Reason::Extension { allowed, path } => {
                 let list: Vec<String> = allowed.iter().map(|e| format!(".{e}")).collect();
-                if path == &self.path {
+                if path == &this.path {
                     write!(f, "not a {} file", list.join(", "))
                 } else {
                     write!(
@@ -114,10 +147,9 @@ impl fmt::Display for NotRead {
                 write!(f, "{} is a system file", escape::path(path))
             }
             Reason::NotRegular(kind) => write!(f, "{kind}, not a regular file"),
-            Reason::TooLarge(len) => write!(
-                f,
-                "{len} bytes, more than the {MAX_NAMED_FILE_BYTES} read of a named file"
-            ),
+            Reason::TooLarge { len, limit } => {
+                write!(f, "{len} bytes, more than the {limit} read of a named file")
+            }
             Reason::Io(error) => write!(f, "{}", escape::terminal(error)),
         }
     }
@@ -126,8 +158,32 @@ impl fmt::Display for NotRead {
 impl std::error::Error for NotRead {}
 
 /// Reads the file `path` names if the policy allows it (see the module
-/// documentation).
+/// documentation), at most [`MAX_NAMED_FILE_BYTES`].
 pub fn read(path: &Path, kind: NamedFileKind) -> Result<Vec<u8>, NotRead> {
+    let (file, len) = open(path, kind, MAX_NAMED_FILE_BYTES)?;
+    let refuse = |reason| NotRead {
+        path: path.to_path_buf(),
+        reason,
+    };
+    let mut bytes = Vec::with_capacity(len as usize);
+    // The file may grow after the check: never read past the limit.
+    file.take(MAX_NAMED_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| refuse(Reason::Io(e.to_string())))?;
+    if bytes.len() as u64 > MAX_NAMED_FILE_BYTES {
+        return Err(refuse(Reason::TooLarge {
+            len: bytes.len() as u64,
+            limit: MAX_NAMED_FILE_BYTES,
+        }));
+    }
+    Ok(bytes)
+}
+
+/// Opens the file `path` names if the policy allows it, checking
+/// everything [`read`] does before a byte is read, with `limit` as the
+/// size bound; returns the open file and its size. Whoever reads it must
+/// not read past `limit` (files on some file systems report size 0).
+pub fn open(path: &Path, kind: NamedFileKind, limit: u64) -> Result<(File, u64), NotRead> {
     let refuse = |reason| NotRead {
         path: path.to_path_buf(),
         reason,
@@ -160,18 +216,13 @@ pub fn read(path: &Path, kind: NamedFileKind) -> Result<Vec<u8>, NotRead> {
     if on_system_file_system(&file) {
         return Err(refuse(Reason::SystemFile(resolved)));
     }
-    if meta.len() > MAX_NAMED_FILE_BYTES {
-        return Err(refuse(Reason::TooLarge(meta.len())));
+    if meta.len() > limit {
+        return Err(refuse(Reason::TooLarge {
+            len: meta.len(),
+            limit,
+        }));
     }
-    let mut bytes = Vec::with_capacity(meta.len() as usize);
-    // The file may grow after the check: never read past the limit.
-    file.take(MAX_NAMED_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| refuse(Reason::Io(e.to_string())))?;
-    if bytes.len() as u64 > MAX_NAMED_FILE_BYTES {
-        return Err(refuse(Reason::TooLarge(bytes.len() as u64)));
-    }
-    Ok(bytes)
+    Ok((file, meta.len()))
 }
 
 /// [`read`] as text, invalid UTF-8 replaced.
@@ -337,7 +388,22 @@ mod tests {
             .set_len(MAX_NAMED_FILE_BYTES + 1)
             .unwrap();
         let err = read(&big, NamedFileKind::Source).unwrap_err();
-        assert_eq!(err.reason, Reason::TooLarge(MAX_NAMED_FILE_BYTES + 1));
+        assert_eq!(
+            err.reason,
+            Reason::TooLarge {
+                len: MAX_NAMED_FILE_BYTES + 1,
+                limit: MAX_NAMED_FILE_BYTES
+            }
+        );
+        let (_, len) = open(&big, NamedFileKind::UserNamed, MAX_DATA_FILE_BYTES).unwrap();
+        assert_eq!(len, MAX_NAMED_FILE_BYTES + 1);
+        let err = open(
+            Path::new("/proc/self/environ"),
+            NamedFileKind::UserNamed,
+            u64::MAX,
+        )
+        .unwrap_err();
+        assert!(matches!(err.reason, Reason::SystemFile(_)), "{err}");
         let _ = std::fs::remove_dir_all(&dir);
     }
 

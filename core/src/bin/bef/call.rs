@@ -5,7 +5,6 @@
 //! BTF file is `{"btf": PATH, "index": N}`, read with the checks of the
 //! BTF kernels.
 
-use std::io::Read;
 use std::path::Path;
 
 use crate::console;
@@ -14,41 +13,23 @@ use bef::abi::json_values::write_values_json;
 use bef::exec::{Function, Runner};
 use bef::kernels::tensor::btf_kernels::{CallArgumentsError, call_arguments_from_json};
 use bef::tool_io::escape;
+use bef::tool_io::named_files::{self, NamedFileKind};
 
-/// The largest `--args @FILE` read.
-const MAX_ARGUMENTS_BYTES: u64 = 64 << 20;
-
-/// The text of `--args`: itself, or the file after `@`.
+/// The text of `--args`: itself, or the file after `@`, read as the
+/// named-file policy allows a file the user names
+/// (`bef::tool_io::named_files`: a regular file outside `/proc`, `/sys`
+/// and `/dev`, at most 16 MiB).
 pub fn arguments_text(args: &str) -> Result<Vec<u8>, Failure> {
     let Some(path) = args.strip_prefix('@') else {
         return Ok(args.as_bytes().to_vec());
     };
-    let shown = escape::path(Path::new(path));
-    let refuse = |why: String| Failure::Usage(format!("--args @{shown}: {why}"));
-    let mut options = std::fs::OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        // A FIFO cannot stall the command, a terminal not become ours.
-        options.custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY);
-    }
-    let file = options.open(path).map_err(|e| refuse(e.to_string()))?;
-    let metadata = file.metadata().map_err(|e| refuse(e.to_string()))?;
-    if !metadata.is_file() {
-        return Err(refuse("not a regular file".to_string()));
-    }
-    if metadata.len() > MAX_ARGUMENTS_BYTES {
-        return Err(refuse(format!(
-            "{} bytes, more than the {MAX_ARGUMENTS_BYTES} read",
-            metadata.len()
-        )));
-    }
-    let mut text = Vec::new();
-    file.take(MAX_ARGUMENTS_BYTES)
-        .read_to_end(&mut text)
-        .map_err(|e| refuse(e.to_string()))?;
-    Ok(text)
+    named_files::read(Path::new(path), NamedFileKind::UserNamed).map_err(|not_read| {
+        Failure::Usage(format!(
+            "--args @{}: {}",
+            escape::path(Path::new(path)),
+            not_read.why()
+        ))
+    })
 }
 
 /// Calls `function` with the arguments in `text` and prints its results.

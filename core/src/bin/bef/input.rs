@@ -84,8 +84,10 @@ pub fn load(path: &Path, command: &str, wanted: &str) -> Result<Input, Failure> 
             BefBuffer::map(path).map(|buffer| buffer.watched(path))
         } else {
             // A pipe (`<(bef translate x.mlir)`) or a device cannot be
-            // mapped; read it.
-            File::open(path).and_then(BefBuffer::read_from)
+            // mapped; read it. Opened without blocking, so that a FIFO
+            // without a writer reads as empty instead of hanging; then
+            // read blocking, as a pipe is.
+            open_stream(path).and_then(BefBuffer::read_from)
         };
         read.map_err(|e| Failure::Usage(format!("cannot read {name}: {e}")))?
     };
@@ -99,6 +101,26 @@ pub fn load(path: &Path, command: &str, wanted: &str) -> Result<Input, Failure> 
         name,
         buffer,
     })
+}
+
+/// Opens the stream `path` without waiting for a writer, then makes its
+/// reads blocking again.
+fn open_stream(path: &Path) -> io::Result<File> {
+    use std::os::fd::AsRawFd;
+    use std::os::unix::fs::OpenOptionsExt;
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
+        .open(path)?;
+    // SAFETY: the descriptor is open for both calls; F_GETFL and F_SETFL
+    // take and return plain flags.
+    unsafe {
+        let flags = libc::fcntl(file.as_raw_fd(), libc::F_GETFL);
+        if flags >= 0 {
+            libc::fcntl(file.as_raw_fd(), libc::F_SETFL, flags & !libc::O_NONBLOCK);
+        }
+    }
+    Ok(file)
 }
 
 impl Input {

@@ -66,16 +66,18 @@ struct Cache {
 impl SourceLines {
     /// Sources for a run whose input is `input` (the MLIR text on the
     /// command line, `None` for BEF or standard input) and whose
-    /// `--source` files are `sources`. A `--source` that is not a regular
-    /// file is an error now rather than silence later.
+    /// `--source` files are `sources`. A `--source` the named-file policy
+    /// refuses is an error now rather than silence later.
     pub fn new(input: Option<&Path>, sources: &[PathBuf]) -> Result<SourceLines, String> {
         let mut named = Vec::new();
         for path in sources {
-            let meta = std::fs::metadata(path)
-                .map_err(|e| format!("cannot read source {}: {e}", path.display()))?;
-            if !meta.is_file() {
-                return Err(format!("source {} is not a regular file", path.display()));
-            }
+            // Checked now, by the policy that reads it later.
+            named_files::open(
+                path,
+                NamedFileKind::UserNamed,
+                named_files::MAX_NAMED_FILE_BYTES,
+            )
+            .map_err(|not_read| format!("source {}: {}", path.display(), not_read.why()))?;
             named.push(Named {
                 path: path.clone(),
                 canonical: path.canonicalize().ok(),

@@ -22,6 +22,7 @@ use crate::exec::{Argument, KernelFrame, KernelRegistry, Out};
 use crate::format::DType;
 use crate::runtime::{Diagnostic, HostAllocator};
 use crate::tool_io::escape;
+use crate::tool_io::named_files::{self, NamedFileKind};
 
 /// The dtypes the reference registers readers for.
 const READ_DTYPES: [DType; 5] = [DType::F32, DType::I32, DType::I64, DType::I8, DType::UI8];
@@ -29,22 +30,18 @@ const READ_DTYPES: [DType; 5] = [DType::F32, DType::I32, DType::I64, DType::I8, 
 const BLOCKING_QUEUE_FULL: &str =
     "Failed to enqueue blocking work. Maximum number of pending blocking tasks reached.";
 
-/// Opens `path` to read without blocking on a FIFO or becoming the
-/// controlling terminal, and checks it is a regular file.
+/// Opens `path` as the named-file policy allows a data file
+/// (`tool_io::named_files::open`): a regular file outside `/proc`, `/sys`
+/// and `/dev`, not a link into them, opened without blocking on a FIFO
+/// or becoming the controlling terminal, of at most
+/// [`named_files::MAX_DATA_FILE_BYTES`].
 fn open(path: &str) -> std::io::Result<(File, u64)> {
-    let mut options = std::fs::OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY);
-    }
-    let file = options.open(path)?;
-    let meta = file.metadata()?;
-    if !meta.is_file() {
-        return Err(std::io::Error::other("not a regular file"));
-    }
-    Ok((file, meta.len()))
+    named_files::open(
+        std::path::Path::new(path),
+        NamedFileKind::UserNamed,
+        named_files::MAX_DATA_FILE_BYTES,
+    )
+    .map_err(|not_read| std::io::Error::other(not_read.why()))
 }
 
 /// Reads tensor `index` of the BTF file `path`, which must hold `dtype`
@@ -254,7 +251,7 @@ mod tests {
         let error = read("/dev/zero", 0, DType::F32, 1).unwrap_err();
         assert_eq!(
             error,
-            "failed to open file /dev/zero for reading: not a regular file"
+            "failed to open file /dev/zero for reading: /dev/zero is a system file"
         );
         let dir = tempfile::tempdir().unwrap();
         let fifo = dir.path().join("tensors.btf");
@@ -264,7 +261,7 @@ mod tests {
         // No writer: a blocking open would wait for one forever.
         let error = read(fifo.to_str().unwrap(), 0, DType::F32, 1).unwrap_err();
         assert!(
-            error.ends_with("for reading: not a regular file"),
+            error.ends_with("for reading: a FIFO, not a regular file"),
             "{error}"
         );
     }

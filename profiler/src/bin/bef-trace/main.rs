@@ -781,12 +781,12 @@ fn load<const N: usize>(
         .unwrap_or_else(|_| unreachable!("one recording per path")))
 }
 
-/// The bytes of the program file at `path` (mapped when large).
+/// The bytes of the program file at `path`, as the named-file policy
+/// allows a file the user names.
 fn read_program(path: &Path) -> Result<bef::format::BefBuffer, Failure> {
-    input::regular_file(path, "program").map_err(Failure)?;
-    bef::format::BefBuffer::load(path)
-        .map(|buffer| buffer.watched(path))
-        .map_err(|e| Failure(format!("cannot read program {}: {e}", escape::path(path))))
+    input::read_program(path)
+        .map(|bytes| bef::format::BefBuffer::copy_from(&bytes))
+        .map_err(Failure)
 }
 
 /// The model of `recording`, the analysis told on standard error while
