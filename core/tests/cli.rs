@@ -382,7 +382,7 @@ fn dump_of_a_damaged_btf_file_names_each_bad_records_part() {
     let stderr = text(&out.stderr);
     assert!(
         stderr.contains(
-            "error: corpus/btf/truncated.btf is not valid BTF: tensor 0: the 62-byte file ends \
+            "error: corpus/btf/truncated.btf is not valid BTF: the 62-byte file ends \
              before the end of tensor 0's elements"
         ),
         "{stderr}"

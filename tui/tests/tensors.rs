@@ -134,3 +134,25 @@ fn dump_prints_the_table_and_each_detail() {
         .expect("befview runs");
     assert_eq!(output.status.code(), Some(2));
 }
+
+/// Errors describe, never echo: files of made-up secrets opened as BTF
+/// show nothing of their bytes, as text or as numbers, in `--dump
+/// tensors` (the table and every row's detail).
+#[test]
+fn dump_of_a_secrets_file_echoes_nothing_of_it() {
+    use bef_test_support::echo::{assert_no_echo, secret_btf_files};
+    let dir = bef_test_support::corpus::scratch_dir("tensors-secrets");
+    for (name, bytes) in secret_btf_files() {
+        let path = dir.join(format!("{name}.btf"));
+        std::fs::write(&path, &bytes).expect("write the file");
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_befview"))
+            .args(["--dump", "tensors"])
+            .arg(&path)
+            .output()
+            .expect("befview runs");
+        let all = [output.stdout, output.stderr].concat();
+        assert!(!all.is_empty(), "{name}");
+        assert_no_echo(&bytes, &all, &format!("befview --dump tensors {name}"));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -69,10 +69,7 @@ pub fn write(input: &Input, out: &mut impl Write) -> Result<(), Failure> {
                 // The error names the part of the record, never where it is.
                 writeln!(out, "{index:>5}  unreadable")?;
                 if problems < REPORTED_PROBLEMS {
-                    console::err_line(&format!(
-                        "error: {} is not valid BTF: tensor {index}: {error}",
-                        input.name
-                    ));
+                    console::err_line(&format!("error: {} is not valid BTF: {error}", input.name));
                 }
                 problems += 1;
             }
