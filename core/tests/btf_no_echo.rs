@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 use bef::btf::summary::{self, ScanBudget};
 use bef::btf::{self, BtfFile, FileSource, SliceSource};
-use bef_test_support::echo::{assert_no_echo, secret_btf_files};
+use bef_test_support::echo::{assert_no_echo, btf_reading_program, secret_btf_files};
 use common::bef;
 
 const INDICES: std::ops::RangeInclusive<i64> = -1..=8;
@@ -82,23 +82,6 @@ fn the_library_readers_echo_nothing_of_a_file_they_refuse() {
     }
 }
 
-/// A host program reading tensors -1 to 8 of `path` as f32 [_, _] and
-/// i32 [_].
-fn reading_program(path: &Path) -> String {
-    let mut body = String::new();
-    for (k, index) in INDICES.enumerate() {
-        body.push_str(&format!(
-            "  %i{k} = tfrt.constant.i32 {index}\n  \
-             %a{k} = \"btf.read_dense_tensor.f32.2\"(%path, %i{k}) : (!tfrt.string, i32) -> !t.tensor\n  \
-             %b{k} = \"btf.read_dense_tensor.i32.1\"(%path, %i{k}) : (!tfrt.string, i32) -> !t.tensor\n"
-        ));
-    }
-    format!(
-        "func.func @read() {{\n  %path = \"tfrt_test.get_string\"() {{ value = \"{}\" }} : () -> !tfrt.string\n{body}  tfrt.return\n}}\n",
-        path.display()
-    )
-}
-
 fn all_output(out: &std::process::Output) -> Vec<u8> {
     [out.stdout.clone(), out.stderr.clone()].concat()
 }
@@ -108,7 +91,7 @@ fn bef_run_of_the_btf_kernels_echoes_nothing_of_the_file() {
     let dir = tempfile::tempdir().expect("temp dir");
     for (path, bytes) in write_files(dir.path()) {
         let program = dir.path().join("read.mlir");
-        std::fs::write(&program, reading_program(&path)).expect("write the program");
+        std::fs::write(&program, btf_reading_program(&path)).expect("write the program");
         let out = bef(&["run", program.to_str().expect("UTF-8 path")], None);
         let output = all_output(&out);
         let text = common::text(&output);

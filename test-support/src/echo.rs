@@ -50,6 +50,24 @@ pub fn secret_btf_files() -> Vec<(&'static str, Vec<u8>)> {
     ]
 }
 
+/// A host program (MLIR text) with one function, `read`, that reads
+/// tensors -1 to 8 of the BTF file `path` with `btf.read_dense_tensor`, as
+/// f32 [_, _] and as i32 [_].
+pub fn btf_reading_program(path: &std::path::Path) -> String {
+    let mut body = String::new();
+    for (k, index) in (-1..=8).enumerate() {
+        body.push_str(&format!(
+            "  %i{k} = tfrt.constant.i32 {index}\n  \
+             %a{k} = \"btf.read_dense_tensor.f32.2\"(%path, %i{k}) : (!tfrt.string, i32) -> !t.tensor\n  \
+             %b{k} = \"btf.read_dense_tensor.i32.1\"(%path, %i{k}) : (!tfrt.string, i32) -> !t.tensor\n"
+        ));
+    }
+    format!(
+        "func.func @read() {{\n  %path = \"tfrt_test.get_string\"() {{ value = \"{}\" }} : () -> !tfrt.string\n{body}  tfrt.return\n}}\n",
+        path.display()
+    )
+}
+
 /// Numbers below this are not looked for: a small number (a byte count, a
 /// tensor index, a line number) appears in any message by itself, and the
 /// windows of a text file are at least 4 printable bytes, so their values
