@@ -391,7 +391,7 @@ fn dump_of_a_damaged_btf_file_names_each_bad_records_part() {
     let out = bef(&["dump", "corpus/btf/overflow.btf"], None);
     assert_eq!(out.status.code(), Some(1));
     assert!(
-        text(&out.stderr).contains("overflow"),
+        text(&out.stderr).contains("exceeds 64 bits"),
         "{}",
         text(&out.stderr)
     );
