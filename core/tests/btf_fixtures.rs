@@ -82,7 +82,7 @@ fn overflow() -> Vec<u8> {
     bytes
 }
 
-/// Entries and coordinates of `fuzz/btf_read/shared_coo_record.btf`: 56
+/// Entries and coordinates of `fuzz/regressions/btf_shared_coo_record.btf`: 56
 /// KiB, whose entries would ask 88 MB of coordinate checks if each were
 /// checked on its own, past the 64 MiB a listing scans beyond the size.
 const SHARED_COO: (u64, u64) = (3072, 3584);
@@ -92,7 +92,7 @@ fn fixtures() -> Vec<(&'static str, Vec<u8>)> {
     let (entries, coordinates) = SHARED_COO;
     vec![
         (
-            "fuzz/btf_read/shared_coo_record.btf",
+            "fuzz/regressions/btf_shared_coo_record.btf",
             common::shared_coo_btf(entries, coordinates),
         ),
         ("btf/tensors.btf", tensors.clone()),

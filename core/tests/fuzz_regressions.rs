@@ -259,7 +259,7 @@ const CASES: &[Case] = &[
     // Work that grows with sharing: every entry naming one record.
     Case {
         class: "3072 offsets naming one COO record of 3584 coordinates",
-        input: "fuzz/btf_read/shared_coo_record.btf",
+        input: "fuzz/regressions/btf_shared_coo_record.btf",
         args: &["dump"],
         status: 0,
         expect: "skipped (not checked)",
