@@ -156,3 +156,26 @@ fn dump_of_a_secrets_file_echoes_nothing_of_it() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Every entry naming one COO record: the view checks coordinates within
+/// the scan budget of `bef dump`, and lists the records past it as
+/// skipped rather than checking each again.
+#[test]
+fn a_record_named_by_every_entry_is_checked_within_the_budget() {
+    let file = open("fuzz/regressions/btf_shared_coo_record.btf");
+    assert_eq!(file.count, 3072);
+    let skipped = file
+        .rows
+        .iter()
+        .filter(|r| r.as_ref().is_err_and(|e| e.is_not_scanned()))
+        .count();
+    assert!(skipped > 0 && skipped < 3072, "{skipped} skipped");
+    assert!(
+        file.rows
+            .iter()
+            .all(|r| r.as_ref().map_or_else(|e| e.is_not_scanned(), |_| true))
+    );
+    let last = file.rows.len() - 1;
+    assert_eq!(file.cells(last)[3], "skipped");
+    assert_eq!(file.detail(last)[0], format!("tensor {last}: skipped"));
+}
