@@ -82,8 +82,8 @@ fn overflow() -> Vec<u8> {
     bytes
 }
 
-/// Entries and coordinates of `fuzz/regressions/btf_shared_coo_record.btf`: 56
-/// KiB, whose entries would ask 88 MB of coordinate checks if each were
+/// Entries and coordinates of `fuzz/regressions/btf_shared_coo_record.btf`:
+/// 56,888 bytes, whose entries would ask 88 MB of coordinate checks if each were
 /// checked on its own, past the 64 MiB a listing scans beyond the size.
 const SHARED_COO: (u64, u64) = (3072, 3584);
 
