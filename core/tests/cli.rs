@@ -375,15 +375,15 @@ fn dump_lists_a_btf_files_tensors_with_statistics() {
 }
 
 #[test]
-fn dump_of_a_damaged_btf_file_names_each_bad_records_offset() {
+fn dump_of_a_damaged_btf_file_names_each_bad_records_part() {
     let out = bef(&["dump", "corpus/btf/truncated.btf"], None);
     assert_eq!(out.status.code(), Some(1));
-    assert!(text(&out.stdout).contains("0  unreadable (offset 48)"));
+    assert!(text(&out.stdout).contains("0  unreadable\n"));
     let stderr = text(&out.stderr);
     assert!(
         stderr.contains(
-            "error: corpus/btf/truncated.btf is not valid BTF: tensor 0: failed to read tensor \
-             data at offset 48: 24 bytes needed, 14 in the file from there"
+            "error: corpus/btf/truncated.btf is not valid BTF: the 62-byte file ends \
+             before the end of tensor 0's elements"
         ),
         "{stderr}"
     );
@@ -391,7 +391,7 @@ fn dump_of_a_damaged_btf_file_names_each_bad_records_offset() {
     let out = bef(&["dump", "corpus/btf/overflow.btf"], None);
     assert_eq!(out.status.code(), Some(1));
     assert!(
-        text(&out.stderr).contains("overflow"),
+        text(&out.stderr).contains("exceeds 64 bits"),
         "{}",
         text(&out.stderr)
     );
@@ -406,7 +406,10 @@ fn dump_of_a_btf_file_whose_offsets_run_past_its_end_fails_at_the_table() {
     assert_eq!(out.status.code(), Some(1));
     let stderr = text(&out.stderr);
     assert!(
-        stderr.contains("<stdin> is not valid BTF: failed to read tensor offset at offset 8"),
+        stderr.contains(
+            "<stdin> is not valid BTF: the file's tensor count field (at offset 0) declares \
+             more tensors than its 16 bytes can hold"
+        ),
         "{stderr}"
     );
 }

@@ -256,6 +256,17 @@ const CASES: &[Case] = &[
         extra_memory: 0,
         max_output: 8 << 20,
     },
+    // Work that grows with sharing: every entry naming one record.
+    Case {
+        class: "3072 offsets naming one COO record of 3584 coordinates",
+        input: "fuzz/regressions/btf_shared_coo_record.btf",
+        args: &["dump"],
+        status: 0,
+        expect: "skipped (not checked)",
+        never: None,
+        extra_memory: 0,
+        max_output: 1 << 20,
+    },
     // Counts taken on trust.
     Case {
         class: "an affine map declaring 3e9 dimensions",

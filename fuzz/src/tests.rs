@@ -488,6 +488,32 @@ fn btf_read_survives_truncations_mutations_and_noise() {
     }
 }
 
+#[test]
+fn btf_bodies_see_shared_records_coo_ones_included() {
+    let mut rng = XorShift(0x5ade);
+    let (mut shared, mut shared_coo) = (0, 0);
+    for _ in 0..300 {
+        let len = 16 + rng.next() as usize % 256;
+        let data = rng.bytes(len);
+        btf_read(&data);
+        let Ok(file) = crate::btf::shared_records(&mut Unstructured::new(&data)) else {
+            continue;
+        };
+        let mut entries = file.entries.clone();
+        entries.sort_unstable();
+        if entries.windows(2).any(|w| w[0] == w[1]) {
+            shared += 1;
+            // A COO record's layout code follows its rank.
+            let table = 8 + 8 * file.entries.len();
+            if file.bytes.get(table + 9) == Some(&1) {
+                shared_coo += 1;
+            }
+        }
+    }
+    assert!(shared >= 100, "{shared} files with shared records");
+    assert!(shared_coo >= 20, "{shared_coo} sharing a first COO record");
+}
+
 /// Bytes signatures are made of, so that mutations stay near the grammar.
 const SIGNATURE_BYTES: &[u8] = b"IRBSOUDKkdt_-!0123456789{}[],\":nul";
 

@@ -346,3 +346,28 @@ fn a_recording_without_its_program_is_read_with_the_program_it_ran() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Errors describe, never echo: a program reading files of made-up secrets
+/// as BTF is recorded, and neither `record`'s notes nor the recording's
+/// `stats` show anything of the files.
+#[test]
+fn recording_a_program_that_reads_secrets_as_btf_echoes_nothing() {
+    use bef_test_support::echo::{assert_no_echo, btf_reading_program, secret_btf_files};
+    let dir = bef_test_support::corpus::scratch_dir("trace-secrets");
+    for (name, bytes) in secret_btf_files() {
+        let secret = dir.join(format!("{name}.txt"));
+        std::fs::write(&secret, &bytes).unwrap();
+        let program = dir.join(format!("{name}.mlir"));
+        std::fs::write(&program, btf_reading_program(&secret)).unwrap();
+        let recording = dir.join(format!("{name}.beftrace"));
+        let (program, recording) = (program.to_str().unwrap(), recording.to_str().unwrap());
+        let record = bef_trace(&["record", program, "-o", recording]);
+        let stats = bef_trace(&["stats", recording]);
+        assert!(stats.status.success(), "{}", text(&stats.stderr));
+        for out in [record, stats] {
+            let all = [out.stdout, out.stderr].concat();
+            assert_no_echo(&bytes, &all, &format!("bef-trace on {name}"));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

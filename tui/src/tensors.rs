@@ -38,15 +38,16 @@ pub struct TensorFile {
 }
 
 impl TensorFile {
-    /// Summarizes the tensors of `bytes`, the contents of `path`. A count
-    /// or offset table that does not fit the file is an error naming the
-    /// offset; a damaged record is a row with its error.
+    /// Summarizes the tensors of `bytes`, the contents of `path`, within
+    /// the scan budget of `bef dump`. A count or offset table that does not
+    /// fit the file is an error; a damaged record is a row with its error,
+    /// a record past the budget a row marked skipped.
     pub fn open(path: &Path, bytes: &[u8]) -> Result<TensorFile, LoadError> {
         let name = escape::path(path).into_owned();
         let mut source = SliceSource(bytes);
-        let (count, tensors) =
-            summary::summaries(&mut source, ScanBudget::for_file(bytes.len() as u64))
-                .map_err(|e| LoadError(format!("{name} is not valid BTF: {e}")))?;
+        let mut budget = ScanBudget::for_file(bytes.len() as u64);
+        let (count, tensors) = summary::summaries(&mut source, &mut budget)
+            .map_err(|e| LoadError(format!("{name} is not valid BTF: {e}")))?;
         let rows = tensors.take(MAX_ROWS).collect();
         Ok(TensorFile {
             name,
@@ -99,12 +100,17 @@ impl TensorFile {
                     tensor.preview_text(),
                 ]
             }
+            // The error names the part of the record, never where it is.
             Some(Err(error)) => vec![
                 row.to_string(),
                 "-".to_owned(),
                 "-".to_owned(),
-                "unreadable".to_owned(),
-                error.offset.to_string(),
+                if error.is_not_scanned() {
+                    "skipped"
+                } else {
+                    "unreadable"
+                }
+                .to_owned(),
             ],
             None => Vec::new(),
         }
@@ -116,8 +122,13 @@ impl TensorFile {
         let tensor = match self.rows.get(row) {
             Some(Ok(tensor)) => tensor,
             Some(Err(error)) => {
+                let state = if error.is_not_scanned() {
+                    "skipped"
+                } else {
+                    "unreadable"
+                };
                 return vec![
-                    format!("tensor {row}: unreadable"),
+                    format!("tensor {row}: {state}"),
                     escape::terminal(&error.to_string()).into_owned(),
                 ];
             }

@@ -38,12 +38,12 @@ fn tensors_view_with_the_coo_tensor_selected() {
 }
 
 #[test]
-fn tensors_view_of_a_damaged_file_shows_the_error_at_its_offset() {
+fn tensors_view_of_a_damaged_file_shows_the_error_naming_the_part() {
     let mut app = TensorsApp::new(open("btf/truncated.btf"));
     let text = screen(&mut app, 120, 16);
     assert!(text.contains("unreadable"), "{text}");
     assert!(
-        text.contains("failed to read tensor data at offset 48: 24 bytes needed, 14 in the file"),
+        text.contains("the 62-byte file ends before the end of tensor 0's elements"),
         "{text}"
     );
 }
@@ -70,16 +70,17 @@ fn cursor_stays_on_the_rows_and_pages_scroll() {
 }
 
 #[test]
-fn a_count_past_the_offsets_is_refused_naming_the_offset() {
+fn a_count_past_the_offsets_is_refused_naming_the_field() {
     let mut bytes = (1u64 << 40).to_le_bytes().to_vec();
     bytes.extend_from_slice(&8u64.to_le_bytes());
     let error = TensorFile::open(std::path::Path::new("hostile.btf"), &bytes)
         .err()
         .expect("refused");
     assert!(
-        error
-            .to_string()
-            .contains("hostile.btf is not valid BTF: failed to read tensor offset at offset 8"),
+        error.to_string().contains(
+            "hostile.btf is not valid BTF: the file's tensor count field (at offset 0) declares \
+             more tensors than its 16 bytes can hold"
+        ),
         "{error}"
     );
 }
@@ -132,4 +133,49 @@ fn dump_prints_the_table_and_each_detail() {
         .output()
         .expect("befview runs");
     assert_eq!(output.status.code(), Some(2));
+}
+
+/// Errors describe, never echo: files of made-up secrets opened as BTF
+/// show nothing of their bytes, as text or as numbers, in `--dump
+/// tensors` (the table and every row's detail).
+#[test]
+fn dump_of_a_secrets_file_echoes_nothing_of_it() {
+    use bef_test_support::echo::{assert_no_echo, secret_btf_files};
+    let dir = bef_test_support::corpus::scratch_dir("tensors-secrets");
+    for (name, bytes) in secret_btf_files() {
+        let path = dir.join(format!("{name}.btf"));
+        std::fs::write(&path, &bytes).expect("write the file");
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_befview"))
+            .args(["--dump", "tensors"])
+            .arg(&path)
+            .output()
+            .expect("befview runs");
+        let all = [output.stdout, output.stderr].concat();
+        assert!(!all.is_empty(), "{name}");
+        assert_no_echo(&bytes, &all, &format!("befview --dump tensors {name}"));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Every entry naming one COO record: the view checks coordinates within
+/// the scan budget of `bef dump`, and lists the records past it as
+/// skipped rather than checking each again.
+#[test]
+fn a_record_named_by_every_entry_is_checked_within_the_budget() {
+    let file = open("fuzz/regressions/btf_shared_coo_record.btf");
+    assert_eq!(file.count, 3072);
+    let skipped = file
+        .rows
+        .iter()
+        .filter(|r| r.as_ref().is_err_and(|e| e.is_not_scanned()))
+        .count();
+    assert!(skipped > 0 && skipped < 3072, "{skipped} skipped");
+    assert!(
+        file.rows
+            .iter()
+            .all(|r| r.as_ref().map_or_else(|e| e.is_not_scanned(), |_| true))
+    );
+    let last = file.rows.len() - 1;
+    assert_eq!(file.cells(last)[3], "skipped");
+    assert_eq!(file.detail(last)[0], format!("tensor {last}: skipped"));
 }

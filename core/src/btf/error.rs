@@ -1,150 +1,250 @@
 //! What can be wrong with a BTF file, and where.
+//!
+//! Errors describe, never echo: a file that fails validation may be any
+//! file at all (a program can name a secrets file as its weights), so an
+//! error names the rule it breaks, the file's size and the structure it is
+//! about, and never a value read from the file: not the tensor count, not
+//! an offset from the offset table, not a dtype or layout code, dims or a
+//! coordinate. A byte offset is shown only when the reader computed it
+//! itself (the count field at 0, the table entry of tensor `i` at
+//! `8 + 8 * i`); a part of a record, which the reader found by following
+//! an offset read from the file, is named by its tensor ("tensor 3's
+//! dims"), since its absolute offset would give that value away.
 
 use std::fmt;
 
-use super::dtype_code_name;
+use super::COUNT_BYTES;
 
-/// A BTF file that cannot be read as asked, at byte `offset`.
+/// A BTF file that cannot be read as asked: what is wrong, where, in a
+/// file of how many bytes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BtfError {
-    /// The byte the error is about (the start of what could not be read).
-    pub offset: u64,
+    /// The structure the error is about.
+    pub place: Place,
     /// What is wrong.
     pub kind: BtfErrorKind,
+    /// The file's size in bytes.
+    pub size: u64,
 }
 
-/// What is wrong with a BTF file.
+/// The structure of a BTF file an error is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// The tensor count field, at offset 0.
+    Count,
+    /// The offset table's entry for tensor `index` (at `8 + 8 * index`).
+    TableEntry(u64),
+    /// A part of a record, found through the offset table: of tensor
+    /// `tensor` when the reader knows which.
+    Record {
+        /// The tensor whose record it is.
+        tensor: Option<u64>,
+        /// The part of the record.
+        part: Part,
+    },
+    /// Not the file: the program's request (a tensor index).
+    Request,
+}
+
+/// A part of a record.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    /// Rank, dtype, layout and reserved bytes.
+    Header,
+    /// The dimensions.
+    Dims,
+    /// The elements of a dense record.
+    Data,
+    /// The shape (`[N, rank]`) of a COO record's coordinates.
+    CooIndicesShape,
+    /// A COO record's coordinates.
+    CooIndices,
+    /// The shape (`[N]`) of a COO record's values.
+    CooValuesShape,
+    /// A COO record's values.
+    CooValues,
+}
+
+impl Part {
+    fn name(self) -> &'static str {
+        match self {
+            Part::Header => "header",
+            Part::Dims => "dims",
+            Part::Data => "elements",
+            Part::CooIndicesShape => "COO coordinates' shape",
+            Part::CooIndices => "COO coordinates",
+            Part::CooValuesShape => "COO values' shape",
+            Part::CooValues => "COO values",
+        }
+    }
+}
+
+/// What is wrong with a BTF file. No variant holds a value read from it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum BtfErrorKind {
-    /// `what` needs `needed` bytes at the offset but the file has only
-    /// `available` from there.
-    Truncated {
-        /// What was being read (the reference's words: `tensor header`).
-        what: &'static str,
-        /// Bytes needed.
-        needed: u64,
-        /// Bytes the file has from the offset on.
-        available: u64,
-    },
-    /// A tensor index at or past the number of tensors.
+    /// The structure does not fit in the file: it starts or ends past its
+    /// last byte.
+    Truncated,
+    /// The count field declares more tensors than the offset table the
+    /// file has room for.
+    CountTooLarge,
+    /// A tensor index the program asked for is not one of the file's.
     IndexOutOfRange {
-        /// The index asked for.
+        /// The index asked for (the program's, not the file's).
         index: i64,
-        /// The number of tensors in the file.
-        count: u64,
     },
-    /// A dtype code the format does not name.
-    UnknownDType(u8),
-    /// A layout code the format does not name.
-    UnknownLayout(u8),
+    /// The header names a dtype the format does not define.
+    UnknownDType,
+    /// The header names a layout the format does not define.
+    UnknownLayout,
     /// Dimensions whose element count (or byte size) overflows 64 bits.
-    SizeOverflow {
-        /// The dimensions.
-        dims: Vec<u64>,
-    },
-    /// The dimensions of a COO record's indices or values do not match
+    SizeOverflow,
+    /// The shapes of a COO record's coordinates and values do not match
     /// its rank and each other.
-    CooShape {
-        /// The indices' dimensions (`[N, rank]` expected).
-        indices: Vec<u64>,
-        /// The values' dimensions (`[N]` expected).
-        values: Vec<u64>,
-        /// The rank of the tensor.
-        rank: u64,
-    },
+    CooShape,
     /// A COO coordinate at or past its dimension.
     CooIndex {
-        /// The element whose coordinate it is.
+        /// The stored element whose coordinate it is (counted by the
+        /// reader).
         element: u64,
         /// The axis of the coordinate.
         axis: u64,
-        /// The coordinate.
-        value: u64,
-        /// The dimension it must be less than.
-        limit: u64,
     },
+    /// Checking the record would go past the scan budget of a listing
+    /// (records may share bytes); it was not checked.
+    NotScanned,
     /// The file could not be read.
     Io(String),
 }
 
 impl BtfError {
-    pub(crate) fn new(offset: u64, kind: BtfErrorKind) -> BtfError {
-        BtfError { offset, kind }
+    pub(crate) fn new(place: Place, kind: BtfErrorKind, size: u64) -> BtfError {
+        BtfError { place, kind, size }
     }
 
-    pub(crate) fn truncated(offset: u64, what: &'static str, needed: u64, size: u64) -> BtfError {
-        BtfError::new(
-            offset,
-            BtfErrorKind::Truncated {
-                what,
-                needed,
-                available: size.saturating_sub(offset),
-            },
-        )
+    /// An error about `part` of a record (whose tensor the caller adds
+    /// with [`in_tensor`](Self::in_tensor)).
+    pub(crate) fn record(part: Part, kind: BtfErrorKind, size: u64) -> BtfError {
+        BtfError::new(Place::Record { tensor: None, part }, kind, size)
+    }
+
+    /// The same error, about tensor `index`'s record.
+    pub fn in_tensor(mut self, index: u64) -> BtfError {
+        if let Place::Record { tensor, .. } = &mut self.place {
+            *tensor = tensor.or(Some(index));
+        }
+        self
+    }
+
+    /// The byte offset of the structure the error is about, when the
+    /// reader computed it itself (the count field, a table entry), so that
+    /// showing it gives away nothing the file holds. `None` for a part of
+    /// a record and for a request.
+    pub fn offset(&self) -> Option<u64> {
+        match self.place {
+            Place::Count => Some(0),
+            Place::TableEntry(index) => Some(table_entry_offset(index)),
+            Place::Record { .. } | Place::Request => None,
+        }
+    }
+
+    /// Whether the record was left unchecked by a listing's scan budget
+    /// rather than found damaged.
+    pub fn is_not_scanned(&self) -> bool {
+        self.kind == BtfErrorKind::NotScanned
+    }
+}
+
+/// Where the offset table holds tensor `index`'s record offset.
+pub(crate) fn table_entry_offset(index: u64) -> u64 {
+    index.saturating_mul(8).saturating_add(COUNT_BYTES)
+}
+
+/// "tensor 3's dims" or "a record's dims".
+struct Whose(Option<u64>, Part);
+
+impl fmt::Display for Whose {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Some(index) => write!(f, "tensor {index}'s {}", self.1.name()),
+            None => write!(f, "a record's {}", self.1.name()),
+        }
     }
 }
 
 impl fmt::Display for BtfError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let offset = self.offset;
-        match &self.kind {
-            BtfErrorKind::Truncated {
-                what,
-                needed,
-                available,
-            } => write!(
+        let size = self.size;
+        match (&self.place, &self.kind) {
+            (_, BtfErrorKind::IndexOutOfRange { index }) => {
+                write!(f, "tensor index {index} is out of range for this file")
+            }
+            (Place::Count, BtfErrorKind::CountTooLarge) => write!(
                 f,
-                "failed to read {what} at offset {offset}: {needed} bytes needed, {available} in the file from there"
+                "the file's tensor count field (at offset 0) declares more tensors than its \
+                 {size} bytes can hold"
             ),
-            BtfErrorKind::IndexOutOfRange { index, count } => write!(
+            (Place::Count, BtfErrorKind::Truncated) => write!(
                 f,
-                "invalid tensor index {index}: the file contains {count} tensors"
+                "the file's {size} bytes are too few for the tensor count field (8 bytes at \
+                 offset 0)"
             ),
-            BtfErrorKind::UnknownDType(code) => write!(
+            (Place::TableEntry(index), BtfErrorKind::Truncated) => write!(
                 f,
-                "unexpected tensor dtype {} in the header at offset {offset}",
-                dtype_code_name(*code)
+                "tensor {index}'s entry of the offset table (at offset {}) lies past the end \
+                 of the {size}-byte file",
+                table_entry_offset(*index)
             ),
-            BtfErrorKind::UnknownLayout(code) => write!(
-                f,
-                "unexpected tensor layout {code} in the header at offset {offset}"
-            ),
-            BtfErrorKind::SizeOverflow { dims } => write!(
-                f,
-                "tensor dims {} at offset {offset} overflow: the element count or byte size exceeds 64 bits",
-                Dims(dims)
-            ),
-            BtfErrorKind::CooShape {
-                indices,
-                values,
-                rank,
-            } => write!(
-                f,
-                "the COO tensor at offset {offset} is not correctly formatted: indices {} and values {} do not match rank {rank}",
-                Dims(indices),
-                Dims(values)
-            ),
-            BtfErrorKind::CooIndex {
-                element,
-                axis,
-                value,
-                limit,
-            } => write!(
-                f,
-                "the COO tensor at offset {offset} has coordinate {value} at element {element}, axis {axis}, past its dimension {limit}"
-            ),
-            BtfErrorKind::Io(error) => write!(f, "failed to read at offset {offset}: {error}"),
+            (Place::Record { tensor, part }, kind) => {
+                let whose = Whose(*tensor, *part);
+                match kind {
+                    BtfErrorKind::Truncated => match (part, tensor) {
+                        (Part::Header, Some(index)) => write!(
+                            f,
+                            "tensor {index}'s header offset (at offset {} of the offset table) \
+                             points where a header does not fit in the {size}-byte file",
+                            table_entry_offset(*index)
+                        ),
+                        _ => write!(f, "the {size}-byte file ends before the end of {whose}"),
+                    },
+                    BtfErrorKind::UnknownDType => {
+                        write!(f, "{whose} names a dtype the format does not define")
+                    }
+                    BtfErrorKind::UnknownLayout => {
+                        write!(f, "{whose} names a layout the format does not define")
+                    }
+                    BtfErrorKind::SizeOverflow => write!(
+                        f,
+                        "{whose} make an element count or byte size that exceeds 64 bits"
+                    ),
+                    BtfErrorKind::CooShape => write!(
+                        f,
+                        "{whose} does not match: a COO record's coordinates must be [N, rank] \
+                         and its values [N] for one N"
+                    ),
+                    BtfErrorKind::CooIndex { element, axis } => write!(
+                        f,
+                        "{whose}: the coordinate of stored element {element} on axis {axis} is \
+                         not less than its dimension"
+                    ),
+                    BtfErrorKind::NotScanned => write!(
+                        f,
+                        "{whose}: not checked, as the file's records share bytes and checking \
+                         stops after its size plus {} MiB",
+                        super::summary::EXTRA_SCAN_BYTES >> 20
+                    ),
+                    BtfErrorKind::Io(error) => write!(f, "failed to read {whose}: {error}"),
+                    BtfErrorKind::CountTooLarge | BtfErrorKind::IndexOutOfRange { .. } => {
+                        write!(f, "{whose} cannot be read")
+                    }
+                }
+            }
+            (_, BtfErrorKind::Io(error)) => {
+                write!(f, "failed to read the {size}-byte file: {error}")
+            }
+            (_, _) => write!(f, "the {size}-byte file is not valid BTF"),
         }
     }
 }
 
 impl std::error::Error for BtfError {}
-
-/// Dimensions as the reference prints shapes: `[2, 3]`.
-pub(crate) struct Dims<'a>(pub &'a [u64]);
-
-impl fmt::Display for Dims<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:?}", self.0)
-    }
-}

@@ -19,8 +19,10 @@
 //! [`locate`] finds one record through any [`Source`] (a file read piece by
 //! piece, so that a reader allocates no more than the record it asked for);
 //! [`write()`] makes a file. Readers check every count and offset against the
-//! bytes there are before using it, and each [`BtfError`] names the byte
-//! offset it is about.
+//! bytes there are before using it. A [`BtfError`] describes and never
+//! echoes: it names the rule broken, the file's size and the structure it
+//! is about (the count field, a table entry, a part of tensor `i`'s
+//! record), never a value read from the file.
 
 mod error;
 mod locate;
@@ -28,10 +30,10 @@ mod reader;
 pub mod summary;
 mod writer;
 
-pub use error::{BtfError, BtfErrorKind};
+pub use error::{BtfError, BtfErrorKind, Part, Place};
 pub use locate::{
     DenseExtent, FileSource, PayloadExtent, RecordHeader, SliceSource, Source, dense_extent,
-    locate, payload_extent, read_count, read_header, record_offset,
+    locate, payload_extent, payload_extent_within, read_count, read_header, record_offset,
 };
 pub use reader::{BtfFile, Payload, Record};
 pub use writer::{TensorToWrite, WriteError, write};

@@ -68,19 +68,7 @@ impl<'a> BtfFile<'a> {
     /// Reads the tensor count of `bytes`, checked to leave room for the
     /// offsets.
     pub fn parse(bytes: &'a [u8]) -> Result<BtfFile<'a>, BtfError> {
-        let mut source = SliceSource(bytes);
-        let count = locate::read_count(&mut source)?;
-        let table = count
-            .checked_mul(8)
-            .and_then(|n| n.checked_add(super::COUNT_BYTES));
-        if table.is_none_or(|end| end > bytes.len() as u64) {
-            return Err(BtfError::truncated(
-                super::COUNT_BYTES,
-                "tensor offset",
-                count.saturating_mul(8),
-                bytes.len() as u64,
-            ));
-        }
+        let count = locate::read_count(&mut SliceSource(bytes))?;
         Ok(BtfFile { bytes, count })
     }
 
@@ -99,8 +87,9 @@ impl<'a> BtfFile<'a> {
         let mut source = SliceSource(self.bytes);
         let index = i64::try_from(index).unwrap_or(i64::MAX);
         let offset = locate::record_offset(&mut source, index, self.count)?;
-        let header = locate::read_header(&mut source, offset)?;
-        let payload = locate::payload_extent(&mut source, &header)?;
+        let in_tensor = |e: BtfError| e.in_tensor(index as u64);
+        let header = locate::read_header(&mut source, offset).map_err(in_tensor)?;
+        let payload = locate::payload_extent(&mut source, &header).map_err(in_tensor)?;
         let slice = |range: std::ops::Range<u64>| {
             // Extents are checked to lie within the bytes.
             &self.bytes[range.start as usize..range.end as usize]
@@ -143,7 +132,10 @@ impl<'a> BtfFile<'a> {
     }
 
     /// Every record in order, each located on its own (a damaged record
-    /// does not hide the others).
+    /// does not hide the others) and checked in full: records may share
+    /// bytes, so over a hostile file this can cost more than the file's
+    /// size times its count; [`summary`](super::summary) lists a file
+    /// within a budget.
     pub fn records(&self) -> impl Iterator<Item = Result<Record<'a>, BtfError>> + '_ {
         (0..self.count).map(|i| self.record(i))
     }

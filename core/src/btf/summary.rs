@@ -27,9 +27,9 @@ pub const COLUMNS: [&str; 11] = [
     "first values",
 ];
 
-use super::error::BtfError;
+use super::error::{BtfError, Part, Place};
 use super::locate::{self, PayloadExtent, Source, read_into};
-use super::{BtfDType, COUNT_BYTES, Layout};
+use super::{BtfDType, Layout};
 
 /// Values kept for a tensor's preview.
 pub const PREVIEW_VALUES: usize = 6;
@@ -231,27 +231,46 @@ pub fn compact(x: f64) -> String {
     }
 }
 
-/// How many bytes of elements may still be scanned.
+/// How many bytes of dims, COO coordinates and elements a listing may
+/// still scan, and how many it has. Every per-record scan is charged: a
+/// record's dims and coordinates before they are checked (a record past
+/// the budget is [`BtfErrorKind::NotScanned`](super::BtfErrorKind)), its
+/// elements before statistics are computed (past the budget, they are
+/// [`Statistics::Skipped`]). What is left uncharged is constant per entry
+/// of the offset table (its header and at most [`PREVIEW_VALUES`]
+/// elements), so a listing's work is linear in the file's size.
 #[derive(Clone, Copy, Debug)]
-pub struct ScanBudget(u64);
+pub struct ScanBudget {
+    left: u64,
+    spent: u64,
+}
 
 impl ScanBudget {
     /// The budget for a file of `file_size` bytes: its size plus
     /// [`EXTRA_SCAN_BYTES`].
     pub fn for_file(file_size: u64) -> ScanBudget {
-        ScanBudget(file_size.saturating_add(EXTRA_SCAN_BYTES))
+        ScanBudget::bytes(file_size.saturating_add(EXTRA_SCAN_BYTES))
     }
 
     /// A budget of exactly `bytes`.
     pub fn bytes(bytes: u64) -> ScanBudget {
-        ScanBudget(bytes)
+        ScanBudget {
+            left: bytes,
+            spent: 0,
+        }
+    }
+
+    /// The bytes charged so far.
+    pub fn spent(&self) -> u64 {
+        self.spent
     }
 
     /// Takes `bytes` from the budget, if it has them.
-    fn take(&mut self, bytes: u64) -> bool {
-        match self.0.checked_sub(bytes) {
+    pub(crate) fn take(&mut self, bytes: u64) -> bool {
+        match self.left.checked_sub(bytes) {
             Some(left) => {
-                self.0 = left;
+                self.left = left;
+                self.spent += bytes;
                 true
             }
             None => false,
@@ -261,11 +280,12 @@ impl ScanBudget {
 
 /// The number of tensors the BTF file `source` declares, and each of them
 /// in order, summarized on its own (a damaged record is its error, naming
-/// its offset, and does not hide the others). Fails at once when the
-/// count or the offset table does not fit the file.
+/// the tensor and the part of its record, and does not hide the others;
+/// a record the budget cannot check is [`BtfError::is_not_scanned`]).
+/// Fails at once when the count or the offset table does not fit the file.
 pub fn summaries<'s>(
     source: &'s mut dyn Source,
-    mut budget: ScanBudget,
+    budget: &'s mut ScanBudget,
 ) -> Result<
     (
         u64,
@@ -274,18 +294,8 @@ pub fn summaries<'s>(
     BtfError,
 > {
     let count = locate::read_count(source)?;
-    let table = count
-        .checked_mul(8)
-        .and_then(|n| n.checked_add(COUNT_BYTES));
-    if table.is_none_or(|end| end > source.size()) {
-        return Err(BtfError::truncated(
-            COUNT_BYTES,
-            "tensor offset",
-            count.saturating_mul(8),
-            source.size(),
-        ));
-    }
-    let tensors = (0..count).map(move |index| summarize(source, index, count, &mut budget));
+    let tensors = (0..count)
+        .map(move |index| summarize(source, index, count, budget).map_err(|e| e.in_tensor(index)));
     Ok((count, tensors))
 }
 
@@ -298,15 +308,20 @@ fn summarize(
 ) -> Result<TensorSummary, BtfError> {
     let offset = locate::record_offset(source, i64::try_from(index).unwrap_or(i64::MAX), count)?;
     let header = locate::read_header(source, offset)?;
-    let (dims, data, stored, layout) = match locate::payload_extent(source, &header)? {
-        PayloadExtent::Dense(dense) => {
-            let stored = dense.num_elements();
-            (dense.dims, dense.data, stored, Layout::RowMajorDense)
-        }
-        PayloadExtent::Coo { dims, values, .. } => {
-            let stored = values.dims[0];
-            (dims, values.data, stored, Layout::Coo)
-        }
+    let (dims, data, stored, layout) =
+        match locate::payload_extent_within(source, &header, Some(budget))? {
+            PayloadExtent::Dense(dense) => {
+                let stored = dense.num_elements();
+                (dense.dims, dense.data, stored, Layout::RowMajorDense)
+            }
+            PayloadExtent::Coo { dims, values, .. } => {
+                let stored = values.dims[0];
+                (dims, values.data, stored, Layout::Coo)
+            }
+        };
+    let part = match layout {
+        Layout::RowMajorDense => Part::Data,
+        Layout::Coo => Part::CooValues,
     };
     let size = header.dtype.size();
     let length = data.end - data.start;
@@ -328,7 +343,12 @@ fn summarize(
     let mut at = data.start;
     while at < data.start + scanned {
         let len = chunk.len().min((data.start + scanned - at) as usize);
-        read_into(source, at, &mut chunk[..len], "tensor data")?;
+        read_into(
+            source,
+            at,
+            &mut chunk[..len],
+            Place::Record { tensor: None, part },
+        )?;
         for bytes in chunk[..len].chunks_exact(size) {
             let value = Value::from_le(header.dtype, bytes);
             if preview.len() < PREVIEW_VALUES {
@@ -403,7 +423,8 @@ mod tests {
 
     fn summarize_all(bytes: &[u8], budget: ScanBudget) -> Vec<Result<TensorSummary, BtfError>> {
         let mut source = SliceSource(bytes);
-        let (_, tensors) = summaries(&mut source, budget).expect("count and offsets");
+        let mut budget = budget;
+        let (_, tensors) = summaries(&mut source, &mut budget).expect("count and offsets");
         tensors.collect()
     }
 
@@ -513,7 +534,9 @@ mod tests {
             .flat_map(|v| v.to_le_bytes())
             .chain(record)
             .collect();
-        let tensors = summarize_all(&bytes, ScanBudget::bytes(2 * 16));
+        // Each record costs 8 bytes of dims and 16 of elements: the third
+        // one's dims are paid for, its elements not.
+        let tensors = summarize_all(&bytes, ScanBudget::bytes(2 * 24 + 8));
         let statistics: Vec<&Statistics> = tensors
             .iter()
             .map(|t| &t.as_ref().unwrap().statistics)
@@ -557,8 +580,11 @@ mod tests {
         bytes[24 + 8] = 42;
         let tensors = summarize_all(&bytes, ScanBudget::for_file(bytes.len() as u64));
         let error = tensors[0].as_ref().unwrap_err();
-        assert_eq!(error.offset, 24);
-        assert!(error.to_string().contains("offset 24"), "{error}");
+        assert_eq!(error.offset(), None);
+        assert_eq!(
+            error.to_string(),
+            "tensor 0's header names a dtype the format does not define"
+        );
         assert!(tensors[1].is_ok());
     }
 

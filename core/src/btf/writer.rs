@@ -2,7 +2,6 @@
 
 use std::fmt;
 
-use super::error::Dims;
 use super::{BtfDType, Layout};
 
 /// A tensor to write: its dtype, dimensions and little-endian elements.
@@ -60,9 +59,9 @@ fn check(tensor: &TensorToWrite<'_>) -> Result<(), String> {
             let bytes = count.and_then(|n| element_bytes(n, dtype));
             if bytes != Some(data.len()) {
                 return Err(format!(
-                    "{} bytes of data for dims {} of {}",
+                    "{} bytes of data for dims {:?} of {}",
                     data.len(),
-                    Dims(dims),
+                    dims,
                     dtype.name()
                 ));
             }

@@ -74,3 +74,28 @@ pub fn measured(command: Command, stdin: Option<&[u8]>, timeout: std::time::Dura
     };
     bef_test_support::measured::run(command, streams, timeout)
 }
+
+/// A hostile BTF file: an offset table of `entries` entries all naming one
+/// COO record of i8 [2^40] with `coordinates` stored elements, so that a
+/// reader checking each entry's coordinates on its own would scan
+/// `entries × coordinates × 8` bytes of a file of about
+/// `8 × (entries + coordinates)`.
+pub fn shared_coo_btf(entries: u64, coordinates: u64) -> Vec<u8> {
+    let indices: Vec<u64> = (0..coordinates).collect();
+    let values = vec![1u8; coordinates as usize];
+    let one = bef::btf::write(&[bef::btf::TensorToWrite::Coo {
+        dtype: bef::btf::BtfDType::I8,
+        dims: &[1 << 40],
+        indices: &indices,
+        values: &values,
+    }])
+    .expect("a consistent COO record");
+    let record = 8 + 8 * entries;
+    let mut bytes = entries.to_le_bytes().to_vec();
+    for _ in 0..entries {
+        bytes.extend_from_slice(&record.to_le_bytes());
+    }
+    // The writer's file holds the count and one entry before the record.
+    bytes.extend_from_slice(&one[16..]);
+    bytes
+}

@@ -17,8 +17,9 @@ const REPORTED_PROBLEMS: usize = 100;
 use bef::btf::summary::COLUMNS as HEADING;
 
 /// Lists `input` as BTF. Damaged records are listed as unreadable, their
-/// errors (each naming its offset) follow on standard error, and the
-/// command fails.
+/// errors (each naming the tensor and the part of its record, never a
+/// value read from the file) follow on standard error, and the command
+/// fails. Records past the scan budget are listed as skipped.
 pub fn write(input: &Input, out: &mut impl Write) -> Result<(), Failure> {
     let bytes = input.bytes();
     // A file is read a chunk at a time rather than through its mapping, so
@@ -39,8 +40,8 @@ pub fn write(input: &Input, out: &mut impl Write) -> Result<(), Failure> {
             &mut slice_source
         }
     };
-    let budget = ScanBudget::for_file(bytes.len() as u64);
-    let (count, tensors) = summary::summaries(source, budget)
+    let mut budget = ScanBudget::for_file(bytes.len() as u64);
+    let (count, tensors) = summary::summaries(source, &mut budget)
         .map_err(|e| Failure::Message(format!("{} is not valid BTF: {e}", input.name)))?;
     let plural = if count == 1 { "" } else { "s" };
     writeln!(
@@ -60,13 +61,15 @@ pub fn write(input: &Input, out: &mut impl Write) -> Result<(), Failure> {
                 skipped |= summary.statistics == Statistics::Skipped;
                 writeln!(out, "{}", row(&summary))?;
             }
+            Err(error) if error.is_not_scanned() => {
+                skipped = true;
+                writeln!(out, "{index:>5}  skipped (not checked)")?;
+            }
             Err(error) => {
-                writeln!(out, "{index:>5}  unreadable (offset {})", error.offset)?;
+                // The error names the part of the record, never where it is.
+                writeln!(out, "{index:>5}  unreadable")?;
                 if problems < REPORTED_PROBLEMS {
-                    console::err_line(&format!(
-                        "error: {} is not valid BTF: tensor {index}: {error}",
-                        input.name
-                    ));
+                    console::err_line(&format!("error: {} is not valid BTF: {error}", input.name));
                 }
                 problems += 1;
             }
@@ -75,8 +78,8 @@ pub fn write(input: &Input, out: &mut impl Write) -> Result<(), Failure> {
     if skipped {
         writeln!(
             out,
-            "(statistics marked `skipped`: the file's records share bytes, and scanning \
-             stops after its size plus {} MiB)",
+            "(tensors and statistics marked `skipped`: the file's records share bytes, and \
+             scanning stops after its size plus {} MiB)",
             summary::EXTRA_SCAN_BYTES >> 20
         )?;
     }

@@ -121,6 +121,10 @@ pub fn read_call_buffer(
     crate::abi::Buffer::new(element, shape, data)
 }
 
+/// Reads tensor `index` of `path`. Messages about the file describe and
+/// never echo (see [`btf::BtfError`]): the file may be any file the
+/// program names, so nothing read from it is printed until its record has
+/// been checked (a checked record's dtype and rank may be named).
 fn read_tensor(
     path: &str,
     index: i32,
@@ -136,11 +140,14 @@ fn read_tensor(
         .map_err(|e| format!("failed to read tensor num_tensors from path {shown}: {e}"))?;
     let offset = btf::record_offset(&mut source, i64::from(index), count).map_err(|e| match e.kind {
         BtfErrorKind::IndexOutOfRange { .. } => format!(
-            "invalid tensor index {index} to read tensor from path {shown} which contains {count} tensors"
+            "invalid tensor index {index} to read tensor from path {shown}: out of range for this file"
         ),
         _ => format!("failed to read tensor offset from {shown} for tensor index {index}: {e}"),
     })?;
-    let header = btf::read_header(&mut source, offset).map_err(|e| e.to_string())?;
+    // The index is in range, so not negative.
+    let tensor = index as u64;
+    let header =
+        btf::read_header(&mut source, offset).map_err(|e| e.in_tensor(tensor).to_string())?;
     let dtype = dtype.unwrap_or(header.dtype.dtype());
     let expected = BtfDType::from_dtype(dtype)
         .ok_or_else(|| format!("BTF files cannot hold {} elements", dtype.mlir_name()))?;
@@ -151,6 +158,18 @@ fn read_tensor(
             expected.name()
         ));
     }
+    if header.layout != Layout::RowMajorDense {
+        return Err(format!("unexpected tensor layout {}", header.layout.name()));
+    }
+    // The dims and elements are checked to lie in the file before the
+    // rank is compared: a rank that does not fit is any 8 bytes.
+    let extent = btf::dense_extent(
+        &mut source,
+        offset + btf::HEADER_BYTES,
+        header.rank,
+        header.dtype,
+    )
+    .map_err(|e| e.in_tensor(tensor).to_string())?;
     if let Some(rank) = rank
         && header.rank != rank as u64
     {
@@ -159,34 +178,18 @@ fn read_tensor(
             header.rank
         ));
     }
-    if header.layout != Layout::RowMajorDense {
-        return Err(format!("unexpected tensor layout {}", header.layout.name()));
-    }
-    let extent = btf::dense_extent(
-        &mut source,
-        offset + btf::HEADER_BYTES,
-        header.rank,
-        header.dtype,
-    )
-    .map_err(|e| e.to_string())?;
     let dims = extent
         .dims
         .iter()
         .map(|&d| i64::try_from(d))
         .collect::<Result<Vec<i64>, _>>()
-        .map_err(|_| {
-            format!(
-                "tensor dims {:?} at offset {offset} are too large",
-                extent.dims
-            )
-        })?;
-    let tensor = DenseHostTensor::zeros(dtype, TensorShape(dims), allocator)
+        .map_err(|_| format!("tensor {tensor}'s dims are too large for a host tensor"))?;
+    let tensor_value = DenseHostTensor::zeros(dtype, TensorShape(dims), allocator)
         .map_err(|e| format!("cannot allocate result tensor: {e}"))?;
-    let start = extent.data.start;
     source
-        .read_at(start, &mut tensor.write()?)
-        .map_err(|e| format!("failed to read tensor data from stream at offset {start}: {e}"))?;
-    Ok(tensor)
+        .read_at(extent.data.start, &mut tensor_value.write()?)
+        .map_err(|e| format!("failed to read tensor {tensor}'s elements from the file: {e}"))?;
+    Ok(tensor_value)
 }
 
 crate::kernel! {
@@ -284,7 +287,7 @@ mod tests {
         let error = read(path.to_str().unwrap(), 0, DType::F32, 2).unwrap_err();
         assert_eq!(
             error,
-            "failed to read tensor data at offset 48: 288230376151711744 bytes needed, 0 in the file from there"
+            "the 48-byte file ends before the end of tensor 0's elements"
         );
     }
 
