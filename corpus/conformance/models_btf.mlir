@@ -74,7 +74,7 @@ func.func @bad_files() {
   %i1 = tfrt.constant.i32 1
   // expected-error @+1 {{failed to open file ../corpus/btf/no_such_file.btf for reading}}
   %a = "btf.read_dense_tensor.f32.2"(%missing, %i0) : (!tfrt.string, i32) -> !t.tensor
-  // expected-error @+1 {{failed to open file ../corpus/btf for reading: not a regular file}}
+  // expected-error @+1 {{failed to open file ../corpus/btf for reading: a directory, not a regular file}}
   %b = "btf.read_dense_tensor.f32.2"(%directory, %i0) : (!tfrt.string, i32) -> !t.tensor
   // expected-error @+1 {{the 62-byte file ends before the end of tensor 0's elements}}
   %c = "btf.read_dense_tensor.f32.2"(%truncated, %i0) : (!tfrt.string, i32) -> !t.tensor

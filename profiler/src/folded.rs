@@ -18,8 +18,10 @@ pub enum Clock {
     #[default]
     Cpu,
     /// The recording's wall time: each moment shared among the kernels
-    /// running then, moments when none runs charged to `(idle)`. With
-    /// lanes, each thread's whole span, its idle gaps included.
+    /// running then and the executor's work then (an `(executor)` frame
+    /// under the function it serves), moments when none runs charged to
+    /// `(idle)`. With lanes, each thread's whole span, its idle gaps
+    /// included.
     Wall,
     /// Off-CPU time: each kernel charged the time its results took to
     /// become available after it returned ([`KernelRun::off_cpu`]), on the
@@ -72,6 +74,10 @@ pub const OUTER: &str = "(outer calls)";
 /// The frame of idle time.
 pub const IDLE: &str = "(idle)";
 
+/// The frame of the executor's own time, under the function it serves
+/// (wall clock only; see [`crate::model::ExecutorSlice`]).
+pub const EXECUTOR: &str = "(executor)";
+
 /// Folded stacks of `model`: sorted by stack and merged, or in time order.
 /// The text of the lines is at most [`TEXT_BASE`] + [`TEXT_PER_LINE`] per
 /// line, or every stack is one call deep; the counts add up to at most
@@ -85,7 +91,11 @@ pub fn fold(model: &Model, options: &FoldOptions) -> Vec<(String, u64)> {
     };
     let key = |slice: &Slice| Line {
         thread: options.per_thread.then_some(slice.thread),
-        node: slice.run.map(|run| stacks.node_of_run[run]),
+        node: match slice.owner {
+            Owner::Run(run) => Some(stacks.node_of_run[run]),
+            Owner::Executor(execution) => Some(stacks.node_of_executor[execution]),
+            Owner::Idle => None,
+        },
     };
     // The lines, before they are named: a stack is a node of the call tree.
     let mut lines: Vec<(Line, u64)> = Vec::new();
@@ -187,12 +197,51 @@ struct Line {
     node: Option<u32>,
 }
 
-/// Time charged to a stack: a run's (or idle time when `run` is `None`).
+/// Time charged to a stack: a run's, the executor's for an execution, or
+/// idle time.
 struct Slice {
     thread: usize,
     start: u64,
     time: u64,
-    run: Option<usize>,
+    owner: Owner,
+}
+
+/// Whose time a slice is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Owner {
+    /// A kernel run's.
+    Run(usize),
+    /// The executor's, serving an execution (index into
+    /// [`Model::executions`]): an `(executor)` frame under its function.
+    Executor(usize),
+    /// Nobody's.
+    Idle,
+}
+
+/// A stretch of a thread's time in a kernel or in the executor.
+#[derive(Debug, Clone, Copy)]
+struct Busy {
+    thread: usize,
+    start: u64,
+    end: u64,
+    owner: Owner,
+}
+
+/// Kernel segments and the executor's slices: what the wall clock charges.
+fn busy_stretches(model: &Model) -> Vec<Busy> {
+    let kernels = model.segments.iter().map(|s| Busy {
+        thread: s.thread,
+        start: s.start,
+        end: s.end,
+        owner: Owner::Run(s.run),
+    });
+    let executor = model.executor.iter().map(|s| Busy {
+        thread: s.thread,
+        start: s.start,
+        end: s.end,
+        owner: Owner::Executor(s.execution),
+    });
+    kernels.chain(executor).collect()
 }
 
 fn cpu_slices(model: &Model) -> Vec<Slice> {
@@ -203,7 +252,7 @@ fn cpu_slices(model: &Model) -> Vec<Slice> {
             thread: s.thread,
             start: s.start,
             time: s.end - s.start,
-            run: Some(s.run),
+            owner: Owner::Run(s.run),
         })
         .collect()
 }
@@ -218,18 +267,19 @@ fn off_cpu_slices(model: &Model) -> Vec<Slice> {
             thread: r.thread,
             start: r.end,
             time: r.off_cpu(),
-            run: Some(run),
+            owner: Owner::Run(run),
         })
         .collect()
 }
 
 fn wall_slices(model: &Model, per_thread: bool) -> Vec<Slice> {
     let (begin, end) = model.span;
+    let busy = busy_stretches(model);
     if per_thread {
-        // Each lane: its segments, and the gaps between them as idle.
+        // Each lane: its kernels and executor time, the gaps as idle.
         let mut out = Vec::new();
         let mut by_thread = vec![Vec::new(); model.recording.threads.len()];
-        for s in &model.segments {
+        for s in &busy {
             by_thread[s.thread].push(s);
         }
         for (thread, mut mine) in by_thread.into_iter().enumerate() {
@@ -241,14 +291,14 @@ fn wall_slices(model: &Model, per_thread: bool) -> Vec<Slice> {
                         thread,
                         start: at,
                         time: s.start - at,
-                        run: None,
+                        owner: Owner::Idle,
                     });
                 }
                 out.push(Slice {
                     thread,
                     start: s.start,
                     time: s.end - s.start,
-                    run: Some(s.run),
+                    owner: s.owner,
                 });
                 at = at.max(s.end);
             }
@@ -257,24 +307,23 @@ fn wall_slices(model: &Model, per_thread: bool) -> Vec<Slice> {
                     thread,
                     start: at,
                     time: end - at,
-                    run: None,
+                    owner: Owner::Idle,
                 });
             }
         }
         return out;
     }
-    shared_timeline(model)
+    shared_timeline(model, &busy)
 }
 
-/// One timeline: cut at every segment boundary, each piece shared equally
-/// among the segments running then (the remainder to the one that began
-/// first), pieces where none runs idle. Each segment's share is one slice,
-/// at its start: the sum of its pieces, found from a running total of the
-/// per-segment share of each piece, so a piece costs the same however
-/// many segments share it.
-fn shared_timeline(model: &Model) -> Vec<Slice> {
+/// One timeline: cut at every stretch boundary, each piece shared equally
+/// among the stretches open then (the remainder to the one that began
+/// first), pieces where none is open idle. Each stretch's share is one
+/// slice, at its start: the sum of its pieces, found from a running total
+/// of the per-stretch share of each piece, so a piece costs the same
+/// however many stretches share it.
+fn shared_timeline(model: &Model, segments: &[Busy]) -> Vec<Slice> {
     let (begin, end) = model.span;
-    let segments = &model.segments;
     let mut cuts: Vec<(u64, bool, usize)> = Vec::with_capacity(2 * segments.len());
     for (i, s) in segments.iter().enumerate() {
         cuts.push((s.start, true, i));
@@ -312,7 +361,7 @@ fn shared_timeline(model: &Model) -> Vec<Slice> {
             thread: s.thread,
             start: s.start,
             time: share,
-            run: Some(s.run),
+            owner: s.owner,
         });
     }
     out
@@ -343,7 +392,7 @@ impl Sharing {
                 thread: 0,
                 start,
                 time,
-                run: None,
+                owner: Owner::Idle,
             });
             return;
         }
@@ -391,6 +440,8 @@ struct Stacks {
     nodes: Vec<(u32, u32, u32)>,
     /// The node of each run.
     node_of_run: Vec<u32>,
+    /// The node of each execution's `(executor)` frame.
+    node_of_executor: Vec<u32>,
 }
 
 const NO_NODE: u32 = u32::MAX;
@@ -437,10 +488,36 @@ impl Stacks {
                 (nodes.len() - 1) as u32
             });
         }
+        // The executor's time for an execution: an `(executor)` frame
+        // under its function, beside its kernels.
+        let mut node_of_executor = Vec::with_capacity(model.executions.len());
+        for execution in &model.executions {
+            let parent = execution
+                .caller
+                .map_or(NO_NODE, |caller| node_of_run[caller]);
+            let depth = if parent == NO_NODE {
+                1
+            } else {
+                nodes[parent as usize].2.saturating_add(1)
+            };
+            let function = functions
+                .get(execution.function as usize)
+                .map_or("?", String::as_str);
+            let text = format!("{function};{EXECUTOR}");
+            let level = *level_ids.entry(text).or_insert_with_key(|text| {
+                levels.push(text.clone());
+                (levels.len() - 1) as u32
+            });
+            node_of_executor.push(*node_ids.entry((parent, level)).or_insert_with(|| {
+                nodes.push((parent, level, depth));
+                (nodes.len() - 1) as u32
+            }));
+        }
         Stacks {
             levels,
             nodes,
             node_of_run,
+            node_of_executor,
         }
     }
 

@@ -140,7 +140,7 @@ pub struct Analysis {
     pub speedup: Option<Speedup>,
     /// Executor time the replays give to the kernels it dispatched.
     pub replay_executor_ns: u64,
-    /// Executor time the replays leave out (after a thread's last kernel).
+    /// Executor time the replays leave out (on threads that ran no kernel).
     pub replay_left_out_ns: u64,
     /// Runs left out because the recording's edges loop through them.
     pub cyclic: usize,
@@ -688,7 +688,7 @@ pub fn to_text(model: &Model, analysis: &Analysis) -> String {
             out,
             "  (replayed: each kernel's own time with the executor's time that dispatched it \
              ({}), its async tail on a worker when a worker completed it; left out: {} of \
-             executor time after a thread's last kernel, contention for memory and caches)",
+             executor time on threads that ran no kernel, contention for memory and caches)",
             human(analysis.replay_executor_ns),
             human(analysis.replay_left_out_ns),
         );

@@ -4,17 +4,19 @@
 //! Each run costs, in order:
 //! 1. its *busy* time, holding a worker: its self time, plus the
 //!    executor's slices on its thread since the thread's previous kernel
-//!    started (dispatching it; [`crate::model::ExecutorSlice`]);
+//!    started (dispatching it; [`crate::model::ExecutorSlice`]), and for a
+//!    thread's last kernel the executor's time after it (ending the
+//!    function);
 //! 2. its *pool* time, holding a worker: an async tail completed by a
-//!    thread that runs kernels, which is work the kernel handed to the
-//!    same pool (a matrix product's other blocks);
-//! 3. its *free* time, holding none: an async tail completed elsewhere
-//!    (the blocking pool, a timer).
+//!    thread other than the blocking pool's, which is work the kernel
+//!    handed to the workers (a matrix product's other blocks);
+//! 3. its *free* time, holding none: an async tail completed on the
+//!    blocking pool (a sleep, blocking I/O).
 //!
 //! Ready nodes take free workers longest remaining path first. What the
 //! replay leaves out is counted in [`Costs::left_out_ns`] (executor time
-//! after a thread's last kernel) and named in the report: contention for
-//! memory and caches, and how many workers the pool work really used.
+//! on a thread that ran no kernel) and named in the report: contention
+//! for memory and caches, and how many workers the pool work really used.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -61,7 +63,11 @@ impl Costs {
         let mut overhead = vec![0u64; runs];
         for s in &model.executor {
             let list = &runs_of_thread[s.thread];
-            let next = list.partition_point(|&r| model.runs[r].start < s.end);
+            // The next run it dispatched; after a thread's last run (the
+            // end of the function), that run, whose results it hands on.
+            let next = list
+                .partition_point(|&r| model.runs[r].start < s.end)
+                .min(list.len().saturating_sub(1));
             match list.get(next) {
                 Some(&r) => {
                     overhead[r] = overhead[r].saturating_add(s.end - s.start);
@@ -70,18 +76,16 @@ impl Costs {
                 None => costs.left_out_ns = costs.left_out_ns.saturating_add(s.end - s.start),
             }
         }
-        let runs_kernels = {
-            let mut ran = vec![false; model.recording.threads.len()];
-            for run in &model.runs {
-                ran[run.thread] = true;
-            }
-            ran
-        };
+        // Work finished on the blocking pool held no worker; work finished
+        // on any other thread (a worker, the thread that called) did.
+        let blocking: Vec<bool> = (0..model.recording.threads.len())
+            .map(|t| model.thread_name(t) == bef::runtime::work_queue::BLOCKING_THREAD_NAME)
+            .collect();
         let mut completed_on_worker = vec![false; runs];
         for c in &model.async_completions {
             // The last completion decides: it is what the tail waited for.
             if model.runs[c.run].completed == Some(c.time) {
-                completed_on_worker[c.run] = runs_kernels.get(c.thread).copied().unwrap_or(false);
+                completed_on_worker[c.run] = !blocking.get(c.thread).copied().unwrap_or(true);
             }
         }
         for (r, run) in model.runs.iter().enumerate() {
@@ -141,7 +145,7 @@ pub struct WhatIf {
     pub lower_bound_ns: u64,
     /// The executor time replayed, as part of the kernels it dispatched.
     pub executor_ns: u64,
-    /// Executor time left out of the replay (after a thread's last
+    /// Executor time left out of the replay (on threads that ran no
     /// kernel).
     pub left_out_ns: u64,
 }

@@ -9,6 +9,10 @@ use std::time::Duration;
 
 use crate::runtime::task::Task;
 
+/// The name of the blocking pool's threads: what a profiler tells them
+/// from the workers by (work finished there held no worker).
+pub const BLOCKING_THREAD_NAME: &str = "bef-blocking";
+
 /// How long an idle blocking thread waits for work before exiting.
 const IDLE_TIMEOUT: Duration = Duration::from_secs(2);
 /// Queued blocking tasks accepted beyond the running ones.
@@ -76,7 +80,7 @@ impl BlockingPool {
             st.handles.retain(|h| !h.is_finished());
             let pool = self.clone();
             let spawned = std::thread::Builder::new()
-                .name("bef-blocking".to_string())
+                .name(BLOCKING_THREAD_NAME.to_string())
                 .spawn(move || {
                     on_thread_start();
                     pool.thread_main(run);

@@ -17,6 +17,7 @@ mod single;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+pub use self::blocking::BLOCKING_THREAD_NAME;
 pub use self::multi::MultiThreadedWorkQueue;
 pub use self::parse::{
     DEFAULT_BLOCKING_THREADS, MAX_BLOCKING_THREADS, MAX_THREADS, WorkQueueError, WorkQueueSpec,
