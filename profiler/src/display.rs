@@ -31,8 +31,8 @@ pub fn dropped(count: u64, kept: crate::recording::Keep) -> String {
             format!("{count} events dropped (buffers full: the latest are missing)")
         }
         crate::recording::Keep::Last => format!(
-            "{count} events dropped (buffers full, --keep last: the earliest are missing, \
-             so kernels may end without a start)"
+            "{count} events dropped (buffers full, --keep last: the earliest are missing; \
+             kernels that started before a thread's window are shown from its beginning, cut)"
         ),
     }
 }

@@ -16,7 +16,7 @@ pub use executor::ExecutorSlice;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use crate::recording::{EventKind, FunctionKind, Recording, ValueState};
+use crate::recording::{EventKind, FunctionKind, Keep, Recording, ValueState};
 
 /// Readers of its published values an execution follows, per event it
 /// has (see [`Model::edges`]): a run has at least two events and real
@@ -67,7 +67,8 @@ pub struct KernelRun {
     pub thread: usize,
     /// When its operands were all available (asynchronous executor only).
     pub ready: Option<u64>,
-    /// When it started.
+    /// When it started; for a [`cut`](Self::cut) run, the beginning of
+    /// its thread's kept window.
     pub start: u64,
     /// When it returned.
     pub end: u64,
@@ -76,6 +77,12 @@ pub struct KernelRun {
     pub self_time: u64,
     /// Whether it was skipped.
     pub skipped: bool,
+    /// Whether its start was not recorded: a `--keep last` recording's
+    /// ring dropped it, while its end, a value it published or a function
+    /// it called was kept. It starts at the beginning of its thread's kept
+    /// window (see [`Model::new`]); one whose end was dropped too ends
+    /// there as well.
+    pub cut: bool,
     /// The executions it called.
     pub callees: Vec<usize>,
     /// Its error mark, if any.
@@ -219,6 +226,24 @@ pub struct Model {
     execution_index: HashMap<u64, usize>,
 }
 
+/// The cut runs of one thread: see [`Model::cut_runs`].
+struct CutRuns {
+    /// When the thread's kept window begins: its first event that is not
+    /// an execution's begin (begins put back from before the window come
+    /// first).
+    window: u64,
+    /// Runs whose end the thread kept, in the order they ended.
+    open: Vec<(u64, u32)>,
+    /// Runs named only by what they did: they ended before the window.
+    before: Vec<(u64, u32)>,
+}
+
+impl CutRuns {
+    fn is_empty(&self) -> bool {
+        self.open.is_empty() && self.before.is_empty()
+    }
+}
+
 /// See [`Model::thread_label`].
 fn thread_labels(recording: &Recording) -> Vec<String> {
     let mut seen: HashMap<String, usize> = HashMap::new();
@@ -325,6 +350,19 @@ impl Model {
                 }
             }
         }
+        let cut = self.cut_runs();
+        // The begins put back from before the windows are not part of the
+        // span: it is what the rings kept.
+        if let Some(window) = recording
+            .threads
+            .iter()
+            .zip(&cut)
+            .filter(|(track, _)| !track.events.is_empty())
+            .map(|(_, cut)| cut.window)
+            .min()
+        {
+            self.span.0 = self.span.0.max(window);
+        }
         // Where each run sits on its thread's stack while it is open, so
         // that an end finds its start without searching the stack.
         let mut depth_of: Vec<usize> = Vec::new();
@@ -332,6 +370,43 @@ impl Model {
             let mut stack: Vec<usize> = Vec::new();
             let mut brackets = Vec::new();
             let mut last = 0u64;
+            if let Some(cut) = cut.get(thread).filter(|c| !c.is_empty()) {
+                last = cut.window;
+                for (&(execution, kernel), open) in cut
+                    .before
+                    .iter()
+                    .map(|k| (k, false))
+                    .chain(cut.open.iter().rev().map(|k| (k, true)))
+                {
+                    let Some(&x) = self.execution_index.get(&execution) else {
+                        continue;
+                    };
+                    let run = self.runs.len();
+                    self.run_index.insert((execution, kernel), run);
+                    depth_of.push(if open { stack.len() } else { usize::MAX });
+                    self.runs.push(KernelRun {
+                        execution: x,
+                        kernel,
+                        thread,
+                        ready: None,
+                        start: cut.window,
+                        end: cut.window,
+                        self_time: 0,
+                        skipped: false,
+                        cut: true,
+                        callees: Vec::new(),
+                        error: None,
+                        published: None,
+                        completed: None,
+                    });
+                    brackets.push((cut.window, true, run));
+                    if open {
+                        stack.push(run);
+                    } else {
+                        brackets.push((cut.window, false, run));
+                    }
+                }
+            }
             for e in &track.events {
                 let x = match e.kind {
                     // The innermost run open on the thread reported it.
@@ -372,6 +447,7 @@ impl Model {
                             end: e.time,
                             self_time: 0,
                             skipped: false,
+                            cut: false,
                             callees: Vec::new(),
                             error: None,
                             published: None,
@@ -410,6 +486,81 @@ impl Model {
             }
             self.brackets.push(brackets);
         }
+    }
+
+    /// The runs of a `--keep last` recording whose start its rings
+    /// dropped, per thread: those whose end the thread kept (`open`, in
+    /// the order they ended: they were open, nested, when the thread's
+    /// window began), and those only named as the caller of a kept
+    /// execution or the producer of a kept value (`before`: they ran
+    /// before the window, on the first thread that names them). Only for
+    /// executions whose begin is known, and only on threads that dropped
+    /// events (elsewhere an end without a start is not a cut, but a
+    /// recording not to trust).
+    fn cut_runs(&self) -> Vec<CutRuns> {
+        let recording = &self.recording;
+        if recording.header.kept != Keep::Last || recording.dropped() == 0 {
+            return Vec::new();
+        }
+        let mut started: HashSet<(u64, u32)> = HashSet::new();
+        for track in &recording.threads {
+            for e in &track.events {
+                if let EventKind::KernelStart { kernel } = e.kind {
+                    started.insert((e.execution, kernel));
+                }
+            }
+        }
+        let known =
+            |key: &(u64, u32)| self.execution_index.contains_key(&key.0) && !started.contains(key);
+        let mut taken: HashSet<(u64, u32)> = HashSet::new();
+        let mut cut: Vec<CutRuns> = recording
+            .threads
+            .iter()
+            .map(|track| CutRuns {
+                // Begins put back before the ring's events come first.
+                window: track
+                    .events
+                    .iter()
+                    .find(|e| !matches!(e.kind, EventKind::FunctionBegin { .. }))
+                    .or(track.events.last())
+                    .map_or(0, |e| e.time),
+                open: Vec::new(),
+                before: Vec::new(),
+            })
+            .collect();
+        for (track, cut) in recording.threads.iter().zip(&mut cut) {
+            if track.dropped == 0 {
+                continue;
+            }
+            for e in &track.events {
+                if let EventKind::KernelEnd { kernel, .. } = e.kind {
+                    let key = (e.execution, kernel);
+                    if known(&key) && taken.insert(key) {
+                        cut.open.push(key);
+                    }
+                }
+            }
+        }
+        for (track, cut) in recording.threads.iter().zip(&mut cut) {
+            for e in &track.events {
+                let key = match e.kind {
+                    EventKind::FunctionBegin {
+                        caller: Some(c), ..
+                    } => (c.execution, c.kernel),
+                    EventKind::RegisterSet { producer, .. }
+                    | EventKind::ResultAvailable { producer, .. }
+                        if producer != 0 =>
+                    {
+                        (e.execution, producer)
+                    }
+                    _ => continue,
+                };
+                if known(&key) && taken.insert(key) {
+                    cut.before.push(key);
+                }
+            }
+        }
+        cut
     }
 
     fn push_segment(&mut self, thread: usize, start: u64, end: u64, run: usize) {

@@ -162,6 +162,10 @@ struct ThreadLogs {
     current_high: AtomicU32,
     /// Values pushed so far (the next value's slot); only the owner writes.
     value_count: AtomicU64,
+    /// Events this thread reported, kept or not: each is one head entry
+    /// (its continuation, if any, is part of it); only the owner writes.
+    /// What a thread drops is this less what it writes.
+    reported: AtomicU64,
     /// When this thread last sampled the live values (+1; 0: never); only
     /// the owner uses it.
     last_sample: AtomicU64,
@@ -214,12 +218,19 @@ impl Recorder {
         header.values = self.options.values;
         header.kept = self.options.keep;
         header.completions_recorded = true;
+        let limit = self
+            .options
+            .events_per_thread
+            .clamp(1, MAX_EVENTS_PER_THREAD);
         let threads = self.threads.lock().unwrap_or_else(|e| e.into_inner());
         let threads = threads
             .iter()
             .map(|logs| {
                 let values = logs.values.snapshot();
                 let entries = logs.events.snapshot();
+                // Read after the entries: events reported meanwhile count
+                // as dropped.
+                let reported = logs.reported.load(Ordering::Relaxed);
                 let high = logs.high.lock().unwrap_or_else(|e| e.into_inner()).clone();
                 let mut events = decode(
                     &entries.entries,
@@ -228,16 +239,23 @@ impl Recorder {
                     &values.entries,
                     values.first,
                 );
-                if entries.first > 0 {
-                    events = with_earlier_begins(events, &logs.begins.snapshot().entries);
+                // The log holds whole chunks (`Keep::First`), or exactly
+                // `limit` entries, which may start with the begins put back.
+                match self.options.keep {
+                    Keep::First => events.truncate(limit),
+                    Keep::Last if entries.first > 0 => {
+                        events =
+                            with_earlier_begins(events, &logs.begins.snapshot().entries, limit);
+                    }
+                    Keep::Last => {}
                 }
                 for event in &mut events {
                     event.time = Timestamp::from_raw(event.time).nanos_since(self.epoch);
                 }
                 ThreadTrack {
                     name: logs.name.clone(),
+                    dropped: reported.saturating_sub(events.len() as u64),
                     events,
-                    dropped: entries.dropped,
                 }
             })
             .collect();
@@ -288,6 +306,7 @@ impl Recorder {
                 high: Mutex::new(Vec::new()),
                 current_high: AtomicU32::new(0),
                 value_count: AtomicU64::new(0),
+                reported: AtomicU64::new(0),
                 last_sample: AtomicU64::new(0),
             });
             // SAFETY: this thread is the logs' writer (they are reached
@@ -310,6 +329,25 @@ impl ThreadLogs {
     unsafe fn push(&self, entry: Entry) {
         // SAFETY: the caller is this log's only writer.
         unsafe { self.events.push(entry) }
+    }
+
+    /// Appends the event `head` and its `continuation`, counting one event
+    /// reported.
+    ///
+    /// # Safety
+    /// Only the thread these logs belong to may call it.
+    #[inline]
+    unsafe fn push_event(&self, head: Entry, continuation: Option<Entry>) {
+        // Only this thread stores it.
+        let reported = self.reported.load(Ordering::Relaxed);
+        self.reported.store(reported + 1, Ordering::Relaxed);
+        // SAFETY: the caller is this log's only writer.
+        unsafe {
+            self.push(head);
+            if let Some(continuation) = continuation {
+                self.push(continuation);
+            }
+        }
     }
 
     /// The low 32 bits of `execution`, noting first where its high bits
@@ -343,11 +381,13 @@ impl Observer for Recorder {
             // SAFETY: `logs` is reached only through this thread's `LOGS`,
             // so this thread is the log's only writer.
             unsafe {
-                logs.push(Entry::Work {
-                    time,
-                    flops: work.flops,
-                });
-                logs.push(Entry::WorkBytes { bytes: work.bytes });
+                logs.push_event(
+                    Entry::Work {
+                        time,
+                        flops: work.flops,
+                    },
+                    Some(Entry::WorkBytes { bytes: work.bytes }),
+                );
             }
         });
     }
@@ -469,12 +509,7 @@ impl Observer for Recorder {
             };
             // SAFETY: `logs` is reached only through this thread's `LOGS`,
             // so this thread is the only writer of its logs.
-            unsafe {
-                logs.push(entry);
-                if let Some(continuation) = continuation {
-                    logs.push(continuation);
-                }
-            }
+            unsafe { logs.push_event(entry, continuation) };
         });
     }
 }
@@ -622,21 +657,40 @@ fn decode(
 
 /// `events`, the last ones of a thread, after the begins (from `begins`,
 /// the first ones) of the executions they belong to that began before
-/// them.
-fn with_earlier_begins(events: Vec<Event>, begins: &[Entry]) -> Vec<Event> {
-    let begun: HashSet<u64> = events
-        .iter()
-        .filter(|e| matches!(e.kind, EventKind::FunctionBegin { .. }))
-        .map(|e| e.execution)
-        .collect();
-    let seen: HashSet<u64> = events.iter().map(|e| e.execution).collect();
-    let start = events.first().map_or(u64::MAX, |e| e.time);
-    let mut all: Vec<Event> = decode(begins, 0, &[], &[], 0)
-        .into_iter()
-        .filter(|b| seen.contains(&b.execution) && !begun.contains(&b.execution) && b.time <= start)
-        .collect();
-    all.extend(events);
-    all
+/// them; at most `limit` events in all, the oldest of `events` left out to
+/// make room for the begins.
+fn with_earlier_begins(mut events: Vec<Event>, begins: &[Entry], limit: usize) -> Vec<Event> {
+    let begins = decode(begins, 0, &[], &[], 0);
+    let earlier = |events: &[Event]| -> Vec<Event> {
+        let begun: HashSet<u64> = events
+            .iter()
+            .filter(|e| matches!(e.kind, EventKind::FunctionBegin { .. }))
+            .map(|e| e.execution)
+            .collect();
+        let seen: HashSet<u64> = events.iter().map(|e| e.execution).collect();
+        let start = events.first().map_or(u64::MAX, |e| e.time);
+        begins
+            .iter()
+            .filter(|b| {
+                seen.contains(&b.execution) && !begun.contains(&b.execution) && b.time <= start
+            })
+            .cloned()
+            .collect()
+    };
+    // Leaving out the oldest events changes which begins are needed, a
+    // little: a few rounds settle it, then the begins are cut.
+    let mut put_back = earlier(&events);
+    for _ in 0..4 {
+        let excess = (put_back.len() + events.len()).saturating_sub(limit);
+        if excess == 0 {
+            break;
+        }
+        events.drain(..excess.min(events.len()));
+        put_back = earlier(&events);
+    }
+    put_back.truncate(limit.saturating_sub(events.len()));
+    put_back.extend(events);
+    put_back
 }
 
 /// Adds what `continuation` carries to the event `kind` it follows (when it

@@ -109,8 +109,15 @@ pub struct Stats {
     pub readers_left_out: u64,
     /// The recording's span.
     pub span_ns: u64,
+    /// Events the recording holds; with [`dropped_events`](Self::dropped_events),
+    /// every event the run reported.
+    pub written_events: u64,
     /// Events lost to full buffers.
     pub dropped_events: u64,
+    /// Kernel runs whose start was dropped (`--keep last`), counted from
+    /// the beginning of their thread's kept window
+    /// ([`KernelRun::cut`](crate::model::KernelRun::cut)).
+    pub cut_runs: u64,
     /// Which end of the run they are from: the start (`--keep last`) or
     /// the end.
     pub dropped_from_start: bool,
@@ -277,7 +284,9 @@ pub fn stats(model: &Model) -> Stats {
         partial: recording.header.partial,
         readers_left_out: model.readers_left_out,
         span_ns: span,
+        written_events: model.recording.event_count() as u64,
         dropped_events: model.recording.dropped(),
+        cut_runs: model.runs.iter().filter(|r| r.cut).count() as u64,
         dropped_from_start: model.recording.header.kept == crate::recording::Keep::Last,
         kernels: summaries(kernels),
         functions: summaries(functions),
@@ -450,11 +459,22 @@ pub fn to_text(stats: &Stats) -> String {
             } else {
                 crate::recording::Keep::First
             };
-            format!(", {}", display::dropped(stats.dropped_events, kept))
+            format!(
+                ", {} events written, {}",
+                stats.written_events,
+                display::dropped(stats.dropped_events, kept)
+            )
         } else {
             String::new()
         }
     );
+    if stats.cut_runs > 0 {
+        let _ = writeln!(
+            out,
+            "{} kernels started before their thread's window: counted from its beginning",
+            stats.cut_runs
+        );
+    }
     if stats.partial {
         let _ = writeln!(out, "{}", display::PARTIAL);
     }

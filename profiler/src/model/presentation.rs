@@ -90,11 +90,13 @@ pub enum Annotation {
     Values,
     /// How long the run waited between ready and started, in ns.
     ReadyToStartNs,
+    /// Its start was not recorded ([`KernelRun::cut`](crate::model::KernelRun::cut)).
+    Cut,
 }
 
 impl Annotation {
     /// Every annotation, in interning order.
-    pub const ALL: [Annotation; 9] = [
+    pub const ALL: [Annotation; 10] = [
         Annotation::Function,
         Annotation::KernelIndex,
         Annotation::BefOffset,
@@ -104,6 +106,7 @@ impl Annotation {
         Annotation::Register,
         Annotation::Values,
         Annotation::ReadyToStartNs,
+        Annotation::Cut,
     ];
 
     /// The name a trace shows.
@@ -118,6 +121,7 @@ impl Annotation {
             Annotation::Register => "register",
             Annotation::Values => "values",
             Annotation::ReadyToStartNs => "ready_to_start_ns",
+            Annotation::Cut => "cut",
         }
     }
 
@@ -170,6 +174,10 @@ pub fn slice_args(model: &Model, run: usize) -> Vec<(Annotation, ArgValue)> {
     if let Some(ready) = r.ready {
         let waited = r.start.saturating_sub(ready);
         args.push((Annotation::ReadyToStartNs, ArgValue::Uint(waited)));
+    }
+    if r.cut {
+        let said = "start not recorded (--keep last): shown from the window's beginning";
+        args.push((Annotation::Cut, ArgValue::Text(said.into())));
     }
     args
 }
