@@ -936,6 +936,40 @@ mod tests {
     }
 
     #[test]
+    fn a_value_written_in_place_shows_its_version_from_then_on() {
+        let mut recording = recording();
+        let events = &mut recording.threads[0].events;
+        events.push(event(
+            5,
+            EventKind::KernelEnd {
+                kernel: 2,
+                skipped: false,
+                live_values: None,
+            },
+        ));
+        events.push(event(
+            5,
+            EventKind::ValueUpdated {
+                register: 0,
+                kernel: 2,
+                value: Some("9".into()),
+            },
+        ));
+        let trace = Trace::new(Path::new("r"), recording);
+        let before = &trace.registers_at(5, 1)[0];
+        assert_eq!((before.value.as_deref(), before.updated), (Some("7"), None));
+        let at = &trace.registers_at(6, 1)[0];
+        assert_eq!(at.value.as_deref(), Some("9"));
+        assert_eq!(at.updated, Some(Update { kernel: 2, time: 5 }));
+        assert_eq!((at.state_name(), at.producer), ("available", Some(1)));
+        assert!(at.changed);
+        assert_eq!(trace.what(6), "%0 updated in place = 9");
+        assert_eq!(trace.steps[6].kernel(), Some(2));
+        // The other register keeps its published value.
+        assert_eq!(trace.registers_at(6, 1)[1].updated, None);
+    }
+
+    #[test]
     fn hostile_bytes_are_an_error() {
         assert!(Trace::read(Path::new("x"), b"BEFTRACE\xff\xff").is_err());
         assert!(is_recording(b"BEFTRACE"));
