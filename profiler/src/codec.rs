@@ -1,4 +1,4 @@
-//! The recording file format, version 7: writer and bounded reader.
+//! The recording file format, version 8: writer and bounded reader.
 //!
 //! ```text
 //! magic "BEFTRACE"  version u16 LE
@@ -19,6 +19,8 @@
 //!                         5 register: uvar register, uvar producer, u8 state, u8 has value [str]
 //!                         6 kernel work (version 4 on): uvar flops, uvar bytes
 //!                         7 result available (version 7 on): as 5
+//!                         8 value updated in place (version 8 on): uvar register,
+//!                           uvar kernel, u8 has value [str]
 //! ```
 //! `uvar` is unsigned LEB128, `svar` zigzag LEB128, `str` a `uvar` length
 //! and UTF-8 bytes. Nothing may follow the last thread.
@@ -43,8 +45,9 @@ pub const MAGIC: &[u8; 8] = b"BEFTRACE";
 /// older versions), version 7 the result-available event (tag 7) and the
 /// header's flag saying such events were recorded (clear in older
 /// versions, whose completions the model infers), and the flag saying the
-/// program's table was left out (`--no-embed`).
-pub const VERSION: u16 = 7;
+/// program's table was left out (`--no-embed`), version 8 the event of a
+/// value a kernel wrote in place (tag 8).
+pub const VERSION: u16 = 8;
 /// The oldest format version this crate reads.
 pub const OLDEST_VERSION: u16 = 1;
 
@@ -136,6 +139,7 @@ fn write_event(w: &mut Writer, e: &Event, previous: u64) {
         EventKind::RegisterSet { .. } => 5,
         EventKind::KernelWork { .. } => 6,
         EventKind::ResultAvailable { .. } => 7,
+        EventKind::ValueUpdated { .. } => 8,
     };
     w.byte(tag);
     w.svar(e.time.wrapping_sub(previous) as i64);
@@ -192,6 +196,21 @@ fn write_event(w: &mut Writer, e: &Event, previous: u64) {
         EventKind::KernelWork { flops, bytes } => {
             w.uvar(*flops);
             w.uvar(*bytes);
+        }
+        EventKind::ValueUpdated {
+            register,
+            kernel,
+            value,
+        } => {
+            w.uvar((*register).into());
+            w.uvar((*kernel).into());
+            match value {
+                Some(v) => {
+                    w.byte(1);
+                    w.str(v);
+                }
+                None => w.byte(0),
+            }
         }
     }
 }
@@ -431,11 +450,17 @@ fn read_event(
                 value,
             }
         }
+        8 if version >= 8 => EventKind::ValueUpdated {
+            register: r.u32("a register")?,
+            kernel: r.u32("a kernel index")?,
+            value: read_rendering(r)?,
+        },
         _ => {
             let last = match version {
                 ..4 => 5,
                 4..7 => 6,
-                _ => 7,
+                7 => 7,
+                _ => 8,
             };
             return Err(r.error_at(at, &format!("an event tag (0 to {last})")));
         }
@@ -457,12 +482,17 @@ fn read_value_event(
     let sat = r.at;
     let state = ValueState::from_u8(r.byte("a value state")?)
         .ok_or_else(|| r.error_at(sat, "a value state (0 to 3)"))?;
-    let value = if r.flag("a value flag")? {
+    let value = read_rendering(r)?;
+    Ok((register, producer, state, value))
+}
+
+/// A value's rendering, if the event carries one.
+fn read_rendering(r: &mut Reader<'_>) -> Result<Option<String>, ReadError> {
+    Ok(if r.flag("a value flag")? {
         Some(r.str("a value")?)
     } else {
         None
-    };
-    Ok((register, producer, state, value))
+    })
 }
 
 struct Reader<'a> {
@@ -648,6 +678,15 @@ mod tests {
                         },
                     },
                     Event {
+                        time: 8,
+                        execution: 1,
+                        kind: EventKind::ValueUpdated {
+                            register: 0,
+                            kernel: 1,
+                            value: Some("f32[2] [0.0, 1.0]".into()),
+                        },
+                    },
+                    Event {
                         time: u64::MAX,
                         execution: u64::MAX,
                         kind: EventKind::KernelEnd {
@@ -694,10 +733,36 @@ mod tests {
         assert!(err.message.contains("function count"), "{err}");
     }
 
+    /// `sample()` without what version 8 added: the events of values
+    /// updated in place.
+    fn before_version_8() -> Recording {
+        let mut recording = sample();
+        recording.threads[0]
+            .events
+            .retain(|e| !matches!(e.kind, EventKind::ValueUpdated { .. }));
+        recording
+    }
+
+    #[test]
+    fn version_7_recordings_still_read() {
+        let recording = before_version_8();
+        let mut bytes = write(&recording);
+        bytes[8] = 7;
+        assert_eq!(read(&bytes).unwrap(), recording);
+    }
+
+    #[test]
+    fn value_updated_needs_version_8() {
+        let mut bytes = write(&sample());
+        bytes[8] = 7;
+        let err = read(&bytes).unwrap_err();
+        assert!(err.message.contains("an event tag (0 to 7)"), "{err}");
+    }
+
     /// `sample()` without what version 7 added: the result-available
     /// events, and the flag saying they were recorded.
     fn before_version_7() -> Recording {
-        let mut recording = sample();
+        let mut recording = before_version_8();
         recording.header.completions_recorded = false;
         recording.threads[0]
             .events

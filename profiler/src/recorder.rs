@@ -6,10 +6,10 @@
 
 use std::cell::RefCell;
 use std::collections::HashSet;
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use bef::exec::{ExecEvent, KernelWork, Observer, Timestamp};
+use bef::exec::{ExecEvent, KernelWork, Observer, Operands, Timestamp};
 use bef::runtime::{AsyncValue, live_async_values};
 
 use crate::log::{CHUNK, Keep, Log};
@@ -123,8 +123,15 @@ enum Entry {
         producer: u32,
         state: ValueState,
     },
-    /// Follows a `Set` or an `Available` whose value was rendered: its
-    /// index in the value log.
+    /// A kernel wrote the value of a register in place (`--values`).
+    Updated {
+        time: u64,
+        execution: u32,
+        register: u32,
+        kernel: u32,
+    },
+    /// Follows a `Set`, an `Available` or an `Updated` whose value was
+    /// rendered: its index in the value log.
     Value { slot: u64 },
     /// The innermost running kernel reported its work.
     Work { time: u64, flops: u64 },
@@ -174,6 +181,38 @@ struct ThreadLogs {
 thread_local! {
     /// The logs this thread writes, one per recorder it reported to.
     static LOGS: RefCell<Vec<Arc<ThreadLogs>>> = const { RefCell::new(Vec::new()) };
+    /// With `--values`, the kernels running on this thread and the write
+    /// counts their tensor operands had when they started.
+    static OPEN: RefCell<OpenKernels> = const {
+        RefCell::new(OpenKernels {
+            kernels: Vec::new(),
+            counts: Vec::new(),
+        })
+    };
+}
+
+/// The kernels open on a thread (they nest like brackets), each with the
+/// write counts of its tensor operands at its start: `(operand, count)`
+/// pairs in `counts`, from the kernel's `from` on.
+struct OpenKernels {
+    kernels: Vec<OpenKernel>,
+    counts: Vec<(u32, u64)>,
+}
+
+struct OpenKernel {
+    recorder: u64,
+    execution: u64,
+    kernel: u32,
+    from: usize,
+}
+
+/// A tensor a kernel was still writing when it returned (through tasks
+/// it queued): its new version is recorded once the writes are done.
+struct Unfinished {
+    execution: u64,
+    kernel: u32,
+    register: u32,
+    value: AsyncValue,
 }
 
 static NEXT_RECORDER: AtomicU64 = AtomicU64::new(1);
@@ -185,6 +224,10 @@ pub struct Recorder {
     epoch: Timestamp,
     options: RecorderOptions,
     threads: Mutex<Vec<Arc<ThreadLogs>>>,
+    /// Tensors kernels were still writing when they returned (rare: a
+    /// matrix product split across workers), and whether there are any.
+    unfinished: Mutex<Vec<Unfinished>>,
+    any_unfinished: AtomicBool,
 }
 
 impl std::fmt::Debug for Recorder {
@@ -204,6 +247,8 @@ impl Recorder {
             epoch: Timestamp::now(),
             options,
             threads: Mutex::new(Vec::new()),
+            unfinished: Mutex::new(Vec::new()),
+            any_unfinished: AtomicBool::new(false),
         })
     }
 
@@ -218,6 +263,11 @@ impl Recorder {
         header.values = self.options.values;
         header.kept = self.options.keep;
         header.completions_recorded = true;
+        // Writes never seen finished keep no value alive past the run.
+        self.unfinished
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clear();
         let limit = self
             .options
             .events_per_thread
@@ -398,6 +448,10 @@ impl Observer for Recorder {
         // is assembled.
         let time = event.time().raw();
         self.with_logs(|logs| {
+            if self.options.values && matches!(event, ExecEvent::KernelStart { .. }) {
+                // Writes finished before this kernel are versions before it.
+                self.finish_writes(logs, time);
+            }
             let execution = logs.low_bits(event.execution());
             // The entry, and the continuation that follows it, if any.
             let (entry, continuation) = match *event {
@@ -510,7 +564,153 @@ impl Observer for Recorder {
             // SAFETY: `logs` is reached only through this thread's `LOGS`,
             // so this thread is the only writer of its logs.
             unsafe { logs.push_event(entry, continuation) };
+            if self.options.values {
+                match *event {
+                    ExecEvent::KernelStart {
+                        execution,
+                        kernel,
+                        operands,
+                        ..
+                    } => self.open_kernel(execution, kernel, operands),
+                    ExecEvent::KernelEnd {
+                        execution,
+                        kernel,
+                        operands,
+                        ..
+                    } => {
+                        self.close_kernel(logs, time, execution, kernel, operands);
+                        self.finish_writes(logs, time);
+                    }
+                    _ => self.finish_writes(logs, time),
+                }
+            }
         });
+    }
+}
+
+impl Recorder {
+    /// Notes the write counts of the tensor operands of a kernel starting
+    /// on this thread.
+    fn open_kernel(&self, execution: u64, kernel: u32, operands: Operands<'_>) {
+        let _ = OPEN.try_with(|open| {
+            let mut open = open.borrow_mut();
+            let from = open.counts.len();
+            open.kernels.push(OpenKernel {
+                recorder: self.id,
+                execution,
+                kernel,
+                from,
+            });
+            for (i, value) in operands.values.iter().enumerate() {
+                if let Some(writes) = bef::kernels::value_text::writes(value) {
+                    open.counts.push((i as u32, writes.count));
+                }
+            }
+        });
+    }
+
+    /// Records a new version of each tensor operand the kernel ending on
+    /// this thread wrote in place (its write count changed since its
+    /// start); one it is still writing through queued tasks is recorded
+    /// when those are done.
+    fn close_kernel(
+        &self,
+        logs: &ThreadLogs,
+        time: u64,
+        execution: u64,
+        kernel: u32,
+        operands: Operands<'_>,
+    ) {
+        let _ = OPEN.try_with(|open| {
+            let mut open = open.borrow_mut();
+            // Kernels nest like brackets on a thread: it is the innermost
+            // open one (searched for all the same, should one be missing).
+            let Some(at) = open.kernels.iter().rposition(|k| {
+                k.recorder == self.id && k.execution == execution && k.kernel == kernel
+            }) else {
+                return;
+            };
+            let from = open.kernels[at].from;
+            for &(i, before) in &open.counts[from..] {
+                let i = i as usize;
+                let (Some(value), Some(&register)) =
+                    (operands.values.get(i), operands.registers.get(i))
+                else {
+                    continue;
+                };
+                // An operand given twice is one register.
+                if operands.registers[..i].contains(&register) {
+                    continue;
+                }
+                let Some(now) = bef::kernels::value_text::writes(value) else {
+                    continue;
+                };
+                if now.count == before {
+                    continue;
+                }
+                if now.in_progress {
+                    self.unfinished
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .push(Unfinished {
+                            execution,
+                            kernel,
+                            register,
+                            value: value.clone(),
+                        });
+                    self.any_unfinished.store(true, Ordering::Release);
+                } else {
+                    self.push_update(logs, time, execution, register, kernel, value);
+                }
+            }
+            open.counts.truncate(from);
+            open.kernels.truncate(at);
+        });
+    }
+
+    /// Records the versions of the unfinished writes that are done by
+    /// now (the event at `time`, which the completion of the writing
+    /// kernel's result, or anything after it, is).
+    fn finish_writes(&self, logs: &ThreadLogs, time: u64) {
+        if !self.any_unfinished.load(Ordering::Acquire) {
+            return;
+        }
+        let done: Vec<Unfinished> = {
+            let mut unfinished = self.unfinished.lock().unwrap_or_else(|e| e.into_inner());
+            let (done, still): (Vec<_>, Vec<_>) = unfinished.drain(..).partition(|u| {
+                bef::kernels::value_text::writes(&u.value).is_none_or(|w| !w.in_progress)
+            });
+            *unfinished = still;
+            self.any_unfinished
+                .store(!unfinished.is_empty(), Ordering::Release);
+            done
+        };
+        for u in done {
+            self.push_update(logs, time, u.execution, u.register, u.kernel, &u.value);
+        }
+    }
+
+    /// Appends that `kernel` of `execution` wrote the value in `register`
+    /// in place, as it is now.
+    fn push_update(
+        &self,
+        logs: &ThreadLogs,
+        time: u64,
+        execution: u64,
+        register: u32,
+        kernel: u32,
+        value: &AsyncValue,
+    ) {
+        let entry = Entry::Updated {
+            time,
+            execution: logs.low_bits(execution),
+            register,
+            kernel,
+        };
+        let rendered = self.rendered(logs, ValueState::Concrete, value);
+        // SAFETY: `logs` is reached only through this thread's `LOGS`, so
+        // this thread is the only writer of its logs.
+        unsafe { logs.push_event(entry, rendered) };
     }
 }
 
@@ -637,6 +837,20 @@ fn decode(
                 },
             ),
             Entry::Work { time, flops } => (time, 0, EventKind::KernelWork { flops, bytes: 0 }),
+            Entry::Updated {
+                time,
+                execution,
+                register,
+                kernel,
+            } => (
+                time,
+                full(execution),
+                EventKind::ValueUpdated {
+                    register,
+                    kernel,
+                    value: None,
+                },
+            ),
             continuation => {
                 // Completes the event before it; without one (its head was
                 // dropped) it is ignored.
@@ -704,7 +918,9 @@ fn complete(kind: &mut EventKind, continuation: Entry, values: &[ValueText], fir
             *live_values = Some(count);
         }
         (
-            EventKind::RegisterSet { value, .. } | EventKind::ResultAvailable { value, .. },
+            EventKind::RegisterSet { value, .. }
+            | EventKind::ResultAvailable { value, .. }
+            | EventKind::ValueUpdated { value, .. },
             Entry::Value { slot },
         ) => {
             *value = slot

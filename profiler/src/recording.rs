@@ -277,6 +277,20 @@ pub enum EventKind {
         /// A short rendering (recorded with `--values`, and for errors).
         value: Option<String>,
     },
+    /// Kernel `kernel` wrote the value in `register` in place (a tensor it
+    /// took as an operand: `tfrt_test.relu_inplace`, a matrix product's
+    /// output): the register holds the same value, changed. Recorded with
+    /// `--values` only, when the kernel returned, or when its writes left
+    /// to queued tasks were done (at the completion of its result, on that
+    /// thread).
+    ValueUpdated {
+        /// The register holding the value written.
+        register: u32,
+        /// The kernel that wrote it.
+        kernel: u32,
+        /// A short rendering of the value as the kernel left it.
+        value: Option<String>,
+    },
     /// The kernel running innermost on the thread reported the work it did
     /// (see `bef::exec::observer`'s Kernel work); the event's execution is
     /// 0, the thread's open kernels tell which run it belongs to.

@@ -176,6 +176,9 @@ impl<W: Write> Write for Capped<'_, W> {
 struct ExecutionSoFar {
     /// Registers published, with their last state, value and producer.
     registers: std::collections::BTreeMap<u32, (ValueState, Option<String>, u32)>,
+    /// Registers whose value a kernel wrote in place since it was
+    /// published: the last such write.
+    updates: std::collections::BTreeMap<u32, execution::Update>,
     /// Kernels started and not yet ended.
     running: std::collections::BTreeSet<u32>,
     ready: u64,
@@ -260,6 +263,7 @@ fn execution(out: &mut impl Write, app: &mut App<'_, '_>) -> io::Result<()> {
                 state,
                 value,
             } => {
+                now.updates.remove(register);
                 let before = now
                     .registers
                     .insert(*register, (*state, value.clone(), *producer))
@@ -287,6 +291,27 @@ fn execution(out: &mut impl Write, app: &mut App<'_, '_>) -> io::Result<()> {
                     "    %{register}: {before} -> {}, from {}; {read_by}",
                     execution::state_name(*state),
                     kernel(execution, *producer)
+                )?;
+            }
+            EventKind::ValueUpdated {
+                register,
+                kernel: k,
+                value,
+            } => {
+                if let Some((_, shown, _)) = now.registers.get_mut(register) {
+                    shown.clone_from(value);
+                }
+                now.updates.insert(
+                    *register,
+                    execution::Update {
+                        kernel: *k,
+                        time: event.time,
+                    },
+                );
+                writeln!(
+                    out,
+                    "    %{register} updated in place by {}",
+                    kernel(execution, *k)
                 )?;
             }
             EventKind::FunctionBegin { .. }
@@ -336,7 +361,16 @@ fn execution(out: &mut impl Write, app: &mut App<'_, '_>) -> io::Result<()> {
         ];
         for (register, (state, value, producer)) in &now.registers {
             let value = match (value, state) {
-                (Some(v), _) => escape::terminal(v).into_owned(),
+                (Some(v), _) => {
+                    let v = match now.updates.get(register) {
+                        Some(&update) => format!(
+                            "{v} ({})",
+                            rows::execution::update_note(trace, execution, update)
+                        ),
+                        None => v.clone(),
+                    };
+                    escape::terminal(&v).into_owned()
+                }
                 (None, ValueState::Concrete) if !trace.recording.header.values => {
                     "(recorded without --values)".to_owned()
                 }

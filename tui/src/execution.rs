@@ -40,6 +40,7 @@ impl Step {
             | EventKind::KernelEnd { kernel, .. } => Some(kernel),
             EventKind::RegisterSet { producer, .. }
             | EventKind::ResultAvailable { producer, .. } => Some(producer),
+            EventKind::ValueUpdated { kernel, .. } => Some(kernel),
             EventKind::FunctionBegin { .. }
             | EventKind::FunctionEnd
             | EventKind::KernelWork { .. } => None,
@@ -59,8 +60,23 @@ pub struct RegisterAt {
     /// The kernel that produced it (known once published anywhere in the
     /// recording).
     pub producer: Option<u32>,
-    /// Whether the event at the cursor published it.
+    /// Whether the event at the cursor published it (or updated it).
     pub changed: bool,
+    /// When its value is a version a kernel wrote in place (recorded with
+    /// `--values`): that kernel and when; `None` while the value is the
+    /// one published.
+    pub updated: Option<Update>,
+}
+
+/// A kernel's write of a register's value in place: the version of the
+/// value a register shows after it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Update {
+    /// The kernel that wrote the value.
+    pub kernel: u32,
+    /// When the version was recorded (ns since the start): the kernel's
+    /// end, or the completion of its result when queued tasks wrote it.
+    pub time: u64,
 }
 
 impl RegisterAt {
@@ -354,6 +370,12 @@ impl Trace {
                     None => format!("%{register} completed: {state}"),
                 }
             }
+            EventKind::ValueUpdated {
+                register, value, ..
+            } => match value {
+                Some(v) => format!("%{register} updated in place = {v}"),
+                None => format!("%{register} updated in place"),
+            },
         }
     }
 
@@ -387,6 +409,7 @@ impl Trace {
                 value: None,
                 producer: self.producers.get(&(execution, register)).copied(),
                 changed: false,
+                updated: None,
             })
             .collect();
         let end = cursor.saturating_add(1).min(self.steps.len());
@@ -414,6 +437,23 @@ impl Trace {
                 r.value = value.clone();
                 r.producer = Some(*producer);
                 r.changed = i == cursor;
+                r.updated = None;
+            }
+            // A kernel wrote the value in place: the register shows the
+            // version it left.
+            if let EventKind::ValueUpdated {
+                register,
+                kernel,
+                value,
+            } = &s.event.kind
+                && let Some(r) = registers.get_mut(*register as usize)
+            {
+                r.value = value.clone();
+                r.changed = i == cursor;
+                r.updated = Some(Update {
+                    kernel: *kernel,
+                    time: s.event.time,
+                });
             }
         }
         registers
@@ -610,6 +650,7 @@ fn event_kind_key(kind: &EventKind) -> (u8, Option<u32>) {
         EventKind::KernelEnd { .. } => (5, None),
         EventKind::RegisterSet { register, .. } => (6, Some(*register)),
         EventKind::ResultAvailable { register, .. } => (7, Some(*register)),
+        EventKind::ValueUpdated { register, .. } => (8, Some(*register)),
     }
 }
 
@@ -892,6 +933,40 @@ mod tests {
         assert!(at.changed);
         assert_eq!(trace.what(5), "%0 completed: available = 7");
         assert_eq!(trace.steps[5].kernel(), Some(1));
+    }
+
+    #[test]
+    fn a_value_written_in_place_shows_its_version_from_then_on() {
+        let mut recording = recording();
+        let events = &mut recording.threads[0].events;
+        events.push(event(
+            5,
+            EventKind::KernelEnd {
+                kernel: 2,
+                skipped: false,
+                live_values: None,
+            },
+        ));
+        events.push(event(
+            5,
+            EventKind::ValueUpdated {
+                register: 0,
+                kernel: 2,
+                value: Some("9".into()),
+            },
+        ));
+        let trace = Trace::new(Path::new("r"), recording);
+        let before = &trace.registers_at(5, 1)[0];
+        assert_eq!((before.value.as_deref(), before.updated), (Some("7"), None));
+        let at = &trace.registers_at(6, 1)[0];
+        assert_eq!(at.value.as_deref(), Some("9"));
+        assert_eq!(at.updated, Some(Update { kernel: 2, time: 5 }));
+        assert_eq!((at.state_name(), at.producer), ("available", Some(1)));
+        assert!(at.changed);
+        assert_eq!(trace.what(6), "%0 updated in place = 9");
+        assert_eq!(trace.steps[6].kernel(), Some(2));
+        // The other register keeps its published value.
+        assert_eq!(trace.registers_at(6, 1)[1].updated, None);
     }
 
     #[test]

@@ -33,7 +33,7 @@ use std::sync::{Arc, Mutex};
 
 use super::context::ExecutionContext;
 use super::frame::KernelFrame;
-use super::observer::{Caller, ExecEvent, ExecutionId, Stamp, now};
+use super::observer::{Caller, ExecEvent, ExecutionId, Operands, Stamp, now};
 use super::program::Program;
 use super::tables::{FunctionTables, KernelInfo, Output, RegisterKind, UserLink};
 use crate::format::FunctionKind;
@@ -908,7 +908,11 @@ impl Execution {
         // taken).
         unsafe { frame.set_kernel(info, arguments.len(), num_results) };
         if OBSERVED {
-            self.observe_kernel_start(id, info.header.code);
+            let operands = Operands {
+                registers: arguments,
+                values: frame.arguments(),
+            };
+            self.observe_kernel_start(id, info.header.code, operands);
         }
         // A strict kernel cannot have an error argument before the first
         // error is published, so the arguments are looked at only after.
@@ -928,7 +932,11 @@ impl Execution {
         }
         // Observed, the end's thread and time are its results' too.
         let stamp = if OBSERVED {
-            self.observe_kernel_end(id, skip.is_some())
+            let operands = Operands {
+                registers: arguments,
+                values: frame.arguments(),
+            };
+            self.observe_kernel_end(id, skip.is_some(), operands)
         } else {
             None
         };
@@ -1015,13 +1023,14 @@ impl Execution {
     /// Reports kernel `id`'s end; its thread and time, for the events it
     /// causes at once.
     #[cold]
-    fn observe_kernel_end(&self, id: u32, skipped: bool) -> Option<Stamp> {
+    fn observe_kernel_end(&self, id: u32, skipped: bool, operands: Operands<'_>) -> Option<Stamp> {
         let observer = self.ctx.observer()?;
         let (thread, time) = now();
         observer.on_event(&ExecEvent::KernelEnd {
             execution: self.id,
             kernel: id,
             skipped,
+            operands,
             thread,
             time,
         });
@@ -1029,7 +1038,7 @@ impl Execution {
     }
 
     #[cold]
-    fn observe_kernel_start(&self, id: u32, code: u32) {
+    fn observe_kernel_start(&self, id: u32, code: u32, operands: Operands<'_>) {
         let name = self.program.kernel_names()[code as usize].as_str();
         if let Some(observer) = self.ctx.observer() {
             let (thread, time) = now();
@@ -1037,6 +1046,7 @@ impl Execution {
                 execution: self.id,
                 kernel: id,
                 name,
+                operands,
                 thread,
                 time,
             });

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use super::context::ExecutionContext;
-use super::observer::{Caller, ExecEvent, now};
+use super::observer::{Caller, ExecEvent, Operands, now};
 use super::program::{FunctionInfo, Program};
 use super::{call_depth, executor, sync_interpreter};
 use crate::format::FunctionKind;
@@ -196,6 +196,7 @@ impl Function {
                     execution,
                     kernel: 0,
                     name: self.name(),
+                    operands: Operands::default(),
                     thread,
                     time,
                 });
@@ -209,6 +210,7 @@ impl Function {
                     execution,
                     kernel: 0,
                     skipped: false,
+                    operands: Operands::default(),
                     thread,
                     time,
                 });

@@ -46,7 +46,7 @@ pub use context::{ExecutionContext, ResourceContext};
 pub use error::LoadError;
 pub use frame::KernelFrame;
 pub use function::Function;
-pub use observer::{Caller, ExecEvent, ExecutionId, KernelWork, Observer, Timestamp};
+pub use observer::{Caller, ExecEvent, ExecutionId, KernelWork, Observer, Operands, Timestamp};
 pub use program::{FunctionInfo, Program};
 pub use registry::{KernelFn, KernelImpl, KernelRegistry, NativeFn, ValueConverter};
 pub use runner::{

@@ -104,6 +104,20 @@
 //! without a caller gives that event's call stack: the chain of (function,
 //! kernel) pairs that led to it.
 //!
+//! # Operands
+//!
+//! `KernelStart` and `KernelEnd` carry the kernel's operands: its argument
+//! registers and the values in them, the same values at both events (a
+//! non-strict kernel's operands may still be unavailable). A kernel may
+//! write a tensor operand in place (`tfrt_test.relu_inplace`, a matrix
+//! product's output, `tfrt_dht.fill_tensor_with_constant`): a tool that
+//! compares what it can see of an operand at both events (for tensors,
+//! `kernels::value_text::writes`) learns what the kernel changed. Writes
+//! a kernel left to queued tasks are done when its results that were
+//! unavailable when it returned become available (`ResultAvailable`).
+//! Building the events costs nothing more than before: the operands are
+//! the executor's own buffers.
+//!
 //! # Kernel work
 //!
 //! A kernel whose operands' shapes define its work (a matrix product's
@@ -191,6 +205,8 @@ pub enum ExecEvent<'a> {
         kernel: u32,
         /// The kernel's name (`tfrt.add.i32`), or a native function's name.
         name: &'a str,
+        /// Its operands (see [Operands](self#operands)).
+        operands: Operands<'a>,
         /// The thread it runs on.
         thread: ThreadId,
         /// When it started.
@@ -205,6 +221,9 @@ pub enum ExecEvent<'a> {
         /// The kernel was skipped: an argument was an error or execution was
         /// cancelled; its results are that error.
         skipped: bool,
+        /// Its operands, the values of its `KernelStart` (see
+        /// [Operands](self#operands)).
+        operands: Operands<'a>,
         /// The thread it ran on (the one of its `KernelStart`).
         thread: ThreadId,
         /// When it returned.
@@ -289,6 +308,18 @@ impl ExecEvent<'_> {
             | ExecEvent::ResultAvailable { thread, .. } => thread,
         }
     }
+}
+
+/// A kernel's operands, as `KernelStart` and `KernelEnd` carry them (see
+/// [Operands](self#operands)): read them only while handling the event.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Operands<'a> {
+    /// The registers the operands are read from, in operand order (empty
+    /// for a native function's body, which has no registers).
+    pub registers: &'a [u32],
+    /// The operands' values, as many as `registers` (empty when
+    /// `registers` is).
+    pub values: &'a [AsyncValue],
 }
 
 /// Work a kernel did, as its operands' shapes define it (see the

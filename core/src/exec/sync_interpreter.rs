@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use super::context::ExecutionContext;
 use super::frame::KernelFrame;
-use super::observer::{Caller, ExecEvent, ExecutionId, now};
+use super::observer::{Caller, ExecEvent, ExecutionId, Operands, now};
 use super::program::Program;
 use super::tables::FunctionTables;
 use crate::format::FunctionKind;
@@ -117,6 +117,10 @@ fn interpret<const OBSERVED: bool>(
                 execution,
                 kernel: id as u32,
                 name: program.kernel_names()[record.code() as usize].as_str(),
+                operands: Operands {
+                    registers: record.arguments(),
+                    values: &kernel_args,
+                },
                 thread,
                 time,
             }
@@ -163,6 +167,10 @@ fn interpret<const OBSERVED: bool>(
                 execution,
                 kernel: id as u32,
                 skipped: error.is_some(),
+                operands: Operands {
+                    registers: record.arguments(),
+                    values: &kernel_args,
+                },
                 thread,
                 time,
             }

@@ -47,6 +47,33 @@ pub fn write_value(out: &mut impl fmt::Write, value: &AsyncValue) -> fmt::Result
     }
 }
 
+/// What a tool watching a kernel needs to tell whether it wrote `value`
+/// in place: for an available dense tensor, its count of write locks
+/// taken, and whether one is held now (see
+/// [`DenseHostTensor::writes`](super::tensor::DenseHostTensor::writes));
+/// `None` for any other value, which kernels do not write in place.
+pub fn writes(value: &AsyncValue) -> Option<Writes> {
+    if !value.is_available() {
+        return None;
+    }
+    match value.get::<HostTensor>() {
+        Ok(HostTensor::Dense(dense)) => Some(Writes {
+            count: dense.writes(),
+            in_progress: dense.being_written(),
+        }),
+        _ => None,
+    }
+}
+
+/// See [`writes`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Writes {
+    /// Write locks taken so far.
+    pub count: u64,
+    /// A write lock is held now: the writes are not finished.
+    pub in_progress: bool,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -136,6 +163,32 @@ mod tests {
         };
         let _writing = dense.write().unwrap();
         assert_eq!(format!("{tensor}"), "f32[2,2] (being written)");
+    }
+
+    #[test]
+    fn writes_count_write_locks_of_dense_tensors() {
+        let tensor = dense(DType::F32, &[2], |_| {});
+        let value = AsyncValue::available(tensor);
+        let HostTensor::Dense(dense) = value.get::<HostTensor>().unwrap() else {
+            unreachable!()
+        };
+        // `dense` (the helper) wrote once to fill it.
+        let before = writes(&value).unwrap();
+        assert_eq!(before.count, 1);
+        assert!(!before.in_progress);
+        drop(dense.read().unwrap());
+        assert_eq!(writes(&value).unwrap().count, 1, "reads do not count");
+        let lease = dense.lease_write().unwrap();
+        assert_eq!(
+            writes(&value).unwrap(),
+            Writes {
+                count: 2,
+                in_progress: true
+            }
+        );
+        drop(lease);
+        assert!(!writes(&value).unwrap().in_progress);
+        assert_eq!(writes(&AsyncValue::available(3i32)), None);
     }
 
     #[test]

@@ -6,6 +6,7 @@
 use bef_trace::model::ErrorMark;
 
 use super::{ListId, State};
+use crate::execution::{Trace, Update};
 use crate::keys::{self, Action};
 use crate::tab::Tab;
 
@@ -58,7 +59,10 @@ pub fn cells(app: &State<'_, '_>, id: ListId, row: usize) -> Vec<String> {
         format!("{k} {}", trace.kernel_name(execution, k))
     });
     let value = match (&r.value, r.state) {
-        (Some(v), _) => v.clone(),
+        (Some(v), _) => match r.updated {
+            Some(update) => format!("{v} ({})", update_note(trace, execution, update)),
+            None => v.clone(),
+        },
         (None, Some(bef_trace::recording::ValueState::Concrete))
             if !trace.recording.header.values =>
         {
@@ -72,6 +76,17 @@ pub fn cells(app: &State<'_, '_>, id: ListId, row: usize) -> Vec<String> {
         value,
         producer,
     ]
+}
+
+/// Where a register's value comes from when a kernel wrote it in place:
+/// `updated in place by k9 tfrt_test.relu_inplace.f32 at 1,234 ns`.
+pub fn update_note(trace: &Trace, execution: u64, update: Update) -> String {
+    format!(
+        "updated in place by k{} {} at {} ns",
+        update.kernel,
+        trace.kernel_name(execution, update.kernel),
+        crate::durations::time(update.time)
+    )
 }
 
 /// Whether row `row` of list `id` is marked by the first error.

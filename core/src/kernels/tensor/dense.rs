@@ -8,9 +8,14 @@
 //! [`IN_USE`] rather than block a worker thread. Kernels that hand their
 //! work to queued tasks keep the lock in those tasks ([`lease_write`]).
 //!
+//! Every write lock taken counts ([`writes`]), so that a tool watching a
+//! kernel can tell which of its operands it wrote in place.
+//!
 //! [`lease_write`]: DenseHostTensor::lease_write
+//! [`writes`]: DenseHostTensor::writes
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use parking_lot::lock_api::{ArcRwLockReadGuard, ArcRwLockWriteGuard};
 use parking_lot::{RawRwLock, RwLock, RwLockReadGuard, RwLockWriteGuard};
@@ -46,6 +51,8 @@ pub struct DenseHostTensor {
     shape: TensorShape,
     /// From the host allocator, returned to it when the tensor drops.
     data: Arc<RwLock<HostBuffer>>,
+    /// Write locks taken so far ([`writes`](Self::writes)).
+    writes: AtomicU64,
 }
 
 impl std::fmt::Display for DenseHostTensor {
@@ -91,6 +98,7 @@ impl DenseHostTensor {
             dtype,
             shape,
             data: Arc::new(RwLock::new(buffer)),
+            writes: AtomicU64::new(0),
         })
     }
 
@@ -114,6 +122,7 @@ impl DenseHostTensor {
             dtype,
             shape,
             data: Arc::new(RwLock::new(buffer)),
+            writes: AtomicU64::new(0),
         })
     }
 
@@ -142,7 +151,9 @@ impl DenseHostTensor {
     /// The element bytes to write, or [`IN_USE`] while another kernel
     /// reads or writes them.
     pub fn write(&self) -> Result<RwLockWriteGuard<'_, HostBuffer>, &'static str> {
-        self.data.try_write().ok_or(IN_USE)
+        let guard = self.data.try_write().ok_or(IN_USE)?;
+        self.writes.fetch_add(1, Ordering::Relaxed);
+        Ok(guard)
     }
 
     /// As [`read`](Self::read), for a task to keep.
@@ -152,7 +163,27 @@ impl DenseHostTensor {
 
     /// As [`write`](Self::write), for a task to keep.
     pub fn lease_write(&self) -> Result<WriteLease, &'static str> {
-        self.data.try_write_arc().ok_or(IN_USE)
+        let lease = self.data.try_write_arc().ok_or(IN_USE)?;
+        self.writes.fetch_add(1, Ordering::Relaxed);
+        Ok(lease)
+    }
+
+    /// How many times the elements were locked to write ([`write`],
+    /// [`lease_write`]), counted as each lock is taken: a count that
+    /// changed across a kernel says it wrote the tensor in place (and its
+    /// writes are done once [`being_written`](Self::being_written) is
+    /// false). The elements a tensor is made with are not counted.
+    ///
+    /// [`write`]: Self::write
+    /// [`lease_write`]: Self::lease_write
+    pub fn writes(&self) -> u64 {
+        self.writes.load(Ordering::Relaxed)
+    }
+
+    /// Whether a kernel (or a task it left behind) holds the elements
+    /// locked to write now.
+    pub fn being_written(&self) -> bool {
+        self.data.is_locked_exclusive()
     }
 
     /// Whether `self` and `other` are the same tensor (share elements).
