@@ -49,7 +49,7 @@ fn bad_input_exits_1_with_a_message() {
     std::fs::write(&junk, b"BEFTRACE\x09\x00").unwrap();
     let out = bef_trace(&["stats", junk.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(text(&out.stderr).contains("format version 1 to 7 (this file is version 9)"));
+    assert!(text(&out.stderr).contains("format version 1 to 8 (this file is version 9)"));
     let bad = dir.join("bad.mlir");
     std::fs::write(&bad, "func.func @f( {").unwrap();
     let out = bef_trace(&["record", bad.to_str().unwrap(), "-o", "x.beftrace"]);
