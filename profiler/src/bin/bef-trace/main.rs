@@ -1,7 +1,9 @@
 //! `bef-trace`: record BEF program executions and export the recordings.
-//! Exit status: 0 success, 1 bad input, a program that cannot run or an
-//! output that cannot be written, 2 usage error, 130 interrupted (a second
-//! Ctrl-C while recording, or one after it).
+//! Exit status: 0 success, 1 bad input, a program that cannot run, a
+//! program recorded that fails (an error value returned, a runtime error;
+//! its recording and exports are written all the same) or an output that
+//! cannot be written, 2 usage error, 130 interrupted (a second Ctrl-C
+//! while recording, or one after it).
 //!
 //! Everything a recording or a program supplies (names, paths, messages)
 //! reaches the terminal escaped; no output may be one of the inputs, and
