@@ -106,6 +106,10 @@ pub enum RecordError {
     /// call refused.
     #[error("{0}")]
     Arguments(String),
+    /// Arguments that are not well-formed JSON, or not of the shape the
+    /// function's signature asks for (`bef run --call` prefixes `--args:`).
+    #[error("{0}")]
+    Json(String),
 }
 
 /// What happened to one function that ran.
@@ -168,7 +172,7 @@ fn call_with_json(
     let arguments =
         call_arguments_from_json(runner, function, text.as_bytes()).map_err(|e| match e {
             CallArgumentsError::Signature(e) => refused(e),
-            CallArgumentsError::Json(e) => refused(format!("--args: {e}")),
+            CallArgumentsError::Json(e) => RecordError::Json(e),
         })?;
     match runner.call_typed_with(
         function,

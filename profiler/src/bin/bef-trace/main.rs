@@ -768,6 +768,7 @@ fn record(args: &RunArgs, embed_program: bool) -> Result<(Recording, Ending), Fa
                     .to_string(),
             )
         }
+        bef_trace::record::RecordError::Json(e) => Failure::from(format!("--args: {e}")),
         other => Failure::from(other.to_string()),
     })?;
     if outcomes.is_empty() && watch.stopped().is_none() {
