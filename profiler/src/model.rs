@@ -96,6 +96,17 @@ pub struct KernelRun {
     pub completed: Option<u64>,
 }
 
+/// A [`EventKind::KernelWork`] event and the run it belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WorkEvent {
+    /// The thread (index into the recording's threads).
+    pub thread: usize,
+    /// The event's index among the thread's events.
+    pub event: usize,
+    /// The run that reported it.
+    pub run: usize,
+}
+
 /// Work a run reported: see [`EventKind::KernelWork`].
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Work {
@@ -216,6 +227,11 @@ pub struct Model {
     /// The work runs reported, summed ([`Model::work_of`]); few runs
     /// report any.
     work: HashMap<usize, Work>,
+    /// Each work event (recorded under execution 0) with the run it
+    /// belongs to, the innermost open on its thread, in thread and event
+    /// order; work reported with no run open (its start dropped) is not
+    /// here, as it counts for no run.
+    pub work_events: Vec<WorkEvent>,
     /// First and last event time.
     pub span: (u64, u64),
     /// Per thread, runs opening (`true`) and closing in bracket order,
@@ -283,6 +299,7 @@ impl Model {
             first_error: None,
             values: Vec::new(),
             work: HashMap::new(),
+            work_events: Vec::new(),
             span: (u64::MAX, 0),
             brackets: Vec::new(),
             run_index: HashMap::new(),
@@ -407,7 +424,7 @@ impl Model {
                     }
                 }
             }
-            for e in &track.events {
+            for (index, e) in track.events.iter().enumerate() {
                 let x = match e.kind {
                     // The innermost run open on the thread reported it.
                     EventKind::KernelWork { flops, bytes } => {
@@ -415,6 +432,11 @@ impl Model {
                             let work = self.work.entry(top).or_default();
                             work.flops = work.flops.saturating_add(flops);
                             work.bytes = work.bytes.saturating_add(bytes);
+                            self.work_events.push(WorkEvent {
+                                thread,
+                                event: index,
+                                run: top,
+                            });
                         }
                         continue;
                     }

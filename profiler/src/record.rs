@@ -106,6 +106,10 @@ pub enum RecordError {
     /// call refused.
     #[error("{0}")]
     Arguments(String),
+    /// Arguments that are not well-formed JSON, or not of the shape the
+    /// function's signature asks for (`bef run --call` prefixes `--args:`).
+    #[error("{0}")]
+    Json(String),
 }
 
 /// What happened to one function that ran.
@@ -113,34 +117,74 @@ pub enum RecordError {
 pub struct FunctionOutcome {
     /// The function's name.
     pub name: String,
-    /// Its results, as `bef run` prints them.
+    /// Its results, as `bef run` prints them; for a call with arguments
+    /// that failed, why.
     pub results: Vec<String>,
-    /// Whether any result is an error value.
+    /// The results of a call with arguments ([`RecordOptions::arguments`])
+    /// that succeeded, as `bef run --call` prints them
+    /// (`bef::abi::json_values::write_values_json`).
+    pub values: Option<Vec<bef::abi::Value>>,
+    /// Whether it failed as `bef run` counts failure: a result is an error
+    /// value, or a runtime error was reported while it ran.
     pub failed: bool,
+    /// Why it failed, in a line: what it returned, or the first runtime
+    /// error reported while it ran (the program's text, not escaped).
+    pub why_failed: Option<String>,
 }
 
-/// Calls `function` with the JSON arguments `text`, recording it.
+/// The runtime errors reported since they were last taken: how many and
+/// the first (a program may report millions; one is kept).
+#[derive(Debug, Default)]
+struct RuntimeErrors {
+    count: u64,
+    first: Option<String>,
+}
+
+/// The runtime errors a runner's diagnostic sink reports.
+#[derive(Debug, Clone, Default)]
+struct ErrorLog(Arc<Mutex<RuntimeErrors>>);
+
+impl ErrorLog {
+    fn report(&self, message: &str) {
+        let mut errors = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        errors.count += 1;
+        errors.first.get_or_insert_with(|| message.to_string());
+    }
+
+    /// The first error reported since the last call, if any was.
+    fn take(&self) -> Option<String> {
+        std::mem::take(&mut *self.0.lock().unwrap_or_else(|e| e.into_inner())).first
+    }
+}
+
+/// Calls `function` with the JSON arguments `text`, recording it: its
+/// results, or (`Ok(Err)`) why a call that ran failed. Arguments that do
+/// not fit, refused before the call, are an `Err`.
 fn call_with_json(
     runner: &Runner,
     function: &bef::exec::Function,
     text: &str,
     recorder: Arc<Recorder>,
-) -> Result<Vec<bef::abi::Value>, RecordError> {
+) -> Result<Result<Vec<bef::abi::Value>, String>, RecordError> {
+    use bef::exec::TypedCallError;
     use bef::kernels::tensor::btf_kernels::{CallArgumentsError, call_arguments_from_json};
-    let failed = |e: String| RecordError::Arguments(e);
+    let refused = |e: String| RecordError::Arguments(e);
     let arguments =
         call_arguments_from_json(runner, function, text.as_bytes()).map_err(|e| match e {
-            CallArgumentsError::Signature(e) | CallArgumentsError::Json(e) => failed(e),
+            CallArgumentsError::Signature(e) => refused(e),
+            CallArgumentsError::Json(e) => RecordError::Json(e),
         })?;
-    runner
-        .call_typed_with(
-            function,
-            &arguments.positional,
-            &arguments.keywords,
-            Some(recorder),
-        )
-        .map(|r| r.values)
-        .map_err(|e| failed(e.to_string()))
+    match runner.call_typed_with(
+        function,
+        &arguments.positional,
+        &arguments.keywords,
+        Some(recorder),
+    ) {
+        Ok(results) => Ok(Ok(results.values)),
+        // The function ran: its recording is kept.
+        Err(e @ TypedCallError::Result { .. }) => Ok(Err(e.to_string())),
+        Err(e) => Err(refused(e.to_string())),
+    }
 }
 
 /// Records the functions of the program at `path` (BEF, MLIR text or MLIR
@@ -152,11 +196,14 @@ pub fn record_file(
 ) -> Result<(Recording, Vec<FunctionOutcome>), RecordError> {
     let mut registry = KernelRegistry::new();
     bef::kernels::register_all(&mut registry);
+    let errors = ErrorLog::default();
+    let sink = errors.clone();
     let mut builder = Runner::builder(registry)
         .work_queue(options.work_queue.clone())
         .max_call_depth(options.max_call_depth)
-        // Runtime errors become error values, which the exports mark.
-        .diagnostic_sink(|_| {});
+        // Runtime errors become error values, which the exports mark; the
+        // outcome of the function that reported them says so.
+        .diagnostic_sink(move |d| sink.report(&d.message));
     if !options.program_output {
         builder = builder.output_sink(|_| {});
     }
@@ -179,11 +226,19 @@ pub fn record_file(
             ));
         };
         progress(function.name());
-        let results = call_with_json(&runner, function, text, recorder.clone())?;
+        errors.take();
+        let called = call_with_json(&runner, function, text, recorder.clone())?;
+        let runtime_error = errors.take();
+        let why_failed = match &called {
+            Err(why) => Some(why.clone()),
+            Ok(_) => runtime_error.map(|e| format!("runtime error: {e}")),
+        };
         outcomes.push(FunctionOutcome {
             name: function.name().to_string(),
-            failed: false,
-            results: vec![bef::abi::json_values::values_to_json(&results)],
+            failed: why_failed.is_some(),
+            results: called.as_ref().err().cloned().into_iter().collect(),
+            values: called.ok(),
+            why_failed,
         });
     }
     for function in functions.iter().filter(|_| options.arguments.is_none()) {
@@ -199,18 +254,29 @@ pub fn record_file(
             break;
         }
         progress(function.name());
+        errors.take();
         let finished = runner.run(function, &[], Some(recorder.clone()))?;
+        let runtime_error = errors.take();
+        let results: Vec<String> = finished
+            .results
+            .iter()
+            .map(|r| r.display(false).to_string())
+            .collect();
+        let returned_error = finished
+            .results
+            .iter()
+            .any(|r| matches!(r, ResultValue::Error(_)));
+        let why_failed = if returned_error {
+            Some(format!("returned {}", results.join(", ")))
+        } else {
+            runtime_error.map(|e| format!("runtime error: {e}"))
+        };
         outcomes.push(FunctionOutcome {
             name: function.name().to_string(),
-            failed: finished
-                .results
-                .iter()
-                .any(|r| matches!(r, ResultValue::Error(_))),
-            results: finished
-                .results
-                .iter()
-                .map(|r| r.display(false).to_string())
-                .collect(),
+            failed: why_failed.is_some(),
+            results,
+            values: None,
+            why_failed,
         });
     }
     runner.quiesce();

@@ -78,7 +78,8 @@ fn every_subcommand_runs_on_a_recording() {
         text(&out.stdout)
     };
     let rec = at("a.beftrace");
-    ok(&[
+    // The program fails (an error value): exit status 1, recording written.
+    let out = bef_trace(&[
         "record",
         "corpus/trace/errors.mlir",
         "-w",
@@ -87,6 +88,7 @@ fn every_subcommand_runs_on_a_recording() {
         "-o",
         &rec,
     ]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
     ok(&[
         "run",
         "corpus/trace/serial_chain.mlir",
@@ -213,8 +215,9 @@ fn a_recording_without_its_program_is_read_with_the_program_it_ran() {
     )
     .unwrap();
     let (full, left_out) = (at("full.beftrace"), at("left_out.beftrace"));
-    run(&["record", &program, "-o", &full], 0);
-    run(&["record", &program, "--no-embed", "-o", &left_out], 0);
+    // The program fails (an error value), and is recorded all the same.
+    run(&["record", &program, "-o", &full], 1);
+    run(&["record", &program, "--no-embed", "-o", &left_out], 1);
     let read = |path: &str| bef_trace::read(&std::fs::read(path).unwrap()).unwrap();
     let recorded = read(&left_out);
     assert!(recorded.header.program_left_out && recorded.functions.is_empty());
@@ -369,5 +372,174 @@ fn recording_a_program_that_reads_secrets_as_btf_echoes_nothing() {
             assert_no_echo(&bytes, &all, &format!("bef-trace on {name}"));
         }
     }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A program that fails (an error value, a runtime error) is recorded all
+/// the same, and `record` and `run` exit with status 1, naming the
+/// function, as `bef run` does.
+#[test]
+fn a_failing_program_is_recorded_and_exits_1() {
+    let dir = bef_test_support::corpus::scratch_dir("trace-failing");
+    let recording = dir.join("errors.beftrace");
+    let out = bef_trace(&[
+        "record",
+        "corpus/trace/errors.mlir",
+        "-o",
+        recording.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("note: @errors failed: returned <<error: something bad happened>>"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("bef-trace: error:"), "{stderr}");
+    let read = bef_trace::read(&std::fs::read(&recording).unwrap()).expect("the recording reads");
+    let model = bef_trace::Model::new(read);
+    assert!((0..model.runs.len()).any(|run| model.kernel_name(run) == "tfrt_test.fail"));
+    // `run` writes its exports, then exits with 1 too.
+    let trace = dir.join("errors.json");
+    let out = bef_trace(&[
+        "run",
+        "corpus/trace/errors.mlir",
+        "--chrome-json",
+        trace.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("@errors failed"));
+    assert!(trace.metadata().unwrap().len() > 0);
+    // A runtime error whose value is not returned fails the run too.
+    let quiet = dir.join("quiet.mlir");
+    std::fs::write(
+        &quiet,
+        "func.func @quiet() -> i32 {\n\
+         \x20 %bad = \"tfrt_test.fail\"() : () -> i32\n\
+         \x20 %one = tfrt.constant.i32 1\n\
+         \x20 tfrt.return %one : i32\n\
+         }\n",
+    )
+    .unwrap();
+    let out = bef_trace(&[
+        "record",
+        quiet.to_str().unwrap(),
+        "-o",
+        recording.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("note: @quiet failed: runtime error: something bad happened"),
+        "{}",
+        text(&out.stderr)
+    );
+    bef_trace::read(&std::fs::read(&recording).unwrap()).expect("the recording reads");
+    // A program that succeeds exits with 0.
+    let out = bef_trace(&["run", "corpus/trace/serial_chain.mlir", "--stats"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(!text(&out.stderr).contains("failed"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The digits classifier; its `classify` takes one 8×8 image
+/// (corpus/conformance/models_digits_call.mlir calls it with `bef run`).
+const DIGITS: &str = "corpus/models/digits/digits.mlir";
+
+/// `record --call NAME --args @FILE` records the one function called with
+/// typed arguments and prints its results as `bef run --call` does.
+#[test]
+fn record_call_records_the_function_called_with_arguments() {
+    let dir = bef_test_support::corpus::scratch_dir("trace-call");
+    let recording = dir.join("digits.beftrace");
+    let out = bef_trace(&[
+        "record",
+        DIGITS,
+        "--call",
+        "classify",
+        "--args",
+        "@corpus/conformance/digits_image.json",
+        "-o",
+        recording.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "[[7]]\n");
+    let read = bef_trace::read(&std::fs::read(&recording).unwrap()).expect("the recording reads");
+    let model = bef_trace::Model::new(read);
+    let classify = model
+        .executions
+        .iter()
+        .position(|e| model.function_label_of(e.function) == "classify")
+        .expect("an execution of classify");
+    assert_eq!(model.executions[classify].caller, None);
+    let in_classify = (0..model.runs.len())
+        .filter(|&run| model.runs[model.call_chain(run)[0]].execution == classify)
+        .map(|run| model.kernel_name(run).to_string())
+        .collect::<Vec<_>>();
+    assert!(
+        in_classify.iter().any(|k| k == "tfrt_test.argmax.f32.2")
+            && in_classify.iter().any(|k| k == "tfrt_test.matmul.f32.2"),
+        "{in_classify:?}"
+    );
+    // `run --call` prints the results too, then what it was asked for.
+    let out = bef_trace(&[
+        "run",
+        DIGITS,
+        "--call",
+        "classify",
+        "--args",
+        "@corpus/conformance/digits_image.json",
+        "--stats",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.starts_with("[[7]]\nspan "), "{stdout}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Arguments that do not fit are one `error:` line and exit status 1,
+/// with no recording; usage mistakes exit with 2.
+#[test]
+fn record_call_argument_errors() {
+    let dir = bef_test_support::corpus::scratch_dir("trace-call-errors");
+    let recording = dir.join("x.beftrace");
+    let out_path = recording.to_str().unwrap();
+    let record = |extra: &[&str]| {
+        let args: Vec<&str> = [&["record", DIGITS][..], extra, &["-o", out_path]].concat();
+        bef_trace(&args)
+    };
+    // The wrong shape, given inline and as a BTF record (all the test
+    // images, not one).
+    for args in [
+        "[[[0.0,1.0]]]",
+        r#"[{"btf": "corpus/models/digits/digits.btf", "index": 4}]"#,
+    ] {
+        let out = record(&["--call", "classify", "--args", args]);
+        assert_eq!(out.status.code(), Some(1), "{args}: {}", text(&out.stderr));
+        let stderr = text(&out.stderr);
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(
+            stderr.starts_with(
+                "bef-trace: error: function 'classify': argument 0: expected f32[1x64]"
+            ),
+            "{stderr}"
+        );
+        assert!(text(&out.stdout).is_empty());
+        assert!(!recording.exists());
+    }
+    let out = record(&["--call", "classify", "--args", "[[[0.0,"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).starts_with("bef-trace: error: --args: "));
+    let out = record(&["--call", "nothing", "--args", "[]"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    // Usage mistakes.
+    let out = record(&["--args", "[]"]);
+    assert_eq!(out.status.code(), Some(2), "--args without --call");
+    let out = record(&["--call", "classify", "-f", "classify"]);
+    assert_eq!(out.status.code(), Some(2), "--call with --functions");
+    let missing = dir.join("missing.json");
+    let at_missing = format!("@{}", missing.display());
+    let out = record(&["--call", "classify", "--args", &at_missing]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("--args @"));
+    assert!(!recording.exists());
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -456,7 +456,9 @@ fn names_with_terminal_escapes_are_shown_escaped() {
         String::from_utf8_lossy(&m.output.stdout),
         String::from_utf8_lossy(&m.output.stderr)
     );
-    assert_eq!(m.output.status.code(), Some(0), "{shown}");
+    // `@fails` returns an error value: the run fails, its outputs written.
+    assert_eq!(m.output.status.code(), Some(1), "{shown}");
+    assert!(shown.contains("note: @fails\\u{1b}[2J failed"), "{shown}");
     assert!(raw_controls(&shown).is_empty(), "{shown}");
     assert!(
         shown.contains("\\u{1b}"),

@@ -27,8 +27,12 @@ pub fn is_recording(bytes: &[u8]) -> bool {
 pub struct Step {
     /// Index into the recording's threads.
     pub thread: usize,
-    /// The event.
+    /// The event. Work (recorded under execution 0) carries the execution
+    /// of the kernel that reported it.
     pub event: Event,
+    /// For work: the kernel that reported it, the innermost open on the
+    /// thread (as `bef_trace::Model` attributes it).
+    pub work_of: Option<u32>,
 }
 
 impl Step {
@@ -41,9 +45,8 @@ impl Step {
             EventKind::RegisterSet { producer, .. }
             | EventKind::ResultAvailable { producer, .. } => Some(producer),
             EventKind::ValueUpdated { kernel, .. } => Some(kernel),
-            EventKind::FunctionBegin { .. }
-            | EventKind::FunctionEnd
-            | EventKind::KernelWork { .. } => None,
+            EventKind::KernelWork { .. } => self.work_of,
+            EventKind::FunctionBegin { .. } | EventKind::FunctionEnd => None,
         }
     }
 }
@@ -213,6 +216,17 @@ impl Trace {
             let execution = model.executions.get(run.execution)?;
             Some((execution.id, run.kernel, e.message.clone()))
         });
+        // Work events, by thread and index, with the execution id and
+        // kernel of the run that reported them.
+        let work: HashMap<(usize, usize), (u64, u32)> = model
+            .work_events
+            .iter()
+            .map(|w| {
+                let run = &model.runs[w.run];
+                let execution = model.executions[run.execution].id;
+                ((w.thread, w.event), (execution, run.kernel))
+            })
+            .collect();
         drop(model);
         let mut recording = std::sync::Arc::try_unwrap(recording).unwrap_or_else(|r| (*r).clone());
         // The events move into the steps rather than being copied: the
@@ -222,7 +236,27 @@ impl Trace {
         let mut steps: Vec<Step> = Vec::with_capacity(events);
         for (thread, track) in recording.threads.iter_mut().enumerate() {
             let track_events = std::mem::take(&mut track.events);
-            steps.extend(track_events.into_iter().map(|event| Step { thread, event }));
+            // Work goes to its kernel's execution; work no kernel open on
+            // its thread reported (its start dropped) belongs to none and
+            // is left out, as the model leaves it out.
+            steps.extend(
+                track_events
+                    .into_iter()
+                    .enumerate()
+                    .filter_map(|(index, mut event)| {
+                        let mut work_of = None;
+                        if let EventKind::KernelWork { .. } = event.kind {
+                            let &(execution, kernel) = work.get(&(thread, index))?;
+                            event.execution = execution;
+                            work_of = Some(kernel);
+                        }
+                        Some(Step {
+                            thread,
+                            event,
+                            work_of,
+                        })
+                    }),
+            );
         }
         // Stable: events of one thread at one time keep their order.
         steps.sort_by_key(|s| (s.event.time, s.thread));

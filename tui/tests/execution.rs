@@ -409,3 +409,86 @@ fn braces_follow_a_loop_counter_across_iterations() {
     }
     assert_eq!(app.time_cursor(), first);
 }
+
+/// Work a kernel reports (recorded under execution 0) is shown with that
+/// kernel, the innermost open on its thread, as the model attributes it:
+/// no event names an execution that does not exist.
+#[test]
+fn work_is_shown_with_the_kernel_that_reported_it() {
+    const WORK: &str = "trace/tensor_work.mlir";
+    let options = RecordOptions {
+        work_queue: "s".into(),
+        ..RecordOptions::default()
+    };
+    let (recording, _) =
+        record_file(&common::corpus(WORK), &options, |_| {}).expect("the program records");
+    let model = bef_trace::Model::new(recording.clone());
+    let executions: Vec<u64> = model.executions.iter().map(|e| e.id).collect();
+    let work: Vec<(&str, u64, u64)> = model
+        .work_events
+        .iter()
+        .map(|w| {
+            let EventKind::KernelWork { flops, bytes } =
+                recording.threads[w.thread].events[w.event].kind
+            else {
+                panic!("not a work event");
+            };
+            (model.kernel_name(w.run), flops, bytes)
+        })
+        .collect();
+    assert_eq!(
+        work,
+        [
+            ("tfrt_test.matmul.f32.2", 24, 64),
+            ("tfrt_test.add.f32", 0, 72),
+            ("tfrt_test.relu_inplace.f32", 0, 48),
+        ]
+    );
+    let matmul = (0..model.runs.len())
+        .find(|&run| model.kernel_name(run) == "tfrt_test.matmul.f32.2")
+        .expect("the product ran");
+    let reported = model.work_of(matmul).expect("the product reports its work");
+    assert_eq!((reported.flops, reported.bytes), (24, 64));
+
+    let loaded = common::open(WORK);
+    let doc = Document::new(&loaded).expect("a BEF listing");
+    let trace = Trace::new(Path::new("work.beftrace"), recording);
+    for step in &trace.steps {
+        assert!(
+            executions.contains(&step.event.execution),
+            "{step:?} names no execution of the recording"
+        );
+    }
+    let at_work: Vec<String> = trace
+        .steps
+        .iter()
+        .filter(|s| matches!(s.event.kind, EventKind::KernelWork { .. }))
+        .map(|s| {
+            trace
+                .kernel_name(s.event.execution, s.kernel().expect("its kernel"))
+                .to_owned()
+        })
+        .collect();
+    assert_eq!(
+        at_work,
+        [
+            "tfrt_test.matmul.f32.2",
+            "tfrt_test.add.f32",
+            "tfrt_test.relu_inplace.f32"
+        ]
+    );
+    let mut app = App::with_trace(&doc, trace);
+    let mut out = Vec::new();
+    befview::dump::dump(&mut out, &mut app, "execution").expect("dump");
+    let text = String::from_utf8(out).expect("utf-8");
+    assert!(!text.contains("#?") && !text.contains("#2"), "{text}");
+    assert!(!text.contains(" ? "), "{text}");
+    let line = text
+        .lines()
+        .find(|l| l.contains("work: 24 operations, 64 bytes"))
+        .expect("the product's work is listed");
+    assert!(
+        line.contains("#1 @tensor_work  k9 tfrt_test.matmul.f32.2"),
+        "{line}"
+    );
+}

@@ -1,7 +1,9 @@
 //! `bef-trace`: record BEF program executions and export the recordings.
-//! Exit status: 0 success, 1 bad input, a program that cannot run or an
-//! output that cannot be written, 2 usage error, 130 interrupted (a second
-//! Ctrl-C while recording, or one after it).
+//! Exit status: 0 success, 1 bad input, a program that cannot run, a
+//! program recorded that fails (an error value returned, a runtime error;
+//! its recording and exports are written all the same) or an output that
+//! cannot be written, 2 usage error, 130 interrupted (a second Ctrl-C
+//! while recording, or one after it).
 //!
 //! Everything a recording or a program supplies (names, paths, messages)
 //! reaches the terminal escaped; no output may be one of the inputs, and
@@ -222,6 +224,16 @@ struct RunArgs {
     /// every function without arguments).
     #[arg(short, long, value_name = "NAME", value_delimiter = ',')]
     functions: Vec<String>,
+    /// Record only this function, called with the arguments of `--args`,
+    /// and print its results as one line of JSON (as `bef run --call`).
+    #[arg(long, value_name = "NAME", conflicts_with = "functions")]
+    call: Option<String>,
+    /// The arguments of `--call`: a JSON list (an object passes keyword
+    /// arguments), or `@FILE` to read them from FILE; `[]` if not given.
+    /// Tensors are nested lists, their element type from the function's
+    /// signature, or `{"btf": PATH, "index": N}`.
+    #[arg(long = "args", value_name = "JSON", requires = "call")]
+    call_args: Option<String>,
     /// The work queue: s, mstd, mstd:N, mstd:N,M.
     #[arg(short, long, default_value = "s", value_name = "QUEUE")]
     work_queue: String,
@@ -254,6 +266,45 @@ struct RunArgs {
     /// FILE`, the program it ran.
     #[arg(long)]
     no_embed: bool,
+}
+
+impl RunArgs {
+    /// The files a recording reads: the program, and the file of
+    /// `--args @FILE`.
+    fn inputs(&self) -> Vec<&Path> {
+        let arguments = self.call_args.as_deref().and_then(|a| a.strip_prefix('@'));
+        std::iter::once(self.program.as_path())
+            .chain(arguments.map(Path::new))
+            .collect()
+    }
+
+    /// The text of `--args` (`[]` when only `--call` is given): itself, or
+    /// the file after `@`, read as the named-file policy allows a file the
+    /// user names (as `bef run --call` reads it).
+    fn arguments(&self) -> Result<Option<String>, Failure> {
+        use bef::tool_io::named_files::{self, NamedFileKind};
+        if self.call.is_none() {
+            return Ok(None);
+        }
+        let text = self.call_args.as_deref().unwrap_or("[]");
+        let Some(path) = text.strip_prefix('@') else {
+            return Ok(Some(text.to_string()));
+        };
+        let path = Path::new(path);
+        let bytes = named_files::read(path, NamedFileKind::UserNamed).map_err(|not_read| {
+            Failure::usage(format!(
+                "--args @{}: {}",
+                escape::path(path),
+                not_read.why()
+            ))
+        })?;
+        String::from_utf8(bytes).map(Some).map_err(|_| {
+            Failure::from(format!(
+                "--args @{}: the arguments are not UTF-8 text",
+                escape::path(path)
+            ))
+        })
+    }
 }
 
 /// The program files a command reads recordings with.
@@ -316,12 +367,40 @@ impl FoldArgs {
 }
 
 /// A failure, already worded for the user.
-struct Failure(String);
+struct Failure {
+    message: String,
+    /// A mistake on the command line clap cannot see (a file `--args @FILE`
+    /// names that cannot be read): exit status 2; otherwise 1.
+    usage: bool,
+}
 
 impl<E: std::fmt::Display> From<E> for Failure {
     fn from(e: E) -> Self {
-        Failure(e.to_string())
+        Failure {
+            message: e.to_string(),
+            usage: false,
+        }
     }
+}
+
+impl Failure {
+    fn usage(message: String) -> Failure {
+        Failure {
+            message,
+            usage: true,
+        }
+    }
+}
+
+/// How a command that did its work ends.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Ending {
+    /// Everything went well: exit status 0.
+    Done,
+    /// The recording and the outputs were written, but the program
+    /// recorded failed (a result that is an error value, a runtime error),
+    /// as `bef run` counts failure: exit status 1.
+    ProgramFailed,
 }
 
 /// `--max-events`: a count the recorder can reserve for.
@@ -353,15 +432,16 @@ fn main() -> ExitCode {
         .expect("spawn the main thread")
         .join();
     match outcome {
-        Ok(Ok(())) => ExitCode::SUCCESS,
-        Ok(Err(Failure(message))) => {
+        Ok(Ok(Ending::Done)) => ExitCode::SUCCESS,
+        Ok(Ok(Ending::ProgramFailed)) => ExitCode::from(1),
+        Ok(Err(Failure { message, usage })) => {
             // Messages quote names and program text: escaped, every line.
             let _ = writeln!(
                 std::io::stderr(),
                 "bef-trace: error: {}",
                 escape::terminal_lines(&message)
             );
-            ExitCode::from(1)
+            ExitCode::from(if usage { 2 } else { 1 })
         }
         Err(panic) => std::panic::resume_unwind(panic),
     }
@@ -385,17 +465,19 @@ fn print_with(
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     write(&mut out)
         .and_then(|()| out.flush())
-        .map_err(|e| Failure(format!("cannot write to standard output: {e}")))
+        .map_err(|e| Failure::from(format!("cannot write to standard output: {e}")))
 }
 
-fn run(cli: Cli) -> Result<(), Failure> {
+fn run(cli: Cli) -> Result<Ending, Failure> {
+    let mut ending = Ending::Done;
     let progress = cli.progress || std::io::stderr().is_terminal();
     let chrome_options = chrome::Options { progress };
     let perfetto_options = perfetto::Options { progress };
     match cli.command {
         Command::Record { run, output } => {
-            check_outputs(&[&output], &[&run.program])?;
-            let recording = record(&run, !run.no_embed)?;
+            check_outputs(&[&output], &run.inputs())?;
+            let (recording, recorded) = record(&run, !run.no_embed)?;
+            ending = recorded;
             write_file(&output, &bef_trace::write(&recording))?;
             note(&format!(
                 "wrote {} events to {}",
@@ -418,10 +500,11 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 .flatten()
                 .map(PathBuf::as_path)
                 .collect();
-            check_outputs(&outputs, &[&run.program])?;
+            check_outputs(&outputs, &run.inputs())?;
             // The exports need the program's table: only the file written
             // may leave it out.
-            let recording = record(&run, true)?;
+            let (recording, recorded) = record(&run, true)?;
+            ending = recorded;
             if let Some(path) = &output {
                 write_file(
                     path,
@@ -562,7 +645,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             json,
         } => {
             if what_if_workers == Some(0) {
-                return Err(Failure("--what-if-workers needs at least 1 worker".into()));
+                return Err(Failure::from("--what-if-workers needs at least 1 worker"));
             }
             let model = analyse(load_one(&recording, &program, progress)?, progress);
             let options = CriticalOptions {
@@ -577,7 +660,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             })?;
         }
     }
-    Ok(())
+    Ok(ending)
 }
 
 /// How a recording named on the command line is called in a picture: its
@@ -608,13 +691,19 @@ fn inputs<'a>(recordings: &[&'a PathBuf], programs: &'a ProgramArgs) -> Vec<&'a 
 }
 
 /// Records the program `args` name; `embed_program`: keep its table.
-fn record(args: &RunArgs, embed_program: bool) -> Result<Recording, Failure> {
-    input::regular_file(&args.program, "program").map_err(Failure)?;
+/// Says which function failed, if any did, and prints the results of
+/// `--call`.
+fn record(args: &RunArgs, embed_program: bool) -> Result<(Recording, Ending), Failure> {
+    input::regular_file(&args.program, "program").map_err(Failure::from)?;
+    let arguments = args.arguments()?;
     let cancel = CancelHandle::default();
-    let mut watch = stop::Watch::start(cancel.clone(), args.duration).map_err(Failure)?;
+    let mut watch = stop::Watch::start(cancel.clone(), args.duration).map_err(Failure::from)?;
     let options = RecordOptions {
         work_queue: args.work_queue.clone(),
-        functions: args.functions.clone(),
+        functions: match &args.call {
+            Some(name) => vec![name.clone()],
+            None => args.functions.clone(),
+        },
         recorder: RecorderOptions {
             values: args.values,
             events_per_thread: args.max_events,
@@ -626,7 +715,7 @@ fn record(args: &RunArgs, embed_program: bool) -> Result<Recording, Failure> {
         program_output: args.program_output,
         max_call_depth: args.max_call_depth,
         cancel: Some(cancel),
-        arguments: None,
+        arguments,
         embed_program,
     };
     // Every few seconds, which function is running; between, whether to
@@ -668,29 +757,39 @@ fn record(args: &RunArgs, embed_program: bool) -> Result<Recording, Failure> {
     let _ = done.send(());
     let watch = ticker
         .join()
-        .map_err(|_| Failure("the progress thread failed".into()))?;
+        .map_err(|_| Failure::from("the progress thread failed"))?;
     watch.finish();
     let (recording, outcomes) = result.map_err(|e| match e {
-        bef_trace::record::RecordError::Runner(bef::exec::RunnerError::Open(open)) => Failure(
-            open.render()
-                .trim_end()
-                .trim_start_matches("error: ")
-                .to_string(),
-        ),
-        other => Failure(other.to_string()),
+        bef_trace::record::RecordError::Runner(bef::exec::RunnerError::Open(open)) => {
+            Failure::from(
+                open.render()
+                    .trim_end()
+                    .trim_start_matches("error: ")
+                    .to_string(),
+            )
+        }
+        bef_trace::record::RecordError::Json(e) => Failure::from(format!("--args: {e}")),
+        other => Failure::from(other.to_string()),
     })?;
     if outcomes.is_empty() && watch.stopped().is_none() {
-        return Err(Failure(format!(
+        return Err(Failure::from(format!(
             "{} has no function without arguments to run",
             escape::path(&args.program)
         )));
     }
-    for outcome in outcomes.iter().filter(|o| o.failed) {
-        note(&format!(
-            "note: @{} returned {}",
-            escape::terminal(&outcome.name),
-            escape::terminal(&outcome.results.join(", "))
-        ));
+    if let Some(values) = outcomes.iter().find_map(|o| o.values.as_ref()) {
+        // Streamed: a large tensor result is formatted as it is written.
+        print_with(|out| {
+            bef::abi::json_values::write_values_json(out, values)?;
+            out.write_all(b"\n")
+        })?;
+    }
+    // A run stopped on purpose cancels what had not run: not a failure.
+    let stopped = watch.stopped().is_some() || recording.header.partial;
+    let mut ending = Ending::Done;
+    for outcome in outcomes.iter().filter(|o| o.failed && !stopped) {
+        ending = Ending::ProgramFailed;
+        note(&failed_note(outcome));
     }
     if recording.dropped() > 0 {
         note(&format!(
@@ -701,7 +800,18 @@ fn record(args: &RunArgs, embed_program: bool) -> Result<Recording, Failure> {
     if recording.header.partial {
         note("note: the recording is partial: the run was stopped before it ended");
     }
-    Ok(recording)
+    Ok((recording, ending))
+}
+
+/// The line that says a function failed and why (cut and escaped).
+fn failed_note(outcome: &bef_trace::record::FunctionOutcome) -> String {
+    use bef_trace::display;
+    let why = outcome.why_failed.as_deref().unwrap_or("an error");
+    format!(
+        "note: @{} failed: {}",
+        display::name(&outcome.name),
+        display::text(why)
+    )
 }
 
 /// Reads the recording at `path` with the programs given (see [`load`]).
@@ -728,10 +838,11 @@ fn load<const N: usize>(
     for path in paths {
         let what = format!("reading {}", escape::path(path));
         let mut recording = stage::run(progress, &what, || {
-            let bytes = input::read_recording(path).map_err(Failure)?;
-            bef_trace::read(&bytes).map_err(|e| Failure(format!("{}: {e}", escape::path(path))))
+            let bytes = input::read_recording(path).map_err(Failure::from)?;
+            bef_trace::read(&bytes)
+                .map_err(|e| Failure::from(format!("{}: {e}", escape::path(path))))
         })?;
-        let in_recording = |e: ProgramError| Failure(format!("{}: {e}", escape::path(path)));
+        let in_recording = |e: ProgramError| Failure::from(format!("{}: {e}", escape::path(path)));
         let header = &recording.header;
         // Each program as this recording's would have been translated.
         let mut candidates = Vec::with_capacity(files.len());
@@ -770,7 +881,7 @@ fn load<const N: usize>(
             .iter()
             .map(|r| format!("{} ({:016x})", r.header.program_path, r.header.program_hash))
             .collect();
-        return Err(Failure(format!(
+        return Err(Failure::from(format!(
             "{} is not a program the recordings ran: they ran {}",
             escape::path(&programs.programs[unused]),
             ran.join(" and ")
@@ -786,7 +897,7 @@ fn load<const N: usize>(
 fn read_program(path: &Path) -> Result<bef::format::BefBuffer, Failure> {
     input::read_program(path)
         .map(|bytes| bef::format::BefBuffer::copy_from(&bytes))
-        .map_err(Failure)
+        .map_err(Failure::from)
 }
 
 /// The model of `recording`, the analysis told on standard error while
@@ -805,8 +916,9 @@ fn write_with(
     path: &Path,
     write: impl FnOnce(&mut AtomicFile) -> std::io::Result<()>,
 ) -> Result<(), Failure> {
-    let failure = |e: std::io::Error| Failure(format!("cannot write {}: {e}", escape::path(path)));
-    let mut out = AtomicFile::create(path).map_err(|e| Failure(e.to_string()))?;
+    let failure =
+        |e: std::io::Error| Failure::from(format!("cannot write {}: {e}", escape::path(path)));
+    let mut out = AtomicFile::create(path).map_err(|e| Failure::from(e.to_string()))?;
     write(&mut out).map_err(failure)?;
-    out.commit().map_err(|e| Failure(e.to_string()))
+    out.commit().map_err(|e| Failure::from(e.to_string()))
 }
