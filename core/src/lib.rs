@@ -1,7 +1,62 @@
 //! `bef`: the TFRT Binary Executable Format and host runtime.
 //!
+//! A program in MLIR text, translated to BEF and run:
+//!
+//! ```
+//! use bef::exec::{Input, KernelRegistry, ResultValue, Runner};
+//!
+//! let text = r#"
+//! func.func @add_one(%x: i32) -> i32 {
+//!   %one = tfrt.constant.i32 1
+//!   %y = tfrt.add.i32 %x, %one
+//!   tfrt.return %y : i32
+//! }
+//! func.func @main() -> i32 {
+//!   %two = tfrt.constant.i32 2
+//!   %three = tfrt.call @add_one(%two) : (i32) -> i32
+//!   tfrt.return %three : i32
+//! }
+//! "#;
+//! let module = bef::text::parse_module(text, "add.mlir")?;
+//! let bytes = bef::translate::mlir_to_bef(&module, Default::default())
+//!     .map_err(|diagnostics| diagnostics[0].clone())?;
+//!
+//! let mut registry = KernelRegistry::new();
+//! bef::kernels::register_all(&mut registry);
+//! let runner = Runner::builder(registry).build()?;
+//! let program = runner.load(Input::from_bytes(&bytes, "add.bef")?)?;
+//! let main = runner.function(&program, "main")?;
+//! let finished = runner.run(&main, &[], None)?;
+//! assert_eq!(finished.results, [ResultValue::I32(3)]);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! The same bytes as `bef dump` and `befview` list them, every row with
+//! its byte range:
+//!
+//! ```
+//! # let module = bef::text::parse_module(
+//! #     "func.func @main() -> i32 {\n  %c = tfrt.constant.i32 3\n  tfrt.return %c : i32\n}\n",
+//! #     "main.mlir",
+//! # )?;
+//! # let bytes = bef::translate::mlir_to_bef(&module, Default::default())
+//! #     .map_err(|diagnostics| diagnostics[0].clone())?;
+//! use bef::format::SectionId;
+//! use bef::inspect::Listing;
+//!
+//! let listing = Listing::new(&bytes)?;
+//! assert!(listing.problems().is_empty());
+//! let functions = listing.section(SectionId::Functions).expect("a Functions section");
+//! assert!(functions.range.end <= bytes.len());
+//! let main = listing.functions().find(|f| f.name == "main").expect("main is listed");
+//! assert!(functions.range.start <= main.range.start && main.range.end <= functions.range.end);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! Modules, bottom to top: each uses only modules above it in this list
-//! (tests aside), which a test checks against the `use crate::` lines.
+//! (tests aside). `core/tests/layering.rs` holds the table of which may
+//! use which, in this order, and checks it against the `use crate::`
+//! lines; `ARCHITECTURE.md` shows the same table.
 //! - [`tool_io`]: what tools share to handle untrusted files: terminal
 //!   escaping, the policy for files named inside files, safe outputs, the
 //!   SIGBUS watch over mapped files.

@@ -33,6 +33,19 @@
 //! [`Mode::Lenient`] reads what the reference reads, for old artifacts.
 //! No parser recurses deeper than [`sip::MAX_NESTING`] levels, and each
 //! takes time linear in its input.
+//!
+//! ```
+//! use bef::abi::{Mode, RawSignature};
+//!
+//! let mangled = b"I8!B5!d2d3R6!S3!t6";
+//! let signature = RawSignature::parse(mangled, Mode::Strict)?;
+//! assert_eq!(signature.to_string(), "(Buffer<float32[2x3]>) -> (sint32)");
+//! assert_eq!(signature.mangle(), mangled);
+//! // Strict parsing refuses what follows the results; lenient ignores it.
+//! assert!(RawSignature::parse(b"I8!B5!d2d3R6!S3!t6_1", Mode::Strict).is_err());
+//! assert_eq!(RawSignature::parse(b"I8!B5!d2d3R6!S3!t6_1", Mode::Lenient)?, signature);
+//! # Ok::<(), bef::abi::raw::RawError>(())
+//! ```
 
 pub mod call;
 pub mod function;

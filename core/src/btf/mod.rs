@@ -23,6 +23,29 @@
 //! echoes: it names the rule broken, the file's size and the structure it
 //! is about (the count field, a table entry, a part of tensor `i`'s
 //! record), never a value read from the file.
+//!
+//! ```
+//! use bef::btf::{BtfDType, BtfFile, Payload, TensorToWrite, write};
+//!
+//! let elements: Vec<u8> = [1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0]
+//!     .iter()
+//!     .flat_map(|x| x.to_le_bytes())
+//!     .collect();
+//! let bytes = write(&[TensorToWrite::Dense {
+//!     dtype: BtfDType::F32,
+//!     dims: &[2, 3],
+//!     data: &elements,
+//! }])?;
+//! let file = BtfFile::parse(&bytes)?;
+//! assert_eq!(file.len(), 1);
+//! let record = file.record(0)?;
+//! assert_eq!((record.dtype, record.dims.as_slice()), (BtfDType::F32, &[2, 3][..]));
+//! let Payload::Dense { data, .. } = record.payload else { unreachable!() };
+//! assert_eq!(data, elements); // in place: a slice of `bytes`
+//! // A count whose offsets do not fit the file is refused.
+//! assert!(BtfFile::parse(&u64::MAX.to_le_bytes()).is_err());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 mod error;
 mod locate;

@@ -8,6 +8,23 @@
 //! - `write` encodes a module at any version, numbering attributes, types,
 //!   op names and strings as upstream does, so re-writing an upstream file
 //!   at its version reproduces its bytes.
+//!
+//! ```
+//! use bef::bytecode::{WriteOptions, ir_as_read, read, write};
+//!
+//! let module = bef::text::parse_module(
+//!     "func.func @main() -> i32 {\n  %c = tfrt.constant.i32 7\n  tfrt.return %c : i32\n}\n",
+//!     "seven.mlir",
+//! )?;
+//! for version in [0, 6] {
+//!     let options = WriteOptions { version, ..WriteOptions::default() };
+//!     let written = write(&module, &options)?;
+//!     assert!(bef::bytecode::is_bytecode(&written.bytes));
+//!     let back = read(&written.bytes)?;
+//!     assert_eq!(ir_as_read(back, version), ir_as_read(module.clone(), version));
+//! }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 mod builtin_attrs;
 mod builtin_types;

@@ -1,5 +1,31 @@
 //! BEF bytes: primitives, sections, attributes, locations, the zero-copy
 //! reader, the encoder and the verifier. No knowledge of kernels.
+//!
+//! An owned [`Module`] encoded, then read back in place and verified:
+//!
+//! ```
+//! use bef::format::{BefBuffer, Function, FunctionKind, Module, encode, verify};
+//!
+//! let module = Module {
+//!     types: vec!["i32".to_string()],
+//!     functions: vec![Function {
+//!         kind: FunctionKind::Native,
+//!         name: "host_add".to_string(),
+//!         arg_types: vec![0, 0],
+//!         result_types: vec![0],
+//!         body: None,
+//!     }],
+//!     ..Module::default()
+//! };
+//! let bytes = encode(&module)?;
+//! let buffer = BefBuffer::copy_from(&bytes);
+//! let file = buffer.open()?;
+//! assert_eq!(verify(&file), Ok(()));
+//! assert_eq!(file.functions()[0].name, "host_add");
+//! assert_eq!(file.type_names()?, ["i32"]);
+//! assert_eq!(file.to_module()?, module);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 #[cfg(feature = "arbitrary")]
 pub mod arbitrary_model;
