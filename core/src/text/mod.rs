@@ -8,7 +8,7 @@
 //! - Location aliases (`#loc0 = loc(...)`) may be defined after their uses;
 //!   one that refers to itself, directly or through others, is an error at
 //!   its definition.
-//! - Custom forms: see `custom.rs` (one table for the parser and printer).
+//! - Custom forms: see `custom/mod.rs` (one table for the parser and printer).
 //! - Large files are parsed on two threads (`parallel.rs`), with the
 //!   same result.
 //! - Untrusted input never panics; attributes and locations nested deeper

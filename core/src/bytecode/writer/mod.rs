@@ -1,7 +1,7 @@
 //! The MLIR bytecode writer: any version 0-6. Sections are written in
 //! upstream's order (Dialect, AttrTypeOffset, AttrType, IR,
 //! ResourceOffset, Resource, String, Properties) with upstream's numbering
-//! (`numbering.rs`), so that an upstream file re-written at its version
+//! (`numbering/`), so that an upstream file re-written at its version
 //! keeps its bytes. What a version cannot express is reported in
 //! `Written::warnings` (and dropped, as upstream does).
 

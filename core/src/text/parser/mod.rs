@@ -1,6 +1,6 @@
 //! The MLIR text parser: top level, generic op form, regions and blocks,
 //! SSA value scopes with forward references, attributes, types and
-//! locations. Custom op forms live in `custom.rs`.
+//! locations. Custom op forms live in `text/custom/`.
 //!
 //! Recursion (regions, attributes, types, locations) is bounded by
 //! `MAX_PARSE_NESTING`; attributes and locations nest at most
