@@ -2,10 +2,10 @@
 //! models through encode → decode.
 
 use arbitrary::Unstructured;
-use bef::format::arbitrary_model::arbitrary_module;
-use bef::format::{BefBuffer, encode, verify};
 use bef::exec::{KernelRegistry, LoadError, Program};
 use bef::format::FunctionKind;
+use bef::format::arbitrary_model::arbitrary_module;
+use bef::format::{BefBuffer, encode, verify};
 use bef::inspect::{Listing, check_lookups};
 
 /// Raw bytes → list (what `bef dump` shows), open, verify, decode. Must
@@ -82,14 +82,17 @@ pub fn verified_file_loads(data: &[u8]) {
     let file = buffer.open().expect("a verified file opens");
     let mut registry = KernelRegistry::new();
     bef::kernels::register_all(&mut registry);
-    for name in file.kernel_names().expect("a verified file's kernel names decode") {
+    for name in file
+        .kernel_names()
+        .expect("a verified file's kernel names decode")
+    {
         if registry.kernel(name).is_none() {
             registry.add_kernel(name, does_nothing);
         }
     }
     for entry in file.functions() {
-        if entry.kind == FunctionKind::Native && registry.native_function(&entry.name).is_none() {
-            registry.add_native_function(&entry.name, |_, _, _| {});
+        if entry.kind == FunctionKind::Native && registry.native_function(entry.name).is_none() {
+            registry.add_native_function(entry.name, |_, _, _| {});
         }
     }
     if let Err(error) = loaded(&registry) {

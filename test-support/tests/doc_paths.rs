@@ -73,11 +73,7 @@ fn named(text: &str) -> Vec<String> {
     let mut parts = prose.split('`');
     parts.next(); // before the first backtick
     while let Some(span) = parts.next() {
-        let joined: String = span
-            .split('\n')
-            .map(str::trim)
-            .collect::<Vec<_>>()
-            .concat();
+        let joined: String = span.split('\n').map(str::trim).collect::<Vec<_>>().concat();
         names.push(joined);
         parts.next(); // text between this span and the next
     }
@@ -96,9 +92,9 @@ fn as_path(name: &str) -> Option<&str> {
     let path = name.split('#').next().unwrap_or("");
     if path.contains("://")
         || path.starts_with('/')
-        || path.chars().any(|c| {
-            c.is_whitespace() || "<>*{}$|,;:\"'=()[]!@&?%^".contains(c) || !c.is_ascii()
-        })
+        || path
+            .chars()
+            .any(|c| c.is_whitespace() || "<>*{}$|,;:\"'=()[]!@&?%^".contains(c) || !c.is_ascii())
         || !path.contains('/')
     {
         return None;
@@ -230,7 +226,9 @@ fn paths_in_module_comments_exist() {
 #[test]
 fn what_looks_like_a_path() {
     assert_eq!(
-        named("a `text/custom.rs` and [b](docs/x.md#y)\n```\n`no/t.rs`\n```\n`profiler/src/\n  model.rs`"),
+        named(
+            "a `text/custom.rs` and [b](docs/x.md#y)\n```\n`no/t.rs`\n```\n`profiler/src/\n  model.rs`"
+        ),
         ["text/custom.rs", "profiler/src/model.rs", "docs/x.md#y"]
     );
     assert_eq!(as_path("docs/x.md#y"), Some("docs/x.md"));
