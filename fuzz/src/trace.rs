@@ -5,10 +5,11 @@
 //! ([`MEMORY_PER_BYTE`](bef_trace::MEMORY_PER_BYTE) ×
 //! the input + [`MEMORY_BASE`](bef_trace::MEMORY_BASE)).
 
-use bef_trace::critical_path::{self, CriticalOptions};
-use bef_trace::flamegraph::{self, FlameOptions};
-use bef_trace::folded::{self, Clock, FoldOptions};
-use bef_trace::{Model, chrome, perfetto, stats};
+use bef_trace::Model;
+use bef_trace::analysis::critical_path::{self, CriticalOptions};
+use bef_trace::export::flamegraph::{self, FlameOptions};
+use bef_trace::export::folded::{self, Clock, FoldOptions};
+use bef_trace::export::{chrome, perfetto, stats};
 
 /// Reads `data` as a recording and, if it reads, exports it every way,
 /// checking the memory bound (allocations fail, ending the run with the

@@ -6,10 +6,11 @@
 
 mod common;
 
-use bef_trace::critical_path::{self, CriticalOptions};
-use bef_trace::flamegraph::{self, FlameOptions};
-use bef_trace::folded::{self, FoldOptions};
-use bef_trace::{Model, RecordOptions, chrome, perfetto, record_file, stats};
+use bef_trace::analysis::critical_path::{self, CriticalOptions};
+use bef_trace::export::flamegraph::{self, FlameOptions};
+use bef_trace::export::folded::{self, FoldOptions};
+use bef_trace::export::{chrome, perfetto, stats};
+use bef_trace::{Model, RecordOptions, record_file};
 
 fn export_all(path: &std::path::Path, queue: &str) -> Result<usize, String> {
     // Bounded buffers keep the exports of the largest programs quick in an

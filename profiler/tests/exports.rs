@@ -8,9 +8,10 @@ mod common;
 
 use std::collections::{HashMap, HashSet};
 
-use bef_trace::flamegraph::{self, FlameOptions};
-use bef_trace::folded::{self, Clock, FoldOptions};
-use bef_trace::{Model, chrome, perfetto};
+use bef_trace::Model;
+use bef_trace::export::flamegraph::{self, FlameOptions};
+use bef_trace::export::folded::{self, Clock, FoldOptions};
+use bef_trace::export::{chrome, perfetto};
 use perfetto_protos::trace::Trace;
 use perfetto_protos::track_event::track_event::Type;
 use protobuf::Message;

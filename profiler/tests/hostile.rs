@@ -6,9 +6,10 @@
 
 mod common;
 
-use bef_trace::critical_path::{self, CriticalOptions};
-use bef_trace::flamegraph;
-use bef_trace::{Model, chrome, folded, perfetto, stats};
+use bef_trace::Model;
+use bef_trace::analysis::critical_path::{self, CriticalOptions};
+use bef_trace::export::flamegraph;
+use bef_trace::export::{chrome, folded, perfetto, stats};
 use common::counting::{Counting, thread_peak_during as peak_during};
 use proptest::prelude::*;
 

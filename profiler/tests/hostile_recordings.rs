@@ -12,10 +12,11 @@ mod common;
 use std::io::Write;
 use std::time::{Duration, Instant};
 
-use bef_trace::critical_path::{self, CriticalOptions};
-use bef_trace::flamegraph::{self, FlameOptions};
-use bef_trace::folded::{self, Clock, FoldOptions};
-use bef_trace::{MEMORY_BASE, MEMORY_PER_BYTE, Model, chrome, perfetto, stats};
+use bef_trace::analysis::critical_path::{self, CriticalOptions};
+use bef_trace::export::flamegraph::{self, FlameOptions};
+use bef_trace::export::folded::{self, Clock, FoldOptions};
+use bef_trace::export::{chrome, perfetto, stats};
+use bef_trace::{MEMORY_BASE, MEMORY_PER_BYTE, Model};
 use common::counting::{Counting, thread_peak_within as peak_within};
 use common::hostile::{self, Shape};
 

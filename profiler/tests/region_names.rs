@@ -4,10 +4,11 @@
 
 mod common;
 
-use bef_trace::critical_path::{self, CriticalOptions};
-use bef_trace::flamegraph::{self, FlameOptions};
-use bef_trace::folded::{self, FoldOptions};
-use bef_trace::{Model, chrome, perfetto, stats};
+use bef_trace::Model;
+use bef_trace::analysis::critical_path::{self, CriticalOptions};
+use bef_trace::export::flamegraph::{self, FlameOptions};
+use bef_trace::export::folded::{self, FoldOptions};
+use bef_trace::export::{chrome, perfetto, stats};
 
 /// The functions of corpus/trace/regions.mlir as a recording names them:
 /// kernel indices count the arguments' pseudo kernel as 0.

@@ -22,15 +22,14 @@ use std::time::{Duration, Instant};
 
 use bef::tool_io::escape;
 use bef::tool_io::output::{AtomicFile, refuse_input};
-use bef_trace::critical_path::{self, CriticalOptions};
-use bef_trace::flamegraph::{self, FlameOptions};
-use bef_trace::folded::{self, Clock, FoldOptions};
-use bef_trace::program_file::{self, ProgramError, ProgramFile};
-use bef_trace::recorder::MAX_EVENTS_PER_THREAD;
-use bef_trace::recording::Keep;
-use bef_trace::{
-    CancelHandle, Model, RecordOptions, RecorderOptions, Recording, chrome, perfetto, stats,
-};
+use bef_trace::analysis::critical_path::{self, CriticalOptions};
+use bef_trace::capture::program_file::{self, ProgramError, ProgramFile};
+use bef_trace::capture::recorder::MAX_EVENTS_PER_THREAD;
+use bef_trace::capture::recording::Keep;
+use bef_trace::export::flamegraph::{self, FlameOptions};
+use bef_trace::export::folded::{self, Clock, FoldOptions};
+use bef_trace::export::{chrome, perfetto, stats};
+use bef_trace::{CancelHandle, Model, RecordOptions, RecorderOptions, Recording};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 const EXAMPLES: &str = "\
@@ -242,7 +241,7 @@ struct RunArgs {
     values: bool,
     /// Events kept per thread, at most 2^30; the others are counted as
     /// dropped (a million events take about 150 MB to record and analyse).
-    #[arg(long, default_value_t = bef_trace::recorder::DEFAULT_EVENTS_PER_THREAD, value_name = "N", value_parser = events_per_thread)]
+    #[arg(long, default_value_t = bef_trace::capture::recorder::DEFAULT_EVENTS_PER_THREAD, value_name = "N", value_parser = events_per_thread)]
     max_events: usize,
     /// Which events a thread keeps when it has more than --max-events:
     /// the first (later ones are dropped) or the last (the oldest are
@@ -508,7 +507,7 @@ fn run(cli: Cli) -> Result<Ending, Failure> {
             if let Some(path) = &output {
                 write_file(
                     path,
-                    &bef_trace::codec::write_with(&recording, !run.no_embed),
+                    &bef_trace::capture::codec::write_with(&recording, !run.no_embed),
                 )?;
             }
             let model = analyse(recording, progress);
@@ -760,7 +759,7 @@ fn record(args: &RunArgs, embed_program: bool) -> Result<(Recording, Ending), Fa
         .map_err(|_| Failure::from("the progress thread failed"))?;
     watch.finish();
     let (recording, outcomes) = result.map_err(|e| match e {
-        bef_trace::record::RecordError::Runner(bef::exec::RunnerError::Open(open)) => {
+        bef_trace::capture::record::RecordError::Runner(bef::exec::RunnerError::Open(open)) => {
             Failure::from(
                 open.render()
                     .trim_end()
@@ -768,7 +767,7 @@ fn record(args: &RunArgs, embed_program: bool) -> Result<(Recording, Ending), Fa
                     .to_string(),
             )
         }
-        bef_trace::record::RecordError::Json(e) => Failure::from(format!("--args: {e}")),
+        bef_trace::capture::record::RecordError::Json(e) => Failure::from(format!("--args: {e}")),
         other => Failure::from(other.to_string()),
     })?;
     if outcomes.is_empty() && watch.stopped().is_none() {
@@ -804,7 +803,7 @@ fn record(args: &RunArgs, embed_program: bool) -> Result<(Recording, Ending), Fa
 }
 
 /// The line that says a function failed and why (cut and escaped).
-fn failed_note(outcome: &bef_trace::record::FunctionOutcome) -> String {
+fn failed_note(outcome: &bef_trace::capture::record::FunctionOutcome) -> String {
     use bef_trace::display;
     let why = outcome.why_failed.as_deref().unwrap_or("an error");
     format!(

@@ -41,7 +41,7 @@
 //!    still being completed off the path (the blocking pool, the other
 //!    blocks of a matrix product).
 //! 3. *executor*: the executor's own work for the path
-//!    ([`crate::model::ExecutorSlice`]): between a path kernel's input
+//!    ([`crate::analysis::model::ExecutorSlice`]): between a path kernel's input
 //!    arriving and its start, the thread that runs it (or that published
 //!    the input) was running executor code: making it ready, dispatching
 //!    it, beginning or ending an execution, invoking a loop's body.
@@ -70,8 +70,8 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use crate::model::Model;
-use crate::stats::human;
+use crate::analysis::model::Model;
+use crate::export::stats::human;
 
 pub use replay::{Speedup, WhatIf};
 pub use split::Split;
@@ -592,7 +592,7 @@ pub fn to_text(model: &Model, analysis: &Analysis) -> String {
         let _ = writeln!(
             out,
             "  ({})",
-            crate::stats::readers_left_out(model.readers_left_out)
+            crate::export::stats::readers_left_out(model.readers_left_out)
         );
     }
     if analysis.cyclic > 0 {
@@ -629,7 +629,7 @@ pub fn to_text(model: &Model, analysis: &Analysis) -> String {
             "{:>12} {:>10}  {} in {}",
             human(run.start),
             human(run.self_time),
-            crate::model::presentation::kernel_frame(model, r),
+            crate::analysis::model::presentation::kernel_frame(model, r),
             model.function_label(r)
         );
     }

@@ -6,9 +6,9 @@ use std::io::{self, Write};
 use inferno::differential;
 use inferno::flamegraph::{self, Direction, Options};
 
+use crate::analysis::model::Model;
 use crate::display;
-use crate::folded::{self, FoldOptions};
-use crate::model::Model;
+use crate::export::folded::{self, FoldOptions};
 
 /// How the SVG is drawn.
 #[derive(Debug, Clone, Default)]

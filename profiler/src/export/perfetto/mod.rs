@@ -15,12 +15,12 @@ use std::iter::Peekable;
 
 use prost::Message;
 
-use crate::display;
-use crate::model::presentation::{
+use crate::analysis::model::presentation::{
     self, Annotation, ArgValue, FIRST_ERROR, LIVE_VALUES, PID, QUEUE_DEPTH, StreamLanes,
     kernel_frame, stream_lanes, thread_tid,
 };
-use crate::model::{Edge, ErrorMark, Model};
+use crate::analysis::model::{Edge, ErrorMark, Model};
+use crate::display;
 use crate::progress::Progress;
 use proto::*;
 

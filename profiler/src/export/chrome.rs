@@ -17,12 +17,12 @@ use std::io::{self, Write};
 use bef::tool_io::json::TerminalSafe;
 use serde_json::{Map, Value, json};
 
-use crate::display;
-use crate::model::Model;
-use crate::model::presentation::{
+use crate::analysis::model::Model;
+use crate::analysis::model::presentation::{
     self, ArgValue, FIRST_ERROR, LIVE_VALUES, PID, QUEUE_DEPTH, kernel_frame, stream_lanes,
     stream_tid, thread_tid,
 };
+use crate::display;
 use crate::progress::Progress;
 
 /// How the trace is written.
