@@ -3,24 +3,30 @@
 //! paths.
 //!
 //! ```text
-//! Recorder (an Observer: per-thread lock-free logs)
-//!   └─ Recording ──codec::write──▶ run.beftrace ──codec::read──▶ Recording
-//!                                  (--no-embed: the program's table comes
-//!                                   from program_file::attach)
-//!        └─ Model (runs, stacks, edges, counters, error marks)
-//!             ├─ folded / flamegraph / diff     (inferno)
-//!             ├─ perfetto (protobuf) / chrome   (trace viewers)
-//!             ├─ stats
-//!             └─ critical_path
+//! capture/   Recorder (an Observer: per-thread lock-free logs)
+//!              └─ Recording ──codec::write──▶ run.beftrace ──codec::read──▶ Recording
+//!                                 (--no-embed: the program's table comes
+//!                                  from program_file::attach)
+//! analysis/    └─ Model (runs, stacks, edges, counters, error marks)
+//!                   └─ critical_path (the path, slack, replays)
+//! export/           ├─ folded / flamegraph / diff     (inferno)
+//!                   ├─ perfetto (protobuf) / chrome   (trace viewers)
+//!                   └─ stats / critical_path          (text or JSON)
 //! ```
 //!
-//! Every export has the shape `write(&Model, &Options, impl Write)`, and
-//! names what it shows through [`analysis::model::presentation`], so that the
-//! exports agree on frames, thread ids, lanes and slice arguments.
+//! Layers point one way: capture knows nothing of the analysis, and the
+//! analysis nothing of the exports. Every export has one shape,
+//! [`export::Export`] (`write(&Model, &mut dyn Write, Progress)`, the
+//! export given by its options), tells its progress through one
+//! [`progress::Progress`], and names what it shows through
+//! [`analysis::model::presentation`], so that the exports agree on frames,
+//! thread ids, lanes and slice arguments. [`display`] and [`progress`] are
+//! shared by every layer and the command.
 //!
-//! The recording format is versioned ([`capture::codec::VERSION`]) and read with
-//! every count checked against the bytes that remain, so a recording from
-//! anywhere can be read without panicking or over-allocating.
+//! The recording format is versioned ([`capture::codec::VERSION`]) and
+//! read with every count checked against the bytes that remain, so a
+//! recording from anywhere can be read without panicking or
+//! over-allocating.
 //!
 //! # Bounds
 //!

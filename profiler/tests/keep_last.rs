@@ -9,7 +9,9 @@ use std::collections::HashSet;
 
 use bef_trace::analysis::critical_path::{self, CriticalOptions};
 use bef_trace::capture::recording::Keep;
+use bef_trace::export::Export;
 use bef_trace::export::stats;
+use bef_trace::progress::Progress;
 use bef_trace::{Model, Recording};
 use perfetto_protos::trace::Trace;
 use protobuf::Message;
@@ -102,7 +104,8 @@ fn a_wrapped_loop_keeps_its_flows_and_its_critical_path() {
         model.edges.len()
     );
     let mut out = Vec::new();
-    bef_trace::export::perfetto::write(&model, &Default::default(), &mut out)
+    bef_trace::export::perfetto::Options
+        .write(&model, &mut out, Progress::HIDDEN)
         .expect("writes Perfetto");
     let trace = Trace::parse_from_bytes(&out).expect("Perfetto's schema decodes the trace");
     let mut flows_out = HashSet::new();

@@ -10,8 +10,10 @@ use bef_trace::Model;
 use bef_trace::analysis::critical_path::{self, CriticalOptions};
 use bef_trace::analysis::model::ErrorMark;
 use bef_trace::capture::recording::EventKind;
+use bef_trace::export::Export;
 use bef_trace::export::folded::{self, FoldOptions};
 use bef_trace::export::stats;
+use bef_trace::progress::Progress;
 
 const QUEUES: [&str; 2] = ["s", "mstd:2"];
 
@@ -808,9 +810,11 @@ fn keeping_the_last_events_drops_the_start_and_every_analysis_still_works() {
         assert!(clock != folded::Clock::Cpu || !text.is_empty());
     }
     let mut out = Vec::new();
-    bef_trace::export::perfetto::write(&model, &Default::default(), &mut out)
+    bef_trace::export::perfetto::Options
+        .write(&model, &mut out, Progress::HIDDEN)
         .expect("writes Perfetto");
-    bef_trace::export::chrome::write(&model, &Default::default(), &mut out)
+    bef_trace::export::chrome::Options
+        .write(&model, &mut out, Progress::HIDDEN)
         .expect("writes Chrome JSON");
     let analysis = critical_path::analyse(
         &model,
@@ -820,7 +824,7 @@ fn keeping_the_last_events_drops_the_start_and_every_analysis_still_works() {
             json: false,
         },
     );
-    assert!(!critical_path::to_text(&model, &analysis).is_empty());
+    assert!(!bef_trace::export::critical_path::to_text(&model, &analysis).is_empty());
 }
 
 /// The recorded completion of run `run`'s result: its event's thread and

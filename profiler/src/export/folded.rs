@@ -10,6 +10,8 @@ use std::io::{self, Write};
 use crate::analysis::model::Model;
 use crate::analysis::model::presentation::kernel_frame;
 use crate::display;
+use crate::export::Export;
+use crate::progress::Progress;
 
 /// Which time a stack is charged.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -175,13 +177,17 @@ fn fit_total(mut lines: Vec<(String, u64)>) -> Vec<(String, u64)> {
     lines
 }
 
-/// Writes the folded stacks of `model` (see [`fold`]), a `stack count`
-/// line each.
-pub fn write(model: &Model, options: &FoldOptions, mut out: impl Write) -> io::Result<()> {
-    for (stack, count) in fold(model, options) {
-        writeln!(out, "{stack} {count}")?;
+impl Export for FoldOptions {
+    /// Writes the folded stacks of `model` (see [`fold`]), a `stack count`
+    /// line each.
+    fn write(&self, model: &Model, out: &mut dyn Write, progress: Progress) -> io::Result<()> {
+        progress.step("folding", || {
+            for (stack, count) in fold(model, self) {
+                writeln!(out, "{stack} {count}")?;
+            }
+            Ok(())
+        })
     }
-    Ok(())
 }
 
 /// The folded text: one `stack count` line each.

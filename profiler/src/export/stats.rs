@@ -12,6 +12,8 @@ use serde::Serialize;
 use crate::analysis::model::Model;
 use crate::capture::recording::{FunctionKind, Recording};
 use crate::display;
+use crate::export::Export;
+use crate::progress::Progress;
 
 /// Durations of a group of runs or executions, in nanoseconds.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -146,19 +148,24 @@ pub struct Options {
     pub json: bool,
 }
 
-/// Writes the statistics of `model`, as tables or JSON.
-pub fn write(
-    model: &Model,
-    options: &Options,
-    mut out: impl std::io::Write,
-) -> std::io::Result<()> {
-    let stats = stats(model);
-    let text = if options.json {
-        display::terminal_json(&stats).map_err(std::io::Error::from)?
-    } else {
-        to_text(&stats)
-    };
-    out.write_all(text.as_bytes())
+impl Export for Options {
+    /// Writes the statistics of `model`, as tables or JSON.
+    fn write(
+        &self,
+        model: &Model,
+        out: &mut dyn std::io::Write,
+        progress: Progress,
+    ) -> std::io::Result<()> {
+        progress.step("tabulating", || {
+            let stats = stats(model);
+            let text = if self.json {
+                display::terminal_json(&stats).map_err(std::io::Error::from)?
+            } else {
+                to_text(&stats)
+            };
+            out.write_all(text.as_bytes())
+        })
+    }
 }
 
 /// When each execution's work was done: its end, or later, when a
