@@ -8,7 +8,7 @@
 use bef_trace::Model;
 use bef_trace::analysis::critical_path::{self, CriticalOptions};
 use bef_trace::export::Export;
-use bef_trace::export::flamegraph::{self, FlameOptions};
+use bef_trace::export::flamegraph::FlameOptions;
 use bef_trace::export::folded::{self, Clock, FoldOptions};
 use bef_trace::export::{chrome, perfetto, stats};
 use bef_trace::progress::Progress;

@@ -177,8 +177,6 @@ fn exports_stay_within_their_memory_per_event() {
 // Perfetto 8 (32 and more when it sorted a vector of every timeline
 // event), folded and flame graph 8, stats 13, critical path 62 (a vector
 // per graph node before compressed rows).
-/// An export writing to a sink.
-
 const BOUND_CHROME: usize = 32;
 const BOUND_PERFETTO: usize = 32;
 const BOUND_FOLDED: usize = 32;

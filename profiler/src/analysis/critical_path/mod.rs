@@ -54,7 +54,7 @@
 //! # What if
 //!
 //! [`CriticalOptions::what_if_workers`] replays the recorded graph on N
-//! workers by list scheduling ([`replay`]): each run holds a worker for
+//! workers by list scheduling (`replay`): each run holds a worker for
 //! its self time and the executor time that dispatched it, then for work
 //! it handed to the pool, then completes the rest of its async tail
 //! without one. The speed-up compares that span with the same replay on
