@@ -5,10 +5,13 @@
 //! ([`MEMORY_PER_BYTE`](bef_trace::MEMORY_PER_BYTE) ×
 //! the input + [`MEMORY_BASE`](bef_trace::MEMORY_BASE)).
 
-use bef_trace::critical_path::{self, CriticalOptions};
-use bef_trace::flamegraph::{self, FlameOptions};
-use bef_trace::folded::{self, Clock, FoldOptions};
-use bef_trace::{Model, chrome, perfetto, stats};
+use bef_trace::Model;
+use bef_trace::analysis::critical_path::{self, CriticalOptions};
+use bef_trace::export::Export;
+use bef_trace::export::flamegraph::FlameOptions;
+use bef_trace::export::folded::{self, Clock, FoldOptions};
+use bef_trace::export::{chrome, perfetto, stats};
+use bef_trace::progress::Progress;
 
 /// Reads `data` as a recording and, if it reads, exports it every way,
 /// checking the memory bound (allocations fail, ending the run with the
@@ -47,7 +50,9 @@ fn read_and_export(data: &[u8]) {
         );
     }
     let mut svg = Vec::new();
-    flamegraph::write(&model, &FlameOptions::default(), &mut svg).expect("draws");
+    FlameOptions::default()
+        .write(&model, &mut svg, Progress::HIDDEN)
+        .expect("draws");
     let _ = perfetto::export(&model);
     let _ = chrome::export(&model);
     let _ = stats::to_text(&stats::stats(&model));
@@ -59,5 +64,5 @@ fn read_and_export(data: &[u8]) {
             json: false,
         },
     );
-    let _ = critical_path::to_text(&model, &analysis);
+    let _ = bef_trace::export::critical_path::to_text(&model, &analysis);
 }

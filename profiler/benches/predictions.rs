@@ -10,8 +10,8 @@
 use std::path::{Path, PathBuf};
 
 use bef_trace::Model;
-use bef_trace::critical_path::{self, CriticalOptions};
-use bef_trace::record::{RecordOptions, record_file};
+use bef_trace::analysis::critical_path::{self, CriticalOptions};
+use bef_trace::capture::record::{RecordOptions, record_file};
 
 const ROUNDS: usize = 5;
 

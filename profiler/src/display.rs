@@ -20,17 +20,17 @@ pub const NAME_WIDTH: usize = 60;
 pub const TEXT_WIDTH: usize = 240;
 
 /// What the exports say of a partial recording
-/// ([`Header::partial`](crate::recording::Header::partial)).
+/// ([`Header::partial`](crate::capture::recording::Header::partial)).
 pub const PARTIAL: &str = "partial recording: the run was stopped before it ended";
 
 /// What the outputs say of events lost to full buffers: `count` of them,
 /// from the end of a thread's run or (`--keep last`) from its start.
-pub fn dropped(count: u64, kept: crate::recording::Keep) -> String {
+pub fn dropped(count: u64, kept: crate::capture::recording::Keep) -> String {
     match kept {
-        crate::recording::Keep::First => {
+        crate::capture::recording::Keep::First => {
             format!("{count} events dropped (buffers full: the latest are missing)")
         }
-        crate::recording::Keep::Last => format!(
+        crate::capture::recording::Keep::Last => format!(
             "{count} events dropped (buffers full, --keep last: the earliest are missing; \
              kernels that started before a thread's window are shown from its beginning, cut)"
         ),

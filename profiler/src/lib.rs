@@ -3,24 +3,30 @@
 //! paths.
 //!
 //! ```text
-//! Recorder (an Observer: per-thread lock-free logs)
-//!   └─ Recording ──codec::write──▶ run.beftrace ──codec::read──▶ Recording
-//!                                  (--no-embed: the program's table comes
-//!                                   from program_file::attach)
-//!        └─ Model (runs, stacks, edges, counters, error marks)
-//!             ├─ folded / flamegraph / diff     (inferno)
-//!             ├─ perfetto (protobuf) / chrome   (trace viewers)
-//!             ├─ stats
-//!             └─ critical_path
+//! capture/   Recorder (an Observer: per-thread lock-free logs)
+//!              └─ Recording ──codec::write──▶ run.beftrace ──codec::read──▶ Recording
+//!                                 (--no-embed: the program's table comes
+//!                                  from program_file::attach)
+//! analysis/    └─ Model (runs, stacks, edges, counters, error marks)
+//!                   └─ critical_path (the path, slack, replays)
+//! export/           ├─ folded / flamegraph / diff     (inferno)
+//!                   ├─ perfetto (protobuf) / chrome   (trace viewers)
+//!                   └─ stats / critical_path          (text or JSON)
 //! ```
 //!
-//! Every export has the shape `write(&Model, &Options, impl Write)`, and
-//! names what it shows through [`model::presentation`], so that the
-//! exports agree on frames, thread ids, lanes and slice arguments.
+//! Layers point one way: capture knows nothing of the analysis, and the
+//! analysis nothing of the exports. Every export has one shape,
+//! [`export::Export`] (`write(&Model, &mut dyn Write, Progress)`, the
+//! export given by its options), tells its progress through one
+//! [`progress::Progress`], and names what it shows through
+//! [`analysis::model::presentation`], so that the exports agree on frames,
+//! thread ids, lanes and slice arguments. [`display`] and [`progress`] are
+//! shared by every layer and the command.
 //!
-//! The recording format is versioned ([`codec::VERSION`]) and read with
-//! every count checked against the bytes that remain, so a recording from
-//! anywhere can be read without panicking or over-allocating.
+//! The recording format is versioned ([`capture::codec::VERSION`]) and
+//! read with every count checked against the bytes that remain, so a
+//! recording from anywhere can be read without panicking or
+//! over-allocating.
 //!
 //! # Bounds
 //!
@@ -30,41 +36,28 @@
 //! per byte of the recording file plus [`MEMORY_BASE`]. What makes that
 //! hold where a recording could claim more:
 //! - a register's readers are followed only from its first publication in
-//!   an execution, and at most [`model::EDGES_PER_EVENT`] per event of the
+//!   an execution, and at most [`analysis::model::EDGES_PER_EVENT`] per event of the
 //!   execution (the rest are counted, [`Model::readers_left_out`]);
 //! - names are shown cut to [`display::NAME_WIDTH`] characters, longer
 //!   texts (locations, messages, paths) to [`display::TEXT_WIDTH`], so that
 //!   a name repeated for each run costs its width, not its length;
 //! - folded stacks keep fewer calls when they would exceed
-//!   [`folded::TEXT_PER_LINE`] bytes a line (beyond [`folded::TEXT_BASE`]);
+//!   [`export::folded::TEXT_PER_LINE`] bytes a line (beyond [`export::folded::TEXT_BASE`]);
 //! - stream lanes, call chains, kernel ends and the shared wall clock are
 //!   found through heaps and indexes, never by scanning what is open.
 //!
 //! A recording made without its program's table (`--no-embed`) is read
-//! with the program ([`program_file`]), whose table then adds memory
+//! with the program ([`capture::program_file`]), whose table then adds memory
 //! linear in the program's size.
 //!
 //! `tests/hostile_recordings.rs` checks the bound on a generator of
 //! hostile recordings, and the `trace_read` fuzz target on every input.
 
-pub mod chrome;
-pub mod codec;
-pub mod critical_path;
+pub mod analysis;
+pub mod capture;
 pub mod display;
-pub mod flamegraph;
-pub mod folded;
-pub mod log;
-pub mod model;
-pub mod perfetto;
-pub mod program_file;
-pub mod program_table;
+pub mod export;
 pub mod progress;
-pub mod record;
-pub mod recorder;
-pub mod recording;
-pub mod stats;
-
-pub use codec::{ReadError, read, write};
 
 /// The most memory reading a recording and any of its analyses and
 /// exports need together, per byte of the recording file (see the
@@ -73,7 +66,11 @@ pub const MEMORY_PER_BYTE: usize = 512;
 
 /// See [`MEMORY_PER_BYTE`].
 pub const MEMORY_BASE: usize = 64 << 20;
-pub use model::Model;
-pub use record::{CancelHandle, RecordOptions, record_file};
-pub use recorder::{Recorder, RecorderOptions};
-pub use recording::Recording;
+
+// What other crates read recordings through, at the root as well.
+pub use analysis::model::{self, Model};
+pub use capture::codec::{self, ReadError, read, write};
+pub use capture::program_file;
+pub use capture::record::{CancelHandle, RecordOptions, record_file};
+pub use capture::recorder::{Recorder, RecorderOptions};
+pub use capture::recording::{self, Recording};

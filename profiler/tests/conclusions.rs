@@ -5,8 +5,8 @@
 mod common;
 
 use bef_trace::Model;
-use bef_trace::critical_path::{self, Analysis, CriticalOptions};
-use bef_trace::stats;
+use bef_trace::analysis::critical_path::{self, Analysis, CriticalOptions};
+use bef_trace::export::stats;
 
 fn analyse(model: &Model, options: &CriticalOptions) -> Analysis {
     critical_path::analyse(model, options)

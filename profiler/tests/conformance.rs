@@ -6,10 +6,13 @@
 
 mod common;
 
-use bef_trace::critical_path::{self, CriticalOptions};
-use bef_trace::flamegraph::{self, FlameOptions};
-use bef_trace::folded::{self, FoldOptions};
-use bef_trace::{Model, RecordOptions, chrome, perfetto, record_file, stats};
+use bef_trace::analysis::critical_path::{self, CriticalOptions};
+use bef_trace::export::Export;
+use bef_trace::export::flamegraph::FlameOptions;
+use bef_trace::export::folded::{self, FoldOptions};
+use bef_trace::export::{chrome, perfetto, stats};
+use bef_trace::progress::Progress;
+use bef_trace::{Model, RecordOptions, record_file};
 
 fn export_all(path: &std::path::Path, queue: &str) -> Result<usize, String> {
     // Bounded buffers keep the exports of the largest programs quick in an
@@ -45,7 +48,8 @@ fn export_all(path: &std::path::Path, queue: &str) -> Result<usize, String> {
     }
     let _ = folded::fold(&model, &FoldOptions::default());
     let mut svg = Vec::new();
-    flamegraph::write(&model, &FlameOptions::default(), &mut svg)
+    FlameOptions::default()
+        .write(&model, &mut svg, Progress::HIDDEN)
         .map_err(|e| format!("flame graph: {e}"))?;
     let _ = perfetto::export(&model);
     serde_json::from_str::<serde_json::Value>(&chrome::export(&model))
@@ -59,7 +63,7 @@ fn export_all(path: &std::path::Path, queue: &str) -> Result<usize, String> {
             json: false,
         },
     );
-    let _ = critical_path::to_text(&model, &analysis);
+    let _ = bef_trace::export::critical_path::to_text(&model, &analysis);
     // The path's categories partition its recorded length, within the span.
     let total = analysis.split.total();
     if total.abs_diff(analysis.length_ns) > analysis.length_ns / 100 {

@@ -8,9 +8,12 @@ mod common;
 
 use std::collections::{HashMap, HashSet};
 
-use bef_trace::flamegraph::{self, FlameOptions};
-use bef_trace::folded::{self, Clock, FoldOptions};
-use bef_trace::{Model, chrome, perfetto};
+use bef_trace::Model;
+use bef_trace::export::Export;
+use bef_trace::export::flamegraph::{self, FlameOptions};
+use bef_trace::export::folded::{self, Clock, FoldOptions};
+use bef_trace::export::{chrome, perfetto};
+use bef_trace::progress::Progress;
 use perfetto_protos::trace::Trace;
 use perfetto_protos::track_event::track_event::Type;
 use protobuf::Message;
@@ -430,7 +433,9 @@ fn flame_graphs_are_valid_svg_with_the_right_totals() {
     let model = Model::new(recording.clone());
     let busy: u64 = model.segments.iter().map(|s| s.end - s.start).sum();
     let mut svg = Vec::new();
-    flamegraph::write(&model, &FlameOptions::default(), &mut svg).unwrap();
+    FlameOptions::default()
+        .write(&model, &mut svg, Progress::HIDDEN)
+        .unwrap();
     let titles = svg_titles(&svg);
     assert_eq!(all_total(&titles), busy);
     let leaf_add = titles
@@ -470,7 +475,7 @@ fn flame_graphs_are_valid_svg_with_the_right_totals() {
             title: "variant".into(),
         };
         let mut svg = Vec::new();
-        flamegraph::write(&model, &options, &mut svg).unwrap();
+        options.write(&model, &mut svg, Progress::HIDDEN).unwrap();
         let titles = svg_titles(&svg);
         let lanes = if per_thread {
             recording.threads.len() as u64
@@ -580,7 +585,7 @@ fn flame_graph_titles_name_the_program_clock_and_unit() {
             ..Default::default()
         };
         let mut svg = Vec::new();
-        flamegraph::write(&model, &options, &mut svg).unwrap();
+        options.write(&model, &mut svg, Progress::HIDDEN).unwrap();
         let text = String::from_utf8(svg).unwrap();
         assert!(text.contains(&format!("sleeps.mlir: {what}")), "{clock:?}");
     }

@@ -6,9 +6,12 @@
 
 mod common;
 
-use bef_trace::critical_path::{self, CriticalOptions};
-use bef_trace::flamegraph;
-use bef_trace::{Model, chrome, folded, perfetto, stats};
+use bef_trace::Model;
+use bef_trace::analysis::critical_path::{self, CriticalOptions};
+use bef_trace::export::Export;
+use bef_trace::export::flamegraph;
+use bef_trace::export::{chrome, folded, perfetto, stats};
+use bef_trace::progress::Progress;
 use common::counting::{Counting, thread_peak_during as peak_during};
 use proptest::prelude::*;
 
@@ -137,8 +140,9 @@ fn exports_stay_within_their_memory_per_event() {
     let events = recording.event_count();
     assert!(events > 100_000, "{events} events");
     let model = Model::new(recording);
-    let measure = |export: &Export<'_>| {
-        let (result, peak) = peak_during(|| export(&mut std::io::sink()));
+    let measure = |export: &dyn Export| {
+        let (result, peak) =
+            peak_during(|| export.write(&model, &mut std::io::sink(), Progress::HIDDEN));
         result.expect("exports");
         peak
     };
@@ -148,25 +152,17 @@ fn exports_stay_within_their_memory_per_event() {
         json: false,
     };
     // (export, bytes per event it may take beyond the model)
-    let exports: [(&str, usize, &Export<'_>); 6] = [
-        ("Chrome JSON", BOUND_CHROME, &|out| {
-            chrome::write(&model, &Default::default(), out)
-        }),
-        ("Perfetto", BOUND_PERFETTO, &|out| {
-            perfetto::write(&model, &Default::default(), out)
-        }),
-        ("folded", BOUND_FOLDED, &|out| {
-            folded::write(&model, &Default::default(), out)
-        }),
-        ("flame graph", BOUND_FOLDED, &|out| {
-            flamegraph::write(&model, &Default::default(), out)
-        }),
-        ("stats", BOUND_STATS, &|out| {
-            stats::write(&model, &Default::default(), out)
-        }),
-        ("critical path", BOUND_CRITICAL, &|out| {
-            critical_path::write(&model, &critical, out)
-        }),
+    let exports: [(&str, usize, &dyn Export); 6] = [
+        ("Chrome JSON", BOUND_CHROME, &chrome::Options),
+        ("Perfetto", BOUND_PERFETTO, &perfetto::Options),
+        ("folded", BOUND_FOLDED, &folded::FoldOptions::default()),
+        (
+            "flame graph",
+            BOUND_FOLDED,
+            &flamegraph::FlameOptions::default(),
+        ),
+        ("stats", BOUND_STATS, &stats::Options::default()),
+        ("critical path", BOUND_CRITICAL, &critical),
     ];
     for (what, per_event, export) in exports {
         let peak = measure(export);
@@ -181,9 +177,6 @@ fn exports_stay_within_their_memory_per_event() {
 // Perfetto 8 (32 and more when it sorted a vector of every timeline
 // event), folded and flame graph 8, stats 13, critical path 62 (a vector
 // per graph node before compressed rows).
-/// An export writing to a sink.
-type Export<'m> = dyn Fn(&mut std::io::Sink) -> std::io::Result<()> + 'm;
-
 const BOUND_CHROME: usize = 32;
 const BOUND_PERFETTO: usize = 32;
 const BOUND_FOLDED: usize = 32;

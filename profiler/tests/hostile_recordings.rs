@@ -12,10 +12,13 @@ mod common;
 use std::io::Write;
 use std::time::{Duration, Instant};
 
-use bef_trace::critical_path::{self, CriticalOptions};
-use bef_trace::flamegraph::{self, FlameOptions};
-use bef_trace::folded::{self, Clock, FoldOptions};
-use bef_trace::{MEMORY_BASE, MEMORY_PER_BYTE, Model, chrome, perfetto, stats};
+use bef_trace::analysis::critical_path::{self, CriticalOptions};
+use bef_trace::export::Export;
+use bef_trace::export::flamegraph::{self, FlameOptions};
+use bef_trace::export::folded::{self, Clock, FoldOptions};
+use bef_trace::export::{chrome, perfetto, stats};
+use bef_trace::progress::Progress;
+use bef_trace::{MEMORY_BASE, MEMORY_PER_BYTE, Model};
 use common::counting::{Counting, thread_peak_within as peak_within};
 use common::hostile::{self, Shape};
 
@@ -72,13 +75,19 @@ fn export_everything(bytes: &[u8]) -> usize {
                     inverted: per_thread,
                     title: hostile::ODD[0].into(),
                 };
-                flamegraph::write(&model, &options, &mut out).expect("draws");
+                options
+                    .write(&model, &mut out, Progress::HIDDEN)
+                    .expect("draws");
             }
         }
     }
     flamegraph::write_diff_svg(&model, &model, ("a", "b"), &mut out).expect("draws the diff");
-    perfetto::write(&model, &Default::default(), &mut out).expect("writes Perfetto");
-    chrome::write(&model, &Default::default(), &mut out).expect("writes Chrome JSON");
+    perfetto::Options
+        .write(&model, &mut out, Progress::HIDDEN)
+        .expect("writes Perfetto");
+    chrome::Options
+        .write(&model, &mut out, Progress::HIDDEN)
+        .expect("writes Chrome JSON");
     let s = stats::stats(&model);
     out.0 += stats::to_text(&s).len();
     out.0 += serde_json::to_string(&s).expect("stats JSON").len();
@@ -90,8 +99,8 @@ fn export_everything(bytes: &[u8]) -> usize {
             json: false,
         },
     );
-    out.0 += critical_path::to_text(&model, &analysis).len();
-    let report = critical_path::to_json(&model, &analysis);
+    out.0 += bef_trace::export::critical_path::to_text(&model, &analysis).len();
+    let report = bef_trace::export::critical_path::to_json(&model, &analysis);
     out.0 += serde_json::to_string(&report).expect("path JSON").len();
     out.0
 }

@@ -113,7 +113,7 @@ fn functions_begun(recording: &bef_trace::Recording) -> Vec<String> {
         .iter()
         .flat_map(|t| &t.events)
         .filter_map(|e| match e.kind {
-            bef_trace::recording::EventKind::FunctionBegin { function, .. } => {
+            bef_trace::capture::recording::EventKind::FunctionBegin { function, .. } => {
                 Some(recording.function_name(function))
             }
             _ => None,

@@ -7,9 +7,12 @@ mod common;
 
 use std::collections::HashSet;
 
-use bef_trace::critical_path::{self, CriticalOptions};
-use bef_trace::recording::Keep;
-use bef_trace::{Model, Recording, stats};
+use bef_trace::analysis::critical_path::{self, CriticalOptions};
+use bef_trace::capture::recording::Keep;
+use bef_trace::export::Export;
+use bef_trace::export::stats;
+use bef_trace::progress::Progress;
+use bef_trace::{Model, Recording};
 use perfetto_protos::trace::Trace;
 use protobuf::Message;
 
@@ -101,7 +104,9 @@ fn a_wrapped_loop_keeps_its_flows_and_its_critical_path() {
         model.edges.len()
     );
     let mut out = Vec::new();
-    bef_trace::perfetto::write(&model, &Default::default(), &mut out).expect("writes Perfetto");
+    bef_trace::export::perfetto::Options
+        .write(&model, &mut out, Progress::HIDDEN)
+        .expect("writes Perfetto");
     let trace = Trace::parse_from_bytes(&out).expect("Perfetto's schema decodes the trace");
     let mut flows_out = HashSet::new();
     let mut flows_in = HashSet::new();
@@ -114,7 +119,7 @@ fn a_wrapped_loop_keeps_its_flows_and_its_critical_path() {
     }
     assert!(flows_out.len() >= iterations, "{} flows", flows_out.len());
     assert_eq!(flows_out, flows_in);
-    let chrome = bef_trace::chrome::export(&model);
+    let chrome = bef_trace::export::chrome::export(&model);
     let chrome_flows = chrome.matches("\"flow_out\":true").count();
     assert!(chrome_flows >= iterations, "{chrome_flows} Chrome flows");
 

@@ -6,11 +6,14 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use bef_trace::critical_path::{self, CriticalOptions};
-use bef_trace::folded::{self, FoldOptions};
-use bef_trace::model::ErrorMark;
-use bef_trace::recording::EventKind;
-use bef_trace::{Model, stats};
+use bef_trace::Model;
+use bef_trace::analysis::critical_path::{self, CriticalOptions};
+use bef_trace::analysis::model::ErrorMark;
+use bef_trace::capture::recording::EventKind;
+use bef_trace::export::Export;
+use bef_trace::export::folded::{self, FoldOptions};
+use bef_trace::export::stats;
+use bef_trace::progress::Progress;
 
 const QUEUES: [&str; 2] = ["s", "mstd:2"];
 
@@ -185,7 +188,7 @@ fn a_sequential_program_gains_nothing_from_more_workers() {
 /// kernels 2 to K + 1 read, each running `each` ns, one after another on
 /// one thread.
 fn fan_out_recording(kernels: u32, each: u64) -> bef_trace::Recording {
-    use bef_trace::recording::*;
+    use bef_trace::capture::recording::*;
     let mut names = vec!["(arguments)".to_string(), "source".to_string()];
     names.extend((0..kernels).map(|_| "work".to_string()));
     let function = FunctionInfo {
@@ -284,7 +287,7 @@ fn a_fan_out_of_equal_kernels_gains_as_many_workers_as_it_has_kernels() {
 
 #[test]
 fn a_path_held_up_by_work_off_it_waits_for_a_worker() {
-    use bef_trace::recording::EventKind;
+    use bef_trace::capture::recording::EventKind;
     // Four 1 ms kernels after a 1 µs source on one thread, with no ready
     // events: the last of them, on the path, waits 3 ms for the others.
     let mut recording = fan_out_recording(4, 1_000_000);
@@ -312,7 +315,7 @@ fn threads_of_one_name_are_told_apart_in_every_export() {
     let track = recording.threads[0].clone();
     recording.threads = ["pool", "pool", "pool (2)", "main"]
         .into_iter()
-        .map(|name| bef_trace::recording::ThreadTrack {
+        .map(|name| bef_trace::capture::recording::ThreadTrack {
             name: name.into(),
             ..track.clone()
         })
@@ -324,7 +327,7 @@ fn threads_of_one_name_are_told_apart_in_every_export() {
     let names: Vec<&str> = s.threads.iter().map(|t| t.name.as_str()).collect();
     assert_eq!(names, labels);
     let chrome: serde_json::Value =
-        serde_json::from_str(&bef_trace::chrome::export(&model)).expect("JSON");
+        serde_json::from_str(&bef_trace::export::chrome::export(&model)).expect("JSON");
     let named: Vec<&str> = chrome["traceEvents"]
         .as_array()
         .unwrap()
@@ -363,7 +366,7 @@ fn a_recorded_fan_out_gains_up_to_its_width() {
 
 #[test]
 fn blocking_sleeps_show_as_off_cpu_time() {
-    use bef_trace::folded::Clock;
+    use bef_trace::export::folded::Clock;
     let _serial = common::serial();
     let recording = common::record("trace/sleeps.mlir", "mstd:2");
     let model = Model::new(recording.clone());
@@ -398,7 +401,7 @@ fn blocking_sleeps_show_as_off_cpu_time() {
 
 #[test]
 fn tensor_kernels_report_the_work_their_shapes_define() {
-    use bef_trace::model::Work;
+    use bef_trace::analysis::model::Work;
     let _serial = common::serial();
     for queue in QUEUES {
         let recording = common::record("trace/tensor_work.mlir", queue);
@@ -551,7 +554,7 @@ fn structure(model: &Model) -> (BTreeMap<String, usize>, usize) {
                 format!(
                     "{};{}",
                     model.recording.function_name(model.function_of(c)),
-                    bef_trace::model::presentation::kernel_frame(model, c)
+                    bef_trace::analysis::model::presentation::kernel_frame(model, c)
                 )
             })
             .collect();
@@ -618,7 +621,7 @@ fn a_loops_iterations_are_chained_on_the_critical_path() {
 
 #[test]
 fn an_indirect_result_is_recorded_as_indirect() {
-    use bef_trace::recording::{EventKind, ValueState};
+    use bef_trace::capture::recording::{EventKind, ValueState};
     let options = bef_trace::RecordOptions {
         functions: vec!["main".into()],
         ..Default::default()
@@ -713,7 +716,10 @@ fn an_event_limit_past_the_maximum_records_at_the_maximum() {
 
 /// Records `fibonacci_repeat.mlir` keeping `keep` of at most `events`
 /// events per thread.
-fn fibonacci_keeping(keep: bef_trace::recording::Keep, events: usize) -> bef_trace::Recording {
+fn fibonacci_keeping(
+    keep: bef_trace::capture::recording::Keep,
+    events: usize,
+) -> bef_trace::Recording {
     let options = bef_trace::RecordOptions {
         recorder: bef_trace::RecorderOptions {
             events_per_thread: events,
@@ -730,7 +736,7 @@ fn fibonacci_keeping(keep: bef_trace::recording::Keep, events: usize) -> bef_tra
 
 #[test]
 fn keeping_the_last_events_drops_the_start_and_every_analysis_still_works() {
-    use bef_trace::recording::{EventKind, Keep};
+    use bef_trace::capture::recording::{EventKind, Keep};
     let whole = fibonacci_keeping(Keep::First, 100_000);
     assert_eq!(whole.dropped(), 0);
     assert_eq!(whole.threads.len(), 1, "queue s runs on the calling thread");
@@ -804,8 +810,12 @@ fn keeping_the_last_events_drops_the_start_and_every_analysis_still_works() {
         assert!(clock != folded::Clock::Cpu || !text.is_empty());
     }
     let mut out = Vec::new();
-    bef_trace::perfetto::write(&model, &Default::default(), &mut out).expect("writes Perfetto");
-    bef_trace::chrome::write(&model, &Default::default(), &mut out).expect("writes Chrome JSON");
+    bef_trace::export::perfetto::Options
+        .write(&model, &mut out, Progress::HIDDEN)
+        .expect("writes Perfetto");
+    bef_trace::export::chrome::Options
+        .write(&model, &mut out, Progress::HIDDEN)
+        .expect("writes Chrome JSON");
     let analysis = critical_path::analyse(
         &model,
         &CriticalOptions {
@@ -814,7 +824,7 @@ fn keeping_the_last_events_drops_the_start_and_every_analysis_still_works() {
             json: false,
         },
     );
-    assert!(!critical_path::to_text(&model, &analysis).is_empty());
+    assert!(!bef_trace::export::critical_path::to_text(&model, &analysis).is_empty());
 }
 
 /// The recorded completion of run `run`'s result: its event's thread and

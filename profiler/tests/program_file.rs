@@ -3,8 +3,8 @@
 
 mod common;
 
-use bef_trace::program_file::{self, ProgramError, ProgramFile};
-use bef_trace::recording::{EventKind, Header};
+use bef_trace::capture::program_file::{self, ProgramError, ProgramFile};
+use bef_trace::capture::recording::{EventKind, Header};
 
 /// The corpus program at `relative`, as the recording with `header` ran
 /// it.
@@ -18,7 +18,7 @@ fn program(relative: &str, header: &Header) -> ProgramFile {
 fn a_recording_left_without_its_program_reads_back_whole_with_it() {
     let recording = common::record("trace/errors.mlir", "s");
     let embedded = bef_trace::read(&bef_trace::write(&recording)).unwrap();
-    let bytes = bef_trace::codec::write_with(&recording, false);
+    let bytes = bef_trace::capture::codec::write_with(&recording, false);
     let mut left_out = bef_trace::read(&bytes).unwrap();
     assert!(left_out.header.program_left_out && left_out.functions.is_empty());
 

@@ -4,10 +4,13 @@
 
 mod common;
 
-use bef_trace::critical_path::{self, CriticalOptions};
-use bef_trace::flamegraph::{self, FlameOptions};
-use bef_trace::folded::{self, FoldOptions};
-use bef_trace::{Model, chrome, perfetto, stats};
+use bef_trace::Model;
+use bef_trace::analysis::critical_path::CriticalOptions;
+use bef_trace::export::Export;
+use bef_trace::export::flamegraph::FlameOptions;
+use bef_trace::export::folded::FoldOptions;
+use bef_trace::export::{chrome, perfetto, stats};
+use bef_trace::progress::Progress;
 
 /// The functions of corpus/trace/regions.mlir as a recording names them:
 /// kernel indices count the arguments' pseudo kernel as 0.
@@ -40,22 +43,30 @@ fn every_export_shows_region_names() {
     let model = Model::new(common::record("trace/regions.mlir", "s"));
     let mut outputs: Vec<(&str, Vec<u8>)> = Vec::new();
     let mut out = Vec::new();
-    folded::write(&model, &FoldOptions::default(), &mut out).expect("folds");
+    FoldOptions::default()
+        .write(&model, &mut out, Progress::HIDDEN)
+        .expect("folds");
     outputs.push(("folded", out));
     let mut out = Vec::new();
-    flamegraph::write(&model, &FlameOptions::default(), &mut out).expect("draws");
+    FlameOptions::default()
+        .write(&model, &mut out, Progress::HIDDEN)
+        .expect("draws");
     outputs.push(("flame graph", out));
     outputs.push(("Perfetto", perfetto::export(&model)));
     outputs.push(("Chrome JSON", chrome::export(&model).into_bytes()));
     let mut out = Vec::new();
-    stats::write(&model, &stats::Options::default(), &mut out).expect("tabulates");
+    stats::Options::default()
+        .write(&model, &mut out, Progress::HIDDEN)
+        .expect("tabulates");
     outputs.push(("stats", out));
     let mut out = Vec::new();
     let options = CriticalOptions {
         json: true,
         ..Default::default()
     };
-    critical_path::write(&model, &options, &mut out).expect("analyses");
+    options
+        .write(&model, &mut out, Progress::HIDDEN)
+        .expect("analyses");
     outputs.push(("critical path", out));
     for (what, bytes) in &outputs {
         let text = String::from_utf8_lossy(bytes);

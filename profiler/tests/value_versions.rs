@@ -6,7 +6,7 @@ mod common;
 
 use std::collections::HashMap;
 
-use bef_trace::recording::{Event, EventKind, Recording};
+use bef_trace::capture::recording::{Event, EventKind, Recording};
 use bef_trace::{RecordOptions, RecorderOptions, record_file};
 
 /// A recording of `function` of the program on `queue`.

@@ -9,7 +9,7 @@
 //! names of megabytes, runs all overlapping, callers looping.
 
 use bef_trace::Recording;
-use bef_trace::recording::{
+use bef_trace::capture::recording::{
     CallerRef, Event, EventKind, FunctionInfo, FunctionKind, Header, KernelInfo, RegisterInfo,
     ThreadTrack, ValueState,
 };

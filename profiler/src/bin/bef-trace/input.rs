@@ -52,7 +52,7 @@ pub fn read_recording(path: &Path) -> Result<Vec<u8>, String> {
     let (file, len) = open(path, "recording")?;
     let cannot = |e: std::io::Error| format!("cannot read recording {name}: {e}");
     // The first bytes first: a file that is no recording is not read whole.
-    let magic = bef_trace::codec::MAGIC;
+    let magic = bef_trace::capture::codec::MAGIC;
     let mut bytes = Vec::new();
     (&file)
         .take(magic.len() as u64)

@@ -10,7 +10,6 @@
 //! each is written whole or not at all (`bef::tool_io::output`).
 
 mod input;
-mod stage;
 mod stop;
 
 use std::io::{IsTerminal, Write};
@@ -22,15 +21,15 @@ use std::time::{Duration, Instant};
 
 use bef::tool_io::escape;
 use bef::tool_io::output::{AtomicFile, refuse_input};
-use bef_trace::critical_path::{self, CriticalOptions};
-use bef_trace::flamegraph::{self, FlameOptions};
-use bef_trace::folded::{self, Clock, FoldOptions};
-use bef_trace::program_file::{self, ProgramError, ProgramFile};
-use bef_trace::recorder::MAX_EVENTS_PER_THREAD;
-use bef_trace::recording::Keep;
-use bef_trace::{
-    CancelHandle, Model, RecordOptions, RecorderOptions, Recording, chrome, perfetto, stats,
-};
+use bef_trace::analysis::critical_path::CriticalOptions;
+use bef_trace::capture::program_file::{self, ProgramError, ProgramFile};
+use bef_trace::capture::recorder::MAX_EVENTS_PER_THREAD;
+use bef_trace::capture::recording::Keep;
+use bef_trace::export::flamegraph::{self, FlameOptions};
+use bef_trace::export::folded::{Clock, FoldOptions};
+use bef_trace::export::{Export, chrome, perfetto, stats};
+use bef_trace::progress::Progress;
+use bef_trace::{CancelHandle, Model, RecordOptions, RecorderOptions, Recording};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 const EXAMPLES: &str = "\
@@ -242,7 +241,7 @@ struct RunArgs {
     values: bool,
     /// Events kept per thread, at most 2^30; the others are counted as
     /// dropped (a million events take about 150 MB to record and analyse).
-    #[arg(long, default_value_t = bef_trace::recorder::DEFAULT_EVENTS_PER_THREAD, value_name = "N", value_parser = events_per_thread)]
+    #[arg(long, default_value_t = bef_trace::capture::recorder::DEFAULT_EVENTS_PER_THREAD, value_name = "N", value_parser = events_per_thread)]
     max_events: usize,
     /// Which events a thread keeps when it has more than --max-events:
     /// the first (later ones are dropped) or the last (the oldest are
@@ -469,22 +468,10 @@ fn print_with(
 }
 
 fn run(cli: Cli) -> Result<Ending, Failure> {
-    let mut ending = Ending::Done;
-    let progress = cli.progress || std::io::stderr().is_terminal();
-    let chrome_options = chrome::Options { progress };
-    let perfetto_options = perfetto::Options { progress };
-    match cli.command {
-        Command::Record { run, output } => {
-            check_outputs(&[&output], &run.inputs())?;
-            let (recording, recorded) = record(&run, !run.no_embed)?;
-            ending = recorded;
-            write_file(&output, &bef_trace::write(&recording))?;
-            note(&format!(
-                "wrote {} events to {}",
-                recording.event_count(),
-                escape::path(&output)
-            ));
-        }
+    let progress = Progress::new(cli.progress || std::io::stderr().is_terminal());
+    // The commands that write one export of one recording, one row each.
+    let job = match cli.command {
+        Command::Record { run, output } => return record_command(&run, &output),
         Command::Run {
             run,
             output,
@@ -495,86 +482,26 @@ fn run(cli: Cli) -> Result<Ending, Failure> {
             stats,
             critical_path,
         } => {
-            let outputs: Vec<&Path> = [&output, &flamegraph, &folded, &perfetto, &chrome_json]
-                .into_iter()
-                .flatten()
-                .map(PathBuf::as_path)
-                .collect();
-            check_outputs(&outputs, &run.inputs())?;
-            // The exports need the program's table: only the file written
-            // may leave it out.
-            let (recording, recorded) = record(&run, true)?;
-            ending = recorded;
-            if let Some(path) = &output {
-                write_file(
-                    path,
-                    &bef_trace::codec::write_with(&recording, !run.no_embed),
-                )?;
-            }
-            let model = analyse(recording, progress);
-            if let Some(path) = &flamegraph {
-                write_with(path, |out| {
-                    flamegraph::write(&model, &FlameOptions::default(), out)
-                })?;
-            }
-            if let Some(path) = &folded {
-                write_with(path, |out| {
-                    folded::write(&model, &FoldOptions::default(), out)
-                })?;
-            }
-            if let Some(path) = &perfetto {
-                write_with(path, |out| perfetto::write(&model, &perfetto_options, out))?;
-            }
-            if let Some(path) = &chrome_json {
-                write_with(path, |out| chrome::write(&model, &chrome_options, out))?;
-            }
+            // The exports written to files, in the order they are written.
+            let files: Vec<(PathBuf, Box<dyn Export>)> = [
+                (flamegraph, boxed(FlameOptions::default())),
+                (folded, boxed(FoldOptions::default())),
+                (perfetto, boxed(perfetto::Options)),
+                (chrome_json, boxed(chrome::Options)),
+            ]
+            .into_iter()
+            .filter_map(|(path, export)| Some((path?, export)))
+            .collect();
             // Asked for nothing, a run still says what it recorded.
-            let nothing_asked = outputs.is_empty() && !critical_path;
-            if stats || nothing_asked {
-                print_with(|out| stats::write(&model, &stats::Options::default(), out))?;
-            }
-            if critical_path {
-                print_with(|out| critical_path::write(&model, &CriticalOptions::default(), out))?;
-            }
-        }
-        Command::Flamegraph {
-            recording,
-            program,
-            output,
-            fold,
-            inverted,
-            title,
-        } => {
-            check_outputs(&[&output], &inputs(&[&recording], &program))?;
-            let model = analyse(load_one(&recording, &program, progress)?, progress);
-            let options = FlameOptions {
-                fold: fold.options(),
-                inverted,
-                title,
-            };
-            write_with(&output, |out| {
-                stage::run(progress, "drawing", || {
-                    flamegraph::write(&model, &options, out)
-                })
-            })?;
-        }
-        Command::Folded {
-            recording,
-            program,
-            output,
-            fold,
-        } => {
-            if let Some(path) = &output {
-                check_outputs(&[path], &inputs(&[&recording], &program))?;
-            }
-            let model = analyse(load_one(&recording, &program, progress)?, progress);
-            let options = fold.options();
-            match output {
-                Some(path) => write_with(&path, |out| {
-                    stage::run(progress, "folding", || folded::write(&model, &options, out))
-                })?,
-                None => print_with(|out| folded::write(&model, &options, out))?,
-            }
+            let nothing_asked = output.is_none() && files.is_empty() && !critical_path;
+            let printed: Vec<Box<dyn Export>> = [
+                (stats || nothing_asked, boxed(stats::Options::default())),
+                (critical_path, boxed(CriticalOptions::default())),
+            ]
+            .into_iter()
+            .filter_map(|(asked, export)| asked.then_some(export))
+            .collect();
+            return run_command(&run, output.as_deref(), &files, &printed, progress);
         }
         Command::Diff {
             before,
@@ -583,60 +510,53 @@ fn run(cli: Cli) -> Result<Ending, Failure> {
             folded,
             program,
         } => {
-            let outputs: Vec<&Path> = std::iter::once(&output)
-                .chain(&folded)
-                .map(PathBuf::as_path)
-                .collect();
-            check_outputs(&outputs, &inputs(&[&before, &after], &program))?;
-            let [a, b] = load(&[&before, &after], &program, progress)?;
-            if a.header.program_hash != b.header.program_hash {
-                note(&format!(
-                    "note: the recordings ran different programs \
-                     ({:016x} and {:016x}); kernels are matched by function and index",
-                    a.header.program_hash, b.header.program_hash
-                ));
-            }
-            let (ma, mb) = (analyse(a, progress), analyse(b, progress));
-            if let Some(path) = &folded {
-                write_file(path, flamegraph::diff_folded(&ma, &mb)?.as_bytes())?;
-            }
-            let names = (file_name(&before), file_name(&after));
-            write_with(&output, |out| {
-                flamegraph::write_diff_svg(&ma, &mb, (&names.0, &names.1), out)
-            })?;
+            return diff(
+                &before,
+                &after,
+                &output,
+                folded.as_deref(),
+                &program,
+                progress,
+            );
         }
+        Command::Flamegraph {
+            recording,
+            program,
+            output,
+            fold,
+            inverted,
+            title,
+        } => Job::new(
+            recording,
+            program,
+            Some(output),
+            FlameOptions {
+                fold: fold.options(),
+                inverted,
+                title,
+            },
+        ),
+        Command::Folded {
+            recording,
+            program,
+            output,
+            fold,
+        } => Job::new(recording, program, output, fold.options()),
         Command::Perfetto {
             recording,
             program,
             output,
-        } => {
-            check_outputs(&[&output], &inputs(&[&recording], &program))?;
-            let model = analyse(load_one(&recording, &program, progress)?, progress);
-            write_with(&output, |out| {
-                perfetto::write(&model, &perfetto_options, out)
-            })?;
-        }
+        } => Job::new(recording, program, Some(output), perfetto::Options),
         Command::ChromeJson {
             recording,
             program,
             output,
-        } => {
-            check_outputs(&[&output], &inputs(&[&recording], &program))?;
-            let model = analyse(load_one(&recording, &program, progress)?, progress);
-            write_with(&output, |out| chrome::write(&model, &chrome_options, out))?;
-        }
+        } => Job::new(recording, program, Some(output), chrome::Options),
         Command::Stats {
             recording,
             program,
             json,
-        } => {
-            let model = analyse(load_one(&recording, &program, progress)?, progress);
-            print_with(|out| {
-                stage::run(progress, "tabulating", || {
-                    stats::write(&model, &stats::Options { json }, out)
-                })
-            })?;
-        }
+        } => Job::new(recording, program, None, stats::Options { json }),
         Command::CriticalPath {
             recording,
             program,
@@ -647,20 +567,149 @@ fn run(cli: Cli) -> Result<Ending, Failure> {
             if what_if_workers == Some(0) {
                 return Err(Failure::from("--what-if-workers needs at least 1 worker"));
             }
-            let model = analyse(load_one(&recording, &program, progress)?, progress);
             let options = CriticalOptions {
                 what_if_workers,
                 speedups: speedup,
                 json,
             };
-            print_with(|out| {
-                stage::run(progress, "finding the critical path", || {
-                    critical_path::write(&model, &options, out)
-                })
-            })?;
+            Job::new(recording, program, None, options)
+        }
+    };
+    job.run(progress)
+}
+
+/// `export`, to stand in a table of exports.
+fn boxed(export: impl Export + 'static) -> Box<dyn Export> {
+    Box::new(export)
+}
+
+/// A command that writes one export of one recording: to a file, or to
+/// standard output.
+struct Job {
+    recording: PathBuf,
+    program: ProgramArgs,
+    output: Option<PathBuf>,
+    export: Box<dyn Export>,
+}
+
+impl Job {
+    fn new(
+        recording: PathBuf,
+        program: ProgramArgs,
+        output: Option<PathBuf>,
+        export: impl Export + 'static,
+    ) -> Job {
+        Job {
+            recording,
+            program,
+            output,
+            export: boxed(export),
         }
     }
+
+    fn run(self, progress: Progress) -> Result<Ending, Failure> {
+        let outputs: Vec<&Path> = self.output.iter().map(PathBuf::as_path).collect();
+        check_outputs(
+            &outputs,
+            &inputs(&[self.recording.as_path()], &self.program),
+        )?;
+        let model = analyse(
+            load_one(&self.recording, &self.program, progress)?,
+            progress,
+        );
+        export_to(self.output.as_deref(), &*self.export, &model, progress)?;
+        Ok(Ending::Done)
+    }
+}
+
+/// `bef-trace record`.
+fn record_command(run: &RunArgs, output: &Path) -> Result<Ending, Failure> {
+    check_outputs(&[output], &run.inputs())?;
+    let (recording, ending) = record(run, !run.no_embed)?;
+    write_file(output, &bef_trace::write(&recording))?;
+    note(&format!(
+        "wrote {} events to {}",
+        recording.event_count(),
+        escape::path(output)
+    ));
     Ok(ending)
+}
+
+/// `bef-trace run`: records, writes the recording to `output` if given,
+/// each export of `files` to its file, then those `printed` to standard
+/// output.
+fn run_command(
+    run: &RunArgs,
+    output: Option<&Path>,
+    files: &[(PathBuf, Box<dyn Export>)],
+    printed: &[Box<dyn Export>],
+    progress: Progress,
+) -> Result<Ending, Failure> {
+    let outputs: Vec<&Path> = output
+        .into_iter()
+        .chain(files.iter().map(|(path, _)| path.as_path()))
+        .collect();
+    check_outputs(&outputs, &run.inputs())?;
+    // The exports need the program's table: only the file written may
+    // leave it out.
+    let (recording, ending) = record(run, true)?;
+    if let Some(path) = output {
+        write_file(
+            path,
+            &bef_trace::capture::codec::write_with(&recording, !run.no_embed),
+        )?;
+    }
+    let model = analyse(recording, progress);
+    for (path, export) in files {
+        export_to(Some(path), &**export, &model, progress)?;
+    }
+    for export in printed {
+        export_to(None, &**export, &model, progress)?;
+    }
+    Ok(ending)
+}
+
+/// `bef-trace diff`.
+fn diff(
+    before: &Path,
+    after: &Path,
+    output: &Path,
+    folded: Option<&Path>,
+    program: &ProgramArgs,
+    progress: Progress,
+) -> Result<Ending, Failure> {
+    let outputs: Vec<&Path> = std::iter::once(output).chain(folded).collect();
+    check_outputs(&outputs, &inputs(&[before, after], program))?;
+    let [a, b] = load(&[before, after], program, progress)?;
+    if a.header.program_hash != b.header.program_hash {
+        note(&format!(
+            "note: the recordings ran different programs \
+             ({:016x} and {:016x}); kernels are matched by function and index",
+            a.header.program_hash, b.header.program_hash
+        ));
+    }
+    let (ma, mb) = (analyse(a, progress), analyse(b, progress));
+    if let Some(path) = folded {
+        write_file(path, flamegraph::diff_folded(&ma, &mb)?.as_bytes())?;
+    }
+    let names = (file_name(before), file_name(after));
+    write_with(output, |out| {
+        flamegraph::write_diff_svg(&ma, &mb, (&names.0, &names.1), out)
+    })?;
+    Ok(Ending::Done)
+}
+
+/// Writes `export` of `model` to the file `output`, or to standard output.
+fn export_to(
+    output: Option<&Path>,
+    export: &dyn Export,
+    model: &Model,
+    progress: Progress,
+) -> Result<(), Failure> {
+    match output {
+        Some(path) => write_with(path, |out| export.write(model, out, progress)),
+        None => print_with(|out| export.write(model, out, progress)),
+    }
 }
 
 /// How a recording named on the command line is called in a picture: its
@@ -682,10 +731,10 @@ fn check_outputs(outputs: &[&Path], inputs: &[&Path]) -> Result<(), Failure> {
 }
 
 /// The files a command reads: `recordings` and the programs given.
-fn inputs<'a>(recordings: &[&'a PathBuf], programs: &'a ProgramArgs) -> Vec<&'a Path> {
+fn inputs<'a>(recordings: &[&'a Path], programs: &'a ProgramArgs) -> Vec<&'a Path> {
     recordings
         .iter()
-        .map(|p| p.as_path())
+        .copied()
         .chain(programs.programs.iter().map(PathBuf::as_path))
         .collect()
 }
@@ -760,7 +809,7 @@ fn record(args: &RunArgs, embed_program: bool) -> Result<(Recording, Ending), Fa
         .map_err(|_| Failure::from("the progress thread failed"))?;
     watch.finish();
     let (recording, outcomes) = result.map_err(|e| match e {
-        bef_trace::record::RecordError::Runner(bef::exec::RunnerError::Open(open)) => {
+        bef_trace::capture::record::RecordError::Runner(bef::exec::RunnerError::Open(open)) => {
             Failure::from(
                 open.render()
                     .trim_end()
@@ -768,7 +817,7 @@ fn record(args: &RunArgs, embed_program: bool) -> Result<(Recording, Ending), Fa
                     .to_string(),
             )
         }
-        bef_trace::record::RecordError::Json(e) => Failure::from(format!("--args: {e}")),
+        bef_trace::capture::record::RecordError::Json(e) => Failure::from(format!("--args: {e}")),
         other => Failure::from(other.to_string()),
     })?;
     if outcomes.is_empty() && watch.stopped().is_none() {
@@ -804,7 +853,7 @@ fn record(args: &RunArgs, embed_program: bool) -> Result<(Recording, Ending), Fa
 }
 
 /// The line that says a function failed and why (cut and escaped).
-fn failed_note(outcome: &bef_trace::record::FunctionOutcome) -> String {
+fn failed_note(outcome: &bef_trace::capture::record::FunctionOutcome) -> String {
     use bef_trace::display;
     let why = outcome.why_failed.as_deref().unwrap_or("an error");
     format!(
@@ -815,7 +864,7 @@ fn failed_note(outcome: &bef_trace::record::FunctionOutcome) -> String {
 }
 
 /// Reads the recording at `path` with the programs given (see [`load`]).
-fn load_one(path: &Path, programs: &ProgramArgs, progress: bool) -> Result<Recording, Failure> {
+fn load_one(path: &Path, programs: &ProgramArgs, progress: Progress) -> Result<Recording, Failure> {
     let [recording] = load(&[path], programs, progress)?;
     Ok(recording)
 }
@@ -827,7 +876,7 @@ fn load_one(path: &Path, programs: &ProgramArgs, progress: bool) -> Result<Recor
 fn load<const N: usize>(
     paths: &[&Path; N],
     programs: &ProgramArgs,
-    progress: bool,
+    progress: Progress,
 ) -> Result<[Recording; N], Failure> {
     let mut files = Vec::with_capacity(programs.programs.len());
     for path in &programs.programs {
@@ -837,7 +886,7 @@ fn load<const N: usize>(
     let mut recordings = Vec::with_capacity(N);
     for path in paths {
         let what = format!("reading {}", escape::path(path));
-        let mut recording = stage::run(progress, &what, || {
+        let mut recording = progress.step(&what, || {
             let bytes = input::read_recording(path).map_err(Failure::from)?;
             bef_trace::read(&bytes)
                 .map_err(|e| Failure::from(format!("{}: {e}", escape::path(path))))
@@ -848,12 +897,11 @@ fn load<const N: usize>(
         let mut candidates = Vec::with_capacity(files.len());
         for (program, buffer) in programs.programs.iter().zip(&files) {
             let name = program.display().to_string();
-            let file = stage::run(
-                progress,
-                &format!("loading {}", escape::path(program)),
-                || ProgramFile::from_bytes(buffer.bytes(), &name, &header.program_path),
-            )
-            .map_err(in_recording)?;
+            let file = progress
+                .step(&format!("loading {}", escape::path(program)), || {
+                    ProgramFile::from_bytes(buffer.bytes(), &name, &header.program_path)
+                })
+                .map_err(in_recording)?;
             candidates.push(file);
         }
         let found = candidates.iter().position(|f| f.matches(header));
@@ -902,8 +950,8 @@ fn read_program(path: &Path) -> Result<bef::format::BefBuffer, Failure> {
 
 /// The model of `recording`, the analysis told on standard error while
 /// it lasts when progress is shown.
-fn analyse(recording: Recording, progress: bool) -> Model {
-    stage::run(progress, "analysing", || Model::new(recording))
+fn analyse(recording: Recording, progress: Progress) -> Model {
+    progress.step("analysing", || Model::new(recording))
 }
 
 fn write_file(path: &Path, bytes: &[u8]) -> Result<(), Failure> {

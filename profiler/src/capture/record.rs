@@ -8,9 +8,9 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use bef::exec::{KernelRegistry, ResultValue, Runner, RunnerError};
 use bef::runtime::HostContext;
 
-use crate::program_table::program_table;
-use crate::recorder::{Recorder, RecorderOptions};
-use crate::recording::{Header, Recording, content_hash};
+use crate::capture::program_table::program_table;
+use crate::capture::recorder::{Recorder, RecorderOptions};
+use crate::capture::recording::{Header, Recording, content_hash};
 
 /// What to run and how to record it.
 #[derive(Debug, Clone)]
@@ -35,14 +35,14 @@ pub struct RecordOptions {
     pub arguments: Option<String>,
     /// Keep the program's table in the recording; without it (`--no-embed`)
     /// the recording keeps the program's path and hash, and readers need
-    /// the program file ([`crate::program_file`]).
+    /// the program file ([`crate::capture::program_file`]).
     pub embed_program: bool,
 }
 
 /// Stops a recording from another thread: kernels not yet started are
 /// skipped (their results become errors), functions not yet started do not
 /// run, and the recording ends with what ran, marked partial
-/// ([`Header::partial`](crate::recording::Header::partial)).
+/// ([`Header::partial`](crate::capture::recording::Header::partial)).
 #[derive(Debug, Clone, Default)]
 pub struct CancelHandle(Arc<Mutex<CancelState>>);
 

@@ -7,8 +7,8 @@
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 
+use crate::analysis::model::{ErrorMark, Model};
 use crate::display;
-use crate::model::{ErrorMark, Model};
 
 /// The process id of every trace.
 pub const PID: u64 = 1;
@@ -90,7 +90,7 @@ pub enum Annotation {
     Values,
     /// How long the run waited between ready and started, in ns.
     ReadyToStartNs,
-    /// Its start was not recorded ([`KernelRun::cut`](crate::model::KernelRun::cut)).
+    /// Its start was not recorded ([`KernelRun::cut`](crate::analysis::model::KernelRun::cut)).
     Cut,
 }
 

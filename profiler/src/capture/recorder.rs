@@ -12,8 +12,8 @@ use std::sync::{Arc, Mutex};
 use bef::exec::{ExecEvent, KernelWork, Observer, Operands, Timestamp};
 use bef::runtime::{AsyncValue, live_async_values};
 
-use crate::log::{CHUNK, Keep, Log};
-use crate::recording::{
+use crate::capture::log::{CHUNK, Keep, Log};
+use crate::capture::recording::{
     CallerRef, Event, EventKind, FunctionInfo, Header, Recording, ThreadTrack, ValueState,
 };
 

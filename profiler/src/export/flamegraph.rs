@@ -6,9 +6,11 @@ use std::io::{self, Write};
 use inferno::differential;
 use inferno::flamegraph::{self, Direction, Options};
 
+use crate::analysis::model::Model;
 use crate::display;
-use crate::folded::{self, FoldOptions};
-use crate::model::Model;
+use crate::export::Export;
+use crate::export::folded::{self, FoldOptions};
+use crate::progress::Progress;
 
 /// How the SVG is drawn.
 #[derive(Debug, Clone, Default)]
@@ -64,23 +66,27 @@ fn inferno_options(title: &str, options: &FlameOptions) -> Options<'static> {
     opt
 }
 
-/// Writes the flame graph (or chart) of `model` as SVG.
-pub fn write(model: &Model, options: &FlameOptions, out: impl Write) -> io::Result<()> {
-    let mut lines = folded::fold(model, &options.fold);
-    if options.fold.time_order {
-        // inferno reads flame-chart input newest first.
-        lines.reverse();
+impl Export for FlameOptions {
+    /// Writes the flame graph (or chart) of `model` as SVG.
+    fn write(&self, model: &Model, out: &mut dyn Write, progress: Progress) -> io::Result<()> {
+        progress.step("drawing", || {
+            let mut lines = folded::fold(model, &self.fold);
+            if self.fold.time_order {
+                // inferno reads flame-chart input newest first.
+                lines.reverse();
+            }
+            let title = if self.title.is_empty() {
+                default_title(model, self)
+            } else {
+                self.title.clone()
+            };
+            let mut opt = inferno_options(&title, self);
+            if model.recording.header.partial {
+                opt.subtitle = Some(display::PARTIAL.into());
+            }
+            render(&lines, &mut opt, out)
+        })
     }
-    let title = if options.title.is_empty() {
-        default_title(model, options)
-    } else {
-        options.title.clone()
-    };
-    let mut opt = inferno_options(&title, options);
-    if model.recording.header.partial {
-        opt.subtitle = Some(display::PARTIAL.into());
-    }
-    render(&lines, &mut opt, out)
 }
 
 /// The one frame drawn for a recording without kernel time (a program

@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use crate::model::{ExecutorSlice, Model};
+use crate::analysis::model::{ExecutorSlice, Model};
 
 /// How a path's recorded time divides: the categories of the
 /// [parent](super) module's documentation, which partition its length.

@@ -17,20 +17,18 @@ use std::io::{self, Write};
 use bef::tool_io::json::TerminalSafe;
 use serde_json::{Map, Value, json};
 
-use crate::display;
-use crate::model::Model;
-use crate::model::presentation::{
+use crate::analysis::model::Model;
+use crate::analysis::model::presentation::{
     self, ArgValue, FIRST_ERROR, LIVE_VALUES, PID, QUEUE_DEPTH, kernel_frame, stream_lanes,
     stream_tid, thread_tid,
 };
+use crate::display;
+use crate::export::Export;
 use crate::progress::Progress;
 
-/// How the trace is written.
+/// The Chrome JSON export, which has no options.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct Options {
-    /// Show progress on standard error (see [`crate::progress`]).
-    pub progress: bool,
-}
+pub struct Options;
 
 fn us(ns: u64) -> f64 {
     ns as f64 / 1000.0
@@ -39,12 +37,20 @@ fn us(ns: u64) -> f64 {
 /// The trace of `model` as JSON text.
 pub fn export(model: &Model) -> String {
     let mut out = Vec::new();
-    write(model, &Options::default(), &mut out).expect("writing to memory cannot fail");
+    Options
+        .write(model, &mut out, Progress::HIDDEN)
+        .expect("writing to memory cannot fail");
     String::from_utf8(out).expect("serde_json writes UTF-8")
 }
 
-/// Writes the trace of `model` (`{"traceEvents": [...]}`) to `out`.
-pub fn write(model: &Model, options: &Options, mut out: impl Write) -> io::Result<()> {
+impl Export for Options {
+    /// Writes the trace of `model` (`{"traceEvents": [...]}`) to `out`.
+    fn write(&self, model: &Model, out: &mut dyn Write, progress: Progress) -> io::Result<()> {
+        write(model, out, progress)
+    }
+}
+
+fn write(model: &Model, mut out: &mut dyn Write, progress: Progress) -> io::Result<()> {
     out.write_all(b"{\"traceEvents\":[")?;
     let mut events = Events {
         out: &mut out,
@@ -53,7 +59,7 @@ pub fn write(model: &Model, options: &Options, mut out: impl Write) -> io::Resul
     let lanes = stream_lanes(model);
     let lane_runs: usize = lanes.runs.iter().map(Vec::len).sum();
     let total = model.runs.len() + lane_runs + 2 * model.edges.len();
-    let mut progress = Progress::new(options.progress, "Chrome JSON", total as u64);
+    let mut progress = progress.count("Chrome JSON", total as u64);
     events.push(&json!({
         "name": "process_name", "ph": "M", "pid": PID, "tid": 0,
         "args": {"name": presentation::process_name(model)}

@@ -4,7 +4,7 @@
 //! Each run costs, in order:
 //! 1. its *busy* time, holding a worker: its self time, plus the
 //!    executor's slices on its thread since the thread's previous kernel
-//!    started (dispatching it; [`crate::model::ExecutorSlice`]), and for a
+//!    started (dispatching it; [`crate::analysis::model::ExecutorSlice`]), and for a
 //!    thread's last kernel the executor's time after it (ending the
 //!    function);
 //! 2. its *pool* time, holding a worker: an async tail completed by a
@@ -24,7 +24,7 @@ use std::collections::BinaryHeap;
 use serde::Serialize;
 
 use super::Graph;
-use crate::model::Model;
+use crate::analysis::model::Model;
 
 /// What each node of the graph costs in a replay (indexed like the
 /// graph's nodes; return and iteration nodes cost nothing).

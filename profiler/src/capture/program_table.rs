@@ -8,7 +8,7 @@
 use bef::exec::Program;
 use bef::inspect::Listing;
 
-use crate::recording::{FunctionInfo, FunctionKind, KernelInfo, RegisterInfo};
+use crate::capture::recording::{FunctionInfo, FunctionKind, KernelInfo, RegisterInfo};
 
 /// What the pseudo kernel that publishes a function's arguments is called.
 pub const ARGUMENTS: &str = "(arguments)";

@@ -12,8 +12,8 @@ use std::sync::Arc;
 
 use bef::exec::{Input, KernelRegistry, Program};
 
-use crate::program_table::program_table;
-use crate::recording::{EventKind, Header, Recording, content_hash};
+use crate::capture::program_table::program_table;
+use crate::capture::recording::{EventKind, Header, Recording, content_hash};
 
 /// Why a program file cannot stand for a recording's program. Names are
 /// as given; whoever shows them escapes them.

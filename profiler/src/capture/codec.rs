@@ -30,7 +30,7 @@
 //! allocated, so reading needs memory proportional to the input. Errors
 //! give what was expected and the byte offset.
 
-use crate::recording::{
+use crate::capture::recording::{
     CallerRef, Event, EventKind, FunctionInfo, FunctionKind, Header, Keep, KernelInfo, Recording,
     RegisterInfo, ThreadTrack, ValueState,
 };

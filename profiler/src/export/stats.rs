@@ -9,9 +9,11 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
+use crate::analysis::model::Model;
+use crate::capture::recording::{FunctionKind, Recording};
 use crate::display;
-use crate::model::Model;
-use crate::recording::{FunctionKind, Recording};
+use crate::export::Export;
+use crate::progress::Progress;
 
 /// Durations of a group of runs or executions, in nanoseconds.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -25,7 +27,7 @@ pub struct Summary {
     /// Sum of self times (less nested kernels): on-CPU time.
     pub self_ns: u64,
     /// Sum of off-CPU times: results completing after their kernel
-    /// returned ([`KernelRun::off_cpu`](crate::model::KernelRun::off_cpu)).
+    /// returned ([`KernelRun::off_cpu`](crate::analysis::model::KernelRun::off_cpu)).
     pub off_cpu_ns: u64,
     /// Mean duration.
     pub mean_ns: u64,
@@ -116,7 +118,7 @@ pub struct Stats {
     pub dropped_events: u64,
     /// Kernel runs whose start was dropped (`--keep last`), counted from
     /// the beginning of their thread's kept window
-    /// ([`KernelRun::cut`](crate::model::KernelRun::cut)).
+    /// ([`KernelRun::cut`](crate::analysis::model::KernelRun::cut)).
     pub cut_runs: u64,
     /// Which end of the run they are from: the start (`--keep last`) or
     /// the end.
@@ -146,19 +148,24 @@ pub struct Options {
     pub json: bool,
 }
 
-/// Writes the statistics of `model`, as tables or JSON.
-pub fn write(
-    model: &Model,
-    options: &Options,
-    mut out: impl std::io::Write,
-) -> std::io::Result<()> {
-    let stats = stats(model);
-    let text = if options.json {
-        display::terminal_json(&stats).map_err(std::io::Error::from)?
-    } else {
-        to_text(&stats)
-    };
-    out.write_all(text.as_bytes())
+impl Export for Options {
+    /// Writes the statistics of `model`, as tables or JSON.
+    fn write(
+        &self,
+        model: &Model,
+        out: &mut dyn std::io::Write,
+        progress: Progress,
+    ) -> std::io::Result<()> {
+        progress.step("tabulating", || {
+            let stats = stats(model);
+            let text = if self.json {
+                display::terminal_json(&stats).map_err(std::io::Error::from)?
+            } else {
+                to_text(&stats)
+            };
+            out.write_all(text.as_bytes())
+        })
+    }
 }
 
 /// When each execution's work was done: its end, or later, when a
@@ -287,7 +294,7 @@ pub fn stats(model: &Model) -> Stats {
         written_events: model.recording.event_count() as u64,
         dropped_events: model.recording.dropped(),
         cut_runs: model.runs.iter().filter(|r| r.cut).count() as u64,
-        dropped_from_start: model.recording.header.kept == crate::recording::Keep::Last,
+        dropped_from_start: model.recording.header.kept == crate::capture::recording::Keep::Last,
         kernels: summaries(kernels),
         functions: summaries(functions),
         threads,
@@ -455,9 +462,9 @@ pub fn to_text(stats: &Stats) -> String {
         stats.threads.len(),
         if stats.dropped_events > 0 {
             let kept = if stats.dropped_from_start {
-                crate::recording::Keep::Last
+                crate::capture::recording::Keep::Last
             } else {
-                crate::recording::Keep::First
+                crate::capture::recording::Keep::First
             };
             format!(
                 ", {} events written, {}",
@@ -587,7 +594,7 @@ pub fn readers_left_out(n: u64) -> String {
     format!(
         "{n} readers of published values have no edge (the recording lists more than {} \
          per event of their execution)",
-        crate::model::EDGES_PER_EVENT
+        crate::analysis::model::EDGES_PER_EVENT
     )
 }
 

@@ -7,9 +7,11 @@ use std::collections::{BTreeMap, BinaryHeap, HashMap};
 
 use std::io::{self, Write};
 
+use crate::analysis::model::Model;
+use crate::analysis::model::presentation::kernel_frame;
 use crate::display;
-use crate::model::Model;
-use crate::model::presentation::kernel_frame;
+use crate::export::Export;
+use crate::progress::Progress;
 
 /// Which time a stack is charged.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -27,7 +29,7 @@ pub enum Clock {
     /// become available after it returned ([`KernelRun::off_cpu`]), on the
     /// thread it ran on: what the program waited for.
     ///
-    /// [`KernelRun::off_cpu`]: crate::model::KernelRun::off_cpu
+    /// [`KernelRun::off_cpu`]: crate::analysis::model::KernelRun::off_cpu
     OffCpu,
 }
 
@@ -75,7 +77,7 @@ pub const OUTER: &str = "(outer calls)";
 pub const IDLE: &str = "(idle)";
 
 /// The frame of the executor's own time, under the function it serves
-/// (wall clock only; see [`crate::model::ExecutorSlice`]).
+/// (wall clock only; see [`crate::analysis::model::ExecutorSlice`]).
 pub const EXECUTOR: &str = "(executor)";
 
 /// Folded stacks of `model`: sorted by stack and merged, or in time order.
@@ -175,13 +177,17 @@ fn fit_total(mut lines: Vec<(String, u64)>) -> Vec<(String, u64)> {
     lines
 }
 
-/// Writes the folded stacks of `model` (see [`fold`]), a `stack count`
-/// line each.
-pub fn write(model: &Model, options: &FoldOptions, mut out: impl Write) -> io::Result<()> {
-    for (stack, count) in fold(model, options) {
-        writeln!(out, "{stack} {count}")?;
+impl Export for FoldOptions {
+    /// Writes the folded stacks of `model` (see [`fold`]), a `stack count`
+    /// line each.
+    fn write(&self, model: &Model, out: &mut dyn Write, progress: Progress) -> io::Result<()> {
+        progress.step("folding", || {
+            for (stack, count) in fold(model, self) {
+                writeln!(out, "{stack} {count}")?;
+            }
+            Ok(())
+        })
     }
-    Ok(())
 }
 
 /// The folded text: one `stack count` line each.

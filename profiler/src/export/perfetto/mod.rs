@@ -15,12 +15,13 @@ use std::iter::Peekable;
 
 use prost::Message;
 
-use crate::display;
-use crate::model::presentation::{
+use crate::analysis::model::presentation::{
     self, Annotation, ArgValue, FIRST_ERROR, LIVE_VALUES, PID, QUEUE_DEPTH, StreamLanes,
     kernel_frame, stream_lanes, thread_tid,
 };
-use crate::model::{Edge, ErrorMark, Model};
+use crate::analysis::model::{Edge, ErrorMark, Model};
+use crate::display;
+use crate::export::Export;
 use crate::progress::Progress;
 use proto::*;
 
@@ -32,17 +33,16 @@ const LIVE_UUID: u64 = 3;
 /// Thread `t` is track `THREAD_BASE + t`; streams follow the threads.
 const THREAD_BASE: u64 = 100;
 
-/// How the trace is written.
+/// The Perfetto export, which has no options.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct Options {
-    /// Show progress on standard error (see [`crate::progress`]).
-    pub progress: bool,
-}
+pub struct Options;
 
 /// The trace of `model`, serialized.
 pub fn export(model: &Model) -> Vec<u8> {
     let mut out = Vec::new();
-    write(model, &Options::default(), &mut out).expect("writing to memory cannot fail");
+    Options
+        .write(model, &mut out, Progress::HIDDEN)
+        .expect("writing to memory cannot fail");
     out
 }
 
@@ -65,9 +65,15 @@ enum Timed {
     Counter { track: u64, value: u64 },
 }
 
-/// Writes the trace of `model` (a `Trace` message: packets one after the
-/// other) to `out`.
-pub fn write(model: &Model, options: &Options, mut out: impl Write) -> io::Result<()> {
+impl Export for Options {
+    /// Writes the trace of `model` (a `Trace` message: packets one after
+    /// the other) to `out`.
+    fn write(&self, model: &Model, out: &mut dyn Write, progress: Progress) -> io::Result<()> {
+        write(model, out, progress)
+    }
+}
+
+fn write(model: &Model, mut out: &mut dyn Write, progress: Progress) -> io::Result<()> {
     let mut packets = Packets { out: &mut out };
     packets.push(&TracePacket {
         trusted_packet_sequence_id: Some(SEQUENCE),
@@ -162,7 +168,7 @@ pub fn write(model: &Model, options: &Options, mut out: impl Write) -> io::Resul
         + model.async_completions.len()
         + model.queue_depth.len()
         + model.live_values.len();
-    let mut progress = Progress::new(options.progress, "Perfetto", total as u64);
+    let mut progress = progress.count("Perfetto", total as u64);
     for (time, event) in timed.by_ref() {
         progress.advance(1);
         let name_iid = match event {

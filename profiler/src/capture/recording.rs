@@ -1,9 +1,9 @@
 //! What a recording holds, in memory: the header (program identity, work
 //! queue, clock), the program's static structure (functions, kernels and
 //! who reads each register) and, per thread, the events in the order that
-//! thread emitted them. [`crate::codec`] reads and writes it.
+//! thread emitted them. [`crate::capture::codec`] reads and writes it.
 
-pub use crate::log::Keep;
+pub use crate::capture::log::Keep;
 
 /// How a function runs (mirrors `bef::format::FunctionKind`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -140,7 +140,7 @@ pub struct Header {
     /// of the file (`bef-trace record --no-embed`): the recording keeps the
     /// program's path, hash and size, and a reader takes the table from
     /// the program file, checked against the hash
-    /// ([`crate::program_file`]).
+    /// ([`crate::capture::program_file`]).
     pub program_left_out: bool,
 }
 
@@ -247,7 +247,7 @@ pub enum EventKind {
         skipped: bool,
         /// Async values alive in the process when it returned, sampled
         /// (reading the count takes a lock): at most one sample per
-        /// thread every [`LIVE_SAMPLE_NS`](crate::recorder::LIVE_SAMPLE_NS).
+        /// thread every [`LIVE_SAMPLE_NS`](crate::capture::recorder::LIVE_SAMPLE_NS).
         live_values: Option<u64>,
     },
     /// A value was published into a register.

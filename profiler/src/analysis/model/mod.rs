@@ -16,7 +16,7 @@ pub use executor::ExecutorSlice;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use crate::recording::{EventKind, FunctionKind, Keep, Recording, ValueState};
+use crate::capture::recording::{EventKind, FunctionKind, Keep, Recording, ValueState};
 
 /// Readers of its published values an execution follows, per event it
 /// has (see [`Model::edges`]): a run has at least two events and real
@@ -951,7 +951,7 @@ impl Model {
     }
 
     /// The static facts of a run's kernel: BEF offset and location.
-    pub fn kernel_info(&self, run: usize) -> Option<&crate::recording::KernelInfo> {
+    pub fn kernel_info(&self, run: usize) -> Option<&crate::capture::recording::KernelInfo> {
         self.recording
             .functions
             .get(self.function_of(run) as usize)?

@@ -23,14 +23,14 @@
 //! asynchronously is the async work that completed it, never the
 //! executor's.
 
-use crate::recording::EventKind;
+use crate::capture::recording::EventKind;
 
 use super::Model;
 
 /// A stretch of a thread's time in executor code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ExecutorSlice {
-    /// Index into [`crate::recording::Recording::threads`].
+    /// Index into [`crate::capture::recording::Recording::threads`].
     pub thread: usize,
     /// Start time.
     pub start: u64,
