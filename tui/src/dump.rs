@@ -9,10 +9,10 @@ use bef_trace::model::ErrorMark;
 use bef_trace::recording::{EventKind, ValueState};
 
 use crate::app::App;
-use crate::execution;
-use crate::inspector;
-use crate::rows::{self, ListId, columns};
-use crate::tensors::{COLUMNS, TensorFile};
+use crate::model::execution;
+use crate::model::inspector;
+use crate::model::rows::{self, ListId, columns};
+use crate::model::tensors::{COLUMNS, TensorFile};
 
 /// The views `--dump` knows, with what each prints.
 pub const VIEWS: &[(&str, &str)] = &[
@@ -471,7 +471,7 @@ pub fn dump(out: &mut impl Write, app: &mut App<'_, '_>, view: &str) -> io::Resu
         "locations" => list(out, app, ListId::Locations),
         "execution" => execution(out, app),
         "help" => {
-            for line in crate::help::lines() {
+            for line in crate::ui::help::lines() {
                 writeln!(out, "{:>12}  {}", line.keys, line.text)?;
             }
             Ok(())

@@ -12,10 +12,10 @@ use ratatui::crossterm::event::{
 };
 
 use crate::app::App;
-use crate::events::Event;
-use crate::keys::{self, Action};
-use crate::rows::{self, ListId};
-use crate::tab::Tab;
+use crate::app::events::Event;
+use crate::app::keys::{self, Action};
+use crate::app::tab::Tab;
+use crate::model::rows::{self, ListId};
 
 /// Prompt text and editing, beyond what the key table binds.
 const PROMPT_KEYS: &[KeyCode] = &[
@@ -83,7 +83,7 @@ fn event(byte: u8, arg: u8) -> Event {
 pub fn frame(app: &mut App<'_, '_>, width: u16, height: u16) {
     // A test backend cannot fail (its error type is uninhabited).
     let Ok(mut terminal) = Terminal::new(TestBackend::new(width, height));
-    let Ok(_) = terminal.draw(|f| crate::views::draw(f, app));
+    let Ok(_) = terminal.draw(|f| crate::ui::draw(f, app));
 }
 
 /// Runs `input` (pairs of event and position bytes) on `app`, drawing a

@@ -22,9 +22,9 @@ use ratatui::crossterm::terminal::{
 };
 
 use crate::app::App;
-use crate::document::Document;
-use crate::events::Event;
-use crate::worker::Worker;
+use crate::app::events::Event;
+use crate::app::worker::Worker;
+use crate::model::document::Document;
 
 /// The bytes that undo what [`run_with`] turns on besides raw mode: stop
 /// mouse tracking, leave the alternate screen, show the cursor. Both
@@ -63,7 +63,10 @@ pub fn run(doc: &Document<'_>) -> io::Result<()> {
 
 /// Runs the inspector on `doc`, opened at the Execution tab on `trace` when
 /// given; restores the terminal on every exit.
-pub fn run_with(doc: &Document<'_>, trace: Option<crate::execution::Trace>) -> io::Result<()> {
+pub fn run_with(
+    doc: &Document<'_>,
+    trace: Option<crate::model::execution::Trace>,
+) -> io::Result<()> {
     on_screen(|terminal| {
         let (events, received) = mpsc::channel();
         read_input(events.clone())?;
@@ -91,7 +94,7 @@ pub fn run_with(doc: &Document<'_>, trace: Option<crate::execution::Trace>) -> i
 /// exit.
 ///
 /// `program`: the program file the recording is read with, when
-/// [`open_program`](crate::execution::open_program) gave one.
+/// [`open_program`](crate::model::execution::open_program) gave one.
 pub fn run_loading(
     doc: &Document<'_>,
     path: &Path,
@@ -110,8 +113,12 @@ pub fn run_loading(
                 let mut progress = |phase: String| {
                     let _ = loaded.send(Event::Loading(phase));
                 };
-                let outcome =
-                    crate::execution::load(&file, bytes.bytes(), program.as_ref(), &mut progress);
+                let outcome = crate::model::execution::load(
+                    &file,
+                    bytes.bytes(),
+                    program.as_ref(),
+                    &mut progress,
+                );
                 let _ = loaded.send(Event::Loaded(outcome.map(Box::new)));
             })?;
         std::thread::scope(|scope| {
@@ -156,10 +163,10 @@ fn read_input(events: mpsc::Sender<Event>) -> io::Result<()> {
 
 /// Runs the Tensors view of a BTF file until the user leaves; restores
 /// the terminal on every exit.
-pub fn run_tensors(app: &mut crate::tensors::TensorsApp) -> io::Result<()> {
+pub fn run_tensors(app: &mut crate::model::tensors::TensorsApp) -> io::Result<()> {
     on_screen(|terminal| {
         loop {
-            terminal.draw(|frame| crate::views::draw_tensors(frame, app))?;
+            terminal.draw(|frame| crate::ui::draw_tensors(frame, app))?;
             if app.quit {
                 return Ok(());
             }
@@ -205,7 +212,7 @@ fn event_loop(
     events: &mpsc::Receiver<Event>,
 ) -> io::Result<()> {
     loop {
-        terminal.draw(|frame| crate::views::draw(frame, &mut app))?;
+        terminal.draw(|frame| crate::ui::draw(frame, &mut app))?;
         if app.quit {
             return Ok(());
         }
@@ -221,7 +228,7 @@ fn event_loop(
                 write!(
                     out,
                     "\x1b]52;c;{}\x07",
-                    crate::inspector::base64(text.as_bytes())
+                    crate::model::inspector::base64(text.as_bytes())
                 )?;
                 out.flush()?;
             }

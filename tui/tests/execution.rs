@@ -9,11 +9,11 @@ use std::path::Path;
 
 use bef_trace::recording::{EventKind, Recording, ValueState};
 use bef_trace::{RecordOptions, RecorderOptions, record_file};
-use befview::events::Event;
-use befview::execution::Trace;
-use befview::keys::Action;
-use befview::rows::ListId;
-use befview::worker::Driver;
+use befview::app::events::Event;
+use befview::app::keys::Action;
+use befview::app::worker::Driver;
+use befview::model::execution::Trace;
+use befview::model::rows::ListId;
 use befview::{App, Document};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -64,7 +64,7 @@ fn trace() -> Trace {
 fn screen(app: &mut App<'_, '_>, width: u16, height: u16) -> String {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("test backend");
     terminal
-        .draw(|frame| befview::views::draw(frame, app))
+        .draw(|frame| befview::ui::draw(frame, app))
         .expect("draw");
     terminal.backend().to_string()
 }
@@ -190,7 +190,7 @@ fn the_time_cursor_steps_and_registers_follow() {
         app.execution_path()
     );
     assert!(app.execution_path().contains("› register %"));
-    assert!(befview::rows::len(&app.rows(), ListId::ExecRegisters) > 0);
+    assert!(befview::model::rows::len(&app.rows(), ListId::ExecRegisters) > 0);
 }
 
 #[test]

@@ -7,9 +7,9 @@
 mod common;
 
 use befview::app::Pane;
-use befview::events::Effect;
-use befview::keys::Action;
-use befview::rows::{self, ListId};
+use befview::app::events::Effect;
+use befview::app::keys::Action;
+use befview::model::rows::{self, ListId};
 use befview::{App, Document, Tab};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -18,7 +18,7 @@ use ratatui::crossterm::event::{KeyModifiers, MouseButton, MouseEvent, MouseEven
 fn screen(app: &mut App<'_, '_>, width: u16, height: u16) -> String {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("test backend");
     terminal
-        .draw(|frame| befview::views::draw(frame, app))
+        .draw(|frame| befview::ui::draw(frame, app))
         .expect("draw");
     terminal.backend().to_string()
 }
@@ -69,11 +69,11 @@ fn enter_frames_the_whole_item_and_esc_comes_back() {
     // From the top of the file: the item is further down, and following
     // only the cursor would leave it on the last line shown.
     app.hex_scroll = 0;
-    assert!(bytes.start / befview::inspector::WIDTH > 24);
+    assert!(bytes.start / befview::model::inspector::WIDTH > 24);
     app.act(Action::Enter);
     assert_eq!(app.tab, Tab::Hex);
     screen(&mut app, 80, 24);
-    let width = befview::inspector::WIDTH;
+    let width = befview::model::inspector::WIDTH;
     let visible = app.hex_scroll..app.hex_scroll + app.areas.hex.height as usize;
     let (first, last) = (bytes.start / width, (bytes.end - 1) / width);
     assert!(
@@ -175,7 +175,7 @@ fn marks_are_reported_and_help_lists_the_hex_colours() {
         app.message.as_deref(),
         Some("mark at 0x10 removed (0 marks left)")
     );
-    let lines: Vec<String> = befview::help::lines()
+    let lines: Vec<String> = befview::ui::help::lines()
         .into_iter()
         .map(|line| line.text)
         .collect();
@@ -186,7 +186,7 @@ fn marks_are_reported_and_help_lists_the_hex_colours() {
 
 #[test]
 fn the_kernel_pane_gives_queue_wait_and_run_time() {
-    use befview::execution::Trace;
+    use befview::model::execution::Trace;
     use std::path::Path;
     let options = bef_trace::RecordOptions {
         work_queue: "s".into(),
@@ -223,7 +223,7 @@ fn the_kernel_pane_gives_queue_wait_and_run_time() {
 }
 
 /// The test program's recording on the Execution tab.
-fn execution_app_trace() -> befview::execution::Trace {
+fn execution_app_trace() -> befview::model::execution::Trace {
     let (recording, _) = bef_trace::record_file(
         &common::corpus("befview/execution.mlir"),
         &bef_trace::RecordOptions {
@@ -261,7 +261,7 @@ fn execution_app_trace() -> befview::execution::Trace {
     for (rank, (_, t, i)) in order.into_iter().enumerate() {
         recording.threads[t].events[i].time = 1_000 * rank as u64;
     }
-    befview::execution::Trace::new(std::path::Path::new("run.beftrace"), recording)
+    befview::model::execution::Trace::new(std::path::Path::new("run.beftrace"), recording)
 }
 
 #[test]

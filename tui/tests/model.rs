@@ -4,10 +4,11 @@
 mod common;
 
 use befview::app::Pane;
-use befview::events::Effect;
-use befview::keys::Action;
-use befview::rows::ListId;
-use befview::{App, Document, Tab, names};
+use befview::app::events::Effect;
+use befview::app::keys::Action;
+use befview::model::names;
+use befview::model::rows::ListId;
+use befview::{App, Document, Tab};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 fn typed(app: &mut App<'_, '_>, text: &str) {
@@ -125,12 +126,13 @@ fn hex_goto_search_and_bookmarks() {
     assert_eq!(app.hex_cursor, 0, "wraps round to the magic number");
     // The Strings section's length field holds a VBR; search for its value.
     let field = doc.listing.sections()[0].length_range.clone();
-    let (value, len) = befview::inspector::vbr_at(&doc.bytes()[field.clone()]).expect("a VBR");
+    let (value, len) =
+        befview::model::inspector::vbr_at(&doc.bytes()[field.clone()]).expect("a VBR");
     app.act(Action::Search);
     typed(&mut app, &format!("={value}"));
     assert_eq!(
         &doc.bytes()[app.hex_cursor..app.hex_cursor + len],
-        &befview::inspector::vbr_encode(value)[..]
+        &befview::model::inspector::vbr_encode(value)[..]
     );
     let first = app.hex_cursor;
     app.act(Action::SearchNext);
@@ -169,7 +171,7 @@ fn copy_sort_and_row_search() {
     app.act(Action::Copy);
     assert_eq!(copied(&mut app).as_deref(), Some("@fails"));
     // Sorting keeps every function, ordered by the column.
-    for _ in 0..befview::rows::SORT_COLUMNS.len() {
+    for _ in 0..befview::model::rows::SORT_COLUMNS.len() {
         app.act(Action::Sort);
         let mut order = app.function_order.clone();
         order.sort_unstable();

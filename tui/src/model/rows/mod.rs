@@ -16,9 +16,9 @@ pub use state::{Cursor, SORT_COLUMNS, Snapshot, State};
 use std::borrow::Cow;
 use std::ops::Range;
 
-use crate::columns::Fit;
-use crate::keys::{self, Action};
-use crate::tab::Tab;
+use crate::app::keys::{self, Action};
+use crate::app::tab::Tab;
+use crate::model::columns::Fit;
 use bef::tool_io::escape;
 
 /// Every list of the inspector.
@@ -66,7 +66,7 @@ pub const TABLES: [ListId; 4] = [
 ];
 
 /// A column: its header, how its text may be shortened, and its priority
-/// when room is short (see [`crate::columns`]).
+/// when room is short (see [`crate::model::columns`]).
 pub struct Column {
     /// The header.
     pub header: &'static str,
@@ -227,7 +227,7 @@ fn signature(app: &State<'_, '_>, function: Option<usize>) -> String {
 
 fn raw_title(app: &State<'_, '_>, id: ListId) -> String {
     let name = |f: Option<usize>| {
-        f.map(|f| crate::names::function_ref(&app.doc.listing, f as u32))
+        f.map(|f| crate::model::names::function_ref(&app.doc.listing, f as u32))
             .unwrap_or_default()
     };
     match id {

@@ -12,9 +12,9 @@ use std::time::Instant;
 
 use ratatui::crossterm::event::{KeyEvent, MouseEvent};
 
-use crate::execution::Trace;
-use crate::rows::Snapshot;
-use crate::search;
+use crate::app::search;
+use crate::model::execution::Trace;
+use crate::model::rows::Snapshot;
 
 /// Something that happened.
 pub enum Event {

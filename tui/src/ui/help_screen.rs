@@ -1,5 +1,5 @@
 //! The `?` screen, generated from the key table, with the hex colours'
-//! legend (`crate::help`).
+//! legend (`crate::ui::help`).
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -7,8 +7,8 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
-use crate::help::lines;
-use crate::keys::{self, Action, BINDINGS, keys_label};
+use crate::app::keys::{self, Action, BINDINGS, keys_label};
+use crate::ui::help::lines;
 
 /// What stands for a colour on screen, drawn in it.
 const SWATCH: &str = "██████";

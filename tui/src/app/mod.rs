@@ -3,7 +3,13 @@
 //! prompt text, the mouse, time, the result of background work) and
 //! returns what it asks of the world as effects. Nothing here draws,
 //! reads files or starts threads; the lists it moves over are read
-//! through [`crate::rows`].
+//! through [`crate::model::rows`].
+
+pub mod events;
+pub mod keys;
+pub mod search;
+pub mod tab;
+pub mod worker;
 
 use std::collections::BTreeSet;
 use std::ops::Range;
@@ -15,15 +21,14 @@ use ratatui::crossterm::event::{
 };
 use ratatui::layout::Rect;
 
-use crate::analysis::SourceKernel;
-use crate::document::Document;
-use crate::events::{Effect, Event, RunRecorded};
-use crate::execution::Trace;
-use crate::inspector;
-use crate::keys::{self, Action};
-use crate::rows::{self, Cursor, ListId, SORT_COLUMNS, Snapshot, State};
-use crate::search;
-use crate::tab::Tab;
+use crate::app::events::{Effect, Event, RunRecorded};
+use crate::app::keys::Action;
+use crate::app::tab::Tab;
+use crate::model::analysis::SourceKernel;
+use crate::model::document::Document;
+use crate::model::execution::Trace;
+use crate::model::inspector;
+use crate::model::rows::{self, Cursor, ListId, SORT_COLUMNS, Snapshot, State};
 
 /// What a prompt is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -758,7 +763,7 @@ impl<'d, 'a> App<'d, 'a> {
             return;
         }
         if self.help {
-            let last = crate::help::lines().len().saturating_sub(1);
+            let last = crate::ui::help::lines().len().saturating_sub(1);
             let page = self.page.max(1);
             let scroll = &mut self.help_scroll;
             match action {
@@ -906,7 +911,7 @@ impl<'d, 'a> App<'d, 'a> {
 
     /// Every user of row `row` of table `id` (strings, attributes, types),
     /// once the analysis is done.
-    pub fn users_list(&self, id: ListId, row: usize) -> &'d [crate::analysis::User] {
+    pub fn users_list(&self, id: ListId, row: usize) -> &'d [crate::model::analysis::User] {
         rows::tables::users(self.doc, id, row)
     }
 
@@ -1052,7 +1057,7 @@ impl<'d, 'a> App<'d, 'a> {
         } else {
             return;
         };
-        self.message = Some(format!("copied {}", crate::names::clip(&text, 60)));
+        self.message = Some(format!("copied {}", crate::model::names::clip(&text, 60)));
         self.effects.push(Effect::Copy(text));
     }
 

@@ -6,7 +6,7 @@ use ratatui::layout::{Constraint, Layout, Rect};
 
 use super::draw_list;
 use crate::app::App;
-use crate::rows::ListId;
+use crate::model::rows::ListId;
 
 /// Draws the tab.
 pub fn draw(frame: &mut Frame<'_>, app: &mut App<'_, '_>, area: Rect) {

@@ -6,9 +6,9 @@
 use bef_trace::model::ErrorMark;
 
 use super::{ListId, State};
-use crate::execution::{Trace, Update};
-use crate::keys::{self, Action};
-use crate::tab::Tab;
+use crate::app::keys::{self, Action};
+use crate::app::tab::Tab;
+use crate::model::execution::{Trace, Update};
 
 /// The number of rows.
 pub fn len(app: &State<'_, '_>, id: ListId) -> usize {
@@ -37,7 +37,7 @@ pub fn cells(app: &State<'_, '_>, id: ListId, row: usize) -> Vec<String> {
             format!("k{k} {}", trace.kernel_name(execution, k))
         });
         return vec![
-            crate::durations::time(step.event.time),
+            crate::model::durations::time(step.event.time),
             trace.thread_name(step.thread).to_owned(),
             format!(
                 "{} {}",
@@ -85,7 +85,7 @@ pub fn update_note(trace: &Trace, execution: u64, update: Update) -> String {
         "updated in place by k{} {} at {} ns",
         update.kernel,
         trace.kernel_name(execution, update.kernel),
-        crate::durations::time(update.time)
+        crate::model::durations::time(update.time)
     )
 }
 
@@ -133,7 +133,7 @@ fn raw_kernel_lines(app: &State<'_, '_>) -> Vec<String> {
 }
 
 /// The first error, if there is one.
-fn error_lines(trace: &crate::execution::Trace) -> Vec<String> {
+fn error_lines(trace: &crate::model::execution::Trace) -> Vec<String> {
     let Some((execution, kernel, message)) = &trace.first_error else {
         return Vec::new();
     };
@@ -147,7 +147,7 @@ fn error_lines(trace: &crate::execution::Trace) -> Vec<String> {
 }
 
 /// What the recording is, and "no error" when it has none.
-fn recording_lines(trace: &crate::execution::Trace) -> Vec<String> {
+fn recording_lines(trace: &crate::model::execution::Trace) -> Vec<String> {
     let mut lines = Vec::new();
     let header = &trace.recording.header;
     lines.push(format!(
@@ -172,7 +172,7 @@ fn recording_lines(trace: &crate::execution::Trace) -> Vec<String> {
 
 /// The kernel or execution at the time cursor: times, durations, marks and
 /// what it waits for.
-fn cursor_lines(app: &State<'_, '_>, trace: &crate::execution::Trace) -> Vec<String> {
+fn cursor_lines(app: &State<'_, '_>, trace: &crate::model::execution::Trace) -> Vec<String> {
     let mut lines = Vec::new();
     let cursor = app.time_cursor();
     let Some(step) = trace.steps.get(cursor) else {
@@ -217,7 +217,7 @@ fn cursor_lines(app: &State<'_, '_>, trace: &crate::execution::Trace) -> Vec<Str
         trace.function_name(execution)
     ));
     let t = trace.kernel_times(execution, kernel);
-    let show = |t: Option<u64>| t.map_or_else(|| "-".to_owned(), crate::durations::time);
+    let show = |t: Option<u64>| t.map_or_else(|| "-".to_owned(), crate::model::durations::time);
     lines.push(format!(
         "ready {}  start {}  end {} ns  thread {}{}",
         show(t.ready),
@@ -227,8 +227,8 @@ fn cursor_lines(app: &State<'_, '_>, trace: &crate::execution::Trace) -> Vec<Str
         if t.skipped { "  (skipped)" } else { "" }
     ));
     let span = |from, to| {
-        crate::durations::between(from, to)
-            .map_or_else(|| "-".to_owned(), crate::durations::duration)
+        crate::model::durations::between(from, to)
+            .map_or_else(|| "-".to_owned(), crate::model::durations::duration)
     };
     lines.push(format!(
         "queue wait {}  run time {}",

@@ -6,7 +6,7 @@ use std::ops::Range;
 use bef::inspect::{Function, Kernel, Listing};
 
 use super::{ListId, State};
-use crate::names::{
+use crate::model::names::{
     attribute_text, clip, function_ref, kernel_name, short_location_text, type_list, type_name,
 };
 

@@ -10,7 +10,7 @@ use bef::exec::{InputFormat, OpenError};
 use bef::format::BefBuffer;
 use bef::tool_io::named_files::{self, NamedFileKind, NotRead};
 
-use crate::input::LoadError;
+use crate::model::input::LoadError;
 use bef::translate::{TranslateOptions, mlir_to_bef};
 
 /// A file opened for viewing: the BEF bytes and, for MLIR input, the text
@@ -60,10 +60,10 @@ impl Source {
 }
 
 impl Loaded {
-    /// Opens `path` (see [`crate::input::read`]) and translates MLIR to
+    /// Opens `path` (see [`crate::model::input::read`]) and translates MLIR to
     /// BEF.
     pub fn open(path: &Path) -> Result<Loaded, LoadError> {
-        Loaded::from_buffer(path, crate::input::read(path)?)
+        Loaded::from_buffer(path, crate::model::input::read(path)?)
     }
 
     /// Opens bytes already in memory, named `path`.
@@ -71,7 +71,7 @@ impl Loaded {
         Loaded::from_buffer(path, BefBuffer::copy_from(bytes))
     }
 
-    /// Opens `buffer`, the bytes of `path` (as [`crate::input::read`]
+    /// Opens `buffer`, the bytes of `path` (as [`crate::model::input::read`]
     /// gives them: a mapping stays watched as long as it is kept).
     pub fn from_buffer(path: &Path, buffer: BefBuffer) -> Result<Loaded, LoadError> {
         Loaded::from_buffer_quoting(path, buffer, true)
@@ -263,7 +263,7 @@ pub struct Document<'a> {
     pub loaded: &'a Loaded,
     /// The lenient decoded listing of its BEF bytes.
     pub listing: bef::inspect::Listing<'a>,
-    analysis: std::sync::OnceLock<crate::analysis::Analysis>,
+    analysis: std::sync::OnceLock<crate::model::analysis::Analysis>,
 }
 
 impl<'a> Document<'a> {
@@ -283,15 +283,15 @@ impl<'a> Document<'a> {
     }
 
     /// The analysis, computing it now if nobody has.
-    pub fn analysis(&self) -> &crate::analysis::Analysis {
+    pub fn analysis(&self) -> &crate::model::analysis::Analysis {
         self.analysis.get_or_init(|| {
             let source = self.loaded.source.as_ref().map(|s| s.name.as_str());
-            crate::analysis::Analysis::new(&self.listing, source)
+            crate::model::analysis::Analysis::new(&self.listing, source)
         })
     }
 
     /// The analysis if it is ready; never waits.
-    pub fn analysis_ready(&self) -> Option<&crate::analysis::Analysis> {
+    pub fn analysis_ready(&self) -> Option<&crate::model::analysis::Analysis> {
         self.analysis.get()
     }
 

@@ -89,7 +89,7 @@ pub enum User {
 impl User {
     /// How the user is shown (`@main kernel 7`).
     pub fn text(self, listing: &Listing<'_>) -> String {
-        let name = |f: u32| crate::names::function_ref(listing, f);
+        let name = |f: u32| crate::model::names::function_ref(listing, f);
         match self {
             User::KernelName(i) => format!("kernel name {i}"),
             User::Type(i) => format!("type {i}"),
@@ -228,7 +228,7 @@ impl Analysis {
                 if !kernel.pseudo {
                     let line = source.and_then(|file| {
                         let location = listing.location(kernel.location_offset()?).ok()??;
-                        crate::names::line_of(&location, file)
+                        crate::model::names::line_of(&location, file)
                     });
                     analysis.kernels.push(SourceKernel {
                         function: function.index,

@@ -5,9 +5,9 @@
 use std::ops::Range;
 
 use super::{ListId, State};
-use crate::analysis::{User, users_text};
-use crate::document::Document;
-use crate::names::{attribute_text, clip};
+use crate::model::analysis::{User, users_text};
+use crate::model::document::Document;
+use crate::model::names::{attribute_text, clip};
 
 /// The number of rows.
 pub fn len(app: &State<'_, '_>, id: ListId) -> usize {

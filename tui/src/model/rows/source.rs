@@ -6,8 +6,8 @@ use std::ops::Range;
 use bef::tool_io::named_files::MAX_NAMED_FILE_BYTES;
 
 use super::{ListId, State};
-use crate::analysis::SourceKernel;
-use crate::names::{function_ref, kernel_name, short_location_text};
+use crate::model::analysis::SourceKernel;
+use crate::model::names::{function_ref, kernel_name, short_location_text};
 
 /// The number of rows.
 pub fn len(app: &State<'_, '_>, id: ListId) -> usize {

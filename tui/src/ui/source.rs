@@ -9,8 +9,8 @@ use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
 use super::draw_list;
 use crate::app::App;
-use crate::rows::ListId;
-use crate::rows::source::missing_source;
+use crate::model::rows::ListId;
+use crate::model::rows::source::missing_source;
 
 /// Draws the tab.
 pub fn draw(frame: &mut Frame<'_>, app: &mut App<'_, '_>, area: Rect) {

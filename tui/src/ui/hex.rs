@@ -10,8 +10,8 @@ use ratatui::widgets::{Block, Borders, Paragraph};
 
 use super::PROBLEM;
 use crate::app::App;
-use crate::inspector::{self, WIDTH, ascii};
-use crate::palette;
+use crate::model::inspector::{self, WIDTH, ascii};
+use crate::ui::palette;
 
 /// The colour of every byte in `window`: its field's, else its section's.
 pub fn colours(app: &App<'_, '_>, window: std::ops::Range<usize>) -> Vec<Color> {
@@ -156,19 +156,19 @@ fn decoded(app: &App<'_, '_>, item: bef::inspect::Item) -> Option<String> {
     let listing = &app.doc.listing;
     match item {
         Item::Attribute(i) | Item::AttributeType(i) => {
-            Some(crate::names::attribute_text(listing, Some(i)))
+            Some(crate::model::names::attribute_text(listing, Some(i)))
         }
         Item::Location(i) => {
             let row = listing.locations().get(i)?;
-            Some(crate::names::location_text(listing, row.offset))
+            Some(crate::model::names::location_text(listing, row.offset))
         }
         Item::IndexEntry(i) => {
             let e = listing.index_entry(i)?;
             Some(format!(
                 "{} ({}) -> ({})",
-                crate::names::function_ref(listing, i as u32),
-                crate::names::type_list(listing, e.argument_types),
-                crate::names::type_list(listing, e.result_types)
+                crate::model::names::function_ref(listing, i as u32),
+                crate::model::names::type_list(listing, e.argument_types),
+                crate::model::names::type_list(listing, e.result_types)
             ))
         }
         _ => None,
@@ -179,7 +179,7 @@ fn draw_side(frame: &mut Frame<'_>, app: &mut App<'_, '_>, area: Rect, wide: boo
     let listing = &app.doc.listing;
     let at = app.hex_cursor;
     let readings = inspector::readings(app.doc.bytes(), at);
-    let path = crate::names::path_at(listing, at);
+    let path = crate::model::names::path_at(listing, at);
     let item = listing.item_at(at);
     let field = item.field.as_ref().map(|f| {
         format!(
@@ -216,7 +216,7 @@ fn draw_side(frame: &mut Frame<'_>, app: &mut App<'_, '_>, area: Rect, wide: boo
         if let Some(value) = item.items.last().and_then(|i| decoded(app, *i)) {
             lines.push(Line::from(vec![
                 Span::styled("value ", label),
-                Span::raw(crate::names::clip(&value, 200)),
+                Span::raw(crate::model::names::clip(&value, 200)),
             ]));
         }
         if let Some(a) = app.doc.analysis_ready() {
@@ -238,7 +238,10 @@ fn draw_side(frame: &mut Frame<'_>, app: &mut App<'_, '_>, area: Rect, wide: boo
         let mut row = Vec::new();
         for (i, (name, value)) in readings.iter().enumerate() {
             row.push(Span::styled(format!("{name} "), label));
-            row.push(Span::raw(format!("{}  ", crate::names::clip(value, 22))));
+            row.push(Span::raw(format!(
+                "{}  ",
+                crate::model::names::clip(value, 22)
+            )));
             if i % 4 == 3 {
                 lines.push(Line::from(std::mem::take(&mut row)));
             }

@@ -7,7 +7,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::Line;
 use ratatui::widgets::{Block, Borders, Paragraph, Row, Table, Wrap};
 
-use crate::tensors::{COLUMNS, TensorsApp};
+use crate::model::tensors::{COLUMNS, TensorsApp};
 
 use Constraint::{Length, Min};
 

@@ -1,11 +1,13 @@
 //! Drawing, and only drawing: the frame (tabs, body, status line, footer,
-//! prompt, help), one file per view, over the row model in [`crate::rows`]
+//! prompt, help), one file per view, over the row model in [`crate::model::rows`]
 //! that `--dump` prints too.
 
 mod execution;
 mod functions;
-mod help;
+pub mod help;
+mod help_screen;
 mod hex;
+pub mod palette;
 mod sections;
 mod source;
 mod tables;
@@ -22,12 +24,11 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table};
 
+use crate::app::keys::{self, Action};
+use crate::app::tab::Tab;
 use crate::app::{App, PromptKind, SelectedCell};
-use crate::columns::{self as sizing, Fit, Need};
-use crate::keys::{self, Action};
-use crate::palette;
-use crate::rows::{self, ListId, State, columns, main_column};
-use crate::tab::Tab;
+use crate::model::columns::{self as sizing, Fit, Need};
+use crate::model::rows::{self, ListId, State, columns, main_column};
 
 use Constraint::{Length, Min};
 
@@ -35,7 +36,7 @@ use Constraint::{Length, Min};
 pub const PROBLEM: Color = Color::Red;
 
 /// Draws list `id` in `area`; `slot` says which mouse slot it takes.
-/// Columns are sized from the rows on screen (`crate::columns`); the
+/// Columns are sized from the rows on screen (`crate::model::columns`); the
 /// focused list's selected cell is left in `app.areas.cell` for the status
 /// line.
 pub fn draw_list(
@@ -220,7 +221,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &mut App<'_, '_>) {
         Layout::vertical([Length(1), Min(3), Length(1), Length(1)]).areas(frame.area());
     draw_tabs(frame, app, tabs);
     if app.help {
-        help::draw(frame, body, app);
+        help_screen::draw(frame, body, app);
     } else if let Some((id, row, scroll)) = app.users_of {
         users::draw(frame, body, app, id, row, scroll);
     } else {
@@ -303,7 +304,7 @@ fn draw_status(frame: &mut Frame<'_>, app: &mut App<'_, '_>, area: Rect) {
         Line::from(spans)
     } else {
         let offset = app.selected_offset();
-        let path = crate::names::path_at(&app.doc.listing, offset);
+        let path = crate::model::names::path_at(&app.doc.listing, offset);
         let mut spans = vec![
             Span::styled(
                 format!("{offset:#010x} "),
@@ -366,7 +367,7 @@ fn feedback(app: &App<'_, '_>) -> Vec<Span<'static>> {
 fn draw_footer(frame: &mut Frame<'_>, app: &mut App<'_, '_>, area: Rect) {
     let mut spans = Vec::new();
     let mut own = Vec::new();
-    for (key, what, tab_own) in crate::keys::footer_hints(app.tab) {
+    for (key, what, tab_own) in crate::app::keys::footer_hints(app.tab) {
         if tab_own {
             // The tab's own keys follow, dimmed.
             own.push(format!("{key} {what}"));

@@ -4,9 +4,9 @@
 
 use std::sync::Arc;
 
-use crate::analysis::SourceKernel;
-use crate::document::Document;
-use crate::execution::Trace;
+use crate::model::analysis::SourceKernel;
+use crate::model::document::Document;
+use crate::model::execution::Trace;
 
 use super::ListId;
 

@@ -13,11 +13,11 @@ use std::thread::Scope;
 use bef::tool_io::named_files::{self, NamedFileKind};
 
 use crate::app::App;
-use crate::document::Document;
-use crate::events::{Effect, Event, RunRecorded};
-use crate::execution::Trace;
-use crate::rows::Snapshot;
-use crate::search;
+use crate::app::events::{Effect, Event, RunRecorded};
+use crate::app::search;
+use crate::model::document::Document;
+use crate::model::execution::Trace;
+use crate::model::rows::Snapshot;
 
 /// Performs effects on `doc`, posting their results on a channel.
 pub struct Worker<'s, 'e, 'a> {

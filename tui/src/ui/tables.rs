@@ -9,9 +9,9 @@ use ratatui::widgets::Paragraph;
 
 use super::draw_list;
 use crate::app::App;
-use crate::keys::{self, Action};
-use crate::rows::{self, TABLES};
-use crate::tab::Tab;
+use crate::app::keys::{self, Action};
+use crate::app::tab::Tab;
+use crate::model::rows::{self, TABLES};
 
 /// Draws the tab.
 pub fn draw(frame: &mut Frame<'_>, app: &mut App<'_, '_>, area: Rect) {

@@ -2,7 +2,7 @@
 //! a key press (short lists) or on a worker (long ones, with a progress
 //! count, stopped by Esc).
 
-use crate::rows::{self, ListId, State};
+use crate::model::rows::{self, ListId, State};
 
 /// Lists up to this many rows are searched inside the key press: a few
 /// milliseconds at most. Longer ones go to a worker.

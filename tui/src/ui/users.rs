@@ -9,8 +9,8 @@ use ratatui::text::Line;
 use ratatui::widgets::{Block, Borders, Paragraph};
 
 use crate::app::App;
-use crate::keys::{self, Action};
-use crate::rows::{self, ListId};
+use crate::app::keys::{self, Action};
+use crate::model::rows::{self, ListId};
 
 /// Draws the users of row `row` of table `id` from line `scroll`.
 pub fn draw(
@@ -45,7 +45,7 @@ pub fn draw(
     let title = format!(
         "{} users of {} ({}/{} scroll, {} closes; {}-{})",
         users.len(),
-        crate::columns::elide_middle(&name, 60),
+        crate::model::columns::elide_middle(&name, 60),
         key(Action::Down),
         key(Action::Up),
         key(Action::Back),

@@ -4,7 +4,7 @@
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use crate::tab::Tab;
+use crate::app::tab::Tab;
 
 /// What a key asks for. Keys never act directly: the app interprets the
 /// action for the current view.

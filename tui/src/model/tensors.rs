@@ -9,8 +9,8 @@ use bef::btf::{BtfError, SliceSource};
 use bef::tool_io::escape;
 use ratatui::crossterm::event::KeyEvent;
 
-use crate::input::LoadError;
-use crate::keys::{self, Action};
+use crate::app::keys::{self, Action};
+use crate::model::input::LoadError;
 
 /// Tensors listed at most; a file declaring more says how many it leaves
 /// out, so that memory stays bounded whatever the count says.

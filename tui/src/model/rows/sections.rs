@@ -4,7 +4,7 @@
 use std::ops::Range;
 
 use super::{ListId, State};
-use crate::analysis::FindingSource;
+use crate::model::analysis::FindingSource;
 
 /// Width of the size bar, in characters.
 const BAR: usize = 12;

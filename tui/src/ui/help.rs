@@ -1,12 +1,12 @@
 //! The `?` screen's text, for the screen, its scrolling and `--dump help`:
-//! the key table's help ([`crate::keys::help_lines`]), then what the hex
-//! view's colours mark ([`crate::palette::legend`]).
+//! the key table's help ([`crate::app::keys::help_lines`]), then what the hex
+//! view's colours mark ([`crate::ui::palette::legend`]).
 
 use ratatui::style::Color;
 
-use crate::keys::{self, Action};
-use crate::palette;
-use crate::tab::Tab;
+use crate::app::keys::{self, Action};
+use crate::app::tab::Tab;
+use crate::ui::palette;
 
 /// One line of the help screen.
 #[derive(Debug, Clone, PartialEq, Eq)]

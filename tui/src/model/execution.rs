@@ -12,8 +12,8 @@ use bef_trace::model::ErrorMark;
 
 use bef::tool_io::named_files::{self, NamedFileKind, NotRead};
 
-use crate::document::Loaded;
-use crate::input::LoadError;
+use crate::model::document::Loaded;
+use crate::model::input::LoadError;
 use bef_trace::program_file::ProgramFile;
 use bef_trace::recording::{Event, EventKind, Header, Recording, ValueState, content_hash};
 

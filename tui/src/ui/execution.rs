@@ -11,11 +11,11 @@ use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
 use super::{PROBLEM, draw_list};
 use crate::app::App;
-use crate::keys::{self, Action};
-use crate::rows::ListId;
-use crate::rows::State;
-use crate::rows::execution::kernel_lines;
-use crate::tab::Tab;
+use crate::app::keys::{self, Action};
+use crate::app::tab::Tab;
+use crate::model::rows::ListId;
+use crate::model::rows::State;
+use crate::model::rows::execution::kernel_lines;
 
 /// The style of a row: values changed by the last step stand out.
 pub fn row_style(app: &State<'_, '_>, id: ListId, row: usize) -> Style {
