@@ -171,13 +171,13 @@ fn copy_sort_and_row_search() {
     app.act(Action::Copy);
     assert_eq!(copied(&mut app).as_deref(), Some("@fails"));
     // Sorting keeps every function, ordered by the column.
-    for _ in 0..befview::model::rows::SORT_COLUMNS.len() {
+    for _ in 0..befview::model::rows::SortKey::ALL.len() {
         app.act(Action::Sort);
         let mut order = app.function_order.clone();
         order.sort_unstable();
         assert_eq!(order, (0..doc.listing.function_count()).collect::<Vec<_>>());
     }
-    app.sort = 3; // registers, most first
+    app.sort = befview::model::rows::SortKey::Registers; // most first
     app.sort_functions();
     let registers: Vec<usize> = app
         .function_order

@@ -28,7 +28,7 @@ use crate::model::analysis::SourceKernel;
 use crate::model::document::Document;
 use crate::model::execution::Trace;
 use crate::model::inspector;
-use crate::model::rows::{self, Cursor, ListId, SORT_COLUMNS, Snapshot, State};
+use crate::model::rows::{self, Cursor, ListId, Snapshot, SortKey, State};
 
 /// What a prompt is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -119,7 +119,7 @@ pub struct App<'d, 'a> {
     /// The function table's row order (function indices).
     pub function_order: Vec<usize>,
     /// The column the function table is sorted by.
-    pub sort: usize,
+    pub sort: SortKey,
     /// The hex cursor (byte offset).
     pub hex_cursor: usize,
     /// The first line of the hex view.
@@ -207,7 +207,7 @@ impl<'d, 'a> App<'d, 'a> {
             table: ListId::Strings,
             open_function: None,
             function_order: (0..doc.listing.function_count()).collect(),
-            sort: 0,
+            sort: SortKey::default(),
             hex_cursor: 0,
             hex_scroll: 0,
             frame: None,
@@ -862,7 +862,7 @@ impl<'d, 'a> App<'d, 'a> {
             }
             Action::Sort => {
                 if self.tab == Tab::Functions && self.open_function.is_none() {
-                    self.sort = (self.sort + 1) % SORT_COLUMNS.len();
+                    self.sort = self.sort.next();
                     self.sort_functions();
                 }
             }
@@ -1132,31 +1132,10 @@ impl<'d, 'a> App<'d, 'a> {
         }
     }
 
-    /// Sorts the function table by [`SORT_COLUMNS`]`[self.sort]`.
+    /// Sorts the function table by [`sort`](Self::sort).
     pub fn sort_functions(&mut self) {
-        let listing = &self.doc.listing;
-        let key = |&i: &usize| -> (u64, String) {
-            let entry = listing.index_entry(i);
-            let f = listing.function(i);
-            match self.sort {
-                1 => (0, entry.map(|e| e.name.to_owned()).unwrap_or_default()),
-                2 => (
-                    0,
-                    entry.map(|e| e.kind.name().to_owned()).unwrap_or_default(),
-                ),
-                3 => (f.map_or(0, |f| f.register_count() as u64), String::new()),
-                4 => (f.map_or(0, |f| f.kernels().len() as u64), String::new()),
-                5 => (f.map_or(0, |f| f.range.len() as u64), String::new()),
-                _ => (i as u64, String::new()),
-            }
-        };
-        let mut order = std::mem::take(&mut self.function_order);
-        order.sort_by_cached_key(key);
-        if self.sort >= 3 {
-            order.reverse();
-        }
-        self.function_order = order;
-        self.message = Some(format!("sorted by {}", SORT_COLUMNS[self.sort]));
+        self.sort.sort(&self.doc.listing, &mut self.function_order);
+        self.message = Some(format!("sorted by {}", self.sort.name()));
     }
 
     /// Handles a mouse event: the wheel scrolls, a click selects a tab or a

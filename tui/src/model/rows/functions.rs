@@ -10,6 +10,85 @@ use crate::model::names::{
     attribute_text, clip, function_ref, kernel_name, short_location_text, type_list, type_name,
 };
 
+/// The column the function table is sorted by, in `s` order.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum SortKey {
+    /// The function's index: the file's order.
+    #[default]
+    Index,
+    /// Its name.
+    Name,
+    /// Its kind (BEF, native, sync).
+    Kind,
+    /// Its register count, most first.
+    Registers,
+    /// Its kernel count, most first.
+    Kernels,
+    /// Its size in bytes, largest first.
+    Size,
+}
+
+impl SortKey {
+    /// Every sort, in `s` order.
+    pub const ALL: &'static [SortKey] = &[
+        SortKey::Index,
+        SortKey::Name,
+        SortKey::Kind,
+        SortKey::Registers,
+        SortKey::Kernels,
+        SortKey::Size,
+    ];
+
+    /// The name the title gives it (`sorted by registers`).
+    pub fn name(self) -> &'static str {
+        match self {
+            SortKey::Index => "index",
+            SortKey::Name => "name",
+            SortKey::Kind => "kind",
+            SortKey::Registers => "registers",
+            SortKey::Kernels => "kernels",
+            SortKey::Size => "size",
+        }
+    }
+
+    /// The sort `s` goes to next, back to the first after the last.
+    pub fn next(self) -> SortKey {
+        let at = SortKey::ALL.iter().position(|&k| k == self).unwrap_or(0);
+        SortKey::ALL[(at + 1) % SortKey::ALL.len()]
+    }
+
+    /// Whether the largest come first (counts and sizes).
+    pub fn descending(self) -> bool {
+        matches!(self, SortKey::Registers | SortKey::Kernels | SortKey::Size)
+    }
+
+    /// Function `index` of `listing`'s place in this order (ascending;
+    /// [`descending`](Self::descending) says whether it is reversed).
+    pub fn key(self, listing: &Listing<'_>, index: usize) -> (u64, String) {
+        let entry = listing.index_entry(index);
+        let f = listing.function(index);
+        match self {
+            SortKey::Index => (index as u64, String::new()),
+            SortKey::Name => (0, entry.map(|e| e.name.to_owned()).unwrap_or_default()),
+            SortKey::Kind => (
+                0,
+                entry.map(|e| e.kind.name().to_owned()).unwrap_or_default(),
+            ),
+            SortKey::Registers => (f.map_or(0, |f| f.register_count() as u64), String::new()),
+            SortKey::Kernels => (f.map_or(0, |f| f.kernels().len() as u64), String::new()),
+            SortKey::Size => (f.map_or(0, |f| f.range.len() as u64), String::new()),
+        }
+    }
+
+    /// Function indices `order` sorted by this key.
+    pub fn sort(self, listing: &Listing<'_>, order: &mut [usize]) {
+        order.sort_by_cached_key(|&i| self.key(listing, i));
+        if self.descending() {
+            order.reverse();
+        }
+    }
+}
+
 /// The number of rows.
 pub fn len(app: &State<'_, '_>, id: ListId) -> usize {
     match id {

@@ -11,7 +11,8 @@ pub mod source;
 mod state;
 pub mod tables;
 
-pub use state::{Cursor, SORT_COLUMNS, Snapshot, State};
+pub use functions::SortKey;
+pub use state::{Cursor, Snapshot, State};
 
 use std::borrow::Cow;
 use std::ops::Range;
@@ -53,8 +54,25 @@ pub enum ListId {
 }
 
 impl ListId {
+    /// Every list, in the order of their numbers.
+    pub const ALL: &'static [ListId] = &[
+        ListId::Sections,
+        ListId::Findings,
+        ListId::Functions,
+        ListId::Kernels,
+        ListId::Registers,
+        ListId::SourceKernels,
+        ListId::SourceLines,
+        ListId::Strings,
+        ListId::Attributes,
+        ListId::Types,
+        ListId::Locations,
+        ListId::Events,
+        ListId::ExecRegisters,
+    ];
+
     /// The number of lists.
-    pub const COUNT: usize = 13;
+    pub const COUNT: usize = ListId::ALL.len();
 }
 
 /// The tables of the Strings·Attributes·Types tab, in `h`/`l` order.
@@ -233,7 +251,7 @@ fn raw_title(app: &State<'_, '_>, id: ListId) -> String {
     match id {
         ListId::Sections => "Sections".to_owned(),
         ListId::Findings => "Findings (decoder and verifier)".to_owned(),
-        ListId::Functions => format!("Functions (sorted by {}; s: sort)", SORT_COLUMNS[app.sort]),
+        ListId::Functions => format!("Functions (sorted by {}; s: sort)", app.sort.name()),
         ListId::Kernels => format!(
             "{} kernels{}",
             name(app.open_function),
@@ -376,4 +394,16 @@ pub fn marked(app: &State<'_, '_>, id: ListId, row: usize) -> bool {
     app.doc
         .analysis_ready()
         .is_some_and(|a| !a.findings_in(range).is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ListId;
+
+    #[test]
+    fn every_list_is_listed_once_at_its_number() {
+        for (i, &id) in ListId::ALL.iter().enumerate() {
+            assert_eq!(id as usize, i, "{id:?}");
+        }
+    }
 }

@@ -9,6 +9,7 @@ use crate::model::document::Document;
 use crate::model::execution::Trace;
 
 use super::ListId;
+use super::functions::SortKey;
 
 /// A selection in a list, and the first row shown.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -42,9 +43,6 @@ impl Cursor {
     }
 }
 
-/// The columns the function table sorts by, in `s` order.
-pub const SORT_COLUMNS: &[&str] = &["index", "name", "kind", "registers", "kernels", "size"];
-
 /// Everything a list's rows depend on, borrowed.
 #[derive(Clone, Copy)]
 pub struct State<'v, 'a> {
@@ -57,7 +55,7 @@ pub struct State<'v, 'a> {
     /// The function opened on the Functions tab (function index).
     pub open_function: Option<usize>,
     /// The column the function table is sorted by.
-    pub sort: usize,
+    pub sort: SortKey,
     /// The list cursors, by [`ListId`].
     pub cursors: &'v [Cursor; ListId::COUNT],
 }
@@ -93,7 +91,7 @@ pub struct Snapshot {
     trace: Option<Arc<Trace>>,
     function_order: Vec<usize>,
     open_function: Option<usize>,
-    sort: usize,
+    sort: SortKey,
     cursors: [Cursor; ListId::COUNT],
 }
 
