@@ -196,7 +196,7 @@ struct ExecutionSoFar {
 /// rest). Linear in the recording: nothing is reprinted per event, and
 /// the whole is capped at [`MAX_EXECUTION_LINES`], the cap named.
 fn execution(out: &mut impl Write, app: &mut App<'_, '_>) -> io::Result<()> {
-    if app.trace.is_none() {
+    if app.execution.trace.is_none() {
         return writeln!(out, "(no recording: open a bef-trace recording)");
     }
     let mut out = Capped {
@@ -210,7 +210,7 @@ fn execution(out: &mut impl Write, app: &mut App<'_, '_>) -> io::Result<()> {
     }
     writeln!(out)?;
     list(&mut out, app, ListId::Events)?;
-    let Some(trace) = app.trace.as_deref() else {
+    let Some(trace) = app.execution.trace.as_deref() else {
         return Ok(());
     };
     writeln!(out, "\n== what each event changed")?;
@@ -426,12 +426,12 @@ pub fn dump(out: &mut impl Write, app: &mut App<'_, '_>, view: &str) -> io::Resu
                 if app.doc.listing.function(index).is_none() {
                     continue;
                 }
-                app.open_function = Some(index);
+                app.functions.open = Some(index);
                 writeln!(out)?;
                 list(out, app, ListId::Kernels)?;
                 list(out, app, ListId::Registers)?;
             }
-            app.open_function = None;
+            app.functions.open = None;
             Ok(())
         }
         "source" => {

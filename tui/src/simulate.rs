@@ -104,18 +104,18 @@ pub fn run(app: &mut App<'_, '_>, input: &[u8], width: u16, height: u16) -> Resu
 /// that has a body, the function order a permutation.
 pub fn check(app: &mut App<'_, '_>) -> Result<(), String> {
     let len = app.doc.bytes().len();
-    if app.hex_cursor >= len.max(1) {
-        return Err(format!("hex cursor {} past {len} bytes", app.hex_cursor));
+    if app.hex.cursor >= len.max(1) {
+        return Err(format!("hex cursor {} past {len} bytes", app.hex.cursor));
     }
     if !Tab::ALL.contains(&app.tab) {
         return Err("unknown tab".to_owned());
     }
-    if let Some(f) = app.open_function
+    if let Some(f) = app.functions.open
         && app.doc.listing.function(f).is_none()
     {
         return Err(format!("open function {f} has no body"));
     }
-    let mut order = app.function_order.clone();
+    let mut order = app.functions.order.clone();
     order.sort_unstable();
     if order != (0..app.doc.listing.function_count()).collect::<Vec<_>>() {
         return Err("function order is not a permutation".to_owned());

@@ -37,7 +37,8 @@ fn status(screen: &str) -> String {
 fn widest_kernel(app: &mut App<'_, '_>) -> usize {
     app.act(Action::Tab(Tab::Functions.index()));
     let main = app
-        .function_order
+        .functions
+        .order
         .iter()
         .position(|&f| {
             app.doc
@@ -68,13 +69,13 @@ fn enter_frames_the_whole_item_and_esc_comes_back() {
     assert!(bytes.len() > 32, "an item over several hex lines");
     // From the top of the file: the item is further down, and following
     // only the cursor would leave it on the last line shown.
-    app.hex_scroll = 0;
+    app.hex.scroll = 0;
     assert!(bytes.start / befview::model::inspector::WIDTH > 24);
     app.act(Action::Enter);
     assert_eq!(app.tab, Tab::Hex);
     screen(&mut app, 80, 24);
     let width = befview::model::inspector::WIDTH;
-    let visible = app.hex_scroll..app.hex_scroll + app.areas.hex.height as usize;
+    let visible = app.hex.scroll..app.hex.scroll + app.areas.hex.height as usize;
     let (first, last) = (bytes.start / width, (bytes.end - 1) / width);
     assert!(
         visible.contains(&first) && visible.contains(&last),
@@ -83,7 +84,7 @@ fn enter_frames_the_whole_item_and_esc_comes_back() {
     app.act(Action::Back);
     assert_eq!((app.tab, app.pane), (Tab::Functions, Pane::First));
     assert_eq!(app.cursor(ListId::Kernels).selected, row);
-    assert_eq!(app.frame, None);
+    assert_eq!(app.hex.frame, None);
 }
 
 #[test]
@@ -164,7 +165,7 @@ fn marks_are_reported_and_help_lists_the_hex_colours() {
     let doc = Document::new(&loaded).expect("a BEF listing");
     let mut app = App::new(&doc);
     app.act(Action::Tab(Tab::Hex.index()));
-    app.hex_cursor = 0x10;
+    app.hex.cursor = 0x10;
     app.act(Action::Bookmark);
     assert_eq!(
         app.message.as_deref(),
@@ -270,7 +271,7 @@ fn kernel_names_show_at_80_columns_and_nothing_is_cut_at_160() {
     let doc = Document::new(&loaded).expect("a BEF listing");
     let mut app = App::with_trace(&doc, execution_app_trace());
     let text = screen(&mut app, 80, 24);
-    let trace = app.trace.as_ref().expect("a trace");
+    let trace = app.execution.trace.as_ref().expect("a trace");
     let shown = text.lines().skip(3).take(18);
     for (step, line) in trace.steps.iter().zip(shown) {
         if let Some(k) = step.kernel() {

@@ -162,7 +162,7 @@ proptest! {
             return Ok(());
         };
         let scroll = app.cursor(ListId::Events).scroll;
-        let trace = app.trace.as_ref().expect("a trace");
+        let trace = app.execution.trace.as_ref().expect("a trace");
         let mut checked = 0;
         for (i, line) in lines[3..].iter().enumerate() {
             if line[0] == '└' || scroll + i >= trace.steps.len() {

@@ -49,7 +49,7 @@ pub fn row_style(app: &State<'_, '_>, id: ListId, row: usize) -> Style {
 
 /// Draws the tab.
 pub fn draw(frame: &mut Frame<'_>, app: &mut App<'_, '_>, area: Rect) {
-    if let Some(loading) = &app.loading {
+    if let Some(loading) = &app.execution.loading {
         // Other tabs stay usable meanwhile; keys are never held up.
         let text = vec![
             Line::from(format!(

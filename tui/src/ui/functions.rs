@@ -10,7 +10,7 @@ use crate::model::rows::ListId;
 
 /// Draws the tab.
 pub fn draw(frame: &mut Frame<'_>, app: &mut App<'_, '_>, area: Rect) {
-    if app.open_function.is_none() {
+    if app.functions.open.is_none() {
         draw_list(frame, app, ListId::Functions, area, 0);
         return;
     }

@@ -63,31 +63,31 @@ fn draw_bytes(frame: &mut Frame<'_>, app: &mut App<'_, '_>, area: Rect) {
         .title(format!(
             "Hex ({} bytes{})",
             bytes.len(),
-            if app.bookmarks.is_empty() {
+            if app.hex.bookmarks.is_empty() {
                 String::new()
             } else {
-                format!(", {} bookmarks", app.bookmarks.len())
+                format!(", {} bookmarks", app.hex.bookmarks.len())
             }
         ));
     let inner = block.inner(area);
     frame.render_widget(block, area);
-    app.hex_width = WIDTH;
+    app.hex.width = WIDTH;
     let height = inner.height as usize;
     app.page = height.max(1);
     let lines_total = bytes.len().div_ceil(WIDTH);
-    let cursor_line = app.hex_cursor / WIDTH;
-    if app.reveal_frame
-        && let Some(frame) = &app.frame
+    let cursor_line = app.hex.cursor / WIDTH;
+    if app.hex.reveal_frame
+        && let Some(frame) = &app.hex.frame
     {
-        app.reveal_frame = false;
-        app.hex_scroll = reveal(app.hex_scroll, frame, height);
+        app.hex.reveal_frame = false;
+        app.hex.scroll = reveal(app.hex.scroll, frame, height);
     }
-    if cursor_line < app.hex_scroll {
-        app.hex_scroll = cursor_line;
-    } else if height > 0 && cursor_line >= app.hex_scroll + height {
-        app.hex_scroll = cursor_line + 1 - height;
+    if cursor_line < app.hex.scroll {
+        app.hex.scroll = cursor_line;
+    } else if height > 0 && cursor_line >= app.hex.scroll + height {
+        app.hex.scroll = cursor_line + 1 - height;
     }
-    let first = app.hex_scroll.min(lines_total);
+    let first = app.hex.scroll.min(lines_total);
     let last = (first + height).min(lines_total);
     let window = first * WIDTH..(last * WIDTH).min(bytes.len());
     let colours = colours(app, window.clone());
@@ -109,16 +109,16 @@ fn draw_bytes(frame: &mut Frame<'_>, app: &mut App<'_, '_>, area: Rect) {
                 continue;
             };
             let mut style = Style::default().fg(colours[at - window.start]);
-            if app.frame.as_ref().is_some_and(|f| f.contains(&at)) {
+            if app.hex.frame.as_ref().is_some_and(|f| f.contains(&at)) {
                 style = style.bg(Color::Rgb(50, 50, 70));
             }
             if findings.iter().any(|f| f.offset == at) {
                 style = style.bg(PROBLEM).fg(Color::White);
             }
-            if app.bookmarks.contains(&at) {
+            if app.hex.bookmarks.contains(&at) {
                 style = style.add_modifier(Modifier::UNDERLINED);
             }
-            if at == app.hex_cursor {
+            if at == app.hex.cursor {
                 style = style.add_modifier(Modifier::REVERSED | Modifier::BOLD);
             }
             hex.push(Span::styled(format!("{b:02x}"), style));
@@ -177,7 +177,7 @@ fn decoded(app: &App<'_, '_>, item: bef::inspect::Item) -> Option<String> {
 
 fn draw_side(frame: &mut Frame<'_>, app: &mut App<'_, '_>, area: Rect, wide: bool) {
     let listing = &app.doc.listing;
-    let at = app.hex_cursor;
+    let at = app.hex.cursor;
     let readings = inspector::readings(app.doc.bytes(), at);
     let path = crate::model::names::path_at(listing, at);
     let item = listing.item_at(at);
@@ -227,10 +227,10 @@ fn draw_side(frame: &mut Frame<'_>, app: &mut App<'_, '_>, area: Rect, wide: boo
                 ));
             }
         }
-        if !app.bookmarks.is_empty() {
+        if !app.hex.bookmarks.is_empty() {
             lines.push(Line::raw(""));
             lines.push(Line::styled("bookmarks", label));
-            for b in app.bookmarks.iter().take(8) {
+            for b in app.hex.bookmarks.iter().take(8) {
                 lines.push(Line::raw(format!("{b:#x}")));
             }
         }
