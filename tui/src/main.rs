@@ -140,7 +140,7 @@ fn tensors(path: &std::path::Path, view: Option<&str>) -> ExitCode {
             let mut out = std::io::BufWriter::new(stdout.lock());
             befview::dump::tensors(&mut out, &file).and_then(|()| std::io::Write::flush(&mut out))
         }
-        None => befview::terminal::run_tensors(&mut befview::model::tensors::TensorsApp::new(file)),
+        None => befview::terminal::run_tensors(&mut befview::app::tensors::TensorsApp::new(file)),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

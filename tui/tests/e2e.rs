@@ -374,3 +374,19 @@ fn r_in_functions_runs_and_shows_the_recording() {
     let parser = s.finish();
     assert!(!parser.screen().alternate_screen());
 }
+
+#[test]
+fn the_tensors_view_of_a_btf_file_runs_in_the_one_event_loop() {
+    let mut s = Session::start("btf/tensors.btf");
+    s.expect(&["BTF, 13 tensors", "Tensors 1/13", "j/k move"]);
+    assert!(s.screen.lock().unwrap().screen().alternate_screen());
+    s.send("j");
+    s.expect(&["Tensors 2/13"]);
+    s.send("G");
+    s.expect(&["Tensors 13/13"]);
+    s.send("?");
+    s.expect(&["gg/Home first"]);
+    s.send("q");
+    let parser = s.finish();
+    assert!(!parser.screen().alternate_screen());
+}

@@ -5,7 +5,8 @@
 mod common;
 
 use befview::app::keys::Action;
-use befview::model::tensors::{MAX_ROWS, TensorFile, TensorsApp};
+use befview::app::tensors::TensorsApp;
+use befview::model::tensors::{MAX_ROWS, TensorFile};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 

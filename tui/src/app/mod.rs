@@ -21,6 +21,7 @@ mod overlay;
 pub mod prompt;
 pub mod search;
 pub mod tab;
+pub mod tensors;
 pub mod worker;
 
 pub use execution::{Execution, Loading};

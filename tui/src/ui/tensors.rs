@@ -7,7 +7,8 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::Line;
 use ratatui::widgets::{Block, Borders, Paragraph, Row, Table, Wrap};
 
-use crate::model::tensors::{COLUMNS, TensorsApp};
+use crate::app::tensors::TensorsApp;
+use crate::model::tensors::COLUMNS;
 
 use Constraint::{Length, Min};
 
