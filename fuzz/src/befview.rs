@@ -22,7 +22,8 @@ pub fn befview_keys(u: &mut Unstructured<'_>) -> arbitrary::Result<()> {
 /// Runs `keys` on the Execution tab of recording `file` (its program
 /// missing, as when the recording is opened alone).
 fn run_recording(file: &[u8], keys: &[u8], wide: bool) {
-    let Ok(mut trace) = befview::execution::Trace::read(Path::new("fuzz.beftrace"), file) else {
+    let Ok(mut trace) = befview::model::execution::Trace::read(Path::new("fuzz.beftrace"), file)
+    else {
         return;
     };
     let missing = NotRead {
@@ -30,7 +31,7 @@ fn run_recording(file: &[u8], keys: &[u8], wide: bool) {
         reason: Reason::Io("No such file or directory".into()),
     };
     trace.check_program(Err(&missing));
-    let empty = befview::document::empty_program();
+    let empty = befview::model::document::empty_program();
     let Ok(loaded) = Loaded::from_bytes(Path::new("fuzz.bef"), &empty) else {
         return;
     };
@@ -46,7 +47,7 @@ fn run_recording(file: &[u8], keys: &[u8], wide: bool) {
 
 /// Runs `keys` on `file` (see [`befview_keys`]).
 pub fn run(file: &[u8], keys: &[u8], wide: bool) {
-    if befview::execution::is_recording(file) {
+    if befview::model::execution::is_recording(file) {
         run_recording(file, keys, wide);
         return;
     }

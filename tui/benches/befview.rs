@@ -105,7 +105,7 @@ fn bench(c: &mut Criterion) {
         let analysis = start.elapsed();
         for k in ['1', '2', 'G', '3', 'G', '4', 'j', '5', 'l', 'j'] {
             app.on_key(key(KeyCode::Char(k)));
-            let Ok(_) = terminal.draw(|f| befview::views::draw(f, &mut app));
+            let Ok(_) = terminal.draw(|f| befview::ui::draw(f, &mut app));
         }
         let used = anonymous_memory().saturating_sub(before);
         println!(
@@ -126,7 +126,7 @@ fn bench(c: &mut Criterion) {
             let doc = Document::new(&loaded).expect("lists");
             let mut app = App::new(&doc);
             let mut terminal = Terminal::new(TestBackend::new(200, 60)).expect("backend");
-            let Ok(_) = terminal.draw(|f| befview::views::draw(f, &mut app));
+            let Ok(_) = terminal.draw(|f| befview::ui::draw(f, &mut app));
         })
     });
 
@@ -154,7 +154,7 @@ fn bench(c: &mut Criterion) {
             b.iter(|| {
                 // A fresh backend each time: the whole screen is drawn.
                 terminal = Terminal::new(TestBackend::new(200, 60)).expect("backend");
-                let Ok(_) = terminal.draw(|f| befview::views::draw(f, &mut app));
+                let Ok(_) = terminal.draw(|f| befview::ui::draw(f, &mut app));
             })
         });
     }
@@ -190,12 +190,12 @@ fn bench(c: &mut Criterion) {
         let mut terminal = Terminal::new(TestBackend::new(200, 60)).expect("backend");
         for &k in *setup {
             app.on_key(key(k));
-            let Ok(_) = terminal.draw(|f| befview::views::draw(f, &mut app));
+            let Ok(_) = terminal.draw(|f| befview::ui::draw(f, &mut app));
         }
         group.bench_function(*name, |b| {
             b.iter(|| {
                 app.on_key(key(*measured));
-                let Ok(_) = terminal.draw(|f| befview::views::draw(f, &mut app));
+                let Ok(_) = terminal.draw(|f| befview::ui::draw(f, &mut app));
             })
         });
     }
@@ -227,20 +227,21 @@ fn recording(c: &mut Criterion) {
     group.measurement_time(Duration::from_secs(4));
     group.bench_function("first_frame", |b| {
         b.iter(|| {
-            let buffer = befview::input::read(&path).expect("reads");
-            let (program, _) = befview::execution::open_program(&path, buffer.bytes(), None)
+            let buffer = befview::model::input::read(&path).expect("reads");
+            let (program, _) = befview::model::execution::open_program(&path, buffer.bytes(), None)
                 .expect("header reads");
             let doc = Document::new(&program).expect("lists");
             let mut app = App::loading(&doc, &path);
             let mut terminal = Terminal::new(TestBackend::new(200, 60)).expect("backend");
-            let Ok(_) = terminal.draw(|f| befview::views::draw(f, &mut app));
+            let Ok(_) = terminal.draw(|f| befview::ui::draw(f, &mut app));
         })
     });
     group.finish();
-    let buffer = befview::input::read(&path).expect("reads");
+    let buffer = befview::model::input::read(&path).expect("reads");
     let before = anonymous_memory();
     let start = Instant::now();
-    let trace = befview::execution::load(&path, buffer.bytes(), None, &mut |_| {}).expect("loads");
+    let trace =
+        befview::model::execution::load(&path, buffer.bytes(), None, &mut |_| {}).expect("loads");
     let took = start.elapsed();
     let kept = anonymous_memory().saturating_sub(before);
     println!(

@@ -9,10 +9,10 @@ use bef_trace::model::ErrorMark;
 use bef_trace::recording::{EventKind, ValueState};
 
 use crate::app::App;
-use crate::execution;
-use crate::inspector;
-use crate::rows::{self, ListId, columns};
-use crate::tensors::{COLUMNS, TensorFile};
+use crate::model::execution;
+use crate::model::inspector;
+use crate::model::rows::{self, ListId, columns};
+use crate::model::tensors::{COLUMNS, TensorFile};
 
 /// The views `--dump` knows, with what each prints.
 pub const VIEWS: &[(&str, &str)] = &[
@@ -196,7 +196,7 @@ struct ExecutionSoFar {
 /// rest). Linear in the recording: nothing is reprinted per event, and
 /// the whole is capped at [`MAX_EXECUTION_LINES`], the cap named.
 fn execution(out: &mut impl Write, app: &mut App<'_, '_>) -> io::Result<()> {
-    if app.trace.is_none() {
+    if app.execution.trace.is_none() {
         return writeln!(out, "(no recording: open a bef-trace recording)");
     }
     let mut out = Capped {
@@ -210,7 +210,7 @@ fn execution(out: &mut impl Write, app: &mut App<'_, '_>) -> io::Result<()> {
     }
     writeln!(out)?;
     list(&mut out, app, ListId::Events)?;
-    let Some(trace) = app.trace.as_deref() else {
+    let Some(trace) = app.execution.trace.as_deref() else {
         return Ok(());
     };
     writeln!(out, "\n== what each event changed")?;
@@ -426,12 +426,12 @@ pub fn dump(out: &mut impl Write, app: &mut App<'_, '_>, view: &str) -> io::Resu
                 if app.doc.listing.function(index).is_none() {
                     continue;
                 }
-                app.open_function = Some(index);
+                app.functions.open = Some(index);
                 writeln!(out)?;
                 list(out, app, ListId::Kernels)?;
                 list(out, app, ListId::Registers)?;
             }
-            app.open_function = None;
+            app.functions.open = None;
             Ok(())
         }
         "source" => {
@@ -471,7 +471,7 @@ pub fn dump(out: &mut impl Write, app: &mut App<'_, '_>, view: &str) -> io::Resu
         "locations" => list(out, app, ListId::Locations),
         "execution" => execution(out, app),
         "help" => {
-            for line in crate::help::lines() {
+            for line in crate::ui::help::lines() {
                 writeln!(out, "{:>12}  {}", line.keys, line.text)?;
             }
             Ok(())

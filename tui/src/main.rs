@@ -41,7 +41,7 @@ fn usage() -> String {
         text.push_str(&format!("  {view:<11} {what}\n"));
     }
     text.push_str("\nKeys:\n");
-    for (keys, help) in befview::keys::help_lines() {
+    for (keys, help) in befview::app::keys::help_lines() {
         if !keys.is_empty() {
             text.push_str(&format!("  {keys:<18} {help}\n"));
         }
@@ -54,7 +54,7 @@ fn usage() -> String {
 /// recording's bytes, and the program file to read them with).
 enum Events {
     None,
-    Read(Box<befview::execution::Trace>),
+    Read(Box<befview::model::execution::Trace>),
     Later(
         bef::format::BefBuffer,
         Option<bef_trace::program_file::ProgramFile>,
@@ -125,8 +125,8 @@ fn tensors(path: &std::path::Path, view: Option<&str>) -> ExitCode {
         eprintln!("befview: a BTF file has one view, tensors (not {view})");
         return ExitCode::from(2);
     }
-    let opened = befview::input::read(path)
-        .and_then(|buffer| befview::tensors::TensorFile::open(path, buffer.bytes()));
+    let opened = befview::model::input::read(path)
+        .and_then(|buffer| befview::model::tensors::TensorFile::open(path, buffer.bytes()));
     let file = match opened {
         Ok(file) => file,
         Err(e) => {
@@ -140,7 +140,7 @@ fn tensors(path: &std::path::Path, view: Option<&str>) -> ExitCode {
             let mut out = std::io::BufWriter::new(stdout.lock());
             befview::dump::tensors(&mut out, &file).and_then(|()| std::io::Write::flush(&mut out))
         }
-        None => befview::terminal::run_tensors(&mut befview::tensors::TensorsApp::new(file)),
+        None => befview::terminal::run_tensors(&mut befview::app::tensors::TensorsApp::new(file)),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -178,7 +178,7 @@ fn main() -> ExitCode {
         );
         ExitCode::from(2)
     };
-    if befview::tensors::is_btf(&path) {
+    if befview::model::tensors::is_btf(&path) {
         if program.is_some() {
             return misused(&path);
         }
@@ -193,18 +193,18 @@ fn main() -> ExitCode {
         eprintln!("{}", escape::terminal_lines(&e.to_string()));
         ExitCode::from(1)
     };
-    let buffer = match befview::input::read(&path) {
+    let buffer = match befview::model::input::read(&path) {
         Ok(buffer) => buffer,
         Err(e) => return fail(&e),
     };
     // A recording on screen starts from its header: its events are read
     // in the background, so the first frame does not wait for them.
     let given = program.as_deref();
-    let (events, opened) = if befview::execution::is_recording(buffer.bytes()) {
+    let (events, opened) = if befview::model::execution::is_recording(buffer.bytes()) {
         let opened = match &view {
-            Some(_) => befview::execution::open(&path, buffer.bytes(), given)
+            Some(_) => befview::model::execution::open(&path, buffer.bytes(), given)
                 .map(|(trace, loaded)| (Events::Read(Box::new(trace)), loaded)),
-            None => befview::execution::open_program(&path, buffer.bytes(), given)
+            None => befview::model::execution::open_program(&path, buffer.bytes(), given)
                 .map(|(loaded, program)| (Events::Later(buffer, program), loaded)),
         };
         match opened {

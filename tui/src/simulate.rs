@@ -12,10 +12,10 @@ use ratatui::crossterm::event::{
 };
 
 use crate::app::App;
-use crate::events::Event;
-use crate::keys::{self, Action};
-use crate::rows::{self, ListId};
-use crate::tab::Tab;
+use crate::app::events::Event;
+use crate::app::keys::{self, Action};
+use crate::app::tab::Tab;
+use crate::model::rows::{self, ListId};
 
 /// Prompt text and editing, beyond what the key table binds.
 const PROMPT_KEYS: &[KeyCode] = &[
@@ -83,7 +83,7 @@ fn event(byte: u8, arg: u8) -> Event {
 pub fn frame(app: &mut App<'_, '_>, width: u16, height: u16) {
     // A test backend cannot fail (its error type is uninhabited).
     let Ok(mut terminal) = Terminal::new(TestBackend::new(width, height));
-    let Ok(_) = terminal.draw(|f| crate::views::draw(f, app));
+    let Ok(_) = terminal.draw(|f| crate::ui::draw(f, app));
 }
 
 /// Runs `input` (pairs of event and position bytes) on `app`, drawing a
@@ -104,18 +104,18 @@ pub fn run(app: &mut App<'_, '_>, input: &[u8], width: u16, height: u16) -> Resu
 /// that has a body, the function order a permutation.
 pub fn check(app: &mut App<'_, '_>) -> Result<(), String> {
     let len = app.doc.bytes().len();
-    if app.hex_cursor >= len.max(1) {
-        return Err(format!("hex cursor {} past {len} bytes", app.hex_cursor));
+    if app.hex.cursor >= len.max(1) {
+        return Err(format!("hex cursor {} past {len} bytes", app.hex.cursor));
     }
     if !Tab::ALL.contains(&app.tab) {
         return Err("unknown tab".to_owned());
     }
-    if let Some(f) = app.open_function
+    if let Some(f) = app.functions.open
         && app.doc.listing.function(f).is_none()
     {
         return Err(format!("open function {f} has no body"));
     }
-    let mut order = app.function_order.clone();
+    let mut order = app.functions.order.clone();
     order.sort_unstable();
     if order != (0..app.doc.listing.function_count()).collect::<Vec<_>>() {
         return Err("function order is not a permutation".to_owned());

@@ -1,7 +1,8 @@
 //! The terminal: raw mode, alternate screen and mouse capture on the way
 //! in; all of it undone on every way out (return, error, panic, and a
 //! SIGBUS from a mapped file truncated meanwhile: `bef::tool_io::sigbus`);
-//! the event loop, with the whole-file analysis running on a second thread.
+//! the one event loop, for the inspector (with the whole-file analysis
+//! running on a second thread) and for the Tensors view of a BTF file.
 
 use std::io::{self, Write};
 use std::path::Path;
@@ -9,6 +10,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use bef::format::BefBuffer;
+use ratatui::Frame;
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 use ratatui::crossterm::Command;
@@ -22,9 +24,10 @@ use ratatui::crossterm::terminal::{
 };
 
 use crate::app::App;
-use crate::document::Document;
-use crate::events::Event;
-use crate::worker::Worker;
+use crate::app::events::{Effect, Event};
+use crate::app::tensors::TensorsApp;
+use crate::app::worker::Worker;
+use crate::model::document::Document;
 
 /// The bytes that undo what [`run_with`] turns on besides raw mode: stop
 /// mouse tracking, leave the alternate screen, show the cursor. Both
@@ -63,7 +66,10 @@ pub fn run(doc: &Document<'_>) -> io::Result<()> {
 
 /// Runs the inspector on `doc`, opened at the Execution tab on `trace` when
 /// given; restores the terminal on every exit.
-pub fn run_with(doc: &Document<'_>, trace: Option<crate::execution::Trace>) -> io::Result<()> {
+pub fn run_with(
+    doc: &Document<'_>,
+    trace: Option<crate::model::execution::Trace>,
+) -> io::Result<()> {
     on_screen(|terminal| {
         let (events, received) = mpsc::channel();
         read_input(events.clone())?;
@@ -75,11 +81,12 @@ pub fn run_with(doc: &Document<'_>, trace: Option<crate::execution::Trace>) -> i
                 doc.analysis();
                 let _ = analysed.send(Event::Analysed);
             });
-            let app = match trace {
+            let mut app = match trace {
                 Some(trace) => App::with_trace(doc, trace),
                 None => App::new(doc),
             };
-            event_loop(terminal, app, Worker::scoped(events, doc, scope), &received)
+            let mut worker = Worker::scoped(events, doc, scope);
+            event_loop(terminal, &mut app, |e| worker.perform(e), &received)
         })
     })
 }
@@ -91,7 +98,7 @@ pub fn run_with(doc: &Document<'_>, trace: Option<crate::execution::Trace>) -> i
 /// exit.
 ///
 /// `program`: the program file the recording is read with, when
-/// [`open_program`](crate::execution::open_program) gave one.
+/// [`open_program`](crate::model::execution::open_program) gave one.
 pub fn run_loading(
     doc: &Document<'_>,
     path: &Path,
@@ -110,8 +117,12 @@ pub fn run_loading(
                 let mut progress = |phase: String| {
                     let _ = loaded.send(Event::Loading(phase));
                 };
-                let outcome =
-                    crate::execution::load(&file, bytes.bytes(), program.as_ref(), &mut progress);
+                let outcome = crate::model::execution::load(
+                    &file,
+                    bytes.bytes(),
+                    program.as_ref(),
+                    &mut progress,
+                );
                 let _ = loaded.send(Event::Loaded(outcome.map(Box::new)));
             })?;
         std::thread::scope(|scope| {
@@ -120,8 +131,9 @@ pub fn run_loading(
                 doc.analysis();
                 let _ = analysed.send(Event::Analysed);
             });
-            let app = App::loading(doc, path);
-            event_loop(terminal, app, Worker::scoped(events, doc, scope), &received)
+            let mut app = App::loading(doc, path);
+            let mut worker = Worker::scoped(events, doc, scope);
+            event_loop(terminal, &mut app, |e| worker.perform(e), &received)
         })
     })
 }
@@ -156,20 +168,12 @@ fn read_input(events: mpsc::Sender<Event>) -> io::Result<()> {
 
 /// Runs the Tensors view of a BTF file until the user leaves; restores
 /// the terminal on every exit.
-pub fn run_tensors(app: &mut crate::tensors::TensorsApp) -> io::Result<()> {
+pub fn run_tensors(app: &mut TensorsApp) -> io::Result<()> {
     on_screen(|terminal| {
-        loop {
-            terminal.draw(|frame| crate::views::draw_tensors(frame, app))?;
-            if app.quit {
-                return Ok(());
-            }
-            // Any event redraws: a key moves the cursor, a resize the table.
-            if let CrosstermEvent::Key(key) = event::read()?
-                && key.kind != KeyEventKind::Release
-            {
-                app.on_key(key);
-            }
-        }
+        let (events, received) = mpsc::channel();
+        read_input(events)?;
+        // It asks for nothing: there are no effects to perform.
+        event_loop(terminal, app, |_| None, &received)
     })
 }
 
@@ -198,15 +202,57 @@ fn on_screen<T>(
 /// How often time passes for the app when nothing else happens.
 const TICK: Duration = Duration::from_millis(100);
 
+/// What the event loop runs: the inspector, or the Tensors view of a BTF
+/// file.
+trait Screen {
+    /// Draws the whole screen.
+    fn draw(&mut self, frame: &mut Frame<'_>);
+    /// Applies `event`; what it asks for.
+    fn update(&mut self, event: Event) -> Vec<Effect>;
+    /// Whether the user has left.
+    fn quit(&self) -> bool;
+}
+
+impl Screen for App<'_, '_> {
+    fn draw(&mut self, frame: &mut Frame<'_>) {
+        crate::ui::draw(frame, self);
+    }
+
+    fn update(&mut self, event: Event) -> Vec<Effect> {
+        App::update(self, event)
+    }
+
+    fn quit(&self) -> bool {
+        self.quit
+    }
+}
+
+impl Screen for TensorsApp {
+    fn draw(&mut self, frame: &mut Frame<'_>) {
+        crate::ui::draw_tensors(frame, self);
+    }
+
+    fn update(&mut self, event: Event) -> Vec<Effect> {
+        TensorsApp::update(self, event)
+    }
+
+    fn quit(&self) -> bool {
+        self.quit
+    }
+}
+
+/// Draws `screen`, then waits for an event (time passes every [`TICK`]),
+/// applies it and has `perform` do what it asks, until the user leaves.
+/// `perform` returns text to copy to the clipboard.
 fn event_loop(
     terminal: &mut Terminal<CrosstermBackend<io::Stdout>>,
-    mut app: App<'_, '_>,
-    mut worker: Worker<'_, '_, '_>,
+    screen: &mut impl Screen,
+    mut perform: impl FnMut(Effect) -> Option<String>,
     events: &mpsc::Receiver<Event>,
 ) -> io::Result<()> {
     loop {
-        terminal.draw(|frame| crate::views::draw(frame, &mut app))?;
-        if app.quit {
+        terminal.draw(|frame| screen.draw(frame))?;
+        if screen.quit() {
             return Ok(());
         }
         let event = match events.recv_timeout(TICK) {
@@ -215,13 +261,13 @@ fn event_loop(
             Err(mpsc::RecvTimeoutError::Timeout) => Event::Tick(Instant::now()),
             Err(mpsc::RecvTimeoutError::Disconnected) => return Ok(()),
         };
-        for effect in app.update(event) {
-            if let Some(text) = worker.perform(effect) {
+        for effect in screen.update(event) {
+            if let Some(text) = perform(effect) {
                 let mut out = io::stdout();
                 write!(
                     out,
                     "\x1b]52;c;{}\x07",
-                    crate::inspector::base64(text.as_bytes())
+                    crate::model::inspector::base64(text.as_bytes())
                 )?;
                 out.flush()?;
             }

@@ -154,7 +154,8 @@ fn dump_execution_of_a_recording_with_its_program_present_missing_and_changed() 
     // The header says why the program is not shown, not an empty file's
     // size.
     let bytes = std::fs::read(&file).expect("read back");
-    let (stand_in, _) = befview::execution::open_program(&file, &bytes, None).expect("opens");
+    let (stand_in, _) =
+        befview::model::execution::open_program(&file, &bytes, None).expect("opens");
     let size = stand_in.size_text();
     assert!(size.starts_with("not read: "), "{size}");
     assert!(size.contains("no-such-program.mlir"), "{size}");

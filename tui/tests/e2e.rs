@@ -201,7 +201,7 @@ fn truncate_while_shown(size: u64) -> (TempDir, portable_pty::ExitStatus, vt100:
 
 #[test]
 fn a_mapped_file_truncated_while_shown_ends_befview_with_the_terminal_restored() {
-    let size = befview::input::READ_LIMIT + (1 << 20);
+    let size = befview::model::input::READ_LIMIT + (1 << 20);
     let (_dir, status, parser) = truncate_while_shown(size);
     assert_eq!(status.exit_code(), 1, "{status:?}");
     let screen = parser.screen();
@@ -258,7 +258,10 @@ fn every_tab_of_a_program_with_calls_control_flow_and_attributes() {
     // `y` copies the selected function's name through OSC 52.
     s.send("y");
     s.expect(&["copied @fails"]);
-    let wanted = format!("\x1b]52;c;{}\x07", befview::inspector::base64(b"@fails"));
+    let wanted = format!(
+        "\x1b]52;c;{}\x07",
+        befview::model::inspector::base64(b"@fails")
+    );
     let raw = s.raw.lock().expect("raw lock").clone();
     assert!(
         raw.windows(wanted.len()).any(|w| w == wanted.as_bytes()),
@@ -367,6 +370,22 @@ fn r_in_functions_runs_and_shows_the_recording() {
     s.send("/fails\r");
     s.send("r");
     s.expect(&["execution › @fails", "first error: "]);
+    s.send("q");
+    let parser = s.finish();
+    assert!(!parser.screen().alternate_screen());
+}
+
+#[test]
+fn the_tensors_view_of_a_btf_file_runs_in_the_one_event_loop() {
+    let mut s = Session::start("btf/tensors.btf");
+    s.expect(&["BTF, 13 tensors", "Tensors 1/13", "j/k move"]);
+    assert!(s.screen.lock().unwrap().screen().alternate_screen());
+    s.send("j");
+    s.expect(&["Tensors 2/13"]);
+    s.send("G");
+    s.expect(&["Tensors 13/13"]);
+    s.send("?");
+    s.expect(&["gg/Home first"]);
     s.send("q");
     let parser = s.finish();
     assert!(!parser.screen().alternate_screen());

@@ -9,11 +9,11 @@ use std::path::Path;
 
 use bef_trace::recording::{EventKind, Recording, ValueState};
 use bef_trace::{RecordOptions, RecorderOptions, record_file};
-use befview::events::Event;
-use befview::execution::Trace;
-use befview::keys::Action;
-use befview::rows::ListId;
-use befview::worker::Driver;
+use befview::app::events::Event;
+use befview::app::keys::Action;
+use befview::app::worker::Driver;
+use befview::model::execution::Trace;
+use befview::model::rows::ListId;
 use befview::{App, Document};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -64,7 +64,7 @@ fn trace() -> Trace {
 fn screen(app: &mut App<'_, '_>, width: u16, height: u16) -> String {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("test backend");
     terminal
-        .draw(|frame| befview::views::draw(frame, app))
+        .draw(|frame| befview::ui::draw(frame, app))
         .expect("draw");
     terminal.backend().to_string()
 }
@@ -144,7 +144,7 @@ fn the_time_cursor_steps_and_registers_follow() {
     }
     assert_eq!(app.time_cursor(), at);
     assert_eq!(app.selected_execution(), Some(error_execution));
-    let trace = app.trace.as_ref().expect("a trace");
+    let trace = app.execution.trace.as_ref().expect("a trace");
     let registers = trace.registers_at(at, error_execution);
     let changed: Vec<_> = registers.iter().filter(|r| r.changed).collect();
     assert_eq!(changed.len(), 1, "one register changed by the step");
@@ -190,7 +190,7 @@ fn the_time_cursor_steps_and_registers_follow() {
         app.execution_path()
     );
     assert!(app.execution_path().contains("› register %"));
-    assert!(befview::rows::len(&app.rows(), ListId::ExecRegisters) > 0);
+    assert!(befview::model::rows::len(&app.rows(), ListId::ExecRegisters) > 0);
 }
 
 #[test]
@@ -242,7 +242,8 @@ fn select_function(app: &mut App<'_, '_>, doc: &Document<'_>, name: &str) {
     app.act(Action::Tab(2));
     screen(app, 80, 24);
     let row = app
-        .function_order
+        .functions
+        .order
         .iter()
         .position(|&f| doc.listing.index_entry(f).is_some_and(|e| e.name == name))
         .unwrap_or_else(|| panic!("@{name} is listed"));
@@ -264,7 +265,7 @@ fn r_runs_a_function_and_shows_its_recording() {
     driver.settle(&mut app);
     assert!(!app.running());
     assert_eq!(app.tab, befview::Tab::Execution, "{:?}", app.message);
-    let trace = app.trace.as_ref().expect("a recording");
+    let trace = app.execution.trace.as_ref().expect("a recording");
     assert_eq!(trace.program_note, None);
     assert!(trace.first_error.is_some(), "@fails fails");
     assert_eq!(
@@ -307,7 +308,7 @@ fn r_runs_a_function_and_shows_its_recording() {
     assert!(app.running());
     driver.settle(&mut app);
     assert_eq!(app.tab, befview::Tab::Execution, "{:?}", app.message);
-    let trace = app.trace.as_ref().expect("a recording");
+    let trace = app.execution.trace.as_ref().expect("a recording");
     assert_eq!(trace.first_error, None);
     assert_eq!(trace.function_name(trace.steps[0].event.execution), "@add");
 }
@@ -387,7 +388,7 @@ fn braces_follow_a_loop_counter_across_iterations() {
     let mut seen = Vec::new();
     let mut labels = Vec::new();
     loop {
-        let trace = app.trace.as_ref().expect("a trace");
+        let trace = app.execution.trace.as_ref().expect("a trace");
         let step = &trace.steps[app.time_cursor()];
         let EventKind::RegisterSet { value, .. } = &step.event.kind else {
             panic!("not a publication: {:?}", step.event.kind);

@@ -7,9 +7,9 @@
 mod common;
 
 use befview::app::Pane;
-use befview::events::Effect;
-use befview::keys::Action;
-use befview::rows::{self, ListId};
+use befview::app::events::Effect;
+use befview::app::keys::Action;
+use befview::model::rows::{self, ListId};
 use befview::{App, Document, Tab};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -18,7 +18,7 @@ use ratatui::crossterm::event::{KeyModifiers, MouseButton, MouseEvent, MouseEven
 fn screen(app: &mut App<'_, '_>, width: u16, height: u16) -> String {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("test backend");
     terminal
-        .draw(|frame| befview::views::draw(frame, app))
+        .draw(|frame| befview::ui::draw(frame, app))
         .expect("draw");
     terminal.backend().to_string()
 }
@@ -37,7 +37,8 @@ fn status(screen: &str) -> String {
 fn widest_kernel(app: &mut App<'_, '_>) -> usize {
     app.act(Action::Tab(Tab::Functions.index()));
     let main = app
-        .function_order
+        .functions
+        .order
         .iter()
         .position(|&f| {
             app.doc
@@ -68,13 +69,13 @@ fn enter_frames_the_whole_item_and_esc_comes_back() {
     assert!(bytes.len() > 32, "an item over several hex lines");
     // From the top of the file: the item is further down, and following
     // only the cursor would leave it on the last line shown.
-    app.hex_scroll = 0;
-    assert!(bytes.start / befview::inspector::WIDTH > 24);
+    app.hex.scroll = 0;
+    assert!(bytes.start / befview::model::inspector::WIDTH > 24);
     app.act(Action::Enter);
     assert_eq!(app.tab, Tab::Hex);
     screen(&mut app, 80, 24);
-    let width = befview::inspector::WIDTH;
-    let visible = app.hex_scroll..app.hex_scroll + app.areas.hex.height as usize;
+    let width = befview::model::inspector::WIDTH;
+    let visible = app.hex.scroll..app.hex.scroll + app.areas.hex.height as usize;
     let (first, last) = (bytes.start / width, (bytes.end - 1) / width);
     assert!(
         visible.contains(&first) && visible.contains(&last),
@@ -83,7 +84,7 @@ fn enter_frames_the_whole_item_and_esc_comes_back() {
     app.act(Action::Back);
     assert_eq!((app.tab, app.pane), (Tab::Functions, Pane::First));
     assert_eq!(app.cursor(ListId::Kernels).selected, row);
-    assert_eq!(app.frame, None);
+    assert_eq!(app.hex.frame, None);
 }
 
 #[test]
@@ -164,7 +165,7 @@ fn marks_are_reported_and_help_lists_the_hex_colours() {
     let doc = Document::new(&loaded).expect("a BEF listing");
     let mut app = App::new(&doc);
     app.act(Action::Tab(Tab::Hex.index()));
-    app.hex_cursor = 0x10;
+    app.hex.cursor = 0x10;
     app.act(Action::Bookmark);
     assert_eq!(
         app.message.as_deref(),
@@ -175,7 +176,7 @@ fn marks_are_reported_and_help_lists_the_hex_colours() {
         app.message.as_deref(),
         Some("mark at 0x10 removed (0 marks left)")
     );
-    let lines: Vec<String> = befview::help::lines()
+    let lines: Vec<String> = befview::ui::help::lines()
         .into_iter()
         .map(|line| line.text)
         .collect();
@@ -186,7 +187,7 @@ fn marks_are_reported_and_help_lists_the_hex_colours() {
 
 #[test]
 fn the_kernel_pane_gives_queue_wait_and_run_time() {
-    use befview::execution::Trace;
+    use befview::model::execution::Trace;
     use std::path::Path;
     let options = bef_trace::RecordOptions {
         work_queue: "s".into(),
@@ -223,7 +224,7 @@ fn the_kernel_pane_gives_queue_wait_and_run_time() {
 }
 
 /// The test program's recording on the Execution tab.
-fn execution_app_trace() -> befview::execution::Trace {
+fn execution_app_trace() -> befview::model::execution::Trace {
     let (recording, _) = bef_trace::record_file(
         &common::corpus("befview/execution.mlir"),
         &bef_trace::RecordOptions {
@@ -261,7 +262,7 @@ fn execution_app_trace() -> befview::execution::Trace {
     for (rank, (_, t, i)) in order.into_iter().enumerate() {
         recording.threads[t].events[i].time = 1_000 * rank as u64;
     }
-    befview::execution::Trace::new(std::path::Path::new("run.beftrace"), recording)
+    befview::model::execution::Trace::new(std::path::Path::new("run.beftrace"), recording)
 }
 
 #[test]
@@ -270,7 +271,7 @@ fn kernel_names_show_at_80_columns_and_nothing_is_cut_at_160() {
     let doc = Document::new(&loaded).expect("a BEF listing");
     let mut app = App::with_trace(&doc, execution_app_trace());
     let text = screen(&mut app, 80, 24);
-    let trace = app.trace.as_ref().expect("a trace");
+    let trace = app.execution.trace.as_ref().expect("a trace");
     let shown = text.lines().skip(3).take(18);
     for (step, line) in trace.steps.iter().zip(shown) {
         if let Some(k) = step.kernel() {

@@ -1,12 +1,28 @@
-//! The modules of `befview` depend on each other one way: the row model
-//! and the app never on the views, and no circle anywhere. Checked over
-//! the `crate::` paths of every source file (comments left out).
+//! The modules of `befview` depend on each other one way, by role: the
+//! model (`model::*`) knows neither the app nor the views, except the key
+//! table and the tabs (list titles name keys); the app (`app::*`) knows no
+//! view; only the drivers draw, through the views' entry points; and no
+//! circle anywhere. Checked over the `crate::` paths of every source file
+//! (comments left out), one module per file (`model::rows` for its folder).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// The entry points of the views: what drivers may call.
 const VIEW_ENTRY_POINTS: &[&str] = &["draw", "draw_tensors"];
+
+/// The folders that group modules by role.
+const ROLES: &[&str] = &["model", "app", "ui"];
+
+/// The modules of `ui` that do not draw: the colours and the help screen's
+/// text, which the app (its scrolling) and `--dump help` read too.
+const UI_DATA: &[&str] = &["ui::help", "ui::palette"];
+
+/// The drivers.
+const DRIVERS: &[&str] = &["dump", "simulate", "terminal"];
+
+/// What the model may use outside itself: the key table and the tabs.
+const BELOW_THE_MODEL: &[&str] = &["app::keys", "app::tab"];
 
 fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).expect("the source directory lists") {
@@ -19,13 +35,43 @@ fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// The top-level module a file belongs to (`views/hex.rs` → `views`), or
-/// `None` for the crate root and the binary.
+/// The module a file belongs to: `app/keys.rs` → `app::keys`,
+/// `model/rows/state.rs` → `model::rows`, `ui/mod.rs` → `ui`, `dump.rs` →
+/// `dump`; `None` for the crate root and the binary.
 fn module_of(src: &Path, file: &Path) -> Option<String> {
     let relative = file.strip_prefix(src).expect("under src");
-    let first = relative.components().next()?.as_os_str().to_str()?;
-    let name = first.strip_suffix(".rs").unwrap_or(first);
-    (name != "lib" && name != "main").then(|| name.to_owned())
+    let parts: Vec<&str> = relative
+        .components()
+        .filter_map(|c| c.as_os_str().to_str())
+        .map(|c| c.strip_suffix(".rs").unwrap_or(c))
+        .collect();
+    match parts.as_slice() {
+        [] | ["lib" | "main"] => None,
+        [role, "mod"] => Some((*role).to_owned()),
+        [role, name, ..] => Some(format!("{role}::{name}")),
+        [name] => Some((*name).to_owned()),
+    }
+}
+
+/// The module a `crate::` path names: its role folder's module when the
+/// second segment is one (`crate::app::keys::Action` → `app::keys`), else
+/// its first segment (`crate::app::App` → `app`).
+fn target_of(src: &Path, path: &[String]) -> String {
+    let first = &path[0];
+    if ROLES.contains(&first.as_str())
+        && let Some(second) = path.get(1)
+    {
+        let dir = src.join(first);
+        if dir.join(format!("{second}.rs")).is_file() || dir.join(second).is_dir() {
+            return format!("{first}::{second}");
+        }
+    }
+    first.clone()
+}
+
+/// Whether `module` draws: `ui` and its files but the ones in [`UI_DATA`].
+fn is_view(module: &str) -> bool {
+    (module == "ui" || module.starts_with("ui::")) && !UI_DATA.contains(&module)
 }
 
 /// Every `crate::a::b…` path in the code of `text` (line comments out),
@@ -80,18 +126,19 @@ fn graph() -> (BTreeMap<String, BTreeSet<String>>, Vec<String>) {
         let text = std::fs::read_to_string(file).expect("a source file reads");
         edges.entry(module.clone()).or_default();
         for path in crate_paths(&text) {
-            let target = &path[0];
-            if *target != module {
+            let target = target_of(&src, &path);
+            if target != module {
                 edges
                     .entry(module.clone())
                     .or_default()
                     .insert(target.clone());
             }
-            if target == "views"
-                && module != "views"
-                && !path
-                    .get(1)
-                    .is_some_and(|p| VIEW_ENTRY_POINTS.contains(&p.as_str()))
+            if is_view(&target)
+                && !is_view(&module)
+                && !(target == "ui"
+                    && path
+                        .get(1)
+                        .is_some_and(|p| VIEW_ENTRY_POINTS.contains(&p.as_str())))
             {
                 into_views.push(format!("{}: crate::{}", file.display(), path.join("::")));
             }
@@ -110,7 +157,7 @@ fn only_drivers_call_the_views_and_only_their_entry_points() {
     );
     let callers: BTreeSet<&str> = edges
         .iter()
-        .filter(|(_, to)| to.contains("views"))
+        .filter(|(from, to)| !is_view(from) && to.iter().any(|t| is_view(t)))
         .map(|(from, _)| from.as_str())
         .collect();
     assert_eq!(
@@ -118,25 +165,33 @@ fn only_drivers_call_the_views_and_only_their_entry_points() {
         BTreeSet::from(["simulate", "terminal"]),
         "only the drivers draw"
     );
-    for below in [
-        "app",
-        "rows",
-        "keys",
-        "tab",
-        "events",
-        "execution",
-        "analysis",
-    ] {
-        let reached = reachable(&edges, below);
+    for module in edges.keys() {
+        if is_view(module) || DRIVERS.contains(&module.as_str()) {
+            continue;
+        }
+        let reached = reachable(&edges, module);
         assert!(
-            !reached.contains("views"),
-            "{below} depends on the views through {reached:?}"
+            !reached.iter().any(|m| is_view(m)),
+            "{module} depends on the views through {reached:?}"
         );
     }
-    assert!(
-        !reachable(&edges, "rows").contains("app"),
-        "the row model is below the app"
-    );
+}
+
+#[test]
+fn the_model_knows_neither_the_app_nor_the_views() {
+    let (edges, _) = graph();
+    let model: Vec<&String> = edges.keys().filter(|m| m.starts_with("model::")).collect();
+    assert!(model.len() > 5, "the model's modules are found: {model:?}");
+    for module in model {
+        let outside: Vec<String> = reachable(&edges, module)
+            .into_iter()
+            .filter(|m| !m.starts_with("model::") && !BELOW_THE_MODEL.contains(&m.as_str()))
+            .collect();
+        assert!(
+            outside.is_empty(),
+            "{module} depends on {outside:?} above the model"
+        );
+    }
 }
 
 #[test]
@@ -156,14 +211,14 @@ fn no_import_circle_between_modules() {
 #[test]
 fn the_path_reader_sees_what_a_use_line_names() {
     let paths = crate_paths(
-        "use crate::rows::{self, ListId};\nlet x = crate::names::clip(a); // crate::views::x\n\
+        "use crate::model::rows::{self, ListId};\nlet x = crate::model::names::clip(a); // crate::ui::x\n\
          fn f() -> notcrate::a {}",
     );
     assert_eq!(
         paths,
         vec![
-            vec!["rows".to_owned()],
-            vec!["names".to_owned(), "clip".to_owned()]
+            vec!["model".to_owned(), "rows".to_owned()],
+            vec!["model".to_owned(), "names".to_owned(), "clip".to_owned()]
         ]
     );
 }

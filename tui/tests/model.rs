@@ -4,10 +4,11 @@
 mod common;
 
 use befview::app::Pane;
-use befview::events::Effect;
-use befview::keys::Action;
-use befview::rows::ListId;
-use befview::{App, Document, Tab, names};
+use befview::app::events::Effect;
+use befview::app::keys::Action;
+use befview::model::names;
+use befview::model::rows::ListId;
+use befview::{App, Document, Tab};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 fn typed(app: &mut App<'_, '_>, text: &str) {
@@ -59,13 +60,14 @@ fn rows_frame_their_bytes_and_the_hex_cursor_selects_rows() {
     // Functions → @main → kernel 5 (tfrt.call) → its bytes.
     app.act(Action::Tab(2));
     let row = app
-        .function_order
+        .functions
+        .order
         .iter()
         .position(|&f| f == function(&doc, "main"))
         .expect("row");
     app.cursor_mut(ListId::Functions).selected = row;
     app.act(Action::Enter);
-    assert_eq!(app.open_function, Some(function(&doc, "main")));
+    assert_eq!(app.functions.open, Some(function(&doc, "main")));
     app.cursor_mut(ListId::Kernels).selected = 5;
     app.act(Action::Enter);
     let kernel = doc
@@ -74,17 +76,17 @@ fn rows_frame_their_bytes_and_the_hex_cursor_selects_rows() {
         .and_then(|f| f.kernel(5))
         .expect("kernel 5");
     assert_eq!(app.tab, Tab::Hex);
-    assert_eq!(app.frame, Some(kernel.range.clone()));
-    assert_eq!(app.hex_cursor, kernel.range.start);
+    assert_eq!(app.hex.frame, Some(kernel.range.clone()));
+    assert_eq!(app.hex.cursor, kernel.range.start);
     // Back in the table, leaving the function, then from hex again: the
     // rows holding the cursor are selected.
     app.act(Action::Tab(2));
     app.act(Action::Back);
-    assert_eq!(app.open_function, None);
+    assert_eq!(app.functions.open, None);
     app.act(Action::Tab(1));
-    app.hex_cursor = kernel.range.start + 4;
+    app.hex.cursor = kernel.range.start + 4;
     app.act(Action::Tab(2));
-    assert_eq!(app.open_function, Some(function(&doc, "main")));
+    assert_eq!(app.functions.open, Some(function(&doc, "main")));
     assert_eq!(app.cursor(ListId::Kernels).selected, 5);
     assert_eq!(app.pane, Pane::First);
 }
@@ -97,10 +99,10 @@ fn hex_goto_search_and_bookmarks() {
     app.act(Action::Tab(1));
     app.on_key(KeyEvent::new(KeyCode::Char('g'), KeyModifiers::NONE));
     typed(&mut app, "0x20");
-    assert_eq!(app.hex_cursor, 0x20);
+    assert_eq!(app.hex.cursor, 0x20);
     app.on_key(KeyEvent::new(KeyCode::Char('g'), KeyModifiers::NONE));
     typed(&mut app, "99999999");
-    assert_eq!(app.hex_cursor, 0x20, "past the end: unchanged");
+    assert_eq!(app.hex.cursor, 0x20, "past the end: unchanged");
     assert!(
         app.message
             .as_deref()
@@ -109,7 +111,7 @@ fn hex_goto_search_and_bookmarks() {
     // `gg` in the hex view: the prompt's `g` goes to the top.
     app.on_key(KeyEvent::new(KeyCode::Char('g'), KeyModifiers::NONE));
     app.on_key(KeyEvent::new(KeyCode::Char('g'), KeyModifiers::NONE));
-    assert_eq!(app.hex_cursor, 0);
+    assert_eq!(app.hex.cursor, 0);
     assert!(app.prompt.is_none());
     // Text, hex bytes and a VBR value.
     let hello = doc
@@ -119,42 +121,46 @@ fn hex_goto_search_and_bookmarks() {
         .expect("the attribute's text");
     app.act(Action::Search);
     typed(&mut app, "hello");
-    assert_eq!(app.hex_cursor, hello);
+    assert_eq!(app.hex.cursor, hello);
     app.act(Action::Search);
     typed(&mut app, "#0b ef");
-    assert_eq!(app.hex_cursor, 0, "wraps round to the magic number");
+    assert_eq!(app.hex.cursor, 0, "wraps round to the magic number");
     // The Strings section's length field holds a VBR; search for its value.
     let field = doc.listing.sections()[0].length_range.clone();
-    let (value, len) = befview::inspector::vbr_at(&doc.bytes()[field.clone()]).expect("a VBR");
+    let (value, len) =
+        befview::model::inspector::vbr_at(&doc.bytes()[field.clone()]).expect("a VBR");
     app.act(Action::Search);
     typed(&mut app, &format!("={value}"));
     assert_eq!(
-        &doc.bytes()[app.hex_cursor..app.hex_cursor + len],
-        &befview::inspector::vbr_encode(value)[..]
+        &doc.bytes()[app.hex.cursor..app.hex.cursor + len],
+        &befview::model::inspector::vbr_encode(value)[..]
     );
-    let first = app.hex_cursor;
+    let first = app.hex.cursor;
     app.act(Action::SearchNext);
     app.act(Action::SearchPrev);
-    assert_eq!(app.hex_cursor, first);
+    assert_eq!(app.hex.cursor, first);
     app.act(Action::Search);
     typed(&mut app, "no such text anywhere");
-    assert_eq!(app.hex_cursor, first);
+    assert_eq!(app.hex.cursor, first);
     assert!(
         app.message
             .as_deref()
             .is_some_and(|m| m.contains("not found"))
     );
     // Bookmarks: toggle, jump, untoggle.
-    app.hex_cursor = 3;
+    app.hex.cursor = 3;
     app.act(Action::Bookmark);
-    app.hex_cursor = 40;
+    app.hex.cursor = 40;
     app.act(Action::Bookmark);
     app.act(Action::NextBookmark);
-    assert_eq!(app.hex_cursor, 3);
+    assert_eq!(app.hex.cursor, 3);
     app.act(Action::NextBookmark);
-    assert_eq!(app.hex_cursor, 40);
+    assert_eq!(app.hex.cursor, 40);
     app.act(Action::Bookmark);
-    assert_eq!(app.bookmarks.iter().copied().collect::<Vec<_>>(), vec![3]);
+    assert_eq!(
+        app.hex.bookmarks.iter().copied().collect::<Vec<_>>(),
+        vec![3]
+    );
 }
 
 #[test]
@@ -169,16 +175,17 @@ fn copy_sort_and_row_search() {
     app.act(Action::Copy);
     assert_eq!(copied(&mut app).as_deref(), Some("@fails"));
     // Sorting keeps every function, ordered by the column.
-    for _ in 0..befview::rows::SORT_COLUMNS.len() {
+    for _ in 0..befview::model::rows::SortKey::ALL.len() {
         app.act(Action::Sort);
-        let mut order = app.function_order.clone();
+        let mut order = app.functions.order.clone();
         order.sort_unstable();
         assert_eq!(order, (0..doc.listing.function_count()).collect::<Vec<_>>());
     }
-    app.sort = 3; // registers, most first
-    app.sort_functions();
+    app.functions.sort = befview::model::rows::SortKey::Registers; // most first
+    app.functions.apply_sort(&doc.listing);
     let registers: Vec<usize> = app
-        .function_order
+        .functions
+        .order
         .iter()
         .map(|&f| doc.listing.function(f).map_or(0, |f| f.register_count()))
         .collect();

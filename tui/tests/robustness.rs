@@ -111,7 +111,8 @@ fn recording() -> Vec<u8> {
 /// its Execution tab; bytes that are not a readable recording are an
 /// error, which is fine.
 fn drive_recording(bytes: &[u8], keys: &[u8], width: u16, height: u16) -> Result<(), String> {
-    let Ok(trace) = befview::execution::Trace::read(Path::new("random.beftrace"), bytes) else {
+    let Ok(trace) = befview::model::execution::Trace::read(Path::new("random.beftrace"), bytes)
+    else {
         return Ok(());
     };
     let loaded = common::open("befview/execution.mlir");
@@ -131,7 +132,7 @@ fn the_execution_tab_on_every_truncation_of_a_recording() {
     let bytes = recording();
     let mut opened = 0;
     for len in 0..=bytes.len() {
-        if befview::execution::Trace::read(Path::new("r"), &bytes[..len]).is_ok() {
+        if befview::model::execution::Trace::read(Path::new("r"), &bytes[..len]).is_ok() {
             opened += 1;
         }
         if let Err(e) = drive_recording(&bytes[..len], EXECUTION_TOUR, 80, 24) {

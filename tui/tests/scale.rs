@@ -144,18 +144,18 @@ fn first_frame_within_a_second_and_keys_during_a_search() {
 
 #[test]
 fn a_long_list_is_searched_by_the_worker_and_esc_stops_it() {
-    use befview::events::{Effect, Event};
-    use befview::keys::Action;
-    use befview::rows::ListId;
-    use befview::worker::Driver;
+    use befview::app::events::{Effect, Event};
+    use befview::app::keys::Action;
+    use befview::app::worker::Driver;
+    use befview::model::rows::ListId;
     use befview::{App, Document, Loaded};
     use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
     let bytes = bef_trace::write(&generated(60_000));
     let trace =
-        befview::execution::Trace::read(Path::new("scale.beftrace"), &bytes).expect("reads");
+        befview::model::execution::Trace::read(Path::new("scale.beftrace"), &bytes).expect("reads");
     let last = trace.steps.len() - 1;
-    let empty = befview::document::empty_program();
+    let empty = befview::model::document::empty_program();
     let program = Loaded::from_bytes(Path::new("scale.bef"), &empty).expect("a program");
     let doc = Document::new(&program).expect("lists");
     let mut app = App::with_trace(&doc, trace);
@@ -177,7 +177,7 @@ fn a_long_list_is_searched_by_the_worker_and_esc_stops_it() {
     let found = app.cursor(ListId::Events).selected;
     assert!(found > 0 && found <= last, "{found} of {last}");
     assert!(
-        befview::rows::cells(&app.rows(), ListId::Events, found)[3].starts_with("k16 "),
+        befview::model::rows::cells(&app.rows(), ListId::Events, found)[3].starts_with("k16 "),
         "row {found}"
     );
     // Esc stops a search under way and says so.

@@ -15,9 +15,9 @@ use bef_trace::recording::{
     Event, EventKind, FunctionInfo, FunctionKind, Header, KernelInfo, Recording, RegisterInfo,
     ThreadTrack, ValueState,
 };
-use befview::execution::Trace;
-use befview::keys::Action;
-use befview::rows::ListId;
+use befview::app::keys::Action;
+use befview::model::execution::Trace;
+use befview::model::rows::ListId;
 use befview::{App, Document, Loaded, Tab};
 use proptest::prelude::*;
 use ratatui::Terminal;
@@ -28,7 +28,7 @@ use ratatui::backend::TestBackend;
 fn screen(app: &mut App<'_, '_>, width: u16, height: u16) -> Vec<Vec<char>> {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("test backend");
     terminal
-        .draw(|frame| befview::views::draw(frame, app))
+        .draw(|frame| befview::ui::draw(frame, app))
         .expect("draw");
     let buffer = terminal.backend().buffer();
     (0..height)
@@ -162,7 +162,7 @@ proptest! {
             return Ok(());
         };
         let scroll = app.cursor(ListId::Events).scroll;
-        let trace = app.trace.as_ref().expect("a trace");
+        let trace = app.execution.trace.as_ref().expect("a trace");
         let mut checked = 0;
         for (i, line) in lines[3..].iter().enumerate() {
             if line[0] == '└' || scroll + i >= trace.steps.len() {

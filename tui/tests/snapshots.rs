@@ -4,7 +4,7 @@
 
 mod common;
 
-use befview::keys::Action;
+use befview::app::keys::Action;
 use befview::{App, Document};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -13,7 +13,7 @@ use ratatui::backend::TestBackend;
 fn screen(app: &mut App<'_, '_>, width: u16, height: u16) -> String {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("test backend");
     terminal
-        .draw(|frame| befview::views::draw(frame, app))
+        .draw(|frame| befview::ui::draw(frame, app))
         .expect("draw");
     terminal.backend().to_string()
 }

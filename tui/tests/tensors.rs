@@ -4,8 +4,9 @@
 
 mod common;
 
-use befview::keys::Action;
-use befview::tensors::{MAX_ROWS, TensorFile, TensorsApp};
+use befview::app::keys::Action;
+use befview::app::tensors::TensorsApp;
+use befview::model::tensors::{MAX_ROWS, TensorFile};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
@@ -17,7 +18,7 @@ fn open(name: &str) -> TensorFile {
 fn screen(app: &mut TensorsApp, width: u16, height: u16) -> String {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("test backend");
     terminal
-        .draw(|frame| befview::views::draw_tensors(frame, app))
+        .draw(|frame| befview::ui::draw_tensors(frame, app))
         .expect("draw");
     terminal.backend().to_string()
 }

@@ -11,7 +11,7 @@ use std::path::Path;
 
 use bef_trace::recording::{EventKind, Recording};
 use bef_trace::{RecordOptions, RecorderOptions, record_file};
-use befview::execution::{RegisterAt, Trace};
+use befview::model::execution::{RegisterAt, Trace};
 use befview::{App, Document};
 
 const PROGRAM: &str = "models/digits/digits.mlir";
