@@ -52,7 +52,7 @@ pub fn secret_btf_files() -> Vec<(&'static str, Vec<u8>)> {
 
 /// A host program (MLIR text) with one function, `read`, that reads
 /// tensors -1 to 8 of the BTF file `path` with `btf.read_dense_tensor`, as
-/// f32 [_, _] and as i32 [_].
+/// a rank-2 f32 tensor and as a rank-1 i32 tensor.
 pub fn btf_reading_program(path: &std::path::Path) -> String {
     let mut body = String::new();
     for (k, index) in (-1..=8).enumerate() {
