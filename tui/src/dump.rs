@@ -1,6 +1,7 @@
 //! `--dump VIEW`: a view printed once as plain text, every row, no
 //! terminal. The rows are the ones the views draw.
 
+use std::collections::HashMap;
 use std::io::{self, Write};
 
 use bef::tool_io::escape;
@@ -9,7 +10,7 @@ use bef_trace::model::ErrorMark;
 use bef_trace::recording::{EventKind, ValueState};
 
 use crate::app::App;
-use crate::model::execution;
+use crate::model::execution::{self, Trace};
 use crate::model::inspector;
 use crate::model::rows::{self, ListId, columns};
 use crate::model::tensors::{COLUMNS, TensorFile};
@@ -214,15 +215,42 @@ fn execution(out: &mut impl Write, app: &mut App<'_, '_>) -> io::Result<()> {
         return Ok(());
     };
     writeln!(out, "\n== what each event changed")?;
+    let (order, so_far) = event_changes(&mut out, trace, &app.rows())?;
+    for execution in order {
+        if let Some(now) = so_far.get(&execution) {
+            execution_after(&mut out, trace, execution, now)?;
+        }
+    }
+    let (lines, cap) = (out.lines, out.cap);
+    let out = out.out;
+    if lines > cap {
+        writeln!(
+            out,
+            "… {} more lines not shown (cap {} lines)",
+            thousands(lines - cap),
+            thousands(cap)
+        )?;
+    }
+    Ok(())
+}
+
+/// `kernel 3 name`, escaped for the terminal.
+fn kernel_label(trace: &Trace, execution: u64, k: u32) -> String {
+    escape::terminal(&format!("kernel {k} {}", trace.kernel_name(execution, k))).into_owned()
+}
+
+/// Prints, event by event, what it changed; returns the executions in the
+/// order of their first events, with what each had done by its last.
+fn event_changes(
+    out: &mut impl Write,
+    trace: &Trace,
+    state: &rows::State<'_, '_>,
+) -> io::Result<(Vec<u64>, HashMap<u64, ExecutionSoFar>)> {
     let mut order: Vec<u64> = Vec::new();
-    let mut so_far: std::collections::HashMap<u64, ExecutionSoFar> =
-        std::collections::HashMap::new();
-    let kernel = |execution: u64, k: u32| {
-        escape::terminal(&format!("kernel {k} {}", trace.kernel_name(execution, k))).into_owned()
-    };
-    let state = app.rows();
+    let mut so_far: HashMap<u64, ExecutionSoFar> = HashMap::new();
+    let kernel = |execution: u64, k: u32| kernel_label(trace, execution, k);
     for step in 0..trace.steps.len() {
-        let cells = rows::cells(&state, ListId::Events, step);
+        let cells = rows::cells(state, ListId::Events, step);
         writeln!(out, "[{step}] {}", cells.join("  ").trim_end())?;
         let event = &trace.steps[step].event;
         let execution = event.execution;
@@ -319,87 +347,83 @@ fn execution(out: &mut impl Write, app: &mut App<'_, '_>) -> io::Result<()> {
             | EventKind::KernelWork { .. } => {}
         }
     }
-    for execution in order {
-        let Some(now) = so_far.get(&execution) else {
-            continue;
-        };
-        let function = trace
-            .function_of(execution)
-            .and_then(|f| trace.recording.functions.get(f as usize));
-        let kernels = function.map_or(0, |f| f.kernels.len());
-        let registers = function.map_or(0, |f| f.registers.len());
-        writeln!(
-            out,
-            "\n== {} {} after its last event [{}]",
-            trace.execution_label(execution),
-            escape::terminal(&trace.function_name(execution)),
-            now.last
-        )?;
-        writeln!(
-            out,
-            "  kernels: {kernels} in the function; {} ready, {} started, {} ended events",
-            now.ready, now.started, now.ended
-        )?;
-        if !now.running.is_empty() {
-            let running: Vec<String> = now.running.iter().map(|&k| kernel(execution, k)).collect();
-            writeln!(out, "  still running: {}", running.join(", "))?;
-        }
-        writeln!(
-            out,
-            "  registers: {} of {registers} published{}",
-            now.registers.len(),
-            if now.registers.len() < registers {
-                " (the others not produced)"
-            } else {
-                ""
-            }
-        )?;
-        let mut table = vec![
-            ["reg", "state", "value / message", "producer"]
-                .map(String::from)
-                .to_vec(),
-        ];
-        for (register, (state, value, producer)) in &now.registers {
-            let value = match (value, state) {
-                (Some(v), _) => {
-                    let v = match now.updates.get(register) {
-                        Some(&update) => format!(
-                            "{v} ({})",
-                            rows::execution::update_note(trace, execution, update)
-                        ),
-                        None => v.clone(),
-                    };
-                    escape::terminal(&v).into_owned()
-                }
-                (None, ValueState::Concrete) if !trace.recording.header.values => {
-                    "(recorded without --values)".to_owned()
-                }
-                _ => String::new(),
-            };
-            table.push(vec![
-                format!("%{register}"),
-                execution::state_name(*state).to_owned(),
-                value,
-                kernel(execution, *producer),
-            ]);
-        }
-        if table.len() > 1 {
-            let marks: Vec<bool> = table
-                .iter()
-                .map(|row| row[1] == execution::state_name(ValueState::Error))
-                .collect();
-            aligned(&mut out, &table, &marks)?;
-        }
+    Ok((order, so_far))
+}
+
+/// Prints execution `execution` as its last event leaves it.
+fn execution_after(
+    out: &mut impl Write,
+    trace: &Trace,
+    execution: u64,
+    now: &ExecutionSoFar,
+) -> io::Result<()> {
+    let kernel = |execution: u64, k: u32| kernel_label(trace, execution, k);
+    let function = trace
+        .function_of(execution)
+        .and_then(|f| trace.recording.functions.get(f as usize));
+    let kernels = function.map_or(0, |f| f.kernels.len());
+    let registers = function.map_or(0, |f| f.registers.len());
+    writeln!(
+        out,
+        "\n== {} {} after its last event [{}]",
+        trace.execution_label(execution),
+        escape::terminal(&trace.function_name(execution)),
+        now.last
+    )?;
+    writeln!(
+        out,
+        "  kernels: {kernels} in the function; {} ready, {} started, {} ended events",
+        now.ready, now.started, now.ended
+    )?;
+    if !now.running.is_empty() {
+        let running: Vec<String> = now.running.iter().map(|&k| kernel(execution, k)).collect();
+        writeln!(out, "  still running: {}", running.join(", "))?;
     }
-    let (lines, cap) = (out.lines, out.cap);
-    let out = out.out;
-    if lines > cap {
-        writeln!(
-            out,
-            "… {} more lines not shown (cap {} lines)",
-            thousands(lines - cap),
-            thousands(cap)
-        )?;
+    writeln!(
+        out,
+        "  registers: {} of {registers} published{}",
+        now.registers.len(),
+        if now.registers.len() < registers {
+            " (the others not produced)"
+        } else {
+            ""
+        }
+    )?;
+    let mut table = vec![
+        ["reg", "state", "value / message", "producer"]
+            .map(String::from)
+            .to_vec(),
+    ];
+    for (register, (state, value, producer)) in &now.registers {
+        let value = match (value, state) {
+            (Some(v), _) => {
+                let v = match now.updates.get(register) {
+                    Some(&update) => format!(
+                        "{v} ({})",
+                        rows::execution::update_note(trace, execution, update)
+                    ),
+                    None => v.clone(),
+                };
+                escape::terminal(&v).into_owned()
+            }
+            (None, ValueState::Concrete) if !trace.recording.header.values => {
+                "(recorded without --values)".to_owned()
+            }
+            _ => String::new(),
+        };
+        table.push(vec![
+            format!("%{register}"),
+            execution::state_name(*state).to_owned(),
+            value,
+            kernel(execution, *producer),
+        ]);
+    }
+    if table.len() > 1 {
+        let marks: Vec<bool> = table
+            .iter()
+            .map(|row| row[1] == execution::state_name(ValueState::Error))
+            .collect();
+        aligned(out, &table, &marks)?;
     }
     Ok(())
 }

@@ -11,32 +11,129 @@ use crate::ir::{
 };
 use crate::text::dense_layout::{element_size, num_elements, shaped};
 
-const ARRAY: u64 = 0;
-const DICTIONARY: u64 = 1;
-const STRING: u64 = 2;
-const STRING_WITH_TYPE: u64 = 3;
-const FLAT_SYMBOL_REF: u64 = 4;
-const SYMBOL_REF: u64 = 5;
-const TYPE: u64 = 6;
-const UNIT: u64 = 7;
-const INTEGER: u64 = 8;
-const FLOAT: u64 = 9;
-const CALL_SITE_LOC: u64 = 10;
-const FILE_LINE_COL_LOC: u64 = 11;
-const FUSED_LOC: u64 = 12;
-const FUSED_LOC_WITH_METADATA: u64 = 13;
-const NAME_LOC: u64 = 14;
-const UNKNOWN_LOC: u64 = 15;
-const DENSE_RESOURCE: u64 = 16;
-const DENSE_ARRAY: u64 = 17;
-const DENSE_INT_OR_FP: u64 = 18;
-const DENSE_STRING: u64 = 19;
-const SPARSE: u64 = 20;
-pub(crate) const DISTINCT: u64 = 21;
-const FILE_LINE_COL_RANGE: u64 = 22;
-const AFFINE_MAP: u64 = 23;
-const INTEGER_SET: u64 = 24;
-const STRIDED_LAYOUT: u64 = 25;
+/// The builtin attribute kinds of the custom encoding, one row each: code,
+/// kind, name, the function reading its parameters and the one writing
+/// them. `decode`, `encode` and `encode_location` all go through this one
+/// table, so a kind cannot be read without being written or the reverse.
+/// Location kinds read and write a `Location`; the others an `Attribute`.
+macro_rules! builtin_attribute_kinds {
+    ($m:ident) => {
+        $m! {
+            attributes {
+                0 Array "Array" read_array write_array;
+                1 Dictionary "Dictionary" read_dictionary write_dictionary;
+                2 String "String" read_string write_string;
+                3 StringWithType "StringWithType" read_string_with_type write_string;
+                4 FlatSymbolRef "FlatSymbolRef" read_flat_symbol_ref write_symbol_ref;
+                5 SymbolRef "SymbolRef" read_symbol_ref write_symbol_ref;
+                6 Type "Type" read_type write_type;
+                7 Unit "Unit" read_unit write_unit;
+                8 Integer "Integer" read_integer write_integer;
+                9 Float "Float" read_float write_float;
+                16 DenseResource "DenseResourceElements" read_dense_resource write_dense_resource;
+                17 DenseArray "DenseArray" read_dense_array write_dense_array;
+                18 DenseIntOrFp "DenseIntOrFPElements" read_dense_int_or_fp write_dense_int_or_fp;
+                19 DenseString "DenseStringElements" read_dense_string write_dense_string;
+                20 Sparse "SparseElements" read_sparse write_sparse;
+                21 Distinct "Distinct" read_distinct write_distinct;
+                23 AffineMap "AffineMap" read_affine_map_attr write_affine_map_attr;
+                24 IntegerSet "IntegerSet" read_integer_set write_integer_set;
+                25 StridedLayout "StridedLayout" read_strided_layout write_strided_layout;
+            }
+            locations {
+                10 CallSiteLoc "CallSiteLoc" read_call_site_loc write_call_site_loc;
+                11 FileLineColLoc "FileLineColLoc" file_line_col write_file_line_col_loc;
+                12 FusedLoc "FusedLoc" read_fused_loc write_fused_loc;
+                13 FusedLocWithMetadata "FusedLocWithMetadata" read_fused_loc_with_metadata write_fused_loc;
+                14 NameLoc "NameLoc" read_name_loc write_name_loc;
+                15 UnknownLoc "UnknownLoc" read_unknown_loc write_unknown_loc;
+                22 FileLineColRange "FileLineColRange" read_file_line_col_range write_file_line_col_range;
+            }
+        }
+    };
+}
+
+/// Defines `Kind` and its dispatch from the rows of `builtin_attribute_kinds!`.
+macro_rules! define_kinds {
+    (
+        attributes { $($acode:literal $AKind:ident $aname:literal $aread:ident $awrite:ident;)* }
+        locations { $($lcode:literal $LKind:ident $lname:literal $lread:ident $lwrite:ident;)* }
+    ) => {
+        /// A builtin attribute kind of the custom encoding.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        enum Kind {
+            $($AKind,)*
+            $($LKind,)*
+        }
+
+        impl Kind {
+            #[cfg(test)]
+            const ALL: &'static [Kind] = &[$(Kind::$AKind,)* $(Kind::$LKind,)*];
+
+            /// The varint code that starts the kind's encoding.
+            const fn code(self) -> u64 {
+                match self {
+                    $(Kind::$AKind => $acode,)*
+                    $(Kind::$LKind => $lcode,)*
+                }
+            }
+
+            fn from_code(code: u64) -> Option<Kind> {
+                match code {
+                    $($acode => Some(Kind::$AKind),)*
+                    $($lcode => Some(Kind::$LKind),)*
+                    _ => None,
+                }
+            }
+
+            /// The kind's name in MLIR's builtin dialect.
+            #[cfg(test)]
+            fn name(self) -> &'static str {
+                match self {
+                    $(Kind::$AKind => $aname,)*
+                    $(Kind::$LKind => $lname,)*
+                }
+            }
+
+            /// Reads the kind's parameters (after its code).
+            fn read(self, r: &mut Reader<'_>, lookup: &dyn EntryLookup) -> Decoded<Attribute> {
+                match self {
+                    $(Kind::$AKind => $aread(r, lookup),)*
+                    $(Kind::$LKind => Ok(Attribute::Location(Box::new($lread(r, lookup)?))),)*
+                }
+            }
+
+            /// Writes the parameters of `attr`, which `Kind::of` mapped to this kind.
+            fn write(self, attr: &Attribute, sink: &mut dyn EntrySink) {
+                match (self, attr) {
+                    $((Kind::$AKind, _) => $awrite(attr, sink),)*
+                    $((Kind::$LKind, Attribute::Location(loc)) => $lwrite(loc, sink),)*
+                    _ => not_of_kind(self),
+                }
+            }
+
+            /// Writes the parameters of `loc`, which `Kind::of_location`
+            /// mapped to this kind.
+            fn write_location<S: EntrySink + ?Sized>(self, loc: &Location, sink: &mut S) {
+                match self {
+                    $(Kind::$LKind => $lwrite(loc, sink),)*
+                    _ => not_of_kind(self),
+                }
+            }
+        }
+    };
+}
+
+builtin_attribute_kinds!(define_kinds);
+
+/// The code of a `distinct` attribute, which the reader looks for before
+/// choosing how to decode a file.
+pub(crate) const DISTINCT: u64 = Kind::Distinct.code();
+
+/// A writer was handed a value that `Kind::of` maps to another kind.
+fn not_of_kind(kind: Kind) -> ! {
+    unreachable!("value is not a builtin {kind:?} attribute")
+}
 
 /// Upper bound on affine expression nesting (expressions decode with an
 /// explicit stack; this bounds its size and the printer's recursion).
@@ -487,7 +584,7 @@ fn file_line_col(r: &mut Reader<'_>, lookup: &dyn EntryLookup) -> Decoded<Locati
 /// caller then decodes it with `decode`, which reports why). Leaves
 /// trailing bytes to the caller.
 pub fn decode_file_line_col(r: &mut Reader<'_>) -> Option<(u64, u32, u32)> {
-    if r.varint().ok()? != FILE_LINE_COL_LOC {
+    if r.varint().ok()? != Kind::FileLineColLoc.code() {
         return None;
     }
     let file = r.varint().ok()?;
@@ -497,266 +594,299 @@ pub fn decode_file_line_col(r: &mut Reader<'_>) -> Option<(u64, u32, u32)> {
 }
 
 /// Decodes the custom encoding of a builtin attribute (the whole entry).
-///
-/// One piece: a match with one short arm per attribute code of the
-/// encoding, the reading counterpart of the writer's table; split, the
-/// codes would no longer be checkable against the writer at a glance.
 pub fn decode(r: &mut Reader<'_>, lookup: &dyn EntryLookup) -> Decoded<Attribute> {
     let code_at = r.offset();
     let code = r.varint()?;
-    Ok(match code {
-        ARRAY => {
-            let n = r.count(1, "array element")?;
-            let mut items = Vec::with_capacity(n);
-            for _ in 0..n {
-                items.push(attr(r, lookup)?);
-            }
-            Attribute::Array(items)
+    match Kind::from_code(code) {
+        Some(kind) => kind.read(r, lookup),
+        None => Err(fail(
+            code_at,
+            format!("unknown builtin attribute code {code}"),
+        )),
+    }
+}
+
+fn read_array(r: &mut Reader<'_>, lookup: &dyn EntryLookup) -> Decoded<Attribute> {
+    let n = r.count(1, "array element")?;
+    let mut items = Vec::with_capacity(n);
+    for _ in 0..n {
+        items.push(attr(r, lookup)?);
+    }
+    Ok(Attribute::Array(items))
+}
+
+fn read_dictionary(r: &mut Reader<'_>, lookup: &dyn EntryLookup) -> Decoded<Attribute> {
+    let n = r.count(2, "dictionary entry")?;
+    let mut entries: Vec<(String, Attribute)> = Vec::with_capacity(n);
+    for _ in 0..n {
+        let at = r.offset();
+        let name = string_attr(r, lookup)?;
+        let value = attr(r, lookup)?;
+        if entries.last().is_some_and(|(prev, _)| *prev >= name) {
+            return Err(fail(at, format!("dictionary key '{name}' out of order")));
         }
-        DICTIONARY => {
-            let n = r.count(2, "dictionary entry")?;
-            let mut entries: Vec<(String, Attribute)> = Vec::with_capacity(n);
-            for _ in 0..n {
-                let at = r.offset();
-                let name = string_attr(r, lookup)?;
-                let value = attr(r, lookup)?;
-                if entries.last().is_some_and(|(prev, _)| *prev >= name) {
-                    return Err(fail(at, format!("dictionary key '{name}' out of order")));
-                }
-                entries.push((name, value));
-            }
-            Attribute::Dictionary(entries)
+        entries.push((name, value));
+    }
+    Ok(Attribute::Dictionary(entries))
+}
+
+fn read_string(r: &mut Reader<'_>, lookup: &dyn EntryLookup) -> Decoded<Attribute> {
+    Ok(Attribute::String {
+        value: string(r, lookup)?.to_vec(),
+        ty: None,
+    })
+}
+
+fn read_string_with_type(r: &mut Reader<'_>, lookup: &dyn EntryLookup) -> Decoded<Attribute> {
+    let value = string(r, lookup)?.to_vec();
+    Ok(Attribute::String {
+        value,
+        ty: Some(ty(r, lookup)?),
+    })
+}
+
+fn read_flat_symbol_ref(r: &mut Reader<'_>, lookup: &dyn EntryLookup) -> Decoded<Attribute> {
+    Ok(Attribute::SymbolRef {
+        root: string_attr(r, lookup)?,
+        nested: Vec::new(),
+    })
+}
+
+fn read_symbol_ref(r: &mut Reader<'_>, lookup: &dyn EntryLookup) -> Decoded<Attribute> {
+    let root = string_attr(r, lookup)?;
+    let n = r.count(1, "nested reference")?;
+    let mut nested = Vec::with_capacity(n);
+    for _ in 0..n {
+        let at = r.offset();
+        match attr(r, lookup)? {
+            Attribute::SymbolRef {
+                root,
+                nested: inner,
+            } if inner.is_empty() => nested.push(root),
+            _ => return Err(fail(at, "expected a flat symbol reference")),
         }
-        STRING => Attribute::String {
-            value: string(r, lookup)?.to_vec(),
-            ty: None,
-        },
-        STRING_WITH_TYPE => {
-            let value = string(r, lookup)?.to_vec();
-            Attribute::String {
-                value,
-                ty: Some(ty(r, lookup)?),
-            }
+    }
+    Ok(Attribute::SymbolRef { root, nested })
+}
+
+fn read_type(r: &mut Reader<'_>, lookup: &dyn EntryLookup) -> Decoded<Attribute> {
+    Ok(Attribute::Type(ty(r, lookup)?))
+}
+
+fn read_unit(_: &mut Reader<'_>, _: &dyn EntryLookup) -> Decoded<Attribute> {
+    Ok(Attribute::Unit)
+}
+
+fn read_integer(r: &mut Reader<'_>, lookup: &dyn EntryLookup) -> Decoded<Attribute> {
+    let at = r.offset();
+    let t = ty(r, lookup)?;
+    let Some(width) = integer_width(&t) else {
+        return Err(fail(at, format!("integer attribute of type {t}")));
+    };
+    let words = read_apint(r, width)?;
+    integer_attr(words, t, at)
+}
+
+fn read_float(r: &mut Reader<'_>, lookup: &dyn EntryLookup) -> Decoded<Attribute> {
+    let at = r.offset();
+    let t = ty(r, lookup)?;
+    let Some(width) = float_width(&t) else {
+        return Err(fail(at, format!("float attribute of type {t}")));
+    };
+    let words = truncate_words(read_apint(r, width)?, width);
+    let bits = u128::from(words[0]) | (u128::from(words.get(1).copied().unwrap_or(0)) << 64);
+    Ok(Attribute::Float { bits, ty: t })
+}
+
+fn read_call_site_loc(r: &mut Reader<'_>, lookup: &dyn EntryLookup) -> Decoded<Location> {
+    let callee = Box::new(location(r, lookup)?);
+    let caller = Box::new(location(r, lookup)?);
+    Ok(Location::CallSite { callee, caller })
+}
+
+fn read_fused_loc(r: &mut Reader<'_>, lookup: &dyn EntryLookup) -> Decoded<Location> {
+    Ok(Location::Fused {
+        locations: locations(r, lookup)?,
+        metadata: None,
+    })
+}
+
+fn read_fused_loc_with_metadata(r: &mut Reader<'_>, lookup: &dyn EntryLookup) -> Decoded<Location> {
+    let locs = locations(r, lookup)?;
+    Ok(Location::Fused {
+        locations: locs,
+        metadata: Some(Box::new(attr(r, lookup)?)),
+    })
+}
+
+fn read_name_loc(r: &mut Reader<'_>, lookup: &dyn EntryLookup) -> Decoded<Location> {
+    let name = string_attr(r, lookup)?;
+    let child = Box::new(location(r, lookup)?);
+    Ok(Location::Name { name, child })
+}
+
+fn read_unknown_loc(_: &mut Reader<'_>, _: &dyn EntryLookup) -> Decoded<Location> {
+    Ok(Location::Unknown)
+}
+
+fn read_dense_resource(r: &mut Reader<'_>, lookup: &dyn EntryLookup) -> Decoded<Attribute> {
+    let t = ty(r, lookup)?;
+    let at = r.offset();
+    let handle = lookup.resource(r.varint()?, at)?;
+    Ok(Attribute::DenseResource { ty: t, handle })
+}
+
+fn read_dense_array(r: &mut Reader<'_>, lookup: &dyn EntryLookup) -> Decoded<Attribute> {
+    let at = r.offset();
+    let element = ty(r, lookup)?;
+    let count = r.varint()?;
+    let blob_len = r.index()?;
+    let data = r.bytes(blob_len)?;
+    let size = match &element {
+        Type::Integer { width: 1, .. } => Some(1),
+        other => element_size(other),
+    };
+    if size.and_then(|s| (s as u64).checked_mul(count)) != Some(data.len() as u64) {
+        return Err(fail(
+            at,
+            format!("dense array of {count} {element} with {} bytes", data.len()),
+        ));
+    }
+    Ok(Attribute::DenseArray {
+        element,
+        data: data.to_vec(),
+    })
+}
+
+fn read_dense_int_or_fp(r: &mut Reader<'_>, lookup: &dyn EntryLookup) -> Decoded<Attribute> {
+    let at = r.offset();
+    let t = ty(r, lookup)?;
+    let blob_len = r.index()?;
+    let blob = r.bytes(blob_len)?;
+    dense_from_blob(t, blob, at)
+}
+
+fn read_dense_string(r: &mut Reader<'_>, lookup: &dyn EntryLookup) -> Decoded<Attribute> {
+    let at = r.offset();
+    let t = ty(r, lookup)?;
+    let splat = r.varint()? != 0;
+    let count = match shaped(&t) {
+        _ if splat => 1,
+        Some((Some(dims), _)) => num_elements(dims)
+            .ok_or_else(|| fail(at, format!("dense strings of dynamic type {t}")))?,
+        _ => return Err(fail(at, format!("dense strings of unshaped type {t}"))),
+    };
+    if count > r.remaining() as u64 {
+        return Err(fail(at, format!("{count} strings exceed the data")));
+    }
+    let mut values = Vec::with_capacity(count as usize);
+    for _ in 0..count {
+        values.push(string(r, lookup)?.to_vec());
+    }
+    Ok(Attribute::DenseStrings {
+        ty: t,
+        splat,
+        values,
+    })
+}
+
+fn read_sparse(r: &mut Reader<'_>, lookup: &dyn EntryLookup) -> Decoded<Attribute> {
+    let t = ty(r, lookup)?;
+    let at = r.offset();
+    let indices = attr(r, lookup)?;
+    let values = attr(r, lookup)?;
+    if !matches!(indices, Attribute::DenseElements(_)) {
+        return Err(fail(at, "sparse indices must be dense elements"));
+    }
+    Ok(Attribute::Sparse {
+        ty: t,
+        indices: Box::new(indices),
+        values: Box::new(values),
+    })
+}
+
+fn read_distinct(r: &mut Reader<'_>, lookup: &dyn EntryLookup) -> Decoded<Attribute> {
+    Ok(Attribute::Distinct {
+        // The table assigns identities after decoding.
+        id: 0,
+        referenced: Box::new(attr(r, lookup)?),
+    })
+}
+
+fn read_file_line_col_range(r: &mut Reader<'_>, lookup: &dyn EntryLookup) -> Decoded<Location> {
+    let at = r.offset();
+    let file = lookup.file_name(r.varint()?, at)?;
+    let at = r.offset();
+    let n = r.varint()?;
+    if n > 4 {
+        return Err(fail(at, format!("{n} line/column values in a file range")));
+    }
+    let mut v = [0u32; 4];
+    for slot in v.iter_mut().take(n as usize) {
+        *slot = u32_varint(r, "line or column")?;
+    }
+    let (start_line, start_column, end_line, end_column) = match n {
+        0 => (0, 0, 0, 0),
+        1 => (v[0], 0, v[0], 0),
+        2 => (v[0], v[1], v[0], v[1]),
+        3 => (v[0], v[1], v[0], v[2]),
+        _ => (v[0], v[1], v[2], v[3]),
+    };
+    Ok(if (start_line, start_column) == (end_line, end_column) {
+        Location::FileLineCol {
+            file,
+            line: start_line,
+            column: start_column,
         }
-        FLAT_SYMBOL_REF => Attribute::SymbolRef {
-            root: string_attr(r, lookup)?,
-            nested: Vec::new(),
-        },
-        SYMBOL_REF => {
-            let root = string_attr(r, lookup)?;
-            let n = r.count(1, "nested reference")?;
-            let mut nested = Vec::with_capacity(n);
-            for _ in 0..n {
-                let at = r.offset();
-                match attr(r, lookup)? {
-                    Attribute::SymbolRef {
-                        root,
-                        nested: inner,
-                    } if inner.is_empty() => nested.push(root),
-                    _ => return Err(fail(at, "expected a flat symbol reference")),
-                }
-            }
-            Attribute::SymbolRef { root, nested }
-        }
-        TYPE => Attribute::Type(ty(r, lookup)?),
-        UNIT => Attribute::Unit,
-        INTEGER => {
-            let at = r.offset();
-            let t = ty(r, lookup)?;
-            let Some(width) = integer_width(&t) else {
-                return Err(fail(at, format!("integer attribute of type {t}")));
-            };
-            let words = read_apint(r, width)?;
-            integer_attr(words, t, at)?
-        }
-        FLOAT => {
-            let at = r.offset();
-            let t = ty(r, lookup)?;
-            let Some(width) = float_width(&t) else {
-                return Err(fail(at, format!("float attribute of type {t}")));
-            };
-            let words = truncate_words(read_apint(r, width)?, width);
-            let bits =
-                u128::from(words[0]) | (u128::from(words.get(1).copied().unwrap_or(0)) << 64);
-            Attribute::Float { bits, ty: t }
-        }
-        CALL_SITE_LOC => {
-            let callee = Box::new(location(r, lookup)?);
-            let caller = Box::new(location(r, lookup)?);
-            Attribute::Location(Box::new(Location::CallSite { callee, caller }))
-        }
-        FILE_LINE_COL_LOC => Attribute::Location(Box::new(file_line_col(r, lookup)?)),
-        FUSED_LOC => Attribute::Location(Box::new(Location::Fused {
-            locations: locations(r, lookup)?,
-            metadata: None,
-        })),
-        FUSED_LOC_WITH_METADATA => {
-            let locs = locations(r, lookup)?;
-            Attribute::Location(Box::new(Location::Fused {
-                locations: locs,
-                metadata: Some(Box::new(attr(r, lookup)?)),
-            }))
-        }
-        NAME_LOC => {
-            let name = string_attr(r, lookup)?;
-            let child = Box::new(location(r, lookup)?);
-            Attribute::Location(Box::new(Location::Name { name, child }))
-        }
-        UNKNOWN_LOC => Attribute::Location(Box::new(Location::Unknown)),
-        DENSE_RESOURCE => {
-            let t = ty(r, lookup)?;
-            let at = r.offset();
-            let handle = lookup.resource(r.varint()?, at)?;
-            Attribute::DenseResource { ty: t, handle }
-        }
-        DENSE_ARRAY => {
-            let at = r.offset();
-            let element = ty(r, lookup)?;
-            let count = r.varint()?;
-            let blob_len = r.index()?;
-            let data = r.bytes(blob_len)?;
-            let size = match &element {
-                Type::Integer { width: 1, .. } => Some(1),
-                other => element_size(other),
-            };
-            if size.and_then(|s| (s as u64).checked_mul(count)) != Some(data.len() as u64) {
-                return Err(fail(
-                    at,
-                    format!("dense array of {count} {element} with {} bytes", data.len()),
-                ));
-            }
-            Attribute::DenseArray {
-                element,
-                data: data.to_vec(),
-            }
-        }
-        DENSE_INT_OR_FP => {
-            let at = r.offset();
-            let t = ty(r, lookup)?;
-            let blob_len = r.index()?;
-            let blob = r.bytes(blob_len)?;
-            dense_from_blob(t, blob, at)?
-        }
-        DENSE_STRING => {
-            let at = r.offset();
-            let t = ty(r, lookup)?;
-            let splat = r.varint()? != 0;
-            let count = match shaped(&t) {
-                _ if splat => 1,
-                Some((Some(dims), _)) => num_elements(dims)
-                    .ok_or_else(|| fail(at, format!("dense strings of dynamic type {t}")))?,
-                _ => return Err(fail(at, format!("dense strings of unshaped type {t}"))),
-            };
-            if count > r.remaining() as u64 {
-                return Err(fail(at, format!("{count} strings exceed the data")));
-            }
-            let mut values = Vec::with_capacity(count as usize);
-            for _ in 0..count {
-                values.push(string(r, lookup)?.to_vec());
-            }
-            Attribute::DenseStrings {
-                ty: t,
-                splat,
-                values,
-            }
-        }
-        SPARSE => {
-            let t = ty(r, lookup)?;
-            let at = r.offset();
-            let indices = attr(r, lookup)?;
-            let values = attr(r, lookup)?;
-            if !matches!(indices, Attribute::DenseElements(_)) {
-                return Err(fail(at, "sparse indices must be dense elements"));
-            }
-            Attribute::Sparse {
-                ty: t,
-                indices: Box::new(indices),
-                values: Box::new(values),
-            }
-        }
-        DISTINCT => Attribute::Distinct {
-            // The table assigns identities after decoding.
-            id: 0,
-            referenced: Box::new(attr(r, lookup)?),
-        },
-        FILE_LINE_COL_RANGE => {
-            let at = r.offset();
-            let file = lookup.file_name(r.varint()?, at)?;
-            let at = r.offset();
-            let n = r.varint()?;
-            if n > 4 {
-                return Err(fail(at, format!("{n} line/column values in a file range")));
-            }
-            let mut v = [0u32; 4];
-            for slot in v.iter_mut().take(n as usize) {
-                *slot = u32_varint(r, "line or column")?;
-            }
-            let (start_line, start_column, end_line, end_column) = match n {
-                0 => (0, 0, 0, 0),
-                1 => (v[0], 0, v[0], 0),
-                2 => (v[0], v[1], v[0], v[1]),
-                3 => (v[0], v[1], v[0], v[2]),
-                _ => (v[0], v[1], v[2], v[3]),
-            };
-            let loc = if (start_line, start_column) == (end_line, end_column) {
-                Location::FileLineCol {
-                    file,
-                    line: start_line,
-                    column: start_column,
-                }
-            } else {
-                Location::FileRange {
-                    file,
-                    start_line,
-                    start_column,
-                    end_line,
-                    end_column,
-                }
-            };
-            Attribute::Location(Box::new(loc))
-        }
-        AFFINE_MAP => Attribute::AffineMap(read_affine_map(r)?),
-        INTEGER_SET => {
-            let at = r.offset();
-            let num_dims = u32_varint(r, "dimension count")?;
-            let num_symbols = u32_varint(r, "symbol count")?;
-            // As for affine maps: listed when printed, so bounded by the file.
-            let declarable = r.remaining() as u64 * 64 + 64;
-            if u64::from(num_dims) + u64::from(num_symbols) > declarable {
-                return Err(fail(
-                    at,
-                    format!(
-                        "integer set declares {num_dims} dimensions and {num_symbols} symbols, more than the {declarable} its file can declare"
-                    ),
-                ));
-            }
-            let n = r.count(2, "constraint")?;
-            let constraints = (0..n)
-                .map(|_| read_affine_expr(r))
-                .collect::<Decoded<Vec<_>>>()?;
-            let flags = r.bytes(n)?;
-            Attribute::IntegerSet(IntegerSet {
-                num_dims,
-                num_symbols,
-                constraints,
-                is_equality: flags.iter().map(|&b| b != 0).collect(),
-            })
-        }
-        STRIDED_LAYOUT => {
-            let offset = r.signed_varint()?;
-            let n = r.count(1, "stride")?;
-            let strides = (0..n)
-                .map(|_| Ok(r.signed_varint()?))
-                .collect::<Decoded<Vec<_>>>()?;
-            Attribute::StridedLayout { offset, strides }
-        }
-        _ => {
-            return Err(fail(
-                code_at,
-                format!("unknown builtin attribute code {code}"),
-            ));
+    } else {
+        Location::FileRange {
+            file,
+            start_line,
+            start_column,
+            end_line,
+            end_column,
         }
     })
+}
+
+fn read_affine_map_attr(r: &mut Reader<'_>, _: &dyn EntryLookup) -> Decoded<Attribute> {
+    Ok(Attribute::AffineMap(read_affine_map(r)?))
+}
+
+fn read_integer_set(r: &mut Reader<'_>, _: &dyn EntryLookup) -> Decoded<Attribute> {
+    let at = r.offset();
+    let num_dims = u32_varint(r, "dimension count")?;
+    let num_symbols = u32_varint(r, "symbol count")?;
+    // As for affine maps: listed when printed, so bounded by the file.
+    let declarable = r.remaining() as u64 * 64 + 64;
+    if u64::from(num_dims) + u64::from(num_symbols) > declarable {
+        return Err(fail(
+            at,
+            format!(
+                "integer set declares {num_dims} dimensions and {num_symbols} symbols, more than the {declarable} its file can declare"
+            ),
+        ));
+    }
+    let n = r.count(2, "constraint")?;
+    let constraints = (0..n)
+        .map(|_| read_affine_expr(r))
+        .collect::<Decoded<Vec<_>>>()?;
+    let flags = r.bytes(n)?;
+    Ok(Attribute::IntegerSet(IntegerSet {
+        num_dims,
+        num_symbols,
+        constraints,
+        is_equality: flags.iter().map(|&b| b != 0).collect(),
+    }))
+}
+
+fn read_strided_layout(r: &mut Reader<'_>, _: &dyn EntryLookup) -> Decoded<Attribute> {
+    let offset = r.signed_varint()?;
+    let n = r.count(1, "stride")?;
+    let strides = (0..n)
+        .map(|_| Ok(r.signed_varint()?))
+        .collect::<Decoded<Vec<_>>>()?;
+    Ok(Attribute::StridedLayout { offset, strides })
 }
 
 /// The `StringAttr` for a name (dictionary keys, file names, symbols).
@@ -770,12 +900,8 @@ pub(crate) fn string_attribute(s: &str) -> Attribute {
 
 /// Writes the custom encoding of a dictionary attribute with `entries`.
 pub fn encode_dictionary(entries: &[(String, Attribute)], sink: &mut dyn EntrySink) {
-    sink.varint(DICTIONARY);
-    sink.varint(entries.len() as u64);
-    for (name, value) in entries {
-        sink.attribute(&string_attribute(name));
-        sink.attribute(value);
-    }
+    sink.varint(Kind::Dictionary.code());
+    write_dictionary_entries(entries, sink);
 }
 
 /// A `file:line:col` location whose file name's attribute number is
@@ -786,7 +912,7 @@ pub fn encode_numbered_file_line_col<S: EntrySink + ?Sized>(
     column: u32,
     sink: &mut S,
 ) {
-    sink.varint(FILE_LINE_COL_LOC);
+    sink.varint(Kind::FileLineColLoc.code());
     sink.varint(file);
     sink.varint(u64::from(line));
     sink.varint(u64::from(column));
@@ -796,204 +922,349 @@ pub fn encode_numbered_file_line_col<S: EntrySink + ?Sized>(
 /// Generic so that the writer's sinks are called directly: it encodes a
 /// location per op.
 pub fn encode_location<S: EntrySink + ?Sized>(loc: &Location, sink: &mut S) {
-    match loc {
-        Location::Unknown => sink.varint(UNKNOWN_LOC),
-        Location::FileLineCol { file, line, column } => {
-            sink.varint(FILE_LINE_COL_LOC);
-            sink.file_name(file);
-            sink.varint(u64::from(*line));
-            sink.varint(u64::from(*column));
-        }
-        Location::FileRange {
-            file,
-            start_line,
-            start_column,
-            end_line,
-            end_column,
-        } => {
-            sink.varint(FILE_LINE_COL_RANGE);
-            sink.file_name(file);
-            if start_line == end_line {
-                sink.varint(3);
-                sink.varint(u64::from(*start_line));
-                sink.varint(u64::from(*start_column));
-                sink.varint(u64::from(*end_column));
-            } else {
-                sink.varint(4);
-                for v in [start_line, start_column, end_line, end_column] {
-                    sink.varint(u64::from(*v));
-                }
-            }
-        }
-        Location::Name { name, child } => {
-            sink.varint(NAME_LOC);
-            sink.attribute(&string_attribute(name));
-            sink.location(child);
-        }
-        Location::CallSite { callee, caller } => {
-            sink.varint(CALL_SITE_LOC);
-            sink.location(callee);
-            sink.location(caller);
-        }
-        Location::Fused {
-            locations,
-            metadata,
-        } => {
-            sink.varint(if metadata.is_some() {
-                FUSED_LOC_WITH_METADATA
-            } else {
-                FUSED_LOC
-            });
-            sink.varint(locations.len() as u64);
-            for l in locations {
-                sink.location(l);
-            }
-            if let Some(m) = metadata {
-                sink.attribute(m);
-            }
-        }
-    }
+    let kind = Kind::of_location(loc);
+    sink.varint(kind.code());
+    kind.write_location(loc, sink);
 }
 
 /// Writes the custom encoding of `attr`; `false` when it has none (dialect
 /// attributes, and forms without a builtin code) and goes as text.
 pub fn encode(attr: &Attribute, sink: &mut dyn EntrySink) -> bool {
+    let Some(kind) = Kind::of(attr) else {
+        return false;
+    };
+    sink.varint(kind.code());
+    kind.write(attr, sink);
+    true
+}
+
+impl Kind {
+    /// The kind `attr` is encoded as; `None` when it has no custom encoding.
+    fn of(attr: &Attribute) -> Option<Kind> {
+        Some(match attr {
+            Attribute::Unit => Kind::Unit,
+            Attribute::Bool(_) => Kind::Integer,
+            Attribute::Integer { ty, .. } | Attribute::WideInteger { ty, .. } => {
+                integer_width(ty)?;
+                Kind::Integer
+            }
+            Attribute::Float { ty, .. } => {
+                float_width(ty)?;
+                Kind::Float
+            }
+            Attribute::String { ty: None, .. } => Kind::String,
+            Attribute::String { ty: Some(_), .. } => Kind::StringWithType,
+            Attribute::Type(_) => Kind::Type,
+            Attribute::SymbolRef { nested, .. } if nested.is_empty() => Kind::FlatSymbolRef,
+            Attribute::SymbolRef { .. } => Kind::SymbolRef,
+            Attribute::Array(_) => Kind::Array,
+            Attribute::Dictionary(_) => Kind::Dictionary,
+            Attribute::DenseElements(_) => Kind::DenseIntOrFp,
+            Attribute::DenseArray { .. } => Kind::DenseArray,
+            Attribute::Location(loc) => Kind::of_location(loc),
+            Attribute::AffineMap(_) => Kind::AffineMap,
+            Attribute::IntegerSet(_) => Kind::IntegerSet,
+            Attribute::StridedLayout { .. } => Kind::StridedLayout,
+            Attribute::Distinct { .. } => Kind::Distinct,
+            Attribute::DenseResource { .. } => Kind::DenseResource,
+            Attribute::DenseStrings { .. } => Kind::DenseString,
+            Attribute::Sparse { .. } => Kind::Sparse,
+            Attribute::Shape(_) | Attribute::Dialect { .. } => return None,
+        })
+    }
+
+    /// The kind `loc` is encoded as.
+    fn of_location(loc: &Location) -> Kind {
+        match loc {
+            Location::Unknown => Kind::UnknownLoc,
+            Location::FileLineCol { .. } => Kind::FileLineColLoc,
+            Location::FileRange { .. } => Kind::FileLineColRange,
+            Location::Name { .. } => Kind::NameLoc,
+            Location::CallSite { .. } => Kind::CallSiteLoc,
+            Location::Fused {
+                metadata: Some(_), ..
+            } => Kind::FusedLocWithMetadata,
+            Location::Fused { metadata: None, .. } => Kind::FusedLoc,
+        }
+    }
+}
+
+fn write_array(attr: &Attribute, sink: &mut dyn EntrySink) {
+    let Attribute::Array(items) = attr else {
+        not_of_kind(Kind::Array)
+    };
+    sink.varint(items.len() as u64);
+    for item in items {
+        sink.attribute(item);
+    }
+}
+
+fn write_dictionary(attr: &Attribute, sink: &mut dyn EntrySink) {
+    let Attribute::Dictionary(entries) = attr else {
+        not_of_kind(Kind::Dictionary)
+    };
+    write_dictionary_entries(entries, sink);
+}
+
+fn write_dictionary_entries(entries: &[(String, Attribute)], sink: &mut dyn EntrySink) {
+    sink.varint(entries.len() as u64);
+    for (name, value) in entries {
+        sink.attribute(&string_attribute(name));
+        sink.attribute(value);
+    }
+}
+
+/// `String` and `StringWithType`: the type follows when there is one.
+fn write_string(attr: &Attribute, sink: &mut dyn EntrySink) {
+    let Attribute::String { value, ty } = attr else {
+        not_of_kind(Kind::String)
+    };
+    sink.string(value);
+    if let Some(t) = ty {
+        sink.type_(t);
+    }
+}
+
+/// `FlatSymbolRef` and `SymbolRef`: the nested references follow when
+/// there are any.
+fn write_symbol_ref(attr: &Attribute, sink: &mut dyn EntrySink) {
+    let Attribute::SymbolRef { root, nested } = attr else {
+        not_of_kind(Kind::SymbolRef)
+    };
+    sink.attribute(&string_attribute(root));
+    if !nested.is_empty() {
+        sink.varint(nested.len() as u64);
+        for n in nested {
+            sink.attribute(&Attribute::symbol(n));
+        }
+    }
+}
+
+fn write_type(attr: &Attribute, sink: &mut dyn EntrySink) {
+    let Attribute::Type(t) = attr else {
+        not_of_kind(Kind::Type)
+    };
+    sink.type_(t);
+}
+
+fn write_unit(_: &Attribute, _: &mut dyn EntrySink) {}
+
+fn write_integer(attr: &Attribute, sink: &mut dyn EntrySink) {
     match attr {
-        Attribute::Unit => sink.varint(UNIT),
         Attribute::Bool(b) => {
-            sink.varint(INTEGER);
             sink.type_(&Type::i(1));
             sink.byte(u8::from(*b));
         }
         Attribute::Integer { value, ty } => {
             let Some(width) = integer_width(ty) else {
-                return false;
+                not_of_kind(Kind::Integer)
             };
-            sink.varint(INTEGER);
             sink.type_(ty);
             write_apint(sink, &integer_words(*value, width), width);
         }
         Attribute::WideInteger { words, ty } => {
             let Some(width) = integer_width(ty) else {
-                return false;
+                not_of_kind(Kind::Integer)
             };
-            sink.varint(INTEGER);
             sink.type_(ty);
             write_apint(sink, &truncate_words(words.clone(), width), width);
         }
-        Attribute::Float { bits, ty } => {
-            let Some(width) = float_width(ty) else {
-                return false;
-            };
-            sink.varint(FLOAT);
-            sink.type_(ty);
-            let words = truncate_words(vec![*bits as u64, (*bits >> 64) as u64], width);
-            write_apint(sink, &words, width);
-        }
-        Attribute::String { value, ty } => {
-            sink.varint(if ty.is_some() {
-                STRING_WITH_TYPE
-            } else {
-                STRING
-            });
-            sink.string(value);
-            if let Some(t) = ty {
-                sink.type_(t);
-            }
-        }
-        Attribute::Type(t) => {
-            sink.varint(TYPE);
-            sink.type_(t);
-        }
-        Attribute::SymbolRef { root, nested } => {
-            if nested.is_empty() {
-                sink.varint(FLAT_SYMBOL_REF);
-                sink.attribute(&string_attribute(root));
-            } else {
-                sink.varint(SYMBOL_REF);
-                sink.attribute(&string_attribute(root));
-                sink.varint(nested.len() as u64);
-                for n in nested {
-                    sink.attribute(&Attribute::symbol(n));
-                }
-            }
-        }
-        Attribute::Array(items) => {
-            sink.varint(ARRAY);
-            sink.varint(items.len() as u64);
-            for item in items {
-                sink.attribute(item);
-            }
-        }
-        Attribute::Dictionary(entries) => encode_dictionary(entries, sink),
-        Attribute::DenseElements(d) => {
-            sink.varint(DENSE_INT_OR_FP);
-            sink.type_(&d.ty);
-            sink.blob(&dense_to_blob(d));
-        }
-        Attribute::DenseArray { element, data } => {
-            let size = match element {
-                Type::Integer { width: 1, .. } => 1,
-                other => element_size(other).unwrap_or(1).max(1),
-            };
-            sink.varint(DENSE_ARRAY);
-            sink.type_(element);
-            sink.varint((data.len() / size) as u64);
-            sink.blob(data);
-        }
-        Attribute::Location(loc) => encode_location(loc, sink),
-        Attribute::AffineMap(map) => {
-            sink.varint(AFFINE_MAP);
-            write_affine_map(sink, map);
-        }
-        Attribute::IntegerSet(set) => {
-            sink.varint(INTEGER_SET);
-            sink.varint(u64::from(set.num_dims));
-            sink.varint(u64::from(set.num_symbols));
-            sink.varint(set.constraints.len() as u64);
-            for c in &set.constraints {
-                write_affine_expr(sink, c);
-            }
-            for i in 0..set.constraints.len() {
-                sink.byte(u8::from(set.is_equality.get(i).copied().unwrap_or(false)));
-            }
-        }
-        Attribute::StridedLayout { offset, strides } => {
-            sink.varint(STRIDED_LAYOUT);
-            sink.signed_varint(*offset);
-            sink.varint(strides.len() as u64);
-            for &s in strides {
-                sink.signed_varint(s);
-            }
-        }
-        Attribute::Distinct { referenced, .. } => {
-            sink.varint(DISTINCT);
-            sink.attribute(referenced);
-        }
-        Attribute::DenseResource { ty, handle } => {
-            sink.varint(DENSE_RESOURCE);
-            sink.type_(ty);
-            sink.resource(handle);
-        }
-        Attribute::DenseStrings { ty, splat, values } => {
-            sink.varint(DENSE_STRING);
-            sink.type_(ty);
-            sink.varint(u64::from(*splat));
-            for v in values {
-                sink.string(v);
-            }
-        }
-        Attribute::Sparse {
-            ty,
-            indices,
-            values,
-        } => {
-            sink.varint(SPARSE);
-            sink.type_(ty);
-            sink.attribute(indices);
-            sink.attribute(values);
-        }
-        Attribute::Shape(_) | Attribute::Dialect { .. } => return false,
+        _ => not_of_kind(Kind::Integer),
     }
-    true
+}
+
+fn write_float(attr: &Attribute, sink: &mut dyn EntrySink) {
+    let Attribute::Float { bits, ty } = attr else {
+        not_of_kind(Kind::Float)
+    };
+    let Some(width) = float_width(ty) else {
+        not_of_kind(Kind::Float)
+    };
+    sink.type_(ty);
+    let words = truncate_words(vec![*bits as u64, (*bits >> 64) as u64], width);
+    write_apint(sink, &words, width);
+}
+
+fn write_dense_resource(attr: &Attribute, sink: &mut dyn EntrySink) {
+    let Attribute::DenseResource { ty, handle } = attr else {
+        not_of_kind(Kind::DenseResource)
+    };
+    sink.type_(ty);
+    sink.resource(handle);
+}
+
+fn write_dense_array(attr: &Attribute, sink: &mut dyn EntrySink) {
+    let Attribute::DenseArray { element, data } = attr else {
+        not_of_kind(Kind::DenseArray)
+    };
+    let size = match element {
+        Type::Integer { width: 1, .. } => 1,
+        other => element_size(other).unwrap_or(1).max(1),
+    };
+    sink.type_(element);
+    sink.varint((data.len() / size) as u64);
+    sink.blob(data);
+}
+
+fn write_dense_int_or_fp(attr: &Attribute, sink: &mut dyn EntrySink) {
+    let Attribute::DenseElements(d) = attr else {
+        not_of_kind(Kind::DenseIntOrFp)
+    };
+    sink.type_(&d.ty);
+    sink.blob(&dense_to_blob(d));
+}
+
+fn write_dense_string(attr: &Attribute, sink: &mut dyn EntrySink) {
+    let Attribute::DenseStrings { ty, splat, values } = attr else {
+        not_of_kind(Kind::DenseString)
+    };
+    sink.type_(ty);
+    sink.varint(u64::from(*splat));
+    for v in values {
+        sink.string(v);
+    }
+}
+
+fn write_sparse(attr: &Attribute, sink: &mut dyn EntrySink) {
+    let Attribute::Sparse {
+        ty,
+        indices,
+        values,
+    } = attr
+    else {
+        not_of_kind(Kind::Sparse)
+    };
+    sink.type_(ty);
+    sink.attribute(indices);
+    sink.attribute(values);
+}
+
+fn write_distinct(attr: &Attribute, sink: &mut dyn EntrySink) {
+    let Attribute::Distinct { referenced, .. } = attr else {
+        not_of_kind(Kind::Distinct)
+    };
+    sink.attribute(referenced);
+}
+
+fn write_affine_map_attr(attr: &Attribute, sink: &mut dyn EntrySink) {
+    let Attribute::AffineMap(map) = attr else {
+        not_of_kind(Kind::AffineMap)
+    };
+    write_affine_map(sink, map);
+}
+
+fn write_integer_set(attr: &Attribute, sink: &mut dyn EntrySink) {
+    let Attribute::IntegerSet(set) = attr else {
+        not_of_kind(Kind::IntegerSet)
+    };
+    sink.varint(u64::from(set.num_dims));
+    sink.varint(u64::from(set.num_symbols));
+    sink.varint(set.constraints.len() as u64);
+    for c in &set.constraints {
+        write_affine_expr(sink, c);
+    }
+    for i in 0..set.constraints.len() {
+        sink.byte(u8::from(set.is_equality.get(i).copied().unwrap_or(false)));
+    }
+}
+
+fn write_strided_layout(attr: &Attribute, sink: &mut dyn EntrySink) {
+    let Attribute::StridedLayout { offset, strides } = attr else {
+        not_of_kind(Kind::StridedLayout)
+    };
+    sink.signed_varint(*offset);
+    sink.varint(strides.len() as u64);
+    for &s in strides {
+        sink.signed_varint(s);
+    }
+}
+
+fn write_call_site_loc<S: EntrySink + ?Sized>(loc: &Location, sink: &mut S) {
+    let Location::CallSite { callee, caller } = loc else {
+        not_of_kind(Kind::CallSiteLoc)
+    };
+    sink.location(callee);
+    sink.location(caller);
+}
+
+fn write_file_line_col_loc<S: EntrySink + ?Sized>(loc: &Location, sink: &mut S) {
+    let Location::FileLineCol { file, line, column } = loc else {
+        not_of_kind(Kind::FileLineColLoc)
+    };
+    sink.file_name(file);
+    sink.varint(u64::from(*line));
+    sink.varint(u64::from(*column));
+}
+
+/// `FusedLoc` and `FusedLocWithMetadata`: the metadata follows when there
+/// is some.
+fn write_fused_loc<S: EntrySink + ?Sized>(loc: &Location, sink: &mut S) {
+    let Location::Fused {
+        locations,
+        metadata,
+    } = loc
+    else {
+        not_of_kind(Kind::FusedLoc)
+    };
+    sink.varint(locations.len() as u64);
+    for l in locations {
+        sink.location(l);
+    }
+    if let Some(m) = metadata {
+        sink.attribute(m);
+    }
+}
+
+fn write_name_loc<S: EntrySink + ?Sized>(loc: &Location, sink: &mut S) {
+    let Location::Name { name, child } = loc else {
+        not_of_kind(Kind::NameLoc)
+    };
+    sink.attribute(&string_attribute(name));
+    sink.location(child);
+}
+
+fn write_unknown_loc<S: EntrySink + ?Sized>(_: &Location, _: &mut S) {}
+
+fn write_file_line_col_range<S: EntrySink + ?Sized>(loc: &Location, sink: &mut S) {
+    let Location::FileRange {
+        file,
+        start_line,
+        start_column,
+        end_line,
+        end_column,
+    } = loc
+    else {
+        not_of_kind(Kind::FileLineColRange)
+    };
+    sink.file_name(file);
+    if start_line == end_line {
+        sink.varint(3);
+        sink.varint(u64::from(*start_line));
+        sink.varint(u64::from(*start_column));
+        sink.varint(u64::from(*end_column));
+    } else {
+        sink.varint(4);
+        for v in [start_line, start_column, end_line, end_column] {
+            sink.varint(u64::from(*v));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Kind;
+
+    #[test]
+    fn codes_are_dense_and_round_trip() {
+        let mut codes: Vec<u64> = Kind::ALL.iter().map(|k| k.code()).collect();
+        codes.sort_unstable();
+        assert_eq!(codes, (0..Kind::ALL.len() as u64).collect::<Vec<_>>());
+        for &kind in Kind::ALL {
+            assert_eq!(Kind::from_code(kind.code()), Some(kind), "{}", kind.name());
+        }
+        let mut names: Vec<&str> = Kind::ALL.iter().map(|k| k.name()).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), Kind::ALL.len());
+    }
 }

@@ -534,9 +534,6 @@ pub(crate) fn write_attr(out: &mut String, a: &Attribute) {
 /// differently as upstream does (the generic form follows upstream, the
 /// custom form TFRT). Array elements drop a default i64/f64 type in both
 /// (`[1, 2.5]`), as the MLIR of the reference's test suite prints them.
-///
-/// One piece: a match with one arm per attribute kind, each a few lines;
-/// the arms share `modern` and the output, not state.
 fn write_attr_styled(out: &mut String, a: &Attribute, modern: bool) {
     match a {
         Attribute::Unit => out.push_str("unit"),
@@ -567,115 +564,31 @@ fn write_attr_styled(out: &mut String, a: &Attribute, modern: bool) {
                 write_symbol(out, n);
             }
         }
-        Attribute::Array(items) => {
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                write_attr_elided_styled(out, item, modern);
-            }
-            out.push(']');
-        }
-        Attribute::Dictionary(entries) => {
-            out.push('{');
-            for (i, (k, v)) in entries.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                write_entry(out, k, v, modern);
-            }
-            out.push('}');
-        }
+        Attribute::Array(items) => write_array(out, items, modern),
+        Attribute::Dictionary(entries) => write_dictionary(out, entries, modern),
         Attribute::DenseElements(d) => {
             write_dense(out, d);
             let _ = write!(out, " : {}", d.ty);
         }
         Attribute::DenseArray { element, data } => write_dense_array(out, element, data),
-        Attribute::Shape(dims) => {
-            out.push_str("#corert.shape<");
-            match dims {
-                None => out.push('*'),
-                Some(dims) => {
-                    for (i, d) in dims.iter().enumerate() {
-                        if i > 0 {
-                            out.push('x');
-                        }
-                        if *d < 0 {
-                            out.push('?');
-                        } else {
-                            let _ = write!(out, "{d}");
-                        }
-                    }
-                }
-            }
-            out.push('>');
-        }
+        Attribute::Shape(dims) => write_shape(out, dims.as_deref()),
         Attribute::Location(loc) => write_location(out, loc),
-        Attribute::WideInteger { words, ty } => {
-            let unsigned = matches!(
-                ty,
-                Type::Integer {
-                    signedness: crate::ir::Signedness::Unsigned,
-                    ..
-                }
-            );
-            let width = match ty {
-                Type::Integer { width, .. } => *width,
-                _ => 64 * words.len() as u32,
-            };
-            let _ = write!(out, "{} : {ty}", wide_decimal(words, width, unsigned));
-        }
+        Attribute::WideInteger { words, ty } => write_wide_integer(out, words, ty),
         Attribute::AffineMap(map) => {
             let _ = write!(out, "affine_map<{map}>");
         }
         Attribute::IntegerSet(set) => {
             let _ = write!(out, "affine_set<{set}>");
         }
-        Attribute::StridedLayout { offset, strides } => {
-            out.push_str("strided<[");
-            for (i, s) in strides.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                write_dynamic(out, *s);
-            }
-            out.push(']');
-            if *offset != 0 {
-                out.push_str(", offset: ");
-                write_dynamic(out, *offset);
-            }
-            out.push('>');
-        }
+        Attribute::StridedLayout { offset, strides } => write_strided_layout(out, *offset, strides),
         Attribute::Distinct { id, referenced } => {
             let _ = write!(out, "distinct[{id}]<");
             write_attr_styled(out, referenced, modern);
             out.push('>');
         }
-        Attribute::DenseResource { ty, handle } => {
-            out.push_str("dense_resource<");
-            if is_bare_identifier(handle) {
-                out.push_str(handle);
-            } else {
-                write_string(out, handle.as_bytes());
-            }
-            let _ = write!(out, "> : {ty}");
-        }
+        Attribute::DenseResource { ty, handle } => write_dense_resource(out, ty, handle),
         Attribute::DenseStrings { ty, splat, values } => {
-            out.push_str("dense<");
-            if *splat && values.len() == 1 {
-                write_string(out, &values[0]);
-            } else {
-                out.push('[');
-                for (i, v) in values.iter().enumerate() {
-                    if i > 0 {
-                        out.push_str(", ");
-                    }
-                    write_string(out, v);
-                }
-                out.push(']');
-            }
-            let _ = write!(out, "> : {ty}");
+            write_dense_strings(out, ty, *splat, values)
         }
         Attribute::Sparse {
             ty,
@@ -688,15 +601,119 @@ fn write_attr_styled(out: &mut String, a: &Attribute, modern: bool) {
             write_dense_body(out, values, modern);
             let _ = write!(out, "> : {ty}");
         }
-        Attribute::Dialect { dialect, body } => {
-            out.push('#');
-            out.push_str(dialect);
-            if !body.starts_with('<') {
-                out.push('.');
+        Attribute::Dialect { dialect, body } => write_dialect_attr(out, dialect, body),
+    }
+}
+
+fn write_array(out: &mut String, items: &[Attribute], modern: bool) {
+    out.push('[');
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        write_attr_elided_styled(out, item, modern);
+    }
+    out.push(']');
+}
+
+fn write_dictionary(out: &mut String, entries: &[(String, Attribute)], modern: bool) {
+    out.push('{');
+    for (i, (k, v)) in entries.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        write_entry(out, k, v, modern);
+    }
+    out.push('}');
+}
+
+/// `#corert.shape<2x?x3>`, `#corert.shape<*>` when unranked.
+fn write_shape(out: &mut String, dims: Option<&[i64]>) {
+    out.push_str("#corert.shape<");
+    match dims {
+        None => out.push('*'),
+        Some(dims) => {
+            for (i, d) in dims.iter().enumerate() {
+                if i > 0 {
+                    out.push('x');
+                }
+                if *d < 0 {
+                    out.push('?');
+                } else {
+                    let _ = write!(out, "{d}");
+                }
             }
-            out.push_str(body);
         }
     }
+    out.push('>');
+}
+
+fn write_wide_integer(out: &mut String, words: &[u64], ty: &Type) {
+    let unsigned = matches!(
+        ty,
+        Type::Integer {
+            signedness: crate::ir::Signedness::Unsigned,
+            ..
+        }
+    );
+    let width = match ty {
+        Type::Integer { width, .. } => *width,
+        _ => 64 * words.len() as u32,
+    };
+    let _ = write!(out, "{} : {ty}", wide_decimal(words, width, unsigned));
+}
+
+fn write_strided_layout(out: &mut String, offset: i64, strides: &[i64]) {
+    out.push_str("strided<[");
+    for (i, s) in strides.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        write_dynamic(out, *s);
+    }
+    out.push(']');
+    if offset != 0 {
+        out.push_str(", offset: ");
+        write_dynamic(out, offset);
+    }
+    out.push('>');
+}
+
+fn write_dense_resource(out: &mut String, ty: &Type, handle: &str) {
+    out.push_str("dense_resource<");
+    if is_bare_identifier(handle) {
+        out.push_str(handle);
+    } else {
+        write_string(out, handle.as_bytes());
+    }
+    let _ = write!(out, "> : {ty}");
+}
+
+fn write_dense_strings(out: &mut String, ty: &Type, splat: bool, values: &[Vec<u8>]) {
+    out.push_str("dense<");
+    if splat && values.len() == 1 {
+        write_string(out, &values[0]);
+    } else {
+        out.push('[');
+        for (i, v) in values.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            write_string(out, v);
+        }
+        out.push(']');
+    }
+    let _ = write!(out, "> : {ty}");
+}
+
+/// `#dialect<body>` or `#dialect.body`.
+fn write_dialect_attr(out: &mut String, dialect: &str, body: &str) {
+    out.push('#');
+    out.push_str(dialect);
+    if !body.starts_with('<') {
+        out.push('.');
+    }
+    out.push_str(body);
 }
 
 /// `loc(...)`

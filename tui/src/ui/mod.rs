@@ -28,7 +28,7 @@ use crate::app::keys::{self, Action};
 use crate::app::tab::Tab;
 use crate::app::{App, PromptKind, SelectedCell};
 use crate::model::columns::{self as sizing, Fit, Need};
-use crate::model::rows::{self, ListId, State, columns, main_column};
+use crate::model::rows::{self, Column, ListId, State, columns, main_column};
 
 use Constraint::{Length, Min};
 
@@ -84,32 +84,7 @@ pub fn draw_list(
         cells[main_column(id).min(columns.len() - 1)] = empty.to_owned();
         lines.push((0, false, Style::default(), cells));
     }
-    let needs: Vec<Need> = columns
-        .iter()
-        .enumerate()
-        .map(|(i, c)| {
-            let texts = || lines.iter().filter_map(move |l| l.3.get(i));
-            let want = texts()
-                .map(|t| sizing::width(t))
-                .max()
-                .unwrap_or(0)
-                .max(sizing::width(c.header));
-            let least = match c.fit {
-                Fit::Location => texts()
-                    .map(|t| sizing::location_least(t))
-                    .max()
-                    .unwrap_or(0)
-                    .max(c.least),
-                _ => c.least,
-            };
-            Need {
-                want,
-                least,
-                priority: c.priority,
-                fit: c.fit,
-            }
-        })
-        .collect();
+    let needs = column_needs(&columns, &lines);
     // The mark column and the space after it come first.
     let available = usize::from(inner.width).saturating_sub(2);
     let focus = if focused { cursor.column } else { None };
@@ -143,26 +118,8 @@ pub fn draw_list(
             text: full,
         });
     }
-    let rows: Vec<Row> = lines
-        .into_iter()
-        .map(|(row, mark, style, cells)| {
-            let mark_cell = if mark {
-                Cell::from("!").style(Style::default().fg(PROBLEM).add_modifier(Modifier::BOLD))
-            } else {
-                Cell::from(" ")
-            };
-            let chosen = focused && row == cursor.selected && total > 0;
-            let cells = shown.iter().map(|&i| {
-                let text = fit(i, cells.get(i).map_or("", String::as_str));
-                if chosen && cursor.column == Some(i) {
-                    Cell::from(text).style(Style::default().add_modifier(Modifier::UNDERLINED))
-                } else {
-                    Cell::from(text)
-                }
-            });
-            Row::new(std::iter::once(mark_cell).chain(cells).collect::<Vec<_>>()).style(style)
-        })
-        .collect();
+    let chosen = (focused && total > 0).then_some(cursor.selected);
+    let rows = table_rows(lines, &shown, cursor.column, chosen, fit);
     if hidden > 0 {
         let key = |action| keys::label(action, Some(app.tab));
         title.push_str(&format!(
@@ -193,6 +150,70 @@ pub fn draw_list(
         ..inner
     };
     app.areas.lists[slot] = (Some(id), rows_area);
+}
+
+/// A row of a list as drawn: its index, its problem mark, its style and
+/// its cells' full texts.
+type ListLine = (usize, bool, Style, Vec<String>);
+
+/// What each column wants and needs, from its header and the texts on screen.
+fn column_needs(columns: &[Column], lines: &[ListLine]) -> Vec<Need> {
+    columns
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let texts = || lines.iter().filter_map(move |l| l.3.get(i));
+            let want = texts()
+                .map(|t| sizing::width(t))
+                .max()
+                .unwrap_or(0)
+                .max(sizing::width(c.header));
+            let least = match c.fit {
+                Fit::Location => texts()
+                    .map(|t| sizing::location_least(t))
+                    .max()
+                    .unwrap_or(0)
+                    .max(c.least),
+                _ => c.least,
+            };
+            Need {
+                want,
+                least,
+                priority: c.priority,
+                fit: c.fit,
+            }
+        })
+        .collect()
+}
+
+/// The table rows of `lines`: the mark cell, then the `shown` columns cut
+/// to their widths by `fit`; the cursor's cell underlined in row `chosen`.
+fn table_rows(
+    lines: Vec<ListLine>,
+    shown: &[usize],
+    column: Option<usize>,
+    chosen: Option<usize>,
+    fit: impl Fn(usize, &str) -> String,
+) -> Vec<Row<'static>> {
+    lines
+        .into_iter()
+        .map(|(row, mark, style, cells)| {
+            let mark_cell = if mark {
+                Cell::from("!").style(Style::default().fg(PROBLEM).add_modifier(Modifier::BOLD))
+            } else {
+                Cell::from(" ")
+            };
+            let cells = shown.iter().map(|&i| {
+                let text = fit(i, cells.get(i).map_or("", String::as_str));
+                if chosen == Some(row) && column == Some(i) {
+                    Cell::from(text).style(Style::default().add_modifier(Modifier::UNDERLINED))
+                } else {
+                    Cell::from(text)
+                }
+            });
+            Row::new(std::iter::once(mark_cell).chain(cells).collect::<Vec<_>>()).style(style)
+        })
+        .collect()
 }
 
 fn row_style(app: &State<'_, '_>, id: ListId, row: usize) -> Style {

@@ -849,182 +849,19 @@ impl Serialize for FunctionJson<'_, '_, '_> {
     }
 }
 
-// `serialize` is one piece: the JSON document's entries in output order,
-// each a few lines, so that the code reads in the order a user reads.
 impl Serialize for Json<'_, '_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let listing = self.listing;
-        let options = self.options;
-        let bytes = listing.bytes();
         let mut map = s.serialize_map(None)?;
-        map.serialize_entry("size", &bytes.len())?;
+        map.serialize_entry("size", &listing.bytes().len())?;
         map.serialize_entry("version", &listing.header().version)?;
-        let sections = Seq(|| {
-            let shown = listing.sections().iter().filter(|s| options.shows(s));
-            shown.map(|s| SectionJson {
-                id: s.id,
-                name: section_name(s.id),
-                header_offset: s.range.start,
-                data_offset: s.data.start,
-                length: s.data.len(),
-                alignment: s.alignment,
-                hex: self.hex(&bytes[s.header()]),
-            })
-        });
-        map.serialize_entry("sections", &sections)?;
-        let strings = |id| {
-            let strings = match id {
-                SectionId::Strings => listing.strings(),
-                _ => listing.location_strings(),
-            };
-            Seq(move || {
-                strings.rows().iter().map(move |s| StringJson {
-                    offset: strings.offset_of(s),
-                    value: s.text(),
-                    hex: self.hex(&bytes[s.range.clone()]),
-                })
-            })
-        };
-        let names = |id| {
-            let names = match id {
-                SectionId::Kernels => listing.kernel_names(),
-                _ => listing.types(),
-            };
-            Seq(move || {
-                names.iter().map(|r| NameJson {
-                    index: r.index,
-                    name: Cow::Owned(entry_name(r.name, r.string_offset)),
-                })
-            })
-        };
+        map.serialize_entry("sections", &self.sections())?;
         for id in SectionId::ALL {
-            if !options.lists(id) {
-                continue;
-            }
-            match id {
-                SectionId::Strings => map.serialize_entry("strings", &strings(id))?,
-                SectionId::Attributes => {
-                    let attributes = Seq(|| {
-                        listing.attributes().iter().map(|a| {
-                            let (value, error) = match listing.attribute_value(&a) {
-                                Ok(value) => (Some(value.to_string()), None),
-                                Err(e) => (None, Some(e.to_string())),
-                            };
-                            AttributeJson {
-                                offset: a.offset,
-                                ty: a.ty.name(),
-                                value,
-                                error,
-                                hex: self.hex(&bytes[a.range.clone()]),
-                            }
-                        })
-                    });
-                    map.serialize_entry("attributes", &attributes)?;
-                }
-                SectionId::Kernels => map.serialize_entry("kernels", &names(id))?,
-                SectionId::Types => map.serialize_entry("types", &names(id))?,
-                SectionId::FunctionIndex => {
-                    let index = Seq(|| {
-                        listing.index_entries().map(|f| IndexJson {
-                            index: f.index,
-                            name: f.name,
-                            kind: f.kind.name(),
-                            offset: f.body_offset,
-                            arguments: type_names(listing, f.argument_types),
-                            results: type_names(listing, f.result_types),
-                        })
-                    });
-                    map.serialize_entry("function_index", &index)?;
-                }
-                SectionId::Functions => {
-                    let functions = Seq(|| {
-                        listing.functions().map(|function| FunctionJson {
-                            json: self,
-                            function,
-                        })
-                    });
-                    map.serialize_entry("functions", &functions)?;
-                }
-                SectionId::LocationStrings => {
-                    map.serialize_entry("location_strings", &strings(id))?;
-                }
-                SectionId::Locations => {
-                    let locations = Seq(|| {
-                        listing.locations().iter().map(|l| LocationJson {
-                            offset: l.offset,
-                            location: location_text(listing, l.offset),
-                            hex: self.hex(&bytes[l.range.clone()]),
-                        })
-                    });
-                    map.serialize_entry("locations", &locations)?;
-                }
-                SectionId::AttributeTypes => {
-                    let entries = Seq(|| {
-                        listing.attributes().iter().map(|a| AttributeTypeJson {
-                            index: a.index,
-                            offset: a.offset,
-                            ty: a.ty.name(),
-                            hex: self.hex(&bytes[a.entry.clone()]),
-                        })
-                    });
-                    map.serialize_entry("attribute_types", &entries)?;
-                }
-                SectionId::AttributeNames => {
-                    let entries = Seq(|| {
-                        (0..listing.function_count())
-                            .filter_map(|f| listing.attribute_names(f))
-                            .map(|entry| {
-                                let kernels = entry.kernel_starts.len().saturating_sub(1);
-                                let kernels = (0..kernels)
-                                    .map(|k| {
-                                        entry
-                                            .kernel(k)
-                                            .iter()
-                                            .map(|n| entry_name(n.name, n.string_offset))
-                                            .collect()
-                                    })
-                                    .collect();
-                                AttributeNamesJson {
-                                    function: entry.function,
-                                    kernels,
-                                }
-                            })
-                    });
-                    map.serialize_entry("attribute_names", &entries)?;
-                }
-                SectionId::Signatures => {
-                    if options.lists_signatures(listing) {
-                        let rows = listing.signatures().into_iter().map(|row| {
-                            let ok = row.raw.is_ok();
-                            SignatureJson {
-                                function: row.function,
-                                name: row.name,
-                                raw: row.raw.as_ref().ok().cloned(),
-                                readable: ok.then_some(row.readable),
-                                structure: row.structured,
-                                reflection: row.reflection,
-                                sip: row.sip,
-                                error: row.raw.err(),
-                            }
-                        });
-                        let rows: Vec<SignatureJson> = rows.collect();
-                        map.serialize_entry("signatures", &rows)?;
-                    }
-                }
-                SectionId::RegisterTypes => {
-                    let entries = Seq(|| {
-                        (0..listing.function_count())
-                            .filter_map(|f| listing.register_types(f))
-                            .map(|entry| RegisterTypesJson {
-                                function: entry.function,
-                                types: type_names(listing, &entry.types),
-                            })
-                    });
-                    map.serialize_entry("register_types", &entries)?;
-                }
+            if self.options.lists(id) {
+                self.serialize_section(&mut map, id)?;
             }
         }
-        let errors = problems(listing, options);
+        let errors = problems(listing, self.options);
         if !errors.is_empty() {
             let errors = Seq(|| {
                 errors.iter().map(|e| ErrorJson {
@@ -1035,5 +872,211 @@ impl Serialize for Json<'_, '_> {
             map.serialize_entry("errors", &errors)?;
         }
         map.end()
+    }
+}
+
+/// The JSON document's entries, one method per section listing.
+impl Json<'_, '_> {
+    /// The entry of section `id`'s listing, under its key.
+    fn serialize_section<M: SerializeMap>(
+        &self,
+        map: &mut M,
+        id: SectionId,
+    ) -> Result<(), M::Error> {
+        match id {
+            SectionId::Strings => map.serialize_entry("strings", &self.strings(id)),
+            SectionId::Attributes => map.serialize_entry("attributes", &self.attributes()),
+            SectionId::Kernels => map.serialize_entry("kernels", &self.names(id)),
+            SectionId::Types => map.serialize_entry("types", &self.names(id)),
+            SectionId::FunctionIndex => {
+                map.serialize_entry("function_index", &self.function_index())
+            }
+            SectionId::Functions => map.serialize_entry("functions", &self.functions()),
+            SectionId::LocationStrings => {
+                map.serialize_entry("location_strings", &self.strings(id))
+            }
+            SectionId::Locations => map.serialize_entry("locations", &self.locations()),
+            SectionId::AttributeTypes => {
+                map.serialize_entry("attribute_types", &self.attribute_types())
+            }
+            SectionId::AttributeNames => {
+                map.serialize_entry("attribute_names", &self.attribute_names())
+            }
+            SectionId::Signatures if self.options.lists_signatures(self.listing) => {
+                map.serialize_entry("signatures", &self.signatures())
+            }
+            SectionId::Signatures => Ok(()),
+            SectionId::RegisterTypes => {
+                map.serialize_entry("register_types", &self.register_types())
+            }
+        }
+    }
+
+    fn sections(&self) -> impl Serialize + '_ {
+        Seq(move || {
+            let bytes = self.listing.bytes();
+            let shown = self
+                .listing
+                .sections()
+                .iter()
+                .filter(|s| self.options.shows(s));
+            shown.map(move |s| SectionJson {
+                id: s.id,
+                name: section_name(s.id),
+                header_offset: s.range.start,
+                data_offset: s.data.start,
+                length: s.data.len(),
+                alignment: s.alignment,
+                hex: self.hex(&bytes[s.header()]),
+            })
+        })
+    }
+
+    /// The strings or the location strings.
+    fn strings(&self, id: SectionId) -> impl Serialize + '_ {
+        let listing = self.listing;
+        let strings = match id {
+            SectionId::Strings => listing.strings(),
+            _ => listing.location_strings(),
+        };
+        Seq(move || {
+            strings.rows().iter().map(move |s| StringJson {
+                offset: strings.offset_of(s),
+                value: s.text(),
+                hex: self.hex(&listing.bytes()[s.range.clone()]),
+            })
+        })
+    }
+
+    /// The kernel names or the type names.
+    fn names(&self, id: SectionId) -> impl Serialize + '_ {
+        let names = match id {
+            SectionId::Kernels => self.listing.kernel_names(),
+            _ => self.listing.types(),
+        };
+        Seq(move || {
+            names.iter().map(|r| NameJson {
+                index: r.index,
+                name: Cow::Owned(entry_name(r.name, r.string_offset)),
+            })
+        })
+    }
+
+    fn attributes(&self) -> impl Serialize + '_ {
+        let listing = self.listing;
+        Seq(move || {
+            listing.attributes().iter().map(move |a| {
+                let (value, error) = match listing.attribute_value(&a) {
+                    Ok(value) => (Some(value.to_string()), None),
+                    Err(e) => (None, Some(e.to_string())),
+                };
+                AttributeJson {
+                    offset: a.offset,
+                    ty: a.ty.name(),
+                    value,
+                    error,
+                    hex: self.hex(&listing.bytes()[a.range.clone()]),
+                }
+            })
+        })
+    }
+
+    fn function_index(&self) -> impl Serialize + '_ {
+        let listing = self.listing;
+        Seq(move || {
+            listing.index_entries().map(move |f| IndexJson {
+                index: f.index,
+                name: f.name,
+                kind: f.kind.name(),
+                offset: f.body_offset,
+                arguments: type_names(listing, f.argument_types),
+                results: type_names(listing, f.result_types),
+            })
+        })
+    }
+
+    fn functions(&self) -> impl Serialize + '_ {
+        Seq(move || {
+            self.listing.functions().map(|function| FunctionJson {
+                json: self,
+                function,
+            })
+        })
+    }
+
+    fn locations(&self) -> impl Serialize + '_ {
+        let listing = self.listing;
+        Seq(move || {
+            listing.locations().iter().map(move |l| LocationJson {
+                offset: l.offset,
+                location: location_text(listing, l.offset),
+                hex: self.hex(&listing.bytes()[l.range.clone()]),
+            })
+        })
+    }
+
+    fn attribute_types(&self) -> impl Serialize + '_ {
+        let listing = self.listing;
+        Seq(move || {
+            listing.attributes().iter().map(move |a| AttributeTypeJson {
+                index: a.index,
+                offset: a.offset,
+                ty: a.ty.name(),
+                hex: self.hex(&listing.bytes()[a.entry.clone()]),
+            })
+        })
+    }
+
+    fn attribute_names(&self) -> impl Serialize + '_ {
+        let listing = self.listing;
+        Seq(move || {
+            (0..listing.function_count())
+                .filter_map(|f| listing.attribute_names(f))
+                .map(|entry| {
+                    let kernels = entry.kernel_starts.len().saturating_sub(1);
+                    let kernels = (0..kernels)
+                        .map(|k| {
+                            entry
+                                .kernel(k)
+                                .iter()
+                                .map(|n| entry_name(n.name, n.string_offset))
+                                .collect()
+                        })
+                        .collect();
+                    AttributeNamesJson {
+                        function: entry.function,
+                        kernels,
+                    }
+                })
+        })
+    }
+
+    fn signatures(&self) -> impl Serialize + '_ {
+        let rows = self.listing.signatures().into_iter().map(|row| {
+            let ok = row.raw.is_ok();
+            SignatureJson {
+                function: row.function,
+                name: row.name,
+                raw: row.raw.as_ref().ok().cloned(),
+                readable: ok.then_some(row.readable),
+                structure: row.structured,
+                reflection: row.reflection,
+                sip: row.sip,
+                error: row.raw.err(),
+            }
+        });
+        rows.collect::<Vec<SignatureJson>>()
+    }
+
+    fn register_types(&self) -> impl Serialize + '_ {
+        let listing = self.listing;
+        Seq(move || {
+            (0..listing.function_count())
+                .filter_map(|f| listing.register_types(f))
+                .map(|entry| RegisterTypesJson {
+                    function: entry.function,
+                    types: type_names(listing, &entry.types),
+                })
+        })
     }
 }

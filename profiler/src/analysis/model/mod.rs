@@ -389,40 +389,7 @@ impl Model {
             let mut last = 0u64;
             if let Some(cut) = cut.get(thread).filter(|c| !c.is_empty()) {
                 last = cut.window;
-                for (&(execution, kernel), open) in cut
-                    .before
-                    .iter()
-                    .map(|k| (k, false))
-                    .chain(cut.open.iter().rev().map(|k| (k, true)))
-                {
-                    let Some(&x) = self.execution_index.get(&execution) else {
-                        continue;
-                    };
-                    let run = self.runs.len();
-                    self.run_index.insert((execution, kernel), run);
-                    depth_of.push(if open { stack.len() } else { usize::MAX });
-                    self.runs.push(KernelRun {
-                        execution: x,
-                        kernel,
-                        thread,
-                        ready: None,
-                        start: cut.window,
-                        end: cut.window,
-                        self_time: 0,
-                        skipped: false,
-                        cut: true,
-                        callees: Vec::new(),
-                        error: None,
-                        published: None,
-                        completed: None,
-                    });
-                    brackets.push((cut.window, true, run));
-                    if open {
-                        stack.push(run);
-                    } else {
-                        brackets.push((cut.window, false, run));
-                    }
-                }
+                self.reopen_cut_runs(thread, cut, &mut depth_of, &mut stack, &mut brackets);
             }
             for (index, e) in track.events.iter().enumerate() {
                 let x = match e.kind {
@@ -507,6 +474,54 @@ impl Model {
                 depth_of[open] = usize::MAX;
             }
             self.brackets.push(brackets);
+        }
+    }
+
+    /// Puts back, at the start of `thread`'s window, the runs of `cut`
+    /// whose start its ring dropped: those that ended before the window
+    /// as closed at once, those whose end it kept as open on `stack`,
+    /// outermost first.
+    fn reopen_cut_runs(
+        &mut self,
+        thread: usize,
+        cut: &CutRuns,
+        depth_of: &mut Vec<usize>,
+        stack: &mut Vec<usize>,
+        brackets: &mut Vec<(u64, bool, usize)>,
+    ) {
+        for (&(execution, kernel), open) in cut
+            .before
+            .iter()
+            .map(|k| (k, false))
+            .chain(cut.open.iter().rev().map(|k| (k, true)))
+        {
+            let Some(&x) = self.execution_index.get(&execution) else {
+                continue;
+            };
+            let run = self.runs.len();
+            self.run_index.insert((execution, kernel), run);
+            depth_of.push(if open { stack.len() } else { usize::MAX });
+            self.runs.push(KernelRun {
+                execution: x,
+                kernel,
+                thread,
+                ready: None,
+                start: cut.window,
+                end: cut.window,
+                self_time: 0,
+                skipped: false,
+                cut: true,
+                callees: Vec::new(),
+                error: None,
+                published: None,
+                completed: None,
+            });
+            brackets.push((cut.window, true, run));
+            if open {
+                stack.push(run);
+            } else {
+                brackets.push((cut.window, false, run));
+            }
         }
     }
 
