@@ -59,7 +59,15 @@ impl Model {
             }
             others.sort_unstable();
         }
+        // The runs open on the thread, and where each sits among them, so
+        // that an end finds its run in one step whatever the nesting (as
+        // `collect_runs` does); both reset between threads.
+        let mut open: Vec<usize> = Vec::new();
+        let mut position: Vec<usize> = vec![usize::MAX; self.runs.len()];
         for (thread, track) in recording.threads.iter().enumerate() {
+            for closed in open.drain(..) {
+                position[closed] = usize::MAX;
+            }
             let runs_executor = track.events.iter().any(|e| {
                 matches!(
                     e.kind,
@@ -69,7 +77,6 @@ impl Model {
             if !runs_executor {
                 continue;
             }
-            let mut open: Vec<usize> = Vec::new();
             let mut previous: Option<u64> = None;
             for e in &track.events {
                 if matches!(e.kind, EventKind::KernelWork { .. }) {
@@ -110,11 +117,15 @@ impl Model {
                 }
                 match (&e.kind, run) {
                     (EventKind::KernelStart { .. }, Some(r)) if self.runs[r].start == e.time => {
+                        position[r] = open.len();
                         open.push(r);
                     }
                     (EventKind::KernelEnd { .. }, Some(r)) => {
-                        if let Some(at) = open.iter().position(|&o| o == r) {
-                            open.truncate(at);
+                        let at = position[r];
+                        if open.get(at) == Some(&r) {
+                            for closed in open.drain(at..) {
+                                position[closed] = usize::MAX;
+                            }
                         }
                     }
                     _ => {}
