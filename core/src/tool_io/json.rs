@@ -4,10 +4,11 @@
 //!   keys; another reader of the same text may keep the first, so two
 //!   readers would see two different argument lists or signatures.
 //! - [`TerminalSafe`] wraps a serde_json formatter so that strings escape,
-//!   as `\uXXXX`, every character [`escape::is_unsafe`] names (DEL, C1
-//!   controls, bidirectional overrides and isolates, zero-width
-//!   characters), which serde_json writes raw. The text stays JSON that
-//!   reads back to the same strings, and a terminal shows it as written.
+//!   as a `\u` escape of four hex digits, every character
+//!   [`escape::is_unsafe`] names (DEL, C1 controls, bidirectional
+//!   overrides and isolates, zero-width characters), which serde_json
+//!   writes raw. The text stays JSON that reads back to the same
+//!   strings, and a terminal shows it as written.
 
 use std::io;
 
