@@ -19,21 +19,10 @@ use protobuf::Message;
 /// Events of the whole recording of `long_loop.mlir` are many times this.
 const KEPT: usize = 20_000;
 
-/// Records `trace/long_loop.mlir` (on the `s` queue, deterministic)
-/// keeping `keep` of at most `events` events per thread.
+/// Records `trace/long_loop.mlir` (deterministic: one thread) keeping
+/// `keep` of at most `events` events per thread.
 fn long_loop(keep: Keep, events: usize) -> Recording {
-    let options = bef_trace::RecordOptions {
-        recorder: bef_trace::RecorderOptions {
-            events_per_thread: events,
-            keep,
-            ..Default::default()
-        },
-        ..Default::default()
-    };
-    let path = common::corpus_path("trace/long_loop.mlir");
-    bef_trace::record_file(&path, &options, |_| {})
-        .expect("records")
-        .0
+    common::record_keeping("trace/long_loop.mlir", keep, events)
 }
 
 /// Per thread name, `(written, dropped)`.

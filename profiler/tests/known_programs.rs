@@ -731,18 +731,7 @@ fn fibonacci_keeping(
     keep: bef_trace::capture::recording::Keep,
     events: usize,
 ) -> bef_trace::Recording {
-    let options = bef_trace::RecordOptions {
-        recorder: bef_trace::RecorderOptions {
-            events_per_thread: events,
-            keep,
-            ..Default::default()
-        },
-        ..Default::default()
-    };
-    let path = common::corpus_path("mlir/fibonacci_repeat.mlir");
-    bef_trace::record_file(&path, &options, |_| {})
-        .expect("records")
-        .0
+    common::record_keeping("mlir/fibonacci_repeat.mlir", keep, events)
 }
 
 #[test]

@@ -31,6 +31,26 @@ pub fn record(relative: &str, queue: &str) -> Recording {
         .0
 }
 
+/// Records every argument-free function of `corpus/<relative>` on the
+/// default queue, keeping `keep` of at most `events` events per thread.
+pub fn record_keeping(
+    relative: &str,
+    keep: bef_trace::capture::recording::Keep,
+    events: usize,
+) -> Recording {
+    let options = RecordOptions {
+        recorder: bef_trace::RecorderOptions {
+            events_per_thread: events,
+            keep,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    record_file(&corpus_path(relative), &options, |_| {})
+        .unwrap_or_else(|e| panic!("{relative} keeping {events}: {e}"))
+        .0
+}
+
 /// Serializes tests that time kernels (two cores: concurrent tests would
 /// distort each other's timings).
 pub fn serial() -> MutexGuard<'static, ()> {
