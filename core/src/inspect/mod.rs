@@ -278,6 +278,27 @@ impl<'a> Listing<'a> {
         (0..self.function_count()).filter_map(|i| self.function(i))
     }
 
+    /// Calls `visit` with each function that has a body, in function index
+    /// order, without caching what it decodes: a function already decoded
+    /// is lent from the cache, any other is decoded for the call and
+    /// dropped after it. For whole-file passes (errors, users), which would
+    /// otherwise keep every function decoded (several times the file's
+    /// size for a file of small kernels).
+    pub fn visit_functions(&self, mut visit: impl FnMut(&Function<'a>)) {
+        for index in 0..self.function_count() {
+            let Some(entry) = self.file.functions().get(index) else {
+                continue;
+            };
+            if !entry.kind.has_body() {
+                continue;
+            }
+            match self.functions[index].get() {
+                Some(function) => visit(function),
+                None => visit(&Function::read(self, index)),
+            }
+        }
+    }
+
     /// Functions with a body as `(absolute body start, function index)`,
     /// in body order (several functions may share a body).
     fn function_bodies(&self) -> &[(usize, usize)] {
@@ -354,7 +375,11 @@ impl<'a> Listing<'a> {
                 );
                 errors
             }
-            SectionId::Functions => self.functions().flat_map(|f| f.errors(self)).collect(),
+            SectionId::Functions => {
+                let mut errors = Vec::new();
+                self.visit_functions(|f| errors.extend(f.errors(self)));
+                errors
+            }
             SectionId::Locations => self.locations().error().cloned().into_iter().collect(),
             SectionId::AttributeNames => self.attribute_names_error().into_iter().collect(),
             SectionId::RegisterTypes => self.register_types_error().into_iter().collect(),

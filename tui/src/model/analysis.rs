@@ -137,15 +137,19 @@ impl Analysis {
     /// Decodes everything in `listing` and collects the results; kernel
     /// lines are those of locations in file `source`.
     pub fn new(listing: &Listing<'_>, source: Option<&str>) -> Analysis {
-        let mut findings: Vec<Finding> = listing
-            .errors()
-            .iter()
-            .map(|e| Finding {
-                offset: e.offset as usize,
-                message: e.message.clone(),
-                source: FindingSource::Decoder,
-            })
-            .collect();
+        // The decoder's problems, but for the Functions section's: those
+        // come from the one pass over the functions below, which decodes
+        // each function and each kernel location once.
+        let mut decode_errors: Vec<bef::format::DecodeError> = listing.problems().to_vec();
+        for id in bef::format::SectionId::ALL {
+            if !matches!(
+                id,
+                bef::format::SectionId::AttributeTypes | bef::format::SectionId::Functions
+            ) {
+                decode_errors.extend(listing.section_errors(id));
+            }
+        }
+        let mut findings: Vec<Finding> = Vec::new();
         if let Err(problems) = bef::format::verify(listing.file()) {
             findings.extend(problems.into_iter().map(|e| Finding {
                 offset: e.offset as usize,
@@ -153,8 +157,6 @@ impl Analysis {
                 source: FindingSource::Verifier,
             }));
         }
-        findings.sort_by(|a, b| (a.offset, &a.message).cmp(&(b.offset, &b.message)));
-        findings.dedup_by(|a, b| a.offset == b.offset && a.message == b.message);
 
         let mut analysis = Analysis {
             findings,
@@ -222,14 +224,28 @@ impl Analysis {
                 }
             }
         }
-        for function in listing.functions() {
+        // Decoded one at a time and dropped: caching every function would
+        // hold several times the file's size for a file of small kernels.
+        listing.visit_functions(|function| {
             let index = function.index as u32;
+            decode_errors.extend(function.problems().iter().cloned());
+            if let Some(Err(e)) = function.location.map(|offset| listing.location(offset)) {
+                decode_errors.push(e);
+            }
             for kernel in function.kernels() {
+                let location =
+                    kernel
+                        .location_offset()
+                        .and_then(|offset| match listing.location(offset) {
+                            Ok(location) => location,
+                            Err(e) => {
+                                decode_errors.push(e);
+                                None
+                            }
+                        });
                 if !kernel.pseudo {
-                    let line = source.and_then(|file| {
-                        let location = listing.location(kernel.location_offset()?).ok()??;
-                        crate::model::names::line_of(&location, file)
-                    });
+                    let line = source
+                        .and_then(|file| crate::model::names::line_of(location.as_ref()?, file));
                     analysis.kernels.push(SourceKernel {
                         function: function.index,
                         kernel: kernel.index,
@@ -261,7 +277,21 @@ impl Analysis {
                     );
                 }
             }
-        }
+        });
+        bef::inspect::sort_errors(&mut decode_errors);
+        analysis
+            .findings
+            .extend(decode_errors.into_iter().map(|e| Finding {
+                offset: e.offset as usize,
+                message: e.message,
+                source: FindingSource::Decoder,
+            }));
+        analysis
+            .findings
+            .sort_by(|a, b| (a.offset, &a.message).cmp(&(b.offset, &b.message)));
+        analysis
+            .findings
+            .dedup_by(|a, b| a.offset == b.offset && a.message == b.message);
         analysis
     }
 
