@@ -257,7 +257,7 @@ impl Coverage {
         for (category, counts) in &self.categories {
             let _ = writeln!(out, "\n{category} ({} distinct):", counts.len());
             for (name, count) in counts {
-                let _ = writeln!(out, "  {count:>10}  {name}");
+                let _ = writeln!(out, "  {count:>10}  {}", shown(name));
             }
         }
         if let Some(unreached) = self.unreached_kernels() {
@@ -269,13 +269,14 @@ impl Coverage {
             );
             let _ = writeln!(out, "unreached ({}):", unreached.len());
             for name in &unreached {
-                let _ = writeln!(out, "  {name}");
+                let _ = writeln!(out, "  {}", shown(name));
             }
         }
         if !self.panics.is_empty() {
             let _ = writeln!(out, "\npanicked ({}):", self.panics.len());
             for (input, message) in &self.panics {
-                let _ = writeln!(out, "  {input}: {message}");
+                let message = bef::tool_io::escape::terminal_lines(message);
+                let _ = writeln!(out, "  {}: {message}", shown(input));
             }
         }
         out
@@ -300,6 +301,20 @@ impl Coverage {
             report["unreached_kernels"] = unreached.into();
         }
         report
+    }
+}
+
+/// Longest name the text report shows whole: names come from the inputs,
+/// and a hostile one may be a megabyte long.
+const MAX_SHOWN_CHARS: usize = 160;
+
+/// `name` safe for a terminal (control characters escaped) and cut to
+/// [`MAX_SHOWN_CHARS`].
+fn shown(name: &str) -> String {
+    let escaped = bef::tool_io::escape::terminal(name);
+    match escaped.char_indices().nth(MAX_SHOWN_CHARS) {
+        Some((cut, _)) => format!("{}… ({} bytes)", &escaped[..cut], name.len()),
+        None => escaped.into_owned(),
     }
 }
 

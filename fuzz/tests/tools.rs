@@ -124,6 +124,24 @@ fn text_report_lists_unreached_kernels_and_unknown_targets_fail() {
     assert!(text.contains("registered kernels reached: "), "{text}");
     assert!(text.contains("\nunreached ("), "{text}");
 
+    // Op names come from the inputs, some of them hostile: the report
+    // escapes what a terminal would act on.
+    let dir = corpus_path("fuzz/mlir_parse");
+    let out = run(
+        env!("CARGO_BIN_EXE_corpus-coverage"),
+        &["mlir_parse", dir.to_str().unwrap()],
+    );
+    assert!(out.status.success());
+    assert_eq!(
+        bef_test_support::terminal::unsafe_character(&out.stdout),
+        None
+    );
+    assert!(
+        out.stdout
+            .split(|&b| b == b'\n')
+            .all(|line| line.len() < 600)
+    );
+
     let out = run(
         env!("CARGO_BIN_EXE_corpus-coverage"),
         &["exec_program", dir.to_str().unwrap()],

@@ -49,7 +49,7 @@ fn run() -> Result<ExitCode, String> {
     let mut coverage = Coverage::new(target)?;
     let dir = Path::new(dir);
     for path in input_files(dir)? {
-        let shown = path.display().to_string();
+        let shown = bef::tool_io::escape::path(&path).into_owned();
         let size = std::fs::metadata(&path)
             .map_err(|e| format!("{shown}: {e}"))?
             .len();
@@ -77,7 +77,7 @@ fn run() -> Result<ExitCode, String> {
 
 /// The files directly in `dir`, sorted (subdirectories are not inputs).
 fn input_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
-    let shown = dir.display();
+    let shown = bef::tool_io::escape::path(dir);
     let entries = std::fs::read_dir(dir).map_err(|e| format!("{shown}: {e}"))?;
     let mut files = Vec::new();
     for entry in entries {

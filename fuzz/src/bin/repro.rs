@@ -7,6 +7,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use bef::tool_io::escape;
 use bef_fuzz::repro::{REPRO_TARGETS, Verdict, repro};
 
 /// libFuzzer's inputs are far smaller; this bounds what a stray path
@@ -57,7 +58,7 @@ fn run() -> Result<ExitCode, String> {
         .to_str()
         .ok_or_else(|| format!("target {target:?} is not UTF-8"))?;
     let artifact = PathBuf::from(artifact);
-    let shown = artifact.display();
+    let shown = escape::path(&artifact);
     let size = std::fs::metadata(&artifact)
         .map_err(|e| format!("{shown}: {e}"))?
         .len();
@@ -72,16 +73,19 @@ fn run() -> Result<ExitCode, String> {
         let file = found.file.as_deref().ok_or_else(|| {
             format!(
                 "{shown}: the {target} generator builds nothing from it, nothing to write ({})",
-                found.verdict
+                escape::terminal_lines(&found.verdict.to_string())
             )
         })?;
-        std::fs::write(path, file).map_err(|e| format!("{}: {e}", path.display()))?;
-        println!("wrote {} ({} bytes)", path.display(), file.len());
+        let shown_path = escape::path(path);
+        std::fs::write(path, file).map_err(|e| format!("{shown_path}: {e}"))?;
+        println!("wrote {shown_path} ({} bytes)", file.len());
     }
     if let Some(note) = &found.note {
         println!("{note}");
     }
-    println!("{target}: {}", found.verdict);
+    // Messages quote the input, which may hold terminal controls.
+    let verdict = found.verdict.to_string();
+    println!("{target}: {}", escape::terminal_lines(&verdict));
     Ok(match found.verdict {
         Verdict::Panic(_) => ExitCode::FAILURE,
         Verdict::Ok | Verdict::Error(_) => ExitCode::SUCCESS,
