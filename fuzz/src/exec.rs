@@ -1,6 +1,9 @@
 //! Execution: generated host programs run on two work queues.
 
+use std::sync::Arc;
+
 use arbitrary::Unstructured;
+use bef::exec::Observer;
 use bef::format::BefBuffer;
 
 /// The call-depth limit of the generated runs: above the deepest bounded
@@ -19,12 +22,34 @@ pub fn exec_programs(data: &[u8]) {
 }
 
 /// What one input of [`exec_programs`] exercised: the program's source
-/// (`None` when the input was too short for one), and whether a rewired
+/// (`None` when the generator built none from it), and whether a rewired
 /// copy with a dataflow cycle was checked too.
 pub fn exec_program_and_cycle(data: &[u8]) -> (Option<String>, bool) {
+    exec_program_observed(data, None)
+}
+
+/// The program an input of [`exec_programs`] generates (its MLIR text),
+/// or why the generator built none (the input ran short, or a choice
+/// had nothing to choose from).
+pub fn generated_program(data: &[u8]) -> Result<String, arbitrary::Error> {
+    generate(&mut Unstructured::new(data)).map(|g| g.source)
+}
+
+fn generate(
+    u: &mut Unstructured,
+) -> arbitrary::Result<bef::exec::arbitrary_program::GeneratedProgram> {
     use bef::exec::arbitrary_program::{ProgramLimits, arbitrary_program};
+    arbitrary_program(u, ProgramLimits::default())
+}
+
+/// [`exec_program_and_cycle`] with `observer` attached to both runs, so
+/// that a tool learns which kernels ran (`corpus-coverage`).
+pub fn exec_program_observed(
+    data: &[u8],
+    observer: Option<Arc<dyn Observer>>,
+) -> (Option<String>, bool) {
     let mut u = Unstructured::new(data);
-    let Ok(generated) = arbitrary_program(&mut u, ProgramLimits::default()) else {
+    let Ok(generated) = generate(&mut u) else {
         return (None, false);
     };
     let source = &generated.source;
@@ -36,8 +61,8 @@ pub fn exec_program_and_cycle(data: &[u8]) -> (Option<String>, bool) {
     let bytes = bef::translate::mlir_to_bef(&module, options)
         .unwrap_or_else(|d| panic!("generated program does not translate: {d:?}\n{source}"));
     let before = bef::runtime::live_async_values();
-    let single = run_generated(&bytes, "s", source);
-    let multi = run_generated(&bytes, "mstd:2", source);
+    let single = run_generated(&bytes, "s", source, observer.clone());
+    let multi = run_generated(&bytes, "mstd:2", source, observer);
     assert_eq!(
         single, multi,
         "results differ between work queues\n{source}"
@@ -112,8 +137,13 @@ fn with_dataflow_cycle(bef: &[u8], u: &mut Unstructured) -> Option<Vec<u8>> {
 
 /// Results of `@main` as values or error messages, computed on another
 /// thread so that a deadlock fails the run instead of hanging it.
-fn run_generated(bef: &[u8], queue: &str, source: &str) -> Vec<Result<i32, String>> {
-    use std::sync::{Arc, mpsc};
+fn run_generated(
+    bef: &[u8],
+    queue: &str,
+    source: &str,
+    observer: Option<Arc<dyn Observer>>,
+) -> Vec<Result<i32, String>> {
+    use std::sync::mpsc;
     let program = bef::exec::Program::load(
         BefBuffer::copy_from(bef),
         "generated.bef",
@@ -128,7 +158,10 @@ fn run_generated(bef: &[u8], queue: &str, source: &str) -> Vec<Result<i32, Strin
             .expect("valid queue")
             .with_diagnostic_sink(|_| {})
             .with_max_call_depth(CALL_DEPTH_LIMIT);
-        let ctx = bef::exec::ExecutionContext::new(Arc::new(host));
+        let mut ctx = bef::exec::ExecutionContext::new(Arc::new(host));
+        if let Some(observer) = observer {
+            ctx = ctx.with_observer(observer);
+        }
         let main = program.function_named("main").expect("generated @main");
         let f = bef::exec::Function::new(program.clone(), main);
         let results = f.execute(&ctx, &[]);

@@ -9,12 +9,15 @@ pub mod bef_file;
 pub mod befview;
 pub mod btf;
 pub mod bytecode;
+pub mod coverage;
 pub mod exec;
 pub mod passes;
+pub mod repro;
 #[cfg(test)]
 mod tests;
 pub mod text;
 pub mod trace;
+pub mod verdict;
 
 /// Counts each thread's bytes, so that a body can bound what one input
 /// needs (`trace_read`).
