@@ -119,19 +119,19 @@ fn export(model: &Model) -> Vec<u8> {
 }
 
 /// The profile, decoded, with its tables looked up.
-struct Read {
+struct Decoded {
     profile: Profile,
     locations: HashMap<u64, Location>,
     functions: HashMap<u64, Function>,
 }
 
-impl Read {
-    fn new(gzipped: &[u8]) -> Read {
+impl Decoded {
+    fn new(gzipped: &[u8]) -> Decoded {
         let profile =
             Profile::decode(gunzip(gzipped).as_slice()).expect("decodes as profile.proto");
         let locations = profile.location.iter().map(|l| (l.id, l.clone())).collect();
         let functions = profile.function.iter().map(|f| (f.id, f.clone())).collect();
-        Read {
+        Decoded {
             profile,
             locations,
             functions,
@@ -210,15 +210,21 @@ fn top_kernels(model: &Model) -> Vec<String> {
         .collect()
 }
 
+/// The program recorded on two workers, from the repository's root (it
+/// reads its weights by a path relative to it; every test here wants that
+/// working directory).
 fn recorded() -> Model {
     let _serial = common::serial();
-    Model::new(common::record(PROGRAM, "mstd:2"))
+    std::env::set_current_dir(common::repo_root()).expect("enters the repository");
+    let model = Model::new(common::record(PROGRAM, "mstd:2"));
+    assert!(model.first_error.is_none(), "{:?}", model.first_error);
+    model
 }
 
 #[test]
 fn profile_decodes_with_its_tables_whole_and_totals_of_the_model() {
     let model = recorded();
-    let read = Read::new(&export(&model));
+    let read = Decoded::new(&export(&model));
     let profile = &read.profile;
     assert_eq!(profile.string_table[0], "", "string_table[0] is empty");
     let types: Vec<(&str, &str)> = profile
@@ -286,7 +292,7 @@ fn profile_decodes_with_its_tables_whole_and_totals_of_the_model() {
 #[test]
 fn kernel_samples_carry_labels_and_source_lines() {
     let model = recorded();
-    let read = Read::new(&export(&model));
+    let read = Decoded::new(&export(&model));
     let kernels = read.index_of(pprof::KERNELS);
     let threads: HashSet<&str> = (0..model.recording.threads.len())
         .map(|t| model.thread_label(t))
@@ -348,7 +354,7 @@ fn kernel_samples_carry_labels_and_source_lines() {
 #[test]
 fn stacks_are_the_flame_graphs_and_the_top_kernel_is_stats() {
     let model = recorded();
-    let read = Read::new(&export(&model));
+    let read = Decoded::new(&export(&model));
     // Each sample's stack, root first, as folded stacks name frames.
     let cpu = read.index_of(pprof::CPU);
     let mut stacks: BTreeMap<String, u64> = BTreeMap::new();
@@ -364,8 +370,13 @@ fn stacks_are_the_flame_graphs_and_the_top_kernel_is_stats() {
             .collect();
         *stacks.entry(frames.join(";")).or_default() += sample.value[cpu] as u64;
     }
+    // Error marks are labels in the profile, not part of frame names.
     let folded: BTreeMap<String, u64> = folded::fold(&model, &FoldOptions::default())
         .into_iter()
+        .map(|(stack, time)| {
+            let unmarked = stack.replace(" [error]", "").replace(" [poisoned]", "");
+            (unmarked, time)
+        })
         .collect();
     assert_eq!(stacks, folded);
 
@@ -373,7 +384,7 @@ fn stacks_are_the_flame_graphs_and_the_top_kernel_is_stats() {
     let most = by_leaf.values().max().copied().expect("samples");
     let top: Vec<&String> = by_leaf
         .iter()
-        .filter(|(_, &t)| t == most)
+        .filter(|(_, t)| **t == most)
         .map(|(name, _)| name)
         .collect();
     let expected = top_kernels(&model);
@@ -495,7 +506,7 @@ fn the_command_writes_a_profile_go_reads() {
         exported.as_os_str(),
     ]);
     for file in [&ran, &exported] {
-        let read = Read::new(&std::fs::read(file).unwrap());
+        let read = Decoded::new(&std::fs::read(file).unwrap());
         assert!(read.total(pprof::KERNELS) > 0, "{}", file.display());
     }
     if let Some(go) = go() {
