@@ -178,9 +178,12 @@ fn exports_stay_within_their_memory_per_event() {
 // Measured on this loop (debug build): Chrome JSON 3 bytes per event,
 // Perfetto 8 (32 and more when it sorted a vector of every timeline
 // event), folded and flame graph 8, stats 13, critical path 62 (a vector
-// per graph node before compressed rows).
+// per graph node before compressed rows), pprof 102 (the wall clock's
+// shared timeline, cut at every segment's start and end, as the
+// wall-clock flame graph cuts it).
 const BOUND_CHROME: usize = 32;
 const BOUND_PERFETTO: usize = 32;
+const BOUND_PPROF: usize = 128;
 const BOUND_FOLDED: usize = 32;
 const BOUND_STATS: usize = 64;
 const BOUND_CRITICAL: usize = 128;
