@@ -5,9 +5,9 @@
 
 #![allow(missing_docs)] // each item mirrors the proto field of the same name
 
-/// `perftools.profiles.Profile`. The exporter writes its fields one
-/// message at a time ([`super::write`]) rather than building this whole;
-/// it is here as the schema they follow, and what readers decode.
+/// `perftools.profiles.Profile`. The exporter writes its repeated fields
+/// one message at a time and this message only for the fields after them;
+/// whole, it is the schema they follow, and what readers decode.
 #[derive(Clone, PartialEq, prost::Message)]
 pub struct Profile {
     #[prost(message, repeated, tag = "1")]
