@@ -1,7 +1,8 @@
 //! Where kernels and functions are in the program's source: the file and
 //! line of a kernel's location as the recording keeps it (the text MLIR
 //! prints, `"digits.mlir":12:5`, possibly inside a name, a call site or a
-//! fused location), and a function's line, from its kernels'.
+//! fused location), and a function's line, from its kernels' (the
+//! recording keeps no location of the function itself).
 
 use crate::capture::recording::FunctionInfo;
 
@@ -80,12 +81,10 @@ fn unquote(text: &str) -> Option<(String, &str)> {
     None
 }
 
-/// The line of function `function` in its source: where its first kernel
-/// with a location is (the pseudo kernel of its arguments carries the
-/// function's own location when the program has one), otherwise the
-/// earliest line of that kernel's file among its kernels. `None` when no
-/// kernel of it has a position (native functions, programs without
-/// locations).
+/// The line of function `function` in its source: the earliest line of
+/// its kernels (its first operation, the line after its signature), in
+/// the file of its first kernel that has a position. `None` when no
+/// kernel of it has one (native functions, programs without locations).
 pub fn function_line(function: &FunctionInfo) -> Option<SourceLine> {
     let mut positions = function
         .kernels
