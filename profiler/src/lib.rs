@@ -1,6 +1,6 @@
 //! `bef-trace`: records the execution of BEF programs and turns recordings
-//! into flame graphs, Perfetto and Chrome traces, statistics and critical
-//! paths.
+//! into flame graphs, Perfetto and Chrome traces, pprof profiles,
+//! statistics and critical paths.
 //!
 //! ```text
 //! capture/   Recorder (an Observer: per-thread lock-free logs)
@@ -11,6 +11,7 @@
 //!                   └─ critical_path (the path, slack, replays)
 //! export/           ├─ folded / flamegraph / diff     (inferno)
 //!                   ├─ perfetto (protobuf) / chrome   (trace viewers)
+//!                   ├─ pprof (gzipped profile.proto)  (go tool pprof)
 //!                   └─ stats / critical_path          (text or JSON)
 //! ```
 //!

@@ -112,6 +112,7 @@ const COMMANDS: &[(&[&str], &[&str])] = &[
     ),
     (&["perfetto", "IN", "-o", "OUT/p.pftrace"], &["p.pftrace"]),
     (&["chrome-json", "IN", "-o", "OUT/c.json"], &["c.json"]),
+    (&["pprof", "IN", "-o", "OUT/p.pb.gz"], &["p.pb.gz"]),
     (
         &[
             "diff",
@@ -125,6 +126,20 @@ const COMMANDS: &[(&[&str], &[&str])] = &[
         &["d.svg", "d.folded"],
     ),
 ];
+
+/// What is wrong with a pprof profile's bytes: not gzip, or not a
+/// `Profile` message.
+fn pprof_problem(bytes: &[u8]) -> Option<String> {
+    use prost::Message;
+    use std::io::Read;
+    let mut raw = Vec::new();
+    if let Err(e) = flate2::read::GzDecoder::new(bytes).read_to_end(&mut raw) {
+        return Some(format!("gzip: {e}"));
+    }
+    bef_trace::export::pprof::proto::Profile::decode(raw.as_slice())
+        .err()
+        .map(|e| e.to_string())
+}
 
 /// Runs every command on `recording`; the problems found.
 fn replay(recording: &Path, out: &Path) -> Vec<String> {
@@ -196,6 +211,7 @@ fn replay(recording: &Path, out: &Path) -> Vec<String> {
                 Some("json") => serde_json::from_slice::<serde_json::Value>(&bytes)
                     .err()
                     .map(|e| e.to_string()),
+                Some("gz") => pprof_problem(&bytes),
                 Some("folded") => {
                     let raw = raw_controls(&String::from_utf8_lossy(&bytes));
                     (!raw.is_empty()).then(|| format!("raw {raw:?}"))
@@ -294,6 +310,7 @@ fn no_output_may_be_an_input() {
             vec!["flamegraph", "r.beftrace", "-o", out],
             vec!["perfetto", "r.beftrace", "-o", out],
             vec!["chrome-json", "r.beftrace", "-o", out],
+            vec!["pprof", "r.beftrace", "-o", out],
             vec!["folded", "r.beftrace", "-o", out],
             vec!["diff", "p.beftrace", "r.beftrace", "-o", out],
             vec![
@@ -318,6 +335,7 @@ fn no_output_may_be_an_input() {
             vec!["run", "p.mlir", "--folded", out],
             vec!["run", "p.mlir", "--perfetto", out],
             vec!["run", "p.mlir", "--chrome-json", out],
+            vec!["run", "p.mlir", "--pprof", out],
         ] {
             refused(&dir, &args, None, 1, "give another name");
         }
@@ -362,6 +380,7 @@ fn fifos_devices_and_full_disks_are_clean_errors() {
             vec!["flamegraph", recording, "-o", "x.svg"],
             vec!["perfetto", recording, "-o", "x.pftrace"],
             vec!["chrome-json", recording, "-o", "x.json"],
+            vec!["pprof", recording, "-o", "x.pb.gz"],
             vec!["diff", "r.beftrace", recording, "-o", "x.svg"],
         ] {
             refused(&dir, &args, None, 1, kind);

@@ -10,7 +10,7 @@ use bef_trace::Model;
 use bef_trace::analysis::critical_path::{self, CriticalOptions};
 use bef_trace::export::Export;
 use bef_trace::export::flamegraph;
-use bef_trace::export::{chrome, folded, perfetto, stats};
+use bef_trace::export::{chrome, folded, perfetto, pprof, stats};
 use bef_trace::progress::Progress;
 use common::counting::{Counting, thread_peak_during as peak_during};
 use proptest::prelude::*;
@@ -37,6 +37,7 @@ fn read_and_export(bytes: &[u8]) {
             let model = Model::new(recording.clone());
             let _ = perfetto::export(&model);
             let _ = chrome::export(&model);
+            let _ = pprof::export(&model);
             let _ = stats::stats(&model);
             let _ = critical_path::analyse(
                 &model,
@@ -152,9 +153,10 @@ fn exports_stay_within_their_memory_per_event() {
         json: false,
     };
     // (export, bytes per event it may take beyond the model)
-    let exports: [(&str, usize, &dyn Export); 6] = [
+    let exports: [(&str, usize, &dyn Export); 7] = [
         ("Chrome JSON", BOUND_CHROME, &chrome::Options),
         ("Perfetto", BOUND_PERFETTO, &perfetto::Options),
+        ("pprof", BOUND_PPROF, &pprof::Options),
         ("folded", BOUND_FOLDED, &folded::FoldOptions::default()),
         (
             "flame graph",
@@ -176,9 +178,12 @@ fn exports_stay_within_their_memory_per_event() {
 // Measured on this loop (debug build): Chrome JSON 3 bytes per event,
 // Perfetto 8 (32 and more when it sorted a vector of every timeline
 // event), folded and flame graph 8, stats 13, critical path 62 (a vector
-// per graph node before compressed rows).
+// per graph node before compressed rows), pprof 102 (the wall clock's
+// shared timeline, cut at every segment's start and end, as the
+// wall-clock flame graph cuts it).
 const BOUND_CHROME: usize = 32;
 const BOUND_PERFETTO: usize = 32;
+const BOUND_PPROF: usize = 128;
 const BOUND_FOLDED: usize = 32;
 const BOUND_STATS: usize = 64;
 const BOUND_CRITICAL: usize = 128;

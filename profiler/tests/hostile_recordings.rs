@@ -16,7 +16,7 @@ use bef_trace::analysis::critical_path::{self, CriticalOptions};
 use bef_trace::export::Export;
 use bef_trace::export::flamegraph::{self, FlameOptions};
 use bef_trace::export::folded::{self, Clock, FoldOptions};
-use bef_trace::export::{chrome, perfetto, stats};
+use bef_trace::export::{chrome, perfetto, pprof, stats};
 use bef_trace::progress::Progress;
 use bef_trace::{MEMORY_BASE, MEMORY_PER_BYTE, Model};
 use common::counting::{Counting, thread_peak_within as peak_within};
@@ -88,6 +88,9 @@ fn export_everything(bytes: &[u8]) -> usize {
     chrome::Options
         .write(&model, &mut out, Progress::HIDDEN)
         .expect("writes Chrome JSON");
+    pprof::Options
+        .write(&model, &mut out, Progress::HIDDEN)
+        .expect("writes pprof");
     let s = stats::stats(&model);
     out.0 += stats::to_text(&s).len();
     out.0 += serde_json::to_string(&s).expect("stats JSON").len();

@@ -190,6 +190,45 @@ impl Export for FoldOptions {
     }
 }
 
+/// The wall clock of [`Clock::Wall`] (one timeline, no lanes), by owner:
+/// what other exports charge it to.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct WallTime {
+    /// Each run's share, by run.
+    pub runs: Vec<u64>,
+    /// The executor's share serving each execution on each thread:
+    /// `(execution, thread, time)`, each pair once, by execution.
+    pub executor: Vec<(usize, usize, u64)>,
+    /// The time nothing ran.
+    pub idle: u64,
+}
+
+/// The wall clock of `model` shared as [`Clock::Wall`] shares it: the
+/// runs', the executor's and the idle time add up to the model's span.
+pub fn wall_time(model: &Model) -> WallTime {
+    let mut wall = WallTime {
+        runs: vec![0; model.runs.len()],
+        ..WallTime::default()
+    };
+    let mut executor: HashMap<(usize, usize), u64> = HashMap::new();
+    for slice in wall_slices(model, false) {
+        match slice.owner {
+            Owner::Run(run) => wall.runs[run] = wall.runs[run].saturating_add(slice.time),
+            Owner::Executor(execution) => {
+                let time = executor.entry((execution, slice.thread)).or_default();
+                *time = time.saturating_add(slice.time);
+            }
+            Owner::Idle => wall.idle = wall.idle.saturating_add(slice.time),
+        }
+    }
+    wall.executor = executor
+        .into_iter()
+        .map(|((execution, thread), time)| (execution, thread, time))
+        .collect();
+    wall.executor.sort_unstable();
+    wall
+}
+
 /// The folded text: one `stack count` line each.
 pub fn to_text(lines: &[(String, u64)]) -> String {
     lines.iter().map(|(s, n)| format!("{s} {n}\n")).collect()

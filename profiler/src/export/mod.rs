@@ -1,5 +1,6 @@
 //! The exports of an analysed recording: folded stacks and flame graphs,
-//! Perfetto and Chrome traces, statistics, the critical path.
+//! Perfetto and Chrome traces, pprof profiles, statistics, the critical
+//! path.
 //!
 //! Every export has one shape, [`Export`]: its options, written from a
 //! [`Model`] to any output, telling its progress through one
@@ -16,6 +17,7 @@ pub mod critical_path;
 pub mod flamegraph;
 pub mod folded;
 pub mod perfetto;
+pub mod pprof;
 pub mod stats;
 
 /// An export, given by its options: what every exporter implements.

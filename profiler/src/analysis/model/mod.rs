@@ -10,6 +10,7 @@
 
 mod executor;
 pub mod presentation;
+pub mod source;
 
 pub use executor::ExecutorSlice;
 

@@ -27,7 +27,7 @@ use bef_trace::capture::recorder::MAX_EVENTS_PER_THREAD;
 use bef_trace::capture::recording::Keep;
 use bef_trace::export::flamegraph::{self, FlameOptions};
 use bef_trace::export::folded::{Clock, FoldOptions};
-use bef_trace::export::{Export, chrome, perfetto, stats};
+use bef_trace::export::{Export, chrome, perfetto, pprof, stats};
 use bef_trace::progress::Progress;
 use bef_trace::{CancelHandle, Model, RecordOptions, RecorderOptions, Recording};
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -38,6 +38,7 @@ Examples:
   bef-trace flamegraph fib.beftrace -o fib.svg
   bef-trace run prog.mlir --work-queue mstd:2 --flamegraph prog.svg --perfetto prog.pftrace
   bef-trace stats fib.beftrace
+  bef-trace pprof fib.beftrace -o fib.pb.gz && go tool pprof -top fib.pb.gz
   bef-trace critical-path fib.beftrace --what-if-workers 4
   bef-trace diff before.beftrace after.beftrace -o diff.svg
   bef-trace record big.mlir --no-embed -o big.beftrace
@@ -46,8 +47,8 @@ Examples:
 Open a .pftrace in https://ui.perfetto.dev (Open trace file).";
 
 /// Records the execution of BEF programs (.bef, .mlir, .mlirbc) and turns
-/// recordings into flame graphs, Perfetto and Chrome traces, statistics
-/// and critical paths.
+/// recordings into flame graphs, Perfetto and Chrome traces, pprof
+/// profiles, statistics and critical paths.
 #[derive(Parser)]
 #[command(name = "bef-trace", version, after_help = EXAMPLES)]
 struct Cli {
@@ -92,6 +93,9 @@ enum Command {
         /// Write a Chrome Trace Event JSON file.
         #[arg(long, value_name = "JSON")]
         chrome_json: Option<PathBuf>,
+        /// Write a gzipped pprof profile (`go tool pprof`).
+        #[arg(long, value_name = "PB_GZ")]
+        pprof: Option<PathBuf>,
         /// Print statistics.
         #[arg(long)]
         stats: bool,
@@ -163,6 +167,18 @@ enum Command {
         program: ProgramArgs,
         /// The JSON to write.
         #[arg(short, long, value_name = "JSON")]
+        output: PathBuf,
+    },
+    /// Write a gzipped pprof profile (`go tool pprof -top FILE`): CPU
+    /// (self) time, wall time and runs per stack, labelled by thread,
+    /// function, stream and execution.
+    Pprof {
+        /// The recording.
+        recording: PathBuf,
+        #[command(flatten)]
+        program: ProgramArgs,
+        /// The profile to write.
+        #[arg(short, long, value_name = "PB_GZ")]
         output: PathBuf,
     },
     /// Per-kernel, per-function and per-thread statistics.
@@ -479,6 +495,7 @@ fn run(cli: Cli) -> Result<Ending, Failure> {
             folded,
             perfetto,
             chrome_json,
+            pprof,
             stats,
             critical_path,
         } => {
@@ -488,6 +505,7 @@ fn run(cli: Cli) -> Result<Ending, Failure> {
                 (folded, boxed(FoldOptions::default())),
                 (perfetto, boxed(perfetto::Options)),
                 (chrome_json, boxed(chrome::Options)),
+                (pprof, boxed(pprof::Options)),
             ]
             .into_iter()
             .filter_map(|(path, export)| Some((path?, export)))
@@ -552,6 +570,11 @@ fn run(cli: Cli) -> Result<Ending, Failure> {
             program,
             output,
         } => Job::new(recording, program, Some(output), chrome::Options),
+        Command::Pprof {
+            recording,
+            program,
+            output,
+        } => Job::new(recording, program, Some(output), pprof::Options),
         Command::Stats {
             recording,
             program,
