@@ -1023,14 +1023,8 @@ impl Comparer<'_, '_, '_> {
             |views: &[KernelView]| -> Vec<u32> { views.iter().map(|v| v.name_key).collect() };
         let (old_keys, new_keys) = (keys(old), keys(new));
         let (old_names, new_names) = (names(old), names(new));
-        let mut coarse = false;
-        let matched = match common_subsequence(&old_keys, &new_keys, &mut self.budget) {
-            Some(matched) => matched,
-            None => {
-                coarse = true;
-                Vec::new()
-            }
-        };
+        let (matched, complete) = common_subsequence(&old_keys, &new_keys, &mut self.budget);
+        let mut coarse = !complete;
         let mut steps = Vec::with_capacity(old.len().max(new.len()));
         let (mut i, mut j) = (0, 0);
         let ends = matched.iter().copied().chain([(old.len(), new.len())]);
@@ -1038,17 +1032,13 @@ impl Comparer<'_, '_, '_> {
             // The gap before the next aligned pair: kernels of one name.
             let gap_old = &old_names[i..next_i];
             let gap_new = &new_names[j..next_j];
-            let pairs = if coarse {
-                None
-            } else {
-                common_subsequence(gap_old, gap_new, &mut self.budget)
-            };
-            let pairs = pairs.unwrap_or_else(|| {
-                if !gap_old.is_empty() && !gap_new.is_empty() {
-                    coarse = true;
+            let pairs = match common_subsequence(gap_old, gap_new, &mut self.budget) {
+                (pairs, true) if !coarse => pairs,
+                _ => {
+                    coarse |= !gap_old.is_empty() && !gap_new.is_empty();
+                    positional_pairs(gap_old, gap_new)
                 }
-                positional_pairs(gap_old, gap_new)
-            });
+            };
             let (mut p, mut q) = (0, 0);
             for (x, y) in pairs.into_iter().chain([(gap_old.len(), gap_new.len())]) {
                 steps.extend((p..x).map(|k| Step::Removed(i + k)));
@@ -1157,10 +1147,11 @@ fn positional_pairs(old: &[u32], new: &[u32]) -> Vec<(usize, usize)> {
 }
 
 /// A longest common subsequence of `old` and `new` as increasing pairs of
-/// positions, or `None` when its table would take more than
-/// [`FUNCTION_ALIGNMENT_CELLS`] or than `budget` (which it draws from). The
-/// common start and end are matched first and cost nothing.
-fn common_subsequence(old: &[u32], new: &[u32], budget: &mut u64) -> Option<Vec<(usize, usize)>> {
+/// positions, and whether it is complete. The common start and end are
+/// matched first and cost nothing; the rest is aligned only when its table
+/// takes at most [`FUNCTION_ALIGNMENT_CELLS`] and `budget` (which it draws
+/// from), and is otherwise left unmatched (incomplete).
+fn common_subsequence(old: &[u32], new: &[u32], budget: &mut u64) -> (Vec<(usize, usize)>, bool) {
     let prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
     let suffix = old[prefix..]
         .iter()
@@ -1171,21 +1162,23 @@ fn common_subsequence(old: &[u32], new: &[u32], budget: &mut u64) -> Option<Vec<
     let a = &old[prefix..old.len() - suffix];
     let b = &new[prefix..new.len() - suffix];
     let mut pairs: Vec<(usize, usize)> = (0..prefix).map(|i| (i, i)).collect();
+    let mut complete = true;
     if !a.is_empty() && !b.is_empty() {
         let cells = (a.len() as u64 + 1) * (b.len() as u64 + 1);
         if cells > FUNCTION_ALIGNMENT_CELLS || cells > *budget {
-            return None;
+            complete = false;
+        } else {
+            *budget -= cells;
+            pairs.extend(
+                lcs_table(a, b)
+                    .into_iter()
+                    .map(|(i, j)| (prefix + i, prefix + j)),
+            );
         }
-        *budget -= cells;
-        pairs.extend(
-            lcs_table(a, b)
-                .into_iter()
-                .map(|(i, j)| (prefix + i, prefix + j)),
-        );
     }
     let (old_end, new_end) = (old.len() - suffix, new.len() - suffix);
     pairs.extend((0..suffix).map(|k| (old_end + k, new_end + k)));
-    Some(pairs)
+    (pairs, complete)
 }
 
 /// The classic dynamic programme: `table[i][j]` is the length of a longest
@@ -1226,7 +1219,8 @@ mod tests {
     #[test]
     fn common_subsequence_finds_an_insertion() {
         let mut budget = 1000;
-        let pairs = common_subsequence(&[1, 2, 3, 4], &[1, 2, 9, 3, 4], &mut budget).unwrap();
+        let (pairs, complete) = common_subsequence(&[1, 2, 3, 4], &[1, 2, 9, 3, 4], &mut budget);
+        assert!(complete);
         assert_eq!(pairs, vec![(0, 0), (1, 1), (2, 3), (3, 4)]);
         // Prefix and suffix are free: nothing was drawn from the budget.
         assert_eq!(budget, 1000);
@@ -1235,13 +1229,15 @@ mod tests {
     #[test]
     fn common_subsequence_aligns_the_middle_within_the_budget() {
         let mut budget = 1000;
-        let pairs = common_subsequence(&[5, 1, 2, 6], &[7, 2, 1, 2, 8], &mut budget).unwrap();
+        let (pairs, complete) = common_subsequence(&[5, 1, 2, 6], &[7, 2, 1, 2, 8], &mut budget);
+        assert!(complete);
         assert_eq!(pairs, vec![(1, 2), (2, 3)]);
         assert_eq!(budget, 1000 - 5 * 6);
+        // Over the budget: only the common start and end are matched.
         let mut small = 10;
         assert_eq!(
-            common_subsequence(&[5, 1, 2, 6], &[7, 2, 1, 2, 8], &mut small),
-            None
+            common_subsequence(&[0, 5, 1, 2, 6, 9], &[0, 7, 2, 1, 2, 8, 9], &mut small),
+            (vec![(0, 0), (5, 6)], false)
         );
         assert_eq!(small, 10);
     }
