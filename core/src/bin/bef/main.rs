@@ -53,6 +53,7 @@ Exit status:
   2  a usage error, whatever the input holds: an unknown or malformed
      option, options that conflict, an input or -o path that does not
      exist, is a directory or cannot be opened, binary output to a terminal
+  `bef diff` follows `diff` instead: 0 equal, 1 different, 2 any error
 
 Run `bef <COMMAND> --help` for a command's options and examples.";
 
@@ -156,7 +157,7 @@ Examples:
   bef kernels tfrt_dht.                         the dense host tensor kernels
   bef kernels btf.read_dense_tensor.f32")]
     Kernels(kernels::KernelsArgs),
-    /// Compare two programs structurally: sections, tables, functions, kernels
+    /// Compare two programs by structure: tables, functions, kernels
     ///
     /// Compares two BEF files (MLIR text or bytecode is translated first) by
     /// what they hold, not their bytes: sections present in one only,
