@@ -10,6 +10,7 @@ use bef_trace::model::ErrorMark;
 use bef_trace::recording::{EventKind, ValueState};
 
 use crate::app::App;
+use crate::model::compare::CompareView;
 use crate::model::execution::{self, Trace};
 use crate::model::inspector;
 use crate::model::rows::{self, ListId, columns};
@@ -47,9 +48,28 @@ pub const BTF_VIEWS: &[(&str, &str)] = &[(
     "every tensor with statistics, then each one's detail",
 )];
 
+/// The views of two inputs (`--dump compare A B`).
+pub const COMPARE_VIEWS: &[(&str, &str)] = &[(
+    "compare",
+    "two programs: their structural difference; two recordings: each function's and kernel's time in both and the change, then both critical paths",
+)];
+
 /// Whether `view` is a view `--dump` knows.
 pub fn is_view(view: &str) -> bool {
-    VIEWS.iter().chain(BTF_VIEWS).any(|(v, _)| *v == view)
+    VIEWS
+        .iter()
+        .chain(BTF_VIEWS)
+        .chain(COMPARE_VIEWS)
+        .any(|(v, _)| *v == view)
+}
+
+/// Prints the comparison of two inputs: its title, then every line.
+pub fn compare(out: &mut impl Write, view: &CompareView) -> io::Result<()> {
+    writeln!(out, "== {}", view.title)?;
+    for line in &view.lines {
+        writeln!(out, "{}", line.text)?;
+    }
+    Ok(())
 }
 
 /// Prints a BTF file's tensors as aligned columns under its title, then

@@ -1,6 +1,7 @@
 //! `befview FILE`: the terminal inspector; `befview --dump VIEW FILE`
 //! prints a view as text; `--program PROGRAM` gives a recording the
-//! program it ran. Exit status: 0 success, 1 a file that cannot be
+//! program it ran; `befview A B` compares two programs or two recordings
+//! (`--dump compare A B` prints the comparison). Exit status: 0 success, 1 a file that cannot be
 //! opened, 2 a usage error.
 
 use std::ffi::OsString;
@@ -8,13 +9,13 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use bef::tool_io::escape;
-use befview::dump::{BTF_VIEWS, VIEWS, dump, is_view};
+use befview::dump::{BTF_VIEWS, COMPARE_VIEWS, VIEWS, dump, is_view};
 use befview::{App, Document, Loaded};
 
 fn usage() -> String {
     let mut text = String::from(
         "befview: inspect a BEF file in the terminal\n\n\
-         Usage: befview FILE | RECORDING [--program PROGRAM]\n       befview --dump VIEW FILE [--program PROGRAM]\n       befview --help\n\n\
+         Usage: befview FILE | RECORDING [--program PROGRAM]\n       befview --dump VIEW FILE [--program PROGRAM]\n       befview A B | befview --dump compare A B\n       befview --help\n\n\
          FILE is BEF (memory-mapped), MLIR text (.mlir) or MLIR bytecode (.mlirbc);\n\
          MLIR is translated to BEF on the fly, so every kernel shows its source line.\n\
          A Binary Tensor Format file (.btf) opens in a Tensors view instead: each\n\
@@ -31,6 +32,10 @@ fn usage() -> String {
          with --program PROGRAM, which must be the program it ran (the hash of its BEF\n\
          bytes is checked). A recording made with `bef-trace record --no-embed` keeps\n\
          no names of its own: it needs that program.\n\n\
+         Two FILEs, A and B, open a compare view: two programs (BEF or MLIR) show\n\
+         what `bef diff A B` prints; two recordings show each function's and kernel's\n\
+         self time in both and the change (matched by name and location, the largest\n\
+         change first), then both critical paths.\n\n\
          --dump VIEW prints one view as plain text and exits. Views:\n",
     );
     for (view, what) in VIEWS {
@@ -38,6 +43,10 @@ fn usage() -> String {
     }
     text.push_str("Views of a BTF file:\n");
     for (view, what) in BTF_VIEWS {
+        text.push_str(&format!("  {view:<11} {what}\n"));
+    }
+    text.push_str("Views of two files:\n");
+    for (view, what) in COMPARE_VIEWS {
         text.push_str(&format!("  {view:<11} {what}\n"));
     }
     text.push_str("\nKeys:\n");
@@ -64,6 +73,8 @@ enum Events {
 enum Mode {
     View(PathBuf),
     Dump(String, PathBuf),
+    /// Two files compared; `true` to print the comparison.
+    Compare(PathBuf, PathBuf, bool),
     Help,
 }
 
@@ -93,10 +104,27 @@ fn parse(args: &[OsString]) -> Result<Mode, String> {
     let is_flag = |arg: &OsString| arg.as_encoded_bytes().starts_with(b"-");
     match args {
         [flag] if text(flag).is_some_and(|f| f == "--help" || f == "-h") => Ok(Mode::Help),
+        [flag, view, a, b] if text(flag).as_deref() == Some("--dump") => match text(view) {
+            Some(view) if view == "compare" => {
+                Ok(Mode::Compare(PathBuf::from(a), PathBuf::from(b), true))
+            }
+            _ => Err("--dump VIEW takes one FILE; only --dump compare takes two".to_owned()),
+        },
+        [flag, view, _]
+            if text(flag).as_deref() == Some("--dump")
+                && text(view).as_deref() == Some("compare") =>
+        {
+            Err("--dump compare needs two files, A and B".to_owned())
+        }
         [flag, view, file] if text(flag).as_deref() == Some("--dump") => match text(view) {
             Some(view) if is_view(&view) => Ok(Mode::Dump(view, PathBuf::from(file))),
             _ => {
-                let names: Vec<&str> = VIEWS.iter().chain(BTF_VIEWS).map(|(v, _)| *v).collect();
+                let names: Vec<&str> = VIEWS
+                    .iter()
+                    .chain(BTF_VIEWS)
+                    .chain(COMPARE_VIEWS)
+                    .map(|(v, _)| *v)
+                    .collect();
                 Err(format!(
                     "unknown view '{}' (expected one of {})",
                     escape::terminal(&view.to_string_lossy()),
@@ -108,12 +136,42 @@ fn parse(args: &[OsString]) -> Result<Mode, String> {
             Err("--dump needs a VIEW and a FILE".to_owned())
         }
         [file] if !is_flag(file) || file == "-" => Ok(Mode::View(PathBuf::from(file))),
+        [a, b] if !is_flag(a) && !is_flag(b) => {
+            Ok(Mode::Compare(PathBuf::from(a), PathBuf::from(b), false))
+        }
         [] => Err("no FILE given".to_owned()),
         [other, ..] if is_flag(other) => Err(format!(
             "unknown option '{}'",
             escape::terminal(&other.to_string_lossy())
         )),
-        _ => Err("expected one FILE".to_owned()),
+        _ => Err("expected one FILE, or two to compare".to_owned()),
+    }
+}
+
+/// Shows (or with `print`, prints) the comparison of the files `a` and
+/// `b`.
+fn compare(a: &std::path::Path, b: &std::path::Path, print: bool) -> ExitCode {
+    let view = match befview::model::compare::open(a, b) {
+        Ok(view) => view,
+        Err(e) => {
+            eprintln!("{}", escape::terminal_lines(&e.to_string()));
+            return ExitCode::from(1);
+        }
+    };
+    let result = if print {
+        let stdout = std::io::stdout();
+        let mut out = std::io::BufWriter::new(stdout.lock());
+        befview::dump::compare(&mut out, &view).and_then(|()| std::io::Write::flush(&mut out))
+    } else {
+        befview::terminal::run_compare(&mut befview::app::compare::CompareApp::new(view))
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("befview: {}", escape::terminal(&e.to_string()));
+            ExitCode::from(1)
+        }
     }
 }
 
@@ -169,6 +227,15 @@ fn main() -> ExitCode {
         }
         Mode::View(path) => (path, None),
         Mode::Dump(view, path) => (path, Some(view)),
+        Mode::Compare(a, b, print) => {
+            if mode.1.is_some() {
+                eprintln!(
+                    "befview: --program is for one recording; compare recordings that carry their program"
+                );
+                return ExitCode::from(2);
+            }
+            return compare(&a, &b, print);
+        }
     };
     let program = mode.1;
     let misused = |file: &std::path::Path| {
@@ -183,6 +250,10 @@ fn main() -> ExitCode {
             return misused(&path);
         }
         return tensors(&path, view.as_deref());
+    }
+    if view.as_deref() == Some("compare") {
+        eprintln!("befview: --dump compare needs two files, A and B");
+        return ExitCode::from(2);
     }
     if view.as_deref() == Some("tensors") {
         eprintln!("befview: the tensors view is for BTF files (named .btf)");

@@ -24,6 +24,7 @@ use ratatui::crossterm::terminal::{
 };
 
 use crate::app::App;
+use crate::app::compare::CompareApp;
 use crate::app::events::{Effect, Event};
 use crate::app::tensors::TensorsApp;
 use crate::app::worker::Worker;
@@ -177,6 +178,16 @@ pub fn run_tensors(app: &mut TensorsApp) -> io::Result<()> {
     })
 }
 
+/// Runs the compare view of two inputs until the user leaves; restores
+/// the terminal on every exit.
+pub fn run_compare(app: &mut CompareApp) -> io::Result<()> {
+    on_screen(|terminal| {
+        let (events, received) = mpsc::channel();
+        read_input(events)?;
+        event_loop(terminal, app, |_| None, &received)
+    })
+}
+
 /// Runs `body` in raw mode on the alternate screen, with the terminal put
 /// back on every exit: a return, an error, a panic, or a SIGBUS on a
 /// watched mapping.
@@ -202,8 +213,8 @@ fn on_screen<T>(
 /// How often time passes for the app when nothing else happens.
 const TICK: Duration = Duration::from_millis(100);
 
-/// What the event loop runs: the inspector, or the Tensors view of a BTF
-/// file.
+/// What the event loop runs: the inspector, the Tensors view of a BTF
+/// file, or the compare view of two inputs.
 trait Screen {
     /// Draws the whole screen.
     fn draw(&mut self, frame: &mut Frame<'_>);
@@ -220,6 +231,20 @@ impl Screen for App<'_, '_> {
 
     fn update(&mut self, event: Event) -> Vec<Effect> {
         App::update(self, event)
+    }
+
+    fn quit(&self) -> bool {
+        self.quit
+    }
+}
+
+impl Screen for CompareApp {
+    fn draw(&mut self, frame: &mut Frame<'_>) {
+        crate::ui::draw_compare(frame, self);
+    }
+
+    fn update(&mut self, event: Event) -> Vec<Effect> {
+        CompareApp::update(self, event)
     }
 
     fn quit(&self) -> bool {

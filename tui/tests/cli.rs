@@ -92,7 +92,8 @@ fn usage_errors_exit_2() {
         &["--dump"][..],
         &["--dump", "nonsense", "bef/add_i32.bef"][..],
         &["--frobnicate"][..],
-        &["a.bef", "b.bef"][..],
+        &["a.bef", "b.bef", "c.bef"][..],
+        &["--dump", "compare", "a.bef"][..],
     ] {
         let out = befview(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {out:?}");

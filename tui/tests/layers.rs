@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// The entry points of the views: what drivers may call.
-const VIEW_ENTRY_POINTS: &[&str] = &["draw", "draw_tensors"];
+const VIEW_ENTRY_POINTS: &[&str] = &["draw", "draw_compare", "draw_tensors"];
 
 /// The folders that group modules by role.
 const ROLES: &[&str] = &["model", "app", "ui"];

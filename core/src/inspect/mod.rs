@@ -23,6 +23,7 @@
 
 mod attributes;
 mod check;
+pub mod diff;
 mod fields;
 mod function_index;
 mod functions;

@@ -11,6 +11,7 @@
 //! its searches ([`prompt`]), the screens drawn over a tab (`overlay`) and
 //! the mouse (`mouse`) extend the app in files of their own.
 
+pub mod compare;
 pub mod events;
 pub mod execution;
 pub mod functions;

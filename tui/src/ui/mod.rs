@@ -2,6 +2,7 @@
 //! prompt, help), one file per view, over the row model in [`crate::model::rows`]
 //! that `--dump` prints too.
 
+mod compare;
 mod execution;
 mod functions;
 pub mod help;
@@ -14,6 +15,7 @@ mod tables;
 mod tensors;
 mod users;
 
+pub use compare::draw as draw_compare;
 pub use tensors::draw as draw_tensors;
 
 use bef::tool_io::escape;

@@ -59,3 +59,10 @@ pub fn take_stdout_error() -> Option<io::Error> {
         .unwrap_or_else(|e| e.into_inner())
         .take()
 }
+
+/// Whether output to standard output may be coloured: it is a terminal and
+/// `NO_COLOR` (<https://no-color.org>) is unset or empty.
+pub fn stdout_wants_colour() -> bool {
+    use std::io::IsTerminal;
+    io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+}

@@ -8,6 +8,7 @@ mod args;
 mod call;
 mod console;
 mod diagnostics;
+mod diff;
 mod dump;
 mod dump_btf;
 mod failure;
@@ -52,6 +53,7 @@ Exit status:
   2  a usage error, whatever the input holds: an unknown or malformed
      option, options that conflict, an input or -o path that does not
      exist, is a directory or cannot be opened, binary output to a terminal
+  `bef diff` follows `diff` instead: 0 equal, 1 different, 2 any error
 
 Run `bef <COMMAND> --help` for a command's options and examples.";
 
@@ -155,6 +157,23 @@ Examples:
   bef kernels tfrt_dht.                         the dense host tensor kernels
   bef kernels btf.read_dense_tensor.f32")]
     Kernels(kernels::KernelsArgs),
+    /// Compare two programs by structure: tables, functions, kernels
+    ///
+    /// Compares two BEF files (MLIR text or bytecode is translated first) by
+    /// what they hold, not their bytes: sections present in one only,
+    /// strings, kernel names, types and attributes in one only, and
+    /// functions (paired by name) added, removed or changed in kind,
+    /// signature or kernels. Kernels are aligned so that an inserted kernel
+    /// shows as one insertion; their operands are compared through the
+    /// alignment. Exit status, as `diff`'s: 0 equal, 1 different, 2 a usage
+    /// error or an input that is unreadable, damaged (the message gives the
+    /// byte offset) or not a program.
+    #[command(after_help = "\
+Examples:
+  bef diff old.bef new.bef
+  bef diff --json old.bef new.mlir > changes.json
+  bef diff --locations --color=never a.mlir b.mlir")]
+    Diff(diff::DiffArgs),
 }
 
 #[derive(Args)]
@@ -325,7 +344,8 @@ fn standard_kernels() -> bef::exec::KernelRegistry {
     registry
 }
 
-fn run(cli: Cli) -> Result<(), Failure> {
+/// Runs the command; `Some` exit status for a command that sets its own.
+fn run(cli: Cli) -> Result<Option<ExitCode>, Failure> {
     // Locked only by the listing commands: `run` has kernels printing from
     // worker threads.
     let stdout = io::stdout();
@@ -337,11 +357,13 @@ fn run(cli: Cli) -> Result<(), Failure> {
         Command::Opt(args) => opt::run(&args),
         Command::Dump(args) => dump_command(args, out()),
         Command::Verify(args) => verify_command(args, out()),
+        // Its exit status is its own (see `diff`).
+        Command::Diff(args) => return Ok(Some(diff::run(&args))),
     }?;
     // Output lost to a failed write is a failure, not a success.
     match console::take_stdout_error() {
         Some(e) => Err(Failure::Output(e)),
-        None => Ok(()),
+        None => Ok(None),
     }
 }
 
@@ -356,7 +378,8 @@ fn main() -> ExitCode {
         .collect();
     let args = normalize_single_dash(std::env::args_os(), &reference_options);
     match run(Cli::parse_from(args)) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(Some(status)) => status,
+        Ok(None) => ExitCode::SUCCESS,
         Err(failure) => failure.report(),
     }
 }

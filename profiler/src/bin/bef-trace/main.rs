@@ -21,6 +21,7 @@ use std::time::{Duration, Instant};
 
 use bef::tool_io::escape;
 use bef::tool_io::output::{AtomicFile, refuse_input};
+use bef_trace::analysis::compare;
 use bef_trace::analysis::critical_path::CriticalOptions;
 use bef_trace::capture::program_file::{self, ProgramError, ProgramFile};
 use bef_trace::capture::recorder::MAX_EVENTS_PER_THREAD;
@@ -135,14 +136,22 @@ enum Command {
     },
     /// Differential flame graph: AFTER's stacks coloured by the change from
     /// BEFORE, totals normalised; kernels matched by function and index.
+    /// With --json, the change of every kernel and function as JSON.
     Diff {
         /// The baseline recording.
         before: PathBuf,
         /// The recording to compare.
         after: PathBuf,
-        /// The SVG to write.
-        #[arg(short, long, value_name = "SVG")]
-        output: PathBuf,
+        /// The SVG to write (needed unless --json is given).
+        #[arg(short, long, value_name = "SVG", required_unless_present = "json")]
+        output: Option<PathBuf>,
+        /// Write per-kernel and per-function self times of both recordings
+        /// and their change (`delta_ns`), the largest change first; kernels
+        /// matched by function, name and source location. To standard
+        /// output, or to FILE with `--json=FILE`.
+        #[arg(long, value_name = "FILE", num_args = 0..=1, require_equals = true,
+              default_missing_value = "-")]
+        json: Option<PathBuf>,
         /// Also write the folded differential (two counts per stack).
         #[arg(long, value_name = "FILE")]
         folded: Option<PathBuf>,
@@ -525,17 +534,16 @@ fn run(cli: Cli) -> Result<Ending, Failure> {
             before,
             after,
             output,
+            json,
             folded,
             program,
         } => {
-            return diff(
-                &before,
-                &after,
-                &output,
-                folded.as_deref(),
-                &program,
-                progress,
-            );
+            let outputs = DiffOutputs {
+                svg: output.as_deref(),
+                json: json.as_deref(),
+                folded: folded.as_deref(),
+            };
+            return diff(&before, &after, &outputs, &program, progress);
         }
         Command::Flamegraph {
             recording,
@@ -693,32 +701,55 @@ fn run_command(
 }
 
 /// `bef-trace diff`.
+/// What `bef-trace diff` writes; `-` as `json` is standard output.
+struct DiffOutputs<'a> {
+    svg: Option<&'a Path>,
+    json: Option<&'a Path>,
+    folded: Option<&'a Path>,
+}
+
 fn diff(
     before: &Path,
     after: &Path,
-    output: &Path,
-    folded: Option<&Path>,
+    outputs: &DiffOutputs<'_>,
     program: &ProgramArgs,
     progress: Progress,
 ) -> Result<Ending, Failure> {
-    let outputs: Vec<&Path> = std::iter::once(output).chain(folded).collect();
-    check_outputs(&outputs, &inputs(&[before, after], program))?;
+    let json_file = outputs.json.filter(|p| p.as_os_str() != "-");
+    let files: Vec<&Path> = [outputs.svg, json_file, outputs.folded]
+        .into_iter()
+        .flatten()
+        .collect();
+    check_outputs(&files, &inputs(&[before, after], program))?;
     let [a, b] = load(&[before, after], program, progress)?;
     if a.header.program_hash != b.header.program_hash {
         note(&format!(
             "note: the recordings ran different programs \
-             ({:016x} and {:016x}); kernels are matched by function and index",
+             ({:016x} and {:016x}); the flame graph matches kernels by function and \
+             index, --json by function, name and location",
             a.header.program_hash, b.header.program_hash
         ));
     }
     let (ma, mb) = (analyse(a, progress), analyse(b, progress));
-    if let Some(path) = folded {
+    if let Some(path) = outputs.folded {
         write_file(path, flamegraph::diff_folded(&ma, &mb)?.as_bytes())?;
     }
-    let names = (file_name(before), file_name(after));
-    write_with(output, |out| {
-        flamegraph::write_diff_svg(&ma, &mb, (&names.0, &names.1), out)
-    })?;
+    if let Some(path) = outputs.svg {
+        let names = (file_name(before), file_name(after));
+        write_with(path, |out| {
+            flamegraph::write_diff_svg(&ma, &mb, (&names.0, &names.1), out)
+        })?;
+    }
+    if let Some(path) = outputs.json {
+        let comparison = progress.step("comparing", || compare::compare(&ma, &mb));
+        let text = bef_trace::display::terminal_json(&comparison)
+            .map_err(|e| Failure::from(e.to_string()))?;
+        match json_file {
+            Some(path) => write_file(path, text.as_bytes())?,
+            None if path.as_os_str() == "-" => print_with(|out| out.write_all(text.as_bytes()))?,
+            None => {}
+        }
+    }
     Ok(Ending::Done)
 }
 
