@@ -1,5 +1,7 @@
 //! Analysis of a recording: the [`model::Model`] every export is built
-//! from, and the critical path over its graph with its replays.
+//! from, the critical path over its graph with its replays, and the
+//! [`selection::Selection`] of a recording's part to analyse.
 
 pub mod critical_path;
 pub mod model;
+pub mod selection;

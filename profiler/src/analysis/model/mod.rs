@@ -261,7 +261,7 @@ impl CutRuns {
 }
 
 /// See [`Model::thread_label`].
-fn thread_labels(recording: &Recording) -> Vec<String> {
+pub(crate) fn thread_labels(recording: &Recording) -> Vec<String> {
     let mut seen: HashMap<String, usize> = HashMap::new();
     let mut taken: HashSet<String> = HashSet::new();
     let mut labels = Vec::with_capacity(recording.threads.len());

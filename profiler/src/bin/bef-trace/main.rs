@@ -10,6 +10,7 @@
 //! each is written whole or not at all (`bef::tool_io::output`).
 
 mod input;
+mod range;
 mod stop;
 
 use std::io::{IsTerminal, Write};
@@ -29,8 +30,9 @@ use bef_trace::export::flamegraph::{self, FlameOptions};
 use bef_trace::export::folded::{Clock, FoldOptions};
 use bef_trace::export::{Export, chrome, perfetto, stats};
 use bef_trace::progress::Progress;
-use bef_trace::{CancelHandle, Model, RecordOptions, RecorderOptions, Recording};
+use bef_trace::{CancelHandle, Model, RecordOptions, RecorderOptions, Recording, Selection};
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use range::RangeArgs;
 
 const EXAMPLES: &str = "\
 Examples:
@@ -105,6 +107,8 @@ enum Command {
         recording: PathBuf,
         #[command(flatten)]
         program: ProgramArgs,
+        #[command(flatten)]
+        range: RangeArgs,
         /// The SVG to write.
         #[arg(short, long, value_name = "SVG")]
         output: PathBuf,
@@ -123,6 +127,8 @@ enum Command {
         recording: PathBuf,
         #[command(flatten)]
         program: ProgramArgs,
+        #[command(flatten)]
+        range: RangeArgs,
         /// Where to write (standard output by default).
         #[arg(short, long, value_name = "FILE")]
         output: Option<PathBuf>,
@@ -151,6 +157,8 @@ enum Command {
         recording: PathBuf,
         #[command(flatten)]
         program: ProgramArgs,
+        #[command(flatten)]
+        range: RangeArgs,
         /// The trace to write.
         #[arg(short, long, value_name = "PFTRACE")]
         output: PathBuf,
@@ -161,6 +169,8 @@ enum Command {
         recording: PathBuf,
         #[command(flatten)]
         program: ProgramArgs,
+        #[command(flatten)]
+        range: RangeArgs,
         /// The JSON to write.
         #[arg(short, long, value_name = "JSON")]
         output: PathBuf,
@@ -171,6 +181,8 @@ enum Command {
         recording: PathBuf,
         #[command(flatten)]
         program: ProgramArgs,
+        #[command(flatten)]
+        range: RangeArgs,
         /// As JSON.
         #[arg(long)]
         json: bool,
@@ -182,6 +194,8 @@ enum Command {
         recording: PathBuf,
         #[command(flatten)]
         program: ProgramArgs,
+        #[command(flatten)]
+        range: RangeArgs,
         /// Re-schedule the recorded graph on N workers.
         #[arg(long, value_name = "N")]
         what_if_workers: Option<usize>,
@@ -522,6 +536,7 @@ fn run(cli: Cli) -> Result<Ending, Failure> {
         Command::Flamegraph {
             recording,
             program,
+            range,
             output,
             fold,
             inverted,
@@ -529,6 +544,7 @@ fn run(cli: Cli) -> Result<Ending, Failure> {
         } => Job::new(
             recording,
             program,
+            &range,
             Some(output),
             FlameOptions {
                 fold: fold.options(),
@@ -539,27 +555,32 @@ fn run(cli: Cli) -> Result<Ending, Failure> {
         Command::Folded {
             recording,
             program,
+            range,
             output,
             fold,
-        } => Job::new(recording, program, output, fold.options()),
+        } => Job::new(recording, program, &range, output, fold.options()),
         Command::Perfetto {
             recording,
             program,
+            range,
             output,
-        } => Job::new(recording, program, Some(output), perfetto::Options),
+        } => Job::new(recording, program, &range, Some(output), perfetto::Options),
         Command::ChromeJson {
             recording,
             program,
+            range,
             output,
-        } => Job::new(recording, program, Some(output), chrome::Options),
+        } => Job::new(recording, program, &range, Some(output), chrome::Options),
         Command::Stats {
             recording,
             program,
+            range,
             json,
-        } => Job::new(recording, program, None, stats::Options { json }),
+        } => Job::new(recording, program, &range, None, stats::Options { json }),
         Command::CriticalPath {
             recording,
             program,
+            range,
             what_if_workers,
             speedup,
             json,
@@ -572,7 +593,7 @@ fn run(cli: Cli) -> Result<Ending, Failure> {
                 speedups: speedup,
                 json,
             };
-            Job::new(recording, program, None, options)
+            Job::new(recording, program, &range, None, options)
         }
     };
     job.run(progress)
@@ -588,6 +609,7 @@ fn boxed(export: impl Export + 'static) -> Box<dyn Export> {
 struct Job {
     recording: PathBuf,
     program: ProgramArgs,
+    selection: Selection,
     output: Option<PathBuf>,
     export: Box<dyn Export>,
 }
@@ -596,12 +618,14 @@ impl Job {
     fn new(
         recording: PathBuf,
         program: ProgramArgs,
+        range: &RangeArgs,
         output: Option<PathBuf>,
         export: impl Export + 'static,
     ) -> Job {
         Job {
             recording,
             program,
+            selection: range.selection(),
             output,
             export: boxed(export),
         }
@@ -613,10 +637,12 @@ impl Job {
             &outputs,
             &inputs(&[self.recording.as_path()], &self.program),
         )?;
-        let model = analyse(
-            load_one(&self.recording, &self.program, progress)?,
-            progress,
-        );
+        let recording = load_one(&self.recording, &self.program, progress)?;
+        let recording = self
+            .selection
+            .apply(recording)
+            .map_err(|e| Failure::usage(format!("{}: {e}", escape::path(&self.recording))))?;
+        let model = analyse(recording, progress);
         export_to(self.output.as_deref(), &*self.export, &model, progress)?;
         Ok(Ending::Done)
     }
