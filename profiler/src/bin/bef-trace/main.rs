@@ -975,9 +975,12 @@ fn read_program(path: &Path) -> Result<bef::format::BefBuffer, Failure> {
 }
 
 /// The model of `recording`, the analysis told on standard error while
-/// it lasts when progress is shown.
+/// it lasts when progress is shown; the recording's events are released
+/// once it is built, as the exports read only the model.
 fn analyse(recording: Recording, progress: Progress) -> Model {
-    progress.step("analysing", || Model::new(recording))
+    let mut model = progress.step("analysing", || Model::new(recording));
+    model.release_events();
+    model
 }
 
 fn write_file(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
