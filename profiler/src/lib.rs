@@ -7,7 +7,8 @@
 //!              └─ Recording ──codec::write──▶ run.beftrace ──codec::read──▶ Recording
 //!                                 (--no-embed: the program's table comes
 //!                                  from program_file::attach)
-//! analysis/    └─ Model (runs, stacks, edges, counters, error marks)
+//! analysis/    ├─ Selection (--from/--to, --function, --thread: the part kept)
+//!              └─ Model (runs, stacks, edges, counters, error marks)
 //!                   └─ critical_path (the path, slack, replays)
 //! export/           ├─ folded / flamegraph / diff     (inferno)
 //!                   ├─ perfetto (protobuf) / chrome   (trace viewers)

@@ -140,14 +140,18 @@ struct ExecutionSpan {
     caller: Option<crate::capture::recording::CallerRef>,
 }
 
-/// Where the kept part of a thread's events stands.
+/// Where the pass over a thread's events stands. The events kept are
+/// moved to the front of the thread's own vector as the pass goes, so
+/// that a selection needs no second copy of them.
 #[derive(Default)]
 struct ThreadPass {
-    /// The events kept so far; `false` for a run's start before the range
-    /// until its end shows whether it reached into the range.
-    kept: Vec<(Event, bool)>,
-    /// Starts before the range whose end has not come yet, by run.
+    /// How many events are kept so far (at the front).
+    written: usize,
+    /// Kept starts before the range whose end has not come yet, by run,
+    /// with their position: one that ends before the range is discarded.
     pending: HashMap<(u64, u32), usize>,
+    /// Positions of starts kept but discarded since.
+    discard: Vec<usize>,
     /// Runs whose start was kept and whose end has not come yet.
     open: HashSet<(u64, u32)>,
     /// Open runs of the recording on this thread, innermost last, and
@@ -215,38 +219,34 @@ impl Selection {
             }
             let at = out.len();
             let mut pass = ThreadPass::default();
-            for mut e in std::mem::take(&mut track.events) {
-                let key = |kernel: u32| (e.execution, kernel);
-                let in_range = (lo..=hi).contains(&e.time);
-                let execution_kept = kept.contains(&e.execution);
-                match e.kind {
+            let events = &mut track.events;
+            for i in 0..events.len() {
+                let (time, execution) = (events[i].time, events[i].execution);
+                let key = |kernel: u32| (execution, kernel);
+                let in_range = (lo..=hi).contains(&time);
+                let execution_kept = kept.contains(&execution);
+                // The event's time once kept, clipped; `None`: dropped.
+                let keep = match events[i].kind {
                     EventKind::FunctionBegin { .. } => {
-                        if execution_kept && begun.insert(e.execution) {
-                            e.time = clip(e.time);
-                            pass.kept.push((e, true));
-                        }
+                        (execution_kept && begun.insert(execution)).then(|| clip(time))
                     }
                     EventKind::FunctionEnd => {
-                        if execution_kept && ended.insert(e.execution) {
-                            e.time = clip(e.time);
-                            pass.kept.push((e, true));
-                        }
+                        (execution_kept && ended.insert(execution)).then(|| clip(time))
                     }
                     EventKind::KernelStart { kernel } => {
                         let run = key(kernel);
                         pass.depth.insert(run, pass.stack.len());
                         pass.stack.push((run, execution_kept));
-                        if !execution_kept || e.time > hi {
-                            continue;
-                        }
-                        home.entry(e.execution).or_insert(at);
-                        if in_range {
-                            pass.open.insert(run);
-                            pass.kept.push((e, true));
+                        if !execution_kept || time > hi {
+                            None
                         } else {
-                            pass.pending.insert(run, pass.kept.len());
-                            e.time = lo;
-                            pass.kept.push((e, false));
+                            home.entry(execution).or_insert(at);
+                            if in_range {
+                                pass.open.insert(run);
+                            } else {
+                                pass.pending.insert(run, pass.written);
+                            }
+                            Some(clip(time))
                         }
                     }
                     EventKind::KernelEnd { kernel, .. } => {
@@ -256,53 +256,54 @@ impl Selection {
                         {
                             pass.stack.truncate(depth);
                         }
-                        if !execution_kept {
-                            continue;
-                        }
                         let started_before = pass.pending.remove(&run);
-                        if e.time < lo {
-                            continue;
-                        }
-                        // Its start, before the range, reached into it.
-                        if let Some(start) = started_before {
-                            pass.kept[start].1 = true;
-                            pass.open.insert(run);
-                        }
-                        let started = pass.open.remove(&run);
-                        if in_range || started {
-                            home.entry(e.execution).or_insert(at);
-                            e.time = clip(e.time);
-                            pass.kept.push((e, true));
+                        if !execution_kept {
+                            None
+                        } else if time < lo {
+                            // It ended before the range: so did its start.
+                            pass.discard.extend(started_before);
+                            None
+                        } else {
+                            // A start before the range reached into it.
+                            let started = started_before.is_some() || pass.open.remove(&run);
+                            (in_range || started).then(|| {
+                                home.entry(execution).or_insert(at);
+                                clip(time)
+                            })
                         }
                     }
                     EventKind::KernelWork { .. } => {
                         // Reported by the innermost run open on the thread.
                         let reporter_kept = pass.stack.last().is_none_or(|s| s.1);
-                        if in_range && reporter_kept {
-                            pass.kept.push((e, true));
-                        }
+                        (in_range && reporter_kept).then_some(time)
                     }
                     EventKind::KernelReady { .. }
                     | EventKind::RegisterSet { .. }
                     | EventKind::ResultAvailable { .. }
-                    | EventKind::ValueUpdated { .. } => {
-                        if in_range && execution_kept {
-                            home.entry(e.execution).or_insert(at);
-                            pass.kept.push((e, true));
-                        }
-                    }
+                    | EventKind::ValueUpdated { .. } => (in_range && execution_kept).then(|| {
+                        home.entry(execution).or_insert(at);
+                        time
+                    }),
+                };
+                if let Some(time) = keep {
+                    events.swap(pass.written, i);
+                    events[pass.written].time = time;
+                    pass.written += 1;
                 }
             }
-            // Runs started before the range that never ended were running
-            // in it.
-            for start in pass.pending.into_values() {
-                pass.kept[start].1 = true;
+            // Starts before the range that never ended were running in it
+            // and stay; those that ended before it go.
+            events.truncate(pass.written);
+            if !pass.discard.is_empty() {
+                pass.discard.sort_unstable();
+                let mut position = 0;
+                events.retain(|_| {
+                    let keep = pass.discard.binary_search(&position).is_err();
+                    position += 1;
+                    keep
+                });
             }
-            track.events = pass
-                .kept
-                .into_iter()
-                .filter_map(|(e, keep)| keep.then_some(e))
-                .collect();
+            events.shrink_to_fit();
             out.push(track);
         }
         place_bounds(&mut out, &spans, &home, &begun, &ended, clip);
