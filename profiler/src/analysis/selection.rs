@@ -48,7 +48,7 @@ pub enum SelectionError {
         /// `--to`, in nanoseconds.
         to: u64,
     },
-    /// `--from` is at or past the recording's end: nothing would be kept.
+    /// `--from` is past the recording's last event: nothing would be kept.
     PastEnd {
         /// `--from`, in nanoseconds.
         from: u64,
