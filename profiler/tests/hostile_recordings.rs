@@ -113,7 +113,7 @@ fn export_everything(bytes: &[u8]) -> usize {
     let length = times.clone().max().unwrap_or(0) - times.min().unwrap_or(0);
     let selection = bef_trace::Selection {
         from: Some(length / 3),
-        to: Some(2 * length / 3),
+        to: Some(length / 3 * 2),
         function: (!recording.functions.is_empty()).then(|| recording.function_name(0)),
         thread: recording.threads.first().map(|t| t.name.clone()),
     };
