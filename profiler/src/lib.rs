@@ -7,7 +7,8 @@
 //!              └─ Recording ──codec::write──▶ run.beftrace ──codec::read──▶ Recording
 //!                                 (--no-embed: the program's table comes
 //!                                  from program_file::attach)
-//! analysis/    └─ Model (runs, stacks, edges, counters, error marks)
+//! analysis/    ├─ Selection (--from/--to, --function, --thread: the part kept)
+//!              └─ Model (runs, stacks, edges, counters, error marks)
 //!                   └─ critical_path (the path, slack, replays)
 //! export/           ├─ folded / flamegraph / diff     (inferno)
 //!                   ├─ perfetto (protobuf) / chrome   (trace viewers)
@@ -70,6 +71,7 @@ pub const MEMORY_BASE: usize = 64 << 20;
 
 // What other crates read recordings through, at the root as well.
 pub use analysis::model::{self, Model};
+pub use analysis::selection::{Selection, SelectionError};
 pub use capture::codec::{self, ReadError, read, write};
 pub use capture::program_file;
 pub use capture::record::{CancelHandle, RecordOptions, record_file};

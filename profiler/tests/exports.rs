@@ -615,3 +615,45 @@ fn recorded_values_appear_on_their_kernels() {
     assert_eq!(values["tfrt.constant.i32#1"], "r0 = 1");
     assert_eq!(values["tfrt.add.i32#9"], "r8 = 256");
 }
+
+#[test]
+fn exports_are_the_same_once_the_events_are_released() {
+    use bef_trace::analysis::critical_path::CriticalOptions;
+    use bef_trace::export::stats;
+    let recording = common::record("trace/fan_out.mlir", "mstd:2");
+    let exports: [Box<dyn Export>; 6] = [
+        Box::new(FoldOptions::default()),
+        Box::new(FlameOptions::default()),
+        Box::new(perfetto::Options),
+        Box::new(chrome::Options),
+        Box::new(stats::Options { json: true }),
+        Box::new(CriticalOptions {
+            what_if_workers: Some(2),
+            ..CriticalOptions::default()
+        }),
+    ];
+    let written = |model: &Model| -> Vec<Vec<u8>> {
+        exports
+            .iter()
+            .map(|e| {
+                let mut out = Vec::new();
+                e.write(model, &mut out, Progress::HIDDEN).expect("writes");
+                out
+            })
+            .collect()
+    };
+    let mut model = Model::new(recording.clone());
+    let before = written(&model);
+    assert!(
+        model.release_events(),
+        "the model holds the recording alone"
+    );
+    assert_eq!(model.recording.event_count(), 0);
+    assert_eq!(model.event_count(), recording.event_count());
+    assert_eq!(written(&model), before);
+    // A model sharing its recording keeps the events.
+    let shared = std::sync::Arc::new(recording);
+    let mut model = Model::new(std::sync::Arc::clone(&shared));
+    assert!(!model.release_events());
+    assert_eq!(model.recording.event_count(), shared.event_count());
+}

@@ -105,6 +105,27 @@ fn export_everything(bytes: &[u8]) -> usize {
     out.0 += bef_trace::export::critical_path::to_text(&model, &analysis).len();
     let report = bef_trace::export::critical_path::to_json(&model, &analysis);
     out.0 += serde_json::to_string(&report).expect("path JSON").len();
+    drop(model);
+    // A part of it: the middle third of its span, on its first thread,
+    // in executions of its first function.
+    let times = recording
+        .threads
+        .iter()
+        .flat_map(|t| &t.events)
+        .map(|e| e.time);
+    let length = times.clone().max().unwrap_or(0) - times.min().unwrap_or(0);
+    let selection = bef_trace::Selection {
+        from: Some(length / 3),
+        to: Some(length / 3 * 2),
+        function: (!recording.functions.is_empty()).then(|| recording.function_name(0)),
+        thread: recording.threads.first().map(|t| t.name.clone()),
+    };
+    let selected = Model::new(selection.apply(recording).expect("the selection applies"));
+    chrome::Options
+        .write(&selected, &mut out, Progress::HIDDEN)
+        .expect("writes Chrome JSON of the selection");
+    let analysis = critical_path::analyse(&selected, &CriticalOptions::default());
+    out.0 += bef_trace::export::critical_path::to_text(&selected, &analysis).len();
     out.0
 }
 

@@ -291,7 +291,7 @@ pub fn stats(model: &Model) -> Stats {
         partial: recording.header.partial,
         readers_left_out: model.readers_left_out,
         span_ns: span,
-        written_events: model.recording.event_count() as u64,
+        written_events: model.event_count() as u64,
         dropped_events: model.recording.dropped(),
         cut_runs: model.runs.iter().filter(|r| r.cut).count() as u64,
         dropped_from_start: model.recording.header.kept == crate::capture::recording::Keep::Last,

@@ -239,6 +239,9 @@ pub struct Model {
     /// with the time: what trace viewers draw as nested slices.
     pub brackets: Vec<Vec<(u64, bool, usize)>>,
     thread_labels: Vec<String>,
+    /// The recording's events, counted before they may be released
+    /// ([`Model::release_events`]).
+    event_count: usize,
     run_index: HashMap<(u64, u32), usize>,
     execution_index: HashMap<u64, usize>,
 }
@@ -262,7 +265,7 @@ impl CutRuns {
 }
 
 /// See [`Model::thread_label`].
-fn thread_labels(recording: &Recording) -> Vec<String> {
+pub(crate) fn thread_labels(recording: &Recording) -> Vec<String> {
     let mut seen: HashMap<String, usize> = HashMap::new();
     let mut taken: HashSet<String> = HashSet::new();
     let mut labels = Vec::with_capacity(recording.threads.len());
@@ -287,6 +290,7 @@ impl Model {
         let recording = recording.into();
         let mut model = Model {
             thread_labels: thread_labels(&recording),
+            event_count: recording.event_count(),
             recording,
             executions: Vec::new(),
             runs: Vec::new(),
@@ -865,6 +869,29 @@ impl Model {
             }
         }
         self.live_values.sort();
+    }
+
+    /// The number of events the recording analysed holds (also once they
+    /// are released).
+    pub fn event_count(&self) -> usize {
+        self.event_count
+    }
+
+    /// Frees the recording's events, which nothing built from the model
+    /// reads (the exports and the critical path read the model, and the
+    /// recording's header, program table and thread names), so that an
+    /// export does not hold them beside its own memory: decoded, they are
+    /// about seven times the recording file. Only when the model holds the
+    /// recording alone (a caller keeping an [`Arc`] of it keeps them);
+    /// returns whether it did.
+    pub fn release_events(&mut self) -> bool {
+        let Some(recording) = Arc::get_mut(&mut self.recording) else {
+            return false;
+        };
+        for track in &mut recording.threads {
+            track.events = Vec::new();
+        }
+        true
     }
 
     /// When all of run `run`'s results were available: when the last one

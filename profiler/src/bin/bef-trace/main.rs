@@ -10,6 +10,7 @@
 //! each is written whole or not at all (`bef::tool_io::output`).
 
 mod input;
+mod range;
 mod stop;
 
 use std::io::{IsTerminal, Write};
@@ -30,8 +31,9 @@ use bef_trace::export::flamegraph::{self, FlameOptions};
 use bef_trace::export::folded::{Clock, FoldOptions};
 use bef_trace::export::{Export, chrome, perfetto, pprof, stats};
 use bef_trace::progress::Progress;
-use bef_trace::{CancelHandle, Model, RecordOptions, RecorderOptions, Recording};
+use bef_trace::{CancelHandle, Model, RecordOptions, RecorderOptions, Recording, Selection};
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use range::RangeArgs;
 
 const EXAMPLES: &str = "\
 Examples:
@@ -110,6 +112,8 @@ enum Command {
         recording: PathBuf,
         #[command(flatten)]
         program: ProgramArgs,
+        #[command(flatten)]
+        range: RangeArgs,
         /// The SVG to write.
         #[arg(short, long, value_name = "SVG")]
         output: PathBuf,
@@ -128,6 +132,8 @@ enum Command {
         recording: PathBuf,
         #[command(flatten)]
         program: ProgramArgs,
+        #[command(flatten)]
+        range: RangeArgs,
         /// Where to write (standard output by default).
         #[arg(short, long, value_name = "FILE")]
         output: Option<PathBuf>,
@@ -164,6 +170,8 @@ enum Command {
         recording: PathBuf,
         #[command(flatten)]
         program: ProgramArgs,
+        #[command(flatten)]
+        range: RangeArgs,
         /// The trace to write.
         #[arg(short, long, value_name = "PFTRACE")]
         output: PathBuf,
@@ -174,6 +182,8 @@ enum Command {
         recording: PathBuf,
         #[command(flatten)]
         program: ProgramArgs,
+        #[command(flatten)]
+        range: RangeArgs,
         /// The JSON to write.
         #[arg(short, long, value_name = "JSON")]
         output: PathBuf,
@@ -186,6 +196,8 @@ enum Command {
         recording: PathBuf,
         #[command(flatten)]
         program: ProgramArgs,
+        #[command(flatten)]
+        range: RangeArgs,
         /// The profile to write.
         #[arg(short, long, value_name = "PB_GZ")]
         output: PathBuf,
@@ -196,6 +208,8 @@ enum Command {
         recording: PathBuf,
         #[command(flatten)]
         program: ProgramArgs,
+        #[command(flatten)]
+        range: RangeArgs,
         /// As JSON.
         #[arg(long)]
         json: bool,
@@ -207,6 +221,8 @@ enum Command {
         recording: PathBuf,
         #[command(flatten)]
         program: ProgramArgs,
+        #[command(flatten)]
+        range: RangeArgs,
         /// Re-schedule the recorded graph on N workers.
         #[arg(long, value_name = "N")]
         what_if_workers: Option<usize>,
@@ -548,6 +564,7 @@ fn run(cli: Cli) -> Result<Ending, Failure> {
         Command::Flamegraph {
             recording,
             program,
+            range,
             output,
             fold,
             inverted,
@@ -555,6 +572,7 @@ fn run(cli: Cli) -> Result<Ending, Failure> {
         } => Job::new(
             recording,
             program,
+            &range,
             Some(output),
             FlameOptions {
                 fold: fold.options(),
@@ -565,32 +583,38 @@ fn run(cli: Cli) -> Result<Ending, Failure> {
         Command::Folded {
             recording,
             program,
+            range,
             output,
             fold,
-        } => Job::new(recording, program, output, fold.options()),
+        } => Job::new(recording, program, &range, output, fold.options()),
         Command::Perfetto {
             recording,
             program,
+            range,
             output,
-        } => Job::new(recording, program, Some(output), perfetto::Options),
+        } => Job::new(recording, program, &range, Some(output), perfetto::Options),
         Command::ChromeJson {
             recording,
             program,
+            range,
             output,
-        } => Job::new(recording, program, Some(output), chrome::Options),
+        } => Job::new(recording, program, &range, Some(output), chrome::Options),
         Command::Pprof {
             recording,
             program,
+            range,
             output,
-        } => Job::new(recording, program, Some(output), pprof::Options),
+        } => Job::new(recording, program, &range, Some(output), pprof::Options),
         Command::Stats {
             recording,
             program,
+            range,
             json,
-        } => Job::new(recording, program, None, stats::Options { json }),
+        } => Job::new(recording, program, &range, None, stats::Options { json }),
         Command::CriticalPath {
             recording,
             program,
+            range,
             what_if_workers,
             speedup,
             json,
@@ -603,7 +627,7 @@ fn run(cli: Cli) -> Result<Ending, Failure> {
                 speedups: speedup,
                 json,
             };
-            Job::new(recording, program, None, options)
+            Job::new(recording, program, &range, None, options)
         }
     };
     job.run(progress)
@@ -619,6 +643,7 @@ fn boxed(export: impl Export + 'static) -> Box<dyn Export> {
 struct Job {
     recording: PathBuf,
     program: ProgramArgs,
+    selection: Selection,
     output: Option<PathBuf>,
     export: Box<dyn Export>,
 }
@@ -627,12 +652,14 @@ impl Job {
     fn new(
         recording: PathBuf,
         program: ProgramArgs,
+        range: &RangeArgs,
         output: Option<PathBuf>,
         export: impl Export + 'static,
     ) -> Job {
         Job {
             recording,
             program,
+            selection: range.selection(),
             output,
             export: boxed(export),
         }
@@ -644,10 +671,12 @@ impl Job {
             &outputs,
             &inputs(&[self.recording.as_path()], &self.program),
         )?;
-        let model = analyse(
-            load_one(&self.recording, &self.program, progress)?,
-            progress,
-        );
+        let recording = load_one(&self.recording, &self.program, progress)?;
+        let recording = self
+            .selection
+            .apply(recording)
+            .map_err(|e| Failure::usage(format!("{}: {e}", escape::path(&self.recording))))?;
+        let model = analyse(recording, progress);
         export_to(self.output.as_deref(), &*self.export, &model, progress)?;
         Ok(Ending::Done)
     }
@@ -1003,9 +1032,12 @@ fn read_program(path: &Path) -> Result<bef::format::BefBuffer, Failure> {
 }
 
 /// The model of `recording`, the analysis told on standard error while
-/// it lasts when progress is shown.
+/// it lasts when progress is shown; the recording's events are released
+/// once it is built, as the exports read only the model.
 fn analyse(recording: Recording, progress: Progress) -> Model {
-    progress.step("analysing", || Model::new(recording))
+    let mut model = progress.step("analysing", || Model::new(recording));
+    model.release_events();
+    model
 }
 
 fn write_file(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
