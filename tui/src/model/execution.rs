@@ -284,6 +284,12 @@ impl Trace {
     /// differs. The hash is of the BEF bytes that ran: the file's own, or
     /// its translation as `bef::exec::Input` makes it for running.
     pub fn check_program(&mut self, file: Result<&[u8], &NotRead>) {
+        self.check_program_or(file.map_err(|e| e.to_string()));
+    }
+
+    /// As [`check_program`](Self::check_program), with why the program
+    /// was not read in words (`not read: ...`).
+    pub fn check_program_or(&mut self, file: Result<&[u8], String>) {
         let header = &self.recording.header;
         let ran = file.map(|raw| {
             bef::exec::Input::from_bytes(raw, header.program_path.clone())
@@ -291,7 +297,7 @@ impl Trace {
                 .unwrap_or_else(|_| raw.to_vec())
         });
         self.program_note = match ran.as_deref() {
-            Err(not_read) => Some(format!("program {not_read}: showing the recording alone")),
+            Err(why) => Some(format!("program {why}: showing the recording alone")),
             Ok(b) if content_hash(b) != header.program_hash => Some(format!(
                 "program {} has changed since it was recorded (hash {:016x}, recorded {:016x})",
                 header.program_path,
@@ -300,12 +306,6 @@ impl Trace {
             )),
             Ok(_) => None,
         };
-    }
-
-    /// Where the program the recording names is: as recorded, else beside
-    /// the recording.
-    pub fn program_path(&self) -> PathBuf {
-        program_path(&self.path, &self.recording.header.program_path)
     }
 
     /// The function execution `execution` runs.
@@ -696,15 +696,116 @@ pub fn open(path: &Path, bytes: &[u8], given: Option<&Path>) -> Result<(Trace, L
     Ok((trace, loaded))
 }
 
-/// Where the program named `named` by the recording at `path` is: as
-/// recorded, else beside the recording.
-fn program_path(path: &Path, named: &str) -> PathBuf {
-    let named = PathBuf::from(named);
-    if named.is_file() || named.is_absolute() {
-        return named;
+/// A recording's program, found: under which name it is opened, and its
+/// bytes.
+#[derive(Debug, Clone)]
+pub struct Located {
+    /// The file it was read from, or, embedded, the path the recording
+    /// names.
+    pub path: PathBuf,
+    /// The program's bytes.
+    pub bytes: Vec<u8>,
+    /// It is the MLIR text the recording keeps, not a file.
+    pub embedded: bool,
+}
+
+/// Finds the program of the recording at `path` with `header`, trying in
+/// turn: the MLIR text the recording keeps (`bef-trace record` embeds the
+/// source of a program in MLIR text), the absolute path it was recorded
+/// at, the path as given relative to the recording's directory, then as
+/// given. Files are read as the named-file policy allows a program a
+/// recording names. When none works, says what was tried and why each
+/// failed (`not read: A: why; B: why`).
+pub fn locate_program(path: &Path, header: &Header) -> Result<Located, String> {
+    let named = Path::new(&header.program_path);
+    if let Some(source) = header
+        .sources
+        .iter()
+        .find(|s| s.name == header.program_path)
+        .filter(|s| {
+            bef::exec::InputFormat::detect(s.text.as_bytes()) == bef::exec::InputFormat::MlirText
+        })
+    {
+        return Ok(Located {
+            path: named.to_path_buf(),
+            bytes: source.text.clone().into_bytes(),
+            embedded: true,
+        });
     }
-    let beside = path.parent().unwrap_or(Path::new("")).join(&named);
-    if beside.is_file() { beside } else { named }
+    let mut candidates = Vec::new();
+    if !header.program_path_absolute.is_empty() {
+        candidates.push(PathBuf::from(&header.program_path_absolute));
+    }
+    if named.is_relative() {
+        candidates.push(path.parent().unwrap_or(Path::new("")).join(named));
+    }
+    candidates.push(named.to_path_buf());
+    let mut tried = Vec::new();
+    let mut seen = Vec::new();
+    for candidate in &candidates {
+        let meta = match std::fs::symlink_metadata(candidate) {
+            Ok(meta) => meta,
+            Err(e) => {
+                let shown = bef::tool_io::escape::path(candidate);
+                let line = match e.kind() {
+                    std::io::ErrorKind::NotFound => format!("{shown}: no such file"),
+                    _ => format!(
+                        "{shown}: {}",
+                        bef::tool_io::escape::terminal(&e.to_string())
+                    ),
+                };
+                if !tried.contains(&line) {
+                    tried.push(line);
+                }
+                continue;
+            }
+        };
+        // One file under two spellings is tried once.
+        let id = {
+            use std::os::unix::fs::MetadataExt;
+            (meta.dev(), meta.ino())
+        };
+        if seen.contains(&id) {
+            continue;
+        }
+        seen.push(id);
+        match named_files::read(candidate, NamedFileKind::Program) {
+            Ok(bytes) => {
+                return Ok(Located {
+                    path: candidate.clone(),
+                    bytes,
+                    embedded: false,
+                });
+            }
+            Err(not_read) => tried.push(format!(
+                "{}: {}",
+                bef::tool_io::escape::path(&not_read.path),
+                not_read.why()
+            )),
+        }
+    }
+    Err(format!("not read: {}", tried.join("; ")))
+}
+
+/// `loaded` with the source text the recording keeps when no file gave
+/// it one: the program's own, else the first kept.
+fn with_embedded_source(mut loaded: Loaded, header: &Header) -> Loaded {
+    if loaded.source.is_some() {
+        return loaded;
+    }
+    let kept = header
+        .sources
+        .iter()
+        .find(|s| s.name == header.program_path)
+        .or_else(|| header.sources.first());
+    if let Some(kept) = kept {
+        loaded.source = Some(crate::model::document::Source::new(
+            kept.name.clone(),
+            &kept.text,
+        ));
+        loaded.source_not_read.clear();
+    }
+    loaded
 }
 
 /// The program the recording in `bytes` (from `path`) is shown with,
@@ -740,12 +841,15 @@ pub fn open_program(
             .map_err(|e| LoadError(format!("error: {shown}: {e}")))?;
         return Ok((Loaded::from_program_bytes(given, &raw)?, Some(file)));
     }
-    let program = program_path(path, &header.program_path);
-    let read = named_files::read(&program, NamedFileKind::Program);
+    let located = locate_program(path, &header);
+    let program = located
+        .as_ref()
+        .map_or_else(|_| PathBuf::from(&header.program_path), |l| l.path.clone());
+    let read = located.map(|l| l.bytes);
     if header.program_left_out {
         let file = match &read {
             Ok(raw) => checked_program(&header, &program, raw),
-            Err(not_read) => Err(not_read.to_string()),
+            Err(why) => Err(why.clone()),
         }
         .map_err(|why| {
             LoadError(format!(
@@ -755,23 +859,22 @@ pub fn open_program(
             ))
         })?;
         let raw = read.unwrap_or_default();
-        return Ok((Loaded::from_bytes(&program, &raw)?, Some(file)));
+        let loaded = Loaded::from_bytes(&program, &raw)?;
+        return Ok((with_embedded_source(loaded, &header), Some(file)));
     }
-    Ok((program_or_missing(&program, read)?, None))
+    let loaded = program_or_missing(&program, read)?;
+    Ok((with_embedded_source(loaded, &header), None))
 }
 
 /// The program at `path` as `read` found it, or an empty one that says why
-/// it is not shown.
-fn program_or_missing<E: std::fmt::Display>(
-    path: &Path,
-    read: Result<Vec<u8>, E>,
-) -> Result<Loaded, LoadError> {
+/// it is not shown (`read`'s error already says `not read: ...`).
+fn program_or_missing(path: &Path, read: Result<Vec<u8>, String>) -> Result<Loaded, LoadError> {
     match read {
         Ok(raw) => Loaded::from_bytes(path, &raw).or_else(|e| {
             let first = e.0.lines().next().unwrap_or_default().to_owned();
             Loaded::missing(path, first)
         }),
-        Err(e) => Loaded::missing(path, e.to_string()),
+        Err(why) => Loaded::missing(path, why),
     }
 }
 
@@ -797,8 +900,13 @@ pub fn load(
     let mut trace = Trace::read_with_progress(path, bytes, program, progress)?;
     if program.is_none() {
         progress("checking the program".to_owned());
-        let named = trace.program_path();
-        trace.check_program(named_files::read(&named, NamedFileKind::Program).as_deref());
+        let located = locate_program(path, &trace.recording.header);
+        trace.check_program_or(
+            located
+                .as_ref()
+                .map(|l| l.bytes.as_slice())
+                .map_err(|e| e.clone()),
+        );
     }
     Ok(trace)
 }
