@@ -267,6 +267,14 @@ fn hostile_recording(program: &str) -> Vec<u8> {
     let (mut recording, _) = bef_trace::record_file(&source, &options, |_| {}).expect("records");
     let osc = "\u{1b}]0;REC-TITLE\u{7}\u{1b}]52;c;T1dORUQ=\u{7}\r\u{9b}2J";
     recording.header.program_path = program.to_owned();
+    // Found nowhere else: not where it was recorded, nor in the text the
+    // recording keeps (kept under the name it was recorded by), which
+    // carries control sequences too.
+    recording.header.program_path_absolute.clear();
+    for source in &mut recording.header.sources {
+        source.name.push_str(osc);
+        source.text = source.text.replace('\n', &format!("{osc}\n"));
+    }
     recording.header.work_queue.push_str(osc);
     recording.header.clock.push_str(osc);
     for function in &mut recording.functions {

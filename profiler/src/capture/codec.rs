@@ -1047,9 +1047,9 @@ mod tests {
     #[test]
     fn wrong_version_is_named() {
         let mut bytes = write(&sample());
-        bytes[8] = 9;
+        bytes[8] = 10;
         let err = read(&bytes).unwrap_err();
         assert_eq!(err.offset, 8);
-        assert!(err.message.contains("version 9"), "{err}");
+        assert!(err.message.contains("version 10"), "{err}");
     }
 }
