@@ -1000,8 +1000,44 @@ fn load<const N: usize>(
         if let Some(i) = found {
             matched[i] = true;
         }
+        // A recording without its table and no program given for it: the
+        // program it names, found as befview finds it (the MLIR text it
+        // keeps, its absolute path, beside the recording, as given).
+        let located = if found.is_none() && candidates.is_empty() && header.program_left_out {
+            let file = program_file::locate(path, header).and_then(|l| {
+                let name = l.path.display().to_string();
+                ProgramFile::from_bytes(&l.bytes, &name, &header.program_path)
+                    .map_err(|e| e.to_string())
+            });
+            match file {
+                Ok(file) if file.matches(header) => Some(file),
+                Ok(file) => {
+                    return Err(Failure::from(format!(
+                        "{}: {}; give the program it ran with --program FILE",
+                        escape::path(path),
+                        file.check(header)
+                            .err()
+                            .map(|e| e.to_string())
+                            .unwrap_or_default()
+                    )));
+                }
+                Err(why) => {
+                    return Err(Failure::from(format!(
+                        "{}: {} (the program it names: {why})",
+                        escape::path(path),
+                        ProgramError::Missing {
+                            recorded_path: header.program_path.clone(),
+                            recorded_hash: header.program_hash,
+                        }
+                    )));
+                }
+            }
+        } else {
+            None
+        };
         let program = match found {
             Some(i) => candidates.get(i),
+            None if located.is_some() => located.as_ref(),
             // A program given that is not this one is refused by name,
             // unless (diff) it may be the other recording's.
             None if N == 1 || header.program_left_out => candidates.first(),
