@@ -442,6 +442,36 @@ mod tests {
     }
 
     #[test]
+    fn a_windowed_ring_drops_chunks_older_than_its_window() {
+        // Entries are their own clock readings.
+        let log = Log::with_window(
+            100 * CHUNK,
+            Window {
+                nanos: 5_000_000,
+                time_of: |&t: &u64| Some(t),
+            },
+        );
+        let old = bef::exec::Timestamp::now().raw();
+        for _ in 0..2 * CHUNK {
+            // SAFETY: this test thread is the only writer.
+            unsafe { log.push(old) };
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        let new = bef::exec::Timestamp::now().raw();
+        for _ in 0..2 * CHUNK + 1 {
+            // SAFETY: this test thread is the only writer.
+            unsafe { log.push(new) };
+        }
+        // Far below the count it may hold, the ring let both old chunks
+        // go as the new entries came, and kept every new one.
+        let got = log.snapshot();
+        assert_eq!(got.first, 2 * CHUNK as u64);
+        assert_eq!(got.dropped, got.first);
+        assert_eq!(got.entries.len(), 2 * CHUNK + 1);
+        assert!(got.entries.iter().all(|&t| t == new));
+    }
+
+    #[test]
     fn a_ring_below_its_capacity_keeps_everything() {
         let log = Log::new(10, Keep::Last);
         for i in 0..4u8 {
