@@ -46,10 +46,10 @@ fn bad_input_exits_1_with_a_message() {
         text(&out.stderr)
     );
     let junk = dir.join("junk.beftrace");
-    std::fs::write(&junk, b"BEFTRACE\x09\x00").unwrap();
+    std::fs::write(&junk, b"BEFTRACE\x0a\x00").unwrap();
     let out = bef_trace(&["stats", junk.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(text(&out.stderr).contains("format version 1 to 8 (this file is version 9)"));
+    assert!(text(&out.stderr).contains("format version 1 to 9 (this file is version 10)"));
     let bad = dir.join("bad.mlir");
     std::fs::write(&bad, "func.func @f( {").unwrap();
     let out = bef_trace(&["record", bad.to_str().unwrap(), "-o", "x.beftrace"]);
@@ -217,21 +217,39 @@ fn a_recording_without_its_program_is_read_with_the_program_it_ran() {
     let (full, left_out) = (at("full.beftrace"), at("left_out.beftrace"));
     // The program fails (an error value), and is recorded all the same.
     run(&["record", &program, "-o", &full], 1);
-    run(&["record", &program, "--no-embed", "-o", &left_out], 1);
+    run(
+        &[
+            "record",
+            &program,
+            "--no-embed",
+            "--no-source",
+            "-o",
+            &left_out,
+        ],
+        1,
+    );
     let read = |path: &str| bef_trace::read(&std::fs::read(path).unwrap()).unwrap();
     let recorded = read(&left_out);
     assert!(recorded.header.program_left_out && recorded.functions.is_empty());
     assert!(!read(&full).functions.is_empty());
     let hash = format!("{:016x}", recorded.header.program_hash);
 
-    // Without the program: refused, saying what to give.
+    // Without --program: the program is found where it was recorded.
+    let (stats, _) = run(&["stats", &left_out], 0);
+    assert!(stats.contains("first error: tfrt_test.fail#1"), "{stats}");
+    // Moved away (and its text left out): refused, saying what to give
+    // and where it looked.
+    let moved = at("moved.mlir");
+    std::fs::rename(&program, &moved).unwrap();
     let (_, err) = run(&["stats", &left_out], 1);
+    std::fs::rename(&moved, &program).unwrap();
     assert!(
         err.contains("left_out.beftrace")
             && err.contains("--no-embed")
             && err.contains("--program FILE")
-            && err.contains("p.mlir")
-            && err.contains(&hash),
+            && err.contains("p.mlir: no such file")
+            && err.contains(&hash)
+            && !err.contains("not read: not read"),
         "{err}"
     );
     // Another program: refused, both named with their hashes.

@@ -149,7 +149,10 @@ fn dump_execution_of_a_recording_with_its_program_present_missing_and_changed() 
     recording.header.program_hash ^= 1;
     std::fs::write(&file, bef_trace::write(&recording)).expect("written");
     let changed = befview(&["--dump", "execution", path]);
+    // Missing: named nowhere it can be found, and its text not kept.
     recording.header.program_path = "befview/no-such-program.mlir".into();
+    recording.header.program_path_absolute = "/no/such/dir/no-such-program.mlir".into();
+    recording.header.sources.clear();
     std::fs::write(&file, bef_trace::write(&recording)).expect("written");
     let missing = befview(&["--dump", "execution", path]);
     // The header says why the program is not shown, not an empty file's
@@ -175,7 +178,15 @@ fn dump_execution_of_a_recording_with_its_program_present_missing_and_changed() 
         stdout(&present)
     );
     assert!(stdout(&changed).contains("has changed since it was recorded"));
-    assert!(stdout(&missing).contains("program not read: befview/no-such-program.mlir: "));
+    // Every place looked at is named, the absolute path first.
+    let tried = format!(
+        "program not read: /no/such/dir/no-such-program.mlir: no such file; \
+         {}/befview/no-such-program.mlir: no such file; \
+         befview/no-such-program.mlir: no such file",
+        dir.display()
+    );
+    assert!(stdout(&missing).contains(&tried), "{}", stdout(&missing));
+    assert!(!size.contains("not read: not read"), "{size}");
     assert!(stdout(&missing).contains(": showing the recording alone"));
     assert_eq!(truncated.status.code(), Some(1), "{truncated:?}");
     assert!(String::from_utf8_lossy(&truncated.stderr).contains("not a readable recording"));

@@ -1,4 +1,4 @@
-//! The recording file format, version 8: writer and bounded reader.
+//! The recording file format, version 9: writer and bounded reader.
 //!
 //! ```text
 //! magic "BEFTRACE"  version u16 LE
@@ -6,7 +6,12 @@
 //!            uvar start (Unix ns), u8 values, u8 partial (version 3 on),
 //!            u8 kept (version 6 on: 0 the first events, 1 the last),
 //!            u8 completions recorded (version 7 on),
-//!            u8 program left out (version 7 on)
+//!            u8 program left out (version 7 on),
+//!            (version 9 on) str absolute program path,
+//!            u8 stop reason [0 unknown, 1 completed, 2 interrupted, 3 duration,
+//!                            4 error: str kernel, 5 slow: str kernel, uvar ns,
+//!                            6 snapshot],
+//!            uvar window (ns, 0: none), uvar n × source (str name, str text)
 //! functions  (absent when the program was left out)
 //!            uvar n × (str name, u8 kind, str signature (version 5 on),
 //!                      uvar n × kernel (str name, uvar BEF offset, str location, uvar stream),
@@ -31,8 +36,8 @@
 //! give what was expected and the byte offset.
 
 use crate::capture::recording::{
-    CallerRef, Event, EventKind, FunctionInfo, FunctionKind, Header, Keep, KernelInfo, Recording,
-    RegisterInfo, ThreadTrack, ValueState,
+    CallerRef, EmbeddedSource, Event, EventKind, FunctionInfo, FunctionKind, Header, Keep,
+    KernelInfo, Recording, RegisterInfo, StopReason, ThreadTrack, ValueState,
 };
 
 /// The first bytes of every recording.
@@ -46,8 +51,10 @@ pub const MAGIC: &[u8; 8] = b"BEFTRACE";
 /// header's flag saying such events were recorded (clear in older
 /// versions, whose completions the model infers), and the flag saying the
 /// program's table was left out (`--no-embed`), version 8 the event of a
-/// value a kernel wrote in place (tag 8).
-pub const VERSION: u16 = 8;
+/// value a kernel wrote in place (tag 8), version 9 the program's absolute
+/// path, why the recording stopped, the `--window` and the embedded source
+/// text.
+pub const VERSION: u16 = 9;
 /// The oldest format version this crate reads.
 pub const OLDEST_VERSION: u16 = 1;
 
@@ -88,6 +95,14 @@ pub fn write_with(recording: &Recording, embed_program: bool) -> Vec<u8> {
     });
     w.byte(u8::from(h.completions_recorded));
     w.byte(u8::from(!embed_program));
+    w.str(&h.program_path_absolute);
+    write_stop(&mut w, &h.stop);
+    w.uvar(h.window_ns);
+    w.len(h.sources.len());
+    for source in &h.sources {
+        w.str(&source.name);
+        w.str(&source.text);
+    }
     let functions = if embed_program {
         &recording.functions[..]
     } else {
@@ -127,6 +142,44 @@ pub fn write_with(recording: &Recording, embed_program: bool) -> Vec<u8> {
         }
     }
     w.out
+}
+
+fn write_stop(w: &mut Writer, stop: &StopReason) {
+    match stop {
+        StopReason::Unknown => w.byte(0),
+        StopReason::Completed => w.byte(1),
+        StopReason::Interrupted => w.byte(2),
+        StopReason::Duration => w.byte(3),
+        StopReason::Error { kernel } => {
+            w.byte(4);
+            w.str(kernel);
+        }
+        StopReason::Slow { kernel, nanos } => {
+            w.byte(5);
+            w.str(kernel);
+            w.uvar(*nanos);
+        }
+        StopReason::Snapshot => w.byte(6),
+    }
+}
+
+fn read_stop(r: &mut Reader<'_>) -> Result<StopReason, ReadError> {
+    let at = r.at;
+    Ok(match r.byte("a stop reason")? {
+        0 => StopReason::Unknown,
+        1 => StopReason::Completed,
+        2 => StopReason::Interrupted,
+        3 => StopReason::Duration,
+        4 => StopReason::Error {
+            kernel: r.str("the kernel that failed")?,
+        },
+        5 => StopReason::Slow {
+            kernel: r.str("the slow kernel")?,
+            nanos: r.uvar("the slow kernel's time")?,
+        },
+        6 => StopReason::Snapshot,
+        _ => return Err(r.error_at(at, "a stop reason (0 to 6)")),
+    })
 }
 
 fn write_event(w: &mut Writer, e: &Event, previous: u64) {
@@ -296,7 +349,22 @@ fn read_header_from(r: &mut Reader<'_>) -> Result<(Header, u16), ReadError> {
         },
         completions_recorded: version >= 7 && r.flag("the completions flag")?,
         program_left_out: version >= 7 && r.flag("the program-left-out flag")?,
+        ..Header::default()
     };
+    let mut header = header;
+    if version >= 9 {
+        header.program_path_absolute = r.str("the absolute program path")?;
+        header.stop = read_stop(r)?;
+        header.window_ns = r.uvar("the window")?;
+        let n = r.count(2, "the source file count")?;
+        header.sources.reserve_exact(n);
+        for _ in 0..n {
+            header.sources.push(EmbeddedSource {
+                name: r.str("a source file name")?,
+                text: r.str("a source file's text")?,
+            });
+        }
+    }
     Ok((header, version))
 }
 
@@ -615,6 +683,7 @@ mod tests {
                 kept: Keep::First,
                 completions_recorded: true,
                 program_left_out: false,
+                ..Header::default()
             },
             functions: vec![FunctionInfo {
                 name: "main".into(),
@@ -725,8 +794,9 @@ mod tests {
         bytes.extend_from_slice(&VERSION.to_le_bytes());
         // Empty path, hash, size 0, empty queue and clock, start 0, no
         // values, complete, the first events kept, no completions, the
-        // program's table in the file.
-        bytes.extend_from_slice(&[0; 18]);
+        // program's table in the file, no absolute path, no stop reason,
+        // no window, no source.
+        bytes.extend_from_slice(&[0; 22]);
         // A function count of 2^63.
         bytes.extend_from_slice(&[0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01]);
         let err = read(&bytes).unwrap_err();
@@ -743,17 +813,73 @@ mod tests {
         recording
     }
 
+    /// The bytes of a recording whose version 9 fields are empty as
+    /// version 8 wrote them: without those fields.
+    fn before_version_9(mut bytes: Vec<u8>) -> Vec<u8> {
+        assert_eq!(&bytes[KEPT + 3..KEPT + 7], [0, 0, 0, 0], "version 9 fields");
+        bytes.drain(KEPT + 3..KEPT + 7);
+        bytes
+    }
+
+    #[test]
+    fn version_8_recordings_still_read() {
+        let recording = sample();
+        let mut bytes = before_version_9(write(&recording));
+        bytes[8] = 8;
+        assert_eq!(read(&bytes).unwrap(), recording);
+    }
+
+    #[test]
+    fn stop_reasons_paths_windows_and_sources_round_trip() {
+        let mut recording = sample();
+        recording.header.program_path_absolute = "/home/me/p.mlir".into();
+        recording.header.window_ns = 100_000_000;
+        recording.header.sources = vec![EmbeddedSource {
+            name: "p.mlir".into(),
+            text: "func.func @main() {\n}\n".into(),
+        }];
+        for stop in [
+            StopReason::Unknown,
+            StopReason::Completed,
+            StopReason::Interrupted,
+            StopReason::Duration,
+            StopReason::Error {
+                kernel: "tfrt_test.fail".into(),
+            },
+            StopReason::Slow {
+                kernel: "tfrt_test.usleep".into(),
+                nanos: 12_345_678,
+            },
+            StopReason::Snapshot,
+        ] {
+            recording.header.stop = stop;
+            let bytes = write(&recording);
+            assert_eq!(read(&bytes).unwrap(), recording);
+            assert_eq!(read_header(&bytes).unwrap(), recording.header);
+            for len in 0..bytes.len() {
+                assert!(read(&bytes[..len]).is_err(), "{len} bytes");
+            }
+        }
+        let mut bytes = write(&recording);
+        let at = KEPT + 3 + 1 + recording.header.program_path_absolute.len();
+        assert_eq!(bytes[at], 6, "the snapshot reason");
+        bytes[at] = 7;
+        let err = read(&bytes).unwrap_err();
+        assert_eq!(err.offset, at);
+        assert!(err.message.contains("a stop reason (0 to 6)"), "{err}");
+    }
+
     #[test]
     fn version_7_recordings_still_read() {
         let recording = before_version_8();
-        let mut bytes = write(&recording);
+        let mut bytes = before_version_9(write(&recording));
         bytes[8] = 7;
         assert_eq!(read(&bytes).unwrap(), recording);
     }
 
     #[test]
     fn value_updated_needs_version_8() {
-        let mut bytes = write(&sample());
+        let mut bytes = before_version_9(write(&sample()));
         bytes[8] = 7;
         let err = read(&bytes).unwrap_err();
         assert!(err.message.contains("an event tag (0 to 7)"), "{err}");
@@ -811,7 +937,8 @@ mod tests {
 
     /// The bytes of `before_version_7()` as version 6 wrote them: without
     /// the completions and program-left-out flags.
-    fn without_completions_flag(mut bytes: Vec<u8>) -> Vec<u8> {
+    fn without_completions_flag(bytes: Vec<u8>) -> Vec<u8> {
+        let mut bytes = before_version_9(bytes);
         assert_eq!(&bytes[KEPT + 1..KEPT + 3], [0, 0], "the version 7 flags");
         bytes.drain(KEPT + 1..KEPT + 3);
         bytes
@@ -920,9 +1047,9 @@ mod tests {
     #[test]
     fn wrong_version_is_named() {
         let mut bytes = write(&sample());
-        bytes[8] = 9;
+        bytes[8] = 10;
         let err = read(&bytes).unwrap_err();
         assert_eq!(err.offset, 8);
-        assert!(err.message.contains("version 9"), "{err}");
+        assert!(err.message.contains("version 10"), "{err}");
     }
 }

@@ -8,7 +8,10 @@
 //! reader holds their chunk. When the bound is reached, a log that keeps
 //! the first entries ([`Keep::First`]) counts later ones as dropped; one
 //! that keeps the last ([`Keep::Last`]) reuses its oldest chunk, whose
-//! entries are dropped.
+//! entries are dropped. A ring with a time window ([`Window`]) also drops
+//! its oldest chunk, before it is full, once every entry of that chunk is
+//! older than the window: what it holds is then the last stretch of time,
+//! not a count.
 
 use std::alloc::Layout;
 use std::cell::UnsafeCell;
@@ -105,6 +108,17 @@ pub enum Keep {
     Last,
 }
 
+/// The time window of a [`Keep::Last`] log: a chunk whose entries are all
+/// older than `nanos` before the entry being appended is dropped.
+#[derive(Clone, Copy)]
+pub struct Window<T> {
+    /// How far back entries are kept, in nanoseconds.
+    pub nanos: u64,
+    /// The clock reading of an entry (`bef::exec::Timestamp::raw`); `None`
+    /// for an entry without a time of its own (a continuation).
+    pub time_of: fn(&T) -> Option<u64>,
+}
+
 /// The chunks a log holds, oldest first.
 struct Held<T> {
     chunks: VecDeque<Arc<Chunk<T>>>,
@@ -134,6 +148,8 @@ pub struct Log<T: Copy> {
     pushed: AtomicU64,
     /// Entries a [`Keep::First`] log did not take.
     refused: AtomicU64,
+    /// The time window of a [`Keep::Last`] log, if it has one.
+    window: Option<Window<T>>,
 }
 
 // SAFETY: entries are `Copy` plain data moved between threads (`T: Send`).
@@ -196,7 +212,17 @@ impl<T: Copy> Log<T> {
             }),
             pushed: AtomicU64::new(0),
             refused: AtomicU64::new(0),
+            window: None,
         }
+    }
+
+    /// A [`Keep::Last`] log of at most `capacity` entries that also drops
+    /// entries older than `window` (by whole chunks, so it may hold up to
+    /// a chunk more of the past: whoever reads it cuts at the window).
+    pub fn with_window(capacity: usize, window: Window<T>) -> Self {
+        let mut log = Log::new(capacity, Keep::Last);
+        log.window = Some(window);
+        log
     }
 
     /// Appends `entry`, or counts it as dropped when a [`Keep::First`] log
@@ -214,7 +240,7 @@ impl<T: Copy> Log<T> {
         // SAFETY: the caller is the only writer, the only one to touch
         // `writer`.
         let writer = unsafe { &mut *self.writer.get() };
-        if offset == 0 && !self.next_chunk(writer) {
+        if offset == 0 && !self.next_chunk(writer, &entry) {
             self.refused.fetch_add(1, Ordering::Relaxed);
             return;
         }
@@ -232,7 +258,7 @@ impl<T: Copy> Log<T> {
     /// Takes the chunk to fill next; false when a [`Keep::First`] log is
     /// full.
     #[cold]
-    fn next_chunk(&self, writer: &mut Writer<T>) -> bool {
+    fn next_chunk(&self, writer: &mut Writer<T>, entry: &T) -> bool {
         if writer.full {
             return false;
         }
@@ -243,7 +269,10 @@ impl<T: Copy> Log<T> {
             writer.current = held.chunks.back().cloned();
             return true;
         }
-        let chunk = if held.chunks.len() < self.max_chunks {
+        let expired = self.expired(&mut held, entry);
+        let chunk = if let Some(chunk) = expired {
+            chunk
+        } else if held.chunks.len() < self.max_chunks {
             new_chunk()
         } else if self.keep == Keep::First {
             writer.full = true;
@@ -267,6 +296,40 @@ impl<T: Copy> Log<T> {
         true
     }
 
+    /// With a window: drops the chunks whose entries are all older than the
+    /// window before `entry` (the newest), and hands back one of them for
+    /// reuse; a chunk a reader still holds is left to it.
+    fn expired(&self, held: &mut Held<T>, entry: &T) -> Option<Arc<Chunk<T>>> {
+        let window = self.window?;
+        let now = bef::exec::Timestamp::from_raw((window.time_of)(entry)?);
+        let mut reuse = None;
+        // The newest chunk is being filled; only full ones may go.
+        while held.chunks.len() > 1 {
+            let newest_in_oldest = held.chunks[0]
+                .iter()
+                .rev()
+                // SAFETY: every slot of a chunk before the newest was
+                // written (and published) before the writer moved on, and
+                // only the writer, this thread, writes slots.
+                .find_map(|slot| (window.time_of)(unsafe { (*slot.get()).assume_init_ref() }));
+            let old = newest_in_oldest
+                .is_none_or(|t| now.nanos_since(bef::exec::Timestamp::from_raw(t)) > window.nanos);
+            if !old {
+                break;
+            }
+            let Some(mut oldest) = held.chunks.pop_front() else {
+                break;
+            };
+            held.first += CHUNK as u64;
+            if reuse.is_none() && Arc::get_mut(&mut oldest).is_some() {
+                reuse = Some(oldest);
+            } else {
+                recycle(oldest);
+            }
+        }
+        reuse
+    }
+
     /// Takes the first chunk now, so that the first `push` does not
     /// allocate.
     ///
@@ -276,7 +339,10 @@ impl<T: Copy> Log<T> {
         // SAFETY: the caller is the only writer.
         let writer = unsafe { &mut *self.writer.get() };
         if self.pushed.load(Ordering::Relaxed) == 0 && writer.current.is_none() {
-            self.next_chunk(writer);
+            let mut held = self.held.lock().unwrap_or_else(|e| e.into_inner());
+            let chunk = new_chunk();
+            held.chunks.push_back(chunk.clone());
+            writer.current = Some(chunk);
         }
     }
 
@@ -373,6 +439,36 @@ mod tests {
                 .enumerate()
                 .all(|(i, &v)| v == got.first as usize + i)
         );
+    }
+
+    #[test]
+    fn a_windowed_ring_drops_chunks_older_than_its_window() {
+        // Entries are their own clock readings.
+        let log = Log::with_window(
+            100 * CHUNK,
+            Window {
+                nanos: 5_000_000,
+                time_of: |&t: &u64| Some(t),
+            },
+        );
+        let old = bef::exec::Timestamp::now().raw();
+        for _ in 0..2 * CHUNK {
+            // SAFETY: this test thread is the only writer.
+            unsafe { log.push(old) };
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        let new = bef::exec::Timestamp::now().raw();
+        for _ in 0..2 * CHUNK + 1 {
+            // SAFETY: this test thread is the only writer.
+            unsafe { log.push(new) };
+        }
+        // Far below the count it may hold, the ring let both old chunks
+        // go as the new entries came, and kept every new one.
+        let got = log.snapshot();
+        assert_eq!(got.first, 2 * CHUNK as u64);
+        assert_eq!(got.dropped, got.first);
+        assert_eq!(got.entries.len(), 2 * CHUNK + 1);
+        assert!(got.entries.iter().all(|&t| t == new));
     }
 
     #[test]

@@ -10,9 +10,11 @@
 //! supplies it to a recording read without one.
 
 pub mod codec;
+pub mod flight;
 pub mod log;
 pub mod program_file;
 pub mod program_table;
 pub mod record;
 pub mod recorder;
 pub mod recording;
+pub mod sources;

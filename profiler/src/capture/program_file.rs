@@ -8,9 +8,11 @@
 //! follows dataflow edges through, so a recording without it is read with
 //! the program or not at all.
 
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use bef::exec::{Input, KernelRegistry, Program};
+use bef::exec::{Input, InputFormat, KernelRegistry, Program};
+use bef::tool_io::named_files::{self, NamedFileKind};
 
 use crate::capture::program_table::program_table;
 use crate::capture::recording::{EventKind, Header, Recording, content_hash};
@@ -190,4 +192,93 @@ pub fn attach(
     }
     recording.functions = functions;
     Ok(())
+}
+
+/// A recording's program, found: under which name it is opened, and its
+/// bytes.
+#[derive(Debug, Clone)]
+pub struct Located {
+    /// The file it was read from, or, embedded, the path the recording
+    /// names.
+    pub path: PathBuf,
+    /// The program's bytes.
+    pub bytes: Vec<u8>,
+    /// It is the MLIR text the recording keeps, not a file.
+    pub embedded: bool,
+}
+
+/// Finds the program of the recording at `path` with `header`, trying in
+/// turn: the MLIR text the recording keeps (`bef-trace record` embeds the
+/// source of a program in MLIR text), the absolute path it was recorded
+/// at, the path as given relative to the recording's directory, then as
+/// given. Files are read as the named-file policy allows a program a
+/// recording names. When none works, says what was tried and why each
+/// failed (`not read: A: why; B: why`).
+pub fn locate(path: &Path, header: &Header) -> Result<Located, String> {
+    let named = Path::new(&header.program_path);
+    if let Some(source) = header
+        .sources
+        .iter()
+        .find(|s| s.name == header.program_path)
+        .filter(|s| bef::exec::InputFormat::detect(s.text.as_bytes()) == InputFormat::MlirText)
+    {
+        return Ok(Located {
+            path: named.to_path_buf(),
+            bytes: source.text.clone().into_bytes(),
+            embedded: true,
+        });
+    }
+    let mut candidates = Vec::new();
+    if !header.program_path_absolute.is_empty() {
+        candidates.push(PathBuf::from(&header.program_path_absolute));
+    }
+    if named.is_relative() {
+        candidates.push(path.parent().unwrap_or(Path::new("")).join(named));
+    }
+    candidates.push(named.to_path_buf());
+    let mut tried = Vec::new();
+    let mut seen = Vec::new();
+    for candidate in &candidates {
+        let meta = match std::fs::symlink_metadata(candidate) {
+            Ok(meta) => meta,
+            Err(e) => {
+                let shown = bef::tool_io::escape::path(candidate);
+                let line = match e.kind() {
+                    std::io::ErrorKind::NotFound => format!("{shown}: no such file"),
+                    _ => format!(
+                        "{shown}: {}",
+                        bef::tool_io::escape::terminal(&e.to_string())
+                    ),
+                };
+                if !tried.contains(&line) {
+                    tried.push(line);
+                }
+                continue;
+            }
+        };
+        // One file under two spellings is tried once.
+        let id = {
+            use std::os::unix::fs::MetadataExt;
+            (meta.dev(), meta.ino())
+        };
+        if seen.contains(&id) {
+            continue;
+        }
+        seen.push(id);
+        match named_files::read(candidate, NamedFileKind::Program) {
+            Ok(bytes) => {
+                return Ok(Located {
+                    path: candidate.clone(),
+                    bytes,
+                    embedded: false,
+                });
+            }
+            Err(not_read) => tried.push(format!(
+                "{}: {}",
+                bef::tool_io::escape::path(&not_read.path),
+                not_read.why()
+            )),
+        }
+    }
+    Err(format!("not read: {}", tried.join("; ")))
 }

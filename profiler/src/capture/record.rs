@@ -8,9 +8,10 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use bef::exec::{KernelRegistry, ResultValue, Runner, RunnerError};
 use bef::runtime::HostContext;
 
+use crate::capture::flight::StopOn;
 use crate::capture::program_table::program_table;
 use crate::capture::recorder::{Recorder, RecorderOptions};
-use crate::capture::recording::{Header, Recording, content_hash};
+use crate::capture::recording::{FunctionInfo, Header, Recording, StopReason, content_hash};
 
 /// What to run and how to record it.
 #[derive(Debug, Clone)]
@@ -37,6 +38,15 @@ pub struct RecordOptions {
     /// the recording keeps the program's path and hash, and readers need
     /// the program file ([`crate::capture::program_file`]).
     pub embed_program: bool,
+    /// Keep the source text the program's locations name
+    /// ([`crate::capture::sources`]); `--no-source` leaves it out.
+    pub embed_source: bool,
+    /// What stops the recording by itself (`--stop-on`), cancelling the
+    /// run as [`cancel`](Self::cancel) does.
+    pub stop_on: StopOn,
+    /// Lets another thread take what was recorded so far while the run
+    /// goes on.
+    pub snapshots: Option<SnapshotHandle>,
 }
 
 /// Stops a recording from another thread: kernels not yet started are
@@ -49,15 +59,25 @@ pub struct CancelHandle(Arc<Mutex<CancelState>>);
 #[derive(Debug, Default)]
 struct CancelState {
     requested: bool,
+    /// Why, as the first request said.
+    reason: Option<StopReason>,
     /// The host the recording runs on, once it runs.
     host: Option<Arc<HostContext>>,
 }
 
 impl CancelHandle {
-    /// Asks the recording to stop (at once if it runs, else when it starts).
+    /// Asks the recording to stop (at once if it runs, else when it
+    /// starts), as an interrupt.
     pub fn cancel(&self) {
+        self.cancel_because(StopReason::Interrupted);
+    }
+
+    /// Asks the recording to stop for `reason`; the first reason given is
+    /// the one the recording keeps.
+    pub fn cancel_because(&self, reason: StopReason) {
         let mut state = self.0.lock().unwrap_or_else(|e| e.into_inner());
         state.requested = true;
+        state.reason.get_or_insert(reason);
         if let Some(host) = &state.host {
             host.cancel("the recording was cancelled");
         }
@@ -68,6 +88,15 @@ impl CancelHandle {
         self.0.lock().unwrap_or_else(|e| e.into_inner()).requested
     }
 
+    /// Why the recording was asked to stop, if it was.
+    pub fn reason(&self) -> Option<StopReason> {
+        self.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .reason
+            .clone()
+    }
+
     /// Ties the handle to the host a recording runs on.
     fn attach(&self, host: &Arc<HostContext>) {
         let mut state = self.0.lock().unwrap_or_else(|e| e.into_inner());
@@ -75,6 +104,42 @@ impl CancelHandle {
         if state.requested {
             host.cancel("the recording was cancelled");
         }
+    }
+}
+
+/// Takes what a recording holds so far while its run goes on (SIGUSR1):
+/// the events each thread kept, under the recording's header marked
+/// partial, stopped for [`StopReason::Snapshot`].
+#[derive(Clone, Default)]
+pub struct SnapshotHandle(Arc<Mutex<Option<Running>>>);
+
+/// A recording under way, as a snapshot needs it.
+struct Running {
+    recorder: Arc<Recorder>,
+    header: Header,
+    table: Vec<FunctionInfo>,
+}
+
+impl std::fmt::Debug for SnapshotHandle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SnapshotHandle").finish_non_exhaustive()
+    }
+}
+
+impl SnapshotHandle {
+    /// What was recorded so far; `None` before the run starts and after
+    /// it ends.
+    pub fn take(&self) -> Option<Recording> {
+        let running = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let running = running.as_ref()?;
+        let mut header = running.header.clone();
+        header.partial = true;
+        header.stop = StopReason::Snapshot;
+        Some(running.recorder.snapshot(header, running.table.clone()))
+    }
+
+    fn set(&self, running: Option<Running>) {
+        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = running;
     }
 }
 
@@ -89,6 +154,9 @@ impl Default for RecordOptions {
             cancel: None,
             arguments: None,
             embed_program: true,
+            embed_source: true,
+            stop_on: StopOn::default(),
+            snapshots: None,
         }
     }
 }
@@ -214,20 +282,100 @@ pub fn record_file(
     let program = runner.open(path)?;
     let functions = runner.select_functions(&program, &options.functions, None)?;
     let explicit = !options.functions.is_empty();
-    let recorder = Recorder::new(options.recorder);
+    // A stop condition met cancels the run as an interrupt does, saying
+    // why.
+    let on_stop = options.cancel.clone().map(|cancel| {
+        Box::new(move |reason: &StopReason| cancel.cancel_because(reason.clone()))
+            as crate::capture::recorder::StopHook
+    });
+    let recorder = Recorder::with_stop(options.recorder, options.stop_on.clone(), on_stop);
     let start_unix_ns = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64);
+    let header = Header {
+        program_path: path.display().to_string(),
+        program_path_absolute: std::path::absolute(path)
+            .map(|p| p.display().to_string())
+            .unwrap_or_default(),
+        program_hash: content_hash(program.bytes()),
+        program_size: program.bytes().len() as u64,
+        work_queue: runner.work_queue_name().to_string(),
+        clock: format!(
+            "{}, ns since recording start",
+            bef::exec::Timestamp::source()
+        ),
+        start_unix_ns,
+        values: options.recorder.values,
+        kept: options.recorder.keep,
+        completions_recorded: true,
+        program_left_out: !options.embed_program,
+        sources: if options.embed_source {
+            crate::capture::sources::collect(path, program.bytes())
+        } else {
+            Vec::new()
+        },
+        ..Header::default()
+    };
+    // Reading a large program's table takes a while: left out, it is not
+    // read at all.
+    let table = if options.embed_program {
+        program_table(&program)
+    } else {
+        Vec::new()
+    };
+    if let Some(snapshots) = &options.snapshots {
+        snapshots.set(Some(Running {
+            recorder: recorder.clone(),
+            header: header.clone(),
+            table: table.clone(),
+        }));
+    }
+    let ran = run_functions(
+        &runner,
+        &functions,
+        explicit,
+        options,
+        &recorder,
+        &errors,
+        &mut progress,
+    );
+    if let Some(snapshots) = &options.snapshots {
+        snapshots.set(None);
+    }
+    let outcomes = ran?;
+    runner.quiesce();
+    let mut header = header;
+    // Cancelled before everything ended: kernels or functions were skipped.
+    header.partial = options.cancel.as_ref().is_some_and(CancelHandle::requested);
+    header.stop = options
+        .cancel
+        .as_ref()
+        .and_then(CancelHandle::reason)
+        .unwrap_or(StopReason::Completed);
+    Ok((recorder.finish(header, table), outcomes))
+}
+
+/// Runs the functions chosen (or calls the one given arguments) with
+/// `recorder` attached: what happened to each.
+fn run_functions(
+    runner: &Runner,
+    functions: &[bef::exec::Function],
+    explicit: bool,
+    options: &RecordOptions,
+    recorder: &Arc<Recorder>,
+    errors: &ErrorLog,
+    progress: &mut impl FnMut(&str),
+) -> Result<Vec<FunctionOutcome>, RecordError> {
     let mut outcomes = Vec::new();
     if let Some(text) = &options.arguments {
-        let [function] = functions.as_slice() else {
+        let [function] = functions else {
             return Err(RecordError::Arguments(
                 "arguments are given to exactly one function".to_string(),
             ));
         };
         progress(function.name());
         errors.take();
-        let called = call_with_json(&runner, function, text, recorder.clone())?;
+        let called = call_with_json(runner, function, text, recorder.clone())?;
         let runtime_error = errors.take();
         let why_failed = match &called {
             Err(why) => Some(why.clone()),
@@ -279,31 +427,5 @@ pub fn record_file(
             why_failed,
         });
     }
-    runner.quiesce();
-    // Cancelled before everything ended: kernels or functions were skipped.
-    let partial = options.cancel.as_ref().is_some_and(CancelHandle::requested);
-    let header = Header {
-        program_path: path.display().to_string(),
-        program_hash: content_hash(program.bytes()),
-        program_size: program.bytes().len() as u64,
-        work_queue: runner.work_queue_name().to_string(),
-        clock: format!(
-            "{}, ns since recording start",
-            bef::exec::Timestamp::source()
-        ),
-        start_unix_ns,
-        values: options.recorder.values,
-        partial,
-        kept: options.recorder.keep,
-        completions_recorded: true,
-        program_left_out: !options.embed_program,
-    };
-    // Reading a large program's table takes a while: left out, it is not
-    // read at all.
-    let table = if options.embed_program {
-        program_table(&program)
-    } else {
-        Vec::new()
-    };
-    Ok((recorder.finish(header, table), outcomes))
+    Ok(outcomes)
 }

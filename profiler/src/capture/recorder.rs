@@ -7,14 +7,16 @@
 use std::cell::RefCell;
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use bef::exec::{ExecEvent, KernelWork, Observer, Operands, Timestamp};
 use bef::runtime::{AsyncValue, live_async_values};
 
-use crate::capture::log::{CHUNK, Keep, Log};
+use crate::capture::flight::StopOn;
+use crate::capture::log::{CHUNK, Keep, Log, Window};
 use crate::capture::recording::{
-    CallerRef, Event, EventKind, FunctionInfo, Header, Recording, ThreadTrack, ValueState,
+    CallerRef, Event, EventKind, FunctionInfo, Header, Recording, StopReason, ThreadTrack,
+    ValueState,
 };
 
 /// At most one sample of the live async values per thread this often:
@@ -37,6 +39,9 @@ pub struct RecorderOptions {
     /// Which events a full buffer keeps: the first (later ones are
     /// dropped) or the last (a ring: the oldest are dropped).
     pub keep: Keep,
+    /// With [`Keep::Last`], `--window`: keep only the events of this many
+    /// nanoseconds before the end (or the stop), within the count above.
+    pub window_ns: Option<u64>,
 }
 
 /// The most events a thread keeps: 2^30, which take about 150 GB to
@@ -57,6 +62,7 @@ impl Default for RecorderOptions {
             values: false,
             events_per_thread: DEFAULT_EVENTS_PER_THREAD,
             keep: Keep::First,
+            window_ns: None,
         }
     }
 }
@@ -178,7 +184,22 @@ struct ThreadLogs {
     last_sample: AtomicU64,
 }
 
+/// A kernel running on a thread, followed when the recorder has stop
+/// conditions: its name (cut to what fits) and when it started.
+struct RunningKernel {
+    recorder: u64,
+    execution: u64,
+    kernel: u32,
+    start: u64,
+    name: ValueText,
+}
+
 thread_local! {
+    /// With stop conditions, the kernels running on this thread (they nest
+    /// like brackets), then the last one that ended (whose results are
+    /// published once it returned).
+    static RUNNING: RefCell<(Vec<RunningKernel>, Option<RunningKernel>)> =
+        const { RefCell::new((Vec::new(), None)) };
     /// The logs this thread writes, one per recorder it reported to.
     static LOGS: RefCell<Vec<Arc<ThreadLogs>>> = const { RefCell::new(Vec::new()) };
     /// With `--values`, the kernels running on this thread and the write
@@ -228,7 +249,25 @@ pub struct Recorder {
     /// matrix product split across workers), and whether there are any.
     unfinished: Mutex<Vec<Unfinished>>,
     any_unfinished: AtomicBool,
+    /// What stops the recording by itself.
+    stop_on: StopOn,
+    /// The condition met first and when (a raw clock reading), once one is.
+    stopped: OnceLock<(StopReason, u64)>,
+    /// Told when a condition is met (it cancels the run).
+    on_stop: Option<StopHook>,
+    /// The latest kernels a slow condition names, timed from their start
+    /// (at most [`TIMED_KERNELS`]; a kernel whose results all completed is
+    /// let go).
+    timed: Mutex<std::collections::VecDeque<RunningKernel>>,
 }
+
+/// How many kernels a slow condition names are timed at once: the oldest
+/// is let go for a new one (a kernel whose results complete before it
+/// returns is never let go otherwise).
+const TIMED_KERNELS: usize = 1024;
+
+/// What a [`Recorder`] calls when one of its stop conditions is met.
+pub type StopHook = Box<dyn Fn(&StopReason) + Send + Sync>;
 
 impl std::fmt::Debug for Recorder {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -242,6 +281,16 @@ impl std::fmt::Debug for Recorder {
 impl Recorder {
     /// A recorder whose time 0 is now.
     pub fn new(options: RecorderOptions) -> Arc<Recorder> {
+        Recorder::with_stop(options, StopOn::default(), None)
+    }
+
+    /// A recorder whose time 0 is now, that calls `on_stop` when the first
+    /// condition of `stop_on` is met.
+    pub fn with_stop(
+        options: RecorderOptions,
+        stop_on: StopOn,
+        on_stop: Option<StopHook>,
+    ) -> Arc<Recorder> {
         Arc::new(Recorder {
             id: NEXT_RECORDER.fetch_add(1, Ordering::Relaxed),
             epoch: Timestamp::now(),
@@ -249,7 +298,16 @@ impl Recorder {
             threads: Mutex::new(Vec::new()),
             unfinished: Mutex::new(Vec::new()),
             any_unfinished: AtomicBool::new(false),
+            stop_on,
+            stopped: OnceLock::new(),
+            on_stop,
+            timed: Mutex::new(std::collections::VecDeque::new()),
         })
+    }
+
+    /// The stop condition met, if one was.
+    pub fn stopped(&self) -> Option<&StopReason> {
+        self.stopped.get().map(|(reason, _)| reason)
     }
 
     /// When time 0 was.
@@ -259,21 +317,37 @@ impl Recorder {
 
     /// The events recorded so far (all of them once the runs observed have
     /// finished), under `header` and the program's `functions`.
-    pub fn finish(&self, mut header: Header, functions: Vec<FunctionInfo>) -> Recording {
-        header.values = self.options.values;
-        header.kept = self.options.keep;
-        header.completions_recorded = true;
+    pub fn finish(&self, header: Header, functions: Vec<FunctionInfo>) -> Recording {
         // Writes never seen finished keep no value alive past the run.
         self.unfinished
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .clear();
+        self.assemble(header, functions)
+    }
+
+    /// The events recorded so far, while the run goes on (a snapshot:
+    /// the recorder keeps recording).
+    pub fn snapshot(&self, header: Header, functions: Vec<FunctionInfo>) -> Recording {
+        self.assemble(header, functions)
+    }
+
+    fn assemble(&self, mut header: Header, functions: Vec<FunctionInfo>) -> Recording {
+        header.values = self.options.values;
+        header.kept = self.options.keep;
+        header.completions_recorded = true;
+        let window = self.window();
+        header.window_ns = window.map_or(0, |w| w.nanos);
         let limit = self
             .options
             .events_per_thread
             .clamp(1, MAX_EVENTS_PER_THREAD);
-        let threads = self.threads.lock().unwrap_or_else(|e| e.into_inner());
-        let threads = threads
+        let threads: Vec<Arc<ThreadLogs>> = self
+            .threads
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone();
+        let decoded: Vec<(Vec<Event>, u64, bool)> = threads
             .iter()
             .map(|logs| {
                 let values = logs.values.snapshot();
@@ -282,18 +356,40 @@ impl Recorder {
                 // as dropped.
                 let reported = logs.reported.load(Ordering::Relaxed);
                 let high = logs.high.lock().unwrap_or_else(|e| e.into_inner()).clone();
-                let mut events = decode(
+                let events = decode(
                     &entries.entries,
                     entries.first,
                     &high,
                     &values.entries,
                     values.first,
                 );
+                (events, reported, entries.first > 0)
+            })
+            .collect();
+        // A window ends where the recording stopped itself, else at the
+        // last event of any thread.
+        let end = self.stopped.get().map(|&(_, time)| time).or_else(|| {
+            decoded
+                .iter()
+                .filter_map(|(events, _, _)| events.last().map(|e| e.time))
+                .max()
+        });
+        let threads = threads
+            .iter()
+            .zip(decoded)
+            .map(|(logs, (mut events, reported, wrapped))| {
+                let mut cut = wrapped;
+                if let (Some(window), Some(end)) = (window, end) {
+                    let end = Timestamp::from_raw(end);
+                    let before = events.len();
+                    events.retain(|e| end.nanos_since(Timestamp::from_raw(e.time)) <= window.nanos);
+                    cut |= events.len() < before;
+                }
                 // The log holds whole chunks (`Keep::First`), or exactly
                 // `limit` entries, which may start with the begins put back.
                 match self.options.keep {
                     Keep::First => events.truncate(limit),
-                    Keep::Last if entries.first > 0 => {
+                    Keep::Last if cut => {
                         events =
                             with_earlier_begins(events, &logs.begins.snapshot().entries, limit);
                     }
@@ -313,6 +409,17 @@ impl Recorder {
             header,
             functions,
             threads,
+        }
+    }
+
+    /// The time window of the event logs, with `--keep last --window`.
+    fn window(&self) -> Option<Window<Entry>> {
+        match (self.options.keep, self.options.window_ns) {
+            (Keep::Last, Some(nanos)) => Some(Window {
+                nanos,
+                time_of: Entry::time,
+            }),
+            _ => None,
         }
     }
 
@@ -339,7 +446,10 @@ impl Recorder {
             let mine = Arc::new(ThreadLogs {
                 recorder: self.id,
                 name,
-                events: Log::new(capacity, self.options.keep),
+                events: match self.window() {
+                    Some(window) => Log::with_window(capacity, window),
+                    None => Log::new(capacity, self.options.keep),
+                },
                 // Without --values, room for a chunk of error messages.
                 values: Log::new(
                     if self.options.values { capacity } else { CHUNK },
@@ -564,6 +674,9 @@ impl Observer for Recorder {
             // SAFETY: `logs` is reached only through this thread's `LOGS`,
             // so this thread is the only writer of its logs.
             unsafe { logs.push_event(entry, continuation) };
+            if self.stop_on.any() {
+                self.watch_for_stop(event, time);
+            }
             if self.options.values {
                 match *event {
                     ExecEvent::KernelStart {
@@ -589,6 +702,173 @@ impl Observer for Recorder {
 }
 
 impl Recorder {
+    /// Follows the kernels running on this thread and stops the recording
+    /// at the first condition of `stop_on` that `event` (at raw time
+    /// `time`) meets.
+    fn watch_for_stop(&self, event: &ExecEvent<'_>, time: u64) {
+        if self.stopped.get().is_some() {
+            return;
+        }
+        if !self.stop_on.slow.is_empty() {
+            self.watch_for_slow(event, time);
+        }
+        let _ = RUNNING.try_with(|running| {
+            let (running, ended) = &mut *running.borrow_mut();
+            match *event {
+                ExecEvent::KernelStart {
+                    execution,
+                    kernel,
+                    name,
+                    ..
+                } => {
+                    let mut text = Fixed {
+                        text: ValueText {
+                            len: 0,
+                            bytes: [0; VALUE_BYTES],
+                        },
+                    };
+                    let _ = std::fmt::Write::write_str(&mut text, name);
+                    running.push(RunningKernel {
+                        recorder: self.id,
+                        execution,
+                        kernel,
+                        start: time,
+                        name: text.text,
+                    });
+                }
+                ExecEvent::KernelEnd {
+                    execution, kernel, ..
+                } => {
+                    let Some(at) = running.iter().rposition(|k| {
+                        k.recorder == self.id && k.execution == execution && k.kernel == kernel
+                    }) else {
+                        return;
+                    };
+                    let run = running.remove(at);
+                    running.truncate(at);
+                    *ended = Some(run);
+                }
+                ExecEvent::RegisterSet {
+                    execution,
+                    producer,
+                    state,
+                    ..
+                }
+                | ExecEvent::ResultAvailable {
+                    execution,
+                    producer,
+                    state,
+                    ..
+                } if self.stop_on.error && ValueState::from(state) == ValueState::Error => {
+                    // The kernel publishing the error runs on this thread,
+                    // or has just returned on it, unless it completed its
+                    // result later elsewhere.
+                    let name = running
+                        .iter()
+                        .rev()
+                        .chain(ended.as_ref())
+                        .find(|k| {
+                            k.recorder == self.id
+                                && k.execution == execution
+                                && k.kernel == producer
+                        })
+                        .map_or_else(|| "kernel".to_string(), |k| k.name.as_str().to_string());
+                    self.stop(
+                        StopReason::Error {
+                            kernel: format!("{name}#{producer}"),
+                        },
+                        time,
+                    );
+                }
+                _ => {}
+            }
+        });
+    }
+
+    /// Times the kernels a `slow:PATTERN>TIME` condition names, from their
+    /// start to their return, and to the completion of each result that
+    /// completes later (an asynchronous kernel's time is its results'):
+    /// stops at the first that takes longer than its condition allows.
+    fn watch_for_slow(&self, event: &ExecEvent<'_>, time: u64) {
+        let (execution, kernel, done) = match *event {
+            ExecEvent::KernelStart {
+                execution,
+                kernel,
+                name,
+                ..
+            } => {
+                let matches = self
+                    .stop_on
+                    .slow
+                    .iter()
+                    .any(|s| crate::capture::flight::kernel_matches(name, kernel, &s.pattern));
+                if matches {
+                    let mut text = Fixed {
+                        text: ValueText {
+                            len: 0,
+                            bytes: [0; VALUE_BYTES],
+                        },
+                    };
+                    let _ = std::fmt::Write::write_str(&mut text, name);
+                    let mut timed = self.timed.lock().unwrap_or_else(|e| e.into_inner());
+                    if timed.len() >= TIMED_KERNELS {
+                        timed.pop_front();
+                    }
+                    timed.push_back(RunningKernel {
+                        recorder: self.id,
+                        execution,
+                        kernel,
+                        start: time,
+                        name: text.text,
+                    });
+                }
+                return;
+            }
+            ExecEvent::KernelEnd {
+                execution, kernel, ..
+            } => (execution, kernel, false),
+            ExecEvent::ResultAvailable {
+                execution,
+                producer,
+                ..
+            } => (execution, producer, true),
+            _ => return,
+        };
+        let mut timed = self.timed.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(at) = timed
+            .iter()
+            .rposition(|k| k.execution == execution && k.kernel == kernel)
+        else {
+            return;
+        };
+        let nanos = Timestamp::from_raw(time).nanos_since(Timestamp::from_raw(timed[at].start));
+        let name = timed[at].name.as_str().to_string();
+        if done {
+            timed.remove(at);
+        }
+        drop(timed);
+        if self.stop_on.slow_match(&name, kernel, nanos).is_some() {
+            self.stop(
+                StopReason::Slow {
+                    kernel: format!("{name}#{kernel}"),
+                    nanos,
+                },
+                time,
+            );
+        }
+    }
+
+    /// Notes that the recording stops for `reason` at raw time `time`,
+    /// telling the hook the first time.
+    #[cold]
+    fn stop(&self, reason: StopReason, time: u64) {
+        if self.stopped.set((reason.clone(), time)).is_ok()
+            && let Some(hook) = &self.on_stop
+        {
+            hook(&reason);
+        }
+    }
+
     /// Notes the write counts of the tensor operands of a kernel starting
     /// on this thread.
     fn open_kernel(&self, execution: u64, kernel: u32, operands: Operands<'_>) {
@@ -931,6 +1211,35 @@ fn complete(kind: &mut EventKind, continuation: Entry, values: &[ValueText], fir
         }
         (EventKind::KernelWork { bytes, .. }, Entry::WorkBytes { bytes: b }) => *bytes = b,
         _ => {}
+    }
+}
+
+impl Entry {
+    /// The clock reading of an entry that has one (not a continuation).
+    fn time(&self) -> Option<u64> {
+        match *self {
+            Entry::Begin { time, .. }
+            | Entry::Began { time, .. }
+            | Entry::End { time, .. }
+            | Entry::Ready { time, .. }
+            | Entry::Start { time, .. }
+            | Entry::KernelEnd { time, .. }
+            | Entry::Set { time, .. }
+            | Entry::Available { time, .. }
+            | Entry::Updated { time, .. }
+            | Entry::Work { time, .. } => Some(time),
+            Entry::Caller { .. }
+            | Entry::Live { .. }
+            | Entry::Value { .. }
+            | Entry::WorkBytes { .. } => None,
+        }
+    }
+}
+
+impl ValueText {
+    /// The text (cut at a character boundary when it was written).
+    fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.bytes[..self.len as usize]).unwrap_or("?")
     }
 }
 

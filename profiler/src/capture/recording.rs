@@ -142,6 +142,77 @@ pub struct Header {
     /// the program file, checked against the hash
     /// ([`crate::capture::program_file`]).
     pub program_left_out: bool,
+    /// The program file made absolute when it was recorded (version 9 on;
+    /// empty before): a reader looks there when the path as given
+    /// ([`program_path`](Self::program_path)) does not lead to it.
+    pub program_path_absolute: String,
+    /// Why the recording ended (version 9 on; [`StopReason::Unknown`]
+    /// before).
+    pub stop: StopReason,
+    /// `--window`: the nanoseconds of events each thread kept before the
+    /// end (or the stop); 0 when every event that fitted was kept.
+    pub window_ns: u64,
+    /// The source text the program's locations point into, kept so that
+    /// a recording read elsewhere still shows it (version 9 on; left out
+    /// with `--no-source`).
+    pub sources: Vec<EmbeddedSource>,
+}
+
+/// A source file kept in a recording: the name the program's locations
+/// use for it, and its text.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct EmbeddedSource {
+    /// The file name as the locations spell it (the program's path as
+    /// given, for MLIR text).
+    pub name: String,
+    /// The file's text.
+    pub text: String,
+}
+
+/// Why a recording ended.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum StopReason {
+    /// Not said: the recording is older than format version 9.
+    #[default]
+    Unknown,
+    /// The functions ran to their end.
+    Completed,
+    /// Interrupted (Ctrl-C).
+    Interrupted,
+    /// `--duration` ran out.
+    Duration,
+    /// `--stop-on error`: the first kernel error, in kernel `kernel`.
+    Error {
+        /// The kernel whose result was the error (`NAME#INDEX`).
+        kernel: String,
+    },
+    /// `--stop-on slow:PATTERN>TIME`: kernel `kernel` ran `nanos`.
+    Slow {
+        /// The kernel that ran too long (`NAME#INDEX`).
+        kernel: String,
+        /// How long it ran, in nanoseconds.
+        nanos: u64,
+    },
+    /// A snapshot (SIGUSR1) taken while the run went on.
+    Snapshot,
+}
+
+impl std::fmt::Display for StopReason {
+    /// In words; names are shown as recorded, so whoever prints this to a
+    /// terminal escapes it.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StopReason::Unknown => f.write_str("not recorded"),
+            StopReason::Completed => f.write_str("completed"),
+            StopReason::Interrupted => f.write_str("interrupted"),
+            StopReason::Duration => f.write_str("--duration ran out"),
+            StopReason::Error { kernel } => write!(f, "error at kernel {kernel}"),
+            StopReason::Slow { kernel, nanos } => {
+                write!(f, "slow kernel {kernel} took {:.3} ms", *nanos as f64 / 1e6)
+            }
+            StopReason::Snapshot => f.write_str("snapshot of a run still going"),
+        }
+    }
 }
 
 /// A kernel of a function, as the BEF file describes it.

@@ -106,6 +106,9 @@ pub struct Throughput {
 pub struct Stats {
     /// The run was stopped before it ended: what had not run is missing.
     pub partial: bool,
+    /// Why the recording ended, in words (`completed`, `error at kernel
+    /// tfrt_test.fail#1`, ...); empty for a recording that does not say.
+    pub stopped: String,
     /// Readers of published values left without an edge by the model's
     /// bound ([`Model::readers_left_out`]).
     pub readers_left_out: u64,
@@ -289,6 +292,10 @@ pub fn stats(model: &Model) -> Stats {
     });
     Stats {
         partial: recording.header.partial,
+        stopped: match &recording.header.stop {
+            crate::capture::recording::StopReason::Unknown => String::new(),
+            stop => stop.to_string(),
+        },
         readers_left_out: model.readers_left_out,
         span_ns: span,
         written_events: model.event_count() as u64,
@@ -481,6 +488,9 @@ pub fn to_text(stats: &Stats) -> String {
             "{} kernels started before their thread's window: counted from its beginning",
             stats.cut_runs
         );
+    }
+    if !stats.stopped.is_empty() {
+        let _ = writeln!(out, "stopped: {}", display::text(&stats.stopped));
     }
     if stats.partial {
         let _ = writeln!(out, "{}", display::PARTIAL);

@@ -187,7 +187,11 @@ impl Loaded {
     /// not read.
     pub fn size_text(&self) -> String {
         if let Some(why) = &self.missing {
-            return format!("not read: {why}");
+            // Said once: the reason may already begin with it.
+            return format!(
+                "not read: {}",
+                why.strip_prefix("not read: ").unwrap_or(why)
+            );
         }
         match self.format {
             InputFormat::Bef => format!("BEF, {} bytes", self.input_len),

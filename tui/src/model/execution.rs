@@ -284,6 +284,12 @@ impl Trace {
     /// differs. The hash is of the BEF bytes that ran: the file's own, or
     /// its translation as `bef::exec::Input` makes it for running.
     pub fn check_program(&mut self, file: Result<&[u8], &NotRead>) {
+        self.check_program_or(file.map_err(|e| e.to_string()));
+    }
+
+    /// As [`check_program`](Self::check_program), with why the program
+    /// was not read in words (`not read: ...`).
+    pub fn check_program_or(&mut self, file: Result<&[u8], String>) {
         let header = &self.recording.header;
         let ran = file.map(|raw| {
             bef::exec::Input::from_bytes(raw, header.program_path.clone())
@@ -291,7 +297,7 @@ impl Trace {
                 .unwrap_or_else(|_| raw.to_vec())
         });
         self.program_note = match ran.as_deref() {
-            Err(not_read) => Some(format!("program {not_read}: showing the recording alone")),
+            Err(why) => Some(format!("program {why}: showing the recording alone")),
             Ok(b) if content_hash(b) != header.program_hash => Some(format!(
                 "program {} has changed since it was recorded (hash {:016x}, recorded {:016x})",
                 header.program_path,
@@ -300,12 +306,6 @@ impl Trace {
             )),
             Ok(_) => None,
         };
-    }
-
-    /// Where the program the recording names is: as recorded, else beside
-    /// the recording.
-    pub fn program_path(&self) -> PathBuf {
-        program_path(&self.path, &self.recording.header.program_path)
     }
 
     /// The function execution `execution` runs.
@@ -696,15 +696,25 @@ pub fn open(path: &Path, bytes: &[u8], given: Option<&Path>) -> Result<(Trace, L
     Ok((trace, loaded))
 }
 
-/// Where the program named `named` by the recording at `path` is: as
-/// recorded, else beside the recording.
-fn program_path(path: &Path, named: &str) -> PathBuf {
-    let named = PathBuf::from(named);
-    if named.is_file() || named.is_absolute() {
-        return named;
+/// `loaded` with the source text the recording keeps when no file gave
+/// it one: the program's own, else the first kept.
+fn with_embedded_source(mut loaded: Loaded, header: &Header) -> Loaded {
+    if loaded.source.is_some() {
+        return loaded;
     }
-    let beside = path.parent().unwrap_or(Path::new("")).join(&named);
-    if beside.is_file() { beside } else { named }
+    let kept = header
+        .sources
+        .iter()
+        .find(|s| s.name == header.program_path)
+        .or_else(|| header.sources.first());
+    if let Some(kept) = kept {
+        loaded.source = Some(crate::model::document::Source::new(
+            kept.name.clone(),
+            &kept.text,
+        ));
+        loaded.source_not_read.clear();
+    }
+    loaded
 }
 
 /// The program the recording in `bytes` (from `path`) is shown with,
@@ -740,12 +750,15 @@ pub fn open_program(
             .map_err(|e| LoadError(format!("error: {shown}: {e}")))?;
         return Ok((Loaded::from_program_bytes(given, &raw)?, Some(file)));
     }
-    let program = program_path(path, &header.program_path);
-    let read = named_files::read(&program, NamedFileKind::Program);
+    let located = bef_trace::program_file::locate(path, &header);
+    let program = located
+        .as_ref()
+        .map_or_else(|_| PathBuf::from(&header.program_path), |l| l.path.clone());
+    let read = located.map(|l| l.bytes);
     if header.program_left_out {
         let file = match &read {
             Ok(raw) => checked_program(&header, &program, raw),
-            Err(not_read) => Err(not_read.to_string()),
+            Err(why) => Err(why.clone()),
         }
         .map_err(|why| {
             LoadError(format!(
@@ -755,23 +768,22 @@ pub fn open_program(
             ))
         })?;
         let raw = read.unwrap_or_default();
-        return Ok((Loaded::from_bytes(&program, &raw)?, Some(file)));
+        let loaded = Loaded::from_bytes(&program, &raw)?;
+        return Ok((with_embedded_source(loaded, &header), Some(file)));
     }
-    Ok((program_or_missing(&program, read)?, None))
+    let loaded = program_or_missing(&program, read)?;
+    Ok((with_embedded_source(loaded, &header), None))
 }
 
 /// The program at `path` as `read` found it, or an empty one that says why
-/// it is not shown.
-fn program_or_missing<E: std::fmt::Display>(
-    path: &Path,
-    read: Result<Vec<u8>, E>,
-) -> Result<Loaded, LoadError> {
+/// it is not shown (`read`'s error already says `not read: ...`).
+fn program_or_missing(path: &Path, read: Result<Vec<u8>, String>) -> Result<Loaded, LoadError> {
     match read {
         Ok(raw) => Loaded::from_bytes(path, &raw).or_else(|e| {
             let first = e.0.lines().next().unwrap_or_default().to_owned();
             Loaded::missing(path, first)
         }),
-        Err(e) => Loaded::missing(path, e.to_string()),
+        Err(why) => Loaded::missing(path, why),
     }
 }
 
@@ -797,8 +809,13 @@ pub fn load(
     let mut trace = Trace::read_with_progress(path, bytes, program, progress)?;
     if program.is_none() {
         progress("checking the program".to_owned());
-        let named = trace.program_path();
-        trace.check_program(named_files::read(&named, NamedFileKind::Program).as_deref());
+        let located = bef_trace::program_file::locate(path, &trace.recording.header);
+        trace.check_program_or(
+            located
+                .as_ref()
+                .map(|l| l.bytes.as_slice())
+                .map_err(|e| e.clone()),
+        );
     }
     Ok(trace)
 }

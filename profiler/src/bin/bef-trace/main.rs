@@ -67,7 +67,8 @@ struct Cli {
 enum Command {
     /// Run a program and write its recording. Ctrl-C (or --duration) stops
     /// the run and keeps what was recorded, marked partial; a second
-    /// Ctrl-C quits at once.
+    /// Ctrl-C quits at once. SIGUSR1 writes what was kept so far to
+    /// OUTPUT.N.beftrace (N = 1, 2, ...) without stopping the run.
     Record {
         #[command(flatten)]
         run: RunArgs,
@@ -289,6 +290,19 @@ struct RunArgs {
     /// dropped, so the end of a long run is kept).
     #[arg(long, value_enum, default_value_t = KeepArg::First, value_name = "WHICH")]
     keep: KeepArg,
+    /// With --keep last: keep only the last TIME of events (500ms, 30s),
+    /// within --max-events (a flight recorder).
+    #[arg(long, value_name = "TIME", value_parser = stop::parse_duration)]
+    window: Option<Duration>,
+    /// Stop the run, as Ctrl-C does, at the first kernel error (`error`)
+    /// or the first kernel matching PATTERN (as --speedup takes it) that
+    /// runs longer than TIME (`slow:PATTERN>TIME`); may be repeated.
+    #[arg(long, value_name = "WHEN")]
+    stop_on: Vec<String>,
+    /// Leave out the source text the program's locations name (kept by
+    /// default, so that the recording shows its lines anywhere).
+    #[arg(long)]
+    no_source: bool,
     /// Stop the run after this long (500ms, 30s, 2m, 1h) and keep what was
     /// recorded, marked partial, as Ctrl-C does.
     #[arg(long, value_name = "TIME", value_parser = stop::parse_duration)]
@@ -685,7 +699,7 @@ impl Job {
 /// `bef-trace record`.
 fn record_command(run: &RunArgs, output: &Path) -> Result<Ending, Failure> {
     check_outputs(&[output], &run.inputs())?;
-    let (recording, ending) = record(run, !run.no_embed)?;
+    let (recording, ending) = record(run, !run.no_embed, Some(output))?;
     write_file(output, &bef_trace::write(&recording))?;
     note(&format!(
         "wrote {} events to {}",
@@ -712,7 +726,7 @@ fn run_command(
     check_outputs(&outputs, &run.inputs())?;
     // The exports need the program's table: only the file written may
     // leave it out.
-    let (recording, ending) = record(run, true)?;
+    let (recording, ending) = record(run, true, None)?;
     if let Some(path) = output {
         write_file(
             path,
@@ -822,12 +836,60 @@ fn inputs<'a>(recordings: &[&'a Path], programs: &'a ProgramArgs) -> Vec<&'a Pat
         .collect()
 }
 
-/// Records the program `args` name; `embed_program`: keep its table.
-/// Says which function failed, if any did, and prints the results of
-/// `--call`.
-fn record(args: &RunArgs, embed_program: bool) -> Result<(Recording, Ending), Failure> {
+/// Where the `n`th snapshot of the recording written to `output` goes:
+/// `run.beftrace` gives `run.1.beftrace`.
+fn snapshot_path(output: &Path, n: u32) -> PathBuf {
+    let name = output.file_name().unwrap_or_default().to_string_lossy();
+    let stem = name.strip_suffix(".beftrace").unwrap_or(&name);
+    output.with_file_name(format!("{stem}.{n}.beftrace"))
+}
+
+/// Writes the snapshot `snapshots` takes now as the next snapshot of
+/// `output`, saying where.
+fn write_snapshot(
+    snapshots: &bef_trace::capture::record::SnapshotHandle,
+    output: &Path,
+    inputs: &[&Path],
+    taken: &mut u32,
+) -> Result<(), Failure> {
+    let Some(recording) = snapshots.take() else {
+        note("snapshot asked for before the run started or after it ended: not written");
+        return Ok(());
+    };
+    *taken += 1;
+    let path = snapshot_path(output, *taken);
+    check_outputs(&[&path], inputs)?;
+    write_file(&path, &bef_trace::write(&recording))?;
+    note(&format!(
+        "snapshot: wrote {} events to {}",
+        recording.event_count(),
+        escape::path(&path)
+    ));
+    Ok(())
+}
+
+/// Records the program `args` name; `embed_program`: keep its table;
+/// `output`: where the recording goes, beside which SIGUSR1 writes
+/// snapshots. Says which function failed, if any did, and prints the
+/// results of `--call`.
+fn record(
+    args: &RunArgs,
+    embed_program: bool,
+    output: Option<&Path>,
+) -> Result<(Recording, Ending), Failure> {
     input::regular_file(&args.program, "program").map_err(Failure::from)?;
     let arguments = args.arguments()?;
+    if args.window.is_some() && !matches!(args.keep, KeepArg::Last) {
+        return Err(Failure::usage(
+            "--window keeps the last events: give --keep last with it".to_string(),
+        ));
+    }
+    let mut stop_on = bef_trace::capture::flight::StopOn::default();
+    for condition in &args.stop_on {
+        stop::parse_stop_on(condition, &mut stop_on).map_err(Failure::usage)?;
+    }
+    let snapshots = bef_trace::capture::record::SnapshotHandle::default();
+    let inputs: Vec<PathBuf> = args.inputs().iter().map(|p| p.to_path_buf()).collect();
     let cancel = CancelHandle::default();
     let mut watch = stop::Watch::start(cancel.clone(), args.duration).map_err(Failure::from)?;
     let options = RecordOptions {
@@ -843,12 +905,18 @@ fn record(args: &RunArgs, embed_program: bool) -> Result<(Recording, Ending), Fa
                 KeepArg::First => Keep::First,
                 KeepArg::Last => Keep::Last,
             },
+            window_ns: args
+                .window
+                .map(|w| u64::try_from(w.as_nanos()).unwrap_or(u64::MAX)),
         },
         program_output: args.program_output,
         max_call_depth: args.max_call_depth,
         cancel: Some(cancel),
         arguments,
         embed_program,
+        embed_source: !args.no_source,
+        stop_on,
+        snapshots: output.map(|_| snapshots.clone()),
     };
     // Every few seconds, which function is running; between, whether to
     // stop.
@@ -857,8 +925,11 @@ fn record(args: &RunArgs, embed_program: bool) -> Result<(Recording, Ending), Fa
     let ticker = {
         let current = current.clone();
         let started = Instant::now();
+        let output = output.map(Path::to_path_buf);
         std::thread::spawn(move || {
             let mut reported = Instant::now();
+            let mut taken = 0;
+            let inputs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
             while let Err(RecvTimeoutError::Timeout) = finished.recv_timeout(STOP_CHECK_EVERY) {
                 let seconds = started.elapsed().as_secs_f64();
                 match watch.check() {
@@ -871,6 +942,17 @@ fn record(args: &RunArgs, embed_program: bool) -> Result<(Recording, Ending), Fa
                          what was recorded"
                     )),
                     None => {}
+                }
+                if watch.snapshot_requested() {
+                    match &output {
+                        Some(output) => {
+                            if let Err(e) = write_snapshot(&snapshots, output, &inputs, &mut taken)
+                            {
+                                note(&format!("snapshot not written: {}", e.message));
+                            }
+                        }
+                        None => note("snapshot asked for, but no recording is written (-o)"),
+                    }
                 }
                 if reported.elapsed() >= PROGRESS_EVERY {
                     reported = Instant::now();
@@ -923,7 +1005,13 @@ fn record(args: &RunArgs, embed_program: bool) -> Result<(Recording, Ending), Fa
         ending = Ending::ProgramFailed;
         note(&failed_note(outcome));
     }
-    if recording.dropped() > 0 {
+    if recording.dropped() > 0 && recording.header.window_ns > 0 {
+        note(&format!(
+            "note: kept the last {:.3} s of each thread: {} earlier events left out",
+            recording.header.window_ns as f64 / 1e9,
+            recording.dropped()
+        ));
+    } else if recording.dropped() > 0 {
         note(&format!(
             "warning: {} (raise --max-events)",
             bef_trace::display::dropped(recording.dropped(), recording.header.kept)
@@ -931,6 +1019,10 @@ fn record(args: &RunArgs, embed_program: bool) -> Result<(Recording, Ending), Fa
     }
     if recording.header.partial {
         note("note: the recording is partial: the run was stopped before it ended");
+    }
+    use bef_trace::capture::recording::StopReason;
+    if let stop @ (StopReason::Error { .. } | StopReason::Slow { .. }) = &recording.header.stop {
+        note(&format!("stopped: {stop}"));
     }
     Ok((recording, ending))
 }
@@ -991,8 +1083,44 @@ fn load<const N: usize>(
         if let Some(i) = found {
             matched[i] = true;
         }
+        // A recording without its table and no program given for it: the
+        // program it names, found as befview finds it (the MLIR text it
+        // keeps, its absolute path, beside the recording, as given).
+        let located = if found.is_none() && candidates.is_empty() && header.program_left_out {
+            let file = program_file::locate(path, header).and_then(|l| {
+                let name = l.path.display().to_string();
+                ProgramFile::from_bytes(&l.bytes, &name, &header.program_path)
+                    .map_err(|e| e.to_string())
+            });
+            match file {
+                Ok(file) if file.matches(header) => Some(file),
+                Ok(file) => {
+                    return Err(Failure::from(format!(
+                        "{}: {}; give the program it ran with --program FILE",
+                        escape::path(path),
+                        file.check(header)
+                            .err()
+                            .map(|e| e.to_string())
+                            .unwrap_or_default()
+                    )));
+                }
+                Err(why) => {
+                    return Err(Failure::from(format!(
+                        "{}: {} (the program it names: {why})",
+                        escape::path(path),
+                        ProgramError::Missing {
+                            recorded_path: header.program_path.clone(),
+                            recorded_hash: header.program_hash,
+                        }
+                    )));
+                }
+            }
+        } else {
+            None
+        };
         let program = match found {
             Some(i) => candidates.get(i),
+            None if located.is_some() => located.as_ref(),
             // A program given that is not this one is refused by name,
             // unless (diff) it may be the other recording's.
             None if N == 1 || header.program_left_out => candidates.first(),

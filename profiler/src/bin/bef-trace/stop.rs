@@ -3,14 +3,18 @@
 //! through its `CancelHandle` (kernels not started are skipped, functions
 //! not started do not run) and the recording keeps what ran, marked
 //! partial. A second interrupt, or one once the recording is made, ends
-//! the process at once with status 130.
+//! the process at once with status 130. SIGUSR1 asks for a snapshot of
+//! what was recorded so far; the handler only sets a flag, and the
+//! recording's watcher thread writes the snapshot.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use bef_trace::CancelHandle;
-use signal_hook::consts::SIGINT;
+use bef_trace::capture::flight::{SlowKernel, StopOn};
+use bef_trace::capture::recording::StopReason;
+use signal_hook::consts::{SIGINT, SIGUSR1};
 use signal_hook::flag;
 
 /// The exit status after an interrupt that ends the process.
@@ -30,6 +34,8 @@ pub struct Watch {
     cancel: CancelHandle,
     interrupted: Arc<AtomicBool>,
     recorded: Arc<AtomicBool>,
+    /// Set by SIGUSR1 until a snapshot is taken.
+    snapshot: Arc<AtomicBool>,
     deadline: Option<Instant>,
     stopped: Option<Stop>,
 }
@@ -39,12 +45,14 @@ impl Watch {
     pub fn start(cancel: CancelHandle, duration: Option<Duration>) -> Result<Watch, String> {
         let interrupted = Arc::new(AtomicBool::new(false));
         let recorded = Arc::new(AtomicBool::new(false));
+        let snapshot = Arc::new(AtomicBool::new(false));
         let install = || -> std::io::Result<()> {
             // The first interrupt sets `interrupted`; one that finds it set
             // (the second), or finds the recording made, ends the process.
             flag::register_conditional_shutdown(SIGINT, INTERRUPTED, interrupted.clone())?;
             flag::register_conditional_shutdown(SIGINT, INTERRUPTED, recorded.clone())?;
             flag::register(SIGINT, interrupted.clone())?;
+            flag::register(SIGUSR1, snapshot.clone())?;
             Ok(())
         };
         install().map_err(|e| format!("cannot handle interrupts: {e}"))?;
@@ -52,6 +60,7 @@ impl Watch {
             cancel,
             interrupted,
             recorded,
+            snapshot,
             deadline: duration.and_then(|d| Instant::now().checked_add(d)),
             stopped: None,
         })
@@ -70,9 +79,17 @@ impl Watch {
         } else {
             return None;
         };
-        self.cancel.cancel();
+        self.cancel.cancel_because(match stop {
+            Stop::Interrupt => StopReason::Interrupted,
+            Stop::Duration => StopReason::Duration,
+        });
         self.stopped = Some(stop);
         Some(stop)
+    }
+
+    /// Whether a snapshot was asked for (SIGUSR1) since the last call.
+    pub fn snapshot_requested(&self) -> bool {
+        self.snapshot.swap(false, Ordering::Relaxed)
     }
 
     /// Why the run was stopped, if it was.
@@ -113,9 +130,64 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
         .ok_or_else(|| format!("{text:?} is not a duration above zero that fits"))
 }
 
+/// Parses one `--stop-on` condition into `stop_on`: `error`, or
+/// `slow:PATTERN>TIME` (a kernel pattern as `critical-path --speedup`
+/// takes it, a time as `--duration`).
+pub fn parse_stop_on(text: &str, stop_on: &mut StopOn) -> Result<(), String> {
+    if text == "error" {
+        stop_on.error = true;
+        return Ok(());
+    }
+    let Some(slow) = text.strip_prefix("slow:") else {
+        return Err(format!(
+            "--stop-on {text:?}: give error or slow:PATTERN>TIME (slow:usleep>50ms)"
+        ));
+    };
+    let Some((pattern, time)) = slow.rsplit_once('>') else {
+        return Err(format!(
+            "--stop-on {text:?}: a slow kernel is PATTERN>TIME (slow:usleep>50ms)"
+        ));
+    };
+    if pattern.is_empty() {
+        return Err(format!("--stop-on {text:?}: the kernel pattern is empty"));
+    }
+    let time = parse_duration(time).map_err(|e| format!("--stop-on {text:?}: {e}"))?;
+    stop_on.slow.push(SlowKernel {
+        pattern: pattern.to_string(),
+        nanos: u64::try_from(time.as_nanos()).unwrap_or(u64::MAX),
+    });
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn stop_conditions_parse() {
+        let mut stop_on = StopOn::default();
+        parse_stop_on("error", &mut stop_on).unwrap();
+        parse_stop_on("slow:usleep#3>50ms", &mut stop_on).unwrap();
+        assert!(stop_on.error);
+        assert_eq!(
+            stop_on.slow,
+            [SlowKernel {
+                pattern: "usleep#3".into(),
+                nanos: 50_000_000
+            }]
+        );
+        for bad in [
+            "",
+            "errors",
+            "slow:",
+            "slow:usleep",
+            "slow:>5ms",
+            "slow:x>0",
+            "slow:x>5d",
+        ] {
+            assert!(parse_stop_on(bad, &mut StopOn::default()).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn durations_parse_with_units() {

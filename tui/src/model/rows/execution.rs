@@ -161,6 +161,13 @@ fn recording_lines(trace: &crate::model::execution::Trace) -> Vec<String> {
             String::new()
         }
     ));
+    if header.stop != bef_trace::recording::StopReason::Unknown || header.partial {
+        lines.push(format!(
+            "stopped: {}{}",
+            header.stop,
+            if header.partial { " (partial)" } else { "" }
+        ));
+    }
     if let Some(note) = &trace.program_note {
         lines.push(format!("! {note}"));
     }
