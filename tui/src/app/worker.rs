@@ -144,7 +144,15 @@ impl<'s, 'e, 'a: 'e> Worker<'s, 'e, 'a> {
         let spawned = std::thread::Builder::new()
             .name("befview-run".into())
             .spawn(move || {
-                let outcome = record(&program, &options);
+                let mut options = options;
+                let outcome = match options.arguments.as_deref().map(arguments_text) {
+                    Some(Err(why)) => Err(why),
+                    Some(Ok(text)) => {
+                        options.arguments = Some(text);
+                        record(&program, &options)
+                    }
+                    None => record(&program, &options),
+                };
                 report.send(outcome);
             });
         match spawned {
@@ -157,6 +165,26 @@ impl<'s, 'e, 'a: 'e> Worker<'s, 'e, 'a> {
             }
         }
     }
+}
+
+/// The arguments typed at the prompt: the JSON itself, or `@FILE`'s
+/// contents, read as the named-file policy allows a file the user names
+/// (as `bef run --args @FILE` reads it).
+fn arguments_text(typed: &str) -> Result<String, String> {
+    let Some(path) = typed.strip_prefix('@') else {
+        return Ok(typed.to_owned());
+    };
+    let path = std::path::Path::new(path);
+    let shown = bef::tool_io::escape::path(path);
+    let bytes =
+        bef::tool_io::named_files::read(path, bef::tool_io::named_files::NamedFileKind::UserNamed)
+            .map_err(|not_read| format!("arguments @{shown}: {}", not_read.why()))?;
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "arguments @{shown}: not UTF-8 text (byte {})",
+            e.utf8_error().valid_up_to()
+        )
+    })
 }
 
 /// Posts the end of a run exactly once: its outcome, or, if the thread

@@ -10,5 +10,7 @@ pub mod execution;
 pub mod input;
 pub mod inspector;
 pub mod names;
+pub mod profile;
 pub mod rows;
+pub mod tensor_grid;
 pub mod tensors;
