@@ -978,8 +978,9 @@ mod tests {
         assert_eq!(trace.same_kernel(4, false), None);
         // A start goes to the start.
         assert_eq!(trace.same_kernel(3, true), Some(7));
-        // Not about a kernel: nothing to follow.
-        assert_eq!(trace.same_kernel(0, true), None);
+        // A function's begin goes to the next execution's begin.
+        assert_eq!(trace.same_kernel(0, true), Some(1));
+        assert_eq!(trace.same_kernel(2, true), None);
     }
 
     #[test]
