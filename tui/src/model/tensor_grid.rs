@@ -100,7 +100,7 @@ impl Grid {
                     0 => 1,
                     n => record.dims[..n - 1].iter().product(),
                 };
-                (rows, columns, GridLayout::Dense { data: range(*data) })
+                (rows, columns, GridLayout::Dense { data: range(data) })
             }
             Payload::Coo {
                 indices,
@@ -111,8 +111,8 @@ impl Grid {
                 *count,
                 record.dims.len() as u64 + 1,
                 GridLayout::Coo {
-                    indices: range(*indices),
-                    values: range(*values),
+                    indices: range(indices),
+                    values: range(values),
                 },
             ),
         };
