@@ -291,3 +291,25 @@ impl<'e, 'a: 'e> Driver<'e, 'a> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::arguments_text;
+
+    #[test]
+    fn arguments_are_typed_or_read_from_a_named_file() {
+        assert_eq!(arguments_text("[1, 2]").as_deref(), Ok("[1, 2]"));
+        let path = std::env::temp_dir().join(format!("befview-args-{}.json", std::process::id()));
+        std::fs::write(&path, "[[7]]").expect("written");
+        let typed = format!("@{}", path.display());
+        assert_eq!(arguments_text(&typed).as_deref(), Ok("[[7]]"));
+        std::fs::remove_file(&path).expect("removed");
+        // The named-file policy refuses system files, and says so.
+        let refused = arguments_text("@/proc/self/environ").unwrap_err();
+        assert!(
+            refused.starts_with("arguments @/proc/self/environ: "),
+            "{refused}"
+        );
+        assert!(arguments_text(&typed).is_err(), "a missing file");
+    }
+}
