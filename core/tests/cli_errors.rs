@@ -601,3 +601,25 @@ fn reference_spellings_still_work() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(text(&out.stdout).contains("Choosing multi-threaded work queue."));
 }
+
+#[test]
+fn a_recording_is_told_by_its_magic_and_sent_to_its_tools() {
+    let dir = std::env::temp_dir().join(format!("bef-recording-kind-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    let path = dir.join("run.beftrace");
+    // The magic is what tells it; the rest need not decode.
+    std::fs::write(&path, b"BEFTRACE\x08\x00\x00\x00rest").expect("written");
+    let shown = path.display().to_string();
+    for command in ["dump", "run", "verify"] {
+        let out = bef(&[command, &shown], None);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{command}: {stderr}");
+        assert!(
+            stderr.contains("is a bef-trace recording")
+                && stderr.contains(&format!("befview {shown}"))
+                && stderr.contains(&format!("bef-trace stats {shown}")),
+            "{command}: {stderr}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

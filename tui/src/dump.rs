@@ -39,14 +39,24 @@ pub const VIEWS: &[(&str, &str)] = &[
         "execution",
         "a recording: every event, what each changed, then each execution's registers",
     ),
+    (
+        "kernels",
+        "a recording: count, total, self, mean, max, share, off-CPU and GFLOP/s per kernel, then per function",
+    ),
     ("help", "the keys"),
 ];
 
 /// The views of a BTF file (named `.btf`).
-pub const BTF_VIEWS: &[(&str, &str)] = &[(
-    "tensors",
-    "every tensor with statistics, then each one's detail",
-)];
+pub const BTF_VIEWS: &[(&str, &str)] = &[
+    (
+        "tensors",
+        "every tensor with statistics, then each one's detail",
+    ),
+    (
+        "tensor",
+        "every element of tensor --index N, a line per row of its innermost dimension",
+    ),
+];
 
 /// The views of two inputs (`--dump compare A B`).
 pub const COMPARE_VIEWS: &[(&str, &str)] = &[(
@@ -514,6 +524,14 @@ pub fn dump(out: &mut impl Write, app: &mut App<'_, '_>, view: &str) -> io::Resu
         "types" => list(out, app, ListId::Types),
         "locations" => list(out, app, ListId::Locations),
         "execution" => execution(out, app),
+        "kernels" => {
+            if app.execution.trace.is_none() {
+                return writeln!(out, "(no recording: open a bef-trace recording)");
+            }
+            list(out, app, ListId::KernelProfile)?;
+            writeln!(out)?;
+            list(out, app, ListId::FunctionProfile)
+        }
         "help" => {
             for line in crate::ui::help::lines() {
                 writeln!(out, "{:>12}  {}", line.keys, line.text)?;

@@ -15,15 +15,17 @@ use befview::{App, Document, Loaded};
 fn usage() -> String {
     let mut text = String::from(
         "befview: inspect a BEF file in the terminal\n\n\
-         Usage: befview FILE | RECORDING [--program PROGRAM]\n       befview --dump VIEW FILE [--program PROGRAM]\n       befview A B | befview --dump compare A B\n       befview --help\n\n\
+         Usage: befview FILE | RECORDING [--program PROGRAM]\n       befview --dump VIEW FILE [--program PROGRAM]\n       befview --dump tensor FILE.btf --index N\n       befview A B | befview --dump compare A B\n       befview --help\n\n\
          FILE is BEF (memory-mapped), MLIR text (.mlir) or MLIR bytecode (.mlirbc);\n\
          MLIR is translated to BEF on the fly, so every kernel shows its source line.\n\
          A Binary Tensor Format file (.btf) opens in a Tensors view instead: each\n\
          tensor's dtype, layout, shape, offsets, min, max, mean, NaN count and first\n\
-         values, and the selected tensor's detail.\n\n\
+         values, and the selected tensor's detail; Enter shows a tensor in full, a heat\n\
+         map or its numbers (z).\n\n\
          Tabs: 1 Sections (framing, sizes, the decoder's and verifier's findings)\n\
          \x20     2 Hex (coloured by field, data inspector, item tree, offsets, search, marks)\n\
-         \x20     3 Functions (table; open one for its kernels and registers)\n\
+         \x20     3 Functions (table; open one for its kernels and registers; with a\n\
+         \x20       recording, its kernels and functions timed as bef-trace stats)\n\
          \x20     4 Source (kernels beside their source lines)\n\
          \x20     5 Strings·Attributes·Types·Locations\n\
          \x20     6 Execution (a bef-trace recording: events under a time cursor, register\n\
@@ -78,23 +80,42 @@ enum Mode {
     Help,
 }
 
-/// Takes `--program PROGRAM` out of `args`: the program (given at most
-/// once), and the other arguments.
-fn program_option(args: &[OsString]) -> Result<(Option<PathBuf>, Vec<OsString>), String> {
+/// Takes `--program PROGRAM` and `--index N` out of `args`: the program
+/// and the index (each given at most once), and the other arguments.
+type Options = (Option<PathBuf>, Option<u64>, Vec<OsString>);
+
+fn take_options(args: &[OsString]) -> Result<Options, String> {
     let mut program = None;
+    let mut index = None;
     let mut rest = Vec::with_capacity(args.len());
     let mut args = args.iter();
     while let Some(arg) = args.next() {
-        if arg.to_str() != Some("--program") {
-            rest.push(arg.clone());
-            continue;
-        }
-        let file = args.next().ok_or("--program needs a PROGRAM file")?;
-        if program.replace(PathBuf::from(file)).is_some() {
-            return Err("--program given twice".to_owned());
+        match arg.to_str() {
+            Some("--program") => {
+                let file = args.next().ok_or("--program needs a PROGRAM file")?;
+                if program.replace(PathBuf::from(file)).is_some() {
+                    return Err("--program given twice".to_owned());
+                }
+            }
+            Some("--index") => {
+                let n = args.next().ok_or("--index needs a tensor index N")?;
+                let n = n
+                    .to_str()
+                    .and_then(|n| n.parse::<u64>().ok())
+                    .ok_or_else(|| {
+                        format!(
+                            "--index takes a tensor index (0, 1, ...), not '{}'",
+                            escape::terminal(&n.to_string_lossy())
+                        )
+                    })?;
+                if index.replace(n).is_some() {
+                    return Err("--index given twice".to_owned());
+                }
+            }
+            _ => rest.push(arg.clone()),
         }
     }
-    Ok((program, rest))
+    Ok((program, index, rest))
 }
 
 /// Reads the arguments. A FILE is any bytes (a path need not be UTF-8);
@@ -175,16 +196,27 @@ fn compare(a: &std::path::Path, b: &std::path::Path, print: bool) -> ExitCode {
     }
 }
 
-/// Shows (or with `view`, prints) the tensors of the BTF file at `path`.
-fn tensors(path: &std::path::Path, view: Option<&str>) -> ExitCode {
-    if let Some(view) = view
-        && view != "tensors"
-    {
-        eprintln!("befview: a BTF file has one view, tensors (not {view})");
-        return ExitCode::from(2);
+/// Shows (or with `view`, prints) the tensors of the BTF file at `path`;
+/// `tensor` prints every element of tensor `index`.
+fn tensors(path: &std::path::Path, view: Option<&str>, index: Option<u64>) -> ExitCode {
+    match (view, index) {
+        (Some("tensors"), None) | (None, None) => {}
+        (Some("tensor"), Some(_)) => {}
+        (Some("tensor"), None) => {
+            eprintln!("befview: --dump tensor needs --index N, the tensor to print");
+            return ExitCode::from(2);
+        }
+        (_, Some(_)) => {
+            eprintln!("befview: --index N is for --dump tensor");
+            return ExitCode::from(2);
+        }
+        (Some(view), None) => {
+            eprintln!("befview: a BTF file's views are tensors and tensor (not {view})");
+            return ExitCode::from(2);
+        }
     }
     let opened = befview::model::input::read(path)
-        .and_then(|buffer| befview::model::tensors::TensorFile::open(path, buffer.bytes()));
+        .and_then(|buffer| befview::model::tensors::TensorFile::open_buffer(path, buffer));
     let file = match opened {
         Ok(file) => file,
         Err(e) => {
@@ -192,13 +224,32 @@ fn tensors(path: &std::path::Path, view: Option<&str>) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    let result = match view {
-        Some(_) => {
+    let result = match (view, index) {
+        (Some(_), Some(index)) => {
+            let grid = match file.grid(index) {
+                Ok(grid) => grid,
+                Err(why) => {
+                    eprintln!(
+                        "befview: {}: {}",
+                        escape::path(path),
+                        escape::terminal(&why)
+                    );
+                    return ExitCode::from(1);
+                }
+            };
+            let stdout = std::io::stdout();
+            let mut out = std::io::BufWriter::new(stdout.lock());
+            grid.write_all(file.bytes(), &mut out)
+                .and_then(|()| std::io::Write::flush(&mut out))
+        }
+        (Some(_), None) => {
             let stdout = std::io::stdout();
             let mut out = std::io::BufWriter::new(stdout.lock());
             befview::dump::tensors(&mut out, &file).and_then(|()| std::io::Write::flush(&mut out))
         }
-        None => befview::terminal::run_tensors(&mut befview::app::tensors::TensorsApp::new(file)),
+        (None, _) => {
+            befview::terminal::run_tensors(&mut befview::app::tensors::TensorsApp::new(file))
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -212,7 +263,8 @@ fn tensors(path: &std::path::Path, view: Option<&str>) -> ExitCode {
 
 fn main() -> ExitCode {
     let args: Vec<OsString> = std::env::args_os().skip(1).collect();
-    let mode = match program_option(&args).and_then(|(program, rest)| Ok((parse(&rest)?, program)))
+    let mode = match take_options(&args)
+        .and_then(|(program, index, rest)| Ok((parse(&rest)?, program, index)))
     {
         Ok(mode) => mode,
         Err(e) => {
@@ -238,6 +290,7 @@ fn main() -> ExitCode {
         }
     };
     let program = mode.1;
+    let index = mode.2;
     let misused = |file: &std::path::Path| {
         eprintln!(
             "befview: --program is for a bef-trace recording, and {} is not one",
@@ -249,14 +302,18 @@ fn main() -> ExitCode {
         if program.is_some() {
             return misused(&path);
         }
-        return tensors(&path, view.as_deref());
+        return tensors(&path, view.as_deref(), index);
     }
     if view.as_deref() == Some("compare") {
         eprintln!("befview: --dump compare needs two files, A and B");
         return ExitCode::from(2);
     }
-    if view.as_deref() == Some("tensors") {
-        eprintln!("befview: the tensors view is for BTF files (named .btf)");
+    if matches!(view.as_deref(), Some("tensors" | "tensor")) {
+        eprintln!("befview: the tensor views are for BTF files (named .btf)");
+        return ExitCode::from(2);
+    }
+    if index.is_some() {
+        eprintln!("befview: --index N is for --dump tensor of a BTF file");
         return ExitCode::from(2);
     }
     let fail = |e: &dyn std::fmt::Display| {

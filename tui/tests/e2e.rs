@@ -378,14 +378,22 @@ fn r_in_functions_runs_and_shows_the_recording() {
 #[test]
 fn the_tensors_view_of_a_btf_file_runs_in_the_one_event_loop() {
     let mut s = Session::start("btf/tensors.btf");
-    s.expect(&["BTF, 13 tensors", "Tensors 1/13", "j/k move"]);
+    s.expect(&["BTF, 13 tensors", "Tensors: #0 of 0–12", "j/k move"]);
     assert!(s.screen.lock().unwrap().screen().alternate_screen());
     s.send("j");
-    s.expect(&["Tensors 2/13"]);
+    s.expect(&["Tensors: #1 of 0–12"]);
     s.send("G");
-    s.expect(&["Tensors 13/13"]);
+    s.expect(&["Tensors: #12 of 0–12"]);
+    s.send("g");
+    s.send("3");
+    s.send("\r");
+    s.expect(&["Tensors: #3 of 0–12"]);
+    s.send("\r");
+    s.expect(&["tensor 3 ·", "z numbers/heat map"]);
+    s.send("\x1b");
+    s.expect(&["Tensors: #3 of 0–12"]);
     s.send("?");
-    s.expect(&["gg/Home first"]);
+    s.expect(&["Home/gg first"]);
     s.send("q");
     let parser = s.finish();
     assert!(!parser.screen().alternate_screen());

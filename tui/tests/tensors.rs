@@ -61,7 +61,7 @@ fn cursor_stays_on_the_rows_and_pages_scroll() {
     app.act(Action::Down);
     assert_eq!(app.selected, 12);
     let text = screen(&mut app, 100, 14);
-    assert!(text.contains("Tensors 13/13"), "{text}");
+    assert!(text.contains("Tensors: #12 of 0–12"), "{text}");
     assert!(text.contains("tensor 12 · f32 dense [0]"), "{text}");
     app.act(Action::Top);
     screen(&mut app, 100, 14);
@@ -179,4 +179,125 @@ fn a_record_named_by_every_entry_is_checked_within_the_budget() {
     let last = file.rows.len() - 1;
     assert_eq!(file.cells(last)[3], "skipped");
     assert_eq!(file.detail(last)[0], format!("tensor {last}: skipped"));
+}
+
+/// The digits' held-out images (tensor 4, [360, 64] f32) in full: the
+/// first image's 64 pixels as a heat map, then as numbers, and the cursor
+/// reaching the last column and row.
+#[test]
+fn a_tensor_in_full_as_a_heat_map_and_as_numbers() {
+    let mut app = TensorsApp::new(open("models/digits/digits.btf"));
+    screen(&mut app, 100, 30);
+    for _ in 0..4 {
+        app.act(Action::Down);
+    }
+    app.act(Action::Enter);
+    let heat = screen(&mut app, 160, 20);
+    assert!(
+        heat.contains("tensor 4 · f32 [360, 64] · 360 rows × 64 columns"),
+        "{heat}"
+    );
+    assert!(heat.contains("heat map"), "{heat}");
+    insta::assert_snapshot!("tensor_heat_160x20", heat);
+    // The snapshot keeps the symbols; the colours are the cells'
+    // backgrounds: image 0's pixel 4 is 1.0 (the lightest grey), pixel 0
+    // is 0.0 (the darkest), each two cells wide after the row labels.
+    let mut terminal = Terminal::new(TestBackend::new(160, 20)).expect("test backend");
+    terminal
+        .draw(|frame| befview::ui::draw_tensors(frame, &mut app))
+        .expect("draw");
+    let buffer = terminal.backend().buffer();
+    let label = "│[14, :] ".chars().count() as u16;
+    let bg = |pixel: u16| buffer[(label + pixel * 2, 3)].bg;
+    use ratatui::style::Color;
+    assert_eq!(bg(4), Color::Indexed(255));
+    assert_eq!(bg(1), Color::Indexed(232));
+    assert_eq!(bg(2), Color::Indexed(232 + (0.125f64 * 23.0).round() as u8));
+    app.act(Action::Zoom);
+    let numbers = screen(&mut app, 100, 20);
+    assert!(numbers.contains("numbers"), "{numbers}");
+    insta::assert_snapshot!("tensor_numbers_100x20", numbers);
+    app.act(Action::Bottom);
+    for _ in 0..70 {
+        app.act(Action::Right);
+    }
+    let end = screen(&mut app, 100, 20);
+    assert!(end.contains("row 359, column 63 ="), "{end}");
+    assert!(end.contains("[359, :]"), "{end}");
+    app.act(Action::Back);
+    assert!(app.full.is_none());
+}
+
+#[test]
+fn g_asks_for_a_tensor_and_the_title_counts_from_zero() {
+    use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    let key = |c| KeyEvent::new(c, KeyModifiers::NONE);
+    let mut app = TensorsApp::new(open("btf/tensors.btf"));
+    assert!(screen(&mut app, 120, 20).contains("Tensors: #0 of 0–12"));
+    for c in [KeyCode::Char('g'), KeyCode::Char('7'), KeyCode::Enter] {
+        app.on_key(key(c));
+    }
+    assert_eq!(app.selected, 7);
+    assert!(screen(&mut app, 120, 20).contains("Tensors: #7 of 0–12"));
+    // `g` twice: the first tensor.
+    app.on_key(key(KeyCode::Char('g')));
+    app.on_key(key(KeyCode::Char('g')));
+    assert_eq!((app.selected, app.prompt.is_none()), (0, true));
+    for c in [
+        KeyCode::Char('g'),
+        KeyCode::Char('9'),
+        KeyCode::Char('9'),
+        KeyCode::Enter,
+    ] {
+        app.on_key(key(c));
+    }
+    assert_eq!(app.selected, 0);
+    assert!(screen(&mut app, 120, 20).contains("no tensor 99"));
+}
+
+#[test]
+fn dump_tensor_prints_every_element() {
+    let file = common::corpus("models/digits/digits.btf");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_befview"))
+        .args(["--dump", "tensor"])
+        .arg(&file)
+        .args(["--index", "4"])
+        .output()
+        .expect("befview runs");
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8(out.stdout).expect("UTF-8");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "tensor 4 · f32 [360, 64] · 360 rows × 64 columns");
+    assert_eq!(lines.len(), 361);
+    // Each row is its label and 64 values, as the file holds them.
+    let bytes = std::fs::read(&file).unwrap();
+    let record = bef::btf::BtfFile::parse(&bytes).unwrap().record(4).unwrap();
+    let bef::btf::Payload::Dense { data, .. } = record.payload else {
+        panic!("dense")
+    };
+    let last: Vec<f32> = lines[360]
+        .strip_prefix("[359, :] ")
+        .expect("the last row's label")
+        .split(' ')
+        .map(|v| v.parse().unwrap())
+        .collect();
+    let stored: Vec<f32> = data[359 * 64 * 4..]
+        .chunks(4)
+        .map(|b| f32::from_le_bytes(b.try_into().unwrap()))
+        .collect();
+    assert_eq!(last.len(), 64);
+    for (shown, stored) in last.iter().zip(&stored) {
+        assert!(
+            (shown - stored).abs() <= stored.abs() * 1e-5,
+            "{shown} vs {stored}"
+        );
+    }
+    let refused = std::process::Command::new(env!("CARGO_BIN_EXE_befview"))
+        .args(["--dump", "tensor"])
+        .arg(&file)
+        .args(["--index", "6"])
+        .output()
+        .expect("befview runs");
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("tensor 6 is out of range"));
 }

@@ -6,7 +6,8 @@
 //! `named` records). A scalar is a number (`true`/`false` or 0/1 for
 //! `i1`), a tensor nested lists (its element type from the signature) or
 //! `{"btf": PATH, "index": N}`, a tensor of a BTF file read by the
-//! caller's reader, a sequence a list, a dict an object, a chain `null`.
+//! caller's reader (with `"rows": [START, END]`, only those rows of its
+//! outermost dimension), a sequence a list, a dict an object, a chain `null`.
 
 use std::collections::BTreeMap;
 use std::io;
@@ -165,11 +166,10 @@ fn convert(
         TypeRecord::Named(_, inner) => convert(json, inner, path, read_btf),
         TypeRecord::Scalar(element) => scalar(json, *element, path),
         TypeRecord::NdArray { element, dims } => match btf_reference(json, path)? {
-            Some((file, index)) => {
-                read_btf(file, index, Some(*element), dims.as_ref().map(Vec::len))
-                    .map(Value::Buffer)
-                    .map_err(|e| format!("{path}: {e}"))
-            }
+            Some(reference) => reference
+                .read(read_btf, Some(*element), dims.as_ref().map(Vec::len))
+                .map(Value::Buffer)
+                .map_err(|e| format!("{path}: {e}")),
             None => nested_list(json, *element, path).map(Value::Buffer),
         },
         TypeRecord::SList(slots) | TypeRecord::STuple(slots) => {
@@ -219,7 +219,8 @@ fn convert(
         TypeRecord::Null | TypeRecord::Unknown | TypeRecord::HomogeneousList(_) => {
             match (json, btf_reference(json, path)?) {
                 (Json::Null, _) => Ok(Value::Null),
-                (_, Some((file, index))) => read_btf(file, index, None, None)
+                (_, Some(reference)) => reference
+                    .read(read_btf, None, None)
                     .map(Value::Buffer)
                     .map_err(|e| format!("{path}: {e}")),
                 _ => Err(format!(
@@ -231,23 +232,99 @@ fn convert(
     }
 }
 
-/// `{"btf": PATH, "index": N}`, if `json` is one.
-fn btf_reference<'j>(json: &'j Json, path: &str) -> Result<Option<(&'j str, i32)>, String> {
+/// A tensor of a BTF file named in the arguments: `{"btf": PATH,
+/// "index": N}`, with `"rows": [START, END]` for rows `START..END` of its
+/// outermost dimension.
+struct BtfReference<'j> {
+    file: &'j str,
+    index: i32,
+    rows: Option<(u64, u64)>,
+}
+
+impl BtfReference<'_> {
+    /// Reads the tensor (of `element`s in `rank` dimensions, if given),
+    /// then keeps the rows asked for.
+    fn read(
+        &self,
+        read_btf: BtfReader<'_>,
+        element: Option<ElementType>,
+        rank: Option<usize>,
+    ) -> Result<Buffer, String> {
+        let buffer = read_btf(self.file, self.index, element, rank)?;
+        let Some((start, end)) = self.rows else {
+            return Ok(buffer);
+        };
+        let Some(&outer) = buffer.shape.first() else {
+            return Err(format!(
+                "\"rows\" slices the outermost dimension, and tensor {} is a scalar",
+                self.index
+            ));
+        };
+        if start > end || end > outer {
+            return Err(format!(
+                "\"rows\": [{start}, {end}] is not within tensor {}'s {outer} rows \
+                 (START <= END <= {outer})",
+                self.index
+            ));
+        }
+        // Row-major: a row is the product of the inner dimensions.
+        let row_bytes = buffer.data.len() as u64 / outer.max(1);
+        let bytes = (start * row_bytes) as usize..(end * row_bytes) as usize;
+        let mut shape = buffer.shape.clone();
+        shape[0] = end - start;
+        Buffer::new(buffer.element, shape, buffer.data[bytes].to_vec())
+    }
+}
+
+/// `{"btf": PATH, "index": N}` (and `"rows": [START, END]`), if `json`
+/// is one.
+fn btf_reference<'j>(json: &'j Json, path: &str) -> Result<Option<BtfReference<'j>>, String> {
     let Json::Object(items) = json else {
         return Ok(None);
     };
+    let shape_error = || {
+        format!(
+            "{path}: a tensor object is {{\"btf\": PATH, \"index\": N}}, with \"rows\": \
+             [START, END] for some of its rows, not {}",
+            describe(json)
+        )
+    };
     let file = items.get("btf").and_then(Json::as_str);
     let index = items.get("index").and_then(Json::as_i64);
-    match (file, index, items.len()) {
-        (Some(file), Some(index), 2) => {
+    let rows = match items.get("rows") {
+        None => None,
+        Some(Json::Array(pair)) => match pair.as_slice() {
+            [start, end] => match (start.as_u64(), end.as_u64()) {
+                (Some(start), Some(end)) => Some((start, end)),
+                _ => {
+                    return Err(format!(
+                        "{path}: \"rows\" is [START, END] of whole numbers, not {}",
+                        describe(&items["rows"])
+                    ));
+                }
+            },
+            _ => {
+                return Err(format!(
+                    "{path}: \"rows\" is [START, END], not a list of {}",
+                    pair.len()
+                ));
+            }
+        },
+        Some(other) => {
+            return Err(format!(
+                "{path}: \"rows\" is [START, END], not {}",
+                describe(other)
+            ));
+        }
+    };
+    let expected_keys = 2 + usize::from(rows.is_some());
+    match (file, index, items.len() == expected_keys) {
+        (Some(file), Some(index), true) => {
             let index = i32::try_from(index)
                 .map_err(|_| format!("{path}: BTF index {index} is out of range"))?;
-            Ok(Some((file, index)))
+            Ok(Some(BtfReference { file, index, rows }))
         }
-        _ => Err(format!(
-            "{path}: a tensor object is {{\"btf\": PATH, \"index\": N}}, not {}",
-            describe(json)
-        )),
+        _ => Err(shape_error()),
     }
 }
 

@@ -39,6 +39,12 @@ pub struct Summary {
     pub p99_ns: u64,
     /// Longest.
     pub max_ns: u64,
+    /// Which run (of [`Model::runs`], for a kernel) or execution (of
+    /// [`Model::executions`], for a function) took `max_ns`: where a viewer
+    /// jumps to show the slowest. Not written: indices mean nothing
+    /// outside the model.
+    #[serde(skip)]
+    pub longest: Option<usize>,
 }
 
 /// One thread's use of the recording's span.
@@ -207,6 +213,7 @@ pub fn stats(model: &Model) -> Stats {
             .entry(KernelEntry::of(model, i))
             .or_default()
             .push(Sample {
+                index: i,
                 duration: run.duration(),
                 on_cpu: run.self_time,
                 off_cpu: run.off_cpu(),
@@ -233,6 +240,7 @@ pub fn stats(model: &Model) -> Stats {
             .entry(execution.function)
             .or_default()
             .push(Sample {
+                index: x,
                 duration: end.saturating_sub(execution.begin),
                 on_cpu: by_execution[x].0,
                 off_cpu: by_execution[x].1,
@@ -379,6 +387,8 @@ impl KernelEntry {
 
 /// One run's (or execution's) times.
 struct Sample {
+    /// The run's (or execution's) index in the model.
+    index: usize,
     duration: u64,
     on_cpu: u64,
     off_cpu: u64,
@@ -388,6 +398,12 @@ fn summaries<K: Into<String>>(groups: BTreeMap<K, Vec<Sample>>) -> Vec<Summary> 
     let mut out: Vec<Summary> = groups
         .into_iter()
         .map(|(name, samples)| {
+            // The first of the longest, in model order, so that the pick
+            // does not depend on the order groups were merged in.
+            let longest = samples
+                .iter()
+                .max_by(|a, b| a.duration.cmp(&b.duration).then(b.index.cmp(&a.index)))
+                .map(|s| s.index);
             let mut durations: Vec<u64> = samples.iter().map(|s| s.duration).collect();
             durations.sort_unstable();
             let total = durations.iter().fold(0u64, |sum, &d| sum.saturating_add(d));
@@ -406,6 +422,7 @@ fn summaries<K: Into<String>>(groups: BTreeMap<K, Vec<Sample>>) -> Vec<Summary> 
                 p50_ns: percentile(&durations, 50),
                 p99_ns: percentile(&durations, 99),
                 max_ns: durations.last().copied().unwrap_or(0),
+                longest,
             }
         })
         .collect();

@@ -113,8 +113,12 @@ impl Execution {
                 } else {
                     "later"
                 };
+                let what = match trace.steps.get(cursor).and_then(|s| s.kernel()) {
+                    Some(_) => "this kernel",
+                    None => "this event",
+                };
                 Err(format!(
-                    "no {which} execution of this function reaches this kernel"
+                    "no {which} execution of this function reaches {what}"
                 ))
             }
         }
@@ -204,7 +208,7 @@ impl<'d, 'a> App<'d, 'a> {
         }
         if !entry.argument_types.is_empty() {
             self.message = Some(format!(
-                "@{name} takes arguments: type them as a JSON list, {} runs ({}: cancel)",
+                "@{name} takes arguments: type them as a JSON list (or @FILE holding it), {} runs ({}: cancel)",
                 keys::label(Action::Enter, Some(Tab::Functions)),
                 keys::label(Action::Back, Some(Tab::Functions))
             ));
@@ -292,6 +296,76 @@ impl<'d, 'a> App<'d, 'a> {
                     "cannot run @{name}: {}",
                     text.lines().next().unwrap_or("")
                 ));
+            }
+        }
+    }
+
+    /// The register a value is followed from: the one selected in the
+    /// registers pane, or on the events pane the one the event at the
+    /// cursor publishes (else the one selected below it).
+    fn followed_register(&self) -> Option<(u64, u32)> {
+        let trace = self.execution.trace.as_ref()?;
+        let cursor = self.time_cursor();
+        let execution = trace.steps.get(cursor)?.event.execution;
+        let selected = self.cursor(ListId::ExecRegisters).selected as u32;
+        let register = match self.pane {
+            Pane::First => trace.register_of(cursor).unwrap_or(selected),
+            Pane::Second => selected,
+        };
+        let count = trace.registers_at(cursor, execution).len() as u32;
+        (register < count).then_some((execution, register))
+    }
+
+    /// Follows a value: to the event that produced the register followed
+    /// (`Producer`), or to the next or previous start of a kernel reading
+    /// it (`NextReader`, `PrevReader`). The registers pane keeps showing
+    /// the register followed.
+    pub(super) fn follow_value(&mut self, action: Action) {
+        let Some(trace) = self.execution.trace.clone() else {
+            self.message = Some("no recording".to_owned());
+            return;
+        };
+        let Some((execution, register)) = self.followed_register() else {
+            self.message = Some("no register selected".to_owned());
+            return;
+        };
+        let cursor = self.time_cursor();
+        let (target, what) = if action == Action::Producer {
+            let at = trace.producer_event(execution, register);
+            let what = at
+                .and_then(|i| trace.steps[i].kernel())
+                .map(|k| format!("produced by kernel {k} {}", trace.kernel_name(execution, k)));
+            (at, what)
+        } else {
+            let readers = trace.reader_events(execution, register);
+            let at = if action == Action::NextReader {
+                readers.iter().position(|&i| i > cursor)
+            } else {
+                readers.iter().rposition(|&i| i < cursor)
+            };
+            let what = at.and_then(|n| {
+                let k = trace.steps[readers[n]].kernel()?;
+                Some(format!(
+                    "read by kernel {k} {} ({} of {})",
+                    trace.kernel_name(execution, k),
+                    n + 1,
+                    readers.len()
+                ))
+            });
+            (at.map(|n| readers[n]), what)
+        };
+        match target {
+            Some(step) => {
+                self.cursor_mut(ListId::Events).selected = step;
+                self.cursor_mut(ListId::ExecRegisters).selected = register as usize;
+                self.message = Some(format!("%{register} {}", what.unwrap_or_default()));
+            }
+            None => {
+                self.message = Some(match action {
+                    Action::Producer => format!("%{register}: no recorded producer"),
+                    Action::NextReader => format!("%{register}: no later reader"),
+                    _ => format!("%{register}: no earlier reader"),
+                })
             }
         }
     }

@@ -3,10 +3,11 @@
 
 use bef::inspect::Listing;
 
-use crate::model::rows::SortKey;
+use crate::model::profile::ProfileSort;
+use crate::model::rows::{ListId, SortKey};
 
 /// The Functions tab's state.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Functions {
     /// The function opened (function index).
     pub open: Option<usize>,
@@ -14,6 +15,12 @@ pub struct Functions {
     pub order: Vec<usize>,
     /// The column the function table is sorted by.
     pub sort: SortKey,
+    /// The recorded table shown below the function table while a
+    /// recording is open: [`ListId::KernelProfile`] or
+    /// [`ListId::FunctionProfile`].
+    pub profile: ListId,
+    /// The column the recorded tables are sorted by.
+    pub profile_sort: ProfileSort,
 }
 
 impl Functions {
@@ -23,6 +30,8 @@ impl Functions {
             open: None,
             order: (0..listing.function_count()).collect(),
             sort: SortKey::default(),
+            profile: ListId::KernelProfile,
+            profile_sort: ProfileSort::default(),
         }
     }
 
@@ -42,6 +51,12 @@ impl Functions {
     pub fn apply_sort(&mut self, listing: &Listing<'_>) -> String {
         self.sort.sort(listing, &mut self.order);
         format!("sorted by {}", self.sort.name())
+    }
+
+    /// Sorts the recorded tables by the next column (`s`); says by which.
+    pub fn profile_sort_next(&mut self) -> String {
+        self.profile_sort = self.profile_sort.next();
+        format!("recorded tables sorted by {}", self.profile_sort.name())
     }
 
     /// The row of function `index` in the table.

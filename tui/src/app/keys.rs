@@ -72,12 +72,20 @@ pub enum Action {
     KernelBack,
     /// Execution: the same kernel in the next execution of its function.
     KernelForward,
+    /// Execution: the event that produced the selected register.
+    Producer,
+    /// Execution: the next start of a kernel reading the selected register.
+    NextReader,
+    /// Execution: the previous start of a kernel reading it.
+    PrevReader,
     /// Strings, attributes, types: list every user of the selected row.
     Users,
     /// Tables: the column cursor one column left (shows hidden columns).
     ColumnLeft,
     /// Tables: the column cursor one column right.
     ColumnRight,
+    /// Tensors view, a tensor in full: numbers or a heat map.
+    Zoom,
     /// Show or hide the help screen.
     Help,
     /// Leave.
@@ -106,6 +114,8 @@ pub enum Context {
     Only(&'static [Tab]),
     /// Everywhere but on these tabs.
     AllBut(&'static [Tab]),
+    /// In the Tensors view only.
+    Tensors,
 }
 
 impl Context {
@@ -117,6 +127,7 @@ impl Context {
             (Context::Only(_), None) => false,
             (Context::AllBut(tabs), Some(tab)) => !tabs.contains(&tab),
             (Context::AllBut(_), None) => true,
+            (Context::Tensors, tab) => tab.is_none(),
         }
     }
 
@@ -124,6 +135,16 @@ impl Context {
     fn prefix(self) -> String {
         match self {
             Context::Everywhere | Context::AllBut(_) => String::new(),
+            Context::Tensors => "tensors: ".to_owned(),
+            // Most tabs: named by the ones left out.
+            Context::Only(tabs) if tabs.len() * 2 > Tab::ALL.len() => {
+                let names: Vec<String> = Tab::ALL
+                    .iter()
+                    .filter(|t| !tabs.contains(t))
+                    .map(|t| t.short_name())
+                    .collect();
+                format!("all tabs but {}: ", names.join(", "))
+            }
             Context::Only(tabs) => {
                 let names: Vec<String> = tabs.iter().map(|t| t.short_name()).collect();
                 format!("{}: ", names.join(", "))
@@ -163,11 +184,21 @@ const fn b(
     }
 }
 
-use Context::{AllBut, Everywhere, Only};
+use Context::{AllBut, Everywhere, Only, Tensors};
 use Key::{Char, Code, Ctrl, Twice};
 
 /// The tabs with two panes (or a pane and a table list).
 const PANES: &[Tab] = &[Tab::Sections, Tab::Functions, Tab::Source, Tab::Execution];
+
+/// The tabs of lists, where `gg` goes to the first row (in the hex view
+/// and the Tensors view `g` asks where to go).
+const NOT_HEX: &[Tab] = &[
+    Tab::Sections,
+    Tab::Functions,
+    Tab::Source,
+    Tab::Tables,
+    Tab::Execution,
+];
 
 /// Every binding, in help-screen order. The first binding of a key whose
 /// context includes the current tab wins.
@@ -231,8 +262,15 @@ pub const BINDINGS: &[Binding] = &[
     b(
         &[Twice('g'), Code(KeyCode::Home)],
         Action::Top,
-        AllBut(&[Tab::Hex]),
+        Only(NOT_HEX),
         "first row",
+        None,
+    ),
+    b(
+        &[Code(KeyCode::Home)],
+        Action::Top,
+        Tensors,
+        "first row (g g also)",
         None,
     ),
     b(
@@ -309,7 +347,7 @@ pub const BINDINGS: &[Binding] = &[
         &[Code(KeyCode::Enter)],
         Action::Enter,
         Everywhere,
-        "open: into a function, or its bytes in hex",
+        "open: a function, or its bytes in hex; a recorded kernel's slowest run; a register's value or a tensor in full",
         Some("open"),
     ),
     b(
@@ -362,6 +400,34 @@ pub const BINDINGS: &[Binding] = &[
         Some("goto"),
     ),
     b(
+        &[Char('g')],
+        Action::GotoOffset,
+        Tensors,
+        "go to a tensor by index, or in full to a row (g again: top)",
+        Some("goto"),
+    ),
+    b(
+        &[Char('h'), Code(KeyCode::Left)],
+        Action::Left,
+        Tensors,
+        "a tensor in full: previous column",
+        Some("column"),
+    ),
+    b(
+        &[Char('l'), Code(KeyCode::Right)],
+        Action::Right,
+        Tensors,
+        "a tensor in full: next column",
+        Some("column"),
+    ),
+    b(
+        &[Char('z')],
+        Action::Zoom,
+        Tensors,
+        "a tensor in full: numbers, or a heat map of colours",
+        Some("zoom"),
+    ),
+    b(
         &[Char('m')],
         Action::Bookmark,
         Only(&[Tab::Hex]),
@@ -379,7 +445,7 @@ pub const BINDINGS: &[Binding] = &[
         &[Char('s')],
         Action::Sort,
         Only(&[Tab::Functions]),
-        "sort by the next column",
+        "sort by the next column (recorded kernels and functions too)",
         Some("sort"),
     ),
     b(
@@ -423,6 +489,27 @@ pub const BINDINGS: &[Binding] = &[
         Only(&[Tab::Execution]),
         "the same kernel in the next execution of its function",
         Some("kernel"),
+    ),
+    b(
+        &[Char('p')],
+        Action::Producer,
+        Only(&[Tab::Execution]),
+        "follow the selected register (or the event's) to the event that produced it",
+        Some("producer"),
+    ),
+    b(
+        &[Char('u')],
+        Action::NextReader,
+        Only(&[Tab::Execution]),
+        "the next kernel reading (using) that register",
+        Some("users"),
+    ),
+    b(
+        &[Char('U')],
+        Action::PrevReader,
+        Only(&[Tab::Execution]),
+        "the previous kernel reading that register",
+        Some("users"),
     ),
     b(
         &[Char('u')],
@@ -600,7 +687,10 @@ pub fn help_lines() -> Vec<(String, String)> {
     for (i, tab) in Tab::ALL.iter().enumerate() {
         let own: Vec<String> = BINDINGS
             .iter()
-            .filter(|b| matches!(b.context, Context::Only(tabs) if tabs.contains(tab)))
+            .filter(|b| {
+                matches!(b.context, Context::Only(tabs)
+                    if tabs.contains(tab) && tabs.len() * 2 <= Tab::ALL.len())
+            })
             .map(|b| b.keys.first().map(|k| k.label()).unwrap_or_default())
             .collect();
         let keys = if own.is_empty() {
@@ -617,18 +707,18 @@ pub fn help_lines() -> Vec<(String, String)> {
     out
 }
 
-/// The footer's key hints on `tab`: first the bindings of every tab,
+/// The footer's key hints on `tab` (`None`: the Tensors view): first the bindings of every tab,
 /// then the tab's own (`true` beside them); neighbours with one label
 /// share it (`h/l pane`).
-pub fn footer_hints(tab: Tab) -> Vec<(String, &'static str, bool)> {
+pub fn footer_hints(tab: Option<Tab>) -> Vec<(String, &'static str, bool)> {
     let mut out: Vec<(String, &'static str, bool)> = Vec::new();
     for own in [false, true] {
         for binding in BINDINGS {
             let Some(label) = binding.footer else {
                 continue;
             };
-            if !binding.context.includes(Some(tab))
-                || matches!(binding.context, Context::Only(_)) != own
+            if !binding.context.includes(tab)
+                || matches!(binding.context, Context::Only(_) | Context::Tensors) != own
             {
                 continue;
             }
@@ -683,23 +773,25 @@ mod tests {
     #[test]
     fn g_waits_for_a_second_g() {
         let g = key(KeyCode::Char('g'));
-        for tab in [Some(Tab::Sections), Some(Tab::Execution), None] {
+        for tab in [Some(Tab::Sections), Some(Tab::Execution)] {
             assert_eq!(lookup(&g, None, tab), (None, Some('g')));
             assert_eq!(lookup(&g, Some('g'), tab), (Some(Action::Top), None));
         }
+        // The Tensors view asks where to go at once, as the hex view does.
+        assert_eq!(lookup(&g, None, None), (Some(Action::GotoOffset), None));
     }
 
     #[test]
     fn footers_come_from_the_table() {
         let text = |tab| {
-            footer_hints(tab)
+            footer_hints(Some(tab))
                 .iter()
                 .map(|(k, l, _)| format!("{k} {l}"))
                 .collect::<Vec<_>>()
                 .join(", ")
         };
         assert!(
-            text(Tab::Execution).ends_with("h/l pane, [/] step, {/} kernel"),
+            text(Tab::Execution).ends_with("h/l pane, [/] step, {/} kernel, p producer, u/U users"),
             "{}",
             text(Tab::Execution)
         );

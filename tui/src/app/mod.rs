@@ -80,6 +80,19 @@ pub struct Areas {
     pub cell: Option<SelectedCell>,
 }
 
+/// A register's recorded value shown in full over the Execution tab.
+#[derive(Debug, Clone)]
+pub struct ValueShown {
+    /// What it is the value of.
+    pub title: String,
+    /// The value as recorded.
+    pub text: String,
+    /// The first line shown.
+    pub scroll: usize,
+    /// Lines it takes as last drawn (wrapped to the screen).
+    pub lines: usize,
+}
+
 /// The inspector's state.
 pub struct App<'d, 'a> {
     /// The file.
@@ -92,6 +105,8 @@ pub struct App<'d, 'a> {
     pub help_scroll: usize,
     /// The users list `u` opened: its table, row, and first line shown.
     pub users_of: Option<(ListId, usize, usize)>,
+    /// The register value Enter opened on the Execution tab, if any.
+    pub value_of: Option<ValueShown>,
     /// The line being typed, if any.
     pub prompt: Option<Prompt>,
     /// The function an arguments prompt is for.
@@ -138,6 +153,7 @@ impl<'d, 'a> App<'d, 'a> {
             help: false,
             help_scroll: 0,
             users_of: None,
+            value_of: None,
             prompt: None,
             arguments_for: None,
             message: None,
@@ -176,6 +192,7 @@ impl<'d, 'a> App<'d, 'a> {
             function_order: &self.functions.order,
             open_function: self.functions.open,
             sort: self.functions.sort,
+            profile_sort: self.functions.profile_sort,
             cursors: &self.cursors,
         }
     }
@@ -228,6 +245,11 @@ impl<'d, 'a> App<'d, 'a> {
             (Tab::Sections, Pane::First) => Some(ListId::Sections),
             (Tab::Sections, Pane::Second) => Some(ListId::Findings),
             (Tab::Hex, _) => None,
+            (Tab::Functions, Pane::Second)
+                if self.functions.open.is_none() && self.execution.trace.is_some() =>
+            {
+                Some(self.functions.profile)
+            }
             (Tab::Functions, _) if self.functions.open.is_none() => Some(ListId::Functions),
             (Tab::Functions, Pane::First) => Some(ListId::Kernels),
             (Tab::Functions, Pane::Second) => Some(ListId::Registers),
@@ -349,11 +371,15 @@ impl<'d, 'a> App<'d, 'a> {
                     self.message = self.hex.next_mark();
                 }
             }
-            Action::Sort => {
-                if self.tab == Tab::Functions && self.functions.open.is_none() {
+            Action::Sort => match self.active_list() {
+                Some(ListId::Functions) => {
                     self.message = Some(self.functions.sort_next(&self.doc.listing));
                 }
-            }
+                Some(ListId::KernelProfile | ListId::FunctionProfile) => {
+                    self.message = Some(self.functions.profile_sort_next());
+                }
+                _ => {}
+            },
             Action::Copy => self.copy(),
             Action::Run => {
                 // A run in progress is cancelled from any tab.
@@ -366,7 +392,14 @@ impl<'d, 'a> App<'d, 'a> {
                     self.step_time(action)
                 }
             }
+            Action::Producer | Action::NextReader | Action::PrevReader => {
+                if self.tab == Tab::Execution {
+                    self.follow_value(action)
+                }
+            }
             Action::Users => self.open_users(),
+            // The Tensors view's alone.
+            Action::Zoom => {}
             Action::ColumnLeft => self.move_column(-1),
             Action::ColumnRight => self.move_column(1),
         }
@@ -416,6 +449,22 @@ impl<'d, 'a> App<'d, 'a> {
             Tab::Functions if self.functions.open.is_some() => {
                 self.pane = if delta < 0 { Pane::First } else { Pane::Second };
             }
+            // With a recording: the function table, then the recorded
+            // kernels, then the recorded functions.
+            Tab::Functions if self.execution.trace.is_some() => {
+                let profile = &mut self.functions.profile;
+                match (self.pane, delta < 0) {
+                    (Pane::First, false) => {
+                        self.pane = Pane::Second;
+                        *profile = ListId::KernelProfile;
+                    }
+                    (Pane::Second, false) => *profile = ListId::FunctionProfile,
+                    (Pane::Second, true) if *profile == ListId::FunctionProfile => {
+                        *profile = ListId::KernelProfile
+                    }
+                    (_, true) => self.pane = Pane::First,
+                }
+            }
             Tab::Functions => {}
         }
     }
@@ -451,6 +500,10 @@ impl<'d, 'a> App<'d, 'a> {
                 }
             }
             (Tab::Hex, _) => self.hex.frame_item(&self.doc.listing),
+            (Tab::Execution, Some(ListId::ExecRegisters)) => self.open_value(),
+            (Tab::Functions, Some(id @ (ListId::KernelProfile | ListId::FunctionProfile))) => {
+                self.show_slowest(id)
+            }
             _ => self.show_bytes(),
         }
     }
@@ -470,6 +523,24 @@ impl<'d, 'a> App<'d, 'a> {
                 self.pane = pane;
             }
         }
+    }
+
+    /// Moves the time cursor to the slowest run (or execution) of the
+    /// selected row of recorded table `id`, on the Execution tab.
+    fn show_slowest(&mut self, id: ListId) {
+        let row = self.cursor(id).selected;
+        let state = self.rows();
+        let target = rows::profile::row(&state, id, row).and_then(|r| r.slowest);
+        let step = target.and_then(|(execution, kernel)| {
+            self.execution.trace.as_ref()?.start_of(execution, kernel)
+        });
+        let Some(step) = step else {
+            self.message = Some("no recorded run to show".to_owned());
+            return;
+        };
+        self.cursor_mut(ListId::Events).selected = step;
+        self.switch_tab(Tab::Execution.index());
+        self.message = Some("the slowest run".to_owned());
     }
 
     /// Frames the selected row's bytes in the hex view.

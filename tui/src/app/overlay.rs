@@ -1,8 +1,9 @@
-//! The screens drawn over a tab: the help screen (`?`) and the list of
-//! every user of a string, attribute or type (`u`). While one is up, the
-//! keys scroll it and close it.
+//! The screens drawn over a tab: the help screen (`?`), the list of
+//! every user of a string, attribute or type (`u`), and a register's
+//! recorded value in full (Enter on the Execution tab's registers). While
+//! one is up, the keys scroll it and close it.
 
-use super::App;
+use super::{App, ValueShown};
 use crate::app::keys::{self, Action};
 use crate::app::tab::Tab;
 use crate::model::analysis::User;
@@ -12,6 +13,26 @@ impl<'d, 'a> App<'d, 'a> {
     /// Does what `action` asks of the screen drawn over the tab, if one is
     /// up; says whether one was.
     pub(super) fn act_on_overlay(&mut self, action: Action) -> bool {
+        if let Some(value) = &mut self.value_of {
+            let page = self.page.max(1);
+            let last = value.lines.saturating_sub(1);
+            match action {
+                Action::Quit => self.quit = true,
+                Action::Enter | Action::Back => self.value_of = None,
+                Action::Down => value.scroll = (value.scroll + 1).min(last),
+                Action::Up => value.scroll = value.scroll.saturating_sub(1),
+                Action::PageDown | Action::HalfPageDown => {
+                    value.scroll = (value.scroll + page).min(last)
+                }
+                Action::PageUp | Action::HalfPageUp => {
+                    value.scroll = value.scroll.saturating_sub(page)
+                }
+                Action::Top => value.scroll = 0,
+                Action::Bottom => value.scroll = last,
+                _ => {}
+            }
+            return true;
+        }
         if let Some((id, row, scroll)) = self.users_of {
             let last = self.users_list(id, row).len().saturating_sub(1);
             let page = self.page.max(1);
@@ -78,6 +99,39 @@ impl<'d, 'a> App<'d, 'a> {
             return;
         }
         self.users_of = Some((id, row, 0));
+    }
+
+    /// Shows the value of the register selected on the Execution tab, as
+    /// recorded (`--values`), in full.
+    pub(super) fn open_value(&mut self) {
+        let Some(trace) = self.execution.trace.clone() else {
+            return;
+        };
+        let Some(execution) = self.selected_execution() else {
+            return;
+        };
+        let row = self.cursor(ListId::ExecRegisters).selected;
+        let registers = trace.registers_at(self.time_cursor(), execution);
+        let Some(register) = registers.get(row) else {
+            return;
+        };
+        let Some(text) = register.value.clone() else {
+            self.message = Some(format!(
+                "%{row} has no recorded value (record with --values to keep values)"
+            ));
+            return;
+        };
+        self.value_of = Some(ValueShown {
+            title: format!(
+                "%{row} of {} {} after event {}",
+                trace.execution_label(execution),
+                trace.function_name(execution),
+                self.time_cursor()
+            ),
+            text,
+            scroll: 0,
+            lines: usize::MAX,
+        });
     }
 
     /// Every user of row `row` of table `id` (strings, attributes, types),

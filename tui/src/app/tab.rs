@@ -89,7 +89,9 @@ impl Tab {
         match self {
             Tab::Sections => "Sections: framing, item counts, size; findings with offsets",
             Tab::Hex => "Hex: bytes coloured by field, inspector, item tree at the cursor",
-            Tab::Functions => "Functions: table; open one for its kernels above its registers",
+            Tab::Functions => {
+                "Functions: table; open one for its kernels above its registers; with a recording, its kernels and functions timed"
+            }
             Tab::Source => "Source: kernels beside their source lines",
             Tab::Tables => "Strings·Attributes·Types·Locations, one table at a time",
             Tab::Execution => "Execution: events of a recording, registers at the cursor",

@@ -144,7 +144,15 @@ impl<'s, 'e, 'a: 'e> Worker<'s, 'e, 'a> {
         let spawned = std::thread::Builder::new()
             .name("befview-run".into())
             .spawn(move || {
-                let outcome = record(&program, &options);
+                let mut options = options;
+                let outcome = match options.arguments.as_deref().map(arguments_text) {
+                    Some(Err(why)) => Err(why),
+                    Some(Ok(text)) => {
+                        options.arguments = Some(text);
+                        record(&program, &options)
+                    }
+                    None => record(&program, &options),
+                };
                 report.send(outcome);
             });
         match spawned {
@@ -157,6 +165,26 @@ impl<'s, 'e, 'a: 'e> Worker<'s, 'e, 'a> {
             }
         }
     }
+}
+
+/// The arguments typed at the prompt: the JSON itself, or `@FILE`'s
+/// contents, read as the named-file policy allows a file the user names
+/// (as `bef run --args @FILE` reads it).
+fn arguments_text(typed: &str) -> Result<String, String> {
+    let Some(path) = typed.strip_prefix('@') else {
+        return Ok(typed.to_owned());
+    };
+    let path = std::path::Path::new(path);
+    let shown = bef::tool_io::escape::path(path);
+    let bytes =
+        bef::tool_io::named_files::read(path, bef::tool_io::named_files::NamedFileKind::UserNamed)
+            .map_err(|not_read| format!("arguments @{shown}: {}", not_read.why()))?;
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "arguments @{shown}: not UTF-8 text (byte {})",
+            e.utf8_error().valid_up_to()
+        )
+    })
 }
 
 /// Posts the end of a run exactly once: its outcome, or, if the thread
@@ -261,5 +289,27 @@ impl<'e, 'a: 'e> Driver<'e, 'a> {
             };
             self.send(app, event);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::arguments_text;
+
+    #[test]
+    fn arguments_are_typed_or_read_from_a_named_file() {
+        assert_eq!(arguments_text("[1, 2]").as_deref(), Ok("[1, 2]"));
+        let path = std::env::temp_dir().join(format!("befview-args-{}.json", std::process::id()));
+        std::fs::write(&path, "[[7]]").expect("written");
+        let typed = format!("@{}", path.display());
+        assert_eq!(arguments_text(&typed).as_deref(), Ok("[[7]]"));
+        std::fs::remove_file(&path).expect("removed");
+        // The named-file policy refuses system files, and says so.
+        let refused = arguments_text("@/proc/self/environ").unwrap_err();
+        assert!(
+            refused.starts_with("arguments @/proc/self/environ: "),
+            "{refused}"
+        );
+        assert!(arguments_text(&typed).is_err(), "a missing file");
     }
 }

@@ -14,6 +14,7 @@ use bef::tool_io::named_files::{self, NamedFileKind, NotRead};
 
 use crate::model::document::Loaded;
 use crate::model::input::LoadError;
+use crate::model::profile::Profile;
 use bef_trace::program_file::ProgramFile;
 use bef_trace::recording::{Event, EventKind, Header, Recording, ValueState, content_hash};
 
@@ -128,6 +129,8 @@ pub struct Trace {
     pub program_note: Option<String>,
     /// The first error: its execution, kernel and message.
     pub first_error: Option<(u64, u32, Option<String>)>,
+    /// `bef-trace stats`' tables per kernel and function (the Kernels view).
+    pub profile: Profile,
     marks: HashMap<(u64, u32), ErrorMark>,
     functions: HashMap<u64, u32>,
     ordinals: HashMap<u64, usize>,
@@ -227,6 +230,8 @@ impl Trace {
                 ((w.thread, w.event), (execution, run.kernel))
             })
             .collect();
+        progress("tabulating kernels and functions".to_owned());
+        let profile = Profile::new(&model);
         drop(model);
         let mut recording = std::sync::Arc::try_unwrap(recording).unwrap_or_else(|r| (*r).clone());
         // The events move into the steps rather than being copied: the
@@ -271,6 +276,7 @@ impl Trace {
             recording,
             program_note: None,
             first_error,
+            profile,
             marks,
             functions,
             ordinals,
@@ -606,7 +612,12 @@ impl Trace {
     /// there.
     pub fn same_kernel(&self, cursor: usize, forward: bool) -> Option<usize> {
         let at = self.steps.get(cursor)?;
-        let kernel = at.kernel()?;
+        // A function's begin or end is about no kernel: it follows the
+        // same event of the function's other executions.
+        let kernel = at.kernel();
+        if kernel.is_none() && event_kind_key(&at.event.kind).0 > 1 {
+            return None;
+        }
         let function = self.function_of(at.event.execution)?;
         let here = *self.ordinals.get(&at.event.execution)?;
         let kind = event_kind_key(&at.event.kind);
@@ -614,7 +625,10 @@ impl Trace {
         // whether the kind matches, step).
         let mut best: Option<(usize, bool, usize)> = None;
         for (i, s) in self.steps.iter().enumerate() {
-            if s.kernel() != Some(kernel) || self.function_of(s.event.execution) != Some(function) {
+            if s.kernel() != kernel
+                || (kernel.is_none() && event_kind_key(&s.event.kind).0 > 1)
+                || self.function_of(s.event.execution) != Some(function)
+            {
                 continue;
             }
             let Some(&ordinal) = self.ordinals.get(&s.event.execution) else {
@@ -645,6 +659,60 @@ impl Trace {
             }
         }
         best.map(|(_, _, i)| i)
+    }
+
+    /// The event where execution `execution` begins (`kernel` `None`) or
+    /// its kernel `kernel` starts: where the Kernels view's Enter goes.
+    pub fn start_of(&self, execution: u64, kernel: Option<u32>) -> Option<usize> {
+        self.steps.iter().position(|s| {
+            s.event.execution == execution
+                && match (kernel, &s.event.kind) {
+                    (None, EventKind::FunctionBegin { .. }) => true,
+                    (Some(k), EventKind::KernelStart { kernel }) => *kernel == k,
+                    _ => false,
+                }
+        })
+    }
+
+    /// The event that published register `register` of execution
+    /// `execution` (its first publication), if the recording has it.
+    pub fn producer_event(&self, execution: u64, register: u32) -> Option<usize> {
+        self.steps.iter().position(|s| {
+            s.event.execution == execution
+                && matches!(s.event.kind, EventKind::RegisterSet { register: r, .. } if r == register)
+        })
+    }
+
+    /// The starts of the kernels of execution `execution` that read
+    /// register `register` (the program table's users), in time order.
+    pub fn reader_events(&self, execution: u64, register: u32) -> Vec<usize> {
+        let Some(users) = self
+            .function_of(execution)
+            .and_then(|f| self.recording.functions.get(f as usize))
+            .and_then(|f| f.registers.get(register as usize))
+            .map(|r| &r.users)
+        else {
+            return Vec::new();
+        };
+        self.steps
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| {
+                s.event.execution == execution
+                    && matches!(s.event.kind, EventKind::KernelStart { kernel } if users.contains(&kernel))
+            })
+            .map(|(i, _)| i)
+            .collect()
+    }
+
+    /// The register event `step` is about, if any.
+    pub fn register_of(&self, step: usize) -> Option<u32> {
+        match self.steps.get(step)?.event.kind {
+            EventKind::RegisterSet { register, .. }
+            | EventKind::ResultAvailable { register, .. }
+            | EventKind::ValueUpdated { register, .. } => Some(register),
+            _ => None,
+        }
     }
 
     /// The time of event `step` as shown: nanoseconds since the recording
@@ -927,8 +995,9 @@ mod tests {
         assert_eq!(trace.same_kernel(4, false), None);
         // A start goes to the start.
         assert_eq!(trace.same_kernel(3, true), Some(7));
-        // Not about a kernel: nothing to follow.
-        assert_eq!(trace.same_kernel(0, true), None);
+        // A function's begin goes to the next execution's begin.
+        assert_eq!(trace.same_kernel(0, true), Some(1));
+        assert_eq!(trace.same_kernel(2, true), None);
     }
 
     #[test]

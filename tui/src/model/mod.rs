@@ -11,5 +11,7 @@ pub mod execution;
 pub mod input;
 pub mod inspector;
 pub mod names;
+pub mod profile;
 pub mod rows;
+pub mod tensor_grid;
 pub mod tensors;

@@ -9,7 +9,10 @@ use bef::btf::summary::{self, ScanBudget, Statistics, TensorSummary};
 use bef::btf::{BtfError, SliceSource};
 use bef::tool_io::escape;
 
+use bef::format::BefBuffer;
+
 use crate::model::input::LoadError;
+use crate::model::tensor_grid::Grid;
 
 /// Tensors listed at most; a file declaring more says how many it leaves
 /// out, so that memory stays bounded whatever the count says.
@@ -34,6 +37,8 @@ pub struct TensorFile {
     pub count: u64,
     /// The first [`MAX_ROWS`] tensors, each summarized or its error.
     pub rows: Vec<Result<TensorSummary, BtfError>>,
+    /// The file's bytes, for a tensor shown in full ([`Grid`]).
+    buffer: BefBuffer,
 }
 
 impl TensorFile {
@@ -42,6 +47,13 @@ impl TensorFile {
     /// fit the file is an error; a damaged record is a row with its error,
     /// a record past the budget a row marked skipped.
     pub fn open(path: &Path, bytes: &[u8]) -> Result<TensorFile, LoadError> {
+        TensorFile::open_buffer(path, BefBuffer::copy_from(bytes))
+    }
+
+    /// [`open`](Self::open) over a file read or mapped already, kept for
+    /// showing tensors in full.
+    pub fn open_buffer(path: &Path, buffer: BefBuffer) -> Result<TensorFile, LoadError> {
+        let bytes = buffer.bytes();
         let name = escape::path(path).into_owned();
         let mut source = SliceSource(bytes);
         let mut budget = ScanBudget::for_file(bytes.len() as u64);
@@ -53,7 +65,18 @@ impl TensorFile {
             size: bytes.len() as u64,
             count,
             rows,
+            buffer,
         })
+    }
+
+    /// The file's bytes.
+    pub fn bytes(&self) -> &[u8] {
+        self.buffer.bytes()
+    }
+
+    /// Tensor `index` in full, or why it cannot be shown.
+    pub fn grid(&self, index: u64) -> Result<Grid, String> {
+        Grid::open(self.bytes(), index)
     }
 
     /// Tensors the file declares beyond the listed rows.

@@ -5,6 +5,7 @@
 mod compare;
 mod execution;
 mod functions;
+mod grid;
 pub mod help;
 mod help_screen;
 mod hex;
@@ -247,6 +248,8 @@ pub fn draw(frame: &mut Frame<'_>, app: &mut App<'_, '_>) {
         help_screen::draw(frame, body, app);
     } else if let Some((id, row, scroll)) = app.users_of {
         users::draw(frame, body, app, id, row, scroll);
+    } else if app.value_of.is_some() {
+        users::draw_value(frame, body, app);
     } else {
         match app.tab {
             Tab::Sections => sections::draw(frame, app, body),
@@ -390,7 +393,7 @@ fn feedback(app: &App<'_, '_>) -> Vec<Span<'static>> {
 fn draw_footer(frame: &mut Frame<'_>, app: &mut App<'_, '_>, area: Rect) {
     let mut spans = Vec::new();
     let mut own = Vec::new();
-    for (key, what, tab_own) in crate::app::keys::footer_hints(app.tab) {
+    for (key, what, tab_own) in crate::app::keys::footer_hints(Some(app.tab)) {
         if tab_own {
             // The tab's own keys follow, dimmed.
             own.push(format!("{key} {what}"));

@@ -7,6 +7,10 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::Line;
 use ratatui::widgets::{Block, Borders, Paragraph, Row, Table, Wrap};
 
+use bef::tool_io::escape;
+
+use super::grid;
+use crate::app::keys::{self, Action};
 use crate::app::tensors::TensorsApp;
 use crate::model::tensors::COLUMNS;
 
@@ -48,15 +52,79 @@ fn fit(text: &str, width: u16) -> String {
 /// Lines of the detail pane, its border included.
 const DETAIL_HEIGHT: u16 = 6;
 
-const KEYS: &str = " j/k move  g/G first/last  PgUp/PgDn page  ? keys  q quit";
-
-const HELP: &str = " j/↓ next  k/↑ previous  gg/Home first  G/End last  Ctrl-d/Ctrl-u half \
-page  PgDn/PgUp page  ? close  q quit";
+/// The footer: what the keys do here, named from the key table.
+fn keys_line(app: &TensorsApp) -> String {
+    let key = |action| keys::label(action, None);
+    if let Some(text) = &app.prompt {
+        let what = if app.full.is_some() { "row" } else { "tensor" };
+        return format!(
+            " go to {what} (0-based; {} again: first): {text}▏",
+            key(Action::GotoOffset)
+        );
+    }
+    if let Some(message) = &app.message {
+        return format!(" {}", escape::terminal(message));
+    }
+    if app.full.is_some() {
+        return format!(
+            " j/k/{}/{} move  {} go to row  PgUp/PgDn page  {} numbers/heat map  {} back  {} keys  {} quit",
+            key(Action::Left),
+            key(Action::Right),
+            key(Action::GotoOffset),
+            key(Action::Zoom),
+            key(Action::Back),
+            key(Action::Help),
+            key(Action::Quit)
+        );
+    }
+    if app.help {
+        return format!(
+            " j/↓ next  k/↑ previous  {}/gg first  G/End last  Ctrl-d/Ctrl-u half page  \
+             PgDn/PgUp page  {} go to tensor  {} in full  {} close  {} quit",
+            key(Action::Top),
+            key(Action::GotoOffset),
+            key(Action::Enter),
+            key(Action::Help),
+            key(Action::Quit)
+        );
+    }
+    format!(
+        " j/k move  {} go to  G last  PgUp/PgDn page  {} in full  {} keys  {} quit",
+        key(Action::GotoOffset),
+        key(Action::Enter),
+        key(Action::Help),
+        key(Action::Quit)
+    )
+}
 
 /// Draws the whole screen.
 pub fn draw(frame: &mut Frame<'_>, app: &mut TensorsApp) {
     let [title, table, detail, footer] =
         Layout::vertical([Length(1), Min(3), Length(DETAIL_HEIGHT), Length(1)]).areas(frame.area());
+    let footer_text = keys_line(app);
+    if app.full.is_some() {
+        let [title, body, footer] =
+            Layout::vertical([Length(1), Min(3), Length(1)]).areas(frame.area());
+        frame.render_widget(
+            Paragraph::new(Line::styled(
+                app.file.title(),
+                Style::default().fg(Color::Gray),
+            )),
+            title,
+        );
+        let bytes = app.file.bytes();
+        if let Some(full) = app.full.as_mut() {
+            grid::draw(frame, bytes, full, body);
+        }
+        frame.render_widget(
+            Paragraph::new(Line::styled(
+                footer_text,
+                Style::default().fg(Color::DarkGray),
+            )),
+            footer,
+        );
+        return;
+    }
     frame.render_widget(
         Paragraph::new(Line::styled(
             app.file.title(),
@@ -106,11 +174,18 @@ pub fn draw(frame: &mut Frame<'_>, app: &mut TensorsApp) {
     });
     let header = Row::new(select(COLUMNS.map(String::from).to_vec()))
         .style(Style::default().fg(Color::Yellow));
-    let block = Block::default().borders(Borders::ALL).title(format!(
-        " Tensors {}/{} ",
-        (app.selected + 1).min(app.file.rows.len()),
-        app.file.rows.len()
-    ));
+    // 0-based, as the `#` column.
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(if app.file.rows.is_empty() {
+            " Tensors (none) ".to_owned()
+        } else {
+            format!(
+                " Tensors: #{} of 0–{} ",
+                app.selected,
+                app.file.rows.len() - 1
+            )
+        });
     frame.render_widget(
         Table::new(rows, widths.iter().map(|&w| Length(w)))
             .header(header)
@@ -129,9 +204,11 @@ pub fn draw(frame: &mut Frame<'_>, app: &mut TensorsApp) {
             .block(Block::default().borders(Borders::ALL).title(" Tensor ")),
         detail,
     );
-    let keys = if app.help { HELP } else { KEYS };
     frame.render_widget(
-        Paragraph::new(Line::styled(keys, Style::default().fg(Color::DarkGray))),
+        Paragraph::new(Line::styled(
+            footer_text,
+            Style::default().fg(Color::DarkGray),
+        )),
         footer,
     );
 }

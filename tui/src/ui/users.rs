@@ -1,6 +1,7 @@
-//! The list `u` opens: every user of a string, attribute or type, where
-//! the table's cell names the first few. Only the lines on screen are
-//! named, so a string with millions of users opens at once.
+//! The lists drawn over a tab: every user of a string, attribute or type
+//! (`u`), where the table's cell names the first few (only the lines on
+//! screen are named, so a string with millions of users opens at once);
+//! and a register's recorded value in full, wrapped and scrolled.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -57,4 +58,42 @@ pub fn draw(
         .border_style(Style::default().fg(Color::Cyan))
         .title(title);
     frame.render_widget(Paragraph::new(lines).block(block), area);
+}
+
+/// Draws the register value Enter opened, wrapped to `area`, from its
+/// scroll on.
+pub fn draw_value(frame: &mut Frame<'_>, area: Rect, app: &mut App<'_, '_>) {
+    let height = area.height.saturating_sub(2) as usize;
+    let width = usize::from(area.width.saturating_sub(2)).max(1);
+    app.page = height.max(1);
+    let key = |action| keys::label(action, Some(app.tab));
+    let (down, up, back) = (key(Action::Down), key(Action::Up), key(Action::Back));
+    let Some(value) = app.value_of.as_mut() else {
+        return;
+    };
+    let text = bef::tool_io::escape::terminal(&value.text).into_owned();
+    // Wrapped by characters: values are long runs without spaces.
+    let chars: Vec<char> = text.chars().collect();
+    let lines: Vec<String> = chars.chunks(width).map(|c| c.iter().collect()).collect();
+    value.lines = lines.len();
+    value.scroll = value.scroll.min(lines.len().saturating_sub(1));
+    let shown: Vec<Line<'_>> = lines
+        .iter()
+        .skip(value.scroll)
+        .take(height)
+        .map(|l| Line::from(l.clone()))
+        .collect();
+    let title = format!(
+        "{} ({} characters; {down}/{up} scroll, {back} closes; lines {}-{} of {})",
+        bef::tool_io::escape::terminal(&value.title),
+        chars.len(),
+        (value.scroll + 1).min(lines.len()),
+        (value.scroll + height).min(lines.len()),
+        lines.len()
+    );
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(Style::default().fg(Color::Cyan))
+        .title(title);
+    frame.render_widget(Paragraph::new(shown).block(block), area);
 }

@@ -27,7 +27,14 @@ pub enum Kind {
     /// Binary Tensor Format, which has no magic number: told by a `.btf`
     /// name.
     Btf,
+    /// A `bef-trace` recording (magic `BEFTRACE`), which `befview` and
+    /// `bef-trace` read.
+    Recording,
 }
+
+/// The magic bytes a `bef-trace` recording starts with (its codec's
+/// `MAGIC`; `bef-trace` depends on this crate, not the other way round).
+const RECORDING_MAGIC: &[u8; 8] = b"BEFTRACE";
 
 /// An input read whole: a memory map of a regular file, or a copy of
 /// standard input or a pipe.
@@ -143,6 +150,15 @@ impl Input {
             Kind::Text { mlir: true } => "MLIR text".to_string(),
             Kind::Text { mlir: false } => "text".to_string(),
             Kind::Btf => "a BTF file".to_string(),
+            Kind::Recording => {
+                return Failure::Message(format!(
+                    "{} is a bef-trace recording, not {wanted}: open it with `befview {}`, or \
+                     read it with `bef-trace stats {}` (and bef-trace's other exports)",
+                    self.name,
+                    shell_word(&self.path),
+                    shell_word(&self.path)
+                ));
+            }
             Kind::Binary => {
                 return Failure::Message(format!(
                     "{} is not {wanted}: it starts with the bytes {}, where BEF starts with 0b ef and MLIR bytecode with 4d 4c ef 52 (`ML\\xefR`)",
@@ -188,6 +204,8 @@ impl Input {
 pub fn kind_of(bytes: &[u8], path: &Path) -> Kind {
     if bytes.starts_with(&bef::format::constants::MAGIC) {
         Kind::Bef
+    } else if bytes.starts_with(RECORDING_MAGIC) {
+        Kind::Recording
     } else if bef::bytecode::is_bytecode(bytes) {
         Kind::Bytecode
     } else if path

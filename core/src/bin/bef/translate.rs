@@ -103,7 +103,7 @@ pub fn run(args: &TranslateArgs) -> Result<(), Failure> {
     let kind = loaded.kind();
     let is_bef = kind == Kind::Bef;
     let is_mlirbc = kind == Kind::Bytecode;
-    if matches!(kind, Kind::Binary | Kind::Btf) {
+    if matches!(kind, Kind::Binary | Kind::Btf | Kind::Recording) {
         return Err(loaded.wrong_kind("translate", WANTED));
     }
     let is_text = matches!(kind, Kind::Text { .. });

@@ -6,6 +6,7 @@
 
 pub mod execution;
 pub mod functions;
+pub mod profile;
 pub mod sections;
 pub mod source;
 mod state;
@@ -51,6 +52,10 @@ pub enum ListId {
     Events,
     /// The registers of the execution at the time cursor.
     ExecRegisters,
+    /// A recording's statistics per kernel name (Functions tab).
+    KernelProfile,
+    /// A recording's statistics per function (Functions tab).
+    FunctionProfile,
 }
 
 impl ListId {
@@ -69,6 +74,8 @@ impl ListId {
         ListId::Locations,
         ListId::Events,
         ListId::ExecRegisters,
+        ListId::KernelProfile,
+        ListId::FunctionProfile,
     ];
 
     /// The number of lists.
@@ -220,6 +227,14 @@ pub fn columns(id: ListId) -> Vec<Column> {
             text("value / message", 0, 8),
             text("producer", 2, 10),
         ],
+        ListId::KernelProfile | ListId::FunctionProfile => {
+            let priority = [0, 1, 1, 1, 2, 2, 1, 3, 2];
+            crate::model::profile::HEADERS
+                .iter()
+                .zip(priority)
+                .map(|(&h, p)| if p == 0 { text(h, 0, 16) } else { whole(h, p) })
+                .collect()
+        }
     }
 }
 
@@ -234,11 +249,22 @@ fn signature(app: &State<'_, '_>, function: Option<usize>) -> String {
     let Some(row) = function.and_then(|f| app.doc.listing.signature(f)) else {
         return String::new();
     };
+    // Without metadata the raw signature names what the ABI cannot pass
+    // (`Unrecognized<?>` for every `!t.tensor`): the file's own type
+    // names say more.
+    let readable = row.structured.clone().unwrap_or_else(|| {
+        let listing = &app.doc.listing;
+        match function.and_then(|f| listing.index_entry(f)) {
+            Some(entry) => format!(
+                "({}) -> ({})",
+                crate::model::names::type_list(listing, entry.argument_types),
+                crate::model::names::type_list(listing, entry.result_types)
+            ),
+            None => row.readable.clone(),
+        }
+    });
     match row.raw {
-        Ok(raw) => format!(
-            " · {} [{raw}]",
-            row.structured.as_deref().unwrap_or(&row.readable)
-        ),
+        Ok(raw) => format!(" · {readable} [{raw}]"),
         Err(e) => format!(" · signature: {e}"),
     }
 }
@@ -287,6 +313,22 @@ fn raw_title(app: &State<'_, '_>, id: ListId) -> String {
             ),
             _ => "Registers".to_owned(),
         },
+        ListId::KernelProfile | ListId::FunctionProfile => {
+            let key = |action| keys::label(action, Some(Tab::Functions));
+            format!(
+                "Recorded {} (sorted by {}; {} sort, {} slowest in Execution, {} {} switch)",
+                if id == ListId::KernelProfile {
+                    "kernels"
+                } else {
+                    "functions"
+                },
+                app.profile_sort.name(),
+                key(Action::Sort),
+                key(Action::Enter),
+                key(Action::Left),
+                key(Action::Right)
+            )
+        }
     }
 }
 
@@ -301,6 +343,7 @@ pub fn len(app: &State<'_, '_>, id: ListId) -> usize {
             tables::len(app, id)
         }
         ListId::Events | ListId::ExecRegisters => execution::len(app, id),
+        ListId::KernelProfile | ListId::FunctionProfile => profile::len(app, id),
     }
 }
 
@@ -334,6 +377,7 @@ fn raw_cells(app: &State<'_, '_>, id: ListId, row: usize) -> Vec<String> {
             tables::cells(app, id, row)
         }
         ListId::Events | ListId::ExecRegisters => execution::cells(app, id, row),
+        ListId::KernelProfile | ListId::FunctionProfile => profile::cells(app, id, row),
     }
 }
 
@@ -346,7 +390,10 @@ pub fn range(app: &State<'_, '_>, id: ListId, row: usize) -> Option<Range<usize>
         ListId::Strings | ListId::Attributes | ListId::Types | ListId::Locations => {
             tables::range(app, id, row)
         }
-        ListId::Events | ListId::ExecRegisters => None,
+        ListId::Events
+        | ListId::ExecRegisters
+        | ListId::KernelProfile
+        | ListId::FunctionProfile => None,
     }
 }
 
@@ -377,6 +424,7 @@ pub fn main_column(id: ListId) -> usize {
         ListId::Locations => 3,
         ListId::Events => 4,
         ListId::ExecRegisters => 2,
+        ListId::KernelProfile | ListId::FunctionProfile => 0,
     }
 }
 

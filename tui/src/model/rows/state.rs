@@ -10,6 +10,7 @@ use crate::model::execution::Trace;
 
 use super::ListId;
 use super::functions::SortKey;
+use crate::model::profile::ProfileSort;
 
 /// A selection in a list, and the first row shown.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -56,6 +57,8 @@ pub struct State<'v, 'a> {
     pub open_function: Option<usize>,
     /// The column the function table is sorted by.
     pub sort: SortKey,
+    /// The column the recording's kernel and function tables are sorted by.
+    pub profile_sort: ProfileSort,
     /// The list cursors, by [`ListId`].
     pub cursors: &'v [Cursor; ListId::COUNT],
 }
@@ -92,6 +95,7 @@ pub struct Snapshot {
     function_order: Vec<usize>,
     open_function: Option<usize>,
     sort: SortKey,
+    profile_sort: ProfileSort,
     cursors: [Cursor; ListId::COUNT],
 }
 
@@ -103,6 +107,7 @@ impl Snapshot {
             function_order: state.function_order.to_vec(),
             open_function: state.open_function,
             sort: state.sort,
+            profile_sort: state.profile_sort,
             cursors: *state.cursors,
         }
     }
@@ -115,6 +120,7 @@ impl Snapshot {
             function_order: &self.function_order,
             open_function: self.open_function,
             sort: self.sort,
+            profile_sort: self.profile_sort,
             cursors: &self.cursors,
         }
     }
