@@ -10,6 +10,7 @@
 //! supplies it to a recording read without one.
 
 pub mod codec;
+pub mod live;
 pub mod log;
 pub mod program_file;
 pub mod program_table;

@@ -10,7 +10,7 @@ use bef::runtime::HostContext;
 
 use crate::capture::program_table::program_table;
 use crate::capture::recorder::{Recorder, RecorderOptions};
-use crate::capture::recording::{Header, Recording, content_hash};
+use crate::capture::recording::{FunctionInfo, Header, Recording, content_hash};
 
 /// What to run and how to record it.
 #[derive(Debug, Clone)]
@@ -192,7 +192,20 @@ fn call_with_json(
 pub fn record_file(
     path: &Path,
     options: &RecordOptions,
+    progress: impl FnMut(&str),
+) -> Result<(Recording, Vec<FunctionOutcome>), RecordError> {
+    record_file_observed(path, options, progress, |_, _, _| {})
+}
+
+/// As [`record_file`], and before anything runs hands `started` the
+/// recorder, the recording's header (as it will be unless the run is
+/// stopped) and the program table it will keep (empty when left out): what
+/// a live server needs to stream the recording while it is made.
+pub fn record_file_observed(
+    path: &Path,
+    options: &RecordOptions,
     mut progress: impl FnMut(&str),
+    started: impl FnOnce(&Arc<Recorder>, &Header, &[FunctionInfo]),
 ) -> Result<(Recording, Vec<FunctionOutcome>), RecordError> {
     let mut registry = KernelRegistry::new();
     bef::kernels::register_all(&mut registry);
@@ -218,6 +231,30 @@ pub fn record_file(
     let start_unix_ns = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64);
+    let mut header = Header {
+        program_path: path.display().to_string(),
+        program_hash: content_hash(program.bytes()),
+        program_size: program.bytes().len() as u64,
+        work_queue: runner.work_queue_name().to_string(),
+        clock: format!(
+            "{}, ns since recording start",
+            bef::exec::Timestamp::source()
+        ),
+        start_unix_ns,
+        values: options.recorder.values,
+        partial: false,
+        kept: options.recorder.keep,
+        completions_recorded: true,
+        program_left_out: !options.embed_program,
+    };
+    // Reading a large program's table takes a while: left out, it is not
+    // read at all.
+    let table = if options.embed_program {
+        program_table(&program)
+    } else {
+        Vec::new()
+    };
+    started(&recorder, &header, &table);
     let mut outcomes = Vec::new();
     if let Some(text) = &options.arguments {
         let [function] = functions.as_slice() else {
@@ -281,29 +318,6 @@ pub fn record_file(
     }
     runner.quiesce();
     // Cancelled before everything ended: kernels or functions were skipped.
-    let partial = options.cancel.as_ref().is_some_and(CancelHandle::requested);
-    let header = Header {
-        program_path: path.display().to_string(),
-        program_hash: content_hash(program.bytes()),
-        program_size: program.bytes().len() as u64,
-        work_queue: runner.work_queue_name().to_string(),
-        clock: format!(
-            "{}, ns since recording start",
-            bef::exec::Timestamp::source()
-        ),
-        start_unix_ns,
-        values: options.recorder.values,
-        partial,
-        kept: options.recorder.keep,
-        completions_recorded: true,
-        program_left_out: !options.embed_program,
-    };
-    // Reading a large program's table takes a while: left out, it is not
-    // read at all.
-    let table = if options.embed_program {
-        program_table(&program)
-    } else {
-        Vec::new()
-    };
+    header.partial = options.cancel.as_ref().is_some_and(CancelHandle::requested);
     Ok((recorder.finish(header, table), outcomes))
 }
