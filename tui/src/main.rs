@@ -14,7 +14,7 @@ use befview::{App, Document, Loaded};
 fn usage() -> String {
     let mut text = String::from(
         "befview: inspect a BEF file in the terminal\n\n\
-         Usage: befview FILE | RECORDING [--program PROGRAM]\n       befview --dump VIEW FILE [--program PROGRAM]\n       befview --help\n\n\
+         Usage: befview FILE | RECORDING [--program PROGRAM]\n       befview --attach SOCKET [--program PROGRAM]\n       befview --dump VIEW FILE [--program PROGRAM]\n       befview --help\n\n\
          FILE is BEF (memory-mapped), MLIR text (.mlir) or MLIR bytecode (.mlirbc);\n\
          MLIR is translated to BEF on the fly, so every kernel shows its source line.\n\
          A Binary Tensor Format file (.btf) opens in a Tensors view instead: each\n\
@@ -31,6 +31,9 @@ fn usage() -> String {
          with --program PROGRAM, which must be the program it ran (the hash of its BEF\n\
          bytes is checked). A recording made with `bef-trace record --no-embed` keeps\n\
          no names of its own: it needs that program.\n\n\
+         --attach SOCKET follows a recording while it is made (`bef-trace record\n\
+         --live SOCKET`): the Execution tab grows as events arrive (status LIVE, then\n\
+         REPLAY once the run ended); p pauses the updates, w saves what arrived.\n\n\
          --dump VIEW prints one view as plain text and exits. Views:\n",
     );
     for (view, what) in VIEWS {
@@ -152,8 +155,72 @@ fn tensors(path: &std::path::Path, view: Option<&str>) -> ExitCode {
     }
 }
 
+/// Takes `--attach SOCKET` out of `args`: the socket (given at most
+/// once), and the other arguments.
+fn attach_option(args: &[OsString]) -> Result<(Option<PathBuf>, Vec<OsString>), String> {
+    let mut socket = None;
+    let mut rest = Vec::with_capacity(args.len());
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        if arg.to_str() != Some("--attach") {
+            rest.push(arg.clone());
+            continue;
+        }
+        let path = args.next().ok_or("--attach needs a SOCKET")?;
+        if socket.replace(PathBuf::from(path)).is_some() {
+            return Err("--attach given twice".to_owned());
+        }
+    }
+    Ok((socket, rest))
+}
+
+/// `befview --attach SOCKET`: the live recording served there.
+fn attached(socket: &std::path::Path, program: Option<&std::path::Path>) -> ExitCode {
+    let fail = |e: &dyn std::fmt::Display| {
+        eprintln!("{}", escape::terminal_lines(&e.to_string()));
+        ExitCode::from(1)
+    };
+    let attached = match befview::app::attach::attach(socket) {
+        Ok(attached) => attached,
+        Err(e) => return fail(&e),
+    };
+    let opened = befview::model::execution::open_program(socket, &attached.first, program);
+    let (loaded, program) = match opened {
+        Ok(opened) => opened,
+        Err(e) => return fail(&e),
+    };
+    let doc = match Document::new(&loaded) {
+        Ok(doc) => doc,
+        Err(e) => return fail(&e),
+    };
+    match befview::terminal::run_attached(&doc, attached, program) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("befview: {}", escape::terminal(&e.to_string()));
+            ExitCode::from(1)
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let args: Vec<OsString> = std::env::args_os().skip(1).collect();
+    match attach_option(&args).and_then(|(socket, rest)| {
+        let (program, rest) = program_option(&rest)?;
+        Ok((socket, program, rest))
+    }) {
+        Ok((Some(socket), program, rest)) if rest.is_empty() => {
+            return attached(&socket, program.as_deref());
+        }
+        Ok((Some(_), _, _)) => {
+            eprintln!("befview: --attach SOCKET takes no FILE and no --dump (see --help)");
+            return ExitCode::from(2);
+        }
+        Ok((None, _, _)) => {}
+        Err(e) => {
+            eprintln!("befview: {e}\nUsage: befview --attach SOCKET (see --help)");
+            return ExitCode::from(2);
+        }
+    }
     let mode = match program_option(&args).and_then(|(program, rest)| Ok((parse(&rest)?, program)))
     {
         Ok(mode) => mode,

@@ -11,17 +11,20 @@
 //! its searches ([`prompt`]), the screens drawn over a tab (`overlay`) and
 //! the mouse (`mouse`) extend the app in files of their own.
 
+pub mod attach;
 pub mod events;
 pub mod execution;
 pub mod functions;
 pub mod hex;
 pub mod keys;
+pub mod live;
 mod mouse;
 mod overlay;
 pub mod prompt;
 pub mod search;
 pub mod tab;
 pub mod tensors;
+mod watch;
 pub mod worker;
 
 pub use execution::{Execution, Loading};
@@ -126,6 +129,8 @@ pub struct App<'d, 'a> {
     /// What the app asks for, not yet taken by [`take_effects`](Self::take_effects).
     effects: Vec<Effect>,
     pending: Option<char>,
+    /// The live recording followed (`--attach`), if any.
+    pub live: Option<live::Live>,
 }
 
 impl<'d, 'a> App<'d, 'a> {
@@ -155,6 +160,7 @@ impl<'d, 'a> App<'d, 'a> {
             searches: 0,
             effects: Vec::new(),
             pending: None,
+            live: None,
         }
     }
 
@@ -208,6 +214,11 @@ impl<'d, 'a> App<'d, 'a> {
                 self.search_report(id, Ok((scanned, total)))
             }
             Event::SearchEnded { id, outcome } => self.search_report(id, Err(outcome)),
+            Event::LiveUpdate { trace, ended } => self.live_update(*trace, ended),
+            Event::LiveLost(why) => self.live_lost(why),
+            Event::LiveSaved(outcome) => {
+                self.message = Some(outcome.unwrap_or_else(|e| e));
+            }
             Event::SearchFailed(why) => {
                 self.searching = None;
                 self.message = Some(format!("cannot search: {why}"));
@@ -363,6 +374,20 @@ impl<'d, 'a> App<'d, 'a> {
             Action::StepBack | Action::StepForward | Action::KernelBack | Action::KernelForward => {
                 if self.tab == Tab::Execution {
                     self.step_time(action)
+                }
+            }
+            Action::Watch
+            | Action::WatchErrors
+            | Action::WatchValue
+            | Action::WatchNext
+            | Action::WatchPrev => {
+                if self.tab == Tab::Execution {
+                    self.watch_action(action)
+                }
+            }
+            Action::LivePause | Action::LiveSave => {
+                if self.tab == Tab::Execution {
+                    self.live_action(action)
                 }
             }
             Action::Users => self.open_users(),

@@ -11,4 +11,6 @@ pub mod input;
 pub mod inspector;
 pub mod names;
 pub mod rows;
+pub mod step_index;
 pub mod tensors;
+pub mod watch;
