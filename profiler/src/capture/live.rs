@@ -346,7 +346,7 @@ impl LiveSocket {
 
 impl LiveServer {
     /// Sends the rest of `recording` (the one written to the file), ends
-    /// the stream, waits a while (at most [`DRAIN_LIMIT`]) for the clients
+    /// the stream, waits a while (at most ten seconds) for the clients
     /// to read it, and removes the socket.
     pub fn finish(mut self, recording: &Recording) {
         self.end(Some(recording));
