@@ -15,7 +15,7 @@ use befview::{App, Document, Loaded};
 fn usage() -> String {
     let mut text = String::from(
         "befview: inspect a BEF file in the terminal\n\n\
-         Usage: befview FILE | RECORDING [--program PROGRAM]\n       befview --dump VIEW FILE [--program PROGRAM]\n       befview --dump tensor FILE.btf --index N\n       befview A B | befview --dump compare A B\n       befview --help\n\n\
+         Usage: befview FILE | RECORDING [--program PROGRAM]\n       befview --attach SOCKET [--program PROGRAM]\n       befview --dump VIEW FILE [--program PROGRAM]\n       befview --dump tensor FILE.btf --index N\n       befview A B | befview --dump compare A B\n       befview --help\n\n\
          FILE is BEF (memory-mapped), MLIR text (.mlir) or MLIR bytecode (.mlirbc);\n\
          MLIR is translated to BEF on the fly, so every kernel shows its source line.\n\
          A Binary Tensor Format file (.btf) opens in a Tensors view instead: each\n\
@@ -38,6 +38,9 @@ fn usage() -> String {
          what `bef diff A B` prints; two recordings show each function's and kernel's\n\
          self time in both and the change (matched by name and location, the largest\n\
          change first), then both critical paths.\n\n\
+         --attach SOCKET follows a recording while it is made (`bef-trace record\n\
+         --live SOCKET`): the Execution tab grows as events arrive (status LIVE, then\n\
+         REPLAY once the run ended); P pauses the updates, w saves what arrived.\n\n\
          --dump VIEW prints one view as plain text and exits. Views:\n",
     );
     for (view, what) in VIEWS {
@@ -261,8 +264,74 @@ fn tensors(path: &std::path::Path, view: Option<&str>, index: Option<u64>) -> Ex
     }
 }
 
+/// Takes `--attach SOCKET` out of `args`: the socket (given at most
+/// once), and the other arguments.
+fn attach_option(args: &[OsString]) -> Result<(Option<PathBuf>, Vec<OsString>), String> {
+    let mut socket = None;
+    let mut rest = Vec::with_capacity(args.len());
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        if arg.to_str() != Some("--attach") {
+            rest.push(arg.clone());
+            continue;
+        }
+        let path = args.next().ok_or("--attach needs a SOCKET")?;
+        if socket.replace(PathBuf::from(path)).is_some() {
+            return Err("--attach given twice".to_owned());
+        }
+    }
+    Ok((socket, rest))
+}
+
+/// `befview --attach SOCKET`: the live recording served there.
+fn attached(socket: &std::path::Path, program: Option<&std::path::Path>) -> ExitCode {
+    let fail = |e: &dyn std::fmt::Display| {
+        eprintln!("{}", escape::terminal_lines(&e.to_string()));
+        ExitCode::from(1)
+    };
+    let attached = match befview::app::attach::attach(socket) {
+        Ok(attached) => attached,
+        Err(e) => return fail(&e),
+    };
+    let opened = befview::model::execution::open_program(socket, &attached.first, program);
+    let (loaded, program) = match opened {
+        Ok(opened) => opened,
+        Err(e) => return fail(&e),
+    };
+    let doc = match Document::new(&loaded) {
+        Ok(doc) => doc,
+        Err(e) => return fail(&e),
+    };
+    match befview::terminal::run_attached(&doc, attached, program) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("befview: {}", escape::terminal(&e.to_string()));
+            ExitCode::from(1)
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let args: Vec<OsString> = std::env::args_os().skip(1).collect();
+    match attach_option(&args).and_then(|(socket, rest)| {
+        let (program, index, rest) = take_options(&rest)?;
+        Ok((socket, program, index, rest))
+    }) {
+        Ok((Some(socket), program, None, rest)) if rest.is_empty() => {
+            return attached(&socket, program.as_deref());
+        }
+        Ok((Some(_), _, _, _)) => {
+            eprintln!(
+                "befview: --attach SOCKET takes no FILE, no --index and no --dump (see --help)"
+            );
+            return ExitCode::from(2);
+        }
+        Ok((None, _, _, _)) => {}
+        Err(e) => {
+            eprintln!("befview: {e}\nUsage: befview --attach SOCKET (see --help)");
+            return ExitCode::from(2);
+        }
+    }
     let mode = match take_options(&args)
         .and_then(|(program, index, rest)| Ok((parse(&rest)?, program, index)))
     {

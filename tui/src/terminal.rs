@@ -142,6 +142,39 @@ pub fn run_loading(
 /// Reads the terminal's input on a thread of its own, posting keys, mouse
 /// events and resizes; it ends with the process (a read cannot be
 /// interrupted) or at the first read error, which it posts.
+/// Runs the inspector on `doc` following the live recording `attached`
+/// (`befview --attach`): the attach thread posts its model as events
+/// arrive.
+pub fn run_attached(
+    doc: &Document<'_>,
+    attached: crate::app::attach::Attached,
+    program: Option<bef_trace::program_file::ProgramFile>,
+) -> io::Result<()> {
+    on_screen(|terminal| {
+        let (events, received) = mpsc::channel();
+        read_input(events.clone())?;
+        let program = program.map(std::sync::Arc::new);
+        let live = crate::app::live::Live::new(
+            attached.socket.clone(),
+            std::sync::Arc::clone(&attached.received),
+            program.clone(),
+        );
+        let paused = std::sync::Arc::clone(&live.paused);
+        // Not scoped: quitting must not wait for the stream to end.
+        crate::app::attach::follow(attached, program, paused, events.clone())?;
+        std::thread::scope(|scope| {
+            let analysed = events.clone();
+            scope.spawn(move || {
+                doc.analysis();
+                let _ = analysed.send(Event::Analysed);
+            });
+            let mut app = App::attached(doc, live);
+            let mut worker = Worker::scoped(events, doc, scope);
+            event_loop(terminal, &mut app, |e| worker.perform(e), &received)
+        })
+    })
+}
+
 fn read_input(events: mpsc::Sender<Event>) -> io::Result<()> {
     std::thread::Builder::new()
         .name("befview-input".into())

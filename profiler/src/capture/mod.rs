@@ -11,6 +11,7 @@
 
 pub mod codec;
 pub mod flight;
+pub mod live;
 pub mod log;
 pub mod program_file;
 pub mod program_table;

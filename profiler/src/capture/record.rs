@@ -260,7 +260,20 @@ fn call_with_json(
 pub fn record_file(
     path: &Path,
     options: &RecordOptions,
+    progress: impl FnMut(&str),
+) -> Result<(Recording, Vec<FunctionOutcome>), RecordError> {
+    record_file_observed(path, options, progress, |_, _, _| {})
+}
+
+/// As [`record_file`], and before anything runs hands `started` the
+/// recorder, the recording's header (as it will be unless the run is
+/// stopped) and the program table it will keep (empty when left out): what
+/// a live server needs to stream the recording while it is made.
+pub fn record_file_observed(
+    path: &Path,
+    options: &RecordOptions,
     mut progress: impl FnMut(&str),
+    started: impl FnOnce(&Arc<Recorder>, &Header, &[FunctionInfo]),
 ) -> Result<(Recording, Vec<FunctionOutcome>), RecordError> {
     let mut registry = KernelRegistry::new();
     bef::kernels::register_all(&mut registry);
@@ -323,6 +336,7 @@ pub fn record_file(
     } else {
         Vec::new()
     };
+    started(&recorder, &header, &table);
     if let Some(snapshots) = &options.snapshots {
         snapshots.set(Some(Running {
             recorder: recorder.clone(),

@@ -8,9 +8,13 @@
 //! [`App::update`]: crate::app::App::update
 
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use ratatui::crossterm::event::{KeyEvent, MouseEvent};
+
+use bef_trace::capture::live::LiveRecording;
+use bef_trace::program_file::ProgramFile;
 
 use crate::app::search;
 use crate::model::execution::Trace;
@@ -53,6 +57,17 @@ pub enum Event {
     },
     /// A search could not start (no thread): why.
     SearchFailed(String),
+    /// The live recording followed, as it is now.
+    LiveUpdate {
+        /// What arrived so far, ordered.
+        trace: Box<Trace>,
+        /// Whether the stream ended (this is the whole recording).
+        ended: bool,
+    },
+    /// The live recording's connection broke off: why.
+    LiveLost(String),
+    /// What arrived was saved (what was written), or why not.
+    LiveSaved(Result<String, String>),
     /// A run started by `r` ended: function `name`, and its recording or
     /// why there is none.
     RunEnded {
@@ -96,4 +111,20 @@ pub enum Effect {
     CancelSearch,
     /// Put this text on the clipboard (the terminal sends it as OSC 52).
     Copy(String),
+    /// Rebuild the live recording's model now (the view was resumed).
+    LiveRefresh {
+        /// The socket.
+        socket: PathBuf,
+        /// What arrived.
+        received: Arc<Mutex<LiveRecording>>,
+        /// The program it is read with, if it left its table out.
+        program: Option<Arc<ProgramFile>>,
+    },
+    /// Save what arrived from the live recording to `path`.
+    SaveLive {
+        /// The file to write.
+        path: PathBuf,
+        /// What arrived.
+        received: Arc<Mutex<LiveRecording>>,
+    },
 }

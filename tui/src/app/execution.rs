@@ -20,6 +20,8 @@ pub struct Execution {
     pub loading: Option<Loading>,
     /// The run `r` started, if it has not ended.
     run: Option<PendingRun>,
+    /// The watchpoint `)` and `(` move to, if one is set.
+    pub watch: Option<crate::model::watch::Watch>,
 }
 
 /// A recording being read on a worker while the view is live.

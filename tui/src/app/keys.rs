@@ -78,6 +78,21 @@ pub enum Action {
     NextReader,
     /// Execution: the previous start of a kernel reading it.
     PrevReader,
+    /// Execution: watch the selected register (registers pane), or the
+    /// register or kernel of the event at the cursor, for any change.
+    Watch,
+    /// Execution: the same, stopping where it becomes an error.
+    WatchErrors,
+    /// Execution: the same, stopping where it equals a value typed in.
+    WatchValue,
+    /// Execution: the next event where the watch stops.
+    WatchNext,
+    /// Execution: the previous event where the watch stops (rewind).
+    WatchPrev,
+    /// Attached to a live recording: pause or resume the view's updates.
+    LivePause,
+    /// Attached to a live recording: save what has arrived as a recording.
+    LiveSave,
     /// Strings, attributes, types: list every user of the selected row.
     Users,
     /// Tables: the column cursor one column left (shows hidden columns).
@@ -510,6 +525,55 @@ pub const BINDINGS: &[Binding] = &[
         Only(&[Tab::Execution]),
         "the previous kernel reading that register",
         Some("users"),
+    ),
+    b(
+        &[Char('+')],
+        Action::Watch,
+        Only(&[Tab::Execution]),
+        "watch the selected register, or the event's register or kernel, across executions (again: clear)",
+        None,
+    ),
+    b(
+        &[Char('!')],
+        Action::WatchErrors,
+        Only(&[Tab::Execution]),
+        "watch it for becoming an error",
+        None,
+    ),
+    b(
+        &[Char('=')],
+        Action::WatchValue,
+        Only(&[Tab::Execution]),
+        "watch it for a value typed in",
+        None,
+    ),
+    b(
+        &[Char(')')],
+        Action::WatchNext,
+        Only(&[Tab::Execution]),
+        "the next event where the watch stops",
+        None,
+    ),
+    b(
+        &[Char('(')],
+        Action::WatchPrev,
+        Only(&[Tab::Execution]),
+        "the previous event where the watch stops (rewind)",
+        None,
+    ),
+    b(
+        &[Char('P')],
+        Action::LivePause,
+        Only(&[Tab::Execution]),
+        "attached (--attach): pause or resume live updates",
+        None,
+    ),
+    b(
+        &[Char('w')],
+        Action::LiveSave,
+        Only(&[Tab::Execution]),
+        "attached (--attach): save what has arrived as a recording file",
+        None,
     ),
     b(
         &[Char('u')],

@@ -11,18 +11,21 @@
 //! its searches ([`prompt`]), the screens drawn over a tab (`overlay`) and
 //! the mouse (`mouse`) extend the app in files of their own.
 
+pub mod attach;
 pub mod compare;
 pub mod events;
 pub mod execution;
 pub mod functions;
 pub mod hex;
 pub mod keys;
+pub mod live;
 mod mouse;
 mod overlay;
 pub mod prompt;
 pub mod search;
 pub mod tab;
 pub mod tensors;
+mod watch;
 pub mod worker;
 
 pub use execution::{Execution, Loading};
@@ -142,6 +145,8 @@ pub struct App<'d, 'a> {
     /// What the app asks for, not yet taken by [`take_effects`](Self::take_effects).
     effects: Vec<Effect>,
     pending: Option<char>,
+    /// The live recording followed (`--attach`), if any.
+    pub live: Option<live::Live>,
 }
 
 impl<'d, 'a> App<'d, 'a> {
@@ -172,6 +177,7 @@ impl<'d, 'a> App<'d, 'a> {
             searches: 0,
             effects: Vec::new(),
             pending: None,
+            live: None,
         }
     }
 
@@ -226,6 +232,11 @@ impl<'d, 'a> App<'d, 'a> {
                 self.search_report(id, Ok((scanned, total)))
             }
             Event::SearchEnded { id, outcome } => self.search_report(id, Err(outcome)),
+            Event::LiveUpdate { trace, ended } => self.live_update(*trace, ended),
+            Event::LiveLost(why) => self.live_lost(why),
+            Event::LiveSaved(outcome) => {
+                self.message = Some(outcome.unwrap_or_else(|e| e));
+            }
             Event::SearchFailed(why) => {
                 self.searching = None;
                 self.message = Some(format!("cannot search: {why}"));
@@ -395,6 +406,20 @@ impl<'d, 'a> App<'d, 'a> {
             Action::Producer | Action::NextReader | Action::PrevReader => {
                 if self.tab == Tab::Execution {
                     self.follow_value(action)
+                }
+            }
+            Action::Watch
+            | Action::WatchErrors
+            | Action::WatchValue
+            | Action::WatchNext
+            | Action::WatchPrev => {
+                if self.tab == Tab::Execution {
+                    self.watch_action(action)
+                }
+            }
+            Action::LivePause | Action::LiveSave => {
+                if self.tab == Tab::Execution {
+                    self.live_action(action)
                 }
             }
             Action::Users => self.open_users(),

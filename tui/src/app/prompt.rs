@@ -20,6 +20,10 @@ pub enum PromptKind {
     Goto,
     /// `r` on a function that takes arguments: them, as JSON.
     Arguments,
+    /// The value a watch stops at (Execution tab).
+    WatchValue,
+    /// The file to save a live recording to.
+    SavePath,
 }
 
 /// The longest arguments prompt, in characters (other prompts take 256).
@@ -105,6 +109,8 @@ impl<'d, 'a> App<'d, 'a> {
                     self.start_run(name, Some(prompt.text));
                 }
             }
+            PromptKind::WatchValue => self.watch_value(prompt.text),
+            PromptKind::SavePath => self.save_live(prompt.text),
         }
     }
 

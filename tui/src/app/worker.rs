@@ -83,6 +83,21 @@ impl<'s, 'e, 'a: 'e> Worker<'s, 'e, 'a> {
                 None
             }
             Effect::Copy(text) => Some(text),
+            Effect::LiveRefresh {
+                socket,
+                received,
+                program,
+            } => {
+                crate::app::attach::refresh(socket, received, program, self.events.clone());
+                None
+            }
+            Effect::SaveLive { path, received } => {
+                // Written here: encoding what arrived is linear in it, a
+                // moment even for millions of events.
+                let outcome = crate::app::attach::save(&path, &received);
+                let _ = self.events.send(Event::LiveSaved(outcome));
+                None
+            }
         }
     }
 

@@ -15,6 +15,7 @@ use bef::tool_io::named_files::{self, NamedFileKind, NotRead};
 use crate::model::document::Loaded;
 use crate::model::input::LoadError;
 use crate::model::profile::Profile;
+use crate::model::step_index::{self, StepIndex, Subject};
 use bef_trace::program_file::ProgramFile;
 use bef_trace::recording::{Event, EventKind, Header, Recording, ValueState, content_hash};
 
@@ -48,6 +49,15 @@ impl Step {
             EventKind::ValueUpdated { kernel, .. } => Some(kernel),
             EventKind::KernelWork { .. } => self.work_of,
             EventKind::FunctionBegin { .. } | EventKind::FunctionEnd => None,
+        }
+    }
+
+    /// What the event is about when followed across executions: its
+    /// kernel, or its function's begin or end.
+    pub fn subject(&self) -> Option<Subject> {
+        match self.event.kind {
+            EventKind::FunctionBegin { .. } | EventKind::FunctionEnd => Some(Subject::Frame),
+            _ => self.kernel().map(Subject::Kernel),
         }
     }
 }
@@ -135,6 +145,8 @@ pub struct Trace {
     functions: HashMap<u64, u32>,
     ordinals: HashMap<u64, usize>,
     producers: HashMap<(u64, u32), u32>,
+    /// Where each kernel's and register's events are.
+    index: StepIndex,
     /// The last [`registers_at`](Self::registers_at) answer: drawing asks
     /// once per row, and each answer scans the events up to the cursor.
     /// Behind a mutex so that a trace can be read from a worker too.
@@ -270,6 +282,18 @@ impl Trace {
             let next = ordinals.len() + 1;
             ordinals.entry(s.event.execution).or_insert(next);
         }
+        progress(format!("indexing the kernels of {events} events"));
+        let index = StepIndex::build(
+            steps.iter().map(|s| {
+                (
+                    s.event.execution,
+                    s.subject(),
+                    step_index::register_of(&s.event.kind),
+                )
+            }),
+            |e| functions.get(&e).copied(),
+            |e| ordinals.get(&e).copied(),
+        );
         Trace {
             path: path.to_owned(),
             steps,
@@ -281,6 +305,7 @@ impl Trace {
             functions,
             ordinals,
             producers,
+            index,
             registers_cache: std::sync::Mutex::new(None),
         }
     }
@@ -609,56 +634,31 @@ impl Trace {
     /// the tab's execution numbering: loop iterations and repeated calls.
     /// The event of the same kind is preferred (the same register's
     /// publication, the same start or end), else the kernel's first event
-    /// there.
+    /// there. A function's `begin` and `end` rows go to the begin and end
+    /// of the next or previous execution.
     pub fn same_kernel(&self, cursor: usize, forward: bool) -> Option<usize> {
         let at = self.steps.get(cursor)?;
-        // A function's begin or end is about no kernel: it follows the
-        // same event of the function's other executions.
-        let kernel = at.kernel();
-        if kernel.is_none() && event_kind_key(&at.event.kind).0 > 1 {
+        let subject = at.subject()?;
+        let function = self.function_of(at.event.execution)?;
+        let here = self.index.ordinal(cursor);
+        if here == 0 {
             return None;
         }
-        let function = self.function_of(at.event.execution)?;
-        let here = *self.ordinals.get(&at.event.execution)?;
         let kind = event_kind_key(&at.event.kind);
-        // The nearest execution so far, and its best event: (ordinal,
-        // whether the kind matches, step).
-        let mut best: Option<(usize, bool, usize)> = None;
-        for (i, s) in self.steps.iter().enumerate() {
-            if s.kernel() != kernel
-                || (kernel.is_none() && event_kind_key(&s.event.kind).0 > 1)
-                || self.function_of(s.event.execution) != Some(function)
-            {
-                continue;
-            }
-            let Some(&ordinal) = self.ordinals.get(&s.event.execution) else {
-                continue;
-            };
-            let beyond = if forward {
-                ordinal > here
-            } else {
-                ordinal < here
-            };
-            if !beyond {
-                continue;
-            }
-            let matches = event_kind_key(&s.event.kind) == kind;
-            let better = match best {
-                None => true,
-                Some((o, _, _)) if o != ordinal => {
-                    if forward {
-                        ordinal < o
-                    } else {
-                        ordinal > o
-                    }
-                }
-                Some((_, m, _)) => matches && !m,
-            };
-            if better {
-                best = Some((ordinal, matches, i));
-            }
-        }
-        best.map(|(_, _, i)| i)
+        let there = self
+            .index
+            .nearest_execution(function, subject, here, forward);
+        let matching = there.iter().find(|&&(_, step)| {
+            self.steps
+                .get(step as usize)
+                .is_some_and(|s| event_kind_key(&s.event.kind) == kind)
+        });
+        matching.or(there.first()).map(|&(_, step)| step as usize)
+    }
+
+    /// The index of where each kernel's and register's events are.
+    pub fn index(&self) -> &StepIndex {
+        &self.index
     }
 
     /// The event where execution `execution` begins (`kernel` `None`) or
@@ -995,9 +995,9 @@ mod tests {
         assert_eq!(trace.same_kernel(4, false), None);
         // A start goes to the start.
         assert_eq!(trace.same_kernel(3, true), Some(7));
-        // A function's begin goes to the next execution's begin.
+        // A begin goes to the next execution's begin.
         assert_eq!(trace.same_kernel(0, true), Some(1));
-        assert_eq!(trace.same_kernel(2, true), None);
+        assert_eq!(trace.same_kernel(1, false), Some(0));
     }
 
     #[test]

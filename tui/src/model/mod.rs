@@ -13,5 +13,7 @@ pub mod inspector;
 pub mod names;
 pub mod profile;
 pub mod rows;
+pub mod step_index;
 pub mod tensor_grid;
 pub mod tensors;
+pub mod watch;

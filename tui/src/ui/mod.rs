@@ -317,6 +317,8 @@ fn draw_status(frame: &mut Frame<'_>, app: &mut App<'_, '_>, area: Rect) {
                 keys::label(Action::GotoOffset, Some(Tab::Hex))
             ),
             PromptKind::Arguments => "arguments (JSON list): ".to_owned(),
+            PromptKind::WatchValue => "watch for the value (empty: any change): ".to_owned(),
+            PromptKind::SavePath => "save the live recording to: ".to_owned(),
         };
         Line::from(vec![
             Span::styled(label, Style::default().fg(Color::Yellow)),
@@ -324,7 +326,21 @@ fn draw_status(frame: &mut Frame<'_>, app: &mut App<'_, '_>, area: Rect) {
             Span::styled("█", Style::default().fg(Color::Yellow)),
         ])
     } else if app.tab == Tab::Execution {
-        let mut spans = feedback(app);
+        let mut spans = Vec::new();
+        if let Some(live) = &app.live {
+            let colour = if live.badge() == "REPLAY" {
+                Color::Cyan
+            } else {
+                Color::Red
+            };
+            let events = app.execution.trace.as_ref().map_or(0, |t| t.steps.len());
+            spans.push(Span::styled(
+                format!(" {} {events} events ", live.badge()),
+                Style::default().fg(Color::Black).bg(colour),
+            ));
+            spans.push(Span::raw(" "));
+        }
+        spans.extend(feedback(app));
         let path = app.execution_path();
         spans.push(path_span(&spans, &path, area.width));
         Line::from(spans)

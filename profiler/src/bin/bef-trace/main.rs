@@ -24,6 +24,7 @@ use bef::tool_io::escape;
 use bef::tool_io::output::{AtomicFile, refuse_input};
 use bef_trace::analysis::compare;
 use bef_trace::analysis::critical_path::CriticalOptions;
+use bef_trace::capture::live::LiveSocket;
 use bef_trace::capture::program_file::{self, ProgramError, ProgramFile};
 use bef_trace::capture::recorder::MAX_EVENTS_PER_THREAD;
 use bef_trace::capture::recording::Keep;
@@ -75,6 +76,10 @@ enum Command {
         /// The recording to write.
         #[arg(short, long, value_name = "FILE")]
         output: PathBuf,
+        /// Also serve the recording on this Unix socket while it is made
+        /// (`befview --attach SOCKET` shows it live); needs --keep first.
+        #[arg(long, value_name = "SOCKET")]
+        live: Option<PathBuf>,
     },
     /// Run a program, then write the exports asked for (Ctrl-C or
     /// --duration stops the run as for `record`); with none asked for,
@@ -526,7 +531,9 @@ fn run(cli: Cli) -> Result<Ending, Failure> {
     let progress = Progress::new(cli.progress || std::io::stderr().is_terminal());
     // The commands that write one export of one recording, one row each.
     let job = match cli.command {
-        Command::Record { run, output } => return record_command(&run, &output),
+        Command::Record { run, output, live } => {
+            return record_command(&run, &output, live.as_deref());
+        }
         Command::Run {
             run,
             output,
@@ -697,9 +704,17 @@ impl Job {
 }
 
 /// `bef-trace record`.
-fn record_command(run: &RunArgs, output: &Path) -> Result<Ending, Failure> {
+fn record_command(run: &RunArgs, output: &Path, live: Option<&Path>) -> Result<Ending, Failure> {
     check_outputs(&[output], &run.inputs())?;
-    let (recording, ending) = record(run, !run.no_embed, Some(output))?;
+    let keep = match run.keep {
+        KeepArg::First => Keep::First,
+        KeepArg::Last => Keep::Last,
+    };
+    let live = live
+        .map(|path| LiveSocket::bind(path, keep))
+        .transpose()
+        .map_err(|e| Failure::from(format!("--live {e}")))?;
+    let (recording, ending) = record(run, !run.no_embed, Some(output), live)?;
     write_file(output, &bef_trace::write(&recording))?;
     note(&format!(
         "wrote {} events to {}",
@@ -726,7 +741,7 @@ fn run_command(
     check_outputs(&outputs, &run.inputs())?;
     // The exports need the program's table: only the file written may
     // leave it out.
-    let (recording, ending) = record(run, true, None)?;
+    let (recording, ending) = record(run, true, None, None)?;
     if let Some(path) = output {
         write_file(
             path,
@@ -871,11 +886,13 @@ fn write_snapshot(
 /// Records the program `args` name; `embed_program`: keep its table;
 /// `output`: where the recording goes, beside which SIGUSR1 writes
 /// snapshots. Says which function failed, if any did, and prints the
-/// results of `--call`.
+/// results of `--call`. With `live`, the recording is also served on that
+/// socket while it is made.
 fn record(
     args: &RunArgs,
     embed_program: bool,
     output: Option<&Path>,
+    live: Option<LiveSocket>,
 ) -> Result<(Recording, Ending), Failure> {
     input::regular_file(&args.program, "program").map_err(Failure::from)?;
     let arguments = args.arguments()?;
@@ -963,11 +980,31 @@ fn record(
             watch
         })
     };
-    let result = bef_trace::record_file(&args.program, &options, |name| {
-        if let Ok(mut current) = current.lock() {
-            *current = name.to_string();
-        }
-    });
+    let mut server = None;
+    let mut serving_failed = None;
+    let result = bef_trace::capture::record::record_file_observed(
+        &args.program,
+        &options,
+        |name| {
+            if let Ok(mut current) = current.lock() {
+                *current = name.to_string();
+            }
+        },
+        |recorder, header, table| {
+            if let Some(socket) = live {
+                match socket.serve(recorder.clone(), header.clone(), table.to_vec()) {
+                    Ok(serving) => server = Some(serving),
+                    Err(e) => serving_failed = Some(e),
+                }
+            }
+        },
+    );
+    if let Some(e) = serving_failed {
+        note(&format!("warning: --live {e}: the recording is not served"));
+    }
+    if let (Some(server), Ok((recording, _))) = (server, &result) {
+        server.finish(recording);
+    }
     let _ = done.send(());
     let watch = ticker
         .join()
