@@ -13,9 +13,17 @@ Measures, on this machine and in this order:
 then prints one table of medians with the ratios. numpy and onnxruntime run
 in child processes so that each gets its own thread settings.
 
+`--rounds N` repeats the measurements N times, each round running every
+engine once in the same order, so that load from other processes falls on
+all of them alike; the table then gives the median of the rounds' medians
+and the fastest sample of all rounds, and each round's medians are printed
+as they come. `--mlp-only` leaves out the 512³ products.
+
     python3 -m venv /tmp/venv && /tmp/venv/bin/pip install -r scripts/requirements.txt
-    /tmp/venv/bin/python scripts/compare_models.py
+    /tmp/venv/bin/python scripts/compare_models.py [--rounds N] [--mlp-only]
 """
+
+import argparse
 
 import json
 import os
@@ -110,11 +118,45 @@ def child(case, threads):
 
 def criterion(group, queue):
     """The median and fastest sample of a criterion benchmark, in seconds."""
-    base = ROOT / "target" / "criterion" / group / queue.replace(":", "_") / "new"
+    target = pathlib.Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
+    base = target / "criterion" / group / queue.replace(":", "_") / "new"
     estimates = json.loads((base / "estimates.json").read_text())
     sample = json.loads((base / "sample.json").read_text())
     fastest = min(t / n for t, n in zip(sample["times"], sample["iters"]))
     return estimates["median"]["point_estimate"] / 1e9, fastest / 1e9
+
+
+def threads_of(engine):
+    """Threads an engine computes on: `s` is one, `mstd:2` two."""
+    if engine.endswith("queue s"):
+        return 1
+    if engine.endswith("queue mstd:2"):
+        return 2
+    return int(engine.rsplit(", ", 1)[1].split(" ")[0])
+
+
+def one_round(mlp_only):
+    """Every engine once: rows of (computation, engine, (median, fastest), flops)."""
+    rows = []
+    if not mlp_only:
+        for threads in (1, 2):
+            print(f"numpy matmul, {threads} thread(s)...", file=sys.stderr)
+            rows.append(("matmul 512³", f"numpy (OpenBLAS), {threads} thread(s)", child("numpy", threads), MATMUL_FLOPS))
+    for threads in (1, 2):
+        print(f"onnxruntime forward pass, {threads} thread(s)...", file=sys.stderr)
+        rows.append(("bm_mnist forward", f"onnxruntime, {threads} thread(s)", child("onnxruntime", threads), MLP_FLOPS))
+    print("cargo bench -p bef --bench models ...", file=sys.stderr)
+    groups = [("mlp_forward", "bm_mnist forward", MLP_FLOPS)]
+    if not mlp_only:
+        groups.insert(0, ("matmul_512", "matmul 512³", MATMUL_FLOPS))
+    bench = ["cargo", "bench", "-p", "bef", "--bench", "models", "--", "--noplot"]
+    if mlp_only:
+        bench.append("mlp_forward")
+    subprocess.run(bench, cwd=ROOT, check=True, stdout=sys.stderr)
+    for group, label, flops in groups:
+        for queue in ("s", "mstd:2"):
+            rows.append((label, f"bef, queue {queue}", criterion(group, queue), flops))
+    return rows
 
 
 def main():
@@ -123,32 +165,42 @@ def main():
         result = numpy_matmul() if case == "numpy" else onnxruntime_mlp(threads)
         print(json.dumps(result))
         return
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=1, help="rounds of every engine, alternated")
+    parser.add_argument("--mlp-only", action="store_true", help="only the bm_mnist forward pass")
+    args = parser.parse_args()
 
+    rounds = []
+    for index in range(max(args.rounds, 1)):
+        rows = one_round(args.mlp_only)
+        rounds.append(rows)
+        print(f"round {index + 1}: " + "; ".join(
+            f"{label}, {engine}: median {median * 1e3:.3f} ms, fastest {fastest * 1e3:.3f} ms"
+            for label, engine, (median, fastest), _ in rows
+        ), file=sys.stderr)
     rows = []
-    for threads in (1, 2):
-        print(f"numpy matmul, {threads} thread(s)...", file=sys.stderr)
-        rows.append(("matmul 512³", f"numpy (OpenBLAS), {threads} thread(s)", child("numpy", threads), MATMUL_FLOPS))
-    for threads in (1, 2):
-        print(f"onnxruntime forward pass, {threads} thread(s)...", file=sys.stderr)
-        rows.append(("bm_mnist forward", f"onnxruntime, {threads} thread(s)", child("onnxruntime", threads), MLP_FLOPS))
-    print("cargo bench -p bef --bench models ...", file=sys.stderr)
-    subprocess.run(
-        ["cargo", "bench", "-p", "bef", "--bench", "models", "--", "--noplot"],
-        cwd=ROOT, check=True, stdout=sys.stderr,
-    )
-    for group, label, flops in (("matmul_512", "matmul 512³", MATMUL_FLOPS), ("mlp_forward", "bm_mnist forward", MLP_FLOPS)):
-        for queue in ("s", "mstd:2"):
-            rows.append((label, f"bef, queue {queue}", criterion(group, queue), flops))
+    for label, engine, _, flops in rounds[0]:
+        samples = [r[2] for rows_of_round in rounds for r in rows_of_round if r[:2] == (label, engine)]
+        median = statistics.median(m for m, _ in samples)
+        fastest = min(f for _, f in samples)
+        rows.append((label, engine, (median, fastest), flops))
 
-    print("| computation | engine | median | GFLOP/s (median) | fastest | vs. best baseline (median) |")
-    print("|---|---|---|---|---|---|")
+    if len(rounds) > 1:
+        print(f"Medians of {len(rounds)} rounds; fastest sample of all rounds.")
+    print("| computation | engine | median | GFLOP/s (median) | fastest | vs. best baseline (median) | vs. baseline on as many threads (median) |")
+    print("|---|---|---|---|---|---|---|")
     for label in ("matmul 512³", "bm_mnist forward"):
         cases = [r for r in rows if r[0] == label]
-        best_baseline = min(r[2][0] for r in cases if not r[1].startswith("bef"))
+        if not cases:
+            continue
+        baselines = [r for r in cases if not r[1].startswith("bef")]
+        best_baseline = min(r[2][0] for r in baselines)
         for _, engine, (median, fastest), flops in cases:
+            same = [r[2][0] for r in baselines if threads_of(r[1]) == threads_of(engine)]
+            vs_same = f"{same[0] / median:.2f}×" if engine.startswith("bef") and same else ""
             print(
                 f"| {label} | {engine} | {median * 1e3:.3f} ms | {flops / median / 1e9:.1f} | "
-                f"{fastest * 1e3:.3f} ms | {best_baseline / median:.2f}× |"
+                f"{fastest * 1e3:.3f} ms | {best_baseline / median:.2f}× | {vs_same} |"
             )
 
 

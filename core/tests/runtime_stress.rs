@@ -11,6 +11,7 @@ use std::sync::{Arc, Barrier, Mutex};
 
 use bef::runtime::{
     AsyncValue, AsyncValueRef, ConcurrentWorkQueue, Task, create_work_queue, live_async_values,
+    track_live_async_values,
 };
 
 static SERIAL: Mutex<()> = Mutex::new(());
@@ -18,6 +19,8 @@ static SERIAL: Mutex<()> = Mutex::new(());
 /// Runs `f` and asserts that it leaves no AsyncValue alive.
 fn balanced(f: impl FnOnce()) {
     let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    // Counted in release builds too.
+    track_live_async_values();
     let before = live_async_values();
     f();
     assert_eq!(live_async_values(), before, "AsyncValues leaked");

@@ -83,6 +83,8 @@ impl ExecutionContext {
     /// Attaches `observer`: every function run with this context (or one
     /// derived from it by the kernels it runs) reports its events to it.
     pub fn with_observer(mut self, observer: Arc<dyn Observer>) -> Self {
+        // An observer may sample the live values (the profiler does).
+        crate::runtime::track_live_async_values();
         self.observation = Some(Arc::new(Observation {
             observer,
             caller: self.caller(),

@@ -49,7 +49,8 @@ use crate::ir;
 use crate::runtime::{
     AllocationStats, AsyncValue, DEFAULT_MAX_CALL_DEPTH, Diagnostic, FixedSizeAllocator,
     HostAllocator, HostContext, LeakCheckAllocator, MallocAllocator, ProfiledAllocator,
-    WorkQueueError, create_work_queue, live_async_values,
+    WorkQueueError, create_work_queue, live_async_values, live_async_values_tracked,
+    track_live_async_values,
 };
 use crate::text;
 use crate::translate::{TranslateOptions, mlir_to_bef};
@@ -491,6 +492,8 @@ impl RunnerBuilder {
         let (allocator, leak_check): (Box<dyn HostAllocator>, _) = match self.allocator {
             AllocatorKind::Malloc => (Box::new(MallocAllocator), None),
             AllocatorKind::LeakCheck => {
+                // Leaked async values are reported beside leaked bytes.
+                track_live_async_values();
                 let shared = Arc::new(LeakCheckAllocator::new(MallocAllocator));
                 (Box::new(shared.clone()), Some(shared))
             }
@@ -653,7 +656,7 @@ impl Runner {
                 given: args.len(),
             });
         }
-        let live_before = live_async_values();
+        let live_before = live_async_values_tracked().then(live_async_values);
         let mut ctx = ExecutionContext::new(self.host.clone());
         if let Some(observer) = observer {
             ctx = ctx.with_observer(observer);
@@ -710,8 +713,9 @@ pub struct Call<'r> {
     /// The request's context, until [`finish`](Self::finish).
     ctx: Option<ExecutionContext>,
     results: Vec<AsyncValue>,
-    /// Live async values before the call started.
-    live_before: usize,
+    /// Live async values before the call started, when they are counted
+    /// (`runtime::track_live_async_values`).
+    live_before: Option<usize>,
 }
 
 impl fmt::Debug for Call<'_> {
@@ -753,10 +757,10 @@ impl Call<'_> {
         self.ctx = None;
         let after = live_async_values();
         LeakReport {
-            async_values: (after > self.live_before).then_some(AsyncValueLeak {
-                before: self.live_before,
-                after,
-            }),
+            async_values: self
+                .live_before
+                .filter(|&before| after > before)
+                .map(|before| AsyncValueLeak { before, after }),
             allocations: self
                 .runner
                 .leak_check
@@ -799,7 +803,10 @@ pub struct Finished {
 /// What a call left alive after it finished.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct LeakReport {
-    /// More async values are alive than before the call.
+    /// More async values are alive than before the call (only while
+    /// they are counted: in debug builds, with
+    /// [`AllocatorKind::LeakCheck`], with an observer, or after
+    /// `runtime::track_live_async_values`).
     pub async_values: Option<AsyncValueLeak>,
     /// The leak-check allocator has live allocations (only with
     /// [`AllocatorKind::LeakCheck`]).

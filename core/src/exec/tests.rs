@@ -63,6 +63,12 @@ fn registry() -> KernelRegistry {
 /// Serializes tests that count live values (the count is process-wide).
 pub(crate) static LEAK_CHECK: Mutex<()> = Mutex::new(());
 
+/// Takes [`LEAK_CHECK`], with live values counted (in release builds too).
+fn counting_live_values() -> std::sync::MutexGuard<'static, ()> {
+    crate::runtime::track_live_async_values();
+    LEAK_CHECK.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 fn load(src: &str) -> Result<Arc<Program>, LoadError> {
     let module = crate::text::parse_module(src, "test.mlir").expect("parses");
     let bytes = mlir_to_bef(
@@ -115,7 +121,7 @@ func.func @chain(%x: i32) -> (i32, i32) {
 
 #[test]
 fn runs_sync_and_async_kernels_on_both_queues() {
-    let _serial = LEAK_CHECK.lock().unwrap_or_else(|e| e.into_inner());
+    let _serial = counting_live_values();
     for queue in ["s", "mstd:2"] {
         let before = live_async_values();
         let (results, errors) = run(CHAIN, "chain", queue, &[AsyncValue::available(20i32)]);
@@ -128,7 +134,7 @@ fn runs_sync_and_async_kernels_on_both_queues() {
 
 #[test]
 fn errors_skip_only_downstream_kernels() {
-    let _serial = LEAK_CHECK.lock().unwrap_or_else(|e| e.into_inner());
+    let _serial = counting_live_values();
     let src = r#"
 func.func @f() -> (i32, i32) {
   %one = "t.constant.i32"() {value = 1 : i32} : () -> i32
@@ -167,7 +173,7 @@ func.func @main() -> (i32, i32) {
   tfrt.return %b, %b : i32, i32
 }
 "#;
-    let _serial = LEAK_CHECK.lock().unwrap_or_else(|e| e.into_inner());
+    let _serial = counting_live_values();
     for queue in ["s", "mstd:2"] {
         let before = live_async_values();
         let (results, _) = run(src, "main", queue, &[]);
@@ -179,7 +185,7 @@ func.func @main() -> (i32, i32) {
 
 #[test]
 fn type_mismatch_is_an_error_value() {
-    let _serial = LEAK_CHECK.lock().unwrap_or_else(|e| e.into_inner());
+    let _serial = counting_live_values();
     let src = r#"
 func.func @f() -> i32 {
   %c = "t.new.chain"() : () -> !tfrt.chain
@@ -208,7 +214,7 @@ fn unknown_kernel_is_reported_at_its_first_use() {
 
 #[test]
 fn cancellation_skips_kernels_not_started() {
-    let _serial = LEAK_CHECK.lock().unwrap_or_else(|e| e.into_inner());
+    let _serial = counting_live_values();
     let program = load(CHAIN).unwrap();
     let host = Arc::new(HostContext::with_work_queue_name("s").unwrap());
     host.cancel("Cancelled");
@@ -236,7 +242,7 @@ func.func @f() -> (i32, i32) {
   tfrt.return %a, %b : i32, i32
 }
 "#;
-    let _serial = LEAK_CHECK.lock().unwrap_or_else(|e| e.into_inner());
+    let _serial = counting_live_values();
     for queue in ["s", "mstd:2"] {
         let before = live_async_values();
         let (results, errors) = run(src, "f", queue, &[]);

@@ -26,7 +26,7 @@ pub use allocator::{
 };
 pub use async_value::{
     AsyncState, AsyncValue, AsyncValueKind, AsyncValueRef, GetError, Rejected, SetError,
-    live_async_values,
+    live_async_values, live_async_values_tracked, track_live_async_values,
 };
 pub use chain::{Chain, ready_chain, unavailable_chain};
 pub use diagnostic::{Diagnostic, ErrorCode, Location};

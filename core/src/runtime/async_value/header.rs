@@ -52,6 +52,15 @@
 //! closures and `next` links of the nodes pushed, and the inline slot
 //! published, with `Release` CAS.
 //!
+//! # Destruction
+//!
+//! A concrete-kind value whose last state is `CONCRETE` (every value
+//! created available, and every value set concrete) has no waiters, no
+//! error and a constructed payload, so its last reference goes through
+//! [`VTable::destroy_concrete`], one call that drops the payload and frees
+//! the block. Every other block goes through [`destroy`], which checks for
+//! waiters left behind, errors and indirect targets.
+//!
 //! # Reference count
 //!
 //! `refcount` starts at 1. Increments are `Relaxed` (a new reference can only
@@ -131,6 +140,10 @@ pub(crate) struct VTable {
     pub(crate) drop_payload: unsafe fn(NonNull<Header>),
     /// Drops the (payload-less) block and frees its memory.
     pub(crate) free: unsafe fn(NonNull<Header>),
+    /// Destroys a concrete-kind block in the `CONCRETE` state (see the
+    /// module docs): drops the payload, uncounts the value, frees the
+    /// block. Only called on concrete-kind blocks.
+    pub(crate) destroy_concrete: unsafe fn(NonNull<Header>),
 }
 
 /// Payload type of blocks that never hold a payload (error and indirect).
@@ -149,6 +162,7 @@ impl<T: 'static> VTables<T> {
         type_name: std::any::type_name::<T>,
         drop_payload: drop_payload::<T>,
         free: free::<T>,
+        destroy_concrete: destroy_concrete::<T>,
     };
     /// Table of payload-less blocks (indirect or error) that report type `T`.
     pub(crate) const NO_PAYLOAD: VTable = VTable {
@@ -156,6 +170,9 @@ impl<T: 'static> VTables<T> {
         type_name: std::any::type_name::<T>,
         drop_payload: drop_nothing,
         free: free::<NoPayload>,
+        // Never called: these blocks are never of the concrete kind. Were
+        // it called, the block holds no payload to drop.
+        destroy_concrete: destroy_concrete::<NoPayload>,
     };
 }
 
@@ -167,6 +184,9 @@ pub(crate) struct Header {
     pub(crate) keep_payload_on_error: bool,
     /// Whether an `and_then` has claimed `inline` (see the module docs).
     pub(crate) inline_taken: AtomicBool,
+    /// Whether the value was counted as live when made (`live.rs`), so
+    /// that its destruction is uncounted.
+    pub(crate) counted: bool,
     pub(crate) vtable: &'static VTable,
     /// Concrete and error kinds: `*mut Diagnostic` (tagged with
     /// `PAYLOAD_KEPT`) once in the error state, else 0. Indirect kind: the
@@ -209,6 +229,7 @@ pub(crate) fn allocate<T>(
         Some(v) => MaybeUninit::new(v),
         None => MaybeUninit::uninit(),
     };
+    let counted = live::tracking();
     // SAFETY: `block` is freshly allocated with the layout of `Inner<T>`.
     unsafe {
         ptr::write(
@@ -220,6 +241,7 @@ pub(crate) fn allocate<T>(
                     kind: init.kind,
                     keep_payload_on_error: init.keep_payload_on_error,
                     inline_taken: AtomicBool::new(false),
+                    counted,
                     vtable,
                     link: UnsafeCell::new(init.link),
                     inline: InlineSlot::new(),
@@ -228,7 +250,9 @@ pub(crate) fn allocate<T>(
             },
         );
     }
-    live::add(1);
+    if counted {
+        live::add(1);
+    }
     block.cast::<Header>()
 }
 
@@ -249,6 +273,19 @@ unsafe fn drop_payload<T>(h: NonNull<Header>) {
 }
 
 unsafe fn drop_nothing(_: NonNull<Header>) {}
+
+unsafe fn destroy_concrete<T>(h: NonNull<Header>) {
+    // SAFETY: exclusive access to a block of `T` (the caller's contract).
+    let counted = unsafe { h.as_ref() }.counted;
+    // SAFETY: in the `CONCRETE` state the payload is constructed and was
+    // never dropped.
+    unsafe { drop_payload::<T>(h) };
+    if counted {
+        live::add(-1);
+    }
+    // SAFETY: the payload is dropped; free the block.
+    unsafe { free::<T>(h) };
+}
 
 unsafe fn free<T>(h: NonNull<Header>) {
     let block = h.cast::<Inner<T>>().as_ptr();
@@ -304,16 +341,24 @@ pub(crate) unsafe fn drop_ref(h: NonNull<Header>) {
         }
         fence(Ordering::Acquire);
     }
-    // SAFETY: we dropped the last reference; no other thread can reach `h`.
-    unsafe { destroy(h) }
+    // We dropped the last reference: no other thread can reach `h`.
+    let word = hdr.state.load(Ordering::Relaxed);
+    if word == CONCRETE | CLAIMED && hdr.kind == AsyncValueKind::Concrete {
+        // SAFETY: exclusive access to a concrete-kind block in the
+        // `CONCRETE` state, whose vtable is its payload type's.
+        unsafe { (hdr.vtable.destroy_concrete)(h) }
+    } else {
+        // SAFETY: exclusive access; `word` is the block's state.
+        unsafe { destroy(h, word) }
+    }
 }
 
-/// SAFETY: the last reference to `h` is gone and its writes are acquired.
+/// SAFETY: the last reference to `h` is gone and its writes are acquired;
+/// `word` is its state word.
 #[cold]
-unsafe fn destroy(h: NonNull<Header>) {
+unsafe fn destroy(h: NonNull<Header>, word: usize) {
     // SAFETY: exclusive access from here on.
     let hdr = unsafe { h.as_ref() };
-    let word = hdr.state.load(Ordering::Relaxed);
     // Waiters of a value that dies unavailable can never run; drop them.
     if word & INLINE_READY != 0 {
         // SAFETY: exclusive access; the slot holds a published closure.
@@ -351,7 +396,9 @@ unsafe fn destroy(h: NonNull<Header>) {
             }
         }
     }
-    live::add(-1);
+    if hdr.counted {
+        live::add(-1);
+    }
     // SAFETY: the payload (if any) is dropped; free the block.
     unsafe { (hdr.vtable.free)(h) };
 }

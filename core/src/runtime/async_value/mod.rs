@@ -32,7 +32,7 @@ use self::header::{
     CLAIMED, CONCRETE, CONSTRUCTED, ERROR, Header, INLINE_READY, Init, NoPayload, PAYLOAD_KEPT,
     STATE_MASK, UNCONSTRUCTED, UnknownType, VTable, VTables, WAITERS_MASK, is_available, vtable_is,
 };
-pub use self::live::live_async_values;
+pub use self::live::{live_async_values, live_async_values_tracked, track_live_async_values};
 use super::diagnostic::{Diagnostic, ErrorCode};
 use super::stack_room::with_stack_room;
 use super::sync::Ordering;
@@ -290,7 +290,9 @@ impl AsyncValue {
     }
 
     /// The block holding the data: the value itself, or the target of a
-    /// resolved indirect value. `None` if unavailable.
+    /// resolved indirect value. `None` if unavailable. Inlined: every
+    /// read goes through it.
+    #[inline]
     fn resolved(&self) -> Option<(&Header, usize)> {
         let h = self.header();
         let word = h.state.load(Ordering::Acquire);

@@ -116,6 +116,46 @@ fn payload_dropped_exactly_once() {
     assert_eq!(drops.load(Ordering::SeqCst), 4);
 }
 
+/// Values remember whether they were counted, whichever way they are
+/// destroyed: uncounting only those keeps the sum exact when counting
+/// starts while values are alive.
+#[test]
+fn values_record_whether_they_were_counted() {
+    // Counting goes off only while the values below are made; another test
+    // making values meanwhile leaves them uncounted, which only ever hides
+    // a leak from a concurrent count, never reports a false one.
+    let _serial = crate::exec::tests::LEAK_CHECK
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    let drops = Arc::new(AtomicUsize::new(0));
+    let payload = |value| Payload {
+        value,
+        drops: drops.clone(),
+    };
+    live::stop_tracking();
+    let uncounted = [
+        AsyncValue::available(payload(1)),
+        AsyncValue::constructed(payload(2)),
+        AsyncValue::error("error"),
+    ];
+    track_live_async_values();
+    let counted = [
+        AsyncValue::available(payload(3)),
+        AsyncValue::constructed(payload(4)),
+        AsyncValue::error("error"),
+    ];
+    assert!(live_async_values_tracked());
+    assert!(uncounted.iter().all(|v| !v.header().counted));
+    assert!(counted.iter().all(|v| v.header().counted));
+    // The constructed ones end as errors: the other destruction path.
+    uncounted[1].set_error("error");
+    counted[1].set_error("error");
+    assert_eq!(drops.load(Ordering::SeqCst), 2);
+    drop(uncounted);
+    drop(counted);
+    assert_eq!(drops.load(Ordering::SeqCst), 4);
+}
+
 #[test]
 fn error_drops_payload_by_default() {
     let drops = Arc::new(AtomicUsize::new(0));
