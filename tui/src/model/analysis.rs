@@ -149,9 +149,9 @@ impl Analysis {
                 decode_errors.extend(listing.section_errors(id));
             }
         }
-        let mut findings: Vec<Finding> = Vec::new();
+        let mut verifier_findings: Vec<Finding> = Vec::new();
         if let Err(problems) = bef::format::verify(listing.file()) {
-            findings.extend(problems.into_iter().map(|e| Finding {
+            verifier_findings.extend(problems.into_iter().map(|e| Finding {
                 offset: e.offset as usize,
                 message: e.message,
                 source: FindingSource::Verifier,
@@ -159,7 +159,6 @@ impl Analysis {
         }
 
         let mut analysis = Analysis {
-            findings,
             section_items: (0..listing.sections().len())
                 .map(|i| listing.item_count(i))
                 .collect(),
@@ -279,13 +278,17 @@ impl Analysis {
             }
         });
         bef::inspect::sort_errors(&mut decode_errors);
-        analysis
-            .findings
-            .extend(decode_errors.into_iter().map(|e| Finding {
+        // The decoder's first: where both report the same problem, the
+        // stable sort and the dedup below keep the decoder's.
+        analysis.findings = decode_errors
+            .into_iter()
+            .map(|e| Finding {
                 offset: e.offset as usize,
                 message: e.message,
                 source: FindingSource::Decoder,
-            }));
+            })
+            .chain(verifier_findings)
+            .collect();
         analysis
             .findings
             .sort_by(|a, b| (a.offset, &a.message).cmp(&(b.offset, &b.message)));
