@@ -265,6 +265,10 @@ impl Served {
         let with_table = first && self.embed;
         let mut header = recording.header.clone();
         header.program_left_out = !with_table;
+        // The source text, like the table, goes with the first frame only.
+        if !first {
+            header.sources = Vec::new();
+        }
         let frame_recording = Recording {
             header,
             functions: if with_table {
@@ -491,7 +495,15 @@ impl LiveRecording {
                 self.frames, frame.header.program_hash, merged.header.program_hash
             ));
         }
-        merged.header.partial = frame.header.partial;
+        // The newest header says how the run stands (partial, why it
+        // stopped); the table and the source text came with the first.
+        let left_out = merged.header.program_left_out;
+        let sources = std::mem::take(&mut merged.header.sources);
+        merged.header = frame.header;
+        merged.header.program_left_out = left_out;
+        if merged.header.sources.is_empty() {
+            merged.header.sources = sources;
+        }
         for (i, track) in frame.threads.into_iter().enumerate() {
             match merged.threads.get_mut(i) {
                 Some(have) => {
