@@ -166,6 +166,9 @@ fn run_generated(
         let host = bef::runtime::HostContext::with_work_queue_name(&queue)
             .expect("valid queue")
             .with_diagnostic_sink(|_| {})
+            // Kernel prints are run but not shown: standard output is the
+            // tools' (`corpus-coverage --json`), and fuzzing wants speed.
+            .with_output_sink(|_| {})
             .with_max_call_depth(CALL_DEPTH_LIMIT);
         let mut ctx = bef::exec::ExecutionContext::new(Arc::new(host));
         if let Some(observer) = observer {

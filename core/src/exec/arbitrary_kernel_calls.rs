@@ -1,10 +1,11 @@
 //! Calls to registered kernels for the program generator, driven by the
 //! registry's signatures: a [`KernelMenu`] lists every kernel whose
 //! operands some chain of menu kernels can produce, whose attributes are
-//! of kinds the generator writes and whose results have known types; a
+//! of kinds the generator writes and whose results are known in number; a
 //! call takes earlier values of the right types, or generates a producer
 //! for an operand no earlier value has. Tensor shapes and lists stay
-//! small.
+//! small. A result of any type passes the type of an operand of any type
+//! through, or is opaque (only ever an operand of any type).
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -43,6 +44,9 @@ pub const EXCLUDED_KERNELS: &[(&str, &str)] = &[
     ("tfrt_test.memory_leak_one_int32", "leaks a value by design"),
 ];
 
+/// How a result of any type is spelled when no operand says its type.
+const OPAQUE_TYPE: &str = "!fuzz.opaque";
+
 /// Longest list attribute and largest tensor dimension written: tensors
 /// stay within a few thousand elements.
 const MAX_LIST: usize = 8;
@@ -78,7 +82,7 @@ impl KernelMenu {
     /// The kernels of `registry` the generator can call: not excluded
     /// ([`EXCLUDED_KERNELS`]), no function attribute (control flow is
     /// written by the generator itself), attributes of writable kinds,
-    /// results of known types, and operands of types some menu kernel
+    /// a known number of results, and operands of types some menu kernel
     /// produces (found as a fixed point).
     pub fn from_registry(registry: &KernelRegistry) -> KernelMenu {
         let mut candidates: Vec<MenuKernel> = Vec::new();
@@ -95,10 +99,7 @@ impl KernelMenu {
                 continue;
             }
             let writable = signature.attributes.iter().all(|a| attribute_writable(a));
-            let known_results = signature
-                .results
-                .iter()
-                .all(|r| r != VARIADIC && r != "any");
+            let known_results = signature.results.iter().all(|r| r != VARIADIC);
             let mut arguments = signature.arguments.clone();
             let variadic = arguments.last().is_some_and(|a| a == VARIADIC);
             if variadic {
@@ -152,7 +153,7 @@ impl KernelMenu {
                 kernel.cost = 1 + costs.into_iter().max().unwrap_or(0);
                 usable[k] = true;
                 changed = true;
-                for result in &kernel.results {
+                for result in kernel.results.iter().filter(|r| *r != "any") {
                     let cost = type_cost.entry(result.clone()).or_insert(u32::MAX);
                     *cost = (*cost).min(kernel.cost);
                 }
@@ -295,7 +296,24 @@ fn emit(
         // Attributes are positional: names in declaration order.
         attributes.push(format!("a{i} = {}", attribute_value(u, ty, rank)?));
     }
-    let results: Vec<String> = kernel.results.iter().map(|_| scope.fresh()).collect();
+    // A result of any type takes the type of the kernel's first operand
+    // of any type (the kernels that have one pass it through); without
+    // one it is an opaque value, only for operands of any type.
+    let passed_through = kernel
+        .arguments
+        .iter()
+        .position(|a| a == "any")
+        .map(|i| operand_types[i].clone());
+    let result_types: Vec<String> = kernel
+        .results
+        .iter()
+        .map(|r| match (r.as_str(), &passed_through) {
+            ("any", Some(ty)) => ty.clone(),
+            ("any", None) => OPAQUE_TYPE.to_string(),
+            _ => r.clone(),
+        })
+        .collect();
+    let results: Vec<String> = result_types.iter().map(|_| scope.fresh()).collect();
     let mut line = String::new();
     if !results.is_empty() {
         let _ = write!(line, "{} = ", results.join(", "));
@@ -308,10 +326,10 @@ fn emit(
         line,
         " : ({}) -> ({})",
         operand_types.join(", "),
-        kernel.results.join(", ")
+        result_types.join(", ")
     );
     scope.line(&line);
-    for (name, ty) in results.iter().zip(&kernel.results) {
+    for (name, ty) in results.iter().zip(&result_types) {
         scope.define(name.clone(), ty);
     }
     Ok(results)
