@@ -39,7 +39,16 @@ fn generate(
     u: &mut Unstructured,
 ) -> arbitrary::Result<bef::exec::arbitrary_program::GeneratedProgram> {
     use bef::exec::arbitrary_program::{ProgramLimits, arbitrary_program};
-    arbitrary_program(u, ProgramLimits::default())
+    arbitrary_program(u, ProgramLimits::default(), kernel_menu())
+}
+
+/// The registered kernels generated programs call (built once).
+pub fn kernel_menu() -> &'static bef::exec::arbitrary_program::KernelMenu {
+    static MENU: std::sync::OnceLock<bef::exec::arbitrary_program::KernelMenu> =
+        std::sync::OnceLock::new();
+    MENU.get_or_init(|| {
+        bef::exec::arbitrary_program::KernelMenu::from_registry(crate::standard_registry())
+    })
 }
 
 /// [`exec_program_and_cycle`] with `observer` attached to both runs, so
@@ -160,6 +169,9 @@ fn run_generated(
         let host = bef::runtime::HostContext::with_work_queue_name(&queue)
             .expect("valid queue")
             .with_diagnostic_sink(|_| {})
+            // Kernel prints are run but not shown: standard output is the
+            // tools' (`corpus-coverage --json`), and fuzzing wants speed.
+            .with_output_sink(|_| {})
             .with_max_call_depth(CALL_DEPTH_LIMIT);
         let mut ctx = bef::exec::ExecutionContext::new(Arc::new(host));
         if let Some(observer) = observer {

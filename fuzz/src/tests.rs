@@ -332,6 +332,47 @@ fn generated_programs_agree_across_work_queues() {
     assert!(cycles >= 50, "only {cycles} rewired programs with a cycle");
 }
 
+/// The generator calls registered kernels from their signatures: most
+/// of the menu within a few thousand inputs, never an excluded kernel;
+/// any input (even none) builds a program, the same one every time.
+#[test]
+fn generated_programs_call_registered_kernels() {
+    use bef::exec::arbitrary_program::EXCLUDED_KERNELS;
+    let menu = crate::exec::kernel_menu();
+    let names: Vec<&str> = menu.kernel_names().collect();
+    for (prefix, _) in EXCLUDED_KERNELS {
+        assert!(!names.iter().any(|n| n.starts_with(prefix)), "{prefix}");
+    }
+    for kernel in [
+        "tfrt_dht.create_uninitialized_tensor.f32.2",
+        "ts.build_shape",
+        "tfrt.merge.chains",
+        "tfrt_test.max_pooling_2d.f32",
+    ] {
+        assert!(names.contains(&kernel), "{kernel} is not on the menu");
+    }
+    let mut rng = Rng(0x5EED_0006);
+    let mut called = std::collections::BTreeSet::new();
+    for _ in 0..3000 {
+        let len = (rng.next() % 2048) as usize;
+        let input: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
+        let program = crate::exec::generated_program(&input).expect("a program from any input");
+        assert_eq!(crate::exec::generated_program(&input).unwrap(), program);
+        for name in &names {
+            if program.contains(&format!("\"{name}\"(")) {
+                called.insert(*name);
+            }
+        }
+    }
+    assert!(
+        called.len() * 10 >= names.len() * 9,
+        "{} of {} menu kernels called",
+        called.len(),
+        names.len()
+    );
+    assert!(crate::exec::generated_program(&[]).is_ok());
+}
+
 /// The AsyncValue body on seeded programs and on the checked-in seeds
 /// leaves no value alive. `BEF_FUZZ_ITERATIONS=100000` soaks longer.
 #[test]

@@ -3,13 +3,21 @@
 //! (a failing kernel, division by zero), calls, conditionals and loops,
 //! recursion (bounded, thousands of calls deep, or runaway, which must end
 //! at the host's call-depth limit), and type, attribute and location
-//! aliases that refer to each other and are shared by many ops. Every
-//! program terminates and its results do not depend on scheduling, so
-//! running it on different work queues must give the same results.
+//! aliases that refer to each other and are shared by many ops; and calls
+//! to any kernel of a [`KernelMenu`] (built from the registry's kernel
+//! signatures, operands made by producer kernels when no earlier value
+//! has their type). Every program terminates and its results do not
+//! depend on scheduling, so running it on different work queues must give
+//! the same results. The generator never gives up: every choice has
+//! something to choose from, so any input builds a program.
 
+use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use arbitrary::{Result, Unstructured};
+
+pub use super::arbitrary_kernel_calls::{EXCLUDED_KERNELS, KernelMenu};
+use super::arbitrary_kernel_calls::{Scope, call};
 
 /// Limits of a generated program.
 #[derive(Clone, Copy, Debug)]
@@ -152,12 +160,16 @@ const RUNAWAY_FUNCTION: &str = "func.func @forever(%x: i32) -> i32 {
 
 ";
 
-/// Builds one function body, tracking the i32 values in scope.
+/// Builds one function body, tracking the values in scope: i32 values
+/// (what the built-in ops use and functions return) and the values of
+/// other types that kernel calls made.
 struct Body<'a> {
     text: String,
     values: Vec<String>,
+    typed: BTreeMap<String, Vec<String>>,
     next: usize,
     callees: &'a [FunctionSig],
+    menu: &'a KernelMenu,
     aliases: &'a Aliases,
     recursion: Recursion,
     limits: ProgramLimits,
@@ -178,8 +190,14 @@ impl Body<'_> {
         let _ = writeln!(self.text, "{}{line}", self.indent);
     }
 
-    /// Appends one op defining a new i32 value.
+    /// Appends one op: a call to a menu kernel, or one defining a new
+    /// i32 value.
     fn op(&mut self, u: &mut Unstructured, depth: usize) -> Result<()> {
+        if !self.menu.is_empty() && u.ratio(2, 5)? {
+            call(self.menu, self, u)?;
+            self.location(u)?;
+            return Ok(());
+        }
         let out = self.fresh();
         let choice = u.int_in_range(0..=10u8)?;
         match choice {
@@ -256,13 +274,18 @@ impl Body<'_> {
                 ));
             }
         }
-        // Any op may carry a location alias, after its last line.
+        self.location(u)?;
+        self.values.push(out);
+        Ok(())
+    }
+
+    /// Any op may carry a location alias, after its last line.
+    fn location(&mut self, u: &mut Unstructured) -> Result<()> {
         if self.aliases.locations > 0 && u.ratio(1, 3)? {
             let k = u.int_in_range(0..=self.aliases.locations - 1)?;
             self.text.pop();
             let _ = writeln!(self.text, " loc(#l{k})");
         }
-        self.values.push(out);
         Ok(())
     }
 
@@ -301,8 +324,10 @@ impl Body<'_> {
         let mut inner = Body {
             text: String::new(),
             values: vec![arg.to_string()],
+            typed: BTreeMap::new(),
             next: self.next,
             callees: self.callees,
+            menu: self.menu,
             aliases: self.aliases,
             recursion: self.recursion,
             limits: self.limits,
@@ -319,8 +344,55 @@ impl Body<'_> {
     }
 }
 
-/// Generates a program from `u`.
-pub fn arbitrary_program(u: &mut Unstructured, limits: ProgramLimits) -> Result<GeneratedProgram> {
+impl Scope for Body<'_> {
+    fn fresh(&mut self) -> String {
+        Body::fresh(self)
+    }
+
+    fn values_of(&self, ty: &str) -> Vec<String> {
+        if ty == "i32" {
+            self.values.clone()
+        } else {
+            self.typed.get(ty).cloned().unwrap_or_default()
+        }
+    }
+
+    fn all_values(&self) -> Vec<String> {
+        let mut all = self.values.clone();
+        all.extend(self.typed.values().flatten().cloned());
+        all
+    }
+
+    fn type_of(&self, value: &str) -> Option<String> {
+        if self.values.iter().any(|v| v == value) {
+            return Some("i32".to_string());
+        }
+        self.typed
+            .iter()
+            .find(|(_, values)| values.iter().any(|v| v == value))
+            .map(|(ty, _)| ty.clone())
+    }
+
+    fn define(&mut self, name: String, ty: &str) {
+        if ty == "i32" {
+            self.values.push(name);
+        } else {
+            self.typed.entry(ty.to_string()).or_default().push(name);
+        }
+    }
+
+    fn line(&mut self, line: &str) {
+        Body::line(self, line);
+    }
+}
+
+/// Generates a program from `u`, calling kernels of `menu` besides the
+/// built-in i32 ops.
+pub fn arbitrary_program(
+    u: &mut Unstructured,
+    limits: ProgramLimits,
+    menu: &KernelMenu,
+) -> Result<GeneratedProgram> {
     let count = u.int_in_range(0..=limits.max_functions.saturating_sub(1))?;
     let mut functions: Vec<FunctionSig> = Vec::new();
     let mut source = String::new();
@@ -346,15 +418,22 @@ pub fn arbitrary_program(u: &mut Unstructured, limits: ProgramLimits) -> Result<
         let mut body = Body {
             text: String::new(),
             values: (0..arguments).map(|a| format!("%a{a}")).collect(),
+            typed: BTreeMap::new(),
             next: 0,
             callees: &functions,
+            menu,
             aliases: &aliases,
             recursion,
             limits,
             indent: "  ",
         };
         if body.values.is_empty() {
-            body.op(u, 0)?;
+            // `@main` starts from a constant: every op then has an i32
+            // value to take.
+            let out = body.fresh();
+            let n: i32 = u.int_in_range(-8..=8)?;
+            body.line(&format!("{out} = tfrt.constant.i32 {n}"));
+            body.values.push(out);
         }
         let ops = u.int_in_range(1..=limits.max_ops)?;
         for _ in 0..ops {

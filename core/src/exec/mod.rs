@@ -15,6 +15,8 @@
 
 mod adapters;
 #[cfg(feature = "arbitrary")]
+mod arbitrary_kernel_calls;
+#[cfg(feature = "arbitrary")]
 pub mod arbitrary_program;
 pub mod attribute;
 mod call_depth;
