@@ -991,10 +991,17 @@ mod tests {
             .position(|w| w == text)
             .expect("the rendering")
             + text.len();
-        assert_eq!(&bytes[at..at + 5], &[0, 4, 2, 2, 3], "kind, dtype, rank, dims");
+        assert_eq!(
+            &bytes[at..at + 5],
+            &[0, 4, 2, 2, 3],
+            "kind, dtype, rank, dims"
+        );
         bytes[at + 4] = 2;
         let err = read(&bytes).unwrap_err();
-        assert!(err.message.contains("24 bytes of elements for dims [2, 2]"), "{err}");
+        assert!(
+            err.message.contains("24 bytes of elements for dims [2, 2]"),
+            "{err}"
+        );
         // A byte count past the end is refused before anything is taken.
         let mut bytes = write(&recording);
         bytes[at + 5] = 0x7f;

@@ -248,6 +248,13 @@ pub fn draw(frame: &mut Frame<'_>, app: &mut App<'_, '_>) {
         help_screen::draw(frame, body, app);
     } else if let Some((id, row, scroll)) = app.users_of {
         users::draw(frame, body, app, id, row, scroll);
+    } else if let Some(value) = app.value_grid.as_mut() {
+        let crate::app::ValueGrid { full, elements } = value;
+        let bytes = match &**elements {
+            bef_trace::capture::recording::ValueElements::Dense(t) => &t.data[..],
+            _ => &[],
+        };
+        grid::draw(frame, bytes, full, body);
     } else if app.value_of.is_some() {
         users::draw_value(frame, body, app);
     } else {

@@ -702,7 +702,8 @@ impl Model {
                     });
                     if state == ValueState::Error {
                         if first_error.as_ref().is_none_or(|f| e.time < f.0) {
-                            first_error = Some((e.time, Some(from), value.as_ref().map(|v| v.text.clone())));
+                            first_error =
+                                Some((e.time, Some(from), value.as_ref().map(|v| v.text.clone())));
                         }
                         error_runs.push(from);
                     }

@@ -1085,7 +1085,11 @@ fn record(
         note(&format!(
             "note: {} tensor value{} recorded short (over --value-elements {} or --values-total-mib {}, or being written)",
             recording.header.values_short,
-            if recording.header.values_short == 1 { "" } else { "s" },
+            if recording.header.values_short == 1 {
+                ""
+            } else {
+                "s"
+            },
             args.value_elements,
             args.values_total_mib
         ));
