@@ -931,7 +931,7 @@ mod tests {
             .iter()
             .flat_map(|x| x.to_le_bytes())
             .collect();
-        if let EventKind::ValueUpdated { value, .. } = &mut events[3].kind {
+        if let EventKind::ValueUpdated { value, .. } = &mut events[4].kind {
             *value = Some(RecordedValue {
                 text: "f32[2,3] [1.5, -2.0, …]".into(),
                 elements: Some(Arc::new(ValueElements::Dense(TensorElements {
@@ -941,7 +941,7 @@ mod tests {
                 }))),
             });
         }
-        if let EventKind::ResultAvailable { value, .. } = &mut events[1].kind {
+        if let EventKind::ResultAvailable { value, .. } = &mut events[2].kind {
             *value = Some(RecordedValue {
                 text: "f32[100] [0.0, …]".into(),
                 elements: Some(Arc::new(ValueElements::OverValueBound {
