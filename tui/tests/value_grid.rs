@@ -81,7 +81,10 @@ fn open(app: &mut App<'_, '_>, starts: &str) {
 fn enter_on_a_register_recorded_in_full_shows_its_grid() {
     let loaded = common::open(PROGRAM);
     let doc = Document::new(&loaded).expect("a BEF listing");
-    let trace = Trace::new(Path::new("digits.beftrace"), recording(FullValues::default()));
+    let trace = Trace::new(
+        Path::new("digits.beftrace"),
+        recording(FullValues::default()),
+    );
     let mut app = App::with_trace(&doc, trace);
     screen(&mut app, 100, 30);
     open(&mut app, "f32[360,10]");

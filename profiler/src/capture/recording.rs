@@ -417,6 +417,18 @@ impl std::ops::Deref for RecordedValue {
     }
 }
 
+impl PartialEq<str> for RecordedValue {
+    fn eq(&self, other: &str) -> bool {
+        self.text == other
+    }
+}
+
+impl PartialEq<&str> for RecordedValue {
+    fn eq(&self, other: &&str) -> bool {
+        self.text == *other
+    }
+}
+
 impl std::fmt::Display for RecordedValue {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.text)
