@@ -334,7 +334,13 @@ impl<'d, 'a> App<'d, 'a> {
             self.on_prompt_key(event);
             return;
         }
-        let (action, pending) = keys::lookup(&event, self.pending, Some(self.tab));
+        // A value open in full takes the Tensors view's keys (`z`).
+        let context = if self.value_grid.is_some() {
+            None
+        } else {
+            Some(self.tab)
+        };
+        let (action, pending) = keys::lookup(&event, self.pending, context);
         self.pending = pending;
         if let Some(action) = action {
             self.act(action);
