@@ -17,6 +17,7 @@ use befview::model::rows::ListId;
 use befview::{App, Document};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 const PROGRAM: &str = "models/digits/digits.mlir";
 
@@ -90,9 +91,11 @@ fn enter_on_a_register_recorded_in_full_shows_its_grid() {
     open(&mut app, "f32[360,10]");
     let grid = &app.value_grid.as_ref().expect("the grid opened").full.grid;
     assert_eq!((grid.rows, grid.columns), (360, 10));
-    // Ten columns start as a heat map; z shows the numbers.
+    // Ten columns start as a heat map; z (the Tensors view's key, not
+    // the tab's) shows the numbers.
     assert!(!app.value_grid.as_ref().unwrap().full.numbers);
-    app.act(Action::Zoom);
+    app.on_key(KeyEvent::new(KeyCode::Char('z'), KeyModifiers::NONE));
+    assert!(app.value_grid.as_ref().unwrap().full.numbers);
     insta::assert_snapshot!("value_grid_numbers_100x30", screen(&mut app, 100, 30));
     app.act(Action::PageDown);
     app.act(Action::Right);

@@ -194,8 +194,9 @@ struct ThreadLogs {
     events: Log<Entry>,
     values: Log<ValueText>,
     /// With `--values=full`, the elements of the values rendered, by
-    /// their slot in `values` (in slot order). Only the owner appends.
-    elements: Mutex<Vec<(u64, Arc<ValueElements>)>>,
+    /// their slot in `values` (in slot order), those of slots the value
+    /// log no longer holds let go. Only the owner appends.
+    elements: Mutex<std::collections::VecDeque<(u64, Arc<ValueElements>)>>,
     /// With [`Keep::Last`], the first executions' begins again (and their
     /// callers), so that the executions still running when the ring kept
     /// only their later events (the top-level function's, outer loops')
@@ -396,11 +397,13 @@ impl Recorder {
             .iter()
             .map(|logs| {
                 let values = logs.values.snapshot();
-                let elements = logs
+                let elements: Vec<_> = logs
                     .elements
                     .lock()
                     .unwrap_or_else(|e| e.into_inner())
-                    .clone();
+                    .iter()
+                    .cloned()
+                    .collect();
                 let entries = logs.events.snapshot();
                 // Read after the entries: events reported meanwhile count
                 // as dropped.
@@ -516,7 +519,7 @@ impl Recorder {
                     },
                     Keep::First,
                 ),
-                elements: Mutex::new(Vec::new()),
+                elements: Mutex::new(std::collections::VecDeque::new()),
                 high: Mutex::new(Vec::new()),
                 current_high: AtomicU32::new(0),
                 value_count: AtomicU64::new(0),
@@ -1063,10 +1066,17 @@ impl Recorder {
             if let Some(full) = self.options.full_values.filter(|_| self.options.values)
                 && let Some(elements) = self.elements(full, value)
             {
-                logs.elements
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .push((slot, Arc::new(elements)));
+                let mut kept = logs.elements.lock().unwrap_or_else(|e| e.into_inner());
+                // A ring (`--keep last`) overwrites old values: their
+                // elements go too, so a long run keeps only what it shows.
+                let held = self.options.events_per_thread.min(MAX_EVENTS_PER_THREAD) as u64;
+                while kept
+                    .front()
+                    .is_some_and(|&(s, _)| s.saturating_add(held) <= slot)
+                {
+                    kept.pop_front();
+                }
+                kept.push_back((slot, Arc::new(elements)));
             }
             Entry::Value { slot }
         })
