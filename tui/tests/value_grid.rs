@@ -127,3 +127,31 @@ fn a_value_recorded_short_says_why() {
     );
     assert!(screen(&mut app, 100, 30).contains("recorded short"));
 }
+
+#[test]
+fn dump_values_prints_every_element_of_each_version() {
+    let loaded = common::open(PROGRAM);
+    let doc = Document::new(&loaded).expect("a BEF listing");
+    let recording = recording(FullValues::default());
+    let trace = Trace::new(Path::new("digits.beftrace"), recording);
+    let mut app = App::with_trace(&doc, trace);
+    let mut out = Vec::new();
+    befview::dump::dump(&mut out, &mut app, "values").expect("written");
+    let text = String::from_utf8(out).expect("UTF-8");
+    // The scores as the second product left them: a title, then 360 rows
+    // of their label and 10 numbers.
+    let at = text
+        .find("updated in place by kernel 15 tfrt_test.matmul.f32.2 · f32 [360, 10]")
+        .expect("the scores' version");
+    let rows: Vec<&str> = text[at..].lines().skip(1).take_while(|l| !l.is_empty()).collect();
+    assert_eq!(rows.len(), 360);
+    for (i, row) in rows.iter().enumerate() {
+        let mut fields = row.split(' ');
+        assert_eq!(fields.next(), Some(format!("[{i},").as_str()), "{row}");
+        let numbers: Vec<f32> = fields
+            .skip(1)
+            .map(|x| x.parse().unwrap_or_else(|_| panic!("{x} in {row}")))
+            .collect();
+        assert_eq!(numbers.len(), 10, "{row}");
+    }
+}
