@@ -143,7 +143,11 @@ fn dump_values_prints_every_element_of_each_version() {
     let at = text
         .find("updated in place by kernel 15 tfrt_test.matmul.f32.2 · f32 [360, 10]")
         .expect("the scores' version");
-    let rows: Vec<&str> = text[at..].lines().skip(1).take_while(|l| !l.is_empty()).collect();
+    let rows: Vec<&str> = text[at..]
+        .lines()
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .collect();
     assert_eq!(rows.len(), 360);
     for (i, row) in rows.iter().enumerate() {
         let mut fields = row.split(' ');
