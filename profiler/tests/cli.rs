@@ -46,10 +46,10 @@ fn bad_input_exits_1_with_a_message() {
         text(&out.stderr)
     );
     let junk = dir.join("junk.beftrace");
-    std::fs::write(&junk, b"BEFTRACE\x0a\x00").unwrap();
+    std::fs::write(&junk, b"BEFTRACE\x0b\x00").unwrap();
     let out = bef_trace(&["stats", junk.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(text(&out.stderr).contains("format version 1 to 9 (this file is version 10)"));
+    assert!(text(&out.stderr).contains("format version 1 to 10 (this file is version 11)"));
     let bad = dir.join("bad.mlir");
     std::fs::write(&bad, "func.func @f( {").unwrap();
     let out = bef_trace(&["record", bad.to_str().unwrap(), "-o", "x.beftrace"]);

@@ -14,6 +14,7 @@ use crate::model::compare::CompareView;
 use crate::model::execution::{self, Trace};
 use crate::model::inspector;
 use crate::model::rows::{self, ListId, columns};
+use crate::model::tensor_grid::Grid;
 use crate::model::tensors::{COLUMNS, TensorFile};
 
 /// The views `--dump` knows, with what each prints.
@@ -42,6 +43,10 @@ pub const VIEWS: &[(&str, &str)] = &[
     (
         "kernels",
         "a recording: count, total, self, mean, max, share, off-CPU and GFLOP/s per kernel, then per function",
+    ),
+    (
+        "values",
+        "a recording made with --values=full: every tensor value recorded, each element, in event order",
     ),
     ("help", "the keys"),
 ];
@@ -206,7 +211,14 @@ impl<W: Write> Write for Capped<'_, W> {
 #[derive(Default)]
 struct ExecutionSoFar {
     /// Registers published, with their last state, value and producer.
-    registers: std::collections::BTreeMap<u32, (ValueState, Option<String>, u32)>,
+    registers: std::collections::BTreeMap<
+        u32,
+        (
+            ValueState,
+            Option<bef_trace::capture::recording::RecordedValue>,
+            u32,
+        ),
+    >,
     /// Registers whose value a kernel wrote in place since it was
     /// published: the last such write.
     updates: std::collections::BTreeMap<u32, execution::Update>,
@@ -260,6 +272,88 @@ fn execution(out: &mut impl Write, app: &mut App<'_, '_>) -> io::Result<()> {
             thousands(lines - cap),
             thousands(cap)
         )?;
+    }
+    Ok(())
+}
+
+/// Every value recorded with its elements (`--values=full`), in the
+/// order of the events that recorded them: a line naming the register,
+/// the execution and the event, then the grid's rows; a value recorded
+/// short says why.
+fn values(out: &mut impl Write, app: &mut App<'_, '_>) -> io::Result<()> {
+    use bef_trace::capture::recording::ValueElements;
+    let Some(trace) = app.execution.trace.as_deref() else {
+        return writeln!(out, "(no recording: open a bef-trace recording)");
+    };
+    if trace.recording.header.value_elements == 0 {
+        return writeln!(
+            out,
+            "(recorded without --values=full: no elements to print)"
+        );
+    }
+    let mut printed = 0u64;
+    for (step, s) in trace.steps.iter().enumerate() {
+        let (register, what, value) = match &s.event.kind {
+            EventKind::RegisterSet {
+                register,
+                producer,
+                value,
+                ..
+            }
+            | EventKind::ResultAvailable {
+                register,
+                producer,
+                value,
+                ..
+            } => (
+                register,
+                format!(
+                    "set by {}",
+                    kernel_label(trace, s.event.execution, *producer)
+                ),
+                value,
+            ),
+            EventKind::ValueUpdated {
+                register,
+                kernel,
+                value,
+            } => (
+                register,
+                format!(
+                    "updated in place by {}",
+                    kernel_label(trace, s.event.execution, *kernel)
+                ),
+                value,
+            ),
+            _ => continue,
+        };
+        let Some(elements) = value.as_ref().and_then(|v| v.elements.as_deref()) else {
+            continue;
+        };
+        let name = format!(
+            "%{register} of {} {} at event {step}, {what}",
+            trace.execution_label(s.event.execution),
+            trace.function_name(s.event.execution)
+        );
+        if printed > 0 {
+            writeln!(out)?;
+        }
+        printed += 1;
+        match elements {
+            ValueElements::Dense(t) => match Grid::dense(name.clone(), t.dtype, &t.dims, &t.data) {
+                Ok(grid) => grid.write_all(&t.data, out)?,
+                Err(why) => writeln!(out, "{}: {why}", escape::terminal(&name))?,
+            },
+            other => writeln!(
+                out,
+                "{}: {}",
+                escape::terminal(&name),
+                other.left_out().unwrap_or_default()
+            )?,
+        }
+    }
+    if printed == 0 {
+        writeln!(out, "(no tensor values in the recording)")?;
     }
     Ok(())
 }
@@ -432,7 +526,7 @@ fn execution_after(
                         "{v} ({})",
                         rows::execution::update_note(trace, execution, update)
                     ),
-                    None => v.clone(),
+                    None => v.text.clone(),
                 };
                 escape::terminal(&v).into_owned()
             }
@@ -524,6 +618,7 @@ pub fn dump(out: &mut impl Write, app: &mut App<'_, '_>, view: &str) -> io::Resu
         "types" => list(out, app, ListId::Types),
         "locations" => list(out, app, ListId::Locations),
         "execution" => execution(out, app),
+        "values" => values(out, app),
         "kernels" => {
             if app.execution.trace.is_none() {
                 return writeln!(out, "(no recording: open a bef-trace recording)");

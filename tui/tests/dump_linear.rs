@@ -65,7 +65,7 @@ fn waiting_chain() -> Recording {
                         register: kernel,
                         producer: kernel,
                         state: ValueState::Concrete,
-                        value: Some(format!("{kernel}")),
+                        value: Some(format!("{kernel}").into()),
                     },
                 );
                 push(

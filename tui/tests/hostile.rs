@@ -290,7 +290,10 @@ fn hostile_recording(program: &str) -> Vec<u8> {
         thread.name = format!("thread-{i}{osc}");
         for event in &mut thread.events {
             if let bef_trace::recording::EventKind::RegisterSet { value, .. } = &mut event.kind {
-                value.get_or_insert_with(String::new).push_str(osc);
+                value
+                    .get_or_insert_with(Default::default)
+                    .text
+                    .push_str(osc);
             }
         }
     }

@@ -23,7 +23,7 @@ fn with_values(events: usize) -> Recording {
         for event in &mut track.events {
             let execution = event.execution;
             if let EventKind::RegisterSet { value, state, .. } = &mut event.kind {
-                *value = Some((execution % 5).to_string());
+                *value = Some((execution % 5).to_string().into());
                 if execution == 77 {
                     *state = ValueState::Error;
                 }
@@ -143,7 +143,7 @@ fn stops(trace: &Trace, watch: &Watch) -> Vec<usize> {
         if *r != register {
             continue;
         }
-        let now = (*state, value.clone());
+        let now = (*state, value.as_ref().map(|v| v.text.clone()));
         let stop = match &watch.condition {
             Condition::Changes => before.as_ref() != Some(&now),
             Condition::Error => *state == ValueState::Error,

@@ -86,7 +86,7 @@ fn recording() -> impl Strategy<Value = Recording> {
             register: kernel,
             producer: kernel,
             state: ValueState::Concrete,
-            value: Some(kernel.to_string()),
+            value: Some(kernel.to_string().into()),
         },
         _ => EventKind::FunctionEnd,
     });

@@ -79,7 +79,9 @@ fn register(trace: &Trace, execution: u64, producer: u32) -> (RegisterAt, String
         .find_map(|s| match &s.event.kind {
             EventKind::RegisterSet {
                 register, value, ..
-            } if s.event.execution == execution && *register == at.register => value.clone(),
+            } if s.event.execution == execution && *register == at.register => {
+                value.as_ref().map(|v| v.text.clone())
+            }
             _ => None,
         })
         .expect("a first published value");
@@ -105,7 +107,7 @@ fn values_at_the_end_are_those_kernels_wrote_in_place() {
         // The hidden layer: the bias broadcast, then images × w1 added,
         // then the ReLU in place.
         let (hidden, first) = register(&trace, forward, kernel(&trace, forward, broadcast, 0));
-        let shown = hidden.value.clone().expect("a value");
+        let shown = hidden.value.clone().expect("a value").text;
         let relu = kernel(&trace, forward, "tfrt_test.relu_inplace.f32", 0);
         assert_eq!(
             hidden.updated.map(|u| u.kernel),
@@ -132,7 +134,7 @@ fn values_at_the_end_are_those_kernels_wrote_in_place() {
         let (predicted, first) = register(&trace, digits, argmax);
         let equal = kernel(&trace, digits, "tfrt_test.equal_inplace.i32", 0);
         assert_eq!(predicted.updated.map(|u| u.kernel), Some(equal), "{queue}");
-        let shown = predicted.value.clone().expect("a value");
+        let shown = predicted.value.clone().expect("a value").text;
         assert_ne!(shown, first, "{queue}");
         assert!(
             numbers(&shown).iter().all(|&x| x == 0.0 || x == 1.0),

@@ -1,4 +1,4 @@
-//! The recording file format, version 9: writer and bounded reader.
+//! The recording file format, version 10: writer and bounded reader.
 //!
 //! ```text
 //! magic "BEFTRACE"  version u16 LE
@@ -11,7 +11,9 @@
 //!            u8 stop reason [0 unknown, 1 completed, 2 interrupted, 3 duration,
 //!                            4 error: str kernel, 5 slow: str kernel, uvar ns,
 //!                            6 snapshot],
-//!            uvar window (ns, 0: none), uvar n × source (str name, str text)
+//!            uvar window (ns, 0: none), uvar n × source (str name, str text),
+//!            (version 10 on) uvar value elements bound (0: short values only),
+//!            uvar values recorded short
 //! functions  (absent when the program was left out)
 //!            uvar n × (str name, u8 kind, str signature (version 5 on),
 //!                      uvar n × kernel (str name, uvar BEF offset, str location, uvar stream),
@@ -21,11 +23,16 @@
 //!            then by tag: 0 begin: uvar function, u8 has caller [uvar execution, uvar kernel]
 //!                         1 end; 2 ready: uvar kernel; 3 start: uvar kernel
 //!                         4 kernel end: uvar kernel, u8 skipped, uvar live values + 1 (0: none)
-//!                         5 register: uvar register, uvar producer, u8 state, u8 has value [str]
+//!                         5 register: uvar register, uvar producer, u8 state, value
 //!                         6 kernel work (version 4 on): uvar flops, uvar bytes
 //!                         7 result available (version 7 on): as 5
 //!                         8 value updated in place (version 8 on): uvar register,
-//!                           uvar kernel, u8 has value [str]
+//!                           uvar kernel, value
+//! value      u8 0 none | 1 str | (version 10 on) 2 str, elements
+//! elements   u8 0 dense: u8 BTF dtype code, uvar rank, rank × uvar dim,
+//!                        uvar n, n bytes (the dims' product × the dtype's size)
+//!            | 1 over the per-value bound: uvar elements, uvar bound
+//!            | 2 over the recording's total | 3 being written
 //! ```
 //! `uvar` is unsigned LEB128, `svar` zigzag LEB128, `str` a `uvar` length
 //! and UTF-8 bytes. Nothing may follow the last thread.
@@ -35,9 +42,14 @@
 //! allocated, so reading needs memory proportional to the input. Errors
 //! give what was expected and the byte offset.
 
+use std::sync::Arc;
+
+use bef::btf::BtfDType;
+
 use crate::capture::recording::{
     CallerRef, EmbeddedSource, Event, EventKind, FunctionInfo, FunctionKind, Header, Keep,
-    KernelInfo, Recording, RegisterInfo, StopReason, ThreadTrack, ValueState,
+    KernelInfo, RecordedValue, Recording, RegisterInfo, StopReason, TensorElements, ThreadTrack,
+    ValueElements, ValueState,
 };
 
 /// The first bytes of every recording.
@@ -53,8 +65,9 @@ pub const MAGIC: &[u8; 8] = b"BEFTRACE";
 /// program's table was left out (`--no-embed`), version 8 the event of a
 /// value a kernel wrote in place (tag 8), version 9 the program's absolute
 /// path, why the recording stopped, the `--window` and the embedded source
-/// text.
-pub const VERSION: u16 = 9;
+/// text, version 10 the elements of values recorded with `--values=full`
+/// (value byte 2) and the header's bound and count of values left short.
+pub const VERSION: u16 = 10;
 /// The oldest format version this crate reads.
 pub const OLDEST_VERSION: u16 = 1;
 
@@ -103,6 +116,8 @@ pub fn write_with(recording: &Recording, embed_program: bool) -> Vec<u8> {
         w.str(&source.name);
         w.str(&source.text);
     }
+    w.uvar(h.value_elements);
+    w.uvar(h.values_short);
     let functions = if embed_program {
         &recording.functions[..]
     } else {
@@ -238,13 +253,7 @@ fn write_event(w: &mut Writer, e: &Event, previous: u64) {
             w.uvar((*register).into());
             w.uvar((*producer).into());
             w.byte(state.to_u8());
-            match value {
-                Some(v) => {
-                    w.byte(1);
-                    w.str(v);
-                }
-                None => w.byte(0),
-            }
+            write_value(w, value.as_ref());
         }
         EventKind::KernelWork { flops, bytes } => {
             w.uvar(*flops);
@@ -257,14 +266,38 @@ fn write_event(w: &mut Writer, e: &Event, previous: u64) {
         } => {
             w.uvar((*register).into());
             w.uvar((*kernel).into());
-            match value {
-                Some(v) => {
-                    w.byte(1);
-                    w.str(v);
-                }
-                None => w.byte(0),
-            }
+            write_value(w, value.as_ref());
         }
+    }
+}
+
+/// A value: none, its text, or its text and elements.
+fn write_value(w: &mut Writer, value: Option<&RecordedValue>) {
+    let Some(v) = value else {
+        w.byte(0);
+        return;
+    };
+    w.byte(if v.elements.is_some() { 2 } else { 1 });
+    w.str(&v.text);
+    match v.elements.as_deref() {
+        None => {}
+        Some(ValueElements::Dense(t)) => {
+            w.byte(0);
+            w.byte(t.dtype.code());
+            w.len(t.dims.len());
+            for &d in &t.dims {
+                w.uvar(d);
+            }
+            w.len(t.data.len());
+            w.bytes(&t.data);
+        }
+        Some(ValueElements::OverValueBound { elements, bound }) => {
+            w.byte(1);
+            w.uvar(*elements);
+            w.uvar(*bound);
+        }
+        Some(ValueElements::OverTotalBound) => w.byte(2),
+        Some(ValueElements::BeingWritten) => w.byte(3),
     }
 }
 
@@ -364,6 +397,10 @@ fn read_header_from(r: &mut Reader<'_>) -> Result<(Header, u16), ReadError> {
                 text: r.str("a source file's text")?,
             });
         }
+    }
+    if version >= 10 {
+        header.value_elements = r.uvar("the value elements bound")?;
+        header.values_short = r.uvar("the count of values recorded short")?;
     }
     Ok((header, version))
 }
@@ -497,7 +534,7 @@ fn read_event(
             live_values: r.uvar("a live value count")?.checked_sub(1),
         },
         5 => {
-            let (register, producer, state, value) = read_value_event(r)?;
+            let (register, producer, state, value) = read_value_event(r, version)?;
             EventKind::RegisterSet {
                 register,
                 producer,
@@ -510,7 +547,7 @@ fn read_event(
             bytes: r.uvar("a count of bytes")?,
         },
         7 if version >= 7 => {
-            let (register, producer, state, value) = read_value_event(r)?;
+            let (register, producer, state, value) = read_value_event(r, version)?;
             EventKind::ResultAvailable {
                 register,
                 producer,
@@ -521,7 +558,7 @@ fn read_event(
         8 if version >= 8 => EventKind::ValueUpdated {
             register: r.u32("a register")?,
             kernel: r.u32("a kernel index")?,
-            value: read_rendering(r)?,
+            value: read_rendering(r, version)?,
         },
         _ => {
             let last = match version {
@@ -544,22 +581,74 @@ fn read_event(
 /// producer, state and rendering.
 fn read_value_event(
     r: &mut Reader<'_>,
-) -> Result<(u32, u32, ValueState, Option<String>), ReadError> {
+    version: u16,
+) -> Result<(u32, u32, ValueState, Option<RecordedValue>), ReadError> {
     let register = r.u32("a register")?;
     let producer = r.u32("a producer kernel")?;
     let sat = r.at;
     let state = ValueState::from_u8(r.byte("a value state")?)
         .ok_or_else(|| r.error_at(sat, "a value state (0 to 3)"))?;
-    let value = read_rendering(r)?;
+    let value = read_rendering(r, version)?;
     Ok((register, producer, state, value))
 }
 
 /// A value's rendering, if the event carries one.
-fn read_rendering(r: &mut Reader<'_>) -> Result<Option<String>, ReadError> {
-    Ok(if r.flag("a value flag")? {
-        Some(r.str("a value")?)
+fn read_rendering(r: &mut Reader<'_>, version: u16) -> Result<Option<RecordedValue>, ReadError> {
+    let at = r.at;
+    let with_elements = match r.byte("a value flag")? {
+        0 => return Ok(None),
+        1 => false,
+        2 if version >= 10 => true,
+        _ if version >= 10 => return Err(r.error_at(at, "a value flag (0, 1 or 2)")),
+        _ => return Err(r.error_at(at, "a value flag (0 or 1)")),
+    };
+    let text = r.str("a value")?;
+    let elements = if with_elements {
+        Some(Arc::new(read_elements(r)?))
     } else {
         None
+    };
+    Ok(Some(RecordedValue { text, elements }))
+}
+
+/// A value's elements (version 10 on), each length checked against the
+/// bytes left before anything is allocated for it.
+fn read_elements(r: &mut Reader<'_>) -> Result<ValueElements, ReadError> {
+    let at = r.at;
+    Ok(match r.byte("an elements kind")? {
+        0 => {
+            let dat = r.at;
+            let dtype = BtfDType::from_code(r.byte("an element type")?)
+                .ok_or_else(|| r.error_at(dat, "an element type (a BTF dtype code, 0 to 9)"))?;
+            let rank = r.count(1, "a tensor rank")?;
+            let mut dims = Vec::with_capacity(rank);
+            for _ in 0..rank {
+                dims.push(r.uvar("a dimension")?);
+            }
+            let lat = r.at;
+            let n = r.count(1, "an element byte count")?;
+            let data = r.take(n, "the elements")?.to_vec();
+            let elements = TensorElements { dtype, dims, data };
+            if !elements.consistent() {
+                return Err(r.error_at(
+                    lat,
+                    &format!(
+                        "{} bytes of elements for dims {:?} of {}",
+                        n,
+                        elements.dims,
+                        dtype.name()
+                    ),
+                ));
+            }
+            ValueElements::Dense(elements)
+        }
+        1 => ValueElements::OverValueBound {
+            elements: r.uvar("an element count")?,
+            bound: r.uvar("an element bound")?,
+        },
+        2 => ValueElements::OverTotalBound,
+        3 => ValueElements::BeingWritten,
+        _ => return Err(r.error_at(at, "an elements kind (0 to 3)")),
     })
 }
 
@@ -795,8 +884,8 @@ mod tests {
         // Empty path, hash, size 0, empty queue and clock, start 0, no
         // values, complete, the first events kept, no completions, the
         // program's table in the file, no absolute path, no stop reason,
-        // no window, no source.
-        bytes.extend_from_slice(&[0; 22]);
+        // no window, no source, no value bound, no values short.
+        bytes.extend_from_slice(&[0; 24]);
         // A function count of 2^63.
         bytes.extend_from_slice(&[0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01]);
         let err = read(&bytes).unwrap_err();
@@ -813,12 +902,111 @@ mod tests {
         recording
     }
 
-    /// The bytes of a recording whose version 9 fields are empty as
-    /// version 8 wrote them: without those fields.
-    fn before_version_9(mut bytes: Vec<u8>) -> Vec<u8> {
+    /// The bytes of a recording whose version 9 and 10 fields are empty
+    /// as version 8 wrote them: without those fields.
+    fn before_version_9(bytes: Vec<u8>) -> Vec<u8> {
+        let mut bytes = before_version_10(bytes);
         assert_eq!(&bytes[KEPT + 3..KEPT + 7], [0, 0, 0, 0], "version 9 fields");
         bytes.drain(KEPT + 3..KEPT + 7);
         bytes
+    }
+
+    /// The bytes of a recording of a program without source and values
+    /// recorded short as version 9 wrote them: without the header's
+    /// value bound and count.
+    fn before_version_10(mut bytes: Vec<u8>) -> Vec<u8> {
+        assert_eq!(&bytes[KEPT + 7..KEPT + 9], [0, 0], "version 10 fields");
+        bytes.drain(KEPT + 7..KEPT + 9);
+        bytes[8] = 9;
+        bytes
+    }
+
+    /// `sample()` with a value recorded in full and one left short.
+    fn with_elements() -> Recording {
+        let mut recording = sample();
+        recording.header.value_elements = 4;
+        recording.header.values_short = 1;
+        let events = &mut recording.threads[0].events;
+        let data: Vec<u8> = [1.5f32, -2.0, 3.25, 0.0, 7.0, 8.0]
+            .iter()
+            .flat_map(|x| x.to_le_bytes())
+            .collect();
+        if let EventKind::ValueUpdated { value, .. } = &mut events[4].kind {
+            *value = Some(RecordedValue {
+                text: "f32[2,3] [1.5, -2.0, …]".into(),
+                elements: Some(Arc::new(ValueElements::Dense(TensorElements {
+                    dtype: BtfDType::F32,
+                    dims: vec![2, 3],
+                    data,
+                }))),
+            });
+        }
+        if let EventKind::ResultAvailable { value, .. } = &mut events[2].kind {
+            *value = Some(RecordedValue {
+                text: "f32[100] [0.0, …]".into(),
+                elements: Some(Arc::new(ValueElements::OverValueBound {
+                    elements: 100,
+                    bound: 4,
+                })),
+            });
+        }
+        recording
+    }
+
+    #[test]
+    fn values_in_full_round_trip_and_every_truncation_is_an_error() {
+        let recording = with_elements();
+        let bytes = write(&recording);
+        assert_eq!(read(&bytes).unwrap(), recording);
+        for len in 0..bytes.len() {
+            assert!(read(&bytes[..len]).is_err(), "{len} bytes");
+        }
+    }
+
+    #[test]
+    fn version_9_recordings_still_read() {
+        let recording = sample();
+        let bytes = before_version_10(write(&recording));
+        assert_eq!(read(&bytes).unwrap(), recording);
+    }
+
+    #[test]
+    fn elements_need_version_10() {
+        let mut recording = with_elements();
+        recording.header.value_elements = 0;
+        recording.header.values_short = 0;
+        let bytes = before_version_10(write(&recording));
+        let err = read(&bytes).unwrap_err();
+        assert!(err.message.contains("a value flag (0 or 1)"), "{err}");
+    }
+
+    #[test]
+    fn element_bytes_that_disagree_with_the_shape_are_refused() {
+        let recording = with_elements();
+        let mut bytes = write(&recording);
+        // The dims [2, 3] of f32 need 24 bytes: say 2 × 2 instead.
+        let text = "f32[2,3] [1.5, -2.0, …]".as_bytes();
+        let at = bytes
+            .windows(text.len())
+            .position(|w| w == text)
+            .expect("the rendering")
+            + text.len();
+        assert_eq!(
+            &bytes[at..at + 5],
+            &[0, 4, 2, 2, 3],
+            "kind, dtype, rank, dims"
+        );
+        bytes[at + 4] = 2;
+        let err = read(&bytes).unwrap_err();
+        assert!(
+            err.message.contains("24 bytes of elements for dims [2, 2]"),
+            "{err}"
+        );
+        // A byte count past the end is refused before anything is taken.
+        let mut bytes = write(&recording);
+        bytes[at + 5] = 0x7f;
+        let err = read(&bytes).unwrap_err();
+        assert!(err.message.contains("element byte count"), "{err}");
     }
 
     #[test]
@@ -1047,9 +1235,9 @@ mod tests {
     #[test]
     fn wrong_version_is_named() {
         let mut bytes = write(&sample());
-        bytes[8] = 10;
+        bytes[8] = 11;
         let err = read(&bytes).unwrap_err();
         assert_eq!(err.offset, 8);
-        assert!(err.message.contains("version 10"), "{err}");
+        assert!(err.message.contains("version 11"), "{err}");
     }
 }

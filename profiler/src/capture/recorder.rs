@@ -15,8 +15,8 @@ use bef::runtime::{AsyncValue, live_async_values};
 use crate::capture::flight::StopOn;
 use crate::capture::log::{CHUNK, Keep, Log, Window};
 use crate::capture::recording::{
-    CallerRef, Event, EventKind, FunctionInfo, Header, Recording, StopReason, ThreadTrack,
-    ValueState,
+    CallerRef, Event, EventKind, FunctionInfo, Header, RecordedValue, Recording, StopReason,
+    TensorElements, ThreadTrack, ValueElements, ValueState,
 };
 
 /// At most one sample of the live async values per thread this often:
@@ -31,6 +31,9 @@ const VALUE_BYTES: usize = 47;
 pub struct RecorderOptions {
     /// Render each published value (`--values`).
     pub values: bool,
+    /// With `values`, also copy the elements of dense tensors
+    /// (`--values=full`), within these bounds.
+    pub full_values: Option<FullValues>,
     /// Events kept per thread, at most [`MAX_EVENTS_PER_THREAD`] (a larger
     /// number counts as that); the others are counted as dropped. (An
     /// event with a caller, a live-value sample or a rendered value takes
@@ -56,10 +59,39 @@ pub const MAX_EVENTS_PER_THREAD: usize = 1 << 30;
 /// rather than exhausting the machine.
 pub const DEFAULT_EVENTS_PER_THREAD: usize = 1 << 22;
 
+/// The bounds of `--values=full`: a tensor with more elements than
+/// `value_elements`, or past the recording's `total_bytes` of elements,
+/// is recorded short (and counted, and marked so).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FullValues {
+    /// Elements of one value at most (`--value-elements`).
+    pub value_elements: u64,
+    /// Bytes of elements in the whole recording at most
+    /// (`--values-total-mib`).
+    pub total_bytes: u64,
+}
+
+/// The default of [`FullValues::value_elements`]: 1 Mi elements (4 MiB
+/// of `f32`).
+pub const DEFAULT_VALUE_ELEMENTS: u64 = 1 << 20;
+
+/// The default of [`FullValues::total_bytes`]: 256 MiB.
+pub const DEFAULT_VALUES_TOTAL_BYTES: u64 = 256 << 20;
+
+impl Default for FullValues {
+    fn default() -> Self {
+        FullValues {
+            value_elements: DEFAULT_VALUE_ELEMENTS,
+            total_bytes: DEFAULT_VALUES_TOTAL_BYTES,
+        }
+    }
+}
+
 impl Default for RecorderOptions {
     fn default() -> Self {
         RecorderOptions {
             values: false,
+            full_values: None,
             events_per_thread: DEFAULT_EVENTS_PER_THREAD,
             keep: Keep::First,
             window_ns: None,
@@ -161,6 +193,10 @@ struct ThreadLogs {
     name: String,
     events: Log<Entry>,
     values: Log<ValueText>,
+    /// With `--values=full`, the elements of the values rendered, by
+    /// their slot in `values` (in slot order), those of slots the value
+    /// log no longer holds let go. Only the owner appends.
+    elements: Mutex<std::collections::VecDeque<(u64, Arc<ValueElements>)>>,
     /// With [`Keep::Last`], the first executions' begins again (and their
     /// callers), so that the executions still running when the ring kept
     /// only their later events (the top-level function's, outer loops')
@@ -259,6 +295,10 @@ pub struct Recorder {
     /// (at most [`TIMED_KERNELS`]; a kernel whose results all completed is
     /// let go).
     timed: Mutex<std::collections::VecDeque<RunningKernel>>,
+    /// With `--values=full`: bytes of elements copied so far, and the
+    /// tensors recorded short.
+    element_bytes: AtomicU64,
+    values_short: AtomicU64,
 }
 
 /// How many kernels a slow condition names are timed at once: the oldest
@@ -302,6 +342,8 @@ impl Recorder {
             stopped: OnceLock::new(),
             on_stop,
             timed: Mutex::new(std::collections::VecDeque::new()),
+            element_bytes: AtomicU64::new(0),
+            values_short: AtomicU64::new(0),
         })
     }
 
@@ -334,6 +376,10 @@ impl Recorder {
 
     fn assemble(&self, mut header: Header, functions: Vec<FunctionInfo>) -> Recording {
         header.values = self.options.values;
+        if let Some(full) = self.options.full_values.filter(|_| self.options.values) {
+            header.value_elements = full.value_elements.max(1);
+            header.values_short = self.values_short.load(Ordering::Relaxed);
+        }
         header.kept = self.options.keep;
         header.completions_recorded = true;
         let window = self.window();
@@ -351,6 +397,13 @@ impl Recorder {
             .iter()
             .map(|logs| {
                 let values = logs.values.snapshot();
+                let elements: Vec<_> = logs
+                    .elements
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .iter()
+                    .cloned()
+                    .collect();
                 let entries = logs.events.snapshot();
                 // Read after the entries: events reported meanwhile count
                 // as dropped.
@@ -360,8 +413,11 @@ impl Recorder {
                     &entries.entries,
                     entries.first,
                     &high,
-                    &values.entries,
-                    values.first,
+                    Values {
+                        texts: &values.entries,
+                        first: values.first,
+                        elements: &elements,
+                    },
                 );
                 (events, reported, entries.first > 0)
             })
@@ -463,6 +519,7 @@ impl Recorder {
                     },
                     Keep::First,
                 ),
+                elements: Mutex::new(std::collections::VecDeque::new()),
                 high: Mutex::new(Vec::new()),
                 current_high: AtomicU32::new(0),
                 value_count: AtomicU64::new(0),
@@ -1006,22 +1063,107 @@ impl Recorder {
             // SAFETY: `logs` is reached only through this thread's `LOGS`,
             // so this thread is the only writer of its logs.
             unsafe { logs.values.push(render(value)) };
+            if let Some(full) = self.options.full_values.filter(|_| self.options.values)
+                && let Some(elements) = self.elements(full, value)
+            {
+                let mut kept = logs.elements.lock().unwrap_or_else(|e| e.into_inner());
+                // A ring (`--keep last`) overwrites old values: their
+                // elements go too, so a long run keeps only what it shows.
+                let held = self.options.events_per_thread.min(MAX_EVENTS_PER_THREAD) as u64;
+                while kept
+                    .front()
+                    .is_some_and(|&(s, _)| s.saturating_add(held) <= slot)
+                {
+                    kept.pop_front();
+                }
+                kept.push_back((slot, Arc::new(elements)));
+            }
             Entry::Value { slot }
+        })
+    }
+
+    /// The elements of `value` as they are now, when it is a dense tensor
+    /// of a BTF element type: copied (a kernel may write it in place
+    /// later), or why not (over a bound, being written).
+    fn elements(&self, full: FullValues, value: &AsyncValue) -> Option<ValueElements> {
+        if !value.is_available() {
+            return None;
+        }
+        let Ok(bef::kernels::tensor::HostTensor::Dense(dense)) =
+            value.get::<bef::kernels::tensor::HostTensor>()
+        else {
+            return None;
+        };
+        let dtype = bef::btf::BtfDType::from_dtype(dense.dtype())?;
+        let count = dense.num_elements() as u64;
+        let short = |why: ValueElements| {
+            self.values_short.fetch_add(1, Ordering::Relaxed);
+            Some(why)
+        };
+        let bound = full.value_elements.max(1);
+        if count > bound {
+            return short(ValueElements::OverValueBound {
+                elements: count,
+                bound,
+            });
+        }
+        let bytes = count.saturating_mul(dtype.size() as u64);
+        let before = self.element_bytes.fetch_add(bytes, Ordering::Relaxed);
+        if before.saturating_add(bytes) > full.total_bytes {
+            self.element_bytes.fetch_sub(bytes, Ordering::Relaxed);
+            return short(ValueElements::OverTotalBound);
+        }
+        let Ok(data) = dense.read() else {
+            self.element_bytes.fetch_sub(bytes, Ordering::Relaxed);
+            return short(ValueElements::BeingWritten);
+        };
+        let dims = dense.shape().0.iter().map(|&d| d.max(0) as u64).collect();
+        Some(ValueElements::Dense(TensorElements {
+            dtype,
+            dims,
+            data: data.to_vec(),
+        }))
+    }
+}
+
+/// A thread's value log as [`decode`] reads it: the texts from slot
+/// `first` on, and the elements by slot.
+#[derive(Clone, Copy)]
+struct Values<'a> {
+    texts: &'a [ValueText],
+    first: u64,
+    elements: &'a [(u64, Arc<ValueElements>)],
+}
+
+impl Values<'_> {
+    const NONE: Values<'static> = Values {
+        texts: &[],
+        first: 0,
+        elements: &[],
+    };
+
+    /// The value in `slot`, if the log still holds it.
+    fn get(&self, slot: u64) -> Option<RecordedValue> {
+        let text = slot
+            .checked_sub(self.first)
+            .and_then(|i| usize::try_from(i).ok())
+            .and_then(|i| self.texts.get(i))?;
+        let elements = self
+            .elements
+            .binary_search_by_key(&slot, |&(s, _)| s)
+            .ok()
+            .map(|i| self.elements[i].1.clone());
+        Some(RecordedValue {
+            text: String::from_utf8_lossy(&text.bytes[..text.len as usize]).into_owned(),
+            elements,
         })
     }
 }
 
 /// The events of one thread's log: `entries` are the log's entries from
 /// index `first` on, `high` where the executions' high bits changed (from
-/// which entry index on), `values` the value log's entries from index
-/// `first_value` on.
-fn decode(
-    entries: &[Entry],
-    first: u64,
-    high: &[(u64, u32)],
-    values: &[ValueText],
-    first_value: u64,
-) -> Vec<Event> {
+/// which entry index on), `values` the value log's.
+fn decode(entries: &[Entry], first: u64, high: &[(u64, u32)], values: Values<'_>) -> Vec<Event> {
     let mut events: Vec<Event> = Vec::with_capacity(entries.len());
     let mut changes = high.iter().peekable();
     let mut high_bits = 0u64;
@@ -1135,7 +1277,7 @@ fn decode(
                 // Completes the event before it; without one (its head was
                 // dropped) it is ignored.
                 if let Some(last) = events.last_mut() {
-                    complete(&mut last.kind, continuation, values, first_value);
+                    complete(&mut last.kind, continuation, values);
                 }
                 continue;
             }
@@ -1154,7 +1296,7 @@ fn decode(
 /// them; at most `limit` events in all, the oldest of `events` left out to
 /// make room for the begins.
 fn with_earlier_begins(mut events: Vec<Event>, begins: &[Entry], limit: usize) -> Vec<Event> {
-    let begins = decode(begins, 0, &[], &[], 0);
+    let begins = decode(begins, 0, &[], Values::NONE);
     let earlier = |events: &[Event]| -> Vec<Event> {
         let begun: HashSet<u64> = events
             .iter()
@@ -1189,7 +1331,7 @@ fn with_earlier_begins(mut events: Vec<Event>, begins: &[Entry], limit: usize) -
 
 /// Adds what `continuation` carries to the event `kind` it follows (when it
 /// is the kind it belongs to).
-fn complete(kind: &mut EventKind, continuation: Entry, values: &[ValueText], first_value: u64) {
+fn complete(kind: &mut EventKind, continuation: Entry, values: Values<'_>) {
     match (kind, continuation) {
         (EventKind::FunctionBegin { caller, .. }, Entry::Caller { execution, kernel }) => {
             *caller = Some(CallerRef { execution, kernel });
@@ -1203,11 +1345,7 @@ fn complete(kind: &mut EventKind, continuation: Entry, values: &[ValueText], fir
             | EventKind::ValueUpdated { value, .. },
             Entry::Value { slot },
         ) => {
-            *value = slot
-                .checked_sub(first_value)
-                .and_then(|i| usize::try_from(i).ok())
-                .and_then(|i| values.get(i))
-                .map(|t| String::from_utf8_lossy(&t.bytes[..t.len as usize]).into_owned());
+            *value = values.get(slot);
         }
         (EventKind::KernelWork { bytes, .. }, Entry::WorkBytes { bytes: b }) => *bytes = b,
         _ => {}
@@ -1336,7 +1474,16 @@ mod tests {
         };
         text.bytes[..4].copy_from_slice(b"oops");
         // The value log kept entries 10 and 11.
-        let events = decode(&entries, 100, &[], &[text, text], 10);
+        let events = decode(
+            &entries,
+            100,
+            &[],
+            Values {
+                texts: &[text, text],
+                first: 10,
+                elements: &[],
+            },
+        );
         let kinds: Vec<_> = events.iter().map(|e| e.kind.clone()).collect();
         assert_eq!(
             kinds,
@@ -1381,7 +1528,12 @@ mod tests {
     fn executions_get_their_high_bits_back() {
         let at = |time| Entry::End { time, execution: 3 };
         // Entry indices 50..53; the high bits become 1 at 51 and 2 at 52.
-        let events = decode(&[at(0), at(1), at(2)], 50, &[(51, 1), (52, 2)], &[], 0);
+        let events = decode(
+            &[at(0), at(1), at(2)],
+            50,
+            &[(51, 1), (52, 2)],
+            Values::NONE,
+        );
         let executions: Vec<u64> = events.iter().map(|e| e.execution).collect();
         assert_eq!(executions, [3, (1 << 32) | 3, (2 << 32) | 3]);
     }

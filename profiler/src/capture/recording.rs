@@ -3,6 +3,8 @@
 //! who reads each register) and, per thread, the events in the order that
 //! thread emitted them. [`crate::capture::codec`] reads and writes it.
 
+use std::sync::Arc;
+
 pub use crate::capture::log::Keep;
 
 /// How a function runs (mirrors `bef::format::FunctionKind`).
@@ -124,6 +126,13 @@ pub struct Header {
     pub start_unix_ns: u64,
     /// Whether register events carry a rendering of their value.
     pub values: bool,
+    /// `--values=full`: the per-value bound on the elements recorded of a
+    /// dense tensor (version 10 on; 0: values recorded short only).
+    pub value_elements: u64,
+    /// With `--values=full`, the tensors recorded short because they were
+    /// over the per-value bound, over the recording's total, or being
+    /// written when recorded (version 10 on).
+    pub values_short: u64,
     /// Whether the run was stopped before it ended (interrupted, or out
     /// of time): what had not run yet is missing.
     pub partial: bool,
@@ -329,8 +338,9 @@ pub enum EventKind {
         producer: u32,
         /// Its state.
         state: ValueState,
-        /// A short rendering (recorded with `--values`, and for errors).
-        value: Option<String>,
+        /// A short rendering (recorded with `--values`, and for errors),
+        /// with `--values=full` a dense tensor's elements.
+        value: Option<RecordedValue>,
     },
     /// A result that was unavailable when its kernel returned became
     /// available: on this event's thread (the one that completed it: the
@@ -345,8 +355,9 @@ pub enum EventKind {
         producer: u32,
         /// Its state: concrete or error.
         state: ValueState,
-        /// A short rendering (recorded with `--values`, and for errors).
-        value: Option<String>,
+        /// A short rendering (recorded with `--values`, and for errors),
+        /// with `--values=full` a dense tensor's elements.
+        value: Option<RecordedValue>,
     },
     /// Kernel `kernel` wrote the value in `register` in place (a tensor it
     /// took as an operand: `tfrt_test.relu_inplace`, a matrix product's
@@ -359,8 +370,8 @@ pub enum EventKind {
         register: u32,
         /// The kernel that wrote it.
         kernel: u32,
-        /// A short rendering of the value as the kernel left it.
-        value: Option<String>,
+        /// The value as the kernel left it (see [`RecordedValue`]).
+        value: Option<RecordedValue>,
     },
     /// The kernel running innermost on the thread reported the work it did
     /// (see `bef::exec::observer`'s Kernel work); the event's execution is
@@ -371,6 +382,119 @@ pub enum EventKind {
         /// Bytes of tensor data read and written.
         bytes: u64,
     },
+}
+
+/// A value as recorded: its short rendering, and with `--values=full` the
+/// elements of a dense tensor (or why they were left out).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RecordedValue {
+    /// The one-line rendering (`f32[2,3] [1.0, …]`, `42`, `error: …`).
+    pub text: String,
+    /// The elements, when the value is a dense tensor recorded in full.
+    pub elements: Option<Arc<ValueElements>>,
+}
+
+impl From<String> for RecordedValue {
+    fn from(text: String) -> Self {
+        RecordedValue {
+            text,
+            elements: None,
+        }
+    }
+}
+
+impl From<&str> for RecordedValue {
+    fn from(text: &str) -> Self {
+        RecordedValue::from(text.to_owned())
+    }
+}
+
+/// Most places show only the text: a recorded value reads as it.
+impl std::ops::Deref for RecordedValue {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.text
+    }
+}
+
+impl PartialEq<str> for RecordedValue {
+    fn eq(&self, other: &str) -> bool {
+        self.text == other
+    }
+}
+
+impl PartialEq<&str> for RecordedValue {
+    fn eq(&self, other: &&str) -> bool {
+        self.text == *other
+    }
+}
+
+impl std::fmt::Display for RecordedValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+/// The elements of a dense tensor recorded with `--values=full`, or why
+/// the recording kept only its short rendering.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ValueElements {
+    /// Every element.
+    Dense(TensorElements),
+    /// Left out: more elements than the per-value bound (`--value-elements`).
+    OverValueBound {
+        /// The tensor's element count.
+        elements: u64,
+        /// The bound.
+        bound: u64,
+    },
+    /// Left out: the recording's total for elements was spent.
+    OverTotalBound,
+    /// Left out: a kernel was writing the tensor when it was recorded.
+    BeingWritten,
+}
+
+/// A dense tensor's type, shape and elements.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TensorElements {
+    /// The element type.
+    pub dtype: bef::btf::BtfDType,
+    /// The dimensions.
+    pub dims: Vec<u64>,
+    /// The elements, row-major, little-endian (`dims` product × the
+    /// dtype's size bytes).
+    pub data: Vec<u8>,
+}
+
+impl TensorElements {
+    /// The element count of `dims` when it matches `data` for `dtype`.
+    pub fn consistent(&self) -> bool {
+        self.dims
+            .iter()
+            .try_fold(1u64, |n, &d| n.checked_mul(d))
+            .and_then(|n| usize::try_from(n).ok())
+            .and_then(|n| n.checked_mul(self.dtype.size()))
+            == Some(self.data.len())
+    }
+}
+
+impl ValueElements {
+    /// Why the elements were left out, in words (`None`: they were kept).
+    pub fn left_out(&self) -> Option<String> {
+        match self {
+            ValueElements::Dense(_) => None,
+            ValueElements::OverValueBound { elements, bound } => Some(format!(
+                "recorded short: {elements} elements, over the bound of {bound} per value (--value-elements)"
+            )),
+            ValueElements::OverTotalBound => Some(
+                "recorded short: the recording's total for elements was spent (--values-total-mib)"
+                    .to_owned(),
+            ),
+            ValueElements::BeingWritten => {
+                Some("recorded short: a kernel was writing the tensor".to_owned())
+            }
+        }
+    }
 }
 
 /// A whole recording.

@@ -492,7 +492,7 @@ impl Builder {
                     Some(_) => ValueState::Error,
                     None => ValueState::Concrete,
                 },
-                value: error.map(str::to_owned),
+                value: error.map(Into::into),
             },
         );
     }

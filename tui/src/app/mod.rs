@@ -96,6 +96,15 @@ pub struct ValueShown {
     pub lines: usize,
 }
 
+/// A register's value recorded in full (`--values=full`), shown as the
+/// Tensors view shows a tensor.
+pub struct ValueGrid {
+    /// The grid, its cursor and zoom.
+    pub full: crate::app::tensors::Full,
+    /// The recorded elements the grid reads.
+    pub elements: std::sync::Arc<bef_trace::capture::recording::ValueElements>,
+}
+
 /// The inspector's state.
 pub struct App<'d, 'a> {
     /// The file.
@@ -110,6 +119,9 @@ pub struct App<'d, 'a> {
     pub users_of: Option<(ListId, usize, usize)>,
     /// The register value Enter opened on the Execution tab, if any.
     pub value_of: Option<ValueShown>,
+    /// The register value Enter opened in full, when it was recorded with
+    /// its elements.
+    pub value_grid: Option<ValueGrid>,
     /// The line being typed, if any.
     pub prompt: Option<Prompt>,
     /// The function an arguments prompt is for.
@@ -159,6 +171,7 @@ impl<'d, 'a> App<'d, 'a> {
             help_scroll: 0,
             users_of: None,
             value_of: None,
+            value_grid: None,
             prompt: None,
             arguments_for: None,
             message: None,
@@ -321,7 +334,13 @@ impl<'d, 'a> App<'d, 'a> {
             self.on_prompt_key(event);
             return;
         }
-        let (action, pending) = keys::lookup(&event, self.pending, Some(self.tab));
+        // A value open in full takes the Tensors view's keys (`z`).
+        let context = if self.value_grid.is_some() {
+            None
+        } else {
+            Some(self.tab)
+        };
+        let (action, pending) = keys::lookup(&event, self.pending, context);
         self.pending = pending;
         if let Some(action) = action {
             self.act(action);

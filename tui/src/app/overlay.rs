@@ -3,16 +3,28 @@
 //! recorded value in full (Enter on the Execution tab's registers). While
 //! one is up, the keys scroll it and close it.
 
-use super::{App, ValueShown};
+use bef_trace::capture::recording::ValueElements;
+
+use super::{App, ValueGrid, ValueShown};
 use crate::app::keys::{self, Action};
 use crate::app::tab::Tab;
+use crate::app::tensors::Full;
 use crate::model::analysis::User;
 use crate::model::rows::{self, ListId};
+use crate::model::tensor_grid::Grid;
 
 impl<'d, 'a> App<'d, 'a> {
     /// Does what `action` asks of the screen drawn over the tab, if one is
     /// up; says whether one was.
     pub(super) fn act_on_overlay(&mut self, action: Action) -> bool {
+        if let Some(grid) = &mut self.value_grid {
+            match action {
+                Action::Quit => self.quit = true,
+                Action::Enter | Action::Back => self.value_grid = None,
+                action => grid.full.act(action),
+            }
+            return true;
+        }
         if let Some(value) = &mut self.value_of {
             let page = self.page.max(1);
             let last = value.lines.saturating_sub(1);
@@ -115,19 +127,42 @@ impl<'d, 'a> App<'d, 'a> {
         let Some(register) = registers.get(row) else {
             return;
         };
-        let Some(text) = register.value.clone() else {
+        let Some(value) = register.value.clone() else {
             self.message = Some(format!(
                 "%{row} has no recorded value (record with --values to keep values)"
             ));
             return;
         };
+        let title = format!(
+            "%{row} of {} {} after event {}",
+            trace.execution_label(execution),
+            trace.function_name(execution),
+            self.time_cursor()
+        );
+        let mut text = value.text.clone();
+        if let Some(elements) = value.elements {
+            match &*elements {
+                ValueElements::Dense(t) => {
+                    match Grid::dense(title.clone(), t.dtype, &t.dims, &t.data) {
+                        Ok(grid) => {
+                            self.value_grid = Some(ValueGrid {
+                                full: Full::new(grid),
+                                elements: elements.clone(),
+                            });
+                            return;
+                        }
+                        Err(why) => text.push_str(&format!(" ({why})")),
+                    }
+                }
+                other => {
+                    if let Some(why) = other.left_out() {
+                        text.push_str(&format!(" ({why})"));
+                    }
+                }
+            }
+        }
         self.value_of = Some(ValueShown {
-            title: format!(
-                "%{row} of {} {} after event {}",
-                trace.execution_label(execution),
-                trace.function_name(execution),
-                self.time_cursor()
-            ),
+            title,
             text,
             scroll: 0,
             lines: usize::MAX,

@@ -29,7 +29,8 @@ pub struct Full {
 }
 
 impl Full {
-    fn new(grid: Grid) -> Full {
+    /// `grid` from its first element, as numbers when it is narrow.
+    pub fn new(grid: Grid) -> Full {
         // A wide matrix starts as a heat map, a narrow one as numbers.
         let numbers = grid.columns <= 8 || grid.is_sparse();
         Full {
@@ -43,7 +44,9 @@ impl Full {
         }
     }
 
-    fn act(&mut self, action: Action) {
+    /// Moves the selection (or toggles numbers and heat map) as `action`
+    /// asks.
+    pub fn act(&mut self, action: Action) {
         let last_row = self.grid.rows.saturating_sub(1);
         let last_column = self.grid.columns.saturating_sub(1);
         let page = self.shown.0.max(1);

@@ -70,7 +70,7 @@ pub struct RegisterAt {
     /// Its state; `None`: nothing published yet.
     pub state: Option<ValueState>,
     /// Its rendering (values recorded with `--values`) or error message.
-    pub value: Option<String>,
+    pub value: Option<bef_trace::capture::recording::RecordedValue>,
     /// The kernel that produced it (known once published anywhere in the
     /// recording).
     pub producer: Option<u32>,

@@ -1,9 +1,10 @@
-//! One tensor of a BTF file in full, as a grid: a dense tensor's elements
+//! One tensor in full, as a grid: a dense tensor's elements
 //! in rows of its innermost dimension (a matrix as itself; a higher rank's
 //! outer dimensions flattened into rows, each row named by its index), a
 //! COO tensor's stored elements one per row (coordinates, then the value).
-//! Elements are read from the file's bytes when asked for, so a grid of
-//! any size costs only what is shown; `--dump tensor` streams every one.
+//! Elements are read from the bytes they are in when asked for (a BTF
+//! file's, or a recorded value's: [`Grid::dense`]), so a grid of any size
+//! costs only what is shown; `--dump tensor` streams every one.
 
 use std::io::{self, Write};
 
@@ -14,8 +15,8 @@ use bef::tool_io::escape;
 /// A tensor's elements as rows and columns.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Grid {
-    /// The tensor's index in the file.
-    pub index: u64,
+    /// What the tensor is (`tensor 4`, `%3 of execution 2`), for the title.
+    pub name: String,
     /// Its element type.
     pub dtype: BtfDType,
     /// Its dimensions.
@@ -117,7 +118,7 @@ impl Grid {
             ),
         };
         let mut grid = Grid {
-            index,
+            name: format!("tensor {index}"),
             dtype: record.dtype,
             dims: record.dims.clone(),
             rows,
@@ -126,6 +127,37 @@ impl Grid {
             layout,
         };
         grid.range = grid.scan_range(bytes);
+        Ok(grid)
+    }
+
+    /// The dense tensor `name` of `dtype` and `dims` whose elements are
+    /// all of `data` (row-major, little-endian), or why they disagree.
+    pub fn dense(name: String, dtype: BtfDType, dims: &[u64], data: &[u8]) -> Result<Grid, String> {
+        let count = dims.iter().try_fold(1u64, |n, &d| n.checked_mul(d));
+        if count.and_then(|n| n.checked_mul(dtype.size() as u64)) != Some(data.len() as u64) {
+            return Err(format!(
+                "{} bytes of elements do not make a {} tensor of dims {dims:?}",
+                data.len(),
+                dtype.name()
+            ));
+        }
+        let columns = dims.last().copied().unwrap_or(1);
+        let rows = match dims.len() {
+            0 => 1,
+            n => dims[..n - 1].iter().product(),
+        };
+        let mut grid = Grid {
+            name,
+            dtype,
+            dims: dims.to_vec(),
+            rows,
+            columns,
+            range: None,
+            layout: GridLayout::Dense {
+                data: 0..data.len(),
+            },
+        };
+        grid.range = grid.scan_range(data);
         Ok(grid)
     }
 
@@ -226,8 +258,8 @@ impl Grid {
             format!("{} rows × {} columns", self.rows, self.columns)
         };
         format!(
-            "tensor {} · {} [{}] · {what}",
-            self.index,
+            "{} · {} [{}] · {what}",
+            self.name,
             self.dtype.name(),
             dims.join(", ")
         )
@@ -288,5 +320,24 @@ mod tests {
             "tensor 0 · i32 [2, 3] · 2 rows × 3 columns\n[0, :] 0 1 2\n[1, :] 3 4 5\n"
         );
         assert!(Grid::open(&bytes, 1).unwrap_err().contains("out of range"));
+    }
+
+    #[test]
+    fn elements_alone_make_the_same_grid() {
+        let data: Vec<u8> = (0..6i32).flat_map(|v| v.to_le_bytes()).collect();
+        let grid = Grid::dense("%2".into(), BtfDType::I32, &[2, 3], &data).expect("a grid");
+        let from_file = Grid::open(&file(), 0).expect("tensor 0");
+        assert_eq!(
+            (grid.rows, grid.columns, grid.range),
+            (2, 3, Some((0.0, 5.0)))
+        );
+        assert_eq!(grid.cell(&data, 1, 2), from_file.cell(&file(), 1, 2));
+        assert!(
+            grid.title().starts_with("%2 · i32 [2, 3]"),
+            "{}",
+            grid.title()
+        );
+        let err = Grid::dense("%2".into(), BtfDType::I32, &[2, 2], &data).unwrap_err();
+        assert!(err.contains("24 bytes"), "{err}");
     }
 }

@@ -248,6 +248,13 @@ pub fn draw(frame: &mut Frame<'_>, app: &mut App<'_, '_>) {
         help_screen::draw(frame, body, app);
     } else if let Some((id, row, scroll)) = app.users_of {
         users::draw(frame, body, app, id, row, scroll);
+    } else if let Some(value) = app.value_grid.as_mut() {
+        let crate::app::ValueGrid { full, elements } = value;
+        let bytes = match &**elements {
+            bef_trace::capture::recording::ValueElements::Dense(t) => &t.data[..],
+            _ => &[],
+        };
+        grid::draw(frame, bytes, full, body);
     } else if app.value_of.is_some() {
         users::draw_value(frame, body, app);
     } else {
@@ -407,6 +414,20 @@ fn feedback(app: &App<'_, '_>) -> Vec<Span<'static>> {
 }
 
 fn draw_footer(frame: &mut Frame<'_>, app: &mut App<'_, '_>, area: Rect) {
+    if app.value_grid.is_some() {
+        // A value open in full takes the Tensors view's keys.
+        let key = |action| keys::label(action, None);
+        let text = format!(
+            " j/k/{}/{} move  PgUp/PgDn page  {} numbers/heat map  {} back  {} quit",
+            key(Action::Left),
+            key(Action::Right),
+            key(Action::Zoom),
+            key(Action::Back),
+            key(Action::Quit)
+        );
+        frame.render_widget(Paragraph::new(text), area);
+        return;
+    }
     let mut spans = Vec::new();
     let mut own = Vec::new();
     for (key, what, tab_own) in crate::app::keys::footer_hints(Some(app.tab)) {

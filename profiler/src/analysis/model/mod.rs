@@ -702,7 +702,8 @@ impl Model {
                     });
                     if state == ValueState::Error {
                         if first_error.as_ref().is_none_or(|f| e.time < f.0) {
-                            first_error = Some((e.time, Some(from), value.clone()));
+                            first_error =
+                                Some((e.time, Some(from), value.as_ref().map(|v| v.text.clone())));
                         }
                         error_runs.push(from);
                     }
@@ -736,7 +737,7 @@ impl Model {
                     let run = &mut self.runs[from];
                     run.published = Some(run.published.map_or(e.time, |p| p.max(e.time)));
                     if let Some(v) = value {
-                        self.values.push((from, register, v.clone()));
+                        self.values.push((from, register, v.text.clone()));
                     }
                     if !recorded && just_ended != Some((e.execution, producer)) {
                         run.completed = Some(run.completed.map_or(e.time, |c| c.max(e.time)));
@@ -750,7 +751,7 @@ impl Model {
                 }
                 if state == ValueState::Error {
                     if first_error.as_ref().is_none_or(|f| e.time < f.0) {
-                        first_error = Some((e.time, from, value.clone()));
+                        first_error = Some((e.time, from, value.as_ref().map(|v| v.text.clone())));
                     }
                     if let Some(from) = from
                         && producer != 0

@@ -283,9 +283,19 @@ struct RunArgs {
     /// The work queue: s, mstd, mstd:N, mstd:N,M.
     #[arg(short, long, default_value = "s", value_name = "QUEUE")]
     work_queue: String,
-    /// Record a short rendering of every value.
-    #[arg(long)]
-    values: bool,
+    /// Record a short rendering of every value (`--values`), and with
+    /// `--values=full` the elements of dense tensors too, as they were at
+    /// that moment (befview shows them in full).
+    #[arg(long, value_enum, num_args = 0..=1, require_equals = true, default_missing_value = "short", value_name = "FORM")]
+    values: Option<ValuesArg>,
+    /// With --values=full: a tensor with more elements than N is recorded
+    /// short (and marked so).
+    #[arg(long, default_value_t = bef_trace::capture::recorder::DEFAULT_VALUE_ELEMENTS, value_name = "N", requires = "values")]
+    value_elements: u64,
+    /// With --values=full: at most this many MiB of elements in the whole
+    /// recording; later tensors are recorded short (and counted).
+    #[arg(long, default_value_t = bef_trace::capture::recorder::DEFAULT_VALUES_TOTAL_BYTES >> 20, value_name = "MIB", requires = "values")]
+    values_total_mib: u64,
     /// Events kept per thread, at most 2^30; the others are counted as
     /// dropped (a million events take about 150 MB to record and analyse).
     #[arg(long, default_value_t = bef_trace::capture::recorder::DEFAULT_EVENTS_PER_THREAD, value_name = "N", value_parser = events_per_thread)]
@@ -394,6 +404,14 @@ struct FoldArgs {
     /// The same as `--clock off-cpu`: what the program waited for.
     #[arg(long, conflicts_with = "clock")]
     off_cpu: bool,
+}
+
+/// `--values`: each value's short rendering, or that and a dense
+/// tensor's elements.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ValuesArg {
+    Short,
+    Full,
 }
 
 /// `--keep`.
@@ -916,7 +934,13 @@ fn record(
             None => args.functions.clone(),
         },
         recorder: RecorderOptions {
-            values: args.values,
+            values: args.values.is_some(),
+            full_values: (args.values == Some(ValuesArg::Full)).then(|| {
+                bef_trace::capture::recorder::FullValues {
+                    value_elements: args.value_elements,
+                    total_bytes: args.values_total_mib.saturating_mul(1 << 20),
+                }
+            }),
             events_per_thread: args.max_events,
             keep: match args.keep {
                 KeepArg::First => Keep::First,
@@ -1056,6 +1080,19 @@ fn record(
     }
     if recording.header.partial {
         note("note: the recording is partial: the run was stopped before it ended");
+    }
+    if recording.header.values_short > 0 {
+        note(&format!(
+            "note: {} tensor value{} recorded short (over --value-elements {} or --values-total-mib {}, or being written)",
+            recording.header.values_short,
+            if recording.header.values_short == 1 {
+                ""
+            } else {
+                "s"
+            },
+            args.value_elements,
+            args.values_total_mib
+        ));
     }
     use bef_trace::capture::recording::StopReason;
     if let stop @ (StopReason::Error { .. } | StopReason::Slow { .. }) = &recording.header.stop {

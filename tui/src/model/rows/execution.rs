@@ -61,7 +61,7 @@ pub fn cells(app: &State<'_, '_>, id: ListId, row: usize) -> Vec<String> {
     let value = match (&r.value, r.state) {
         (Some(v), _) => match r.updated {
             Some(update) => format!("{v} ({})", update_note(trace, execution, update)),
-            None => v.clone(),
+            None => v.text.clone(),
         },
         (None, Some(bef_trace::recording::ValueState::Concrete))
             if !trace.recording.header.values =>
