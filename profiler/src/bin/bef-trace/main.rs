@@ -487,8 +487,9 @@ const STOP_CHECK_EVERY: Duration = Duration::from_millis(50);
 const STACK: usize = 64 << 20;
 
 /// Recording reads and translates the program as `bef run` does, with
-/// millions of small allocations; glibc's malloc made a recording of a
-/// 200,000-kernel chain take about a fifth longer (docs/performance.md).
+/// millions of small allocations; with glibc's malloc (and a second copy
+/// of the program table, since shared) a recording of a 200,000-kernel
+/// chain took 1.3 times as long (docs/performance.md).
 #[global_allocator]
 static GLOBAL: global_alloc::MiMalloc = global_alloc::MiMalloc;
 
