@@ -5,10 +5,15 @@
 //! kernel's name, BEF offset, source location and stream, and which
 //! kernels read each register (the consumers of every dataflow edge).
 
+use std::fmt::Write as _;
+
 use bef::exec::Program;
 use bef::inspect::Listing;
 
 use crate::capture::recording::{FunctionInfo, FunctionKind, KernelInfo, RegisterInfo};
+
+/// Room for a typical location's text (`"file.mlir":line:column`).
+const LOCATION_CAPACITY: usize = 64;
 
 /// What the pseudo kernel that publishes a function's arguments is called.
 pub const ARGUMENTS: &str = "(arguments)";
@@ -61,7 +66,13 @@ pub fn program_table(program: &Program) -> Vec<FunctionInfo> {
                         location: k
                             .location_offset()
                             .and_then(|offset| listing.location(offset).ok().flatten())
-                            .map(|l| l.to_string())
+                            .map(|l| {
+                                // Sized once: `to_string` grew it a few
+                                // times per kernel.
+                                let mut text = String::with_capacity(LOCATION_CAPACITY);
+                                let _ = write!(text, "{l}");
+                                text
+                            })
                             .unwrap_or_default(),
                         stream: k.stream_id,
                     })

@@ -117,7 +117,9 @@ pub struct SnapshotHandle(Arc<Mutex<Option<Running>>>);
 struct Running {
     recorder: Arc<Recorder>,
     header: Header,
-    table: Vec<FunctionInfo>,
+    /// Shared with the recording under way: a program's table holds a
+    /// name and a location per kernel, too much to copy per run.
+    table: Arc<Vec<FunctionInfo>>,
 }
 
 impl std::fmt::Debug for SnapshotHandle {
@@ -135,7 +137,11 @@ impl SnapshotHandle {
         let mut header = running.header.clone();
         header.partial = true;
         header.stop = StopReason::Snapshot;
-        Some(running.recorder.snapshot(header, running.table.clone()))
+        Some(
+            running
+                .recorder
+                .snapshot(header, running.table.as_ref().clone()),
+        )
     }
 
     fn set(&self, running: Option<Running>) {
@@ -331,11 +337,11 @@ pub fn record_file_observed(
     };
     // Reading a large program's table takes a while: left out, it is not
     // read at all.
-    let table = if options.embed_program {
+    let table = Arc::new(if options.embed_program {
         program_table(&program)
     } else {
         Vec::new()
-    };
+    });
     started(&recorder, &header, &table);
     if let Some(snapshots) = &options.snapshots {
         snapshots.set(Some(Running {
@@ -357,6 +363,9 @@ pub fn record_file_observed(
         snapshots.set(None);
     }
     let outcomes = ran?;
+    // The snapshot handle let go of its share above; a snapshot taken
+    // meanwhile copied what it needed.
+    let table = Arc::try_unwrap(table).unwrap_or_else(|shared| shared.as_ref().clone());
     runner.quiesce();
     let mut header = header;
     // Cancelled before everything ended: kernels or functions were skipped.

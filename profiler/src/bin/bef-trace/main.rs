@@ -9,6 +9,10 @@
 //! reaches the terminal escaped; no output may be one of the inputs, and
 //! each is written whole or not at all (`bef::tool_io::output`).
 
+// The `bef` binary's allocator (one file, shared by path as core's benches
+// share it).
+#[path = "../../../../core/src/bin/bef/global_alloc.rs"]
+mod global_alloc;
 mod input;
 mod range;
 mod stop;
@@ -500,7 +504,16 @@ const STOP_CHECK_EVERY: Duration = Duration::from_millis(50);
 /// Programs that recurse deeply need more stack than a default thread has.
 const STACK: usize = 64 << 20;
 
+/// Recording reads and translates the program as `bef run` does, with
+/// millions of small allocations; with glibc's malloc (and a second copy
+/// of the program table, since shared) a recording of a 200,000-kernel
+/// chain took 1.3 times as long (docs/performance.md).
+#[global_allocator]
+static GLOBAL: global_alloc::MiMalloc = global_alloc::MiMalloc;
+
 fn main() -> ExitCode {
+    global_alloc::keep_freed_memory();
+    global_alloc::avoid_transparent_huge_pages();
     let cli = Cli::parse();
     let outcome = std::thread::Builder::new()
         .name("main".into())
