@@ -189,14 +189,7 @@ fn compare(a: &std::path::Path, b: &std::path::Path, print: bool) -> ExitCode {
     } else {
         befview::terminal::run_compare(&mut befview::app::compare::CompareApp::new(view))
     };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("befview: {}", escape::terminal(&e.to_string()));
-            ExitCode::from(1)
-        }
-    }
+    ending(result)
 }
 
 /// Shows (or with `view`, prints) the tensors of the BTF file at `path`;
@@ -254,14 +247,7 @@ fn tensors(path: &std::path::Path, view: Option<&str>, index: Option<u64>) -> Ex
             befview::terminal::run_tensors(&mut befview::app::tensors::TensorsApp::new(file))
         }
     };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("befview: {}", escape::terminal(&e.to_string()));
-            ExitCode::from(1)
-        }
-    }
+    ending(result)
 }
 
 /// Takes `--attach SOCKET` out of `args`: the socket (given at most
@@ -435,6 +421,12 @@ fn main() -> ExitCode {
         }
         (None, _) => befview::terminal::run(&doc),
     };
+    ending(result)
+}
+
+/// The exit status of a view or dump that ended with `result`: a closed
+/// pipe (`befview --dump ... | head`) is not a failure.
+fn ending(result: std::io::Result<()>) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,

@@ -289,11 +289,5 @@ pub(super) fn recorded_workers(model: &Model) -> usize {
 /// contains the pattern, or, for `NAME#INDEX`, contains NAME and the
 /// kernel's index is INDEX (`usleep#6`, `tfrt.add.i32#12`).
 pub(super) fn matches(model: &Model, run: usize, pattern: &str) -> bool {
-    let name = model.kernel_name(run);
-    match pattern.rsplit_once('#') {
-        Some((part, index)) if index.parse::<u32>().is_ok() => {
-            name.contains(part) && index.parse() == Ok(model.runs[run].kernel)
-        }
-        _ => name.contains(pattern),
-    }
+    crate::capture::flight::kernel_matches(model.kernel_name(run), model.runs[run].kernel, pattern)
 }
