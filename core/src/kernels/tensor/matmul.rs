@@ -12,6 +12,10 @@
 //! queues the others, and the result chain completes when the last block
 //! is done. The blocks hold the tensors' locks ([`ReadLease`],
 //! [`WriteLease`]) until then.
+//!
+//! The fused kernels (`matmul_fused.rs`) run the same blocks with an
+//! [`Epilogue`]: each block of C is first filled with the bias row, then
+//! multiplied into, then passed through ReLU, while it is in cache.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -19,6 +23,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use parking_lot::Mutex;
 
 use super::dense::{DenseHostTensor, ReadLease, WriteLease};
+use super::mnist::max_zero;
 use super::numeric::{Number, dense_of_rank, dims, lock_for_update, view, view_mut};
 use super::{HostTensor, list};
 use crate::exec::{Argument, KernelFrame, KernelRegistry, KernelWork, Out};
@@ -74,6 +79,55 @@ impl Shape {
 pub(crate) struct Block {
     rows: (usize, usize),
     cols: (usize, usize),
+}
+
+/// What a fused kernel does to each block of C around its product: the
+/// steps of the unfused `broadcast`, `matmul` and `relu_inplace`, in their
+/// order and with their arithmetic, so that the results are the same bits.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Epilogue<T> {
+    /// The bias row (n elements): the block's rows start as it, as the
+    /// broadcast tensor would, before the product adds `beta` times them.
+    /// Not written when `beta` is 0, since the product then reads no C.
+    pub bias: Option<*const T>,
+    /// ReLU over the block once the product is in it.
+    pub relu: bool,
+}
+
+/// Computes one block of `C = alpha A B + beta C` with its epilogue.
+///
+/// # Safety
+/// As [`MatmulScalar::block`]; `epilogue.bias`, when set, points to `n`
+/// valid elements that nobody writes meanwhile.
+unsafe fn block_with_epilogue<T: MatmulScalar>(
+    shape: Shape,
+    (alpha, beta): (T, T),
+    (a, b, c): (*const T, *const T, *mut T),
+    block: Block,
+    epilogue: Epilogue<T>,
+) {
+    let n = shape.n;
+    let (cols, width) = (block.cols.0, block.cols.1 - block.cols.0);
+    if let Some(bias) = epilogue.bias
+        && beta != T::ZERO
+    {
+        for i in block.rows.0..block.rows.1 {
+            // SAFETY: row i's columns of the block are inside C and the
+            // block is the caller's alone; the bias has n elements.
+            unsafe { std::ptr::copy_nonoverlapping(bias.add(cols), c.add(i * n + cols), width) };
+        }
+    }
+    // SAFETY: the caller's guarantees are the block's.
+    unsafe { T::block(shape, (alpha, beta), a, b, c, block) };
+    if epilogue.relu {
+        for i in block.rows.0..block.rows.1 {
+            // SAFETY: as for the bias, inside C and the caller's alone.
+            let row = unsafe { std::slice::from_raw_parts_mut(c.add(i * n + cols), width) };
+            for x in row {
+                *x = max_zero(*x);
+            }
+        }
+    }
 }
 
 macro_rules! float_blocks {
@@ -172,36 +226,37 @@ struct Product<T> {
     a: *const T,
     b: *const T,
     c: *mut T,
-    /// Keep A and B read-locked and C write-locked while blocks run; taken
-    /// (unlocking them) by the last block before it completes `done`.
-    leases: Mutex<Option<(ReadLease, ReadLease, WriteLease)>>,
+    epilogue: Epilogue<T>,
+    /// Keep A, B (and the bias) read-locked and C write-locked while
+    /// blocks run; taken (unlocking them) by the last block before it
+    /// completes `done`.
+    leases: Mutex<Option<(Vec<ReadLease>, WriteLease)>>,
     blocks: Vec<Block>,
     remaining: AtomicUsize,
     done: AsyncValueRef<Chain>,
 }
 
-// SAFETY: the pointers point into the buffers the leases keep locked (A and
-// B for reading, C for writing) until every block is done; blocks write
-// disjoint parts of C, and A and B are only read.
+// SAFETY: the pointers point into the buffers the leases keep locked (A, B
+// and the bias for reading, C for writing) until every block is done;
+// blocks write disjoint parts of C, and A, B and the bias are only read.
 unsafe impl<T: Send> Send for Product<T> {}
-// SAFETY: as above: shared access only reads A and B and writes each block
-// of C from one task.
+// SAFETY: as above: shared access only reads A, B and the bias and writes
+// each block of C from one task.
 unsafe impl<T: Sync> Sync for Product<T> {}
 
 impl<T: MatmulScalar> Product<T> {
     fn run_block(self: &Arc<Self>, index: usize) {
-        // SAFETY: the leases keep the three buffers alive and locked while
-        // any block runs (they are taken only after `remaining` reaches
-        // zero), they have the shape's sizes (checked by the kernel), and
-        // block `index` is computed by this call only.
+        // SAFETY: the leases keep the buffers alive and locked while any
+        // block runs (they are taken only after `remaining` reaches zero),
+        // they have the shape's sizes (checked by the kernel), and block
+        // `index` is computed by this call only.
         unsafe {
-            T::block(
+            block_with_epilogue(
                 self.shape,
                 (self.alpha, self.beta),
-                self.a,
-                self.b,
-                self.c,
+                (self.a, self.b, self.c),
                 self.blocks[index],
+                self.epilogue,
             )
         };
         if self.remaining.fetch_sub(1, Ordering::AcqRel) == 1 {
@@ -243,7 +298,7 @@ fn split(shape: Shape, workers: usize) -> Vec<Block> {
 }
 
 /// Checks the operands' shapes as the reference's `eigen.matmul` does.
-fn product_shape(
+pub(crate) fn product_shape(
     a: &DenseHostTensor,
     b: &DenseHostTensor,
     c: &DenseHostTensor,
@@ -271,36 +326,119 @@ fn product_shape(
     })
 }
 
-/// `C = alpha A B + beta C` on this thread, under short-lived locks (an
-/// input that is also C is read from a copy).
-fn multiply_here<T: MatmulScalar>(
-    shape: Shape,
-    alpha: T,
-    beta: T,
-    a: &DenseHostTensor,
-    b: &DenseHostTensor,
-    c: &DenseHostTensor,
-) -> Result<(), &'static str> {
-    let (inputs, mut out) = lock_for_update(&[a, b], c)?;
+/// The product's operands A and B, checked as the matmul kernels check
+/// them.
+pub(crate) fn product_inputs<'t, T: MatmulScalar>(
+    a: &'t HostTensor,
+    b: &'t HostTensor,
+) -> Result<(&'t DenseHostTensor, &'t DenseHostTensor), String> {
+    Ok((
+        dense_of_rank::<T>(a, 2, "MatMul input A")?,
+        dense_of_rank::<T>(b, 2, "MatMul input B")?,
+    ))
+}
+
+/// The operands of a product: `C = alpha A B + beta C`, then the
+/// epilogue's steps; `bias` is the epilogue's bias row, if any.
+pub(crate) struct Operands<'t, T> {
+    pub shape: Shape,
+    pub alpha: T,
+    pub beta: T,
+    pub a: &'t DenseHostTensor,
+    pub b: &'t DenseHostTensor,
+    pub c: &'t DenseHostTensor,
+    pub bias: Option<&'t DenseHostTensor>,
+    pub relu: bool,
+}
+
+/// The product on this thread, under short-lived locks (an input that is
+/// also C is read from a copy).
+fn multiply_here<T: MatmulScalar>(p: &Operands<'_, T>) -> Result<(), &'static str> {
+    let (inputs, mut out) = lock_for_update(&[p.a, p.b], p.c)?;
+    let bias = p.bias.map(DenseHostTensor::read).transpose()?;
     let (x, y) = (view::<T>(&inputs[0]), view::<T>(&inputs[1]));
     let z = view_mut::<T>(&mut out);
     let all = Block {
-        rows: (0, shape.m),
-        cols: (0, shape.n),
+        rows: (0, p.shape.m),
+        cols: (0, p.shape.n),
     };
-    // SAFETY: the views have the shape's sizes (checked by the kernel),
-    // C is write-locked by this thread and A and B are read-locked (or
-    // copies), so nothing else touches them during the call.
+    let epilogue = Epilogue {
+        bias: bias.as_deref().map(|bytes| view::<T>(bytes).as_ptr()),
+        relu: p.relu,
+    };
+    // SAFETY: the views have the shape's sizes (checked by the kernel, the
+    // bias n elements), C is write-locked by this thread and A, B and the
+    // bias are read-locked (or copies), so nothing else touches them
+    // during the call.
     unsafe {
-        T::block(
-            shape,
-            (alpha, beta),
-            x.as_ptr(),
-            y.as_ptr(),
-            z.as_mut_ptr(),
+        block_with_epilogue(
+            p.shape,
+            (p.alpha, p.beta),
+            (x.as_ptr(), y.as_ptr(), z.as_mut_ptr()),
             all,
+            epilogue,
         )
     };
+    Ok(())
+}
+
+/// Runs a product whose operands are checked: here when it is small (or
+/// C is also an input), else split across the workers. `done` completes
+/// when C holds the result.
+pub(crate) fn run_product<T: MatmulScalar>(
+    frame: &KernelFrame<'_>,
+    p: Operands<'_, T>,
+    done: &Out<'_, Chain>,
+) -> Result<(), Diagnostic> {
+    // Reported before the work: the blocks queued elsewhere are the
+    // kernel's too, and the kernel may return before they run.
+    frame.report_work(|| {
+        let mut work = p.shape.work(size_of::<T>(), p.beta != T::ZERO);
+        if p.bias.is_some() {
+            work.bytes = work
+                .bytes
+                .saturating_add((p.shape.n * size_of::<T>()) as u64);
+        }
+        work
+    });
+    let blocks = split(p.shape, frame.host().parallelism_level());
+    if blocks.len() <= 1 || p.c.same_as(p.a) || p.c.same_as(p.b) {
+        multiply_here(&p)?;
+        done.emplace(Chain);
+        return Ok(());
+    }
+    let mut reads: Vec<ReadLease> = vec![p.a.lease_read()?, p.b.lease_read()?];
+    if let Some(bias) = p.bias {
+        reads.push(bias.lease_read()?);
+    }
+    let mut c_lease: WriteLease = p.c.lease_write()?;
+    let a_ptr = view::<T>(&reads[0][..]).as_ptr();
+    let b_ptr = view::<T>(&reads[1][..]).as_ptr();
+    let bias_ptr = reads.get(2).map(|lease| view::<T>(&lease[..]).as_ptr());
+    let c_ptr = view_mut::<T>(&mut c_lease[..]).as_mut_ptr();
+    let product = Arc::new(Product {
+        shape: p.shape,
+        alpha: p.alpha,
+        beta: p.beta,
+        a: a_ptr,
+        b: b_ptr,
+        c: c_ptr,
+        epilogue: Epilogue {
+            bias: bias_ptr,
+            relu: p.relu,
+        },
+        leases: Mutex::new(Some((reads, c_lease))),
+        remaining: AtomicUsize::new(blocks.len()),
+        blocks,
+        done: done.allocate(),
+    });
+    for index in 1..product.blocks.len() {
+        let product = product.clone();
+        frame
+            .context()
+            .enqueue_work(move || product.run_block(index));
+    }
+    product.run_block(0);
     Ok(())
 }
 
@@ -315,47 +453,20 @@ crate::kernel! {
         done: Out<Chain>,
         frame: &KernelFrame,
     ) -> Result<(), Diagnostic> {
-        let alpha = *alpha;
-        let beta = *beta;
-        let a = dense_of_rank::<T>(&a, 2, "MatMul input A")?;
-        let b = dense_of_rank::<T>(&b, 2, "MatMul input B")?;
+        let (a, b) = product_inputs::<T>(&a, &b)?;
         let c = dense_of_rank::<T>(&c, 2, "MatMul output C")?;
         let shape = product_shape(a, b, c)?;
-        // Reported before the work: the blocks queued elsewhere are the
-        // kernel's too, and the kernel may return before they run.
-        frame.report_work(|| shape.work(size_of::<T>(), beta != T::ZERO));
-        let blocks = split(shape, frame.host().parallelism_level());
-        if blocks.len() <= 1 || c.same_as(a) || c.same_as(b) {
-            multiply_here(shape, alpha, beta, a, b, c)?;
-            done.emplace(Chain);
-            return Ok(());
-        }
-        let a_lease: ReadLease = a.lease_read()?;
-        let b_lease: ReadLease = b.lease_read()?;
-        let mut c_lease: WriteLease = c.lease_write()?;
-        let a_ptr = view::<T>(&a_lease[..]).as_ptr();
-        let b_ptr = view::<T>(&b_lease[..]).as_ptr();
-        let c_ptr = view_mut::<T>(&mut c_lease[..]).as_mut_ptr();
-        let product = Arc::new(Product {
+        let operands = Operands {
             shape,
-            alpha,
-            beta,
-            a: a_ptr,
-            b: b_ptr,
-            c: c_ptr,
-            leases: Mutex::new(Some((a_lease, b_lease, c_lease))),
-            remaining: AtomicUsize::new(blocks.len()),
-            blocks,
-            done: done.allocate(),
-        });
-        for index in 1..product.blocks.len() {
-            let product = product.clone();
-            frame
-                .context()
-                .enqueue_work(move || product.run_block(index));
-        }
-        product.run_block(0);
-        Ok(())
+            alpha: *alpha,
+            beta: *beta,
+            a,
+            b,
+            c,
+            bias: None,
+            relu: false,
+        };
+        run_product(frame, operands, &done)
     }
 }
 
@@ -390,13 +501,15 @@ pub(crate) fn multiply_for_test<T: MatmulScalar>(
         // SAFETY: the slices have the shape's sizes and are borrowed
         // exclusively (c) or shared (a, b) for the call.
         unsafe {
-            T::block(
+            block_with_epilogue(
                 shape,
                 (alpha, beta),
-                a.as_ptr(),
-                b.as_ptr(),
-                c.as_mut_ptr(),
+                (a.as_ptr(), b.as_ptr(), c.as_mut_ptr()),
                 block,
+                Epilogue {
+                    bias: None,
+                    relu: false,
+                },
             )
         };
     }

@@ -80,7 +80,8 @@ pub(crate) fn element_wise(elements: usize, bytes_each: usize) -> KernelWork {
     }
 }
 
-fn max_zero<T: Number>(x: T) -> T {
+/// ReLU of one element: `x` if it is above 0, else 0 (NaN too).
+pub(crate) fn max_zero<T: Number>(x: T) -> T {
     if x > T::ZERO { x } else { T::ZERO }
 }
 
@@ -239,27 +240,37 @@ crate::kernel! {
         frame: &KernelFrame,
     ) -> Result<HostTensor, Diagnostic> {
         let (_, rank) = named_dtype_and_rank(frame)?;
-        let a = dense_of_rank::<T>(&a, 1, "broadcast input")?;
-        if target.0.len() != rank {
-            return Err(format!(
-                "broadcast target shape {} does not have rank {rank}",
-                list(&target.0)
-            )
-            .into());
-        }
-        if target.0.last() != a.shape().0.first() {
-            return Err(format!(
-                "broadcast input tensor dimension and target shape mismatch: {} vs. {}",
-                list(&a.shape().0),
-                list(&target.0)
-            )
-            .into());
-        }
-        let out =
-            DenseHostTensor::zeros(T::DTYPE, target.clone(), frame.host().shared_allocator())?;
+        let (a, out) = broadcast_operands::<T>(frame, &a, &target, rank)?;
         broadcast_rows::<T>(view(&a.read()?), view_mut(&mut out.write()?));
         Ok(HostTensor::Dense(out))
     }
+}
+
+/// Checks `broadcast`'s operands (the rank-1 input, a target shape of
+/// `rank` whose last dimension is the input's) and makes the tensor of the
+/// target shape it fills; the fused products check theirs alike.
+pub(crate) fn broadcast_operands<'t, T: Number>(
+    frame: &KernelFrame<'_>,
+    input: &'t HostTensor,
+    target: &TensorShape,
+    rank: usize,
+) -> Result<(&'t DenseHostTensor, DenseHostTensor), String> {
+    let a = dense_of_rank::<T>(input, 1, "broadcast input")?;
+    if target.0.len() != rank {
+        return Err(format!(
+            "broadcast target shape {} does not have rank {rank}",
+            list(&target.0)
+        ));
+    }
+    if target.0.last() != a.shape().0.first() {
+        return Err(format!(
+            "broadcast input tensor dimension and target shape mismatch: {} vs. {}",
+            list(&a.shape().0),
+            list(&target.0)
+        ));
+    }
+    let out = DenseHostTensor::zeros(T::DTYPE, target.clone(), frame.host().shared_allocator())?;
+    Ok((a, out))
 }
 
 /// The mean of `values` (0/0 for no float values, as the reference).

@@ -2,9 +2,11 @@
 //! tensors; `approx` holds `tensor_allclose`), `tfrt_sht.*` (string host
 //! tensors) and `coo.*` (sparse tensors in coordinate format), one module
 //! per family; and the kernels models run on them: `btf.*` (reading BTF
-//! files), the matrix products (`matmul`), and the other tensor kernels of
-//! TFRT's MNIST (`mnist`) and ResNet (`resnet`) programs, which share the
-//! element views and locking of `numeric`.
+//! files), the matrix products (`matmul`, and `matmul_fused`: products
+//! with their bias and ReLU, which `bef opt --fuse-matmul-epilogue`
+//! writes), and the other tensor kernels of TFRT's MNIST (`mnist`) and
+//! ResNet (`resnet`) programs, which share the element views and locking
+//! of `numeric`.
 //!
 //! Every tensor kind is one value type, [`HostTensor`], the runtime type of
 //! `!t.tensor`, so that kernels such as `tfrt_dht.print_tensor` take any of
@@ -21,6 +23,7 @@ mod coo;
 mod dense;
 mod element;
 mod matmul;
+mod matmul_fused;
 mod mnist;
 mod numeric;
 mod resnet;
@@ -160,6 +163,7 @@ pub fn register(registry: &mut KernelRegistry) {
     approx::register(registry);
     btf_kernels::register(registry);
     matmul::register(registry);
+    matmul_fused::register(registry);
     mnist::register(registry);
     resnet::register(registry);
     call_values::register(registry);
