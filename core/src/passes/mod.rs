@@ -11,11 +11,14 @@
 //!   private functions nothing refers to any more (`--inline`).
 //! - [`print_stream`]: reports the stream analysis of every function as
 //!   remarks (`--tfrt-print-stream`).
+//! - [`fuse_matmul`]: fuses a matrix product's bias broadcast and ReLU into
+//!   one kernel (`--fuse-matmul-epilogue`; not a reference pass).
 //!
 //! Every pass takes a verified [`Module`] and leaves a verified one; value
 //! ids are renumbered canonically afterwards.
 
 pub mod canonicalize;
+pub mod fuse_matmul;
 pub mod inline;
 pub mod print_stream;
 pub mod verify;
@@ -32,19 +35,28 @@ pub enum Pass {
     Canonicalize,
     /// `tfrt-print-stream`: stream analysis remarks (see [`print_stream`]).
     PrintStream,
+    /// `fuse-matmul-epilogue`: products fused with their bias and ReLU
+    /// (see [`fuse_matmul`]).
+    FuseMatmulEpilogue,
 }
 
 impl Pass {
     /// Every pass, in the order `bef opt --help` lists them.
-    pub const ALL: [Pass; 3] = [Pass::Canonicalize, Pass::Inline, Pass::PrintStream];
+    pub const ALL: [Pass; 4] = [
+        Pass::Canonicalize,
+        Pass::FuseMatmulEpilogue,
+        Pass::Inline,
+        Pass::PrintStream,
+    ];
 
     /// The pass's command-line name (`inline`, `canonicalize`,
-    /// `tfrt-print-stream`).
+    /// `tfrt-print-stream`, `fuse-matmul-epilogue`).
     pub fn name(self) -> &'static str {
         match self {
             Pass::Inline => "inline",
             Pass::Canonicalize => "canonicalize",
             Pass::PrintStream => "tfrt-print-stream",
+            Pass::FuseMatmulEpilogue => "fuse-matmul-epilogue",
         }
     }
 
@@ -66,6 +78,10 @@ impl Pass {
                 Vec::new()
             }
             Pass::PrintStream => print_stream::print_streams(module),
+            Pass::FuseMatmulEpilogue => {
+                fuse_matmul::fuse_matmul_epilogue(module);
+                Vec::new()
+            }
         }
     }
 }

@@ -70,6 +70,14 @@ pub struct OptOptions {
     /// (`stream id: 0, stream cost: 22, parent stream: -1, ...`).
     #[arg(long = "tfrt-print-stream", action = clap::ArgAction::Count)]
     tfrt_print_stream: u8,
+    /// Pass (not the reference's): fuse each `tfrt_test.broadcast.T.2`
+    /// (bias), `matmul` into it and `relu_inplace` of it into one
+    /// `tfrt_test.matmul_bias_relu.T` (`matmul_bias.T` without the ReLU)
+    /// that does all three per block of the product while it is in cache,
+    /// with the same results; only where nothing else reads the tensor
+    /// before the last chain. Other ops are left as they are.
+    #[arg(long = "fuse-matmul-epilogue", action = clap::ArgAction::Count)]
+    fuse_matmul_epilogue: u8,
 }
 
 /// `bef opt`'s arguments: the options and the passes, in command-line
@@ -88,6 +96,7 @@ fn pass_id(pass: Pass) -> &'static str {
         Pass::Inline => "inline",
         Pass::Canonicalize => "canonicalize",
         Pass::PrintStream => "tfrt_print_stream",
+        Pass::FuseMatmulEpilogue => "fuse_matmul_epilogue",
     }
 }
 
