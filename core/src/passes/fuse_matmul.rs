@@ -213,7 +213,11 @@ fn find_match(
         && users.iter().all(|&u| u == r)
         && is_relu_of(&ops[r], dtype, c)
     {
-        let others: Vec<usize> = c_users.iter().copied().filter(|&u| u != p && u != r).collect();
+        let others: Vec<usize> = c_users
+            .iter()
+            .copied()
+            .filter(|&u| u != p && u != r)
+            .collect();
         if ordered_after(block, uses, r, ops[r].results[0], &others, budget) {
             return Some(Match {
                 dtype,
@@ -336,7 +340,9 @@ fn is_plain(op: &Op) -> bool {
 /// The dtype of a fusable `tfrt_test.broadcast.T.2`.
 fn broadcast_dtype(op: &Op) -> Option<&'static str> {
     let rest = op.name.strip_prefix("tfrt_test.broadcast.")?;
-    let dtype = DTYPES.into_iter().find(|t| rest.strip_prefix(t) == Some(".2"))?;
+    let dtype = DTYPES
+        .into_iter()
+        .find(|t| rest.strip_prefix(t) == Some(".2"))?;
     is_plain(op).then_some(dtype)
 }
 
