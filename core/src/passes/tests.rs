@@ -522,3 +522,217 @@ fn passes_have_their_reference_names() {
     }
     assert_eq!(Pass::from_name("cse"), None);
 }
+
+// ---- fuse-matmul-epilogue ---------------------------------------------------
+
+/// The lines of `source` after the fusion pass, and how many it fused.
+fn fused(source: &str) -> (Vec<String>, usize) {
+    let mut count = 0;
+    let lines = after(source, |m| {
+        count = super::fuse_matmul::fuse_matmul_epilogue(m);
+    });
+    (lines, count)
+}
+
+/// A dense layer as TFRT's MNIST program writes it, with `$TAIL` standing
+/// for the rest of the function.
+const LAYER: &str = r#"func.func @f(%x: !t.tensor, %w: !t.tensor, %b: !t.tensor, %s: !ts.shape, %ch0: !tfrt.chain) -> (!t.tensor, !tfrt.chain) {
+  %one = tfrt.constant.f32 1.0
+  %c = "tfrt_test.broadcast.f32.2"(%b, %s, %ch0) : (!t.tensor, !ts.shape, !tfrt.chain) -> !t.tensor
+  %ch1 = "tfrt_test.matmul.f32.2"(%one, %x, %w, %one, %c, %ch0) : (f32, !t.tensor, !t.tensor, f32, !t.tensor, !tfrt.chain) -> !tfrt.chain
+  %ch2 = "tfrt_test.relu_inplace.f32"(%c, %ch1) : (!t.tensor, !tfrt.chain) -> !tfrt.chain
+  $TAIL
+}"#;
+
+fn layer(tail: &str) -> String {
+    LAYER.replace("$TAIL", tail)
+}
+
+#[test]
+fn broadcast_product_and_relu_fuse() {
+    let (lines, count) = fused(&layer(
+        "%m = \"tfrt_test.argmax.f32.2\"(%c, %ch2) : (!t.tensor, !tfrt.chain) -> !t.tensor
+         tfrt.return %c, %ch2 : !t.tensor, !tfrt.chain",
+    ));
+    assert_eq!(count, 1);
+    assert_eq!(
+        lines[2],
+        "%1:2 = \"tfrt_test.matmul_bias_relu.f32\"(%0, %arg0, %arg1, %0, %arg2, %arg3, %arg4) \
+         : (f32, !t.tensor, !t.tensor, f32, !t.tensor, !ts.shape, !tfrt.chain) -> (!t.tensor, !tfrt.chain)"
+    );
+    assert_eq!(
+        lines[3],
+        "%2 = \"tfrt_test.argmax.f32.2\"(%1#0, %1#1) : (!t.tensor, !tfrt.chain) -> !t.tensor"
+    );
+    assert_eq!(lines[4], "tfrt.return %1#0, %1#1 : !t.tensor, !tfrt.chain");
+    assert_eq!(lines.len(), 5);
+}
+
+#[test]
+fn mnist_layers_fuse_with_and_without_relu() {
+    // TFRT's `mnist_compute`: the second layer has no ReLU, and its
+    // product reads the first layer's result after the ReLU's chain. The
+    // operands are all i32 here, and the product `eigen.matmul`.
+    let source = r#"func.func @f(%x: !t.tensor, %w1: !t.tensor, %b1: !t.tensor, %w2: !t.tensor, %b2: !t.tensor, %s1: !ts.shape, %s2: !ts.shape, %ch0: !tfrt.chain) -> !t.tensor {
+      %one = tfrt.constant.i32 1
+      %a1 = "tfrt_test.broadcast.i32.2"(%b1, %s1, %ch0) : (!t.tensor, !ts.shape, !tfrt.chain) -> !t.tensor
+      %ch1 = "eigen.matmul.i32"(%one, %x, %w1, %one, %a1, %ch0) : (i32, !t.tensor, !t.tensor, i32, !t.tensor, !tfrt.chain) -> !tfrt.chain
+      %r1 = "tfrt_test.relu_inplace.i32"(%a1, %ch1) : (!t.tensor, !tfrt.chain) -> !tfrt.chain
+      %a2 = "tfrt_test.broadcast.i32.2"(%b2, %s2, %ch0) : (!t.tensor, !ts.shape, !tfrt.chain) -> !t.tensor
+      %ch2 = "tfrt_test.matmul.i32.2"(%one, %a1, %w2, %one, %a2, %r1) : (i32, !t.tensor, !t.tensor, i32, !t.tensor, !tfrt.chain) -> !tfrt.chain
+      %m = "tfrt_test.argmax.i32.2"(%a2, %ch2) : (!t.tensor, !tfrt.chain) -> !t.tensor
+      tfrt.return %m : !t.tensor
+    }"#;
+    let (lines, count) = fused(source);
+    assert_eq!(count, 2);
+    assert_eq!(
+        lines[2],
+        "%1:2 = \"tfrt_test.matmul_bias_relu.i32\"(%0, %arg0, %arg1, %0, %arg2, %arg5, %arg7) \
+         : (i32, !t.tensor, !t.tensor, i32, !t.tensor, !ts.shape, !tfrt.chain) -> (!t.tensor, !tfrt.chain)"
+    );
+    // The chains of the broadcast and of the product, in order.
+    assert_eq!(
+        lines[3],
+        "%2:2 = \"tfrt_test.matmul_bias.i32\"(%0, %1#0, %arg3, %0, %arg4, %arg6, %arg7, %1#1) \
+         : (i32, !t.tensor, !t.tensor, i32, !t.tensor, !ts.shape, !tfrt.chain, !tfrt.chain) -> (!t.tensor, !tfrt.chain)"
+    );
+    assert_eq!(
+        lines[4],
+        "%3 = \"tfrt_test.argmax.i32.2\"(%2#0, %2#1) : (!t.tensor, !tfrt.chain) -> !t.tensor"
+    );
+}
+
+#[test]
+fn a_tensor_read_before_the_last_chain_is_not_fused() {
+    // The tensor is printed on the product's chain, between the product
+    // and the ReLU: the ReLU stays, the broadcast and product fuse.
+    let (lines, count) = fused(&layer(
+        "%p = tfrt_dht.print_tensor %c, %ch1
+         tfrt.return %c, %ch2 : !t.tensor, !tfrt.chain",
+    ));
+    assert_eq!(count, 1);
+    assert!(
+        lines[2].starts_with("%1:2 = \"tfrt_test.matmul_bias.f32\""),
+        "{lines:#?}"
+    );
+    assert!(
+        lines[3].starts_with("%2 = \"tfrt_test.relu_inplace.f32\"(%1#0, %1#1)"),
+        "{lines:#?}"
+    );
+
+    // Read on the first chain, racing the product: nothing fuses, and the
+    // program comes out as it went in.
+    let source = layer(
+        "%p = tfrt_dht.print_tensor %c, %ch0
+         tfrt.return %c, %ch2 : !t.tensor, !tfrt.chain",
+    );
+    let (lines, count) = fused(&source);
+    assert_eq!(count, 0);
+    assert_eq!(lines, after(&source, |_| {}));
+
+    // Read through a value made from the final chain: fused.
+    let (_, count) = fused(&layer(
+        "%m = tfrt.merge.chains %ch0, %ch2 : !tfrt.chain, !tfrt.chain
+         %p = tfrt_dht.print_tensor %c, %m
+         tfrt.return %c, %p : !t.tensor, !tfrt.chain",
+    ));
+    assert_eq!(count, 1);
+}
+
+#[test]
+fn a_product_chain_read_elsewhere_keeps_the_relu() {
+    let (lines, count) = fused(&layer("tfrt.return %c, %ch1 : !t.tensor, !tfrt.chain"));
+    assert_eq!(count, 1);
+    assert!(
+        lines[2].starts_with("%1:2 = \"tfrt_test.matmul_bias.f32\""),
+        "{lines:#?}"
+    );
+    assert!(
+        lines[3].starts_with("%2 = \"tfrt_test.relu_inplace.f32\""),
+        "{lines:#?}"
+    );
+}
+
+#[test]
+fn programs_without_the_pattern_come_out_identical() {
+    let layer_with = |from: &str, to: &str| {
+        let source = layer("tfrt.return %c, %ch2 : !t.tensor, !tfrt.chain");
+        assert!(source.contains(from), "{from}");
+        source.replacen(from, to, 1)
+    };
+    let sources = [
+        // C is also the product's input A.
+        layer_with("(%one, %x, %w, %one, %c, %ch0)", "(%one, %c, %w, %one, %c, %ch0)"),
+        // Dtypes that differ: the kernels would fail, so leave them.
+        layer_with("\"tfrt_test.matmul.f32.2\"", "\"tfrt_test.matmul.i32.2\""),
+        // Rank 3: no fused kernel.
+        layer_with("\"tfrt_test.broadcast.f32.2\"", "\"tfrt_test.broadcast.f32.3\""),
+        // An attribute on the product.
+        layer_with(
+            "%ch0) : (f32, !t.tensor, !t.tensor, f32, !t.tensor, !tfrt.chain)",
+            "%ch0) {_tfrt_cost = 5 : i64} : (f32, !t.tensor, !t.tensor, f32, !t.tensor, !tfrt.chain)",
+        ),
+        // A product into a tensor that is not a broadcast's.
+        "func.func @g(%x: !t.tensor, %w: !t.tensor, %c: !t.tensor, %ch0: !tfrt.chain) -> !tfrt.chain {
+           %one = tfrt.constant.f32 1.0
+           %ch1 = \"tfrt_test.matmul.f32.2\"(%one, %x, %w, %one, %c, %ch0) : (f32, !t.tensor, !t.tensor, f32, !t.tensor, !tfrt.chain) -> !tfrt.chain
+           %ch2 = \"tfrt_test.relu_inplace.f32\"(%c, %ch1) : (!t.tensor, !tfrt.chain) -> !tfrt.chain
+           tfrt.return %ch2 : !tfrt.chain
+         }"
+        .to_string(),
+        // A sync function.
+        layer("tfrt.return %c, %ch2 : !t.tensor, !tfrt.chain")
+            .replacen(") -> (!t.tensor, !tfrt.chain) {", ") -> (!t.tensor, !tfrt.chain) attributes {tfrt.sync} {", 1),
+    ];
+    for source in &sources {
+        let mut module = parse(source);
+        verify(&module).unwrap_or_else(|d| panic!("{d}\n{source}"));
+        let before = module.clone();
+        assert_eq!(
+            super::fuse_matmul::fuse_matmul_epilogue(&mut module),
+            0,
+            "{source}"
+        );
+        assert_eq!(module, before, "{source}");
+    }
+}
+
+#[test]
+fn the_fused_op_carries_the_fused_locations() {
+    let mut module = parse(&layer("tfrt.return %c, %ch2 : !t.tensor, !tfrt.chain"));
+    assert_eq!(super::fuse_matmul::fuse_matmul_epilogue(&mut module), 1);
+    let text = print_module(
+        &module,
+        PrintOptions {
+            generic: false,
+            debug_info: true,
+        },
+    );
+    // The product's line first: errors point at it.
+    assert!(
+        text.contains("loc(fused[\"t.mlir\":4:10, \"t.mlir\":3:8, \"t.mlir\":5:10])"),
+        "{text}"
+    );
+}
+
+#[test]
+fn fusion_inside_regions_and_a_second_run_changes_nothing() {
+    let source = r#"func.func @f(%x: !t.tensor, %w: !t.tensor, %b: !t.tensor, %s: !ts.shape, %ch0: !tfrt.chain, %n: i32) -> !tfrt.chain {
+      %r:5 = tfrt.repeat.i32 %n, %ch0, %x, %w, %b, %s : !tfrt.chain, !t.tensor, !t.tensor, !t.tensor, !ts.shape {
+        %one = tfrt.constant.f32 1.0
+        %c = "tfrt_test.broadcast.f32.2"(%b, %s, %ch0) : (!t.tensor, !ts.shape, !tfrt.chain) -> !t.tensor
+        %ch1 = "tfrt_test.matmul.f32.2"(%one, %x, %w, %one, %c, %ch0) : (f32, !t.tensor, !t.tensor, f32, !t.tensor, !tfrt.chain) -> !tfrt.chain
+        %ch2 = "tfrt_test.relu_inplace.f32"(%c, %ch1) : (!t.tensor, !tfrt.chain) -> !tfrt.chain
+        tfrt.return %ch2, %x, %w, %b, %s : !tfrt.chain, !t.tensor, !t.tensor, !t.tensor, !ts.shape
+      }
+      tfrt.return %r#0 : !tfrt.chain
+    }"#;
+    let mut module = parse(source);
+    verify(&module).unwrap_or_else(|d| panic!("{d}"));
+    assert_eq!(super::fuse_matmul::fuse_matmul_epilogue(&mut module), 1);
+    verify(&module).unwrap_or_else(|d| panic!("{d}\n{}", print(&module)));
+    assert!(print(&module).contains("tfrt_test.matmul_bias_relu.f32"));
+    let once = module.clone();
+    assert_eq!(super::fuse_matmul::fuse_matmul_epilogue(&mut module), 0);
+    assert_eq!(module, once);
+}
