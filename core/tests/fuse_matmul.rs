@@ -8,7 +8,7 @@
 
 mod common;
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use bef::btf::{BtfDType, BtfFile, Payload};
 use bef::exec::{AllocatorKind, Input, KernelRegistry, Runner};
@@ -40,6 +40,13 @@ fn fused_source() -> String {
     assert!(text.contains("\"tfrt_test.matmul_bias.f32\""), "{text}");
     assert!(!text.contains("tfrt_test.relu_inplace"), "{text}");
     text
+}
+
+/// Runs are checked for leaked AsyncValues by a count the whole process
+/// shares: the tests that run programs take turns.
+fn one_at_a_time() -> MutexGuard<'static, ()> {
+    static TURN: Mutex<()> = Mutex::new(());
+    TURN.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 fn runner(queue: &str) -> Runner {
@@ -107,6 +114,7 @@ fn scores(program: &str, queue: &str, images: &[u8], rows: i64) -> Vec<u8> {
 
 #[test]
 fn fused_digits_scores_are_the_same_bits() {
+    let _turn = one_at_a_time();
     let fused = fused_source();
     let unfused = source();
     // The held-out images, then ten times as many: 3,600 rows make both
@@ -197,6 +205,7 @@ fn zeros(dims: &[i64]) -> AsyncValue {
 /// The error messages of `@layer`'s two results (none for a value), in
 /// `program`, for operands of these shapes.
 fn layer_errors(program: &str, x: &[i64], w: &[i64], b: &[i64], shape: &[i64]) -> Vec<String> {
+    let program_text = program;
     let runner = runner("s");
     let input = Input::from_bytes(program.as_bytes(), "layer.mlir").expect("the program reads");
     let program = runner.load(input).expect("the program translates");
@@ -218,12 +227,17 @@ fn layer_errors(program: &str, x: &[i64], w: &[i64], b: &[i64], shape: &[i64]) -
                 .unwrap_or_default()
         })
         .collect();
-    assert!(call.finish().is_clean(), "the call leaks nothing");
+    let report = call.finish();
+    assert!(
+        report.is_clean(),
+        "the call leaks {report:?}:\n{program_text}"
+    );
     errors
 }
 
 #[test]
 fn bad_operands_fail_with_the_unfused_messages() {
+    let _turn = one_at_a_time();
     let mut module = parse_module(LAYER, "layer.mlir").expect("the layer parses");
     assert_eq!(fuse_matmul_epilogue(&mut module), 1);
     let fused = print_module(&module, PrintOptions::default());
@@ -267,5 +281,111 @@ fn every_fused_kernel_the_pass_writes_is_registered() {
     bef::kernels::register_all(&mut registry);
     for name in fused_kernel_names() {
         assert!(registry.kernel(&name).is_some(), "{name} is not registered");
+    }
+}
+
+/// A layer of `dtype` with product `product`, its tensor and chain
+/// returned.
+fn typed_layer(dtype: &str, product: &str) -> String {
+    LAYER
+        .replace(
+            "tfrt.constant.f32 1.0",
+            &format!(
+                "tfrt.constant.{dtype} {}",
+                if dtype == "f32" { "1.0" } else { "1" }
+            ),
+        )
+        .replace(".f32", &format!(".{dtype}"))
+        .replace("(f32,", &format!("({dtype},"))
+        .replace(", f32,", &format!(", {dtype},"))
+        .replace("\"tfrt_test.matmul.", &format!("\"{product}"))
+}
+
+/// A tensor of `dims` with small values of both signs, as `bytes_of`
+/// writes them.
+fn mixed(dtype: DType, dims: &[i64], seed: i64, bytes_of: fn(i64) -> Vec<u8>) -> AsyncValue {
+    let count: i64 = dims.iter().product();
+    let bytes: Vec<u8> = (0..count)
+        .flat_map(|i| bytes_of((i * 7919 + seed * 104_729) % 13 - 6))
+        .collect();
+    let tensor = DenseHostTensor::from_bytes(
+        dtype,
+        TensorShape(dims.to_vec()),
+        &bytes,
+        Arc::new(MallocAllocator),
+    )
+    .expect("the tensor is made");
+    AsyncValue::available(HostTensor::Dense(tensor))
+}
+
+/// `@layer`'s tensor, as bytes.
+fn layer_output(program: &str, queue: &str, dtype: DType, bytes_of: fn(i64) -> Vec<u8>) -> Vec<u8> {
+    let program_text = program;
+    let runner = runner(queue);
+    let input = Input::from_bytes(program.as_bytes(), "layer.mlir").expect("the program reads");
+    let program = runner.load(input).expect("the program translates");
+    let layer = runner.function(&program, "layer").expect("@layer");
+    let (m, k, n) = (300, 64, 64);
+    let args = [
+        mixed(dtype, &[m, k], 1, bytes_of),
+        mixed(dtype, &[k, n], 2, bytes_of),
+        mixed(dtype, &[n], 3, bytes_of),
+        AsyncValue::available(TensorShape(vec![m, n])),
+        AsyncValue::available(Chain),
+    ];
+    let call = runner.call(&layer, &args, None).expect("the call starts");
+    assert!(call.results()[1].is_concrete(), "the layer succeeds");
+    let bytes = {
+        let c = call.results()[0].get::<HostTensor>().expect("a tensor");
+        let bytes = c.dense().expect("dense").read().expect("readable").to_vec();
+        // ReLU left zeros and positive values.
+        assert!(bytes.iter().any(|&b| b != 0));
+        bytes
+    };
+    let report = call.finish();
+    assert!(
+        report.is_clean(),
+        "under {queue} the call leaks {report:?}:\n{program_text}"
+    );
+    bytes
+}
+
+#[test]
+fn every_dtype_and_product_fuses_to_the_same_bits() {
+    let _turn = one_at_a_time();
+    assert!(300 * 64 * 64 >= PARALLEL_WORK, "the product is split");
+    let f32_bytes: fn(i64) -> Vec<u8> = |v| (v as f32 * 0.37).to_le_bytes().to_vec();
+    let i32_bytes: fn(i64) -> Vec<u8> = |v| (v as i32).to_le_bytes().to_vec();
+    let i64_bytes: fn(i64) -> Vec<u8> = |v| v.to_le_bytes().to_vec();
+    let cases = [
+        ("f32", "tfrt_test.matmul.", DType::F32, f32_bytes),
+        ("f32", "eigen.matmul.", DType::F32, f32_bytes),
+        ("i32", "tfrt_test.matmul.", DType::I32, i32_bytes),
+        ("i32", "eigen.matmul.", DType::I32, i32_bytes),
+        ("i64", "tfrt_test.matmul.", DType::I64, i64_bytes),
+    ];
+    for (dtype, product, kind, bytes_of) in cases {
+        let mut source = typed_layer(dtype, product);
+        if product == "eigen.matmul." {
+            source = source.replace(
+                &format!("eigen.matmul.{dtype}.2"),
+                &format!("eigen.matmul.{dtype}"),
+            );
+        }
+        let mut module = parse_module(&source, "layer.mlir").expect("the layer parses");
+        assert_eq!(fuse_matmul_epilogue(&mut module), 1, "{source}");
+        let fused = print_module(&module, PrintOptions::default());
+        assert!(
+            fused.contains(&format!("tfrt_test.matmul_bias_relu.{dtype}")),
+            "{fused}"
+        );
+        for queue in ["s", "mstd:2"] {
+            let want = layer_output(&source, queue, kind, bytes_of);
+            let got = layer_output(&fused, queue, kind, bytes_of);
+            assert!(
+                want == got,
+                "{dtype} {product} under {queue}: the fused tensor differs"
+            );
+        }
     }
 }
