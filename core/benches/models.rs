@@ -4,7 +4,10 @@
 //!   (c = a × b), throughput in flops (2·512³ per product).
 //! * `mlp_forward`: the forward pass of TFRT's `bm_mnist` (batch 100,
 //!   784 → 512 → 10: bias broadcasts, two products, ReLU, argmax, the
-//!   accuracy), on weights of ones as `bm_mnist` fills them.
+//!   accuracy), on weights of ones as `bm_mnist` fills them; as written
+//!   (`mlp_forward/s`) and after `bef opt --fuse-matmul-epilogue`
+//!   (`mlp_forward/fused/s`: each layer's broadcast, product and ReLU in
+//!   one kernel).
 //!
 //! Each iteration is one call of a BEF function through `exec::Runner`,
 //! arguments already made, so the figures include the executor's work.
@@ -79,8 +82,21 @@ fn runner(queue: &str) -> Runner {
         .expect("valid work queue")
 }
 
+/// `PROGRAM` after the fusion pass, as `bef opt --fuse-matmul-epilogue`
+/// prints it.
+fn fused_program() -> String {
+    let mut module = bef::text::parse_module(PROGRAM, "models.mlir").expect("the program parses");
+    let fused = bef::passes::fuse_matmul::fuse_matmul_epilogue(&mut module);
+    assert_eq!(fused, 2, "both layers of @mlp_forward fuse");
+    bef::text::print_module(&module, bef::text::PrintOptions::default())
+}
+
 fn function(runner: &Runner, name: &str) -> Function {
-    let input = Input::from_bytes(PROGRAM.as_bytes(), "models.mlir").expect("the program reads");
+    function_of(runner, PROGRAM, name)
+}
+
+fn function_of(runner: &Runner, source: &str, name: &str) -> Function {
+    let input = Input::from_bytes(source.as_bytes(), "models.mlir").expect("the program reads");
     let program = runner.load(input).expect("the program translates");
     runner
         .function(&program, name)
@@ -139,9 +155,11 @@ fn mlp_forward(c: &mut Criterion) {
     let flops = 2 * BATCH * (INPUTS * HIDDEN + HIDDEN * CLASSES);
     group.throughput(Throughput::Elements(flops as u64));
     group.measurement_time(Duration::from_secs(5));
+    let fused = fused_program();
     for queue in QUEUES {
         let runner = runner(queue);
         let forward = function(&runner, "mlp_forward");
+        let forward_fused = function_of(&runner, &fused, "mlp_forward");
         let args = [
             f32s(&[INPUTS, HIDDEN], 1.0),
             f32s(&[HIDDEN], 1.0),
@@ -153,6 +171,9 @@ fn mlp_forward(c: &mut Criterion) {
         ];
         group.bench_function(BenchmarkId::from_parameter(queue), |b| {
             b.iter(|| call(&runner, &forward, &args))
+        });
+        group.bench_function(BenchmarkId::new("fused", queue), |b| {
+            b.iter(|| call(&runner, &forward_fused, &args))
         });
     }
     group.finish();
