@@ -318,6 +318,9 @@ fn mixed(dtype: DType, dims: &[i64], seed: i64, bytes_of: fn(i64) -> Vec<u8>) ->
     AsyncValue::available(HostTensor::Dense(tensor))
 }
 
+/// The sizes (m, k, n) of the layers `layer_output` runs.
+const LAYER_SIZES: (i64, i64, i64) = (300, 64, 64);
+
 /// `@layer`'s tensor, as bytes.
 fn layer_output(program: &str, queue: &str, dtype: DType, bytes_of: fn(i64) -> Vec<u8>) -> Vec<u8> {
     let program_text = program;
@@ -325,7 +328,7 @@ fn layer_output(program: &str, queue: &str, dtype: DType, bytes_of: fn(i64) -> V
     let input = Input::from_bytes(program.as_bytes(), "layer.mlir").expect("the program reads");
     let program = runner.load(input).expect("the program translates");
     let layer = runner.function(&program, "layer").expect("@layer");
-    let (m, k, n) = (300, 64, 64);
+    let (m, k, n) = LAYER_SIZES;
     let args = [
         mixed(dtype, &[m, k], 1, bytes_of),
         mixed(dtype, &[k, n], 2, bytes_of),
@@ -353,7 +356,8 @@ fn layer_output(program: &str, queue: &str, dtype: DType, bytes_of: fn(i64) -> V
 #[test]
 fn every_dtype_and_product_fuses_to_the_same_bits() {
     let _turn = one_at_a_time();
-    assert!(300 * 64 * 64 >= PARALLEL_WORK, "the product is split");
+    // Large enough to be split across the workers.
+    const { assert!((LAYER_SIZES.0 * LAYER_SIZES.1 * LAYER_SIZES.2) as usize >= PARALLEL_WORK) };
     let f32_bytes: fn(i64) -> Vec<u8> = |v| (v as f32 * 0.37).to_le_bytes().to_vec();
     let i32_bytes: fn(i64) -> Vec<u8> = |v| (v as i32).to_le_bytes().to_vec();
     let i64_bytes: fn(i64) -> Vec<u8> = |v| v.to_le_bytes().to_vec();
