@@ -38,10 +38,11 @@ use crate::ir::{Block, FUNC_OP, Location, Module, Op, ValueId};
 /// The dtypes the fused kernels exist for.
 const DTYPES: [&str; 3] = ["f32", "i32", "i64"];
 
-/// Operand checks the ordering walks may make in one run of the pass: a
-/// hostile block of many candidates each read far away is checked up to
-/// this, and what is left after is not fused.
-const ORDERING_BUDGET: usize = 1 << 24;
+/// Operand uses the pass may look at in one run (listing a block's uses,
+/// checking the order of a tensor's readers): a hostile program of many
+/// candidates each read far away, or nested deep, is checked up to this,
+/// and what is left after is not fused.
+const ORDERING_BUDGET: usize = 1 << 22;
 
 /// The names of the fused kernels the pass writes (for checking that the
 /// runtime registers each one).
@@ -112,18 +113,23 @@ struct BlockUses {
 }
 
 impl BlockUses {
-    fn of(block: &Block) -> BlockUses {
+    /// The uses of `block`'s ops, or `None` when listing them would pass
+    /// the budget (each block lists the blocks nested in it again).
+    fn of(block: &Block, budget: &mut usize) -> Option<BlockUses> {
         let mut by_op = Vec::with_capacity(block.ops.len());
         let mut users: FxHashMap<ValueId, Vec<usize>> = FxHashMap::default();
         for (index, op) in block.ops.iter().enumerate() {
             let mut used = Vec::new();
             for_each_op(op, |nested| used.extend_from_slice(&nested.operands));
+            if !spend(budget, used.len() + 1) {
+                return None;
+            }
             for &v in &used {
                 users.entry(v).or_default().push(index);
             }
             by_op.push(used);
         }
-        BlockUses { by_op, users }
+        Some(BlockUses { by_op, users })
     }
 
     /// The ops of the block using `v`, or `None` when `v` is also used
@@ -141,7 +147,9 @@ fn fuse_block(block: &mut Block, counts: &Counts, budget: &mut usize) -> usize {
     if !block.ops.iter().any(|op| broadcast_dtype(op).is_some()) {
         return 0;
     }
-    let uses = BlockUses::of(block);
+    let Some(uses) = BlockUses::of(block, budget) else {
+        return 0;
+    };
     let matches: Vec<Match> = (0..block.ops.len())
         .filter_map(|i| find_match(block, &uses, counts, i, budget))
         .collect();
@@ -246,28 +254,49 @@ fn ordered_after(
     targets: &[usize],
     budget: &mut usize,
 ) -> bool {
+    if targets.first().is_some_and(|&t| t <= last) {
+        return false;
+    }
+    // Most readers take the chain itself: no walk for them.
+    let mut walk_to = Vec::new();
+    for &t in targets {
+        let used = &uses.by_op[t];
+        if !spend(budget, used.len()) {
+            return false;
+        }
+        if !used.contains(&chain) {
+            walk_to.push(t);
+        }
+    }
+    let targets = walk_to;
     let Some(&furthest) = targets.last() else {
         return true;
     };
-    if targets[0] <= last {
-        return false;
-    }
-    let targets: FxHashSet<usize> = targets.iter().copied().collect();
+    let targets: FxHashSet<usize> = targets.into_iter().collect();
     let mut reached: FxHashSet<ValueId> = FxHashSet::default();
     reached.insert(chain);
     for j in last + 1..=furthest {
         let used = &uses.by_op[j];
-        if used.len() > *budget {
-            *budget = 0;
+        if !spend(budget, used.len()) {
             return false;
         }
-        *budget -= used.len();
         if used.iter().any(|v| reached.contains(v)) {
             reached.extend(block.ops[j].results.iter().copied());
         } else if targets.contains(&j) {
             return false;
         }
     }
+    true
+}
+
+/// Takes `checks` from `budget`; false, and the budget spent, when it has
+/// fewer left.
+fn spend(budget: &mut usize, checks: usize) -> bool {
+    if checks > *budget {
+        *budget = 0;
+        return false;
+    }
+    *budget -= checks;
     true
 }
 

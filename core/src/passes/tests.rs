@@ -736,3 +736,39 @@ fn fusion_inside_regions_and_a_second_run_changes_nothing() {
     assert_eq!(super::fuse_matmul::fuse_matmul_epilogue(&mut module), 0);
     assert_eq!(module, once);
 }
+
+#[test]
+fn checking_the_order_of_far_readers_is_bounded() {
+    // 2,000 layers whose tensors are all read at the end, after a merge
+    // of every layer's chain: each layer's check walks to the end, which
+    // the pass's budget cuts short. What it fused is right all the same.
+    let layers = 2_000;
+    let mut source = String::from(
+        "func.func @f(%x: !t.tensor, %w: !t.tensor, %b: !t.tensor, %s: !ts.shape, %ch0: !tfrt.chain) -> !tfrt.chain {
+         %one = tfrt.constant.f32 1.0\n",
+    );
+    for i in 0..layers {
+        source.push_str(&format!(
+            "%c{i} = \"tfrt_test.broadcast.f32.2\"(%b, %s, %ch0) : (!t.tensor, !ts.shape, !tfrt.chain) -> !t.tensor
+             %m{i} = \"tfrt_test.matmul.f32.2\"(%one, %x, %w, %one, %c{i}, %ch0) : (f32, !t.tensor, !t.tensor, f32, !t.tensor, !tfrt.chain) -> !tfrt.chain
+             %r{i} = \"tfrt_test.relu_inplace.f32\"(%c{i}, %m{i}) : (!t.tensor, !tfrt.chain) -> !tfrt.chain\n"
+        ));
+    }
+    let chains: Vec<String> = (0..layers).map(|i| format!("%r{i}")).collect();
+    let types = vec!["!tfrt.chain"; layers].join(", ");
+    source.push_str(&format!(
+        "%all = tfrt.merge.chains {} : {types}\n",
+        chains.join(", ")
+    ));
+    for i in 0..layers {
+        source.push_str(&format!("%p{i} = tfrt_dht.print_tensor %c{i}, %all\n"));
+    }
+    source.push_str("tfrt.return %all : !tfrt.chain }");
+    let (lines, count) = fused(&source);
+    assert!(count > 0 && count < layers, "{count} of {layers} fused");
+    let fused_ops = lines
+        .iter()
+        .filter(|l| l.contains("matmul_bias_relu"))
+        .count();
+    assert_eq!(fused_ops, count);
+}
