@@ -368,8 +368,25 @@ fn every_dtype_and_product_fuses_to_the_same_bits() {
         ("i32", "eigen.matmul.", DType::I32, i32_bytes),
         ("i64", "tfrt_test.matmul.", DType::I64, i64_bytes),
     ];
-    for (dtype, product, kind, bytes_of) in cases {
-        let mut source = typed_layer(dtype, product);
+    let scaled = typed_layer("f32", "tfrt_test.matmul.").replace(
+        "(%one, %x, %w, %one, %c, %ch0)",
+        "(%half, %x, %w, %zero, %c, %ch0)",
+    );
+    let scaled = scaled.replacen(
+        "%one = tfrt.constant.f32 1.0",
+        "%one = tfrt.constant.f32 1.0\n  %half = tfrt.constant.f32 0.5\n  %zero = tfrt.constant.f32 0.0",
+        1,
+    );
+    assert!(scaled.contains("%half, %x"));
+    let mut sources: Vec<(String, &str, &str, DType, fn(i64) -> Vec<u8>)> = cases
+        .iter()
+        .map(|&(dtype, product, kind, bytes_of)| {
+            (typed_layer(dtype, product), dtype, product, kind, bytes_of)
+        })
+        .collect();
+    // C = 0.5 A B: beta 0, so the bias is not read.
+    sources.push((scaled, "f32", "tfrt_test.matmul.", DType::F32, f32_bytes));
+    for (mut source, dtype, product, kind, bytes_of) in sources {
         if product == "eigen.matmul." {
             source = source.replace(
                 &format!("eigen.matmul.{dtype}.2"),

@@ -102,9 +102,10 @@ Examples:
     Run(RunArgs),
     /// Parse, verify and print a host program, running passes on the way
     ///
-    /// The passes (`--inline`, `--canonicalize`, `--tfrt-print-stream`) run
-    /// in the order given. The reference's `tfrt_opt` options are accepted
-    /// too, also with a single dash.
+    /// The passes (`--inline`, `--canonicalize`, `--tfrt-print-stream`, and
+    /// `--fuse-matmul-epilogue`, which is not the reference's) run in the
+    /// order given. The reference's `tfrt_opt` options are accepted too,
+    /// also with a single dash.
     Opt(opt::OptArgs),
     /// List the contents of a BEF, MLIR bytecode or BTF file
     ///
