@@ -303,7 +303,7 @@ fn typed_layer(dtype: &str, product: &str) -> String {
 
 /// A tensor of `dims` with small values of both signs, as `bytes_of`
 /// writes them.
-fn mixed(dtype: DType, dims: &[i64], seed: i64, bytes_of: fn(i64) -> Vec<u8>) -> AsyncValue {
+fn mixed(dtype: DType, dims: &[i64], seed: i64, bytes_of: ElementBytes) -> AsyncValue {
     let count: i64 = dims.iter().product();
     let bytes: Vec<u8> = (0..count)
         .flat_map(|i| bytes_of((i * 7919 + seed * 104_729) % 13 - 6))
@@ -318,11 +318,14 @@ fn mixed(dtype: DType, dims: &[i64], seed: i64, bytes_of: fn(i64) -> Vec<u8>) ->
     AsyncValue::available(HostTensor::Dense(tensor))
 }
 
+/// How a test writes one element of a dtype, from a small integer.
+type ElementBytes = fn(i64) -> Vec<u8>;
+
 /// The sizes (m, k, n) of the layers `layer_output` runs.
 const LAYER_SIZES: (i64, i64, i64) = (300, 64, 64);
 
 /// `@layer`'s tensor, as bytes.
-fn layer_output(program: &str, queue: &str, dtype: DType, bytes_of: fn(i64) -> Vec<u8>) -> Vec<u8> {
+fn layer_output(program: &str, queue: &str, dtype: DType, bytes_of: ElementBytes) -> Vec<u8> {
     let program_text = program;
     let runner = runner(queue);
     let input = Input::from_bytes(program.as_bytes(), "layer.mlir").expect("the program reads");
@@ -358,9 +361,9 @@ fn every_dtype_and_product_fuses_to_the_same_bits() {
     let _turn = one_at_a_time();
     // Large enough to be split across the workers.
     const { assert!((LAYER_SIZES.0 * LAYER_SIZES.1 * LAYER_SIZES.2) as usize >= PARALLEL_WORK) };
-    let f32_bytes: fn(i64) -> Vec<u8> = |v| (v as f32 * 0.37).to_le_bytes().to_vec();
-    let i32_bytes: fn(i64) -> Vec<u8> = |v| (v as i32).to_le_bytes().to_vec();
-    let i64_bytes: fn(i64) -> Vec<u8> = |v| v.to_le_bytes().to_vec();
+    let f32_bytes: ElementBytes = |v| (v as f32 * 0.37).to_le_bytes().to_vec();
+    let i32_bytes: ElementBytes = |v| (v as i32).to_le_bytes().to_vec();
+    let i64_bytes: ElementBytes = |v| v.to_le_bytes().to_vec();
     let cases = [
         ("f32", "tfrt_test.matmul.", DType::F32, f32_bytes),
         ("f32", "eigen.matmul.", DType::F32, f32_bytes),
@@ -378,7 +381,7 @@ fn every_dtype_and_product_fuses_to_the_same_bits() {
         1,
     );
     assert!(scaled.contains("%half, %x"));
-    let mut sources: Vec<(String, &str, &str, DType, fn(i64) -> Vec<u8>)> = cases
+    let mut sources: Vec<(String, &str, &str, DType, ElementBytes)> = cases
         .iter()
         .map(|&(dtype, product, kind, bytes_of)| {
             (typed_layer(dtype, product), dtype, product, kind, bytes_of)
