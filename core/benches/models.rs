@@ -4,7 +4,12 @@
 //!   (c = a × b), throughput in flops (2·512³ per product).
 //! * `mlp_forward`: the forward pass of TFRT's `bm_mnist` (batch 100,
 //!   784 → 512 → 10: bias broadcasts, two products, ReLU, argmax, the
-//!   accuracy), on weights of ones as `bm_mnist` fills them.
+//!   accuracy), on weights of ones as `bm_mnist` fills them; `packed`
+//!   reuses the packed weights (the default), `gemm` turns that off
+//!   (`packed_gemm::reuse_packed_weights(false)`), in the same run.
+//! * `product_100x784x512`: the pass's first product alone, on one thread,
+//!   without the runtime: the `gemm` crate as the kernel calls it, the
+//!   packed driver packing B on every call, and reusing one packed B.
 //!
 //! Each iteration is one call of a BEF function through `exec::Runner`,
 //! arguments already made, so the figures include the executor's work.
@@ -22,6 +27,7 @@ use std::time::Duration;
 
 use bef::exec::{AllocatorKind, Function, Input, KernelRegistry, Runner};
 use bef::format::DType;
+use bef::kernels::tensor::packed_gemm::{self, PackedRhs};
 use bef::kernels::tensor::{DenseHostTensor, HostTensor, TensorShape};
 use bef::runtime::{AsyncValue, Chain, MallocAllocator};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
@@ -139,7 +145,10 @@ fn mlp_forward(c: &mut Criterion) {
     let flops = 2 * BATCH * (INPUTS * HIDDEN + HIDDEN * CLASSES);
     group.throughput(Throughput::Elements(flops as u64));
     group.measurement_time(Duration::from_secs(5));
-    for queue in QUEUES {
+    for (queue, packing) in QUEUES
+        .into_iter()
+        .flat_map(|queue| [(queue, "gemm"), (queue, "packed")])
+    {
         let runner = runner(queue);
         let forward = function(&runner, "mlp_forward");
         let args = [
@@ -151,12 +160,72 @@ fn mlp_forward(c: &mut Criterion) {
             filled(DType::I32, &[BATCH], 7i32, i32::to_le_bytes),
             AsyncValue::available(Chain),
         ];
-        group.bench_function(BenchmarkId::from_parameter(queue), |b| {
+        packed_gemm::reuse_packed_weights(packing == "packed");
+        group.bench_function(BenchmarkId::new(packing, queue), |b| {
             b.iter(|| call(&runner, &forward, &args))
+        });
+    }
+    packed_gemm::reuse_packed_weights(true);
+    group.finish();
+}
+
+/// `c = a b` through `gemm` as `tfrt_test.matmul` calls it (row-major,
+/// `beta == 0`): gemm computes the transposed product.
+fn gemm_product(m: usize, k: usize, n: usize, a: &[f32], b: &[f32], c: &mut [f32]) {
+    assert_eq!((a.len(), b.len(), c.len()), (m * k, k * n, m * n));
+    // SAFETY: the slices have the sizes checked above; c is borrowed
+    // exclusively and a, b shared for the call.
+    unsafe {
+        gemm::gemm(
+            m,
+            n,
+            k,
+            c.as_mut_ptr(),
+            1,
+            n as isize,
+            false,
+            a.as_ptr(),
+            1,
+            k as isize,
+            b.as_ptr(),
+            1,
+            n as isize,
+            0.0,
+            1.0,
+            false,
+            false,
+            false,
+            gemm::Parallelism::None,
+        )
+    }
+}
+
+fn product_100x784x512(c: &mut Criterion) {
+    let (m, k, n) = (BATCH as usize, INPUTS as usize, HIDDEN as usize);
+    let mut group = c.benchmark_group("product_100x784x512");
+    group.throughput(Throughput::Elements(2 * (m * k * n) as u64));
+    group.measurement_time(Duration::from_secs(5));
+    // Values that vary, so no shortcut on ones or zeros is measured.
+    let a: Vec<f32> = (0..m * k).map(|i| (i % 13) as f32 * 0.25 - 1.5).collect();
+    let b: Vec<f32> = (0..k * n).map(|i| (i % 7) as f32 * 0.5 - 1.5).collect();
+    let mut c = vec![0.0f32; m * n];
+    group.bench_function("gemm", |bench| {
+        bench.iter(|| gemm_product(m, k, n, &a, &b, &mut c))
+    });
+    if packed_gemm::supported() {
+        group.bench_function("packed_each_call", |bench| {
+            bench.iter(|| {
+                let packed = PackedRhs::new(&b, k, n).expect("AVX-512F");
+                packed_gemm::multiply_all(&packed, 1.0, &a, m, 0.0, &mut c)
+            })
+        });
+        let packed = PackedRhs::new(&b, k, n).expect("AVX-512F");
+        group.bench_function("packed_reused", |bench| {
+            bench.iter(|| packed_gemm::multiply_all(&packed, 1.0, &a, m, 0.0, &mut c))
         });
     }
     group.finish();
 }
 
-criterion_group!(benches, matmul_512, mlp_forward);
+criterion_group!(benches, product_100x784x512, matmul_512, mlp_forward);
 criterion_main!(benches);

@@ -450,6 +450,42 @@ pub(super) fn register(registry: &mut KernelRegistry) {
     registry.add_kernel("eigen.matmul.i32", matmul::<i32>());
 }
 
+/// As [`multiply_for_test`] for f32, B packed (`None` on CPUs without the
+/// packed kernel).
+#[cfg(test)]
+pub(crate) fn multiply_packed_for_test(
+    shape: (usize, usize, usize),
+    alpha: f32,
+    a: &[f32],
+    b: &[f32],
+    beta: f32,
+    c: &mut [f32],
+    workers: usize,
+) -> Option<()> {
+    let (m, k, n) = shape;
+    assert_eq!((a.len(), c.len()), (m * k, m * n));
+    let rhs = Rhs {
+        data: b.as_ptr(),
+        packed: Some(Arc::new(PackedRhs::new(b, k, n)?)),
+    };
+    let shape = Shape { m, k, n };
+    for block in split(shape, workers) {
+        // SAFETY: the slices have the shape's sizes and are borrowed
+        // exclusively (c) or shared (a, b) for the call.
+        unsafe {
+            f32::block(
+                shape,
+                (alpha, beta),
+                a.as_ptr(),
+                &rhs,
+                c.as_mut_ptr(),
+                block,
+            )
+        };
+    }
+    Some(())
+}
+
 #[cfg(test)]
 pub(crate) fn multiply_for_test<T: MatmulScalar>(
     shape: (usize, usize, usize),

@@ -23,7 +23,7 @@ mod element;
 mod matmul;
 mod mnist;
 mod numeric;
-mod packed_gemm;
+pub mod packed_gemm;
 mod resnet;
 mod shape;
 mod short;

@@ -13,6 +13,7 @@
 //! the next lookup.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use parking_lot::Mutex;
 
@@ -20,7 +21,17 @@ use super::{PackedRhs, packed_bytes};
 use crate::kernels::tensor::dense::{DenseHostTensor, TensorIdentity};
 
 /// Packed bytes the cache holds at most (64 MiB).
-pub(crate) const CACHE_BYTES: usize = 64 << 20;
+pub const CACHE_BYTES: usize = 64 << 20;
+
+/// Whether products reuse packed weights ([`reuse_packed_weights`]).
+static REUSE: AtomicBool = AtomicBool::new(true);
+
+/// Turns the reuse of packed weights on (the default) or off: off, every
+/// f32 product goes through the `gemm` crate, as on CPUs without AVX-512
+/// (for comparing the two in one process).
+pub fn reuse_packed_weights(enabled: bool) {
+    REUSE.store(enabled, Ordering::Relaxed);
+}
 
 /// Tensors the cache tracks at most, packed or seen once.
 const MAX_ENTRIES: usize = 64;
@@ -80,7 +91,10 @@ pub(crate) fn packed_for(
     k: usize,
     n: usize,
 ) -> Option<Arc<PackedRhs>> {
-    if !super::supported() || packed_bytes(k, n)? > CACHE_BYTES / 4 {
+    if !REUSE.load(Ordering::Relaxed)
+        || !super::supported()
+        || packed_bytes(k, n)? > CACHE_BYTES / 4
+    {
         return None;
     }
     let writes = b.writes();
@@ -151,8 +165,7 @@ pub(crate) fn packed_for(
     Some(packed)
 }
 
-/// The packed bytes the cache holds now.
-#[cfg(test)]
-pub(crate) fn cached_bytes() -> usize {
+/// The packed bytes the cache holds now (at most [`CACHE_BYTES`]).
+pub fn cached_bytes() -> usize {
     CACHE.lock().bytes
 }

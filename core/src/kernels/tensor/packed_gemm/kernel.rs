@@ -30,7 +30,9 @@ pub(super) struct Tile {
     pub(super) columns: (usize, usize),
 }
 
-/// Runs `tile` on its first `height` (1 to [`MR`]) rows.
+/// Runs `tile` on its first `height` (1 to [`MR`]) rows; a tile whose
+/// columns all lie in the panel's first 16 computes only those (the last
+/// panel of a narrow B).
 ///
 /// # Safety
 /// The CPU has AVX-512F; `height` rows of A from `tile.a` hold `tile.kc`
@@ -42,7 +44,13 @@ pub(super) unsafe fn run(height: usize, tile: &Tile) {
         ($($h:literal)*) => {
             match height {
                 // SAFETY: the caller's guarantees, for `h` = height rows.
-                $($h => unsafe { tile_of::<$h>(tile) },)*
+                $($h => unsafe {
+                    if tile.columns.1 <= 16 {
+                        tile_of::<$h, 1>(tile)
+                    } else {
+                        tile_of::<$h, 2>(tile)
+                    }
+                },)*
                 _ => panic!("tile height {height} outside 1..={MR}"),
             }
         };
@@ -58,12 +66,12 @@ fn lanes(base: usize, (first, last): (usize, usize)) -> __mmask16 {
     (((1u32 << to) - (1u32 << from)) & 0xffff) as __mmask16
 }
 
-/// The tile for `H` rows.
+/// The tile for `H` rows and the panel's first `V` vectors of 16 columns.
 ///
 /// # Safety
-/// As [`run`], with `H` rows.
+/// As [`run`], with `H` rows; with `V` = 1, `tile.columns` end by 16.
 #[target_feature(enable = "avx512f")]
-unsafe fn tile_of<const H: usize>(tile: &Tile) {
+unsafe fn tile_of<const H: usize, const V: usize>(tile: &Tile) {
     let Tile {
         kc,
         a,
@@ -76,7 +84,7 @@ unsafe fn tile_of<const H: usize>(tile: &Tile) {
         read_c,
         columns,
     } = *tile;
-    let mut sums = [[_mm512_setzero_ps(); 2]; H];
+    let mut sums = [[_mm512_setzero_ps(); V]; H];
     let mut b_row = b;
     let mut a_col = a;
     for _ in 0..kc {
@@ -84,12 +92,15 @@ unsafe fn tile_of<const H: usize>(tile: &Tile) {
         // and A's H rows kc elements from `a`; both pointers advance
         // one row (column) per step.
         unsafe {
-            let low = _mm512_load_ps(b_row);
-            let high = _mm512_load_ps(b_row.add(16));
+            let mut row = [_mm512_setzero_ps(); V];
+            for (v, vector) in row.iter_mut().enumerate() {
+                *vector = _mm512_load_ps(b_row.add(16 * v));
+            }
             for (i, sum) in sums.iter_mut().enumerate() {
                 let x = _mm512_set1_ps(*a_col.add(i * lda));
-                sum[0] = _mm512_fmadd_ps(x, low, sum[0]);
-                sum[1] = _mm512_fmadd_ps(x, high, sum[1]);
+                for (s, &vector) in sum.iter_mut().zip(&row) {
+                    *s = _mm512_fmadd_ps(x, vector, *s);
+                }
             }
             b_row = b_row.add(NR);
             a_col = a_col.add(1);
@@ -100,7 +111,7 @@ unsafe fn tile_of<const H: usize>(tile: &Tile) {
     let masks = [lanes(0, columns), lanes(16, columns)];
     let full = columns == (0, NR);
     for (i, sum) in sums.iter().enumerate() {
-        for (half, &mask) in masks.iter().enumerate() {
+        for (half, &mask) in masks.iter().enumerate().take(V) {
             // SAFETY: row i < H of C, at the panel's column 16 * half; the
             // loads and stores touch only the lanes of `columns` (all 16
             // when `full`), which the caller gives this call alone.

@@ -21,15 +21,16 @@ mod cache;
 mod kernel;
 
 pub(crate) use cache::packed_for;
-#[cfg(test)]
-pub(crate) use cache::{CACHE_BYTES, cached_bytes};
+pub use cache::{CACHE_BYTES, cached_bytes, reuse_packed_weights};
 
 /// Columns of a panel: two AVX-512 vectors of f32.
 pub(crate) const NR: usize = 32;
 /// Rows of A one register tile covers (the tile holds `MR x NR` sums in
 /// 24 of the 32 vector registers).
 pub(crate) const MR: usize = 12;
-/// Depth of a block of k: a panel's block is `KC * NR * 4` = 32 KiB.
+/// Depth of a block of k at most: a panel's block is `KC * NR * 4` =
+/// 32 KiB. The depth is split into blocks of equal size, so that no block
+/// is much shorter than the others (784 into 4 of 196).
 pub(crate) const KC: usize = 256;
 /// Rows of a block of A: `MC * KC * 4` = 480 KiB, in L2.
 pub(crate) const MC: usize = 40 * MR;
@@ -41,7 +42,7 @@ struct Line([f32; 16]);
 
 /// B (k x n) in panels of [`NR`] columns: panel `j` holds rows `0..k` of
 /// columns `j * NR ..`, each row [`NR`] floats (zeros past `n`).
-pub(crate) struct PackedRhs {
+pub struct PackedRhs {
     k: usize,
     n: usize,
     lines: Box<[Line]>,
@@ -54,7 +55,7 @@ impl std::fmt::Debug for PackedRhs {
 }
 
 /// Whether this CPU runs the packed product's microkernel.
-pub(crate) fn supported() -> bool {
+pub fn supported() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
         std::arch::is_x86_feature_detected!("avx512f")
@@ -77,7 +78,10 @@ pub(crate) fn packed_bytes(k: usize, n: usize) -> Option<usize> {
 impl PackedRhs {
     /// B packed from row-major `b` (k x n), or `None` when this CPU lacks
     /// the microkernel or the size overflows.
-    pub(crate) fn new(b: &[f32], k: usize, n: usize) -> Option<PackedRhs> {
+    ///
+    /// # Panics
+    /// When `b` does not hold k x n elements.
+    pub fn new(b: &[f32], k: usize, n: usize) -> Option<PackedRhs> {
         assert_eq!(b.len(), k * n, "B is k x n");
         if !supported() {
             return None;
@@ -161,9 +165,11 @@ pub(crate) unsafe fn multiply(
     }
     #[cfg(target_arch = "x86_64")]
     {
+        let blocks = b.k.div_ceil(KC);
+        let block_depth = b.k.div_ceil(blocks);
         let mut depth = 0;
         while depth < b.k {
-            let kc = KC.min(b.k - depth);
+            let kc = block_depth.min(b.k - depth);
             // The first block of k scales C by beta; the others add to it.
             let (beta_here, read_c) = if depth == 0 {
                 (beta, beta != 0.0)
@@ -216,14 +222,10 @@ pub(crate) unsafe fn multiply(
 
 /// `C = alpha A B + beta C` for row-major slices over all of C, A being
 /// `m` rows (tests and benchmarks).
-pub(crate) fn multiply_all(
-    b: &PackedRhs,
-    alpha: f32,
-    a: &[f32],
-    m: usize,
-    beta: f32,
-    c: &mut [f32],
-) {
+///
+/// # Panics
+/// When A is not `m` x k or C not `m` x n for B's k and n.
+pub fn multiply_all(b: &PackedRhs, alpha: f32, a: &[f32], m: usize, beta: f32, c: &mut [f32]) {
     let (k, n) = (b.k, b.n);
     assert_eq!(a.len(), m * k, "A is m x k");
     assert_eq!(c.len(), m * n, "C is m x n");

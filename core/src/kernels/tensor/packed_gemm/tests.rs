@@ -184,3 +184,39 @@ fn empty_depth_scales_c() {
     multiply_all(&packed, 1.0, &[], 2, -2.0, &mut c);
     assert_eq!(c, [-2.0, -4.0, -6.0, -8.0, -10.0, -12.0]);
 }
+
+#[test]
+fn the_cache_packs_on_the_second_sighting_until_a_write() {
+    use crate::kernels::tensor::dense::DenseHostTensor;
+    use crate::kernels::tensor::shape::TensorShape;
+    use std::sync::Arc;
+
+    if !supported() {
+        return;
+    }
+    let (k, n) = (9, 40);
+    let values = values(k * n, 7);
+    let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+    let shape = TensorShape(vec![k as i64, n as i64]);
+    let allocator = Arc::new(crate::runtime::MallocAllocator);
+    let b = DenseHostTensor::from_bytes(crate::format::DType::F32, shape, &bytes, allocator)
+        .expect("the tensor is made");
+    let lookup = || {
+        let data = b.read().expect("readable");
+        super::packed_for(&b, bytemuck::cast_slice(&data), k, n)
+    };
+    assert!(lookup().is_none(), "the first sighting packs nothing");
+    let packed = lookup().expect("the second packs");
+    let again = lookup().expect("the third reuses");
+    assert!(Arc::ptr_eq(&packed, &again));
+    assert!(super::cached_bytes() >= packed.bytes());
+
+    drop(b.write().expect("writable"));
+    assert!(lookup().is_none(), "a write drops the packed form");
+    let repacked = lookup().expect("packed again");
+    assert!(!Arc::ptr_eq(&packed, &repacked));
+
+    // Another shape of the same tensor is another key.
+    let data = b.read().expect("readable");
+    assert!(super::packed_for(&b, bytemuck::cast_slice(&data), n, k).is_none());
+}
