@@ -22,100 +22,25 @@
 // `criterion_main!` defines a `main` without documentation.
 #![allow(missing_docs)]
 
-use std::sync::Arc;
 use std::time::Duration;
 
-use bef::exec::{AllocatorKind, Function, Input, KernelRegistry, Runner};
-use bef::format::DType;
 use bef::kernels::tensor::packed_gemm::{self, PackedRhs};
-use bef::kernels::tensor::{DenseHostTensor, HostTensor, TensorShape};
-use bef::runtime::{AsyncValue, Chain, MallocAllocator};
+use bef::runtime::{AsyncValue, Chain};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 
 #[path = "../src/bin/bef/global_alloc.rs"]
 mod global_alloc;
+#[path = "support/models.rs"]
+mod models;
+
+use models::{BATCH, CLASSES, HIDDEN, INPUTS, QUEUES, call, f32s, function, runner};
+
+/// The side of `matmul_512`'s square matrices.
+const SIDE: i64 = 512;
 
 /// The allocator of the `bef` binary, so the figures are the product's.
 #[global_allocator]
 static GLOBAL: global_alloc::MiMalloc = global_alloc::MiMalloc;
-
-const QUEUES: [&str; 2] = ["s", "mstd:2"];
-const SIDE: i64 = 512;
-const BATCH: i64 = 100;
-const INPUTS: i64 = 784;
-const HIDDEN: i64 = 512;
-const CLASSES: i64 = 10;
-
-/// The two benchmarked functions. `@mlp_forward` is the computation of
-/// `bm_mnist`, written for this benchmark.
-const PROGRAM: &str = r#"
-func.func @matmul(%a: !t.tensor, %b: !t.tensor, %c: !t.tensor, %ch0: !tfrt.chain) -> !tfrt.chain {
-  %one = tfrt.constant.f32 1.0
-  %zero = tfrt.constant.f32 0.0
-  %ch1 = "tfrt_test.matmul.f32.2"(%one, %a, %b, %zero, %c, %ch0) : (f32, !t.tensor, !t.tensor, f32, !t.tensor, !tfrt.chain) -> !tfrt.chain
-  tfrt.return %ch1 : !tfrt.chain
-}
-
-func.func @mlp_forward(%w1: !t.tensor, %b1: !t.tensor, %w2: !t.tensor, %b2: !t.tensor,
-                       %x: !t.tensor, %labels: !t.tensor, %ch0: !tfrt.chain) -> !t.tensor {
-  %one = tfrt.constant.f32 1.0
-  %hidden_shape = ts.build_shape [100 : i64, 512 : i64]
-  %hidden = "tfrt_test.broadcast.f32.2"(%b1, %hidden_shape, %ch0) : (!t.tensor, !ts.shape, !tfrt.chain) -> !t.tensor
-  %ch1 = "tfrt_test.matmul.f32.2"(%one, %x, %w1, %one, %hidden, %ch0) : (f32, !t.tensor, !t.tensor, f32, !t.tensor, !tfrt.chain) -> !tfrt.chain
-  %ch2 = "tfrt_test.relu_inplace.f32"(%hidden, %ch1) : (!t.tensor, !tfrt.chain) -> !tfrt.chain
-  %scores_shape = ts.build_shape [100 : i64, 10 : i64]
-  %scores = "tfrt_test.broadcast.f32.2"(%b2, %scores_shape, %ch0) : (!t.tensor, !ts.shape, !tfrt.chain) -> !t.tensor
-  %ch3 = "tfrt_test.matmul.f32.2"(%one, %hidden, %w2, %one, %scores, %ch2) : (f32, !t.tensor, !t.tensor, f32, !t.tensor, !tfrt.chain) -> !tfrt.chain
-  %predicted = "tfrt_test.argmax.f32.2"(%scores, %ch3) : (!t.tensor, !tfrt.chain) -> !t.tensor
-  %ch4 = "tfrt_test.equal_inplace.i32"(%labels, %predicted, %ch3) : (!t.tensor, !t.tensor, !tfrt.chain) -> !tfrt.chain
-  %correct = "tfrt_dht.create_uninitialized_tensor.f32.1"() { shape = [100 : i64] } : () -> !t.tensor
-  %ch5 = "tfrt_test.cast.i32_to_f32"(%predicted, %correct, %ch4) : (!t.tensor, !t.tensor, !tfrt.chain) -> !tfrt.chain
-  %accuracy = "tfrt_test.reduce_mean.f32.1"(%correct, %ch5) : (!t.tensor, !tfrt.chain) -> !t.tensor
-  tfrt.return %accuracy : !t.tensor
-}
-"#;
-
-fn runner(queue: &str) -> Runner {
-    let mut registry = KernelRegistry::new();
-    bef::kernels::register_all(&mut registry);
-    Runner::builder(registry)
-        .work_queue(queue)
-        .allocator(AllocatorKind::Malloc)
-        .build()
-        .expect("valid work queue")
-}
-
-fn function(runner: &Runner, name: &str) -> Function {
-    let input = Input::from_bytes(PROGRAM.as_bytes(), "models.mlir").expect("the program reads");
-    let program = runner.load(input).expect("the program translates");
-    runner
-        .function(&program, name)
-        .expect("the function exists")
-}
-
-/// A dense tensor of `dims` whose elements are all `value`.
-fn filled<T: Copy>(dtype: DType, dims: &[i64], value: T, to_bytes: fn(T) -> [u8; 4]) -> AsyncValue {
-    let count: i64 = dims.iter().product();
-    let bytes: Vec<u8> = (0..count).flat_map(|_| to_bytes(value)).collect();
-    let tensor = DenseHostTensor::from_bytes(
-        dtype,
-        TensorShape(dims.to_vec()),
-        &bytes,
-        Arc::new(MallocAllocator),
-    )
-    .expect("the tensor is made");
-    AsyncValue::available(HostTensor::Dense(tensor))
-}
-
-fn f32s(dims: &[i64], value: f32) -> AsyncValue {
-    filled(DType::F32, dims, value, f32::to_le_bytes)
-}
-
-fn call(runner: &Runner, function: &Function, args: &[AsyncValue]) {
-    let call = runner.call(function, args, None).expect("the call starts");
-    assert!(call.results()[0].is_concrete(), "the call succeeds");
-    call.finish();
-}
 
 fn matmul_512(c: &mut Criterion) {
     global_alloc::keep_freed_memory();
@@ -151,15 +76,7 @@ fn mlp_forward(c: &mut Criterion) {
     {
         let runner = runner(queue);
         let forward = function(&runner, "mlp_forward");
-        let args = [
-            f32s(&[INPUTS, HIDDEN], 1.0),
-            f32s(&[HIDDEN], 1.0),
-            f32s(&[HIDDEN, CLASSES], 1.0),
-            f32s(&[CLASSES], 1.0),
-            f32s(&[BATCH, INPUTS], 1.0),
-            filled(DType::I32, &[BATCH], 7i32, i32::to_le_bytes),
-            AsyncValue::available(Chain),
-        ];
+        let args = models::mlp_args();
         packed_gemm::reuse_packed_weights(packing == "packed");
         group.bench_function(BenchmarkId::new(packing, queue), |b| {
             b.iter(|| call(&runner, &forward, &args))
@@ -167,37 +84,6 @@ fn mlp_forward(c: &mut Criterion) {
     }
     packed_gemm::reuse_packed_weights(true);
     group.finish();
-}
-
-/// `c = a b` through `gemm` as `tfrt_test.matmul` calls it (row-major,
-/// `beta == 0`): gemm computes the transposed product.
-fn gemm_product(m: usize, k: usize, n: usize, a: &[f32], b: &[f32], c: &mut [f32]) {
-    assert_eq!((a.len(), b.len(), c.len()), (m * k, k * n, m * n));
-    // SAFETY: the slices have the sizes checked above; c is borrowed
-    // exclusively and a, b shared for the call.
-    unsafe {
-        gemm::gemm(
-            m,
-            n,
-            k,
-            c.as_mut_ptr(),
-            1,
-            n as isize,
-            false,
-            a.as_ptr(),
-            1,
-            k as isize,
-            b.as_ptr(),
-            1,
-            n as isize,
-            0.0,
-            1.0,
-            false,
-            false,
-            false,
-            gemm::Parallelism::None,
-        )
-    }
 }
 
 fn product_100x784x512(c: &mut Criterion) {
@@ -210,7 +96,7 @@ fn product_100x784x512(c: &mut Criterion) {
     let b: Vec<f32> = (0..k * n).map(|i| (i % 7) as f32 * 0.5 - 1.5).collect();
     let mut c = vec![0.0f32; m * n];
     group.bench_function("gemm", |bench| {
-        bench.iter(|| gemm_product(m, k, n, &a, &b, &mut c))
+        bench.iter(|| models::gemm_product(m, k, n, &a, &b, &mut c))
     });
     if packed_gemm::supported() {
         group.bench_function("packed_each_call", |bench| {
