@@ -22,8 +22,11 @@ mod models;
 #[global_allocator]
 static GLOBAL: global_alloc::MiMalloc = global_alloc::MiMalloc;
 
+/// A named computation to time.
+type Case<'a> = (&'static str, Box<dyn FnMut() + 'a>);
+
 /// Times `cases` alternately, `calls` times each, after one warm-up call.
-fn alternate(calls: usize, cases: &mut [(&str, Box<dyn FnMut() + '_>)]) {
+fn alternate(calls: usize, cases: &mut [Case<'_>]) {
     for (_, case) in cases.iter_mut() {
         case();
     }

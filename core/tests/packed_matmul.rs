@@ -61,7 +61,7 @@ fn expected(a: &[f32], b: &[f32]) -> Vec<f32> {
 
 #[test]
 fn writing_the_weights_replaces_their_packed_form() {
-    assert!(M * K * N >= bef::kernels::tensor::PARALLEL_WORK);
+    const { assert!(M * K * N >= bef::kernels::tensor::PARALLEL_WORK) };
     let a: Vec<f32> = (0..M * K).map(|i| (i % 5) as f32 - 2.0).collect();
     let b: Vec<f32> = (0..K * N).map(|i| (i % 7) as f32 - 3.0).collect();
     for queue in ["s", "mstd:2"] {

@@ -2,19 +2,22 @@
 //! reused: `C = alpha A B + beta C` for row-major A, B and C, as BLAS
 //! defines it (with `beta == 0`, C is not read).
 //!
-//! B is copied into panels of [`NR`] columns ([`PackedRhs`]), each panel
-//! its k rows of [`NR`] floats one after the other, so the microkernel
-//! reads it as a stream of aligned vectors. The driver blocks the depth
-//! into [`KC`] rows (a panel's block, `KC * NR * 4` bytes, stays in L1
-//! while the register tiles of A's rows run over it) and the rows into
-//! [`MC`] (A's block stays in L2), and computes any block of rows and
-//! columns of C, so the matmul kernel's split across workers shares one
-//! packed B. A is read where it is, row by row.
+//! B is copied into panels of `NR` = 32 columns ([`PackedRhs`]), each
+//! panel its k rows of 32 floats one after the other (zeros past the last
+//! column), so the microkernel reads it as a stream of aligned vectors.
+//! The driver splits the depth into equal blocks of at most `KC` = 256
+//! rows (a panel's block, 32 KiB, stays in L1 while the register tiles of
+//! A's rows run over it) and the rows into blocks of `MC` = 480 (A's
+//! block stays in L2), and computes any block of rows and columns of C,
+//! so the matmul kernel's split across workers shares one packed B. A is
+//! read where it is, row by row.
 //!
-//! The microkernel is AVX-512 (`kernel.rs`): a packed B exists only on a
-//! CPU that has it ([`PackedRhs::new`] returns `None` elsewhere), so
+//! The microkernel is AVX-512 (`kernel.rs`), tiles of up to 12 rows by 32
+//! columns (16 for a last panel that narrow): a packed B exists only on a
+//! CPU that has AVX-512F ([`PackedRhs::new`] returns `None` elsewhere), so
 //! holding one is the proof the kernel can run. `cache.rs` keeps the
-//! packed forms of weights between calls.
+//! packed forms of weights between calls, keyed by the tensor and its
+//! write count.
 
 mod cache;
 #[cfg(target_arch = "x86_64")]
@@ -40,8 +43,8 @@ pub(crate) const MC: usize = 40 * MR;
 #[repr(C, align(64))]
 struct Line([f32; 16]);
 
-/// B (k x n) in panels of [`NR`] columns: panel `j` holds rows `0..k` of
-/// columns `j * NR ..`, each row [`NR`] floats (zeros past `n`).
+/// B (k x n) in panels of 32 columns: panel `j` holds rows `0..k` of
+/// columns `32 j ..`, each row 32 floats (zeros past `n`).
 pub struct PackedRhs {
     k: usize,
     n: usize,
@@ -185,16 +188,18 @@ pub(crate) unsafe fn multiply(
                     let mut row = top;
                     while row < bottom {
                         let height = MR.min(bottom - row);
+                        // SAFETY: row < rows.1 and depth < k: the offset
+                        // stays inside A's rows of the region.
+                        let a_tile = unsafe { a.add(row * lda + depth) };
+                        // SAFETY: row < rows.1 and j * NR < n: the offset
+                        // stays inside C's rows of the region.
+                        let c_tile = unsafe { c.add(row * ldc + j * NR) };
                         let tile = kernel::Tile {
                             kc,
-                            // SAFETY (both): row < rows.1 and depth < k, so
-                            // the offsets stay inside A's and C's rows
-                            // of the region (C's at the panel's first
-                            // column, j * NR < n).
-                            a: unsafe { a.add(row * lda + depth) },
+                            a: a_tile,
                             lda,
                             b: b.panel_row(j, depth),
-                            c: unsafe { c.add(row * ldc + j * NR) },
+                            c: c_tile,
                             ldc,
                             alpha,
                             beta: beta_here,
