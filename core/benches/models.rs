@@ -4,9 +4,11 @@
 //!   (c = a × b), throughput in flops (2·512³ per product).
 //! * `mlp_forward`: the forward pass of TFRT's `bm_mnist` (batch 100,
 //!   784 → 512 → 10: bias broadcasts, two products, ReLU, argmax, the
-//!   accuracy), on weights of ones as `bm_mnist` fills them; `packed`
-//!   reuses the packed weights (the default), `gemm` turns that off
-//!   (`packed_gemm::reuse_packed_weights(false)`), in the same run.
+//!   accuracy), on weights of ones as `bm_mnist` fills them, the packed
+//!   weights reused as by default.
+//! * `mlp_forward_gemm`: the same with the reuse turned off
+//!   (`packed_gemm::reuse_packed_weights(false)`): every product through
+//!   the `gemm` crate, packing the weights each call.
 //! * `product_100x784x512`: the pass's first product alone, on one thread,
 //!   without the runtime: the `gemm` crate as the kernel calls it, the
 //!   packed driver packing B on every call, and reusing one packed B.
@@ -65,20 +67,26 @@ fn matmul_512(c: &mut Criterion) {
 }
 
 fn mlp_forward(c: &mut Criterion) {
+    mlp_forward_group(c, "mlp_forward", true);
+}
+
+fn mlp_forward_gemm(c: &mut Criterion) {
+    mlp_forward_group(c, "mlp_forward_gemm", false);
+}
+
+/// `@mlp_forward` on both queues, reusing packed weights or not.
+fn mlp_forward_group(c: &mut Criterion, name: &str, reuse: bool) {
     global_alloc::keep_freed_memory();
-    let mut group = c.benchmark_group("mlp_forward");
+    let mut group = c.benchmark_group(name);
     let flops = 2 * BATCH * (INPUTS * HIDDEN + HIDDEN * CLASSES);
     group.throughput(Throughput::Elements(flops as u64));
     group.measurement_time(Duration::from_secs(5));
-    for (queue, packing) in QUEUES
-        .into_iter()
-        .flat_map(|queue| [(queue, "gemm"), (queue, "packed")])
-    {
+    packed_gemm::reuse_packed_weights(reuse);
+    for queue in QUEUES {
         let runner = runner(queue);
         let forward = function(&runner, "mlp_forward");
         let args = models::mlp_args();
-        packed_gemm::reuse_packed_weights(packing == "packed");
-        group.bench_function(BenchmarkId::new(packing, queue), |b| {
+        group.bench_function(BenchmarkId::from_parameter(queue), |b| {
             b.iter(|| call(&runner, &forward, &args))
         });
     }
@@ -113,5 +121,11 @@ fn product_100x784x512(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, product_100x784x512, matmul_512, mlp_forward);
+criterion_group!(
+    benches,
+    product_100x784x512,
+    matmul_512,
+    mlp_forward_gemm,
+    mlp_forward
+);
 criterion_main!(benches);
