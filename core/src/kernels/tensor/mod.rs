@@ -23,6 +23,7 @@ mod element;
 mod matmul;
 mod mnist;
 mod numeric;
+pub mod packed_gemm;
 mod resnet;
 mod shape;
 mod short;
