@@ -4,15 +4,22 @@
 //!   (c = a × b), throughput in flops (2·512³ per product).
 //! * `mlp_forward`: the forward pass of TFRT's `bm_mnist` (batch 100,
 //!   784 → 512 → 10: bias broadcasts, two products, ReLU, argmax, the
-//!   accuracy), on weights of ones as `bm_mnist` fills them; as written
-//!   (`mlp_forward/s`) and after `bef opt --fuse-matmul-epilogue`
-//!   (`mlp_forward/fused/s`: each layer's broadcast, product and ReLU in
+//!   accuracy), on weights of ones as `bm_mnist` fills them, the packed
+//!   weights reused as by default.
+//! * `mlp_forward_gemm`: the same with the reuse turned off
+//!   (`packed_gemm::reuse_packed_weights(false)`): every product through
+//!   the `gemm` crate, packing the weights each call.
+//! * In both, `fused/QUEUE`: the same pass after `bef opt
+//!   --fuse-matmul-epilogue` (each layer's broadcast, product and ReLU in
 //!   one kernel).
-//! * `mlp_forward_cpu`: the same two forward passes, timed by the CPU time
-//!   of the whole process (`CLOCK_PROCESS_CPUTIME_ID`, every thread)
-//!   rather than the wall clock: on a machine loaded by other processes,
-//!   time spent waiting for a core counts in wall time but not here, so
-//!   fused and unfused compare more steadily.
+//! * `mlp_forward_cpu`: the forward pass as written and fused, timed by
+//!   the CPU time of the whole process (`CLOCK_PROCESS_CPUTIME_ID`, every
+//!   thread) rather than the wall clock: on a machine loaded by other
+//!   processes, time spent waiting for a core counts in wall time but not
+//!   here, so the two compare more steadily.
+//! * `product_100x784x512`: the pass's first product alone, on one thread,
+//!   without the runtime: the `gemm` crate as the kernel calls it, the
+//!   packed driver packing B on every call, and reusing one packed B.
 //!
 //! Each iteration is one call of a BEF function through `exec::Runner`,
 //! arguments already made, so the figures include the executor's work.
@@ -25,111 +32,40 @@
 // `criterion_main!` defines a `main` without documentation.
 #![allow(missing_docs)]
 
-use std::sync::Arc;
 use std::time::Duration;
 
-use bef::exec::{AllocatorKind, Function, Input, KernelRegistry, Runner};
-use bef::format::DType;
-use bef::kernels::tensor::{DenseHostTensor, HostTensor, TensorShape};
-use bef::runtime::{AsyncValue, Chain, MallocAllocator};
+use bef::exec::{Function, Input, Runner};
+use bef::kernels::tensor::packed_gemm::{self, PackedRhs};
+use bef::runtime::{AsyncValue, Chain};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 
 #[path = "../src/bin/bef/global_alloc.rs"]
 mod global_alloc;
+#[path = "support/models.rs"]
+mod models;
+
+use models::{BATCH, CLASSES, HIDDEN, INPUTS, QUEUES, call, f32s, function, runner};
+
+/// The side of `matmul_512`'s square matrices.
+const SIDE: i64 = 512;
 
 /// The allocator of the `bef` binary, so the figures are the product's.
 #[global_allocator]
 static GLOBAL: global_alloc::MiMalloc = global_alloc::MiMalloc;
 
-const QUEUES: [&str; 2] = ["s", "mstd:2"];
-const SIDE: i64 = 512;
-const BATCH: i64 = 100;
-const INPUTS: i64 = 784;
-const HIDDEN: i64 = 512;
-const CLASSES: i64 = 10;
-
-/// The two benchmarked functions. `@mlp_forward` is the computation of
-/// `bm_mnist`, written for this benchmark.
-const PROGRAM: &str = r#"
-func.func @matmul(%a: !t.tensor, %b: !t.tensor, %c: !t.tensor, %ch0: !tfrt.chain) -> !tfrt.chain {
-  %one = tfrt.constant.f32 1.0
-  %zero = tfrt.constant.f32 0.0
-  %ch1 = "tfrt_test.matmul.f32.2"(%one, %a, %b, %zero, %c, %ch0) : (f32, !t.tensor, !t.tensor, f32, !t.tensor, !tfrt.chain) -> !tfrt.chain
-  tfrt.return %ch1 : !tfrt.chain
-}
-
-func.func @mlp_forward(%w1: !t.tensor, %b1: !t.tensor, %w2: !t.tensor, %b2: !t.tensor,
-                       %x: !t.tensor, %labels: !t.tensor, %ch0: !tfrt.chain) -> !t.tensor {
-  %one = tfrt.constant.f32 1.0
-  %hidden_shape = ts.build_shape [100 : i64, 512 : i64]
-  %hidden = "tfrt_test.broadcast.f32.2"(%b1, %hidden_shape, %ch0) : (!t.tensor, !ts.shape, !tfrt.chain) -> !t.tensor
-  %ch1 = "tfrt_test.matmul.f32.2"(%one, %x, %w1, %one, %hidden, %ch0) : (f32, !t.tensor, !t.tensor, f32, !t.tensor, !tfrt.chain) -> !tfrt.chain
-  %ch2 = "tfrt_test.relu_inplace.f32"(%hidden, %ch1) : (!t.tensor, !tfrt.chain) -> !tfrt.chain
-  %scores_shape = ts.build_shape [100 : i64, 10 : i64]
-  %scores = "tfrt_test.broadcast.f32.2"(%b2, %scores_shape, %ch0) : (!t.tensor, !ts.shape, !tfrt.chain) -> !t.tensor
-  %ch3 = "tfrt_test.matmul.f32.2"(%one, %hidden, %w2, %one, %scores, %ch2) : (f32, !t.tensor, !t.tensor, f32, !t.tensor, !tfrt.chain) -> !tfrt.chain
-  %predicted = "tfrt_test.argmax.f32.2"(%scores, %ch3) : (!t.tensor, !tfrt.chain) -> !t.tensor
-  %ch4 = "tfrt_test.equal_inplace.i32"(%labels, %predicted, %ch3) : (!t.tensor, !t.tensor, !tfrt.chain) -> !tfrt.chain
-  %correct = "tfrt_dht.create_uninitialized_tensor.f32.1"() { shape = [100 : i64] } : () -> !t.tensor
-  %ch5 = "tfrt_test.cast.i32_to_f32"(%predicted, %correct, %ch4) : (!t.tensor, !t.tensor, !tfrt.chain) -> !tfrt.chain
-  %accuracy = "tfrt_test.reduce_mean.f32.1"(%correct, %ch5) : (!t.tensor, !tfrt.chain) -> !t.tensor
-  tfrt.return %accuracy : !t.tensor
-}
-"#;
-
-fn runner(queue: &str) -> Runner {
-    let mut registry = KernelRegistry::new();
-    bef::kernels::register_all(&mut registry);
-    Runner::builder(registry)
-        .work_queue(queue)
-        .allocator(AllocatorKind::Malloc)
-        .build()
-        .expect("valid work queue")
-}
-
-/// `PROGRAM` after the fusion pass, as `bef opt --fuse-matmul-epilogue`
-/// prints it.
-fn fused_program() -> String {
-    let mut module = bef::text::parse_module(PROGRAM, "models.mlir").expect("the program parses");
+/// `@mlp_forward` after the fusion pass, as `bef opt
+/// --fuse-matmul-epilogue` prints it, loaded in `runner`.
+fn fused_forward(runner: &Runner) -> Function {
+    let mut module =
+        bef::text::parse_module(models::PROGRAM, "models.mlir").expect("the program parses");
     let fused = bef::passes::fuse_matmul::fuse_matmul_epilogue(&mut module);
     assert_eq!(fused, 2, "both layers of @mlp_forward fuse");
-    bef::text::print_module(&module, bef::text::PrintOptions::default())
-}
-
-fn function(runner: &Runner, name: &str) -> Function {
-    function_of(runner, PROGRAM, name)
-}
-
-fn function_of(runner: &Runner, source: &str, name: &str) -> Function {
-    let input = Input::from_bytes(source.as_bytes(), "models.mlir").expect("the program reads");
+    let text = bef::text::print_module(&module, bef::text::PrintOptions::default());
+    let input = Input::from_bytes(text.as_bytes(), "fused.mlir").expect("the program reads");
     let program = runner.load(input).expect("the program translates");
     runner
-        .function(&program, name)
+        .function(&program, "mlp_forward")
         .expect("the function exists")
-}
-
-/// A dense tensor of `dims` whose elements are all `value`.
-fn filled<T: Copy>(dtype: DType, dims: &[i64], value: T, to_bytes: fn(T) -> [u8; 4]) -> AsyncValue {
-    let count: i64 = dims.iter().product();
-    let bytes: Vec<u8> = (0..count).flat_map(|_| to_bytes(value)).collect();
-    let tensor = DenseHostTensor::from_bytes(
-        dtype,
-        TensorShape(dims.to_vec()),
-        &bytes,
-        Arc::new(MallocAllocator),
-    )
-    .expect("the tensor is made");
-    AsyncValue::available(HostTensor::Dense(tensor))
-}
-
-fn f32s(dims: &[i64], value: f32) -> AsyncValue {
-    filled(DType::F32, dims, value, f32::to_le_bytes)
-}
-
-fn call(runner: &Runner, function: &Function, args: &[AsyncValue]) {
-    let call = runner.call(function, args, None).expect("the call starts");
-    assert!(call.results()[0].is_concrete(), "the call succeeds");
-    call.finish();
 }
 
 fn matmul_512(c: &mut Criterion) {
@@ -155,25 +91,26 @@ fn matmul_512(c: &mut Criterion) {
 }
 
 fn mlp_forward(c: &mut Criterion) {
+    mlp_forward_group(c, "mlp_forward", true);
+}
+
+fn mlp_forward_gemm(c: &mut Criterion) {
+    mlp_forward_group(c, "mlp_forward_gemm", false);
+}
+
+/// `@mlp_forward` on both queues, reusing packed weights or not.
+fn mlp_forward_group(c: &mut Criterion, name: &str, reuse: bool) {
     global_alloc::keep_freed_memory();
-    let mut group = c.benchmark_group("mlp_forward");
+    let mut group = c.benchmark_group(name);
     let flops = 2 * BATCH * (INPUTS * HIDDEN + HIDDEN * CLASSES);
     group.throughput(Throughput::Elements(flops as u64));
     group.measurement_time(Duration::from_secs(5));
-    let fused = fused_program();
+    packed_gemm::reuse_packed_weights(reuse);
     for queue in QUEUES {
         let runner = runner(queue);
         let forward = function(&runner, "mlp_forward");
-        let forward_fused = function_of(&runner, &fused, "mlp_forward");
-        let args = [
-            f32s(&[INPUTS, HIDDEN], 1.0),
-            f32s(&[HIDDEN], 1.0),
-            f32s(&[HIDDEN, CLASSES], 1.0),
-            f32s(&[CLASSES], 1.0),
-            f32s(&[BATCH, INPUTS], 1.0),
-            filled(DType::I32, &[BATCH], 7i32, i32::to_le_bytes),
-            AsyncValue::available(Chain),
-        ];
+        let forward_fused = fused_forward(&runner);
+        let args = models::mlp_args();
         group.bench_function(BenchmarkId::from_parameter(queue), |b| {
             b.iter(|| call(&runner, &forward, &args))
         });
@@ -181,6 +118,7 @@ fn mlp_forward(c: &mut Criterion) {
             b.iter(|| call(&runner, &forward_fused, &args))
         });
     }
+    packed_gemm::reuse_packed_weights(true);
     group.finish();
 }
 
@@ -203,20 +141,11 @@ fn mlp_forward_cpu(c: &mut Criterion) {
     let flops = 2 * BATCH * (INPUTS * HIDDEN + HIDDEN * CLASSES);
     group.throughput(Throughput::Elements(flops as u64));
     group.measurement_time(Duration::from_secs(5));
-    let fused = fused_program();
     for queue in QUEUES {
         let runner = runner(queue);
         let forward = function(&runner, "mlp_forward");
-        let forward_fused = function_of(&runner, &fused, "mlp_forward");
-        let args = [
-            f32s(&[INPUTS, HIDDEN], 1.0),
-            f32s(&[HIDDEN], 1.0),
-            f32s(&[HIDDEN, CLASSES], 1.0),
-            f32s(&[CLASSES], 1.0),
-            f32s(&[BATCH, INPUTS], 1.0),
-            filled(DType::I32, &[BATCH], 7i32, i32::to_le_bytes),
-            AsyncValue::available(Chain),
-        ];
+        let forward_fused = fused_forward(&runner);
+        let args = models::mlp_args();
         let ids = [
             (BenchmarkId::from_parameter(queue), &forward),
             (BenchmarkId::new("fused", queue), &forward_fused),
@@ -236,5 +165,39 @@ fn mlp_forward_cpu(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, matmul_512, mlp_forward, mlp_forward_cpu);
+fn product_100x784x512(c: &mut Criterion) {
+    let (m, k, n) = (BATCH as usize, INPUTS as usize, HIDDEN as usize);
+    let mut group = c.benchmark_group("product_100x784x512");
+    group.throughput(Throughput::Elements(2 * (m * k * n) as u64));
+    group.measurement_time(Duration::from_secs(5));
+    // Values that vary, so no shortcut on ones or zeros is measured.
+    let a: Vec<f32> = (0..m * k).map(|i| (i % 13) as f32 * 0.25 - 1.5).collect();
+    let b: Vec<f32> = (0..k * n).map(|i| (i % 7) as f32 * 0.5 - 1.5).collect();
+    let mut c = vec![0.0f32; m * n];
+    group.bench_function("gemm", |bench| {
+        bench.iter(|| models::gemm_product(m, k, n, &a, &b, &mut c))
+    });
+    if packed_gemm::supported() {
+        group.bench_function("packed_each_call", |bench| {
+            bench.iter(|| {
+                let packed = PackedRhs::new(&b, k, n).expect("AVX-512F");
+                packed_gemm::multiply_all(&packed, 1.0, &a, m, 0.0, &mut c)
+            })
+        });
+        let packed = PackedRhs::new(&b, k, n).expect("AVX-512F");
+        group.bench_function("packed_reused", |bench| {
+            bench.iter(|| packed_gemm::multiply_all(&packed, 1.0, &a, m, 0.0, &mut c))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(
+    benches,
+    product_100x784x512,
+    matmul_512,
+    mlp_forward_gemm,
+    mlp_forward,
+    mlp_forward_cpu
+);
 criterion_main!(benches);

@@ -14,8 +14,8 @@
 //! [`lease_write`]: DenseHostTensor::lease_write
 //! [`writes`]: DenseHostTensor::writes
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Weak};
 
 use parking_lot::lock_api::{ArcRwLockReadGuard, ArcRwLockWriteGuard};
 use parking_lot::{RawRwLock, RwLock, RwLockReadGuard, RwLockWriteGuard};
@@ -53,6 +53,25 @@ pub struct DenseHostTensor {
     data: Arc<RwLock<HostBuffer>>,
     /// Write locks taken so far ([`writes`](Self::writes)).
     writes: AtomicU64,
+}
+
+/// Which tensor a handle was taken from ([`DenseHostTensor::identity`]).
+/// It holds the tensor's lock weakly: the elements go when the tensor
+/// does, but the lock's allocation stays, so no later tensor can have
+/// the same address while the handle lives.
+#[derive(Clone, Debug)]
+pub(crate) struct TensorIdentity(Weak<RwLock<HostBuffer>>);
+
+impl TensorIdentity {
+    /// Whether `tensor` is the tensor this handle was taken from.
+    pub(crate) fn is(&self, tensor: &DenseHostTensor) -> bool {
+        std::ptr::eq(self.0.as_ptr(), Arc::as_ptr(&tensor.data))
+    }
+
+    /// Whether the tensor still exists.
+    pub(crate) fn is_alive(&self) -> bool {
+        self.0.strong_count() > 0
+    }
 }
 
 impl std::fmt::Display for DenseHostTensor {
@@ -189,6 +208,12 @@ impl DenseHostTensor {
     /// Whether `self` and `other` are the same tensor (share elements).
     pub fn same_as(&self, other: &DenseHostTensor) -> bool {
         Arc::ptr_eq(&self.data, &other.data)
+    }
+
+    /// A handle that recognizes this tensor later without keeping its
+    /// elements alive.
+    pub(crate) fn identity(&self) -> TensorIdentity {
+        TensorIdentity(Arc::downgrade(&self.data))
     }
 
     /// `DenseHostTensor dtype = i32, shape = [2], values = [1, 2]`

@@ -6,7 +6,9 @@
 //!
 //! Floats go through the `gemm` crate (its kernels reach this machine's
 //! vector units; see `docs/performance.md` for how it was chosen), integers
-//! through a loop. A product of at least [`PARALLEL_WORK`] multiply-adds is
+//! through a loop. An f32 B seen unchanged before (constant weights) is
+//! multiplied from its packed form instead, on CPUs with AVX-512
+//! ([`packed_gemm`]). A product of at least [`PARALLEL_WORK`] multiply-adds is
 //! split into one block of rows (or of columns, for wide products) per
 //! worker of the work queue: the kernel computes one block itself and
 //! queues the others, and the result chain completes when the last block
@@ -25,6 +27,7 @@ use parking_lot::Mutex;
 use super::dense::{DenseHostTensor, ReadLease, WriteLease};
 use super::mnist::max_zero;
 use super::numeric::{Number, dense_of_rank, dims, lock_for_update, view, view_mut};
+use super::packed_gemm::{self, PackedRhs};
 use super::{HostTensor, list};
 use crate::exec::{Argument, KernelFrame, KernelRegistry, KernelWork, Out};
 use crate::runtime::Diagnostic;
@@ -35,6 +38,13 @@ pub const PARALLEL_WORK: usize = 1 << 20;
 
 /// A number the matrix product is defined for.
 pub(crate) trait MatmulScalar: Number + crate::exec::TypeName {
+    /// B as the blocks read it; `data` is `b`'s elements, read-locked by
+    /// the caller until the blocks are done.
+    fn rhs(b: &DenseHostTensor, data: &[Self], shape: Shape) -> Rhs<Self> {
+        let _ = (b, shape);
+        Rhs::plain(data.as_ptr())
+    }
+
     /// Computes block `block` of `C = alpha A B + beta C` (`scalars` is
     /// `(alpha, beta)`)
     /// for row-major `A` (m x k), `B` (k x n) and `C` (m x n).
@@ -47,10 +57,23 @@ pub(crate) trait MatmulScalar: Number + crate::exec::TypeName {
         shape: Shape,
         scalars: (Self, Self),
         a: *const Self,
-        b: *const Self,
+        b: &Rhs<Self>,
         c: *mut Self,
         block: Block,
     );
+}
+
+/// The right-hand operand: its elements, and for f32 the packed form the
+/// cache of [`packed_gemm`] keeps, when there is one.
+pub(crate) struct Rhs<T> {
+    data: *const T,
+    packed: Option<Arc<PackedRhs>>,
+}
+
+impl<T> Rhs<T> {
+    fn plain(data: *const T) -> Rhs<T> {
+        Rhs { data, packed: None }
+    }
 }
 
 /// The sizes of a product: A is m x k, B is k x n.
@@ -102,7 +125,7 @@ pub(crate) struct Epilogue<T> {
 unsafe fn block_with_epilogue<T: MatmulScalar>(
     shape: Shape,
     (alpha, beta): (T, T),
-    (a, b, c): (*const T, *const T, *mut T),
+    (a, b, c): (*const T, &Rhs<T>, *mut T),
     block: Block,
     epilogue: Epilogue<T>,
 ) {
@@ -130,10 +153,26 @@ unsafe fn block_with_epilogue<T: MatmulScalar>(
     }
 }
 
+/// A block of a float product through the `gemm` crate.
+trait GemmBlock: Sized {
+    /// As [`MatmulScalar::block`], for B's elements.
+    ///
+    /// # Safety
+    /// As [`MatmulScalar::block`].
+    unsafe fn gemm_block(
+        shape: Shape,
+        scalars: (Self, Self),
+        a: *const Self,
+        b: *const Self,
+        c: *mut Self,
+        block: Block,
+    );
+}
+
 macro_rules! float_blocks {
     ($($t:ty),*) => {$(
-        impl MatmulScalar for $t {
-            unsafe fn block(shape: Shape, (alpha, beta): ($t, $t), a: *const $t, b: *const $t, c: *mut $t, block: Block) {
+        impl GemmBlock for $t {
+            unsafe fn gemm_block(shape: Shape, (alpha, beta): ($t, $t), a: *const $t, b: *const $t, c: *mut $t, block: Block) {
                 let Shape { k, n, .. } = shape;
                 let (m_block, n_block) = (block.rows.1 - block.rows.0, block.cols.1 - block.cols.0);
                 if m_block == 0 || n_block == 0 {
@@ -183,11 +222,58 @@ macro_rules! float_blocks {
 
 float_blocks!(f32, f64);
 
+impl MatmulScalar for f32 {
+    fn rhs(b: &DenseHostTensor, data: &[f32], shape: Shape) -> Rhs<f32> {
+        Rhs {
+            data: data.as_ptr(),
+            packed: packed_gemm::packed_for(b, data, shape.k, shape.n),
+        }
+    }
+
+    unsafe fn block(
+        shape: Shape,
+        scalars: (f32, f32),
+        a: *const f32,
+        b: &Rhs<f32>,
+        c: *mut f32,
+        block: Block,
+    ) {
+        let Some(packed) = &b.packed else {
+            // SAFETY: the caller's guarantees.
+            return unsafe { f32::gemm_block(shape, scalars, a, b.data, c, block) };
+        };
+        let region = packed_gemm::Region {
+            rows: block.rows,
+            cols: block.cols,
+        };
+        // SAFETY: A is m x k and C m x n (the caller's guarantees), the
+        // packed B is k x n, and the block of C is the caller's alone.
+        unsafe {
+            packed_gemm::multiply(packed, scalars.0, scalars.1, a, shape.k, c, shape.n, region)
+        }
+    }
+}
+
+impl MatmulScalar for f64 {
+    unsafe fn block(
+        shape: Shape,
+        scalars: (f64, f64),
+        a: *const f64,
+        b: &Rhs<f64>,
+        c: *mut f64,
+        block: Block,
+    ) {
+        // SAFETY: the caller's guarantees.
+        unsafe { f64::gemm_block(shape, scalars, a, b.data, c, block) }
+    }
+}
+
 macro_rules! integer_blocks {
     ($($t:ty),*) => {$(
         impl MatmulScalar for $t {
-            unsafe fn block(shape: Shape, (alpha, beta): ($t, $t), a: *const $t, b: *const $t, c: *mut $t, block: Block) {
+            unsafe fn block(shape: Shape, (alpha, beta): ($t, $t), a: *const $t, b: &Rhs<$t>, c: *mut $t, block: Block) {
                 let Shape { m, k, n } = shape;
+                let b = b.data;
                 // SAFETY: the caller guarantees the sizes and that the
                 // block of C is its own; A and B are only read, and C is
                 // only touched inside the block, through `c` directly.
@@ -224,7 +310,7 @@ struct Product<T> {
     alpha: T,
     beta: T,
     a: *const T,
-    b: *const T,
+    b: Rhs<T>,
     c: *mut T,
     epilogue: Epilogue<T>,
     /// Keep A, B (and the bias) read-locked and C write-locked while
@@ -254,7 +340,7 @@ impl<T: MatmulScalar> Product<T> {
             block_with_epilogue(
                 self.shape,
                 (self.alpha, self.beta),
-                (self.a, self.b, self.c),
+                (self.a, &self.b, self.c),
                 self.blocks[index],
                 self.epilogue,
             )
@@ -357,6 +443,12 @@ fn multiply_here<T: MatmulScalar>(p: &Operands<'_, T>) -> Result<(), &'static st
     let (inputs, mut out) = lock_for_update(&[p.a, p.b], p.c)?;
     let bias = p.bias.map(DenseHostTensor::read).transpose()?;
     let (x, y) = (view::<T>(&inputs[0]), view::<T>(&inputs[1]));
+    // A B that is also C is a copy, not worth packing.
+    let rhs = if p.c.same_as(p.b) {
+        Rhs::plain(y.as_ptr())
+    } else {
+        T::rhs(p.b, y, p.shape)
+    };
     let z = view_mut::<T>(&mut out);
     let all = Block {
         rows: (0, p.shape.m),
@@ -374,7 +466,7 @@ fn multiply_here<T: MatmulScalar>(p: &Operands<'_, T>) -> Result<(), &'static st
         block_with_epilogue(
             p.shape,
             (p.alpha, p.beta),
-            (x.as_ptr(), y.as_ptr(), z.as_mut_ptr()),
+            (x.as_ptr(), &rhs, z.as_mut_ptr()),
             all,
             epilogue,
         )
@@ -413,7 +505,7 @@ pub(crate) fn run_product<T: MatmulScalar>(
     }
     let mut c_lease: WriteLease = p.c.lease_write()?;
     let a_ptr = view::<T>(&reads[0][..]).as_ptr();
-    let b_ptr = view::<T>(&reads[1][..]).as_ptr();
+    let rhs = T::rhs(p.b, view::<T>(&reads[1][..]), p.shape);
     let bias_ptr = reads.get(2).map(|lease| view::<T>(&lease[..]).as_ptr());
     let c_ptr = view_mut::<T>(&mut c_lease[..]).as_mut_ptr();
     let product = Arc::new(Product {
@@ -421,7 +513,7 @@ pub(crate) fn run_product<T: MatmulScalar>(
         alpha: p.alpha,
         beta: p.beta,
         a: a_ptr,
-        b: b_ptr,
+        b: rhs,
         c: c_ptr,
         epilogue: Epilogue {
             bias: bias_ptr,
@@ -478,6 +570,42 @@ pub(super) fn register(registry: &mut KernelRegistry) {
     registry.add_kernel("eigen.matmul.i32", matmul::<i32>());
 }
 
+/// As [`multiply_for_test`] for f32, B packed (`None` on CPUs without the
+/// packed kernel).
+#[cfg(test)]
+pub(crate) fn multiply_packed_for_test(
+    shape: (usize, usize, usize),
+    alpha: f32,
+    a: &[f32],
+    b: &[f32],
+    beta: f32,
+    c: &mut [f32],
+    workers: usize,
+) -> Option<()> {
+    let (m, k, n) = shape;
+    assert_eq!((a.len(), c.len()), (m * k, m * n));
+    let rhs = Rhs {
+        data: b.as_ptr(),
+        packed: Some(Arc::new(PackedRhs::new(b, k, n)?)),
+    };
+    let shape = Shape { m, k, n };
+    for block in split(shape, workers) {
+        // SAFETY: the slices have the shape's sizes and are borrowed
+        // exclusively (c) or shared (a, b) for the call.
+        unsafe {
+            f32::block(
+                shape,
+                (alpha, beta),
+                a.as_ptr(),
+                &rhs,
+                c.as_mut_ptr(),
+                block,
+            )
+        };
+    }
+    Some(())
+}
+
 #[cfg(test)]
 pub(crate) fn multiply_for_test<T: MatmulScalar>(
     shape: (usize, usize, usize),
@@ -501,15 +629,13 @@ pub(crate) fn multiply_for_test<T: MatmulScalar>(
         // SAFETY: the slices have the shape's sizes and are borrowed
         // exclusively (c) or shared (a, b) for the call.
         unsafe {
-            block_with_epilogue(
+            T::block(
                 shape,
                 (alpha, beta),
-                (a.as_ptr(), b.as_ptr(), c.as_mut_ptr()),
+                a.as_ptr(),
+                &Rhs::plain(b.as_ptr()),
+                c.as_mut_ptr(),
                 block,
-                Epilogue {
-                    bias: None,
-                    relu: false,
-                },
             )
         };
     }

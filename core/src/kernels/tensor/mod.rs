@@ -26,6 +26,7 @@ mod matmul;
 mod matmul_fused;
 mod mnist;
 mod numeric;
+pub mod packed_gemm;
 mod resnet;
 mod shape;
 mod short;

@@ -5,7 +5,7 @@
 use proptest::prelude::*;
 
 use super::dense::{DenseHostTensor, IN_USE};
-use super::matmul::multiply_for_test;
+use super::matmul::{multiply_for_test, multiply_packed_for_test};
 use super::mnist::{argmax_of, broadcast_rows, mean};
 use super::numeric::{lock_for_update, view, view_mut};
 use super::resnet::{column_means, global_average, max_pool, softmax, transpose};
@@ -73,6 +73,10 @@ proptest! {
         let mut c32 = to32(&c);
         multiply_for_test((m, k, n), alpha as f32, &to32(&a), &to32(&b), beta as f32, &mut c32, workers);
         prop_assert_eq!(c32, to32(&expected));
+        let mut packed = to32(&c);
+        if multiply_packed_for_test((m, k, n), alpha as f32, &to32(&a), &to32(&b), beta as f32, &mut packed, workers).is_some() {
+            prop_assert_eq!(packed, to32(&expected), "B packed");
+        }
 
         // Integer scalars: alpha and beta rounded toward integers.
         let (ai, bi) = (alpha.trunc() as i64, beta.trunc() as i64);

@@ -213,7 +213,9 @@ pub(crate) struct Init {
     pub(crate) link: usize,
 }
 
-/// Allocates and initializes a block with refcount 1.
+/// Allocates and initializes a block with refcount 1. Inlined so that a
+/// constant `init` (every constructor's) folds into the header writes.
+#[inline]
 pub(crate) fn allocate<T>(
     vtable: &'static VTable,
     init: Init,
@@ -274,6 +276,7 @@ unsafe fn drop_payload<T>(h: NonNull<Header>) {
 
 unsafe fn drop_nothing(_: NonNull<Header>) {}
 
+#[inline]
 unsafe fn destroy_concrete<T>(h: NonNull<Header>) {
     // SAFETY: exclusive access to a block of `T` (the caller's contract).
     let counted = unsafe { h.as_ref() }.counted;
@@ -331,17 +334,67 @@ pub(crate) unsafe fn add_refs(h: NonNull<Header>, n: u32) {
 /// SAFETY: the caller owns one reference to the live block `h`.
 #[inline]
 pub(crate) unsafe fn drop_ref(h: NonNull<Header>) {
+    // SAFETY: forwarded contract.
+    if unsafe { release_ref(h) } {
+        // SAFETY: the last reference is gone and its writes acquired.
+        unsafe { destroy_last(h) }
+    }
+}
+
+/// [`drop_ref`] for a handle that expects a `T`: the last reference to a
+/// value made available as a `T` drops the payload and frees the block
+/// without the call through the vtable (any other block takes the general
+/// path).
+///
+/// SAFETY: as [`drop_ref`].
+#[inline]
+pub(crate) unsafe fn drop_ref_typed<T: 'static>(h: NonNull<Header>) {
+    // SAFETY: forwarded contract.
+    if !unsafe { release_ref(h) } {
+        return;
+    }
+    // SAFETY: no other thread can reach `h` any more.
+    let hdr = unsafe { h.as_ref() };
+    let word = hdr.state.load(Ordering::Relaxed);
+    if word == CONCRETE | CLAIMED
+        && hdr.kind == AsyncValueKind::Concrete
+        && ptr::eq(hdr.vtable, &VTables::<T>::CONCRETE)
+    {
+        // SAFETY: exclusive access to a concrete-kind block of `T` (its
+        // vtable is `T`'s) in the `CONCRETE` state.
+        unsafe { destroy_concrete::<T>(h) }
+    } else {
+        // SAFETY: the last reference is gone and its writes acquired.
+        unsafe { destroy_last(h) }
+    }
+}
+
+/// Gives up one reference; `true` when it was the last, with every former
+/// holder's writes acquired.
+///
+/// SAFETY: the caller owns one reference to the live block `h`.
+#[inline(always)]
+unsafe fn release_ref(h: NonNull<Header>) -> bool {
     // SAFETY: live per the contract.
     let hdr = unsafe { h.as_ref() };
     // Acquire: if we are the only holder, the writes of every former holder
     // (each released by its decrement) happen-before the destruction.
     if hdr.refcount.load(Ordering::Acquire) != 1 {
         if hdr.refcount.fetch_sub(1, Ordering::Release) != 1 {
-            return;
+            return false;
         }
         fence(Ordering::Acquire);
     }
-    // We dropped the last reference: no other thread can reach `h`.
+    true
+}
+
+/// Destroys a block whose last reference is gone.
+///
+/// SAFETY: no reference to `h` is left and their writes are acquired.
+#[inline]
+unsafe fn destroy_last(h: NonNull<Header>) {
+    // SAFETY: exclusive access (contract).
+    let hdr = unsafe { h.as_ref() };
     let word = hdr.state.load(Ordering::Relaxed);
     if word == CONCRETE | CLAIMED && hdr.kind == AsyncValueKind::Concrete {
         // SAFETY: exclusive access to a concrete-kind block in the

@@ -24,6 +24,7 @@ mod waiters;
 use std::any::TypeId;
 use std::fmt;
 use std::marker::PhantomData;
+use std::mem::ManuallyDrop;
 use std::ops::Deref;
 use std::ptr::NonNull;
 
@@ -170,6 +171,7 @@ impl AsyncValue {
         unsafe { self.ptr.as_ref() }
     }
 
+    #[inline]
     fn with_payload<T: Send + Sync + 'static>(init: Init, payload: Option<T>) -> Self {
         let vtable: &'static VTable = &VTables::<T>::CONCRETE;
         Self::from_block(header::allocate(vtable, init, payload))
@@ -871,7 +873,7 @@ impl AsyncValue {
         };
         if ok {
             Ok(AsyncValueRef {
-                value: self,
+                value: ManuallyDrop::new(self),
                 _marker: PhantomData,
             })
         } else {
@@ -912,15 +914,25 @@ impl fmt::Debug for AsyncValue {
 /// checked, so a handle built over an indirect value that later resolves to
 /// another type reports a [`GetError::TypeMismatch`].
 #[repr(transparent)]
-pub struct AsyncValueRef<T> {
-    value: AsyncValue,
+pub struct AsyncValueRef<T: 'static> {
+    /// Dropped by the handle's own `Drop`, which knows the payload type.
+    value: ManuallyDrop<AsyncValue>,
     _marker: PhantomData<fn() -> T>,
+}
+
+impl<T> Drop for AsyncValueRef<T> {
+    #[inline]
+    fn drop(&mut self) {
+        // SAFETY: this handle owns one reference, given up here once (the
+        // inner handle is never dropped on its own).
+        unsafe { header::drop_ref_typed::<T>(self.value.ptr) }
+    }
 }
 
 impl<T: Send + Sync + 'static> AsyncValueRef<T> {
     fn wrap(value: AsyncValue) -> Self {
         AsyncValueRef {
-            value,
+            value: ManuallyDrop::new(value),
             _marker: PhantomData,
         }
     }
@@ -980,7 +992,7 @@ impl<T: Send + Sync + 'static> AsyncValueRef<T> {
 
     /// The type-erased handle.
     pub fn into_untyped(self) -> AsyncValue {
-        self.value
+        AsyncValue::from(self)
     }
 
     /// The type-erased handle, borrowed.
@@ -999,7 +1011,7 @@ impl<T> Deref for AsyncValueRef<T> {
 impl<T> Clone for AsyncValueRef<T> {
     fn clone(&self) -> Self {
         AsyncValueRef {
-            value: self.value.clone(),
+            value: ManuallyDrop::new(AsyncValue::clone(&self.value)),
             _marker: PhantomData,
         }
     }
@@ -1007,7 +1019,10 @@ impl<T> Clone for AsyncValueRef<T> {
 
 impl<T> From<AsyncValueRef<T>> for AsyncValue {
     fn from(v: AsyncValueRef<T>) -> AsyncValue {
-        v.value
+        let v = ManuallyDrop::new(v);
+        // SAFETY: the reference moves to the returned handle; `v` is never
+        // dropped, so it is given up once.
+        ManuallyDrop::into_inner(unsafe { std::ptr::read(&v.value) })
     }
 }
 
