@@ -324,8 +324,9 @@ type ElementBytes = fn(i64) -> Vec<u8>;
 /// The sizes (m, k, n) of the layers `layer_output` runs.
 const LAYER_SIZES: (i64, i64, i64) = (300, 64, 64);
 
-/// `@layer`'s tensor, as bytes.
-fn layer_output(program: &str, queue: &str, dtype: DType, bytes_of: ElementBytes) -> Vec<u8> {
+/// `@layer`'s tensor, as bytes, from two calls on the same operands (the
+/// second may multiply by weights packed on the first).
+fn layer_output(program: &str, queue: &str, dtype: DType, bytes_of: ElementBytes) -> [Vec<u8>; 2] {
     let program_text = program;
     let runner = runner(queue);
     let input = Input::from_bytes(program.as_bytes(), "layer.mlir").expect("the program reads");
@@ -339,21 +340,23 @@ fn layer_output(program: &str, queue: &str, dtype: DType, bytes_of: ElementBytes
         AsyncValue::available(TensorShape(vec![m, n])),
         AsyncValue::available(Chain),
     ];
-    let call = runner.call(&layer, &args, None).expect("the call starts");
-    assert!(call.results()[1].is_concrete(), "the layer succeeds");
-    let bytes = {
-        let c = call.results()[0].get::<HostTensor>().expect("a tensor");
-        let bytes = c.dense().expect("dense").read().expect("readable").to_vec();
-        // ReLU left zeros and positive values.
-        assert!(bytes.iter().any(|&b| b != 0));
+    [0, 1].map(|_| {
+        let call = runner.call(&layer, &args, None).expect("the call starts");
+        assert!(call.results()[1].is_concrete(), "the layer succeeds");
+        let bytes = {
+            let c = call.results()[0].get::<HostTensor>().expect("a tensor");
+            let bytes = c.dense().expect("dense").read().expect("readable").to_vec();
+            // ReLU left zeros and positive values.
+            assert!(bytes.iter().any(|&b| b != 0));
+            bytes
+        };
+        let report = call.finish();
+        assert!(
+            report.is_clean(),
+            "under {queue} the call leaks {report:?}:\n{program_text}"
+        );
         bytes
-    };
-    let report = call.finish();
-    assert!(
-        report.is_clean(),
-        "under {queue} the call leaks {report:?}:\n{program_text}"
-    );
-    bytes
+    })
 }
 
 #[test]
