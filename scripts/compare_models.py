@@ -151,7 +151,7 @@ def one_round(mlp_only):
         groups.insert(0, ("matmul_512", "matmul 512³", MATMUL_FLOPS))
     bench = ["cargo", "bench", "-p", "bef", "--bench", "models", "--", "--noplot"]
     if mlp_only:
-        bench.append("mlp_forward")
+        bench.append("^mlp_forward/")
     subprocess.run(bench, cwd=ROOT, check=True, stdout=sys.stderr)
     for group, label, flops in groups:
         for queue in ("s", "mstd:2"):
