@@ -46,6 +46,7 @@ use std::sync::Arc;
 
 use bef::btf::BtfDType;
 
+use crate::capture::events::{Checkpoint, Events, STRIDE};
 use crate::capture::recording::{
     CallerRef, EmbeddedSource, Event, EventKind, FunctionInfo, FunctionKind, Header, Keep,
     KernelInfo, RecordedValue, Recording, RegisterInfo, StopReason, TensorElements, ThreadTrack,
@@ -154,11 +155,8 @@ pub fn write_with(recording: &Recording, embed_program: bool) -> Vec<u8> {
         w.str(&t.name);
         w.uvar(t.dropped);
         w.len(t.events.len());
-        let mut previous = 0u64;
-        for e in &t.events {
-            write_event(&mut w, e, previous);
-            previous = e.time;
-        }
+        // Held as the file encodes them: written as they are.
+        w.bytes(t.events.bytes());
     }
     w.out
 }
@@ -166,9 +164,12 @@ pub fn write_with(recording: &Recording, embed_program: bool) -> Vec<u8> {
 /// About the bytes [`write_with`] writes: a few bytes per event (most
 /// take 5 to 8), and each kernel's name and location as they are.
 fn size_estimate(recording: &Recording, embed_program: bool) -> usize {
-    const BYTES_PER_EVENT: usize = 8;
     const BYTES_PER_KERNEL: usize = 8;
-    let events: usize = recording.threads.iter().map(|t| t.events.len()).sum();
+    let events: usize = recording
+        .threads
+        .iter()
+        .map(|t| t.events.bytes().len() + t.name.len() + 20)
+        .sum();
     let sources: usize = recording
         .header
         .sources
@@ -185,7 +186,7 @@ fn size_estimate(recording: &Recording, embed_program: bool) -> usize {
     } else {
         0
     };
-    1024 + sources + table + events * BYTES_PER_EVENT
+    1024 + sources + table + events
 }
 
 fn write_stop(w: &mut Writer, stop: &StopReason) {
@@ -224,6 +225,17 @@ fn read_stop(r: &mut Reader<'_>) -> Result<StopReason, ReadError> {
         6 => StopReason::Snapshot,
         _ => return Err(r.error_at(at, "a stop reason (0 to 6)")),
     })
+}
+
+/// Appends the encoding of `e`, whose thread's previous event was at
+/// `previous`, to `out`: the one encoder of events, for files and for
+/// [`Events`].
+pub(crate) fn encode_event(out: &mut Vec<u8>, e: &Event, previous: u64) {
+    let mut w = Writer {
+        out: std::mem::take(out),
+    };
+    write_event(&mut w, e, previous);
+    *out = w.out;
 }
 
 fn write_event(w: &mut Writer, e: &Event, previous: u64) {
@@ -434,8 +446,18 @@ fn read_header_from(r: &mut Reader<'_>) -> Result<(Header, u16), ReadError> {
     Ok((header, version))
 }
 
-/// Reads a recording, checking every count and index.
+/// Reads a recording, checking every count and index. Its events are
+/// kept encoded, in a copy of `bytes` the threads share.
 pub fn read(bytes: &[u8]) -> Result<Recording, ReadError> {
+    read_owned(bytes.to_vec())
+}
+
+/// Reads the recording `bytes` hold, as [`read`] does, keeping the bytes
+/// as the threads' encoded events rather than copying them: the events
+/// of a recording read this way take the file's size in memory.
+pub fn read_owned(bytes: Vec<u8>) -> Result<Recording, ReadError> {
+    let buffer = Arc::new(bytes);
+    let bytes = &buffer[..];
     let mut r = Reader { bytes, at: 0 };
     let (header, version) = read_header_from(&mut r)?;
     let mut functions = Vec::new();
@@ -455,13 +477,20 @@ pub fn read(bytes: &[u8]) -> Result<Recording, ReadError> {
         let name = r.str("a thread name")?;
         let dropped = r.uvar("a dropped-event count")?;
         let n = r.count(3, "an event count")?;
-        let mut events = Vec::with_capacity(n);
+        // Each event is decoded once to check it, and kept as its bytes.
+        let start = r.at;
+        let mut checkpoints = Vec::with_capacity(n.div_ceil(STRIDE));
         let mut time = 0u64;
-        for _ in 0..n {
-            let event = read_event(&mut r, time, function_count, version)?;
-            time = event.time;
-            events.push(event);
+        for i in 0..n {
+            if i % STRIDE == 0 {
+                checkpoints.push(Checkpoint {
+                    offset: r.at - start,
+                    previous: time,
+                });
+            }
+            time = read_event(&mut r, time, function_count, version)?.time;
         }
+        let events = Events::shared(Arc::clone(&buffer), (start, r.at), n, time, checkpoints);
         threads.push(ThreadTrack {
             name,
             events,
@@ -606,6 +635,13 @@ fn read_event(
     })
 }
 
+/// Decodes the event at `r`, the thread's previous event at `previous`,
+/// from bytes [`read`] validated (or [`encode_event`] wrote): the one
+/// decoder of events, for files and for [`Events`].
+pub(crate) fn decode_event(r: &mut Reader<'_>, previous: u64) -> Result<Event, ReadError> {
+    read_event(r, previous, None, VERSION)
+}
+
 /// What a register event and a result-available event carry: register,
 /// producer, state and rendering.
 fn read_value_event(
@@ -681,12 +717,28 @@ fn read_elements(r: &mut Reader<'_>) -> Result<ValueElements, ReadError> {
     })
 }
 
-struct Reader<'a> {
+/// A position in bytes being read, each read checked against the end.
+pub(crate) struct Reader<'a> {
     bytes: &'a [u8],
     at: usize,
 }
 
 impl<'a> Reader<'a> {
+    /// At the start of `bytes`.
+    pub(crate) fn new(bytes: &'a [u8]) -> Reader<'a> {
+        Reader { bytes, at: 0 }
+    }
+
+    /// Moves to byte `at` (the end, if past it).
+    pub(crate) fn seek(&mut self, at: usize) {
+        self.at = at.min(self.bytes.len());
+    }
+
+    /// The position.
+    pub(crate) fn at(&self) -> usize {
+        self.at
+    }
+
     fn error(&self, expected: &str) -> ReadError {
         self.error_at(self.at, expected)
     }

@@ -17,7 +17,7 @@ pub use executor::ExecutorSlice;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use crate::capture::recording::{EventKind, FunctionKind, Keep, Recording, ValueState};
+use crate::capture::recording::{EventKind, Events, FunctionKind, Keep, Recording, ValueState};
 
 /// Readers of its published values an execution follows, per event it
 /// has (see [`Model::edges`]): a run has at least two events and real
@@ -890,7 +890,7 @@ impl Model {
             return false;
         };
         for track in &mut recording.threads {
-            track.events = Vec::new();
+            track.events = Events::new();
         }
         true
     }
