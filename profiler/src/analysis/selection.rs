@@ -287,7 +287,7 @@ impl Selection {
                     }),
                 };
                 if let Some(time) = keep {
-                    written.push(&Event { time, ..event });
+                    written.push(Event { time, ..event });
                     pass.written += 1;
                 }
             }
@@ -471,9 +471,9 @@ fn place_bounds(
             while let Some(x) = extra.next_if(|x| {
                 x.time < e.time || (x.time == e.time && !matches!(x.kind, EventKind::FunctionEnd))
             }) {
-                merged.push(&x);
+                merged.push(x);
             }
-            merged.push(&e);
+            merged.push(e);
         }
         merged.extend(extra);
         track.events = merged;

@@ -718,6 +718,7 @@ fn read_elements(r: &mut Reader<'_>) -> Result<ValueElements, ReadError> {
 }
 
 /// A position in bytes being read, each read checked against the end.
+#[derive(Clone)]
 pub(crate) struct Reader<'a> {
     bytes: &'a [u8],
     at: usize,
@@ -934,7 +935,8 @@ mod tests {
                             live_values: Some(12),
                         },
                     },
-                ],
+                ]
+                .into(),
             }],
         }
     }
@@ -1007,7 +1009,7 @@ mod tests {
         let mut recording = sample();
         recording.header.value_elements = 4;
         recording.header.values_short = 1;
-        let events = &mut recording.threads[0].events;
+        let mut events = recording.threads[0].events.to_vec();
         let data: Vec<u8> = [1.5f32, -2.0, 3.25, 0.0, 7.0, 8.0]
             .iter()
             .flat_map(|x| x.to_le_bytes())
@@ -1031,6 +1033,7 @@ mod tests {
                 })),
             });
         }
+        recording.threads[0].events = events.into();
         recording
     }
 

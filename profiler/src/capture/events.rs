@@ -104,7 +104,7 @@ impl Events {
     }
 
     /// Appends `event`, encoding it.
-    pub fn push(&mut self, event: &Event) {
+    pub fn push(&mut self, event: Event) {
         if let Bytes::Shared { .. } = self.bytes {
             self.bytes = Bytes::Owned(self.bytes().to_vec());
         }
@@ -117,7 +117,7 @@ impl Events {
                 previous: self.last_time,
             });
         }
-        codec::encode_event(bytes, event, self.last_time);
+        codec::encode_event(bytes, &event, self.last_time);
         self.last_time = event.time;
         self.len += 1;
     }
@@ -211,7 +211,7 @@ impl From<&[Event]> for Events {
     fn from(events: &[Event]) -> Events {
         let mut out = Events::new();
         for e in events {
-            out.push(e);
+            out.push(e.clone());
         }
         out
     }
@@ -228,7 +228,7 @@ impl FromIterator<Event> for Events {
 impl Extend<Event> for Events {
     fn extend<I: IntoIterator<Item = Event>>(&mut self, events: I) {
         for e in events {
-            self.push(&e);
+            self.push(e);
         }
     }
 }
@@ -242,6 +242,7 @@ impl<'a> IntoIterator for &'a Events {
 }
 
 /// The events of an [`Events`], decoded in order.
+#[derive(Clone)]
 pub struct Iter<'a> {
     reader: Reader<'a>,
     previous: u64,

@@ -281,10 +281,10 @@ fn busy_stretches(model: &Model) -> Vec<Busy> {
         owner: Owner::Run(s.run),
     });
     let executor = model.executor.iter().map(|s| Busy {
-        thread: s.thread,
+        thread: s.thread as usize,
         start: s.start,
         end: s.end,
-        owner: Owner::Executor(s.execution),
+        owner: Owner::Executor(s.execution as usize),
     });
     kernels.chain(executor).collect()
 }

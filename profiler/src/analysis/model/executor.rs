@@ -27,20 +27,19 @@ use crate::capture::recording::EventKind;
 
 use super::Model;
 
-/// A stretch of a thread's time in executor code.
+/// A stretch of a thread's time in executor code (24 bytes: a recording
+/// has millions).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ExecutorSlice {
-    /// Index into [`crate::capture::recording::Recording::threads`].
-    pub thread: usize,
     /// Start time.
     pub start: u64,
     /// End time.
     pub end: u64,
+    /// Index into [`crate::capture::recording::Recording::threads`].
+    pub thread: u32,
     /// The execution it served (index into [`Model::executions`]): the one
     /// of the event that ended it.
-    pub execution: usize,
-    /// The run whose start ended it, if a kernel's start did.
-    pub before_run: Option<usize>,
+    pub execution: u32,
 }
 
 impl Model {
@@ -100,18 +99,22 @@ impl Model {
                     };
                     let mut woken = latest_other(&others, thread as u32, from, e.time);
                     if let Some(r) = starting
-                        && let Some(ready) = self.runs[r].ready
+                        && let Some(ready) = self.runs[r].ready()
                     {
                         woken = woken.max(ready);
                     }
                     let start = from.max(woken);
-                    if e.time > start {
+                    // Threads and executions come from a file's events:
+                    // far fewer than 2^32 (one beyond is left out).
+                    if e.time > start
+                        && let (Ok(thread), Ok(execution)) =
+                            (u32::try_from(thread), u32::try_from(execution))
+                    {
                         self.executor.push(ExecutorSlice {
-                            thread,
                             start,
                             end: e.time,
+                            thread,
                             execution,
-                            before_run: starting,
                         });
                     }
                 }
@@ -134,13 +137,15 @@ impl Model {
             }
         }
         self.executor.sort_by_key(|s| (s.start, s.thread));
+        self.executor.shrink_to_fit();
     }
 
     /// Executor time per thread (indexed like the recording's threads).
     pub fn executor_time_by_thread(&self) -> Vec<u64> {
         let mut time = vec![0u64; self.recording.threads.len()];
         for s in &self.executor {
-            time[s.thread] = time[s.thread].saturating_add(s.end - s.start);
+            let t = s.thread as usize;
+            time[t] = time[t].saturating_add(s.end - s.start);
         }
         time
     }
