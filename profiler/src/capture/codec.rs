@@ -765,7 +765,14 @@ impl<'a> Reader<'a> {
     }
 
     fn byte(&mut self, what: &str) -> Result<u8, ReadError> {
-        Ok(self.take(1, what)?[0])
+        // Most reads are one byte: without a slice taken for it.
+        match self.bytes.get(self.at) {
+            Some(&b) => {
+                self.at += 1;
+                Ok(b)
+            }
+            None => Ok(self.take(1, what)?[0]),
+        }
     }
 
     fn flag(&mut self, what: &str) -> Result<bool, ReadError> {
@@ -778,6 +785,13 @@ impl<'a> Reader<'a> {
     }
 
     fn uvar(&mut self, what: &str) -> Result<u64, ReadError> {
+        // Most numbers of a recording fit in one byte.
+        if let Some(&b) = self.bytes.get(self.at)
+            && b < 0x80
+        {
+            self.at += 1;
+            return Ok(u64::from(b));
+        }
         let start = self.at;
         let mut value = 0u64;
         for shift in (0..64).step_by(7) {

@@ -58,6 +58,23 @@ impl Model {
             }
             others.sort_unstable();
         }
+        // Counted first, then kept in a vector of that size: growing it
+        // would hold it about twice over at the end.
+        let mut count = 0usize;
+        self.find_executor_slices(&others, |_| count += 1);
+        let mut slices = Vec::with_capacity(count);
+        self.find_executor_slices(&others, |slice| slices.push(slice));
+        // A thread's slices start one after another: the keys are unique,
+        // and an unstable sort needs no second buffer.
+        slices.sort_unstable_by_key(|s| (s.start, s.thread));
+        self.executor = slices;
+    }
+
+    /// Hands each slice of executor time to `emit`, thread by thread;
+    /// `others` is every event's time and thread in time order when
+    /// several threads recorded events.
+    fn find_executor_slices(&self, others: &[(u64, u32)], mut emit: impl FnMut(ExecutorSlice)) {
+        let recording = &self.recording;
         // The runs open on the thread, and where each sits among them, so
         // that an end finds its run in one step whatever the nesting (as
         // `collect_runs` does); both reset between threads.
@@ -97,7 +114,7 @@ impl Model {
                         EventKind::KernelStart { .. } => run,
                         _ => None,
                     };
-                    let mut woken = latest_other(&others, thread as u32, from, e.time);
+                    let mut woken = latest_other(others, thread as u32, from, e.time);
                     if let Some(r) = starting
                         && let Some(ready) = self.runs[r].ready()
                     {
@@ -110,7 +127,7 @@ impl Model {
                         && let (Ok(thread), Ok(execution)) =
                             (u32::try_from(thread), u32::try_from(execution))
                     {
-                        self.executor.push(ExecutorSlice {
+                        emit(ExecutorSlice {
                             start,
                             end: e.time,
                             thread,
@@ -136,8 +153,6 @@ impl Model {
                 previous = Some(previous.map_or(e.time, |p| p.max(e.time)));
             }
         }
-        self.executor.sort_by_key(|s| (s.start, s.thread));
-        self.executor.shrink_to_fit();
     }
 
     /// Executor time per thread (indexed like the recording's threads).

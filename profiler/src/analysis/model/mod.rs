@@ -792,11 +792,13 @@ impl Model {
     fn collect_values(&mut self) {
         let recorded = self.recording.header.completions_recorded;
         let recording = Arc::clone(&self.recording);
-        let mut budget = vec![0usize; self.executions.len()];
+        // 4 bytes an execution: a budget past 2^32 readers is as good
+        // as unbounded.
+        let mut budget = vec![0u32; self.executions.len()];
         for track in &recording.threads {
             for e in &track.events {
                 if let Some(&x) = self.execution_index.get(&e.execution) {
-                    budget[x] = budget[x].saturating_add(EDGES_PER_EVENT);
+                    budget[x] = budget[x].saturating_add(EDGES_PER_EVENT as u32);
                 }
             }
         }
@@ -810,7 +812,8 @@ impl Model {
         // lists a reader once per operand, and one edge is enough.
         let mut reached = vec![usize::MAX; widest];
         let mut publications = 0usize;
-        let mut first_publications: HashSet<(usize, u32)> = HashSet::new();
+        // (execution index, register) as one 8-byte key.
+        let mut first_publications: HashSet<u64> = HashSet::new();
         let mut first_error: Option<(u64, Option<usize>, Option<String>)> = None;
         let mut error_runs = Vec::new();
         for (thread, track) in recording.threads.iter().enumerate() {
@@ -896,15 +899,15 @@ impl Model {
                 let Some(from) = from else {
                     continue;
                 };
-                if !first_publications.insert((x, register)) {
+                if !first_publications.insert(((x as u64) << 32) | u64::from(register)) {
                     continue;
                 }
                 let function = recording.functions.get(execution.function as usize);
                 let users = function
                     .and_then(|f| f.registers.get(register as usize))
                     .map_or(&[][..], |r| &r.users[..]);
-                let followed = users.len().min(budget[x]);
-                budget[x] -= followed;
+                let followed = users.len().min(budget[x] as usize);
+                budget[x] -= followed as u32;
                 self.readers_left_out += (users.len() - followed) as u64;
                 publications += 1;
                 for &user in &users[..followed] {
@@ -955,10 +958,13 @@ impl Model {
         // Callees began after their callers (see `link_callers`): going
         // through executions from the last, a caller comes after every
         // function it called.
-        let mut by_execution: Vec<usize> = (0..self.runs.len()).collect();
-        by_execution.sort_by_key(|&r| std::cmp::Reverse(self.runs[r].execution));
+        let mut by_execution: Vec<u32> = (0..self.runs.len())
+            .filter_map(|r| u32::try_from(r).ok())
+            .collect();
+        by_execution.sort_by_key(|&r| std::cmp::Reverse(self.runs[r as usize].execution));
         let mut execution_marked = vec![false; self.executions.len()];
         for r in by_execution {
+            let r = r as usize;
             let run = &self.runs[r];
             if run.error.is_none() && produced[r] {
                 let from_callee = self.callees(r).any(|x| execution_marked[x]);
@@ -976,22 +982,32 @@ impl Model {
 
     fn collect_counters(&mut self) {
         let recording = Arc::clone(&self.recording);
-        let mut changes: Vec<(u64, i64)> = Vec::new();
+        // (time, 1 a kernel ready, 0 one started): sorted, a start before
+        // a ready at one time; then folded in place into the depth after
+        // each time, so the changes and the counter share one vector.
+        let mut changes: Vec<(u64, u64)> = Vec::new();
         for run in &self.runs {
             if let Some(ready) = run.ready() {
                 changes.push((ready, 1));
-                changes.push((run.start.max(ready), -1));
+                changes.push((run.start.max(ready), 0));
             }
         }
-        changes.sort();
+        changes.sort_unstable();
         let mut depth = 0i64;
-        for (time, change) in changes {
-            depth += change;
-            match self.queue_depth.last_mut() {
-                Some(last) if last.0 == time => last.1 = depth.max(0) as u64,
-                _ => self.queue_depth.push((time, depth.max(0) as u64)),
+        let mut written = 0usize;
+        for i in 0..changes.len() {
+            let (time, change) = changes[i];
+            depth += if change == 1 { 1 } else { -1 };
+            let value = depth.max(0) as u64;
+            if written > 0 && changes[written - 1].0 == time {
+                changes[written - 1].1 = value;
+            } else {
+                changes[written] = (time, value);
+                written += 1;
             }
         }
+        changes.truncate(written);
+        self.queue_depth = changes;
         for track in &recording.threads {
             for e in &track.events {
                 if let EventKind::KernelEnd {
@@ -1015,8 +1031,8 @@ impl Model {
     /// Frees the recording's events, which nothing built from the model
     /// reads (the exports and the critical path read the model, and the
     /// recording's header, program table and thread names), so that an
-    /// export does not hold them beside its own memory: decoded, they are
-    /// about seven times the recording file. Only when the model holds the
+    /// export does not hold them beside its own memory: kept encoded,
+    /// they are about the recording file's size. Only when the model holds the
     /// recording alone (a caller keeping an [`Arc`] of it keeps them);
     /// returns whether it did.
     pub fn release_events(&mut self) -> bool {
