@@ -485,10 +485,10 @@ impl Model {
         for track in &recording.threads {
             for e in &track.events {
                 starts += usize::from(matches!(e.kind, EventKind::KernelStart { .. }));
-                if let EventKind::KernelReady { kernel } = e.kind {
-                    if let Some(key) = self.run_key(e.execution, kernel) {
-                        ready.entry(key).or_insert(e.time);
-                    }
+                if let EventKind::KernelReady { kernel } = e.kind
+                    && let Some(key) = self.run_key(e.execution, kernel)
+                {
+                    ready.entry(key).or_insert(e.time);
                 }
             }
         }
