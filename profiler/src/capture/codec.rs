@@ -40,7 +40,10 @@
 //! The reader never trusts a count: each is checked against the bytes that
 //! remain (every element takes at least one byte) before anything is
 //! allocated, so reading needs memory proportional to the input. Errors
-//! give what was expected and the byte offset.
+//! give what was expected and the byte offset. Each thread's events are
+//! decoded once to check them and kept as their bytes
+//! ([`crate::capture::events::Events`]), which the same per-event decoder
+//! reads again on demand.
 
 use std::sync::Arc;
 
