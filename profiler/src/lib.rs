@@ -72,7 +72,7 @@ pub const MEMORY_BASE: usize = 64 << 20;
 // What other crates read recordings through, at the root as well.
 pub use analysis::model::{self, Model};
 pub use analysis::selection::{Selection, SelectionError};
-pub use capture::codec::{self, ReadError, read, write};
+pub use capture::codec::{self, ReadError, read, read_owned, write};
 pub use capture::program_file;
 pub use capture::record::{CancelHandle, RecordOptions, record_file};
 pub use capture::recorder::{Recorder, RecorderOptions};

@@ -51,7 +51,7 @@ fn versions(recording: &Recording) -> Versions {
         .enumerate()
         .flat_map(|(t, track)| track.events.iter().enumerate().map(move |(i, e)| (t, i, e)))
         .collect();
-    events.sort_by_key(|&(t, i, e)| (e.time, t, i));
+    events.sort_by_key(|(t, i, e)| (e.time, *t, *i));
     let mut out = Vec::new();
     for (_, _, e) in events {
         let (register, kernel, in_place, value) = match &e.kind {

@@ -51,7 +51,7 @@ fn a_serial_chain_is_all_critical_with_no_slack() {
         // Its length is the recorded time from the first kernel being
         // ready to the last one's result, all of it in one category.
         let first = &model.runs[analysis.path[0]];
-        let begin = first.ready.unwrap_or(first.start).min(first.start);
+        let begin = first.ready().unwrap_or(first.start).min(first.start);
         let end = model.results_done(*analysis.path.last().unwrap());
         assert_eq!(analysis.length_ns, end - begin, "{queue}");
         assert_eq!(analysis.split.total(), analysis.length_ns, "{queue}");
@@ -252,7 +252,7 @@ fn fan_out_recording(kernels: u32, each: u64) -> bef_trace::Recording {
         functions: vec![function],
         threads: vec![ThreadTrack {
             name: "main".into(),
-            events,
+            events: events.into(),
             dropped: 0,
         }],
     }
@@ -745,7 +745,7 @@ fn keeping_the_last_events_drops_the_start_and_every_analysis_still_works() {
 
     let last = fibonacci_keeping(Keep::Last, 40);
     assert_eq!(last.header.kept, Keep::Last);
-    let events = &last.threads[0].events;
+    let events = &last.threads[0].events.to_vec();
     assert!(last.dropped() > 0);
     // The newest events are kept, the top-level function's end among them;
     // its begin, long dropped from the ring, is put back before them.
@@ -780,7 +780,7 @@ fn keeping_the_last_events_drops_the_start_and_every_analysis_still_works() {
 
     let first = fibonacci_keeping(Keep::First, 40);
     assert!(matches!(
-        first.threads[0].events.first().map(|e| &e.kind),
+        first.threads[0].events.first().map(|e| e.kind),
         Some(EventKind::FunctionBegin { caller: None, .. })
     ));
 
@@ -881,7 +881,7 @@ fn results_completed_on_the_blocking_pool_are_recorded_there() {
                 "{queue} @{function}: after the kernel returned"
             );
             // The model takes the recorded completion: 20 ms off the CPU.
-            assert_eq!(run.completed, Some(time), "{queue} @{function}");
+            assert_eq!(run.completed(), Some(time), "{queue} @{function}");
             assert!(
                 run.off_cpu() >= 20_000_000,
                 "{queue} @{function}: {}",

@@ -56,8 +56,8 @@ fn events_naming_a_function_the_program_lacks_are_refused() {
     let mut recording = common::record("trace/errors.mlir", "s");
     recording.header.program_left_out = true;
     recording.functions.clear();
-    let begin = recording.threads[0]
-        .events
+    let mut events = recording.threads[0].events.to_vec();
+    let begin = events
         .iter_mut()
         .find(|e| matches!(e.kind, EventKind::FunctionBegin { .. }))
         .unwrap();
@@ -65,6 +65,7 @@ fn events_naming_a_function_the_program_lacks_are_refused() {
         function: 1000,
         caller: None,
     };
+    recording.threads[0].events = events.into();
     let mut read = bef_trace::read(&bef_trace::write(&recording)).unwrap();
     let ran = program("trace/errors.mlir", &read.header);
     let err = program_file::attach(&mut read, Some(&ran)).unwrap_err();

@@ -30,8 +30,8 @@ fn record(function: &str, queue: &str, values: bool) -> Recording {
 }
 
 /// Every event in time order (then by thread, then as emitted).
-fn in_order(recording: &Recording) -> Vec<&Event> {
-    let mut events: Vec<(u64, usize, usize, &Event)> = Vec::new();
+fn in_order(recording: &Recording) -> Vec<Event> {
+    let mut events: Vec<(u64, usize, usize, Event)> = Vec::new();
     for (t, track) in recording.threads.iter().enumerate() {
         for (i, e) in track.events.iter().enumerate() {
             events.push((e.time, t, i, e));

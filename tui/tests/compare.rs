@@ -111,8 +111,16 @@ fn ordered(scale: u64) -> Recording {
         }
     }
     order.sort_unstable();
+    let mut events: Vec<_> = recording
+        .threads
+        .iter()
+        .map(|t| t.events.to_vec())
+        .collect();
     for (rank, (_, t, i)) in order.into_iter().enumerate() {
-        recording.threads[t].events[i].time = rank as u64 * scale;
+        events[t][i].time = rank as u64 * scale;
+    }
+    for (track, events) in recording.threads.iter_mut().zip(events) {
+        track.events = events.into();
     }
     recording
 }

@@ -96,7 +96,7 @@ fn waiting_chain() -> Recording {
         }],
         threads: vec![ThreadTrack {
             name: "main".into(),
-            events,
+            events: events.into(),
             dropped: 0,
         }],
     }

@@ -45,8 +45,16 @@ fn recording() -> Recording {
     for track in &mut recording.threads {
         track.name = "main".into();
     }
+    let mut events: Vec<Vec<_>> = recording
+        .threads
+        .iter()
+        .map(|t| t.events.to_vec())
+        .collect();
     for (rank, (_, t, i)) in order.into_iter().enumerate() {
-        recording.threads[t].events[i].time = rank as u64;
+        events[t][i].time = rank as u64;
+    }
+    for (track, events) in recording.threads.iter_mut().zip(events) {
+        track.events = events.into();
     }
     recording
 }
@@ -429,8 +437,10 @@ fn work_is_shown_with_the_kernel_that_reported_it() {
         .work_events
         .iter()
         .map(|w| {
-            let EventKind::KernelWork { flops, bytes } =
-                recording.threads[w.thread].events[w.event].kind
+            let Some(EventKind::KernelWork { flops, bytes }) = recording.threads[w.thread]
+                .events
+                .get(w.event)
+                .map(|e| e.kind)
             else {
                 panic!("not a work event");
             };

@@ -259,8 +259,16 @@ fn execution_app_trace() -> befview::model::execution::Trace {
         })
         .collect();
     order.sort_unstable();
+    let mut events: Vec<Vec<_>> = recording
+        .threads
+        .iter()
+        .map(|t| t.events.to_vec())
+        .collect();
     for (rank, (_, t, i)) in order.into_iter().enumerate() {
-        recording.threads[t].events[i].time = 1_000 * rank as u64;
+        events[t][i].time = 1_000 * rank as u64;
+    }
+    for (track, events) in recording.threads.iter_mut().zip(events) {
+        track.events = events.into();
     }
     befview::model::execution::Trace::new(std::path::Path::new("run.beftrace"), recording)
 }

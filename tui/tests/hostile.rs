@@ -288,7 +288,8 @@ fn hostile_recording(program: &str) -> Vec<u8> {
     for (i, thread) in recording.threads.iter_mut().enumerate() {
         // Named by the test harness's thread otherwise.
         thread.name = format!("thread-{i}{osc}");
-        for event in &mut thread.events {
+        let mut events = thread.events.to_vec();
+        for event in &mut events {
             if let bef_trace::recording::EventKind::RegisterSet { value, .. } = &mut event.kind {
                 value
                     .get_or_insert_with(Default::default)
@@ -296,6 +297,7 @@ fn hostile_recording(program: &str) -> Vec<u8> {
                     .push_str(osc);
             }
         }
+        thread.events = events.into();
     }
     bef_trace::write(&recording)
 }

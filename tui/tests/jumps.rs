@@ -20,7 +20,8 @@ mod scale;
 fn with_values(events: usize) -> Recording {
     let mut recording = scale::generated(events);
     for track in &mut recording.threads {
-        for event in &mut track.events {
+        let mut events = track.events.to_vec();
+        for event in &mut events {
             let execution = event.execution;
             if let EventKind::RegisterSet { value, state, .. } = &mut event.kind {
                 *value = Some((execution % 5).to_string().into());
@@ -29,6 +30,7 @@ fn with_values(events: usize) -> Recording {
                 }
             }
         }
+        track.events = events.into();
     }
     recording
 }

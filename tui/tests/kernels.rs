@@ -196,8 +196,16 @@ fn ranked() -> Recording {
     for track in &mut recording.threads {
         track.name = "main".into();
     }
+    let mut events: Vec<Vec<_>> = recording
+        .threads
+        .iter()
+        .map(|t| t.events.to_vec())
+        .collect();
     for (rank, (_, t, i)) in order.into_iter().enumerate() {
-        recording.threads[t].events[i].time = rank as u64 * 1000;
+        events[t][i].time = rank as u64 * 1000;
+    }
+    for (track, events) in recording.threads.iter_mut().zip(events) {
+        track.events = events.into();
     }
     recording
 }

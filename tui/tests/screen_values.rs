@@ -114,7 +114,7 @@ fn recording() -> impl Strategy<Value = Recording> {
                 }
                 ThreadTrack {
                     name: format!("bef-worker-{i}"),
-                    events,
+                    events: events.into(),
                     dropped: 0,
                 }
             })

@@ -15,7 +15,7 @@
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 
-use crate::capture::recording::{Event, EventKind, Recording};
+use crate::capture::recording::{Event, EventKind, Events, Recording};
 
 /// How many known names an error about an unknown one lists.
 const NAMES_LISTED: usize = 8;
@@ -219,14 +219,15 @@ impl Selection {
             }
             let at = out.len();
             let mut pass = ThreadPass::default();
-            let events = &mut track.events;
-            for i in 0..events.len() {
-                let (time, execution) = (events[i].time, events[i].execution);
+            // The events kept, encoded as they are chosen.
+            let mut written = Events::new();
+            for event in track.events.iter() {
+                let (time, execution) = (event.time, event.execution);
                 let key = |kernel: u32| (execution, kernel);
                 let in_range = (lo..=hi).contains(&time);
                 let execution_kept = kept.contains(&execution);
                 // The event's time once kept, clipped; `None`: dropped.
-                let keep = match events[i].kind {
+                let keep = match event.kind {
                     EventKind::FunctionBegin { .. } => {
                         (execution_kept && begun.insert(execution)).then(|| clip(time))
                     }
@@ -286,24 +287,22 @@ impl Selection {
                     }),
                 };
                 if let Some(time) = keep {
-                    events.swap(pass.written, i);
-                    events[pass.written].time = time;
+                    written.push(Event { time, ..event });
                     pass.written += 1;
                 }
             }
             // Starts before the range that never ended were running in it
             // and stay; those that ended before it go.
-            events.truncate(pass.written);
             if !pass.discard.is_empty() {
                 pass.discard.sort_unstable();
                 let mut position = 0;
-                events.retain(|_| {
+                written.retain(|_| {
                     let keep = pass.discard.binary_search(&position).is_err();
                     position += 1;
                     keep
                 });
             }
-            events.shrink_to_fit();
+            track.events = written;
             out.push(track);
         }
         place_bounds(&mut out, &spans, &home, &begun, &ended, clip);
@@ -466,9 +465,9 @@ fn place_bounds(
         let rank = |e: &Event| matches!(e.kind, EventKind::FunctionEnd);
         extra.sort_by_key(|e| (e.time, rank(e), e.execution));
         let events = std::mem::take(&mut track.events);
-        let mut merged = Vec::with_capacity(events.len() + extra.len());
+        let mut merged = Events::new();
         let mut extra = extra.into_iter().peekable();
-        for e in events {
+        for e in events.iter() {
             while let Some(x) = extra.next_if(|x| {
                 x.time < e.time || (x.time == e.time && !matches!(x.kind, EventKind::FunctionEnd))
             }) {

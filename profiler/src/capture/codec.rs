@@ -40,12 +40,16 @@
 //! The reader never trusts a count: each is checked against the bytes that
 //! remain (every element takes at least one byte) before anything is
 //! allocated, so reading needs memory proportional to the input. Errors
-//! give what was expected and the byte offset.
+//! give what was expected and the byte offset. Each thread's events are
+//! decoded once to check them and kept as their bytes
+//! ([`crate::capture::events::Events`]), which the same per-event decoder
+//! reads again on demand.
 
 use std::sync::Arc;
 
 use bef::btf::BtfDType;
 
+use crate::capture::events::{Checkpoint, Events, STRIDE};
 use crate::capture::recording::{
     CallerRef, EmbeddedSource, Event, EventKind, FunctionInfo, FunctionKind, Header, Keep,
     KernelInfo, RecordedValue, Recording, RegisterInfo, StopReason, TensorElements, ThreadTrack,
@@ -154,11 +158,8 @@ pub fn write_with(recording: &Recording, embed_program: bool) -> Vec<u8> {
         w.str(&t.name);
         w.uvar(t.dropped);
         w.len(t.events.len());
-        let mut previous = 0u64;
-        for e in &t.events {
-            write_event(&mut w, e, previous);
-            previous = e.time;
-        }
+        // Held as the file encodes them: written as they are.
+        w.bytes(t.events.bytes());
     }
     w.out
 }
@@ -166,9 +167,12 @@ pub fn write_with(recording: &Recording, embed_program: bool) -> Vec<u8> {
 /// About the bytes [`write_with`] writes: a few bytes per event (most
 /// take 5 to 8), and each kernel's name and location as they are.
 fn size_estimate(recording: &Recording, embed_program: bool) -> usize {
-    const BYTES_PER_EVENT: usize = 8;
     const BYTES_PER_KERNEL: usize = 8;
-    let events: usize = recording.threads.iter().map(|t| t.events.len()).sum();
+    let events: usize = recording
+        .threads
+        .iter()
+        .map(|t| t.events.bytes().len() + t.name.len() + 20)
+        .sum();
     let sources: usize = recording
         .header
         .sources
@@ -185,7 +189,7 @@ fn size_estimate(recording: &Recording, embed_program: bool) -> usize {
     } else {
         0
     };
-    1024 + sources + table + events * BYTES_PER_EVENT
+    1024 + sources + table + events
 }
 
 fn write_stop(w: &mut Writer, stop: &StopReason) {
@@ -224,6 +228,17 @@ fn read_stop(r: &mut Reader<'_>) -> Result<StopReason, ReadError> {
         6 => StopReason::Snapshot,
         _ => return Err(r.error_at(at, "a stop reason (0 to 6)")),
     })
+}
+
+/// Appends the encoding of `e`, whose thread's previous event was at
+/// `previous`, to `out`: the one encoder of events, for files and for
+/// [`Events`].
+pub(crate) fn encode_event(out: &mut Vec<u8>, e: &Event, previous: u64) {
+    let mut w = Writer {
+        out: std::mem::take(out),
+    };
+    write_event(&mut w, e, previous);
+    *out = w.out;
 }
 
 fn write_event(w: &mut Writer, e: &Event, previous: u64) {
@@ -434,8 +449,18 @@ fn read_header_from(r: &mut Reader<'_>) -> Result<(Header, u16), ReadError> {
     Ok((header, version))
 }
 
-/// Reads a recording, checking every count and index.
+/// Reads a recording, checking every count and index. Its events are
+/// kept encoded, in a copy of `bytes` the threads share.
 pub fn read(bytes: &[u8]) -> Result<Recording, ReadError> {
+    read_owned(bytes.to_vec())
+}
+
+/// Reads the recording `bytes` hold, as [`read`] does, keeping the bytes
+/// as the threads' encoded events rather than copying them: the events
+/// of a recording read this way take the file's size in memory.
+pub fn read_owned(bytes: Vec<u8>) -> Result<Recording, ReadError> {
+    let buffer = Arc::new(bytes);
+    let bytes = &buffer[..];
     let mut r = Reader { bytes, at: 0 };
     let (header, version) = read_header_from(&mut r)?;
     let mut functions = Vec::new();
@@ -455,13 +480,20 @@ pub fn read(bytes: &[u8]) -> Result<Recording, ReadError> {
         let name = r.str("a thread name")?;
         let dropped = r.uvar("a dropped-event count")?;
         let n = r.count(3, "an event count")?;
-        let mut events = Vec::with_capacity(n);
+        // Each event is decoded once to check it, and kept as its bytes.
+        let start = r.at;
+        let mut checkpoints = Vec::with_capacity(n.div_ceil(STRIDE));
         let mut time = 0u64;
-        for _ in 0..n {
-            let event = read_event(&mut r, time, function_count, version)?;
-            time = event.time;
-            events.push(event);
+        for i in 0..n {
+            if i % STRIDE == 0 {
+                checkpoints.push(Checkpoint {
+                    offset: r.at - start,
+                    previous: time,
+                });
+            }
+            time = read_event(&mut r, time, function_count, version)?.time;
         }
+        let events = Events::shared(Arc::clone(&buffer), (start, r.at), n, time, checkpoints);
         threads.push(ThreadTrack {
             name,
             events,
@@ -606,6 +638,13 @@ fn read_event(
     })
 }
 
+/// Decodes the event at `r`, the thread's previous event at `previous`,
+/// from bytes [`read`] validated (or [`encode_event`] wrote): the one
+/// decoder of events, for files and for [`Events`].
+pub(crate) fn decode_event(r: &mut Reader<'_>, previous: u64) -> Result<Event, ReadError> {
+    read_event(r, previous, None, VERSION)
+}
+
 /// What a register event and a result-available event carry: register,
 /// producer, state and rendering.
 fn read_value_event(
@@ -681,12 +720,29 @@ fn read_elements(r: &mut Reader<'_>) -> Result<ValueElements, ReadError> {
     })
 }
 
-struct Reader<'a> {
+/// A position in bytes being read, each read checked against the end.
+#[derive(Clone)]
+pub(crate) struct Reader<'a> {
     bytes: &'a [u8],
     at: usize,
 }
 
 impl<'a> Reader<'a> {
+    /// At the start of `bytes`.
+    pub(crate) fn new(bytes: &'a [u8]) -> Reader<'a> {
+        Reader { bytes, at: 0 }
+    }
+
+    /// Moves to byte `at` (the end, if past it).
+    pub(crate) fn seek(&mut self, at: usize) {
+        self.at = at.min(self.bytes.len());
+    }
+
+    /// The position.
+    pub(crate) fn at(&self) -> usize {
+        self.at
+    }
+
     fn error(&self, expected: &str) -> ReadError {
         self.error_at(self.at, expected)
     }
@@ -712,7 +768,14 @@ impl<'a> Reader<'a> {
     }
 
     fn byte(&mut self, what: &str) -> Result<u8, ReadError> {
-        Ok(self.take(1, what)?[0])
+        // Most reads are one byte: without a slice taken for it.
+        match self.bytes.get(self.at) {
+            Some(&b) => {
+                self.at += 1;
+                Ok(b)
+            }
+            None => Ok(self.take(1, what)?[0]),
+        }
     }
 
     fn flag(&mut self, what: &str) -> Result<bool, ReadError> {
@@ -725,6 +788,13 @@ impl<'a> Reader<'a> {
     }
 
     fn uvar(&mut self, what: &str) -> Result<u64, ReadError> {
+        // Most numbers of a recording fit in one byte.
+        if let Some(&b) = self.bytes.get(self.at)
+            && b < 0x80
+        {
+            self.at += 1;
+            return Ok(u64::from(b));
+        }
         let start = self.at;
         let mut value = 0u64;
         for shift in (0..64).step_by(7) {
@@ -882,7 +952,8 @@ mod tests {
                             live_values: Some(12),
                         },
                     },
-                ],
+                ]
+                .into(),
             }],
         }
     }
@@ -955,7 +1026,7 @@ mod tests {
         let mut recording = sample();
         recording.header.value_elements = 4;
         recording.header.values_short = 1;
-        let events = &mut recording.threads[0].events;
+        let mut events = recording.threads[0].events.to_vec();
         let data: Vec<u8> = [1.5f32, -2.0, 3.25, 0.0, 7.0, 8.0]
             .iter()
             .flat_map(|x| x.to_le_bytes())
@@ -979,6 +1050,7 @@ mod tests {
                 })),
             });
         }
+        recording.threads[0].events = events.into();
         recording
     }
 

@@ -250,7 +250,7 @@ impl Served {
             .zip(self.sent.iter_mut())
             .map(|(track, sent)| {
                 let upto = track.events.len().saturating_sub(hold).max(*sent);
-                let events = track.events.get(*sent..upto).unwrap_or_default().to_vec();
+                let events = track.events.slice(*sent..upto);
                 *sent = upto;
                 ThreadTrack {
                     name: track.name.clone(),
@@ -507,7 +507,7 @@ impl LiveRecording {
         for (i, track) in frame.threads.into_iter().enumerate() {
             match merged.threads.get_mut(i) {
                 Some(have) => {
-                    have.events.extend(track.events);
+                    have.events.extend(track.events.iter());
                     have.dropped = track.dropped;
                 }
                 None => merged.threads.push(ThreadTrack {

@@ -10,6 +10,7 @@
 //! supplies it to a recording read without one.
 
 pub mod codec;
+pub mod events;
 pub mod flight;
 pub mod live;
 pub mod log;

@@ -457,7 +457,7 @@ impl Recorder {
                 ThreadTrack {
                     name: logs.name.clone(),
                     dropped: reported.saturating_sub(events.len() as u64),
-                    events,
+                    events: events.into(),
                 }
             })
             .collect();

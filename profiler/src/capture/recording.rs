@@ -5,6 +5,7 @@
 
 use std::sync::Arc;
 
+pub use crate::capture::events::Events;
 pub use crate::capture::log::Keep;
 
 /// How a function runs (mirrors `bef::format::FunctionKind`).
@@ -270,8 +271,9 @@ pub struct FunctionInfo {
 pub struct ThreadTrack {
     /// The thread's name (`main`, a worker's name), or `thread-N`.
     pub name: String,
-    /// The events, in the order the thread emitted them.
-    pub events: Vec<Event>,
+    /// The events, in the order the thread emitted them, encoded (see
+    /// [`Events`]).
+    pub events: Events,
     /// Events lost because the thread's buffer was full.
     pub dropped: u64,
 }

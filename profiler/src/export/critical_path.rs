@@ -110,7 +110,9 @@ pub fn to_json(model: &Model, analysis: &Analysis) -> Report {
                     execution: model.executions[run.execution].id,
                     self_ns: run.self_time,
                     async_ns: model.async_tail(r),
-                    queued_ns: run.ready.map_or(0, |ready| run.start.saturating_sub(ready)),
+                    queued_ns: run
+                        .ready()
+                        .map_or(0, |ready| run.start.saturating_sub(ready)),
                     start_ns: run.start,
                 }
             })

@@ -263,30 +263,69 @@ enum Owner {
     Idle,
 }
 
-/// A stretch of a thread's time in a kernel or in the executor.
+/// A stretch of a thread's time in a kernel or in the executor: 24
+/// bytes, as the wall clock cuts one per segment and executor slice.
 #[derive(Debug, Clone, Copy)]
 struct Busy {
-    thread: usize,
     start: u64,
     end: u64,
-    owner: Owner,
+    thread: u32,
+    /// A run, or with [`Busy::EXECUTOR`] set an execution.
+    owner: u32,
+}
+
+impl Busy {
+    const EXECUTOR: u32 = 1 << 31;
+
+    /// `None` past 2^31 runs or executions, or 2^32 threads, which no
+    /// recording file holds.
+    fn new(thread: usize, start: u64, end: u64, owner: Owner) -> Option<Busy> {
+        let (index, flag) = match owner {
+            Owner::Run(run) => (run, 0),
+            Owner::Executor(execution) => (execution, Self::EXECUTOR),
+            Owner::Idle => return None,
+        };
+        let index = u32::try_from(index).ok().filter(|&i| i < Self::EXECUTOR)?;
+        Some(Busy {
+            start,
+            end,
+            thread: u32::try_from(thread).ok()?,
+            owner: index | flag,
+        })
+    }
+
+    fn thread(&self) -> usize {
+        self.thread as usize
+    }
+
+    fn owner(&self) -> Owner {
+        let index = (self.owner & !Self::EXECUTOR) as usize;
+        if self.owner & Self::EXECUTOR != 0 {
+            Owner::Executor(index)
+        } else {
+            Owner::Run(index)
+        }
+    }
 }
 
 /// Kernel segments and the executor's slices: what the wall clock charges.
 fn busy_stretches(model: &Model) -> Vec<Busy> {
-    let kernels = model.segments.iter().map(|s| Busy {
-        thread: s.thread,
-        start: s.start,
-        end: s.end,
-        owner: Owner::Run(s.run),
-    });
-    let executor = model.executor.iter().map(|s| Busy {
-        thread: s.thread,
-        start: s.start,
-        end: s.end,
-        owner: Owner::Executor(s.execution),
-    });
-    kernels.chain(executor).collect()
+    let mut busy = Vec::with_capacity(model.segments.len() + model.executor.len());
+    busy.extend(
+        model
+            .segments
+            .iter()
+            .filter_map(|s| Busy::new(s.thread, s.start, s.end, Owner::Run(s.run))),
+    );
+    busy.extend(model.executor.iter().filter_map(|s| {
+        Busy::new(
+            s.thread as usize,
+            s.start,
+            s.end,
+            Owner::Executor(s.execution as usize),
+        )
+    }));
+    busy
 }
 
 fn cpu_slices(model: &Model) -> Vec<Slice> {
@@ -325,7 +364,7 @@ fn wall_slices(model: &Model, per_thread: bool) -> Vec<Slice> {
         let mut out = Vec::new();
         let mut by_thread = vec![Vec::new(); model.recording.threads.len()];
         for s in &busy {
-            by_thread[s.thread].push(s);
+            by_thread[s.thread()].push(s);
         }
         for (thread, mut mine) in by_thread.into_iter().enumerate() {
             let mut at = begin;
@@ -343,7 +382,7 @@ fn wall_slices(model: &Model, per_thread: bool) -> Vec<Slice> {
                     thread,
                     start: s.start,
                     time: s.end - s.start,
-                    owner: s.owner,
+                    owner: s.owner(),
                 });
                 at = at.max(s.end);
             }
@@ -369,12 +408,17 @@ fn wall_slices(model: &Model, per_thread: bool) -> Vec<Slice> {
 /// however many stretches share it.
 fn shared_timeline(model: &Model, segments: &[Busy]) -> Vec<Slice> {
     let (begin, end) = model.span;
-    let mut cuts: Vec<(u64, bool, usize)> = Vec::with_capacity(2 * segments.len());
+    // (time, the stretch's index, its top bit set when it opens): closes
+    // before opens at one time, each in stretch order, as a stable sort
+    // of (time, opens) puts them; unique, so sorted without a second
+    // buffer.
+    const OPENS: u64 = 1 << 63;
+    let mut cuts: Vec<(u64, u64)> = Vec::with_capacity(2 * segments.len());
     for (i, s) in segments.iter().enumerate() {
-        cuts.push((s.start, true, i));
-        cuts.push((s.end, false, i));
+        cuts.push((s.start, OPENS | i as u64));
+        cuts.push((s.end, i as u64));
     }
-    cuts.sort_by_key(|c| (c.0, c.1));
+    cuts.sort_unstable();
     let mut timeline = Sharing {
         per_segment: 0,
         at_open: vec![0; segments.len()],
@@ -386,7 +430,8 @@ fn shared_timeline(model: &Model, segments: &[Busy]) -> Vec<Slice> {
         idle: Vec::new(),
     };
     let mut at = begin;
-    for (time, opens, i) in cuts {
+    for (time, code) in cuts {
+        let (opens, i) = (code & OPENS != 0, (code & !OPENS) as usize);
         if time > at {
             timeline.piece(at, time - at);
             at = time;
@@ -403,10 +448,10 @@ fn shared_timeline(model: &Model, segments: &[Busy]) -> Vec<Slice> {
     let mut out = timeline.idle;
     for (s, share) in segments.iter().zip(timeline.share) {
         out.push(Slice {
-            thread: s.thread,
+            thread: s.thread(),
             start: s.start,
             time: share,
-            owner: s.owner,
+            owner: s.owner(),
         });
     }
     out

@@ -287,7 +287,7 @@ pub fn stats(model: &Model) -> Stats {
     let waits: Vec<u64> = model
         .runs
         .iter()
-        .filter_map(|r| Some(r.start.saturating_sub(r.ready?)))
+        .filter_map(|r| Some(r.start.saturating_sub(r.ready()?)))
         .collect();
     let first_error = model.first_error.as_ref().map(|e| {
         let at = e.run.map_or("a function argument".to_string(), |r| {
@@ -326,7 +326,7 @@ fn throughput(model: &Model) -> Vec<Throughput> {
         let Some(work) = model.work_of(r) else {
             continue;
         };
-        let done = run.completed.unwrap_or(run.end).max(run.end);
+        let done = run.completed().unwrap_or(run.end).max(run.end);
         let sums = by_name
             .entry(KernelEntry::of(model, r).name(model))
             .or_default();

@@ -258,7 +258,7 @@ impl Trace {
             // is left out, as the model leaves it out.
             steps.extend(
                 track_events
-                    .into_iter()
+                    .iter()
                     .enumerate()
                     .filter_map(|(index, mut event)| {
                         let mut work_of = None;
@@ -944,7 +944,8 @@ mod tests {
                         },
                     ),
                     event(4, EventKind::KernelStart { kernel: 2 }),
-                ],
+                ]
+                .into(),
                 dropped: 0,
             }],
         }
@@ -979,7 +980,8 @@ mod tests {
             at(6, 3, set("2")),
             at(7, 2, EventKind::KernelStart { kernel: 1 }),
             at(8, 2, set("1")),
-        ];
+        ]
+        .into();
         recording
     }
 
@@ -1029,7 +1031,7 @@ mod tests {
     #[test]
     fn a_result_published_unavailable_becomes_available_when_it_completes() {
         let mut recording = recording();
-        let events = &mut recording.threads[0].events;
+        let mut events = recording.threads[0].events.to_vec();
         if let EventKind::RegisterSet { state, value, .. } = &mut events[2].kind {
             *state = ValueState::Unavailable;
             *value = None;
@@ -1043,6 +1045,7 @@ mod tests {
                 value: Some("7".into()),
             },
         ));
+        recording.threads[0].events = events.into();
         let trace = Trace::new(Path::new("r"), recording);
         assert_eq!(trace.registers_at(4, 1)[0].state_name(), "pending");
         let at = &trace.registers_at(5, 1)[0];

@@ -67,7 +67,7 @@ pub fn generated(events: usize) -> Recording {
         }
         threads.push(ThreadTrack {
             name: format!("worker-{thread}"),
-            events: list,
+            events: list.into(),
             dropped: 0,
         });
     }

@@ -176,7 +176,7 @@ fn build(model: &Model) -> Graph {
     let mut nodes: Vec<Node> = (0..runs).map(Node::Run).collect();
     let mut ret = vec![None; runs];
     for (r, run) in model.runs.iter().enumerate() {
-        if !run.callees.is_empty() {
+        if run.calls > 0 {
             ret[r] = Some(nodes.len());
             nodes.push(Node::Return(r));
         }
@@ -187,7 +187,7 @@ fn build(model: &Model) -> Graph {
     for (r, run) in model.runs.iter().enumerate() {
         // A caller's results wait for its callees, which its return node
         // already waits for: only a leaf's late results are its own work.
-        if run.callees.is_empty() {
+        if run.calls == 0 {
             tail[r] = model.async_tail(r);
         }
         weight[r] = run.self_time.saturating_add(tail[r]);
@@ -260,10 +260,10 @@ fn loop_edges(
     let readers_of = Adjacency::new(executions, &readers);
     drop(readers);
     for (r, run) in model.runs.iter().enumerate() {
-        if run.callees.len() < 2 || !LOOPS.contains(&model.kernel_name(r)) {
+        if run.calls < 2 || !LOOPS.contains(&model.kernel_name(r)) {
             continue;
         }
-        let mut iterations = run.callees.clone();
+        let mut iterations: Vec<usize> = model.callees(r).collect();
         iterations.sort_by_key(|&x| (model.executions[x].begin, x));
         for pair in iterations.windows(2) {
             let end = nodes.len();
@@ -404,7 +404,7 @@ fn last_arrival_path(model: &Model, g: &Graph, order: &[usize], in_order: &[bool
         // A caller's run leads to its return node, which waits for its
         // callees, and passes its operands on to the callees' argument
         // readers, which have them from the moment the call starts.
-        Node::Run(r) if !model.runs[r].callees.is_empty() => model.runs[r].start,
+        Node::Run(r) if model.runs[r].calls > 0 => model.runs[r].start,
         Node::Run(r) | Node::Return(r) => model.results_done(r),
         Node::Iteration(x) => iteration_done[x],
     };

@@ -62,7 +62,7 @@ impl Costs {
         }
         let mut overhead = vec![0u64; runs];
         for s in &model.executor {
-            let list = &runs_of_thread[s.thread];
+            let list = &runs_of_thread[s.thread as usize];
             // The next run it dispatched; after a thread's last run (the
             // end of the function), that run, whose results it hands on.
             let next = list
@@ -84,7 +84,7 @@ impl Costs {
         let mut completed_on_worker = vec![false; runs];
         for c in &model.async_completions {
             // The last completion decides: it is what the tail waited for.
-            if model.runs[c.run].completed == Some(c.time) {
+            if model.runs[c.run].completed() == Some(c.time) {
                 completed_on_worker[c.run] = !blocking.get(c.thread).copied().unwrap_or(true);
             }
         }

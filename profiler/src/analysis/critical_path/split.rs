@@ -53,7 +53,7 @@ pub(super) fn split(model: &Model, path: &[usize], workers: usize) -> Split {
     const BUSY: usize = 4;
     let begin = path.iter().map(|&r| {
         let run = &model.runs[r];
-        run.ready.unwrap_or(run.start).min(run.start)
+        run.ready().unwrap_or(run.start).min(run.start)
     });
     let end = path.iter().map(|&r| model.results_done(r));
     let (Some(begin), Some(end)) = (begin.min(), end.max()) else {
@@ -75,11 +75,11 @@ pub(super) fn split(model: &Model, path: &[usize], workers: usize) -> Split {
     let mut previous: Option<usize> = None;
     for &r in path {
         let run = &model.runs[r];
-        let ready = run.ready.unwrap_or(run.start).min(run.start);
+        let ready = run.ready().unwrap_or(run.start).min(run.start);
         interval(run.start, run.end, RUNNING);
         // A caller's late results are its callees', which the path goes
         // through: only a leaf's are completing off the path.
-        if run.callees.is_empty() {
+        if run.calls == 0 {
             interval(run.end, model.results_done(r), ASYNC);
         }
         interval(ready, run.start, WORKER_WAIT);
@@ -133,7 +133,7 @@ fn slices_by_thread(model: &Model) -> Vec<Vec<u32>> {
         // A slice takes events of a recording file, so there are far
         // fewer than 2^32; one beyond would be left out, not misnumbered.
         if let Ok(i) = u32::try_from(i) {
-            by_thread[s.thread].push(i);
+            by_thread[s.thread as usize].push(i);
         }
     }
     by_thread

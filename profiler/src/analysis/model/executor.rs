@@ -27,20 +27,19 @@ use crate::capture::recording::EventKind;
 
 use super::Model;
 
-/// A stretch of a thread's time in executor code.
+/// A stretch of a thread's time in executor code (24 bytes: a recording
+/// has millions).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ExecutorSlice {
-    /// Index into [`crate::capture::recording::Recording::threads`].
-    pub thread: usize,
     /// Start time.
     pub start: u64,
     /// End time.
     pub end: u64,
+    /// Index into [`crate::capture::recording::Recording::threads`].
+    pub thread: u32,
     /// The execution it served (index into [`Model::executions`]): the one
     /// of the event that ended it.
-    pub execution: usize,
-    /// The run whose start ended it, if a kernel's start did.
-    pub before_run: Option<usize>,
+    pub execution: u32,
 }
 
 impl Model {
@@ -59,6 +58,23 @@ impl Model {
             }
             others.sort_unstable();
         }
+        // Counted first, then kept in a vector of that size: growing it
+        // would hold it about twice over at the end.
+        let mut count = 0usize;
+        self.find_executor_slices(&others, |_| count += 1);
+        let mut slices = Vec::with_capacity(count);
+        self.find_executor_slices(&others, |slice| slices.push(slice));
+        // A thread's slices start one after another: the keys are unique,
+        // and an unstable sort needs no second buffer.
+        slices.sort_unstable_by_key(|s| (s.start, s.thread));
+        self.executor = slices;
+    }
+
+    /// Hands each slice of executor time to `emit`, thread by thread;
+    /// `others` is every event's time and thread in time order when
+    /// several threads recorded events.
+    fn find_executor_slices(&self, others: &[(u64, u32)], mut emit: impl FnMut(ExecutorSlice)) {
+        let recording = &self.recording;
         // The runs open on the thread, and where each sits among them, so
         // that an end finds its run in one step whatever the nesting (as
         // `collect_runs` does); both reset between threads.
@@ -98,20 +114,24 @@ impl Model {
                         EventKind::KernelStart { .. } => run,
                         _ => None,
                     };
-                    let mut woken = latest_other(&others, thread as u32, from, e.time);
+                    let mut woken = latest_other(others, thread as u32, from, e.time);
                     if let Some(r) = starting
-                        && let Some(ready) = self.runs[r].ready
+                        && let Some(ready) = self.runs[r].ready()
                     {
                         woken = woken.max(ready);
                     }
                     let start = from.max(woken);
-                    if e.time > start {
-                        self.executor.push(ExecutorSlice {
-                            thread,
+                    // Threads and executions come from a file's events:
+                    // far fewer than 2^32 (one beyond is left out).
+                    if e.time > start
+                        && let (Ok(thread), Ok(execution)) =
+                            (u32::try_from(thread), u32::try_from(execution))
+                    {
+                        emit(ExecutorSlice {
                             start,
                             end: e.time,
+                            thread,
                             execution,
-                            before_run: starting,
                         });
                     }
                 }
@@ -133,14 +153,14 @@ impl Model {
                 previous = Some(previous.map_or(e.time, |p| p.max(e.time)));
             }
         }
-        self.executor.sort_by_key(|s| (s.start, s.thread));
     }
 
     /// Executor time per thread (indexed like the recording's threads).
     pub fn executor_time_by_thread(&self) -> Vec<u64> {
         let mut time = vec![0u64; self.recording.threads.len()];
         for s in &self.executor {
-            time[s.thread] = time[s.thread].saturating_add(s.end - s.start);
+            let t = s.thread as usize;
+            time[t] = time[t].saturating_add(s.end - s.start);
         }
         time
     }

@@ -17,7 +17,7 @@ pub use executor::ExecutorSlice;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use crate::capture::recording::{EventKind, FunctionKind, Keep, Recording, ValueState};
+use crate::capture::recording::{EventKind, Events, FunctionKind, Keep, Recording, ValueState};
 
 /// Readers of its published values an execution follows, per event it
 /// has (see [`Model::edges`]): a run has at least two events and real
@@ -57,17 +57,15 @@ pub enum ErrorMark {
     Poisoned,
 }
 
-/// One kernel that ran (or was skipped).
+/// One kernel that ran (or was skipped): 80 bytes, a recording has
+/// millions (the times it may lack are flagged rather than optional, the
+/// executions it called are in [`Model::callees`]).
 #[derive(Debug, Clone)]
 pub struct KernelRun {
     /// Index into [`Model::executions`].
     pub execution: usize,
-    /// Its index in the function's kernel table.
-    pub kernel: u32,
     /// Index into [`Recording::threads`].
     pub thread: usize,
-    /// When its operands were all available (asynchronous executor only).
-    pub ready: Option<u64>,
     /// When it started; for a [`cut`](Self::cut) run, the beginning of
     /// its thread's kept window.
     pub start: u64,
@@ -76,6 +74,16 @@ pub struct KernelRun {
     /// Time it ran itself: its duration less the kernels nested in it on
     /// its thread.
     pub self_time: u64,
+    /// See [`ready`](Self::ready), valid under [`Self::READY`].
+    ready: u64,
+    /// See [`published`](Self::published), valid under [`Self::PUBLISHED`].
+    published: u64,
+    /// See [`completed`](Self::completed), valid under [`Self::COMPLETED`].
+    completed: u64,
+    /// Its index in the function's kernel table.
+    pub kernel: u32,
+    /// How many executions it called (see [`Model::callees`]).
+    pub calls: u32,
     /// Whether it was skipped.
     pub skipped: bool,
     /// Whether its start was not recorded: a `--keep last` recording's
@@ -84,17 +92,10 @@ pub struct KernelRun {
     /// window (see [`Model::new`]); one whose end was dropped too ends
     /// there as well.
     pub cut: bool,
-    /// The executions it called.
-    pub callees: Vec<usize>,
     /// Its error mark, if any.
     pub error: Option<ErrorMark>,
-    /// The latest time one of its results was published.
-    pub published: Option<u64>,
-    /// The latest time one of its results completed asynchronously (see
-    /// [`Model::async_completions`]): became available after it returned,
-    /// as recorded; in older recordings, was published after it returned,
-    /// not with its return.
-    pub completed: Option<u64>,
+    /// Which of `ready`, `published` and `completed` are known.
+    known: u8,
 }
 
 /// A [`EventKind::KernelWork`] event and the run it belongs to.
@@ -118,6 +119,70 @@ pub struct Work {
 }
 
 impl KernelRun {
+    const READY: u8 = 1;
+    const PUBLISHED: u8 = 2;
+    const COMPLETED: u8 = 4;
+
+    /// A run of kernel `kernel` of execution `execution` on `thread`,
+    /// started at `start`, not yet ended.
+    fn started(execution: usize, kernel: u32, thread: usize, start: u64, cut: bool) -> KernelRun {
+        KernelRun {
+            execution,
+            thread,
+            start,
+            end: start,
+            self_time: 0,
+            ready: 0,
+            published: 0,
+            completed: 0,
+            kernel,
+            calls: 0,
+            skipped: false,
+            cut,
+            error: None,
+            known: 0,
+        }
+    }
+
+    fn get(&self, flag: u8, time: u64) -> Option<u64> {
+        (self.known & flag != 0).then_some(time)
+    }
+
+    /// When its operands were all available (asynchronous executor only).
+    pub fn ready(&self) -> Option<u64> {
+        self.get(Self::READY, self.ready)
+    }
+
+    /// The latest time one of its results was published.
+    pub fn published(&self) -> Option<u64> {
+        self.get(Self::PUBLISHED, self.published)
+    }
+
+    /// The latest time one of its results completed asynchronously (see
+    /// [`Model::async_completions`]): became available after it returned,
+    /// as recorded; in older recordings, was published after it returned,
+    /// not with its return.
+    pub fn completed(&self) -> Option<u64> {
+        self.get(Self::COMPLETED, self.completed)
+    }
+
+    fn set_ready(&mut self, time: u64) {
+        self.ready = time;
+        self.known |= Self::READY;
+    }
+
+    /// Takes `time` as a publication, if later than those before.
+    fn publish(&mut self, time: u64) {
+        self.published = self.published().map_or(time, |p| p.max(time));
+        self.known |= Self::PUBLISHED;
+    }
+
+    /// Takes `time` as an async completion, if later than those before.
+    fn complete(&mut self, time: u64) {
+        self.completed = self.completed().map_or(time, |c| c.max(time));
+        self.known |= Self::COMPLETED;
+    }
+
     /// Wall duration, start to end.
     pub fn duration(&self) -> u64 {
         self.end.saturating_sub(self.start)
@@ -128,10 +193,41 @@ impl KernelRun {
     /// thread). A run that called functions waits for them, whose time is
     /// theirs: it has none of its own.
     pub fn off_cpu(&self) -> u64 {
-        if !self.callees.is_empty() {
+        if self.calls > 0 {
             return 0;
         }
-        self.completed.map_or(0, |c| c.saturating_sub(self.end))
+        self.completed().map_or(0, |c| c.saturating_sub(self.end))
+    }
+}
+
+/// A run opening or closing on its thread: at the run's start or end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Bracket(u32);
+
+impl Bracket {
+    const CLOSE: u32 = 1 << 31;
+
+    /// Run `run` opening (`open`) or closing; `None` for a run index
+    /// from 2^31 on (a recording of over 2^31 events on one thread).
+    fn new(run: usize, open: bool) -> Option<Bracket> {
+        let run = u32::try_from(run).ok().filter(|&r| r < Self::CLOSE)?;
+        Some(Bracket(if open { run } else { run | Self::CLOSE }))
+    }
+
+    /// The run.
+    pub fn run(self) -> usize {
+        (self.0 & !Self::CLOSE) as usize
+    }
+
+    /// Whether the run opens (else it closes).
+    pub fn opens(self) -> bool {
+        self.0 & Self::CLOSE == 0
+    }
+
+    /// When: the run's start when it opens, its end when it closes.
+    pub fn time(self, runs: &[KernelRun]) -> u64 {
+        let run = &runs[self.run()];
+        if self.opens() { run.start } else { run.end }
     }
 }
 
@@ -235,14 +331,20 @@ pub struct Model {
     pub work_events: Vec<WorkEvent>,
     /// First and last event time.
     pub span: (u64, u64),
-    /// Per thread, runs opening (`true`) and closing in bracket order,
-    /// with the time: what trace viewers draw as nested slices.
-    pub brackets: Vec<Vec<(u64, bool, usize)>>,
+    /// Per thread, runs opening and closing in bracket order: what trace
+    /// viewers draw as nested slices (see [`Bracket`]; 4 bytes each).
+    pub brackets: Vec<Vec<Bracket>>,
     thread_labels: Vec<String>,
+    /// Where each run's row of [`callee_list`](Self::callee_list) starts
+    /// (one more entry than runs).
+    callee_starts: Vec<u32>,
+    /// The executions each run called, row by row.
+    callee_list: Vec<u32>,
     /// The recording's events, counted before they may be released
     /// ([`Model::release_events`]).
     event_count: usize,
-    run_index: HashMap<(u64, u32), usize>,
+    /// Each run by (execution index, kernel): 12 bytes an entry.
+    run_index: HashMap<(u32, u32), u32>,
     execution_index: HashMap<u64, usize>,
 }
 
@@ -307,6 +409,8 @@ impl Model {
             work_events: Vec::new(),
             span: (u64::MAX, 0),
             brackets: Vec::new(),
+            callee_starts: Vec::new(),
+            callee_list: Vec::new(),
             run_index: HashMap::new(),
             execution_index: HashMap::new(),
         };
@@ -316,6 +420,15 @@ impl Model {
         model.collect_executor();
         model.collect_values();
         model.collect_counters();
+        // What grew by doubling gives back what it did not use.
+        model.segments.shrink_to_fit();
+        model.edges.shrink_to_fit();
+        model.queue_depth.shrink_to_fit();
+        model.live_values.shrink_to_fit();
+        model.async_completions.shrink_to_fit();
+        for brackets in &mut model.brackets {
+            brackets.shrink_to_fit();
+        }
         if model.span.0 > model.span.1 {
             model.span = (0, 0);
         }
@@ -335,6 +448,7 @@ impl Model {
             }
         }
         begins.sort_by_key(|b| (b.0, b.1));
+        self.executions.reserve_exact(begins.len());
         for (begin, id, function, thread) in begins {
             if self.execution_index.contains_key(&id) {
                 continue;
@@ -364,15 +478,23 @@ impl Model {
     /// cuts each thread's time into segments of its innermost run.
     fn collect_runs(&mut self) {
         let recording = Arc::clone(&self.recording);
-        let mut ready: HashMap<(u64, u32), u64> = HashMap::new();
+        let mut ready: HashMap<(u32, u32), u64> = HashMap::new();
+        // Runs come from starts (and cut runs): reserved at once, as
+        // growing the vector would hold it twice for a while.
+        let mut starts = 0usize;
         for track in &recording.threads {
             for e in &track.events {
-                if let EventKind::KernelReady { kernel } = e.kind {
-                    ready.entry((e.execution, kernel)).or_insert(e.time);
+                starts += usize::from(matches!(e.kind, EventKind::KernelStart { .. }));
+                if let EventKind::KernelReady { kernel } = e.kind
+                    && let Some(key) = self.run_key(e.execution, kernel)
+                {
+                    ready.entry(key).or_insert(e.time);
                 }
             }
         }
         let cut = self.cut_runs();
+        let cut_runs: usize = cut.iter().map(|c| c.open.len() + c.before.len()).sum();
+        self.runs.reserve_exact(starts.saturating_add(cut_runs));
         // The begins put back from before the windows are not part of the
         // span: it is what the rings kept.
         if let Some(window) = recording
@@ -426,34 +548,26 @@ impl Model {
                 last = e.time.max(last);
                 match e.kind {
                     EventKind::KernelStart { kernel } => {
-                        if self.run_index.contains_key(&(e.execution, kernel)) {
+                        if self.find_run(e.execution, kernel).is_some() {
                             continue;
                         }
                         let run = self.runs.len();
-                        self.run_index.insert((e.execution, kernel), run);
+                        if !self.insert_run(x, kernel, run) {
+                            continue;
+                        }
                         depth_of.push(stack.len());
-                        self.runs.push(KernelRun {
-                            execution: x,
-                            kernel,
-                            thread,
-                            ready: ready.get(&(e.execution, kernel)).copied(),
-                            start: e.time,
-                            end: e.time,
-                            self_time: 0,
-                            skipped: false,
-                            cut: false,
-                            callees: Vec::new(),
-                            error: None,
-                            published: None,
-                            completed: None,
-                        });
+                        let mut new = KernelRun::started(x, kernel, thread, e.time, false);
+                        if let Some(&time) = ready.get(&(x as u32, kernel)) {
+                            new.set_ready(time);
+                        }
+                        self.runs.push(new);
                         stack.push(run);
-                        brackets.push((e.time, true, run));
+                        brackets.extend(Bracket::new(run, true));
                     }
                     EventKind::KernelEnd {
                         kernel, skipped, ..
                     } => {
-                        let Some(&run) = self.run_index.get(&(e.execution, kernel)) else {
+                        let Some(run) = self.find_run(e.execution, kernel) else {
                             continue;
                         };
                         let depth = depth_of[run];
@@ -464,7 +578,7 @@ impl Model {
                         // Runs above it never ended: they end with it.
                         for &open in stack[depth..].iter().rev() {
                             self.runs[open].end = e.time.max(self.runs[open].start);
-                            brackets.push((self.runs[open].end, false, open));
+                            brackets.extend(Bracket::new(open, false));
                             depth_of[open] = usize::MAX;
                         }
                         stack.truncate(depth);
@@ -475,7 +589,7 @@ impl Model {
             }
             for &open in stack.iter().rev() {
                 self.runs[open].end = last.max(self.runs[open].start);
-                brackets.push((self.runs[open].end, false, open));
+                brackets.extend(Bracket::new(open, false));
                 depth_of[open] = usize::MAX;
             }
             self.brackets.push(brackets);
@@ -492,7 +606,7 @@ impl Model {
         cut: &CutRuns,
         depth_of: &mut Vec<usize>,
         stack: &mut Vec<usize>,
-        brackets: &mut Vec<(u64, bool, usize)>,
+        brackets: &mut Vec<Bracket>,
     ) {
         for (&(execution, kernel), open) in cut
             .before
@@ -504,28 +618,17 @@ impl Model {
                 continue;
             };
             let run = self.runs.len();
-            self.run_index.insert((execution, kernel), run);
+            if !self.insert_run(x, kernel, run) {
+                continue;
+            }
             depth_of.push(if open { stack.len() } else { usize::MAX });
-            self.runs.push(KernelRun {
-                execution: x,
-                kernel,
-                thread,
-                ready: None,
-                start: cut.window,
-                end: cut.window,
-                self_time: 0,
-                skipped: false,
-                cut: true,
-                callees: Vec::new(),
-                error: None,
-                published: None,
-                completed: None,
-            });
-            brackets.push((cut.window, true, run));
+            self.runs
+                .push(KernelRun::started(x, kernel, thread, cut.window, true));
+            brackets.extend(Bracket::new(run, true));
             if open {
                 stack.push(run);
             } else {
-                brackets.push((cut.window, false, run));
+                brackets.extend(Bracket::new(run, false));
             }
         }
     }
@@ -623,21 +726,53 @@ impl Model {
     /// executions.
     fn link_callers(&mut self) {
         let recording = Arc::clone(&self.recording);
+        // (caller run, execution), in the order they are found.
+        let mut links: Vec<(u32, u32)> = Vec::new();
         for track in &recording.threads {
             for e in &track.events {
                 if let EventKind::FunctionBegin {
                     caller: Some(c), ..
                 } = e.kind
                     && let Some(&x) = self.execution_index.get(&e.execution)
-                    && let Some(&run) = self.run_index.get(&(c.execution, c.kernel))
+                    && let Some(run) = self.find_run(c.execution, c.kernel)
                     && self.executions[x].caller.is_none()
                     && self.runs[run].execution < x
+                    && let (Ok(caller), Ok(callee)) = (u32::try_from(run), u32::try_from(x))
                 {
                     self.executions[x].caller = Some(run);
-                    self.runs[run].callees.push(x);
+                    self.runs[run].calls += 1;
+                    links.push((caller, callee));
                 }
             }
         }
+        // Each run's callees in a row of their own, in the order found.
+        let mut starts = Vec::with_capacity(self.runs.len() + 1);
+        let mut total = 0u32;
+        starts.push(0);
+        for run in &self.runs {
+            total += run.calls;
+            starts.push(total);
+        }
+        let mut next = starts.clone();
+        let mut list = vec![0u32; links.len()];
+        for (caller, callee) in links {
+            let at = &mut next[caller as usize];
+            list[*at as usize] = callee;
+            *at += 1;
+        }
+        self.callee_starts = starts;
+        self.callee_list = list;
+    }
+
+    /// The executions run `run` called (indices into
+    /// [`executions`](Self::executions)), in the order their begins were
+    /// found: thread by thread, each thread's in order.
+    pub fn callees(&self, run: usize) -> impl ExactSizeIterator<Item = usize> + '_ {
+        let (from, to) = match (self.callee_starts.get(run), self.callee_starts.get(run + 1)) {
+            (Some(&from), Some(&to)) => (from as usize, to as usize),
+            _ => (0, 0),
+        };
+        self.callee_list[from..to].iter().map(|&x| x as usize)
     }
 
     /// Edges, async completions, error marks, from the register and
@@ -657,11 +792,13 @@ impl Model {
     fn collect_values(&mut self) {
         let recorded = self.recording.header.completions_recorded;
         let recording = Arc::clone(&self.recording);
-        let mut budget = vec![0usize; self.executions.len()];
+        // 4 bytes an execution: a budget past 2^32 readers is as good
+        // as unbounded.
+        let mut budget = vec![0u32; self.executions.len()];
         for track in &recording.threads {
             for e in &track.events {
                 if let Some(&x) = self.execution_index.get(&e.execution) {
-                    budget[x] = budget[x].saturating_add(EDGES_PER_EVENT);
+                    budget[x] = budget[x].saturating_add(EDGES_PER_EVENT as u32);
                 }
             }
         }
@@ -675,7 +812,8 @@ impl Model {
         // lists a reader once per operand, and one edge is enough.
         let mut reached = vec![usize::MAX; widest];
         let mut publications = 0usize;
-        let mut first_publications: HashSet<(usize, u32)> = HashSet::new();
+        // (execution index, register) as one 8-byte key.
+        let mut first_publications: HashSet<u64> = HashSet::new();
         let mut first_error: Option<(u64, Option<usize>, Option<String>)> = None;
         let mut error_runs = Vec::new();
         for (thread, track) in recording.threads.iter().enumerate() {
@@ -690,10 +828,9 @@ impl Model {
                 } = e.kind
                     && recorded
                     && producer != 0
-                    && let Some(from) = self.run_index.get(&(e.execution, producer)).copied()
+                    && let Some(from) = self.find_run(e.execution, producer)
                 {
-                    let run = &mut self.runs[from];
-                    run.completed = Some(run.completed.map_or(e.time, |c| c.max(e.time)));
+                    self.runs[from].complete(e.time);
                     self.async_completions.push(AsyncCompletion {
                         run: from,
                         register,
@@ -729,18 +866,18 @@ impl Model {
                 let from = if producer == 0 {
                     execution.caller
                 } else {
-                    self.run_index.get(&(e.execution, producer)).copied()
+                    self.find_run(e.execution, producer)
                 };
                 if let Some(from) = from
                     && producer != 0
                 {
                     let run = &mut self.runs[from];
-                    run.published = Some(run.published.map_or(e.time, |p| p.max(e.time)));
+                    run.publish(e.time);
                     if let Some(v) = value {
                         self.values.push((from, register, v.text.clone()));
                     }
                     if !recorded && just_ended != Some((e.execution, producer)) {
-                        run.completed = Some(run.completed.map_or(e.time, |c| c.max(e.time)));
+                        run.complete(e.time);
                         self.async_completions.push(AsyncCompletion {
                             run: from,
                             register,
@@ -762,15 +899,15 @@ impl Model {
                 let Some(from) = from else {
                     continue;
                 };
-                if !first_publications.insert((x, register)) {
+                if !first_publications.insert(((x as u64) << 32) | u64::from(register)) {
                     continue;
                 }
                 let function = recording.functions.get(execution.function as usize);
                 let users = function
                     .and_then(|f| f.registers.get(register as usize))
                     .map_or(&[][..], |r| &r.users[..]);
-                let followed = users.len().min(budget[x]);
-                budget[x] -= followed;
+                let followed = users.len().min(budget[x] as usize);
+                budget[x] -= followed as u32;
                 self.readers_left_out += (users.len() - followed) as u64;
                 publications += 1;
                 for &user in &users[..followed] {
@@ -781,7 +918,7 @@ impl Model {
                     if std::mem::replace(mark, publications) == publications {
                         continue;
                     }
-                    if let Some(&to) = self.run_index.get(&(e.execution, user))
+                    if let Some(to) = self.find_run(e.execution, user)
                         && from != to
                     {
                         self.edges.push(Edge {
@@ -821,13 +958,16 @@ impl Model {
         // Callees began after their callers (see `link_callers`): going
         // through executions from the last, a caller comes after every
         // function it called.
-        let mut by_execution: Vec<usize> = (0..self.runs.len()).collect();
-        by_execution.sort_by_key(|&r| std::cmp::Reverse(self.runs[r].execution));
+        let mut by_execution: Vec<u32> = (0..self.runs.len())
+            .filter_map(|r| u32::try_from(r).ok())
+            .collect();
+        by_execution.sort_by_key(|&r| std::cmp::Reverse(self.runs[r as usize].execution));
         let mut execution_marked = vec![false; self.executions.len()];
         for r in by_execution {
+            let r = r as usize;
             let run = &self.runs[r];
             if run.error.is_none() && produced[r] {
-                let from_callee = run.callees.iter().any(|&x| execution_marked[x]);
+                let from_callee = self.callees(r).any(|x| execution_marked[x]);
                 self.runs[r].error = Some(if from_callee {
                     ErrorMark::Poisoned
                 } else {
@@ -842,22 +982,32 @@ impl Model {
 
     fn collect_counters(&mut self) {
         let recording = Arc::clone(&self.recording);
-        let mut changes: Vec<(u64, i64)> = Vec::new();
+        // (time, 1 a kernel ready, 0 one started): sorted, a start before
+        // a ready at one time; then folded in place into the depth after
+        // each time, so the changes and the counter share one vector.
+        let mut changes: Vec<(u64, u64)> = Vec::new();
         for run in &self.runs {
-            if let Some(ready) = run.ready {
+            if let Some(ready) = run.ready() {
                 changes.push((ready, 1));
-                changes.push((run.start.max(ready), -1));
+                changes.push((run.start.max(ready), 0));
             }
         }
-        changes.sort();
+        changes.sort_unstable();
         let mut depth = 0i64;
-        for (time, change) in changes {
-            depth += change;
-            match self.queue_depth.last_mut() {
-                Some(last) if last.0 == time => last.1 = depth.max(0) as u64,
-                _ => self.queue_depth.push((time, depth.max(0) as u64)),
+        let mut written = 0usize;
+        for i in 0..changes.len() {
+            let (time, change) = changes[i];
+            depth += if change == 1 { 1 } else { -1 };
+            let value = depth.max(0) as u64;
+            if written > 0 && changes[written - 1].0 == time {
+                changes[written - 1].1 = value;
+            } else {
+                changes[written] = (time, value);
+                written += 1;
             }
         }
+        changes.truncate(written);
+        self.queue_depth = changes;
         for track in &recording.threads {
             for e in &track.events {
                 if let EventKind::KernelEnd {
@@ -881,8 +1031,8 @@ impl Model {
     /// Frees the recording's events, which nothing built from the model
     /// reads (the exports and the critical path read the model, and the
     /// recording's header, program table and thread names), so that an
-    /// export does not hold them beside its own memory: decoded, they are
-    /// about seven times the recording file. Only when the model holds the
+    /// export does not hold them beside its own memory: kept encoded,
+    /// they are about the recording file's size. Only when the model holds the
     /// recording alone (a caller keeping an [`Arc`] of it keeps them);
     /// returns whether it did.
     pub fn release_events(&mut self) -> bool {
@@ -890,7 +1040,7 @@ impl Model {
             return false;
         };
         for track in &mut recording.threads {
-            track.events = Vec::new();
+            track.events = Events::new();
         }
         true
     }
@@ -901,9 +1051,9 @@ impl Model {
     pub fn results_done(&self, run: usize) -> u64 {
         let r = &self.runs[run];
         let later = if self.recording.header.completions_recorded {
-            r.completed
+            r.completed()
         } else {
-            r.published
+            r.published()
         };
         later.unwrap_or(r.end).max(r.end)
     }
@@ -916,7 +1066,31 @@ impl Model {
 
     /// The run of kernel `kernel` of execution id `execution`.
     pub fn run_of(&self, execution: u64, kernel: u32) -> Option<usize> {
-        self.run_index.get(&(execution, kernel)).copied()
+        self.find_run(execution, kernel)
+    }
+
+    /// The key of kernel `kernel` of execution id `execution` in
+    /// [`run_index`](Self::run_index), if the execution is known.
+    fn run_key(&self, execution: u64, kernel: u32) -> Option<(u32, u32)> {
+        let x = *self.execution_index.get(&execution)?;
+        Some((u32::try_from(x).ok()?, kernel))
+    }
+
+    fn find_run(&self, execution: u64, kernel: u32) -> Option<usize> {
+        let key = self.run_key(execution, kernel)?;
+        self.run_index.get(&key).map(|&run| run as usize)
+    }
+
+    /// Indexes run `run` as kernel `kernel` of execution `x`; false (and
+    /// left out) past 2^32 executions or runs, which no file reaches.
+    fn insert_run(&mut self, x: usize, kernel: u32, run: usize) -> bool {
+        match (u32::try_from(x), u32::try_from(run)) {
+            (Ok(x), Ok(run)) => {
+                self.run_index.insert((x, kernel), run);
+                true
+            }
+            _ => false,
+        }
     }
 
     /// The function of a run.

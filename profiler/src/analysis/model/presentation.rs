@@ -171,7 +171,7 @@ pub fn slice_args(model: &Model, run: usize) -> Vec<(Annotation, ArgValue)> {
     if !values.is_empty() {
         args.push((Annotation::Values, ArgValue::Text(values)));
     }
-    if let Some(ready) = r.ready {
+    if let Some(ready) = r.ready() {
         let waited = r.start.saturating_sub(ready);
         args.push((Annotation::ReadyToStartNs, ArgValue::Uint(waited)));
     }

@@ -1150,7 +1150,8 @@ fn load<const N: usize>(
         let what = format!("reading {}", escape::path(path));
         let mut recording = progress.step(&what, || {
             let bytes = input::read_recording(path).map_err(Failure::from)?;
-            bef_trace::read(&bytes)
+            // The bytes read become the recording's encoded events.
+            bef_trace::read_owned(bytes)
                 .map_err(|e| Failure::from(format!("{}: {e}", escape::path(path))))
         })?;
         let in_recording = |e: ProgramError| Failure::from(format!("{}: {e}", escape::path(path)));

@@ -453,17 +453,17 @@ fn timeline<'m>(model: &'m Model, streams: &'m StreamLanes, stream_base: u64) ->
     for (t, brackets) in model.brackets.iter().enumerate() {
         let track = THREAD_BASE + t as u64;
         sources.push(in_order(move || {
-            brackets.iter().map(move |&(time, open, run)| {
-                let event = if open {
+            brackets.iter().map(move |&bracket| {
+                let event = if bracket.opens() {
                     Timed::Begin {
-                        run,
+                        run: bracket.run(),
                         track,
                         flows: true,
                     }
                 } else {
                     Timed::End { track }
                 };
-                (time, event)
+                (bracket.time(&model.runs), event)
             })
         }));
     }
