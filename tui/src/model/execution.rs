@@ -5,7 +5,7 @@
 //! poisoned. The recording is read by `bef_trace::read` and its error
 //! marks come from `bef_trace::Model`; nothing here decodes bytes.
 
-use std::collections::HashMap;
+use hashbrown::HashMap;
 use std::path::{Path, PathBuf};
 
 use bef_trace::model::ErrorMark;

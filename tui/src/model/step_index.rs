@@ -8,7 +8,7 @@
 //! a recording holding more steps than that could not be held in memory
 //! anyway; steps past it are left out of the index).
 
-use std::collections::HashMap;
+use hashbrown::HashMap;
 
 use bef_trace::recording::EventKind;
 

@@ -14,7 +14,7 @@ pub mod source;
 
 pub use executor::ExecutorSlice;
 
-use std::collections::{HashMap, HashSet};
+use hashbrown::{HashMap, HashSet};
 use std::sync::Arc;
 
 use crate::capture::recording::{EventKind, Events, FunctionKind, Keep, Recording, ValueState};
